@@ -1,0 +1,43 @@
+using System.Text.Json;
+using SensorPipeline.Core.Readings;
+
+namespace SensorPipeline.Core.GeoJson;
+
+/// <summary>
+/// Writes a device's latest-state document for the <c>devices</c> container: a GeoJSON Feature whose
+/// id is the device id, plus <c>version</c> (see <see cref="Policies.NewerWins.VersionKey"/>), the
+/// all-lowercase member the guarded write compares. Lowercase on purpose: it is right for Cosmos DB
+/// and it is the only form the local stand-in's filter predicates understand.
+/// </summary>
+public static class DeviceStateWriter
+{
+    /// <summary>The guard's property name; filter predicates compare it.</summary>
+    public const string VersionProperty = "version";
+
+    public static void Write(Utf8JsonWriter writer, in ReadingView reading, in SourcePosition source, string readingId, string version)
+    {
+        ArgumentNullException.ThrowIfNull(writer);
+        writer.WriteStartObject();
+        writer.WriteString("id", reading.DeviceIdUtf8);
+        writer.WriteString("deviceId", reading.DeviceIdUtf8);
+        writer.WriteString("type", "Feature");
+        writer.WriteString(VersionProperty, version);
+        writer.WriteStartObject("geometry");
+        writer.WriteString("type", "Point");
+        writer.WriteStartArray("coordinates");
+        writer.WriteNumberValue(reading.Longitude);
+        writer.WriteNumberValue(reading.Latitude);
+        writer.WriteNumberValue(reading.AltitudeM);
+        writer.WriteEndArray();
+        writer.WriteEndObject();
+        writer.WriteStartObject("properties");
+        writer.WriteString("kind", reading.Payload == PayloadCase.Weather ? "weather" : "seismic");
+        writer.WriteNumber("sequence", reading.Sequence);
+        writer.WriteString("observedAt", reading.ObservedAt.UtcDateTime);
+        writer.WriteString("enqueuedAt", source.EnqueuedTime.UtcDateTime);
+        writer.WriteString("readingId", readingId);
+        GeoJsonFeatureWriter.WriteMeasurements(writer, reading);
+        writer.WriteEndObject();
+        writer.WriteEndObject();
+    }
+}

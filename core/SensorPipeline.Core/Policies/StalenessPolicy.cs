@@ -1,0 +1,40 @@
+namespace SensorPipeline.Core.Policies;
+
+/// <summary>
+/// A reading is stale when more than <see cref="MaxAge"/> has passed since the ingestion hub enqueued
+/// it — measured from the first hop, as the seeds do, so time spent queued anywhere in the chain counts.
+/// Stale readings skip the live view and go to the archive; they are never dropped.
+/// </summary>
+public sealed class StalenessPolicy
+{
+    /// <summary>The seeds' threshold: 5 minutes.</summary>
+    public static readonly TimeSpan DefaultMaxAge = TimeSpan.FromMinutes(5);
+
+    private readonly long _maxAgeMs;
+
+    public StalenessPolicy(TimeSpan maxAge)
+    {
+        ArgumentOutOfRangeException.ThrowIfLessThanOrEqual(maxAge, TimeSpan.Zero);
+        MaxAge = maxAge;
+        _maxAgeMs = (long)maxAge.TotalMilliseconds;
+    }
+
+    public TimeSpan MaxAge { get; }
+
+    /// <summary>
+    /// How many milliseconds past the max age the reading is, or null when it is fresh.
+    /// A reading exactly at the max age is still fresh (the rule is "older than").
+    /// </summary>
+    public long? StaleBy(long enqueuedUnixMs, long nowUnixMs)
+    {
+        var age = nowUnixMs - enqueuedUnixMs;
+        return age > _maxAgeMs ? age - _maxAgeMs : null;
+    }
+
+    /// <summary>Convenience over <see cref="StaleBy"/> with the clock.</summary>
+    public bool IsStale(DateTimeOffset enqueued, TimeProvider clock)
+    {
+        ArgumentNullException.ThrowIfNull(clock);
+        return StaleBy(enqueued.ToUnixTimeMilliseconds(), clock.GetUtcNow().ToUnixTimeMilliseconds()) is not null;
+    }
+}

@@ -1,0 +1,158 @@
+using System.Buffers;
+using System.Text.Json;
+using SensorPipeline.Core.DeadLetters;
+using SensorPipeline.Core.GeoJson;
+using SensorPipeline.Core.Policies;
+using SensorPipeline.Core.Readings;
+using SensorPipeline.Core.Splitting;
+
+namespace SensorPipeline.Core.Processing;
+
+/// <summary>
+/// A processor's pure core: decodes forward envelopes, dead-letters what cannot be used, sorts each
+/// reading into live or archive (stale) and renders its GeoJSON document, and coalesces the newest
+/// fresh reading per device for the guarded <c>devices</c> write. Every reading in is accounted for:
+/// live + archive + reading-level dead letters = <see cref="ProcessResult.ReadingsReceived"/>.
+/// Not thread-safe (reuses its buffers); one per concurrent invocation.
+/// </summary>
+public sealed class EnvelopeProcessor : IDisposable
+{
+    private readonly int _kind;
+    private readonly string _kindName;
+    private readonly StalenessPolicy _staleness;
+    private readonly DeviceIdCache _deviceIds;
+    private readonly ArrayBufferWriter<byte> _buffer = new(256 * 1024);
+    private readonly Utf8JsonWriter _writer;
+    private readonly List<SourcePosition> _sources = [];
+    private readonly Dictionary<string, int> _latestIndex = new(StringComparer.Ordinal);
+
+    /// <param name="kind">The proto SensorKind number this processor accepts (1 weather, 2 seismic).</param>
+    /// <param name="stage">The stage name stored in dead letters (e.g. <c>weather-processor</c>).</param>
+    /// <param name="staleness">The staleness rule.</param>
+    /// <param name="deviceIds">Optional shared-per-instance string cache.</param>
+    public EnvelopeProcessor(int kind, string stage, StalenessPolicy staleness, DeviceIdCache? deviceIds = null)
+    {
+        if (kind is not (1 or 2))
+        {
+            throw new ArgumentOutOfRangeException(nameof(kind), kind, "1 (weather) or 2 (seismic)");
+        }
+
+        _kind = kind;
+        _kindName = kind == 1 ? "weather" : "seismic";
+        Stage = stage ?? throw new ArgumentNullException(nameof(stage));
+        _staleness = staleness ?? throw new ArgumentNullException(nameof(staleness));
+        _deviceIds = deviceIds ?? new DeviceIdCache();
+        _writer = new Utf8JsonWriter(_buffer);
+    }
+
+    public string Stage { get; }
+
+    public void Dispose() => _writer.Dispose();
+
+    /// <summary>Processes one invocation's envelopes; <paramref name="nowUnixMs"/> decides staleness.</summary>
+    public ProcessResult Process(IReadOnlyList<InputEvent> envelopes, long nowUnixMs)
+    {
+        ArgumentNullException.ThrowIfNull(envelopes);
+        _buffer.ResetWrittenCount();
+        _latestIndex.Clear();
+        var pending = new List<PendingDocument>();
+        var latest = new List<DeviceLatest>();
+        var deadLetters = new List<DeadLetter>();
+        var received = 0;
+        var stale = 0;
+        var oldest = long.MaxValue;
+
+        foreach (var envelope in envelopes)
+        {
+            var body = envelope.Body.Span;
+            var header = EnvelopeReader.TryReadHeader(body, _sources, out var kind, out _, out var count);
+            if (header == DeadLetterReason.None && kind != _kind)
+            {
+                header = DeadLetterReason.PayloadMismatch; // an envelope on the wrong hub: keep it whole for a human
+            }
+
+            if (header != DeadLetterReason.None)
+            {
+                deadLetters.Add(new DeadLetter(Stage, header, envelope.Position, null, null, envelope.Body));
+                continue;
+            }
+
+            received += count;
+            var index = 0;
+            foreach (var entry in EnvelopeReader.EnumerateReadings(body))
+            {
+                var position = index++;
+                if (!EnvelopeReader.TryReadForwardedReading(entry, _sources.Count, out var raw, out var sourceIndex)
+                    || !ReadingDecoder.TryDecode(raw, out var reading))
+                {
+                    deadLetters.Add(new DeadLetter(Stage, DeadLetterReason.Undecodable, envelope.Position, position, null, entry.ToArray()));
+                    continue;
+                }
+
+                // The splitter validated already; checking again costs little and protects against other producers.
+                var reason = ReadingValidator.Validate(reading);
+                if (reason == DeadLetterReason.None && reading.Kind != _kind)
+                {
+                    reason = DeadLetterReason.PayloadMismatch;
+                }
+
+                if (reason != DeadLetterReason.None)
+                {
+                    deadLetters.Add(new DeadLetter(Stage, reason, envelope.Position, position, null, raw.ToArray()));
+                    continue;
+                }
+
+                var source = _sources[sourceIndex];
+                oldest = Math.Min(oldest, source.EnqueuedTimeUnixMs);
+                var staleBy = _staleness.StaleBy(source.EnqueuedTimeUnixMs, nowUnixMs);
+                var deviceId = _deviceIds.Get(reading.DeviceIdUtf8);
+                var id = DocumentIds.ReadingId(deviceId, reading.Sequence);
+                var offset = _buffer.WrittenCount;
+                _writer.Reset(_buffer);
+                GeoJsonFeatureWriter.Write(_writer, reading, source, staleBy);
+                _writer.Flush();
+                var observedMs = reading.ObservedAt.ToUnixTimeMilliseconds();
+                pending.Add(new PendingDocument(staleBy is null ? DocumentTarget.Live : DocumentTarget.Archive, deviceId, id,
+                    offset, _buffer.WrittenCount - offset, reading.Sequence, source.EnqueuedTimeUnixMs, observedMs));
+
+                if (staleBy is not null)
+                {
+                    // Stale readings stay out of the whole live view, the device's latest state included.
+                    stale++;
+                    continue;
+                }
+
+                UpdateLatest(latest, deviceId, id, reading, source);
+            }
+        }
+
+        return new ProcessResult(_buffer.WrittenMemory, pending, latest, deadLetters, received, stale, oldest == long.MaxValue ? 0 : oldest);
+    }
+
+    private void UpdateLatest(List<DeviceLatest> latest, string deviceId, string readingId, in ReadingView reading, in SourcePosition source)
+    {
+        var observedAt = reading.ObservedAt;
+        var known = _latestIndex.TryGetValue(deviceId, out var slot);
+        if (known && NewerWins.Compare(reading.Sequence, observedAt, latest[slot].Sequence, latest[slot].ObservedAt) <= 0)
+        {
+            return; // coalescing: an older (or equal) reading of the same device never replaces a newer one
+        }
+
+        var version = NewerWins.VersionKey(reading.Sequence, observedAt);
+        var offset = _buffer.WrittenCount;
+        _writer.Reset(_buffer);
+        DeviceStateWriter.Write(_writer, reading, source, readingId, version);
+        _writer.Flush();
+        var entry = new DeviceLatest(deviceId, _kindName, reading.Sequence, observedAt, version, readingId,
+            reading.Longitude, reading.Latitude, reading.AltitudeM, source.EnqueuedTimeUnixMs, offset, _buffer.WrittenCount - offset);
+        if (known)
+        {
+            latest[slot] = entry;
+        }
+        else
+        {
+            _latestIndex[deviceId] = latest.Count;
+            latest.Add(entry);
+        }
+    }
+}

@@ -1,0 +1,103 @@
+using SensorPipeline.Core.Wire;
+
+namespace SensorPipeline.Core.Readings;
+
+/// <summary>
+/// Walks the top-level framing of a <c>ReadingBatch</c> (field 1: repeated Reading) without decoding
+/// the readings. <see cref="TryCheckFraming"/> runs first over the whole body so a truncated or garbage
+/// event is dead-lettered whole — never half-processed, which would duplicate readings on replay.
+/// </summary>
+public static class ReadingBatchReader
+{
+    /// <summary>Field number of <c>ReadingBatch.readings</c>.</summary>
+    public const int ReadingsField = 1;
+
+    /// <summary>
+    /// Checks the body's framing and counts readings and the bytes they would take inside a forward
+    /// envelope (see <see cref="Splitting.EnvelopeBudget.ForwardedReadingBytes"/>).
+    /// </summary>
+    public static DeadLetterReason TryCheckFraming(ReadOnlySpan<byte> body, int maxSourceIndex, out int readingCount, out long forwardedBytes)
+    {
+        readingCount = 0;
+        forwardedBytes = 0;
+        if (body.IsEmpty)
+        {
+            return DeadLetterReason.EmptyBody;
+        }
+
+        var reader = new ProtoReader(body);
+        while (!reader.End)
+        {
+            if (!reader.TryReadTag(out var field, out var wire))
+            {
+                return DeadLetterReason.Undecodable;
+            }
+
+            if (field == ReadingsField && wire == WireType.LengthDelimited)
+            {
+                if (!reader.TryReadLengthDelimited(out var reading))
+                {
+                    return DeadLetterReason.Undecodable;
+                }
+
+                readingCount++;
+                forwardedBytes += Splitting.EnvelopeBudget.ForwardedReadingBytes(reading.Length, maxSourceIndex);
+            }
+            else if (!reader.TrySkip(wire))
+            {
+                return DeadLetterReason.Undecodable;
+            }
+        }
+
+        // A non-empty body with no readings field is not a ReadingBatch we can use: keep it for a human.
+        return readingCount == 0 ? DeadLetterReason.Undecodable : DeadLetterReason.None;
+    }
+
+    /// <summary>Enumerates the encoded readings of a body whose framing <see cref="TryCheckFraming"/> accepted.</summary>
+    public static Enumerator EnumerateReadings(ReadOnlySpan<byte> body) => new(body);
+
+    /// <summary>Yields each reading's encoded bytes; unknown top-level fields are skipped.</summary>
+    public ref struct Enumerator
+    {
+        private ProtoReader _reader;
+
+        internal Enumerator(ReadOnlySpan<byte> body)
+        {
+            _reader = new ProtoReader(body);
+            Current = default;
+        }
+
+        public ReadOnlySpan<byte> Current { get; private set; }
+
+        public readonly Enumerator GetEnumerator() => this;
+
+        public bool MoveNext()
+        {
+            while (!_reader.End)
+            {
+                if (!_reader.TryReadTag(out var field, out var wire))
+                {
+                    return false;
+                }
+
+                if (field == ReadingsField && wire == WireType.LengthDelimited)
+                {
+                    if (!_reader.TryReadLengthDelimited(out var reading))
+                    {
+                        return false;
+                    }
+
+                    Current = reading;
+                    return true;
+                }
+
+                if (!_reader.TrySkip(wire))
+                {
+                    return false;
+                }
+            }
+
+            return false;
+        }
+    }
+}
