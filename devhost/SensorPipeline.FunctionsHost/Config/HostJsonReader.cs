@@ -1,0 +1,201 @@
+using System.Globalization;
+using System.Text.Json;
+
+namespace SensorPipeline.FunctionsHost.Config;
+
+/// <summary>Reads the parts of host.json devhost honours; defaults and limits are the Event Hubs extension's
+/// (EventHubOptions.cs) and the Functions host's (functionTimeout, customHandler).</summary>
+internal static class HostJsonReader
+{
+    /// <summary>functionTimeout default on Flex Consumption, Premium and Dedicated plans: 30 minutes.</summary>
+    public static readonly TimeSpan DefaultFunctionTimeout = TimeSpan.FromMinutes(30);
+
+    public static HostSettings Read(JsonFile file, string appRoot)
+    {
+        JsonElement root = file.Root;
+        EventHubsHostSettings eventHubs = ReadEventHubs(file, root);
+        RetryPolicy? retry = file.Object(root, "retry", "retry") is { } retryElement ? ReadRetry(file, retryElement, "retry") : null;
+        TimeSpan? timeout = ReadFunctionTimeout(file, root);
+        CustomHandlerDescription handler = ReadHandler(file, root, appRoot);
+        return new HostSettings(eventHubs, retry, timeout, handler);
+    }
+
+    private static EventHubsHostSettings ReadEventHubs(JsonFile file, JsonElement root)
+    {
+        EventHubsHostSettings d = EventHubsHostSettings.Default;
+        JsonElement? extensions = file.Object(root, "extensions", "extensions");
+        JsonElement? section = extensions is { } e ? file.Object(e, "eventHubs", "extensions.eventHubs") : null;
+        if (section is not { } s)
+        {
+            return d;
+        }
+
+        const string P = "extensions.eventHubs.";
+        int max = file.Int(s, "maxEventBatchSize", P + "maxEventBatchSize") ?? d.MaxEventBatchSize;
+        int min = file.Int(s, "minEventBatchSize", P + "minEventBatchSize") ?? d.MinEventBatchSize;
+        TimeSpan wait = file.Duration(s, "maxWaitTime", P + "maxWaitTime") ?? d.MaxWaitTime;
+        int frequency = file.Int(s, "batchCheckpointFrequency", P + "batchCheckpointFrequency") ?? d.BatchCheckpointFrequency;
+        int prefetch = file.Int(s, "prefetchCount", P + "prefetchCount") ?? d.PrefetchCount;
+        if (max < 1)
+        {
+            throw file.Error(P + "maxEventBatchSize", $"must be at least 1, found {max}");
+        }
+
+        if (min < 1 || min > max)
+        {
+            throw file.Error(P + "minEventBatchSize", $"must be from 1 to maxEventBatchSize ({max}), found {min}");
+        }
+
+        if (wait < TimeSpan.Zero || wait > TimeSpan.FromMinutes(10))
+        {
+            throw file.Error(P + "maxWaitTime", $"must be from 00:00:00 to 00:10:00, found {wait}");
+        }
+
+        if (frequency < 1)
+        {
+            throw file.Error(P + "batchCheckpointFrequency", $"must be at least 1, found {frequency}");
+        }
+
+        if (prefetch < 0)
+        {
+            throw file.Error(P + "prefetchCount", $"must be at least 0, found {prefetch}");
+        }
+
+        InitialOffsetType type = d.InitialOffsetType;
+        DateTimeOffset? enqueuedTime = null;
+        if (file.Object(s, "initialOffsetOptions", P + "initialOffsetOptions") is { } offset)
+        {
+            string? typeText = file.String(offset, "type", P + "initialOffsetOptions.type");
+            if (typeText is not null && !Enum.TryParse(typeText, ignoreCase: true, out type))
+            {
+                throw file.Error(P + "initialOffsetOptions.type", $"must be fromStart, fromEnd or fromEnqueuedTime, found \"{typeText}\"");
+            }
+
+            string? timeText = file.String(offset, "enqueuedTimeUtc", P + "initialOffsetOptions.enqueuedTimeUtc");
+            if (timeText is not null)
+            {
+                enqueuedTime = DateTimeOffset.TryParse(timeText, CultureInfo.InvariantCulture, DateTimeStyles.AssumeUniversal | DateTimeStyles.AdjustToUniversal, out DateTimeOffset parsed)
+                    ? parsed
+                    : throw file.Error(P + "initialOffsetOptions.enqueuedTimeUtc", $"expected a UTC date and time, found \"{timeText}\"");
+            }
+
+            if (type == InitialOffsetType.FromEnqueuedTime && enqueuedTime is null)
+            {
+                throw file.Error(P + "initialOffsetOptions.enqueuedTimeUtc", "is required when type is fromEnqueuedTime");
+            }
+        }
+
+        return new EventHubsHostSettings(max, min, wait, frequency, prefetch, type, enqueuedTime);
+    }
+
+    public static RetryPolicy ReadRetry(JsonFile file, JsonElement retry, string field)
+    {
+        string strategyText = file.String(retry, "strategy", field + ".strategy")
+            ?? throw file.Error(field + ".strategy", "is required (fixedDelay or exponentialBackoff)");
+        if (!Enum.TryParse(strategyText, ignoreCase: true, out RetryStrategy strategy))
+        {
+            throw file.Error(field + ".strategy", $"must be fixedDelay or exponentialBackoff, found \"{strategyText}\"");
+        }
+
+        int count = file.Int(retry, "maxRetryCount", field + ".maxRetryCount")
+            ?? throw file.Error(field + ".maxRetryCount", "is required (-1 retries forever)");
+        if (count < -1)
+        {
+            throw file.Error(field + ".maxRetryCount", $"must be -1 (forever) or at least 0, found {count}");
+        }
+
+        if (strategy == RetryStrategy.FixedDelay)
+        {
+            TimeSpan delay = file.Duration(retry, "delayInterval", field + ".delayInterval")
+                ?? throw file.Error(field + ".delayInterval", "is required for fixedDelay");
+            return delay < TimeSpan.Zero
+                ? throw file.Error(field + ".delayInterval", "must not be negative")
+                : new RetryPolicy(strategy, count, delay, TimeSpan.Zero, TimeSpan.Zero);
+        }
+
+        TimeSpan minimum = file.Duration(retry, "minimumInterval", field + ".minimumInterval")
+            ?? throw file.Error(field + ".minimumInterval", "is required for exponentialBackoff");
+        TimeSpan maximum = file.Duration(retry, "maximumInterval", field + ".maximumInterval")
+            ?? throw file.Error(field + ".maximumInterval", "is required for exponentialBackoff");
+        if (minimum < TimeSpan.Zero || maximum < minimum)
+        {
+            throw file.Error(field + ".minimumInterval", $"must be from 0 to maximumInterval ({maximum}), found {minimum}");
+        }
+
+        return new RetryPolicy(strategy, count, TimeSpan.Zero, minimum, maximum);
+    }
+
+    private static TimeSpan? ReadFunctionTimeout(JsonFile file, JsonElement root)
+    {
+        string? text = file.String(root, "functionTimeout", "functionTimeout");
+        if (text is null)
+        {
+            return DefaultFunctionTimeout;
+        }
+
+        if (text.Trim() == "-1")
+        {
+            return null;
+        }
+
+        return TimeSpan.TryParse(text, CultureInfo.InvariantCulture, out TimeSpan timeout) && timeout > TimeSpan.Zero
+            ? timeout
+            : throw file.Error("functionTimeout", $"expected a positive duration like \"00:10:00\" or \"-1\", found \"{text}\"");
+    }
+
+    private static CustomHandlerDescription ReadHandler(JsonFile file, JsonElement root, string appRoot)
+    {
+        const string P = "customHandler.description";
+        JsonElement description = (file.Object(root, "customHandler", "customHandler") is { } handler ? file.Object(handler, "description", P) : null)
+            ?? throw file.Error(P, "is required: devhost runs the function app as a custom handler");
+        string executable = file.String(description, "defaultExecutablePath", P + ".defaultExecutablePath")
+            ?? throw file.Error(P + ".defaultExecutablePath", "is required");
+        string workingDirectory = file.String(description, "workingDirectory", P + ".workingDirectory") is { Length: > 0 } wd
+            ? System.IO.Path.GetFullPath(wd, appRoot)
+            : appRoot;
+
+        // The host expands %VAR% in the executable path and arguments from the environment, and uses the executable
+        // from the working directory when it exists there (else it is looked up on PATH, e.g. "node").
+        executable = Environment.ExpandEnvironmentVariables(executable);
+        string candidate = System.IO.Path.GetFullPath(executable, workingDirectory);
+        if (File.Exists(candidate))
+        {
+            executable = candidate;
+        }
+
+        var arguments = new List<string>();
+        arguments.AddRange(StringArray(file, description, "arguments", P + ".arguments"));
+        if (file.String(description, "defaultWorkerPath", P + ".defaultWorkerPath") is { Length: > 0 } workerPath)
+        {
+            arguments.Add(System.IO.Path.GetFullPath(Environment.ExpandEnvironmentVariables(workerPath), workingDirectory));
+        }
+
+        arguments.AddRange(StringArray(file, description, "workerArguments", P + ".workerArguments"));
+        return new CustomHandlerDescription(executable, arguments, workingDirectory);
+    }
+
+    private static List<string> StringArray(JsonFile file, JsonElement parent, string name, string field)
+    {
+        if (!JsonFile.TryGet(parent, name, out JsonElement value))
+        {
+            return [];
+        }
+
+        if (value.ValueKind != JsonValueKind.Array)
+        {
+            throw file.Error(field, $"expected an array of strings, found {value.ValueKind}");
+        }
+
+        var list = new List<string>();
+        int index = 0;
+        foreach (JsonElement item in value.EnumerateArray())
+        {
+            list.Add(item.ValueKind == JsonValueKind.String
+                ? Environment.ExpandEnvironmentVariables(item.GetString()!)
+                : throw file.Error($"{field}[{index}]", $"expected a string, found {item.ValueKind}"));
+            index++;
+        }
+
+        return list;
+    }
+}
