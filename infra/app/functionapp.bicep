@@ -1,0 +1,299 @@
+// The Function App: a Linux Flex Consumption app running the SensorPipeline custom handler
+// (functionAppConfig.runtime 'custom'). It runs as the user-assigned identity, and every
+// connection below is identity-based: no key, SAS or connection string with a secret.
+//
+// Flex Consumption takes the runtime from functionAppConfig, not from app settings: it rejects
+// FUNCTIONS_WORKER_RUNTIME (and FUNCTIONS_EXTENSION_VERSION, WEBSITE_RUN_FROM_PACKAGE, ...), so
+// runtime.name 'custom' below is what gives the handler FUNCTIONS_WORKER_RUNTIME=custom.
+
+@description('Name of the Function App (2-60 characters, globally unique).')
+@minLength(2)
+@maxLength(60)
+param name string
+
+@description('Name of the Flex Consumption plan.')
+@minLength(1)
+@maxLength(60)
+param planName string
+
+@description('Azure region for the plan and the app (a region that offers Flex Consumption).')
+param location string = resourceGroup().location
+
+@description('Tags applied to the plan and the app; the app adds azd-service-name.')
+param tags object = {}
+
+@description('azure.yaml service name this app implements (azd finds the app by this tag).')
+param serviceName string = 'pipeline'
+
+@description('Resource id of the user-assigned identity the app runs as.')
+param identityId string
+
+@description('Client id of that identity: the __clientId of every identity-based connection.')
+param identityClientId string
+
+@description('Blob endpoint of the host storage account, ending in a slash.')
+param storageBlobEndpoint string
+
+@description('Queue endpoint of the host storage account, ending in a slash.')
+param storageQueueEndpoint string
+
+@description('Table endpoint of the host storage account, ending in a slash.')
+param storageTableEndpoint string
+
+@description('Blob container the plan deploys the package from.')
+param deploymentContainerName string
+
+@description('Event Hubs namespace host name, <namespace>.servicebus.windows.net.')
+param eventHubsFullyQualifiedNamespace string
+
+@description('Hub the splitter reads (ingestion).')
+param ingestionHubName string
+
+@description('Hub the splitter writes weather readings to and WeatherProcessor reads.')
+param weatherHubName string
+
+@description('Hub the splitter writes seismic readings to and SeismicProcessor reads.')
+param seismicHubName string
+
+@description('Cosmos DB account endpoint, https://<account>.documents.azure.com:443/.')
+param cosmosEndpoint string
+
+@description('Cosmos DB database name.')
+param cosmosDatabaseName string
+
+@description('Container of live readings.')
+param readingsContainerName string
+
+@description('Container of the latest state per device.')
+param devicesContainerName string
+
+@description('Container of stale readings.')
+param archiveContainerName string
+
+@description('Container of dead letters.')
+param deadLettersContainerName string
+
+@description('Default TTL of the readings container in seconds, passed to the handler for reference (-1 = no expiry).')
+param readingsTtlSeconds int
+
+@description('Application Insights connection string (names the component; with local auth off it is not a credential).')
+param applicationInsightsConnectionString string
+
+@description('Pipeline__MaxAge: a reading older than this (hh:mm:ss) since ingestion is stale and goes to the archive.')
+param pipelineMaxAge string = '00:05:00'
+
+@description('Pipeline__WriteParallelism: concurrent Cosmos DB writes per invocation.')
+@minValue(1)
+@maxValue(256)
+param writeParallelism int = 32
+
+@description('Memory per instance in MB (Flex Consumption sizes: 512, 2048 or 4096).')
+@allowed([
+  512
+  2048
+  4096
+])
+param instanceMemoryMB int = 2048
+
+@description('Upper bound on instances for the whole app (Flex Consumption: 40-1000). Event Hubs functions use at most one instance per partition each.')
+@minValue(40)
+@maxValue(1000)
+param maximumInstanceCount int = 100
+
+@description('Always-ready instances per function (Splitter, WeatherProcessor, SeismicProcessor); 0 = scale from zero, billed only while running.')
+@minValue(0)
+@maxValue(32)
+param alwaysReadyInstanceCount int = 0
+
+var functionNames = [
+  'Splitter'
+  'WeatherProcessor'
+  'SeismicProcessor'
+]
+
+resource plan 'Microsoft.Web/serverfarms@2024-04-01' = {
+  name: planName
+  location: location
+  tags: tags
+  kind: 'functionapp'
+  sku: {
+    name: 'FC1'
+    tier: 'FlexConsumption'
+  }
+  properties: {
+    reserved: true
+  }
+}
+
+resource functionApp 'Microsoft.Web/sites@2024-04-01' = {
+  name: name
+  location: location
+  tags: union(tags, {
+    'azd-service-name': serviceName
+  })
+  kind: 'functionapp,linux'
+  identity: {
+    type: 'UserAssigned'
+    userAssignedIdentities: {
+      '${identityId}': {}
+    }
+  }
+  properties: {
+    serverFarmId: plan.id
+    httpsOnly: true
+    functionAppConfig: {
+      deployment: {
+        storage: {
+          type: 'blobContainer'
+          value: '${storageBlobEndpoint}${deploymentContainerName}'
+          authentication: {
+            type: 'UserAssignedIdentity'
+            userAssignedIdentityResourceId: identityId
+          }
+        }
+      }
+      scaleAndConcurrency: {
+        instanceMemoryMB: instanceMemoryMB
+        maximumInstanceCount: maximumInstanceCount
+        alwaysReady: alwaysReadyInstanceCount > 0 ? map(functionNames, f => {
+          name: 'function:${f}'
+          instanceCount: alwaysReadyInstanceCount
+        }) : []
+      }
+      runtime: {
+        name: 'custom'
+        version: '1.0'
+      }
+    }
+    siteConfig: {
+      minTlsVersion: '1.2'
+      appSettings: [
+        // Host storage (leases, Event Hubs checkpoints, host internals). Service URIs rather than
+        // __accountName (one or the other, never both) so the template also works in clouds
+        // with other storage suffixes.
+        {
+          name: 'AzureWebJobsStorage__blobServiceUri'
+          value: storageBlobEndpoint
+        }
+        {
+          name: 'AzureWebJobsStorage__queueServiceUri'
+          value: storageQueueEndpoint
+        }
+        {
+          name: 'AzureWebJobsStorage__tableServiceUri'
+          value: storageTableEndpoint
+        }
+        {
+          name: 'AzureWebJobsStorage__credential'
+          value: 'managedidentity'
+        }
+        {
+          name: 'AzureWebJobsStorage__clientId'
+          value: identityClientId
+        }
+        // "connection": "EventHubConnection" in every function.json resolves to these.
+        {
+          name: 'EventHubConnection__fullyQualifiedNamespace'
+          value: eventHubsFullyQualifiedNamespace
+        }
+        {
+          name: 'EventHubConnection__credential'
+          value: 'managedidentity'
+        }
+        {
+          name: 'EventHubConnection__clientId'
+          value: identityClientId
+        }
+        {
+          name: 'IngestionHubName'
+          value: ingestionHubName
+        }
+        {
+          name: 'WeatherHubName'
+          value: weatherHubName
+        }
+        {
+          name: 'SeismicHubName'
+          value: seismicHubName
+        }
+        // The handler's own settings (docs/conventions.md). Cosmos__AuthKey stays unset: identity only.
+        {
+          name: 'Cosmos__AccountEndpoint'
+          value: cosmosEndpoint
+        }
+        {
+          name: 'Cosmos__ManagedIdentityClientId'
+          value: identityClientId
+        }
+        {
+          name: 'Cosmos__DatabaseName'
+          value: cosmosDatabaseName
+        }
+        {
+          name: 'Cosmos__ReadingsContainer'
+          value: readingsContainerName
+        }
+        {
+          name: 'Cosmos__DevicesContainer'
+          value: devicesContainerName
+        }
+        {
+          name: 'Cosmos__ArchiveContainer'
+          value: archiveContainerName
+        }
+        {
+          name: 'Cosmos__DeadLettersContainer'
+          value: deadLettersContainerName
+        }
+        {
+          name: 'Cosmos__ReadingsTtlSeconds'
+          value: string(readingsTtlSeconds)
+        }
+        // The containers exist already (cosmos.bicep); the app identity may not create them.
+        {
+          name: 'Cosmos__CreateIfNotExists'
+          value: 'false'
+        }
+        {
+          name: 'Pipeline__MaxAge'
+          value: pipelineMaxAge
+        }
+        {
+          name: 'Pipeline__WriteParallelism'
+          value: string(writeParallelism)
+        }
+        {
+          name: 'APPLICATIONINSIGHTS_CONNECTION_STRING'
+          value: applicationInsightsConnectionString
+        }
+        // Local auth is off on the component: telemetry must carry an Entra token of this identity.
+        {
+          name: 'APPLICATIONINSIGHTS_AUTHENTICATION_STRING'
+          value: 'Authorization=AAD;ClientId=${identityClientId}'
+        }
+      ]
+    }
+  }
+}
+
+// Basic (user name + password) publishing stays off: azd deploys with an Entra token.
+resource ftpCredentials 'Microsoft.Web/sites/basicPublishingCredentialsPolicies@2024-04-01' = {
+  parent: functionApp
+  name: 'ftp'
+  properties: {
+    allow: false
+  }
+}
+
+resource scmCredentials 'Microsoft.Web/sites/basicPublishingCredentialsPolicies@2024-04-01' = {
+  parent: functionApp
+  name: 'scm'
+  properties: {
+    allow: false
+  }
+}
+
+output name string = functionApp.name
+output resourceId string = functionApp.id
+output defaultHostName string = functionApp.properties.defaultHostName
+output planId string = plan.id

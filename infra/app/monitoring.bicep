@@ -1,0 +1,134 @@
+// Monitoring on top of Application Insights: alert rules now, the workbook later.
+//
+// WORKBOOK SLOT (telemetry issue): add the Application Insights workbook here as a
+// Microsoft.Insights/workbooks resource whose serializedData embeds the queries kept in
+// infra/workbook/*.kql via loadTextContent('../workbook/<name>.kql'), with
+// sourceId: applicationInsightsId. main.bicep already passes everything this module needs.
+//
+// The alerts read the pre-aggregated metrics the handler sends with GetMetric (customMetrics):
+// FreshnessMs (now - enqueued time of the oldest event in a batch) and DeadLetters (count).
+
+@description('Resource id of the Application Insights component the alerts query.')
+param applicationInsightsId string
+
+@description('Azure region for the alert rules.')
+param location string = resourceGroup().location
+
+@description('Tags applied to the alert rules and action group.')
+param tags object = {}
+
+@description('Suffix that makes the alert rule names unique (the deployment resourceToken).')
+@minLength(1)
+param nameSuffix string
+
+@description('Freshness alert: fire when the worst batch freshness in a 5-minute window exceeds this many milliseconds. Below the 5-minute max age, so it warns before readings turn stale.')
+@minValue(1000)
+@maxValue(3600000)
+param freshnessThresholdMs int = 60000
+
+@description('E-mail address notified when an alert fires; empty creates no action group (alerts still show in the portal).')
+param alertEmail string = ''
+
+var notify = !empty(alertEmail)
+
+resource actionGroup 'Microsoft.Insights/actionGroups@2023-01-01' = if (notify) {
+  name: 'ag-sensorpipeline-${nameSuffix}'
+  location: 'Global'
+  tags: tags
+  properties: {
+    groupShortName: 'sensorpipe'
+    enabled: true
+    emailReceivers: [
+      {
+        name: 'owner'
+        emailAddress: alertEmail
+        useCommonAlertSchema: true
+      }
+    ]
+  }
+}
+
+var actions = notify ? {
+  actionGroups: [
+    actionGroup.id
+  ]
+} : {
+  actionGroups: []
+}
+
+// Freshness is the seeds' lateness signal: a consumer that falls behind shows it here first,
+// minutes before its readings cross the max age and go to the archive instead of the live view.
+resource freshnessAlert 'Microsoft.Insights/scheduledQueryRules@2023-12-01' = {
+  name: 'alert-freshness-${nameSuffix}'
+  location: location
+  tags: tags
+  kind: 'LogAlert'
+  properties: {
+    displayName: 'SensorPipeline: freshness over ${freshnessThresholdMs} ms'
+    description: 'The oldest event in a batch waited longer than the threshold before a function processed it: a consumer is falling behind.'
+    severity: 2
+    enabled: true
+    scopes: [
+      applicationInsightsId
+    ]
+    evaluationFrequency: 'PT5M'
+    windowSize: 'PT5M'
+    criteria: {
+      allOf: [
+        {
+          query: 'customMetrics | where name == "FreshnessMs" | summarize FreshnessMs = max(valueMax) by bin(timestamp, 1m)'
+          timeAggregation: 'Maximum'
+          metricMeasureColumn: 'FreshnessMs'
+          operator: 'GreaterThan'
+          threshold: freshnessThresholdMs
+          failingPeriods: {
+            numberOfEvaluationPeriods: 1
+            minFailingPeriodsToAlert: 1
+          }
+        }
+      ]
+    }
+    autoMitigate: true
+    actions: actions
+  }
+}
+
+// Any dead letter means a reading the pipeline could not store: someone should look at the
+// reason kept with it in the deadletters container.
+resource deadLetterAlert 'Microsoft.Insights/scheduledQueryRules@2023-12-01' = {
+  name: 'alert-deadletters-${nameSuffix}'
+  location: location
+  tags: tags
+  kind: 'LogAlert'
+  properties: {
+    displayName: 'SensorPipeline: dead letters written'
+    description: 'The pipeline dead-lettered at least one event or reading; the reason is stored with it in the deadletters container.'
+    severity: 2
+    enabled: true
+    scopes: [
+      applicationInsightsId
+    ]
+    evaluationFrequency: 'PT5M'
+    windowSize: 'PT5M'
+    criteria: {
+      allOf: [
+        {
+          query: 'customMetrics | where name == "DeadLetters" | summarize DeadLetters = sum(valueSum) by bin(timestamp, 1m)'
+          timeAggregation: 'Total'
+          metricMeasureColumn: 'DeadLetters'
+          operator: 'GreaterThan'
+          threshold: 0
+          failingPeriods: {
+            numberOfEvaluationPeriods: 1
+            minFailingPeriodsToAlert: 1
+          }
+        }
+      ]
+    }
+    autoMitigate: true
+    actions: actions
+  }
+}
+
+output freshnessAlertId string = freshnessAlert.id
+output deadLetterAlertId string = deadLetterAlert.id

@@ -1,0 +1,193 @@
+// Every data-plane permission of the pipeline, in one place. Two principals get roles:
+// - the app's user-assigned identity: exactly what the Functions host and the handler need;
+// - the deploying user (optional): the same data-plane roles, so that loadgen can send to the
+//   hubs and `loadgen verify` can read Cosmos DB from a developer machine after `az login`.
+// Assignment names are guid(scope, principal, role): stable across re-deployments, so a
+// second `azd provision` updates in place instead of failing on a duplicate.
+
+@description('Principal (object) id of the app\'s user-assigned identity.')
+param appPrincipalId string
+
+@description('Object id of the deploying user or CI principal; empty grants nothing to it.')
+param deployerPrincipalId string = ''
+
+@description('Kind of the deploying principal.')
+@allowed([
+  'User'
+  'ServicePrincipal'
+  'Group'
+])
+param deployerPrincipalType string = 'User'
+
+@description('Name of the Event Hubs namespace.')
+param eventHubsNamespaceName string
+
+@description('Name of the host storage account.')
+param storageAccountName string
+
+@description('Name of the Application Insights component.')
+param applicationInsightsName string
+
+@description('Name of the Cosmos DB account.')
+param cosmosAccountName string
+
+var grantDeployer = !empty(deployerPrincipalId)
+
+// Azure built-in role definition ids.
+var eventHubsDataReceiver = 'a638d3c7-ab3a-418d-83e6-5f17a39d4fde' // Azure Event Hubs Data Receiver
+var eventHubsDataSender = '2b629674-e913-4c01-ae53-ef4638d8f975' // Azure Event Hubs Data Sender
+var storageBlobDataOwner = 'b7e6dc6d-f1e8-4753-8033-0f276bb0955b' // Storage Blob Data Owner
+var storageQueueDataContributor = '974c5e8b-45b9-4653-ba55-5f855dd0fb88' // Storage Queue Data Contributor
+var storageTableDataContributor = '0a9a7e1f-b9d0-4cc4-a60d-0319b160aaa3' // Storage Table Data Contributor
+var monitoringMetricsPublisher = '3913510d-42f4-4e42-8a64-420c390055eb' // Monitoring Metrics Publisher
+// Cosmos DB data-plane roles live in the account, not in Azure RBAC.
+var cosmosDataContributor = '00000000-0000-0000-0000-000000000002' // Cosmos DB Built-in Data Contributor
+
+resource eventHubsNamespace 'Microsoft.EventHub/namespaces@2024-01-01' existing = {
+  name: eventHubsNamespaceName
+}
+
+resource storageAccount 'Microsoft.Storage/storageAccounts@2023-05-01' existing = {
+  name: storageAccountName
+}
+
+resource applicationInsights 'Microsoft.Insights/components@2020-02-02' existing = {
+  name: applicationInsightsName
+}
+
+resource cosmosAccount 'Microsoft.DocumentDB/databaseAccounts@2024-11-15' existing = {
+  name: cosmosAccountName
+}
+
+// ---- The app identity ----------------------------------------------------------------------
+
+// Triggers read all three hubs.
+resource appEventHubsReceiver 'Microsoft.Authorization/roleAssignments@2022-04-01' = {
+  name: guid(eventHubsNamespace.id, appPrincipalId, eventHubsDataReceiver)
+  scope: eventHubsNamespace
+  properties: {
+    roleDefinitionId: subscriptionResourceId('Microsoft.Authorization/roleDefinitions', eventHubsDataReceiver)
+    principalId: appPrincipalId
+    principalType: 'ServicePrincipal'
+  }
+}
+
+// The splitter's output bindings write the weather and seismic hubs.
+resource appEventHubsSender 'Microsoft.Authorization/roleAssignments@2022-04-01' = {
+  name: guid(eventHubsNamespace.id, appPrincipalId, eventHubsDataSender)
+  scope: eventHubsNamespace
+  properties: {
+    roleDefinitionId: subscriptionResourceId('Microsoft.Authorization/roleDefinitions', eventHubsDataSender)
+    principalId: appPrincipalId
+    principalType: 'ServicePrincipal'
+  }
+}
+
+// Host leases and Event Hubs checkpoints are blobs; the platform reads the deployment package.
+resource appStorageBlobOwner 'Microsoft.Authorization/roleAssignments@2022-04-01' = {
+  name: guid(storageAccount.id, appPrincipalId, storageBlobDataOwner)
+  scope: storageAccount
+  properties: {
+    roleDefinitionId: subscriptionResourceId('Microsoft.Authorization/roleDefinitions', storageBlobDataOwner)
+    principalId: appPrincipalId
+    principalType: 'ServicePrincipal'
+  }
+}
+
+// The host uses queues and tables for its own bookkeeping (AzureWebJobsStorage__queue/tableServiceUri).
+resource appStorageQueueContributor 'Microsoft.Authorization/roleAssignments@2022-04-01' = {
+  name: guid(storageAccount.id, appPrincipalId, storageQueueDataContributor)
+  scope: storageAccount
+  properties: {
+    roleDefinitionId: subscriptionResourceId('Microsoft.Authorization/roleDefinitions', storageQueueDataContributor)
+    principalId: appPrincipalId
+    principalType: 'ServicePrincipal'
+  }
+}
+
+resource appStorageTableContributor 'Microsoft.Authorization/roleAssignments@2022-04-01' = {
+  name: guid(storageAccount.id, appPrincipalId, storageTableDataContributor)
+  scope: storageAccount
+  properties: {
+    roleDefinitionId: subscriptionResourceId('Microsoft.Authorization/roleDefinitions', storageTableDataContributor)
+    principalId: appPrincipalId
+    principalType: 'ServicePrincipal'
+  }
+}
+
+// Entra-authenticated telemetry (local auth is off on the component).
+resource appMetricsPublisher 'Microsoft.Authorization/roleAssignments@2022-04-01' = {
+  name: guid(applicationInsights.id, appPrincipalId, monitoringMetricsPublisher)
+  scope: applicationInsights
+  properties: {
+    roleDefinitionId: subscriptionResourceId('Microsoft.Authorization/roleDefinitions', monitoringMetricsPublisher)
+    principalId: appPrincipalId
+    principalType: 'ServicePrincipal'
+  }
+}
+
+// Upserts, patches and point reads in the four containers; no control-plane rights.
+resource appCosmosDataContributor 'Microsoft.DocumentDB/databaseAccounts/sqlRoleAssignments@2024-11-15' = {
+  parent: cosmosAccount
+  name: guid(cosmosAccount.id, appPrincipalId, cosmosDataContributor)
+  properties: {
+    roleDefinitionId: '${cosmosAccount.id}/sqlRoleDefinitions/${cosmosDataContributor}'
+    principalId: appPrincipalId
+    scope: cosmosAccount.id
+  }
+}
+
+// ---- The deploying user (loadgen, verify, debugging) ----------------------------------------
+
+// loadgen sends to the ingestion hub with an Entra token.
+resource deployerEventHubsSender 'Microsoft.Authorization/roleAssignments@2022-04-01' = if (grantDeployer) {
+  name: guid(eventHubsNamespace.id, deployerPrincipalId, eventHubsDataSender)
+  scope: eventHubsNamespace
+  properties: {
+    roleDefinitionId: subscriptionResourceId('Microsoft.Authorization/roleDefinitions', eventHubsDataSender)
+    principalId: deployerPrincipalId
+    principalType: deployerPrincipalType
+  }
+}
+
+resource deployerEventHubsReceiver 'Microsoft.Authorization/roleAssignments@2022-04-01' = if (grantDeployer) {
+  name: guid(eventHubsNamespace.id, deployerPrincipalId, eventHubsDataReceiver)
+  scope: eventHubsNamespace
+  properties: {
+    roleDefinitionId: subscriptionResourceId('Microsoft.Authorization/roleDefinitions', eventHubsDataReceiver)
+    principalId: deployerPrincipalId
+    principalType: deployerPrincipalType
+  }
+}
+
+// Inspect checkpoints and the deployed package.
+resource deployerStorageBlobOwner 'Microsoft.Authorization/roleAssignments@2022-04-01' = if (grantDeployer) {
+  name: guid(storageAccount.id, deployerPrincipalId, storageBlobDataOwner)
+  scope: storageAccount
+  properties: {
+    roleDefinitionId: subscriptionResourceId('Microsoft.Authorization/roleDefinitions', storageBlobDataOwner)
+    principalId: deployerPrincipalId
+    principalType: deployerPrincipalType
+  }
+}
+
+resource deployerMetricsPublisher 'Microsoft.Authorization/roleAssignments@2022-04-01' = if (grantDeployer) {
+  name: guid(applicationInsights.id, deployerPrincipalId, monitoringMetricsPublisher)
+  scope: applicationInsights
+  properties: {
+    roleDefinitionId: subscriptionResourceId('Microsoft.Authorization/roleDefinitions', monitoringMetricsPublisher)
+    principalId: deployerPrincipalId
+    principalType: deployerPrincipalType
+  }
+}
+
+// `loadgen verify` point-reads every container.
+resource deployerCosmosDataContributor 'Microsoft.DocumentDB/databaseAccounts/sqlRoleAssignments@2024-11-15' = if (grantDeployer) {
+  parent: cosmosAccount
+  name: guid(cosmosAccount.id, deployerPrincipalId, cosmosDataContributor)
+  properties: {
+    roleDefinitionId: '${cosmosAccount.id}/sqlRoleDefinitions/${cosmosDataContributor}'
+    principalId: deployerPrincipalId
+    scope: cosmosAccount.id
+  }
+}

@@ -1,0 +1,346 @@
+// SensorPipeline on Azure: `azd up` provisions everything below and deploys the custom handler.
+// Subscription scope so that one template also creates the resource group.
+// Identity only: no resource here hands out a key, and nothing reads one (no list*() calls).
+targetScope = 'subscription'
+
+// ---- Environment ---------------------------------------------------------------------------
+
+@minLength(1)
+@maxLength(64)
+@description('Name of the azd environment; seeds the unique suffix of every resource name.')
+param environmentName string
+
+@minLength(1)
+@description('Azure region for all resources: one that offers Flex Consumption and Cosmos DB serverless.')
+@metadata({
+  azd: {
+    type: 'location'
+  }
+})
+param location string
+
+@description('Object id of the deploying user or CI principal, granted the data-plane roles loadgen needs; empty grants none.')
+param principalId string = deployer().objectId
+
+@description('Kind of principalId: User for a developer after az login, ServicePrincipal in CI.')
+@allowed([
+  'User'
+  'ServicePrincipal'
+  'Group'
+])
+param principalType string = 'User'
+
+// ---- Optional name overrides (empty = generated from abbreviations.json + resourceToken) -------
+
+@description('Resource group name; empty = rg-<environmentName>.')
+param resourceGroupName string = ''
+
+@description('User-assigned identity name; empty = generated.')
+param identityName string = ''
+
+@description('Event Hubs namespace name; empty = generated.')
+param eventHubsNamespaceName string = ''
+
+@description('Cosmos DB account name; empty = generated.')
+param cosmosAccountName string = ''
+
+@description('Storage account name; empty = generated.')
+param storageAccountName string = ''
+
+@description('Log Analytics workspace name; empty = generated.')
+param logAnalyticsName string = ''
+
+@description('Application Insights name; empty = generated.')
+param applicationInsightsName string = ''
+
+@description('Flex Consumption plan name; empty = generated.')
+param appServicePlanName string = ''
+
+@description('Function App name; empty = generated.')
+param functionAppName string = ''
+
+// ---- Scaling knobs -------------------------------------------------------------------------
+
+@description('Event Hubs tier: Standard (throughput units with auto-inflate) or Premium (processing units).')
+@allowed([
+  'Standard'
+  'Premium'
+])
+param eventHubsSku string = 'Standard'
+
+@description('Event Hubs capacity: throughput units on Standard (1 TU = 1 MB/s or 1,000 events/s in), processing units on Premium (1, 2, 4, 8, 16).')
+@minValue(1)
+@maxValue(40)
+param eventHubsCapacity int = 1
+
+@description('Standard only: auto-inflate ceiling in throughput units (0 = off).')
+@minValue(0)
+@maxValue(40)
+param eventHubsMaximumThroughputUnits int = 10
+
+@description('Partitions per hub (Standard: at most 32, fixed after creation; Premium: up to 100). Caps the instances each function scales to.')
+@minValue(1)
+@maxValue(100)
+param eventHubsPartitionCount int = 32
+
+@description('Hours events stay in each hub (Standard: 1-168).')
+@minValue(1)
+@maxValue(168)
+param eventHubsRetentionHours int = 24
+
+@description('Cosmos DB throughput: serverless (pay per RU, nothing idle) or autoscale (provisioned, database-wide maximum).')
+@allowed([
+  'serverless'
+  'autoscale'
+])
+param cosmosThroughputMode string = 'serverless'
+
+@description('autoscale only: database-wide maximum RU/s (multiple of 1000); billed at least 10% of it every hour.')
+@minValue(1000)
+@maxValue(1000000)
+param cosmosAutoscaleMaxThroughput int = 4000
+
+@description('Default TTL of documents in the readings container, in seconds (-1 = keep). Default 7 days.')
+@minValue(-1)
+@maxValue(2147483647)
+param readingsTtlSeconds int = 604800
+
+@description('Flex Consumption instance memory in MB (512, 2048 or 4096).')
+@allowed([
+  512
+  2048
+  4096
+])
+param instanceMemoryMB int = 2048
+
+@description('Flex Consumption maximum instance count for the app (40-1000).')
+@minValue(40)
+@maxValue(1000)
+param maximumInstanceCount int = 100
+
+@description('Always-ready instances per function (0 = scale to zero; each one is billed around the clock).')
+@minValue(0)
+@maxValue(32)
+param alwaysReadyInstanceCount int = 0
+
+@description('Pipeline__MaxAge: readings older than this (hh:mm:ss) since ingestion are archived, not shown live.')
+param pipelineMaxAge string = '00:05:00'
+
+@description('Pipeline__WriteParallelism: concurrent Cosmos DB writes per invocation.')
+@minValue(1)
+@maxValue(256)
+param writeParallelism int = 32
+
+// ---- Monitoring ----------------------------------------------------------------------------
+
+@description('Days Log Analytics keeps telemetry (30-730).')
+@minValue(30)
+@maxValue(730)
+param logRetentionInDays int = 30
+
+@description('Freshness alert threshold in milliseconds (worst batch in 5 minutes).')
+@minValue(1000)
+@maxValue(3600000)
+param freshnessAlertThresholdMs int = 60000
+
+@description('E-mail address for alert notifications; empty = alerts without notification.')
+param alertEmail string = ''
+
+// ---- Names ---------------------------------------------------------------------------------
+
+var abbrs = loadJsonContent('./abbreviations.json')
+var resourceToken = toLower(uniqueString(subscription().id, environmentName, location))
+var tags = {
+  'azd-env-name': environmentName
+}
+
+// The names every part of the pipeline agrees on (docs/conventions.md).
+var ingestionHubName = 'ingestion'
+var weatherHubName = 'weather'
+var seismicHubName = 'seismic'
+var hubs = [
+  {
+    name: ingestionHubName
+    consumerGroup: 'splitter'
+  }
+  {
+    name: weatherHubName
+    consumerGroup: 'weather-processor'
+  }
+  {
+    name: seismicHubName
+    consumerGroup: 'seismic-processor'
+  }
+]
+var cosmosDatabaseName = 'sensorpipeline'
+var readingsContainerName = 'readings'
+var devicesContainerName = 'devices'
+var archiveContainerName = 'archive'
+var deadLettersContainerName = 'deadletters'
+
+resource rg 'Microsoft.Resources/resourceGroups@2024-03-01' = {
+  name: !empty(resourceGroupName) ? resourceGroupName : '${abbrs.resourcesResourceGroups}${environmentName}'
+  location: location
+  tags: tags
+}
+
+// ---- Resources -----------------------------------------------------------------------------
+
+module identity './app/identity.bicep' = {
+  name: 'identity'
+  scope: rg
+  params: {
+    name: !empty(identityName) ? identityName : '${abbrs.managedIdentityUserAssignedIdentities}pipeline-${resourceToken}'
+    location: location
+    tags: tags
+  }
+}
+
+module eventHubs './app/eventhubs.bicep' = {
+  name: 'eventhubs'
+  scope: rg
+  params: {
+    name: !empty(eventHubsNamespaceName) ? eventHubsNamespaceName : '${abbrs.eventHubNamespaces}${resourceToken}'
+    location: location
+    tags: tags
+    sku: eventHubsSku
+    capacity: eventHubsCapacity
+    maximumThroughputUnits: eventHubsMaximumThroughputUnits
+    partitionCount: eventHubsPartitionCount
+    retentionHours: eventHubsRetentionHours
+    hubs: hubs
+  }
+}
+
+module cosmos './app/cosmos.bicep' = {
+  name: 'cosmos'
+  scope: rg
+  params: {
+    name: !empty(cosmosAccountName) ? cosmosAccountName : '${abbrs.documentDBDatabaseAccounts}${resourceToken}'
+    location: location
+    tags: tags
+    throughputMode: cosmosThroughputMode
+    autoscaleMaxThroughput: cosmosAutoscaleMaxThroughput
+    databaseName: cosmosDatabaseName
+    readingsContainerName: readingsContainerName
+    devicesContainerName: devicesContainerName
+    archiveContainerName: archiveContainerName
+    deadLettersContainerName: deadLettersContainerName
+    readingsTtlSeconds: readingsTtlSeconds
+  }
+}
+
+module storage './app/storage.bicep' = {
+  name: 'storage'
+  scope: rg
+  params: {
+    name: !empty(storageAccountName) ? storageAccountName : '${abbrs.storageStorageAccounts}${resourceToken}'
+    location: location
+    tags: tags
+    deploymentContainerName: 'app-package'
+  }
+}
+
+module insights './app/insights.bicep' = {
+  name: 'insights'
+  scope: rg
+  params: {
+    workspaceName: !empty(logAnalyticsName) ? logAnalyticsName : '${abbrs.operationalInsightsWorkspaces}${resourceToken}'
+    applicationInsightsName: !empty(applicationInsightsName) ? applicationInsightsName : '${abbrs.insightsComponents}${resourceToken}'
+    location: location
+    tags: tags
+    retentionInDays: logRetentionInDays
+  }
+}
+
+module monitoring './app/monitoring.bicep' = {
+  name: 'monitoring'
+  scope: rg
+  params: {
+    applicationInsightsId: insights.outputs.applicationInsightsId
+    location: location
+    tags: tags
+    nameSuffix: resourceToken
+    freshnessThresholdMs: freshnessAlertThresholdMs
+    alertEmail: alertEmail
+  }
+}
+
+// Roles before the app: the host starts listening as soon as the app exists, and an identity
+// without its roles would fail its first connections.
+module rbac './app/rbac.bicep' = {
+  name: 'rbac'
+  scope: rg
+  params: {
+    appPrincipalId: identity.outputs.principalId
+    deployerPrincipalId: principalId
+    deployerPrincipalType: principalType
+    eventHubsNamespaceName: eventHubs.outputs.name
+    storageAccountName: storage.outputs.name
+    applicationInsightsName: insights.outputs.applicationInsightsName
+    cosmosAccountName: cosmos.outputs.name
+  }
+}
+
+module functionApp './app/functionapp.bicep' = {
+  name: 'functionapp'
+  scope: rg
+  dependsOn: [
+    rbac
+  ]
+  params: {
+    name: !empty(functionAppName) ? functionAppName : '${abbrs.webSitesFunctions}pipeline-${resourceToken}'
+    planName: !empty(appServicePlanName) ? appServicePlanName : '${abbrs.webServerFarms}${resourceToken}'
+    location: location
+    tags: tags
+    serviceName: 'pipeline'
+    identityId: identity.outputs.resourceId
+    identityClientId: identity.outputs.clientId
+    storageBlobEndpoint: storage.outputs.blobEndpoint
+    storageQueueEndpoint: storage.outputs.queueEndpoint
+    storageTableEndpoint: storage.outputs.tableEndpoint
+    deploymentContainerName: storage.outputs.deploymentContainerName
+    eventHubsFullyQualifiedNamespace: eventHubs.outputs.fullyQualifiedNamespace
+    ingestionHubName: ingestionHubName
+    weatherHubName: weatherHubName
+    seismicHubName: seismicHubName
+    cosmosEndpoint: cosmos.outputs.endpoint
+    cosmosDatabaseName: cosmos.outputs.databaseName
+    readingsContainerName: readingsContainerName
+    devicesContainerName: devicesContainerName
+    archiveContainerName: archiveContainerName
+    deadLettersContainerName: deadLettersContainerName
+    readingsTtlSeconds: readingsTtlSeconds
+    applicationInsightsConnectionString: insights.outputs.connectionString
+    pipelineMaxAge: pipelineMaxAge
+    writeParallelism: writeParallelism
+    instanceMemoryMB: instanceMemoryMB
+    maximumInstanceCount: maximumInstanceCount
+    alwaysReadyInstanceCount: alwaysReadyInstanceCount
+  }
+}
+
+// ---- Outputs (azd stores them in .azure/<env>/.env; the postprovision hook reads them) ------
+
+output AZURE_LOCATION string = location
+output AZURE_TENANT_ID string = tenant().tenantId
+output AZURE_RESOURCE_GROUP string = rg.name
+output SERVICE_PIPELINE_NAME string = functionApp.outputs.name
+output SERVICE_PIPELINE_URI string = 'https://${functionApp.outputs.defaultHostName}'
+output APP_IDENTITY_CLIENT_ID string = identity.outputs.clientId
+output APP_IDENTITY_PRINCIPAL_ID string = identity.outputs.principalId
+output EVENTHUBS_NAMESPACE string = eventHubs.outputs.name
+output EVENTHUBS_FULLY_QUALIFIED_NAMESPACE string = eventHubs.outputs.fullyQualifiedNamespace
+output INGESTION_HUB_NAME string = ingestionHubName
+output WEATHER_HUB_NAME string = weatherHubName
+output SEISMIC_HUB_NAME string = seismicHubName
+output COSMOS_ACCOUNT_NAME string = cosmos.outputs.name
+output COSMOS_ACCOUNT_ENDPOINT string = cosmos.outputs.endpoint
+output COSMOS_DATABASE_NAME string = cosmos.outputs.databaseName
+output COSMOS_READINGS_CONTAINER string = readingsContainerName
+output COSMOS_DEVICES_CONTAINER string = devicesContainerName
+output COSMOS_ARCHIVE_CONTAINER string = archiveContainerName
+output COSMOS_DEADLETTERS_CONTAINER string = deadLettersContainerName
+output STORAGE_ACCOUNT_NAME string = storage.outputs.name
+output APPLICATIONINSIGHTS_NAME string = insights.outputs.applicationInsightsName
+output APPLICATIONINSIGHTS_CONNECTION_STRING string = insights.outputs.connectionString
