@@ -1,0 +1,181 @@
+using System.Buffers.Binary;
+using System.Text;
+
+namespace SensorPipeline.EventHubs.Storage;
+
+/// <summary>Application properties as bytes: u16 count, then per entry u16 name length, name UTF-8, a type tag and
+/// the value. The types are those an Event Hubs application property can carry and the REST API produces.</summary>
+internal static class PropertyCodec
+{
+    private enum Tag : byte
+    {
+        Null = 0,
+        String = 1,
+        Bool = 2,
+        Int = 3,
+        Long = 4,
+        Double = 5,
+        DateTimeOffset = 6,
+        Guid = 7,
+        Bytes = 8,
+    }
+
+    public static int Measure(IReadOnlyDictionary<string, object?>? properties)
+    {
+        if (properties is null || properties.Count == 0)
+        {
+            return 0;
+        }
+
+        if (properties.Count > ushort.MaxValue)
+        {
+            throw new ArgumentException($"An event can carry at most {ushort.MaxValue} properties.", nameof(properties));
+        }
+
+        var size = 2;
+        foreach (var (name, value) in properties)
+        {
+            var nameLength = Encoding.UTF8.GetByteCount(name);
+            if (nameLength > ushort.MaxValue)
+            {
+                throw new ArgumentException($"Property name '{name[..32]}…' is longer than {ushort.MaxValue} bytes.", nameof(properties));
+            }
+
+            size += 2 + nameLength + 1 + value switch
+            {
+                null => 0,
+                string s => 4 + Encoding.UTF8.GetByteCount(s),
+                bool => 1,
+                int => 4,
+                long => 8,
+                double => 8,
+                DateTimeOffset => 8,
+                Guid => 16,
+                byte[] b => 4 + b.Length,
+                ReadOnlyMemory<byte> m => 4 + m.Length,
+                _ => throw new ArgumentException(
+                    $"Property '{name}' has type {value.GetType().Name}; use string, bool, int, long, double, DateTimeOffset, Guid or byte[].", nameof(properties)),
+            };
+        }
+
+        return size;
+    }
+
+    public static int Write(Span<byte> destination, IReadOnlyDictionary<string, object?>? properties)
+    {
+        if (properties is null || properties.Count == 0)
+        {
+            return 0;
+        }
+
+        BinaryPrimitives.WriteUInt16LittleEndian(destination, (ushort)properties.Count);
+        var at = 2;
+        foreach (var (name, value) in properties)
+        {
+            var nameLength = Encoding.UTF8.GetBytes(name, destination[(at + 2)..]);
+            BinaryPrimitives.WriteUInt16LittleEndian(destination[at..], (ushort)nameLength);
+            at += 2 + nameLength;
+            var v = destination[(at + 1)..];
+            (Tag tag, int length) = value switch
+            {
+                null => (Tag.Null, 0),
+                string s => (Tag.String, WriteBlob(v, s)),
+                bool b => (Tag.Bool, WriteBool(v, b)),
+                int i => (Tag.Int, WriteInt(v, i)),
+                long l => (Tag.Long, WriteLong(v, l)),
+                double d => (Tag.Double, WriteLong(v, BitConverter.DoubleToInt64Bits(d))),
+                DateTimeOffset t => (Tag.DateTimeOffset, WriteLong(v, t.UtcTicks)),
+                Guid g => (Tag.Guid, WriteGuid(v, g)),
+                byte[] bytes => (Tag.Bytes, WriteBlob(v, bytes)),
+                ReadOnlyMemory<byte> m => (Tag.Bytes, WriteBlob(v, m.Span)),
+                _ => throw new ArgumentException($"Property '{name}' has an unsupported type.", nameof(properties)),
+            };
+            destination[at] = (byte)tag;
+            at += 1 + length;
+        }
+
+        return at;
+    }
+
+    public static Dictionary<string, object?> Read(ReadOnlySpan<byte> source)
+    {
+        var count = BinaryPrimitives.ReadUInt16LittleEndian(source);
+        var result = new Dictionary<string, object?>(count, StringComparer.Ordinal);
+        var at = 2;
+        for (var i = 0; i < count; i++)
+        {
+            var nameLength = BinaryPrimitives.ReadUInt16LittleEndian(source[at..]);
+            var name = Encoding.UTF8.GetString(source.Slice(at + 2, nameLength));
+            at += 2 + nameLength;
+            var tag = (Tag)source[at];
+            var v = source[(at + 1)..];
+            (object? value, int length) = tag switch
+            {
+                Tag.Null => (null, 0),
+                Tag.String => ReadString(v),
+                Tag.Bool => (v[0] != 0, 1),
+                Tag.Int => (BinaryPrimitives.ReadInt32LittleEndian(v), 4),
+                Tag.Long => (BinaryPrimitives.ReadInt64LittleEndian(v), 8),
+                Tag.Double => (BitConverter.Int64BitsToDouble(BinaryPrimitives.ReadInt64LittleEndian(v)), 8),
+                Tag.DateTimeOffset => (new DateTimeOffset(BinaryPrimitives.ReadInt64LittleEndian(v), TimeSpan.Zero), 8),
+                Tag.Guid => (new Guid(v[..16]), 16),
+                Tag.Bytes => ReadBytes(v),
+                _ => throw new InvalidDataException($"Unknown property type tag {(byte)tag} for '{name}'."),
+            };
+            result[name] = value;
+            at += 1 + length;
+        }
+
+        return result;
+    }
+
+    private static int WriteBlob(Span<byte> v, string s)
+    {
+        var length = Encoding.UTF8.GetBytes(s, v[4..]);
+        BinaryPrimitives.WriteInt32LittleEndian(v, length);
+        return 4 + length;
+    }
+
+    private static int WriteBlob(Span<byte> v, ReadOnlySpan<byte> bytes)
+    {
+        BinaryPrimitives.WriteInt32LittleEndian(v, bytes.Length);
+        bytes.CopyTo(v[4..]);
+        return 4 + bytes.Length;
+    }
+
+    private static int WriteBool(Span<byte> v, bool b)
+    {
+        v[0] = b ? (byte)1 : (byte)0;
+        return 1;
+    }
+
+    private static int WriteInt(Span<byte> v, int i)
+    {
+        BinaryPrimitives.WriteInt32LittleEndian(v, i);
+        return 4;
+    }
+
+    private static int WriteLong(Span<byte> v, long l)
+    {
+        BinaryPrimitives.WriteInt64LittleEndian(v, l);
+        return 8;
+    }
+
+    private static int WriteGuid(Span<byte> v, Guid g)
+    {
+        g.TryWriteBytes(v);
+        return 16;
+    }
+
+    private static (object?, int) ReadString(ReadOnlySpan<byte> v)
+    {
+        var length = BinaryPrimitives.ReadInt32LittleEndian(v);
+        return (Encoding.UTF8.GetString(v.Slice(4, length)), 4 + length);
+    }
+
+    private static (object?, int) ReadBytes(ReadOnlySpan<byte> v)
+    {
+        var length = BinaryPrimitives.ReadInt32LittleEndian(v);
+        return (v.Slice(4, length).ToArray(), 4 + length);
+    }
+}
