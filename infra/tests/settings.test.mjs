@@ -1,0 +1,189 @@
+// Every setting name agrees between docs/conventions.md, functions/*/function.json, host.json
+// and the Function App's app settings in the Bicep.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { getPath, literal, loadInfraBicepFiles, objectProps, repoRoot } from './lib/bicep-tree.mjs';
+import { appSettings } from './lib/checks.mjs';
+
+const files = loadInfraBicepFiles();
+const byRel = (rel) => files.find((f) => f.rel === rel);
+const main = byRel('infra/main.bicep');
+const functionAppFile = byRel('infra/app/functionapp.bicep');
+const cosmosFile = byRel('infra/app/cosmos.bicep');
+const settings = appSettings(files);
+const settingNames = settings.map((s) => s.name);
+const setting = (name) => settings.find((s) => s.name === name);
+const mainVar = (name) => literal(main.vars.find((v) => v.name === name)?.valueNode);
+const paramDefault = (file, name) => literal(file.params.find((p) => p.name === name)?.defaultNode);
+
+// ---- docs/conventions.md -------------------------------------------------------------------
+
+const conventionsPath = path.join(repoRoot, 'docs/conventions.md');
+const conventions = fs.readFileSync(conventionsPath, 'utf8');
+const section = (title) => {
+  const start = conventions.indexOf(`## ${title}`);
+  assert.ok(start >= 0, `docs/conventions.md has no "## ${title}" section`);
+  const end = conventions.indexOf('\n## ', start + 3);
+  return conventions.slice(start, end < 0 ? undefined : end);
+};
+const tableRows = (text) => text.split('\n').filter((l) => l.startsWith('| `')).map((l) => l.split('|').slice(1, -1).map((c) => c.trim()));
+const ticks = (cell) => [...cell.matchAll(/`([^`]*)`/g)].map((m) => m[1]);
+
+// Handler settings: name, default, meaning.
+const handlerSettings = tableRows(section('Handler settings')).map(([name, def, meaning]) => ({
+  name: ticks(name)[0],
+  default: ticks(def)[0],
+  meaning,
+}));
+// Hubs: %Setting% → default hub, consumer group, function.
+const hubRows = tableRows(section('Hubs and consumer groups')).map(([hub, group, fn]) => ({
+  setting: ticks(hub)[0].replaceAll('%', ''),
+  hub: ticks(hub)[1],
+  consumerGroup: ticks(group)[0],
+  function: ticks(fn)[0],
+}));
+const azureConnectionSettings = [...new Set(section('Hubs and consumer groups').match(/EventHubConnection__\w+/g))];
+
+// Settings that must NOT be app settings in Azure, and why.
+const localOnly = new Set(['Cosmos__AuthKey']); // the emulator key; Azure uses the identity
+const fromRuntimeConfig = new Set(['FUNCTIONS_WORKER_RUNTIME']); // Flex takes it from functionAppConfig.runtime
+
+// ---- functions/*/function.json and host.json (read when they exist) -------------------------
+
+const functionsDir = path.join(repoRoot, 'functions');
+const functionJsons = fs.existsSync(functionsDir)
+  ? fs.readdirSync(functionsDir, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && fs.existsSync(path.join(functionsDir, d.name, 'function.json')))
+    .map((d) => ({ name: d.name, file: `functions/${d.name}/function.json`, json: JSON.parse(fs.readFileSync(path.join(functionsDir, d.name, 'function.json'), 'utf8')) }))
+  : [];
+const hostJsonPath = path.join(repoRoot, 'host.json');
+const hostJsonText = fs.existsSync(hostJsonPath) ? fs.readFileSync(hostJsonPath, 'utf8') : '';
+const percentNames = (text) => [...text.matchAll(/%([A-Za-z0-9_]+)%/g)].map((m) => m[1]);
+
+describe('app settings agree with docs/conventions.md, function.json and host.json', () => {
+  it('reads the conventions tables', () => {
+    assert.ok(handlerSettings.length >= 14, `only ${handlerSettings.length} handler settings parsed from docs/conventions.md`);
+    assert.equal(hubRows.length, 3);
+    assert.deepEqual(azureConnectionSettings.sort(), ['EventHubConnection__clientId', 'EventHubConnection__credential', 'EventHubConnection__fullyQualifiedNamespace']);
+  });
+
+  it('sets every handler setting the conventions list, except the local-only and runtime ones', () => {
+    const missing = handlerSettings.map((s) => s.name).filter((n) => !localOnly.has(n) && !fromRuntimeConfig.has(n) && !settingNames.includes(n));
+    assert.deepEqual(missing, [], `not set in ${functionAppFile.rel}: ${missing.join(', ')}`);
+  });
+
+  it('sets the identity-based Event Hubs connection and the hub name settings', () => {
+    const required = [...azureConnectionSettings, ...hubRows.map((h) => h.setting)];
+    assert.deepEqual(required.filter((n) => !settingNames.includes(n)), []);
+  });
+
+  it('sets every %NAME% and connection that function.json and host.json use (when present)', () => {
+    const required = new Set(percentNames(hostJsonText));
+    for (const fn of functionJsons) {
+      for (const name of percentNames(JSON.stringify(fn.json))) required.add(name);
+      for (const binding of fn.json.bindings ?? []) {
+        if (binding.connection) {
+          for (const suffix of ['fullyQualifiedNamespace', 'credential', 'clientId']) required.add(`${binding.connection}__${suffix}`);
+        }
+      }
+    }
+    const missing = [...required].filter((n) => !settingNames.includes(n));
+    assert.deepEqual(missing, [], `used by function.json/host.json but not set: ${missing.join(', ')}`);
+  });
+
+  it('leaves local-only settings unset (Cosmos__AuthKey: identity in Azure)', () => {
+    for (const name of localOnly) assert.ok(!settingNames.includes(name), `${name} must not be set in Azure`);
+  });
+
+  it('gives the handler FUNCTIONS_WORKER_RUNTIME=custom through functionAppConfig.runtime, not an app setting', () => {
+    assert.ok(!settingNames.includes('FUNCTIONS_WORKER_RUNTIME'), 'Flex Consumption rejects FUNCTIONS_WORKER_RUNTIME as an app setting');
+    const site = functionAppFile.resources.find((r) => r.type.startsWith('Microsoft.Web/sites@'));
+    const expected = handlerSettings.find((s) => s.name === 'FUNCTIONS_WORKER_RUNTIME').default;
+    assert.equal(literal(getPath(site.body, 'properties.functionAppConfig.runtime.name')), expected);
+    assert.equal(literal(getPath(site.body, 'properties.functionAppConfig.runtime.version')), '1.0');
+  });
+
+  it('sets no setting twice', () => {
+    const dupes = settingNames.filter((n, i) => settingNames.indexOf(n) !== i);
+    assert.deepEqual(dupes, []);
+  });
+
+  it('uses the identity for every connection', () => {
+    assert.equal(literal(setting('EventHubConnection__credential').valueNode), 'managedidentity');
+    assert.equal(literal(setting('AzureWebJobsStorage__credential').valueNode), 'managedidentity');
+    for (const name of ['EventHubConnection__clientId', 'AzureWebJobsStorage__clientId', 'Cosmos__ManagedIdentityClientId']) {
+      assert.equal(setting(name).valueNode.text, 'identityClientId', `${name} must be the app identity's client id`);
+    }
+    assert.equal(setting('APPLICATIONINSIGHTS_AUTHENTICATION_STRING').valueNode.text, "'Authorization=AAD;ClientId=${identityClientId}'");
+    assert.ok(settingNames.includes('AzureWebJobsStorage__blobServiceUri') || settingNames.includes('AzureWebJobsStorage__accountName'), 'host storage needs a service URI or account name');
+  });
+
+  it('keeps container creation off in Azure (the infra creates the containers)', () => {
+    assert.equal(literal(setting('Cosmos__CreateIfNotExists').valueNode), 'false');
+  });
+
+  it('uses the conventions defaults for hubs, consumer groups, database and containers', () => {
+    // hubs is built from the hub-name vars, so resolve each name through its var.
+    const hubsVar = main.vars.find((v) => v.name === 'hubs').valueNode.namedChildren.map((o) => {
+      const props = objectProps(o);
+      return { hub: mainVar(props.get('name').text), consumerGroup: literal(props.get('consumerGroup')) };
+    });
+    assert.deepEqual(hubsVar, hubRows.map((h) => ({ hub: h.hub, consumerGroup: h.consumerGroup })));
+    const hubVarFor = { IngestionHubName: 'ingestionHubName', WeatherHubName: 'weatherHubName', SeismicHubName: 'seismicHubName' };
+    for (const row of hubRows) assert.equal(mainVar(hubVarFor[row.setting]), row.hub, row.setting);
+
+    const cosmosVarFor = {
+      Cosmos__DatabaseName: 'cosmosDatabaseName',
+      Cosmos__ReadingsContainer: 'readingsContainerName',
+      Cosmos__DevicesContainer: 'devicesContainerName',
+      Cosmos__ArchiveContainer: 'archiveContainerName',
+      Cosmos__DeadLettersContainer: 'deadLettersContainerName',
+    };
+    for (const [settingName, varName] of Object.entries(cosmosVarFor)) {
+      const expected = handlerSettings.find((s) => s.name === settingName).default;
+      assert.equal(mainVar(varName), expected, `${varName} in main.bicep vs ${settingName} in docs/conventions.md`);
+    }
+  });
+
+  it('uses the conventions defaults for the pipeline settings', () => {
+    const def = (name) => handlerSettings.find((s) => s.name === name).default;
+    assert.equal(paramDefault(main, 'pipelineMaxAge'), def('Pipeline__MaxAge'));
+    assert.equal(String(paramDefault(main, 'writeParallelism')), def('Pipeline__WriteParallelism'));
+  });
+
+  it('creates every container with the partition key the conventions give', () => {
+    const containers = cosmosFile.vars.find((v) => v.name === 'containers').valueNode.namedChildren.map((o) => {
+      const props = objectProps(o);
+      return { name: paramDefault(cosmosFile, props.get('name').text), partitionKey: literal(props.get('partitionKey')), spatial: literal(props.get('spatial')) };
+    });
+    for (const settingName of ['Cosmos__ReadingsContainer', 'Cosmos__DevicesContainer', 'Cosmos__ArchiveContainer', 'Cosmos__DeadLettersContainer']) {
+      const row = handlerSettings.find((s) => s.name === settingName);
+      const expectedPk = row.meaning.match(/pk `([^`]+)`/)?.[1];
+      assert.ok(expectedPk, `docs/conventions.md gives no partition key for ${settingName}`);
+      const container = containers.find((c) => c.name === row.default);
+      assert.ok(container, `${row.default} (${settingName}) is not created by ${cosmosFile.rel}`);
+      assert.equal(container.partitionKey, expectedPk, `${row.default} partition key`);
+    }
+    assert.equal(containers.find((c) => c.name === 'readings').spatial, true, 'readings needs the spatial index on its geometry');
+    assert.match(cosmosFile.text, /path: '\/geometry\/\*'/);
+  });
+
+  it('creates the consumer group each function.json reads with (when present)', () => {
+    const groupOfHub = new Map(hubRows.map((h) => [h.setting, h.consumerGroup]));
+    for (const fn of functionJsons) {
+      for (const binding of (fn.json.bindings ?? []).filter((b) => b.type === 'eventHubTrigger')) {
+        const hubSetting = String(binding.eventHubName ?? '').replaceAll('%', '');
+        assert.ok(groupOfHub.has(hubSetting), `${fn.file}: eventHubName ${binding.eventHubName} is not a conventions hub setting`);
+        assert.equal(binding.consumerGroup, groupOfHub.get(hubSetting), `${fn.file}: consumer group`);
+      }
+    }
+  });
+
+  it('names each function for always-ready instances as the conventions and function folders do', () => {
+    const names = literal(functionAppFile.vars.find((v) => v.name === 'functionNames').valueNode);
+    assert.deepEqual(names, hubRows.map((h) => h.function));
+    for (const fn of functionJsons) assert.ok(names.includes(fn.name), `functions/${fn.name} is missing from functionNames in ${functionAppFile.rel}`);
+  });
+});
