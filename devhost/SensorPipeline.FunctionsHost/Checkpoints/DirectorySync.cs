@@ -1,0 +1,44 @@
+using System.Runtime.InteropServices;
+
+namespace SensorPipeline.FunctionsHost.Checkpoints;
+
+/// <summary>fsync of a directory, so a rename into it survives power loss (POSIX gives no other way).</summary>
+internal static partial class DirectorySync
+{
+    private const int ReadOnlyDirectory = 0x10000; // O_RDONLY | O_DIRECTORY on Linux
+
+    public static void Flush(string directory)
+    {
+        if (!OperatingSystem.IsLinux())
+        {
+            return;
+        }
+
+        int fd = Open(directory, ReadOnlyDirectory);
+        if (fd < 0)
+        {
+            throw new IOException($"open({directory}) failed: errno {Marshal.GetLastPInvokeError()}");
+        }
+
+        try
+        {
+            if (Fsync(fd) != 0)
+            {
+                throw new IOException($"fsync({directory}) failed: errno {Marshal.GetLastPInvokeError()}");
+            }
+        }
+        finally
+        {
+            _ = Close(fd);
+        }
+    }
+
+    [LibraryImport("libc", EntryPoint = "open", SetLastError = true, StringMarshalling = StringMarshalling.Utf8)]
+    private static partial int Open(string path, int flags);
+
+    [LibraryImport("libc", EntryPoint = "fsync", SetLastError = true)]
+    private static partial int Fsync(int fd);
+
+    [LibraryImport("libc", EntryPoint = "close")]
+    private static partial int Close(int fd);
+}

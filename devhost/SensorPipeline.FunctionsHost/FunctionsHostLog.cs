@@ -1,0 +1,52 @@
+using Microsoft.Extensions.Logging;
+
+namespace SensorPipeline.FunctionsHost;
+
+/// <summary>Every log line of the local Functions host, source-generated.</summary>
+internal static partial class FunctionsHostLog
+{
+    [LoggerMessage(EventId = 5001, EventName = "HandlerStarting", Level = LogLevel.Information, Message = "Starting custom handler {Executable} {Arguments} on port {Port} (attempt {Attempt})")]
+    public static partial void HandlerStarting(ILogger logger, string executable, string arguments, int port, int attempt);
+
+    [LoggerMessage(EventId = 5002, EventName = "HandlerReady", Level = LogLevel.Information, Message = "Custom handler pid {Pid} is listening on http://127.0.0.1:{Port}/ after {ElapsedMs} ms")]
+    public static partial void HandlerReady(ILogger logger, int pid, int port, long elapsedMs);
+
+    [LoggerMessage(EventId = 5003, EventName = "HandlerExited", Level = LogLevel.Warning, Message = "Custom handler pid {Pid} exited with code {ExitCode}; restarting it and redelivering in-flight batches from their checkpoints")]
+    public static partial void HandlerExited(ILogger logger, int pid, int exitCode);
+
+    [LoggerMessage(EventId = 5004, EventName = "HandlerOutput", Level = LogLevel.Information, Message = "[handler {Stream}] {Line}")]
+    public static partial void HandlerOutput(ILogger logger, string stream, string line);
+
+    [LoggerMessage(EventId = 5005, EventName = "FunctionLog", Level = LogLevel.Information, Message = "[{Function}] {Line}")]
+    public static partial void FunctionLog(ILogger logger, string function, string line);
+
+    [LoggerMessage(EventId = 5006, EventName = "InvocationFailed", Level = LogLevel.Error, Message = "Executed 'Functions.{Function}' (Failed, Id={InvocationId}, partition {PartitionId}, {Count} events, sequence {First}-{Last})")]
+    public static partial void InvocationFailed(ILogger logger, Exception exception, string function, Guid invocationId, string partitionId, int count, long first, long last);
+
+    [LoggerMessage(EventId = 5007, EventName = "RetryScheduled", Level = LogLevel.Warning, Message = "Retrying 'Functions.{Function}' on partition {PartitionId} in {Delay} (retry {RetryCount} of {MaxRetryCount}); the checkpoint holds until the retries end")]
+    public static partial void RetryScheduled(ILogger logger, string function, string partitionId, TimeSpan delay, int retryCount, int maxRetryCount);
+
+    [LoggerMessage(EventId = 5008, EventName = "RetriesExhausted", Level = LogLevel.Error, Message = "'Functions.{Function}' failed {Attempts} times on partition {PartitionId}; checkpointing past sequence {Last} as the Event Hubs extension does (no poison-event model)")]
+    public static partial void RetriesExhausted(ILogger logger, string function, string partitionId, int attempts, long last);
+
+    [LoggerMessage(EventId = 5009, EventName = "FunctionTimeout", Level = LogLevel.Error, Message = "Timeout value of {Timeout} exceeded by function 'Functions.{Function}' (Id: '{InvocationId}'); restarting the handler as the Functions host restarts itself")]
+    public static partial void FunctionTimeout(ILogger logger, TimeSpan timeout, string function, Guid invocationId);
+
+    [LoggerMessage(EventId = 5010, EventName = "ListenerStarted", Level = LogLevel.Debug, Message = "Listener {Function} partition {PartitionId} starts at sequence {SequenceNumber} ({Origin})")]
+    public static partial void ListenerStarted(ILogger logger, string function, string partitionId, long sequenceNumber, string origin);
+
+    [LoggerMessage(EventId = 5011, EventName = "HostStarted", Level = LogLevel.Information, Message = "Functions host: {Count} functions ({Names}) from {AppRoot}")]
+    public static partial void HostStarted(ILogger logger, int count, string names, string appRoot);
+
+    [LoggerMessage(EventId = 5012, EventName = "FunctionPaused", Level = LogLevel.Information, Message = "Function {Function} {State}")]
+    public static partial void FunctionPaused(ILogger logger, string function, string state);
+
+    [LoggerMessage(EventId = 5013, EventName = "ListenerCrashed", Level = LogLevel.Error, Message = "Listener {Function} partition {PartitionId} stopped on an unexpected error; restarting the host generation")]
+    public static partial void ListenerCrashed(ILogger logger, Exception exception, string function, string partitionId);
+
+    [LoggerMessage(EventId = 5014, EventName = "HandlerStartFailed", Level = LogLevel.Error, Message = "Custom handler did not start listening; retrying in {Delay}")]
+    public static partial void HandlerStartFailed(ILogger logger, Exception exception, TimeSpan delay);
+
+    [LoggerMessage(EventId = 5015, EventName = "InvocationSucceeded", Level = LogLevel.Debug, Message = "Executed 'Functions.{Function}' (Succeeded, Id={InvocationId}, partition {PartitionId}, {Count} events, {Outputs} output events)")]
+    public static partial void InvocationSucceeded(ILogger logger, string function, Guid invocationId, string partitionId, int count, int outputs);
+}

@@ -1,0 +1,105 @@
+using System.Buffers;
+using System.Globalization;
+using System.Net.Http.Headers;
+using System.Text.Json;
+using SensorPipeline.FunctionsHost.Config;
+
+namespace SensorPipeline.FunctionsHost.Invocation;
+
+/// <summary>Sends one invocation to the custom handler and reads its answer, as DefaultHttpWorkerService does:
+/// <c>POST http://127.0.0.1:{port}/{FunctionName}</c> with the host headers; EnsureSuccessStatusCode; the body read as
+/// an HttpScriptInvocationResult by the JSON media type formatter (application/json or text/json only).</summary>
+internal sealed class HandlerClient(HttpClient http, string hostVersion)
+{
+    private static readonly JsonDocumentOptions ResponseOptions = new() { AllowTrailingCommas = true, CommentHandling = JsonCommentHandling.Skip };
+    private readonly ProductInfoHeaderValue _userAgent = new("Azure-Functions-Host", hostVersion);
+
+    /// <summary>Posts <paramref name="body"/> (already written) and returns the converted outputs.</summary>
+    /// <exception cref="HttpRequestException">Connection failure or a non-success status.</exception>
+    /// <exception cref="InvocationFailedException">The response is not a JSON invocation result.</exception>
+    /// <exception cref="OperationCanceledException">The function timeout or shutdown.</exception>
+    public async Task<InvocationResult> InvokeAsync(int port, FunctionDefinition function, Guid invocationId, ArrayBufferWriter<byte> body, CancellationToken cancellationToken)
+    {
+        using var request = new HttpRequestMessage(HttpMethod.Post, new Uri($"http://127.0.0.1:{port.ToString(CultureInfo.InvariantCulture)}/{function.Name}"))
+        {
+            Content = new InvocationContent(body),
+        };
+        request.Headers.Add("X-Azure-Functions-HostVersion", hostVersion);
+        request.Headers.Add("X-Azure-Functions-InvocationId", invocationId.ToString());
+        request.Headers.UserAgent.Add(_userAgent);
+
+        using HttpResponseMessage response = await http.SendAsync(request, HttpCompletionOption.ResponseContentRead, cancellationToken);
+        response.EnsureSuccessStatusCode();
+
+        string? mediaType = response.Content.Headers.ContentType?.MediaType;
+        if (!string.Equals(mediaType, "application/json", StringComparison.OrdinalIgnoreCase)
+            && !string.Equals(mediaType, "text/json", StringComparison.OrdinalIgnoreCase))
+        {
+            throw new InvocationFailedException($"Invalid HttpResponseMessage: no JSON formatter reads content with media type '{mediaType ?? "application/octet-stream"}' (send application/json)");
+        }
+
+        byte[] content = await response.Content.ReadAsByteArrayAsync(cancellationToken);
+        if (content.AsSpan().Trim(" \t\r\n"u8).IsEmpty)
+        {
+            // The host deserializes an empty body to null and never completes the invocation: it hangs until the
+            // function timeout. Mirror that, so a handler that forgets its body fails here as it would in Azure.
+            await Task.Delay(Timeout.InfiniteTimeSpan, cancellationToken);
+        }
+
+        return Read(content, function);
+    }
+
+    internal static InvocationResult Read(ReadOnlyMemory<byte> content, FunctionDefinition function)
+    {
+        JsonDocument document;
+        try
+        {
+            document = JsonDocument.Parse(content, ResponseOptions);
+        }
+        catch (JsonException ex)
+        {
+            throw new InvocationFailedException($"Invalid HttpResponseMessage: the body is not JSON ({ex.Message})", ex);
+        }
+
+        using (document)
+        {
+            JsonElement root = document.RootElement;
+            if (root.ValueKind != JsonValueKind.Object)
+            {
+                throw new InvocationFailedException($"Invalid HttpResponseMessage: expected a JSON object with Outputs, Logs, ReturnValue; found {root.ValueKind}");
+            }
+
+            // Newtonsoft matches the result's property names case-insensitively; the Outputs dictionary's keys are
+            // matched to binding names case-sensitively.
+            JsonFile.TryGet(root, "Outputs", out JsonElement outputs);
+            JsonFile.TryGet(root, "ReturnValue", out JsonElement returnValue);
+            var converted = new List<(OutputBinding, List<ReadOnlyMemory<byte>>)>(function.Outputs.Count);
+            foreach (OutputBinding binding in function.Outputs)
+            {
+                JsonElement value = default;
+                bool found = binding.Name == "$return"
+                    ? returnValue.ValueKind is not JsonValueKind.Undefined and not JsonValueKind.Null && (value = returnValue).ValueKind != JsonValueKind.Undefined
+                    : outputs.ValueKind == JsonValueKind.Object && outputs.TryGetProperty(binding.Name, out value);
+                if (!found || value.ValueKind == JsonValueKind.Null)
+                {
+                    continue;
+                }
+
+                var events = new List<ReadOnlyMemory<byte>>();
+                OutputConverter.Convert(value, binding.IsBinary, events);
+                converted.Add((binding, events));
+            }
+
+            var logs = new List<string>();
+            if (JsonFile.TryGet(root, "Logs", out JsonElement logArray) && logArray.ValueKind == JsonValueKind.Array)
+            {
+                foreach (JsonElement log in logArray.EnumerateArray())
+                {
+                    logs.Add(log.ValueKind == JsonValueKind.String ? log.GetString()! : log.GetRawText());
+                }
+            }
+
+            return new InvocationResult(converted, logs);
+        }
+    }
+}

@@ -1,0 +1,221 @@
+using System.Buffers;
+using System.Text;
+using System.Text.Json;
+using SensorPipeline.FunctionsHost.Config;
+using SensorPipeline.FunctionsHost.Hubs;
+
+namespace SensorPipeline.FunctionsHost.Invocation;
+
+/// <summary>Writes the custom handler request body exactly as the Functions host builds it
+/// (ScriptInvocationContextExtensions.ToHttpScriptInvocationContext): <c>{"Data": {trigger: …}, "Metadata": {…}}</c>.
+/// Every array-valued binding datum fails JObject.FromObject in the host and is sent as
+/// JsonConvert.SerializeObject(value) — a JSON string holding JSON text — so the inner texts are written first
+/// into a scratch buffer and then written as one escaped string value. One instance per partition listener
+/// (not thread-safe); buffers are reused across invocations.</summary>
+internal sealed class InvocationRequestWriter : IDisposable
+{
+    private readonly ArrayBufferWriter<byte> _inner = new(16 * 1024);
+    private readonly Utf8JsonWriter _innerWriter;
+
+    public InvocationRequestWriter() => _innerWriter = new Utf8JsonWriter(_inner, NewtonsoftFormats.Compact);
+
+    public void Write(IBufferWriter<byte> output, InvocationBatch batch)
+    {
+        using var writer = new Utf8JsonWriter(output, NewtonsoftFormats.Compact);
+        TriggerBinding trigger = batch.Function.Trigger;
+        writer.WriteStartObject();
+
+        writer.WritePropertyName("Data"u8);
+        writer.WriteStartObject();
+        writer.WritePropertyName(trigger.Name);
+        WriteInner(writer, batch, static (w, b) => WriteBodies(w, b.Events, b.Function.Trigger.DataType));
+        writer.WriteEndObject();
+
+        writer.WritePropertyName("Metadata"u8);
+        writer.WriteStartObject();
+        WritePartitionContext(writer, "TriggerPartitionContext"u8, batch);
+        WritePartitionContext(writer, "PartitionContext"u8, batch);
+        writer.WritePropertyName("PartitionKeyArray"u8);
+        WriteInner(writer, batch, static (w, b) =>
+        {
+            foreach (ReceivedEvent e in b.Events)
+            {
+                w.WriteStringValue(e.PartitionKey);
+            }
+        });
+        writer.WritePropertyName("OffsetArray"u8);
+        WriteInner(writer, batch, WriteOffsetStrings);
+        writer.WritePropertyName("OffsetStringArray"u8);
+        WriteInner(writer, batch, WriteOffsetStrings);
+        writer.WritePropertyName("SequenceNumberArray"u8);
+        WriteInner(writer, batch, static (w, b) =>
+        {
+            foreach (ReceivedEvent e in b.Events)
+            {
+                w.WriteNumberValue(e.SequenceNumber);
+            }
+        });
+        writer.WritePropertyName("EnqueuedTimeUtcArray"u8);
+        WriteInner(writer, batch, static (w, b) =>
+        {
+            foreach (ReceivedEvent e in b.Events)
+            {
+                w.WriteStringValue(NewtonsoftFormats.UnspecifiedDateTime(NewtonsoftFormats.EnqueuedTimeUtc(e.EnqueuedTime)));
+            }
+        });
+        writer.WritePropertyName("PropertiesArray"u8);
+        WriteInner(writer, batch, static (w, b) =>
+        {
+            foreach (ReceivedEvent e in b.Events)
+            {
+                w.WriteStartObject();
+                foreach (KeyValuePair<string, object?> property in e.Properties)
+                {
+                    w.WritePropertyName(property.Key);
+                    NewtonsoftFormats.WritePropertyValue(w, property.Value);
+                }
+
+                w.WriteEndObject();
+            }
+        });
+        writer.WritePropertyName("SystemPropertiesArray"u8);
+        WriteInner(writer, batch, static (w, b) =>
+        {
+            foreach (ReceivedEvent e in b.Events)
+            {
+                WriteSystemProperties(w, e);
+            }
+        });
+
+        writer.WritePropertyName("sys"u8);
+        writer.WriteStartObject();
+        writer.WriteString("MethodName"u8, batch.Function.Name);
+        writer.WriteString("UtcNow"u8, NewtonsoftFormats.UtcDateTime(batch.UtcNow));
+        writer.WriteString("RandGuid"u8, batch.RandGuid);
+        writer.WriteEndObject();
+
+        if (batch.Retry is { } retry)
+        {
+            WriteRetryContext(writer, retry, batch.Function.Name);
+        }
+
+        writer.WriteEndObject();
+        writer.WriteEndObject();
+        writer.Flush();
+    }
+
+    public void Dispose() => _innerWriter.Dispose();
+
+    private void WriteInner(Utf8JsonWriter outer, InvocationBatch batch, Action<Utf8JsonWriter, InvocationBatch> writeItems)
+    {
+        _inner.ResetWrittenCount();
+        _innerWriter.Reset(_inner);
+        _innerWriter.WriteStartArray();
+        writeItems(_innerWriter, batch);
+        _innerWriter.WriteEndArray();
+        _innerWriter.Flush();
+        outer.WriteStringValue(_inner.WrittenSpan);
+    }
+
+    private static void WriteBodies(Utf8JsonWriter writer, IReadOnlyList<ReceivedEvent> events, TriggerDataType dataType)
+    {
+        foreach (ReceivedEvent e in events)
+        {
+            if (dataType == TriggerDataType.Binary)
+            {
+                // byte[][] serializes each body as a base64 string.
+                writer.WriteBase64StringValue(e.Body.Span);
+            }
+            else
+            {
+                // string[]: the body decoded as UTF-8 (invalid sequences become U+FFFD, as Encoding.UTF8 does in the host).
+                writer.WriteStringValue(Encoding.UTF8.GetString(e.Body.Span));
+            }
+        }
+    }
+
+    private static void WriteOffsetStrings(Utf8JsonWriter writer, InvocationBatch batch)
+    {
+        foreach (ReceivedEvent e in batch.Events)
+        {
+            writer.WriteStringValue(e.Offset.ToString(System.Globalization.CultureInfo.InvariantCulture));
+        }
+    }
+
+    private static void WritePartitionContext(Utf8JsonWriter writer, ReadOnlySpan<byte> name, InvocationBatch batch)
+    {
+        // TriggerPartitionContext derives from PartitionContext; Newtonsoft writes the derived property first.
+        writer.WritePropertyName(name);
+        writer.WriteStartObject();
+        writer.WriteBoolean("IsCheckpointingAfterInvocation"u8, batch.IsCheckpointingAfterInvocation);
+        writer.WriteString("FullyQualifiedNamespace"u8, batch.Function.FullyQualifiedNamespace);
+        writer.WriteString("EventHubName"u8, batch.Function.Trigger.EventHubName);
+        writer.WriteString("ConsumerGroup"u8, batch.Function.Trigger.ConsumerGroup);
+        writer.WriteString("PartitionId"u8, batch.PartitionId);
+        writer.WriteEndObject();
+    }
+
+    private static void WriteSystemProperties(Utf8JsonWriter writer, ReceivedEvent e)
+    {
+        DateTime enqueued = NewtonsoftFormats.EnqueuedTimeUtc(e.EnqueuedTime);
+        string offset = e.Offset.ToString(System.Globalization.CultureInfo.InvariantCulture);
+        writer.WriteStartObject();
+
+        // The AMQP message annotations the service stamps on every event …
+        writer.WriteNumber("x-opt-sequence-number"u8, e.SequenceNumber);
+        writer.WriteString("x-opt-offset"u8, offset);
+        writer.WriteString("x-opt-enqueued-time"u8, NewtonsoftFormats.UtcDateTime(enqueued));
+        if (e.PartitionKey is not null)
+        {
+            writer.WriteString("x-opt-partition-key"u8, e.PartitionKey);
+        }
+
+        // … then the keys the extension adds "to maintain structure of bindingdata".
+        writer.WriteNumber("SequenceNumber"u8, e.SequenceNumber);
+        writer.WriteNumber("Offset"u8, e.Offset);
+        writer.WriteString("OffsetString"u8, offset);
+        writer.WriteString("PartitionKey"u8, e.PartitionKey);
+        writer.WriteString("EnqueuedTimeUtc"u8, NewtonsoftFormats.UnspecifiedDateTime(enqueued));
+        writer.WriteEndObject();
+    }
+
+    private static void WriteRetryContext(Utf8JsonWriter writer, RetryState retry, string functionName)
+    {
+        // Microsoft.Azure.WebJobs.RetryContext as Newtonsoft serializes it: the exception through ISerializable.
+        writer.WritePropertyName("RetryContext"u8);
+        writer.WriteStartObject();
+        writer.WriteNumber("RetryCount"u8, retry.RetryCount);
+        writer.WriteNumber("MaxRetryCount"u8, retry.MaxRetryCount);
+        writer.WritePropertyName("Exception"u8);
+        if (retry.LastFailure is null)
+        {
+            writer.WriteNullValue();
+        }
+        else
+        {
+            writer.WriteStartObject();
+            writer.WriteString("ClassName"u8, "Microsoft.Azure.WebJobs.Host.FunctionInvocationException");
+            writer.WriteString("Message"u8, $"Exception while executing function: Functions.{functionName}");
+            writer.WritePropertyName("InnerException"u8);
+            WriteException(writer, retry.LastFailure);
+            writer.WriteNumber("HResult"u8, -2146233088);
+            writer.WriteEndObject();
+        }
+
+        writer.WriteNull("Instance"u8);
+        writer.WritePropertyName("State"u8);
+        writer.WriteStartObject();
+        writer.WriteEndObject();
+        writer.WriteEndObject();
+    }
+
+    private static void WriteException(Utf8JsonWriter writer, Exception exception)
+    {
+        writer.WriteStartObject();
+        writer.WriteString("ClassName"u8, exception.GetType().FullName);
+        writer.WriteString("Message"u8, exception.Message);
+        writer.WriteNull("InnerException"u8);
+        writer.WriteNumber("HResult"u8, exception.HResult);
+        writer.WriteEndObject();
+    }
+}
