@@ -1,0 +1,159 @@
+// Every role the app identity needs is assigned, with stable guid() names, and the deploying
+// user gets the data-plane roles loadgen and verify need.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { calleeName, fromText, getPath, literal, loadInfraBicepFiles, objectProps } from './lib/bicep-tree.mjs';
+
+const files = loadInfraBicepFiles();
+const rbac = files.find((f) => f.rel === 'infra/app/rbac.bicep');
+const main = files.find((f) => f.rel === 'infra/main.bicep');
+
+// Built-in role ids and names, from the Azure built-in roles reference.
+const builtInRoles = {
+  'a638d3c7-ab3a-418d-83e6-5f17a39d4fde': 'Azure Event Hubs Data Receiver',
+  '2b629674-e913-4c01-ae53-ef4638d8f975': 'Azure Event Hubs Data Sender',
+  'b7e6dc6d-f1e8-4753-8033-0f276bb0955b': 'Storage Blob Data Owner',
+  '974c5e8b-45b9-4653-ba55-5f855dd0fb88': 'Storage Queue Data Contributor',
+  '0a9a7e1f-b9d0-4cc4-a60d-0319b160aaa3': 'Storage Table Data Contributor',
+  '3913510d-42f4-4e42-8a64-420c390055eb': 'Monitoring Metrics Publisher',
+  '00000000-0000-0000-0000-000000000002': 'Cosmos DB Built-in Data Contributor',
+};
+
+/** Role vars of a file: name -> { id, comment } where comment is the trailing // text. */
+function roleVars(file) {
+  const lines = file.text.split('\n');
+  const result = new Map();
+  for (const v of file.vars) {
+    const id = literal(v.valueNode);
+    if (typeof id !== 'string' || !/^[0-9a-f-]{36}$/.test(id)) continue;
+    const comment = lines[v.node.startPosition.row].match(/\/\/\s*(.+?)\s*$/)?.[1];
+    result.set(v.name, { id, comment });
+  }
+  return result;
+}
+
+/** Role assignments of a file: { symbol, kind, scope, principal, role, name, condition, principalType }. */
+function assignments(file) {
+  const roles = roleVars(file);
+  const list = [];
+  for (const r of file.resources.filter((x) => !x.existing)) {
+    if (r.type.startsWith('Microsoft.Authorization/roleAssignments@')) {
+      const roleArg = getPath(r.body, 'properties.roleDefinitionId');
+      const roleVar = roleArg?.type === 'call_expression' ? roleArg.childForFieldName('arguments').namedChildren[1]?.text : undefined;
+      list.push({
+        symbol: r.symbol,
+        kind: 'azure',
+        scope: getPath(r.body, 'scope')?.text,
+        principal: getPath(r.body, 'properties.principalId')?.text,
+        principalType: getPath(r.body, 'properties.principalType')?.text,
+        role: roles.get(roleVar)?.id,
+        roleVar,
+        name: getPath(r.body, 'name'),
+        condition: r.condition?.text,
+      });
+    } else if (r.type.startsWith('Microsoft.DocumentDB/databaseAccounts/sqlRoleAssignments@')) {
+      const roleText = getPath(r.body, 'properties.roleDefinitionId')?.text ?? '';
+      const roleVar = roleText.match(/sqlRoleDefinitions\/\$\{(\w+)\}/)?.[1];
+      list.push({
+        symbol: r.symbol,
+        kind: 'cosmos',
+        scope: getPath(r.body, 'parent')?.text,
+        principal: getPath(r.body, 'properties.principalId')?.text,
+        role: roles.get(roleVar)?.id,
+        roleVar,
+        name: getPath(r.body, 'name'),
+        condition: r.condition?.text,
+      });
+    }
+  }
+  return list;
+}
+
+/** Which required (scope, role) pairs a principal lacks. */
+function missingRoles(file, principal, required) {
+  const have = assignments(file).filter((a) => a.principal === principal);
+  return required.filter(([scope, role]) => !have.some((a) => a.scope === scope && a.role === role))
+    .map(([scope, role]) => `${builtInRoles[role]} on ${scope}`);
+}
+
+const appRequired = [
+  ['eventHubsNamespace', 'a638d3c7-ab3a-418d-83e6-5f17a39d4fde'],
+  ['eventHubsNamespace', '2b629674-e913-4c01-ae53-ef4638d8f975'],
+  ['storageAccount', 'b7e6dc6d-f1e8-4753-8033-0f276bb0955b'],
+  ['storageAccount', '974c5e8b-45b9-4653-ba55-5f855dd0fb88'],
+  ['storageAccount', '0a9a7e1f-b9d0-4cc4-a60d-0319b160aaa3'],
+  ['applicationInsights', '3913510d-42f4-4e42-8a64-420c390055eb'],
+  ['cosmosAccount', '00000000-0000-0000-0000-000000000002'],
+];
+const deployerRequired = [
+  ['eventHubsNamespace', '2b629674-e913-4c01-ae53-ef4638d8f975'], // loadgen sends
+  ['cosmosAccount', '00000000-0000-0000-0000-000000000002'], // loadgen verify reads
+];
+
+describe('role assignments', () => {
+  it('uses built-in role ids whose trailing comment names the role correctly', () => {
+    const roles = roleVars(rbac);
+    assert.ok(roles.size >= 7);
+    for (const [name, { id, comment }] of roles) {
+      assert.ok(builtInRoles[id], `${name} = ${id} is not a role this pipeline expects`);
+      assert.equal(comment, builtInRoles[id], `${name}: the comment must name the role`);
+    }
+  });
+
+  it('gives the app identity every role the host and handler need', () => {
+    assert.deepEqual(missingRoles(rbac, 'appPrincipalId', appRequired), []);
+  });
+
+  it('gives the deploying user the roles loadgen and verify need, only when a principal is given', () => {
+    assert.deepEqual(missingRoles(rbac, 'deployerPrincipalId', deployerRequired), []);
+    for (const a of assignments(rbac).filter((x) => x.principal === 'deployerPrincipalId')) {
+      assert.equal(a.condition, '(grantDeployer)', `${a.symbol} must be conditional on a deployer principal`);
+    }
+  });
+
+  it('names every assignment guid(scope id, principal, role) so re-deploying updates in place', () => {
+    for (const a of assignments(rbac)) {
+      assert.equal(a.name?.type, 'call_expression', `${a.symbol}: name must be a guid() call`);
+      assert.equal(calleeName(a.name), 'guid', `${a.symbol}: name must be a guid() call`);
+      const args = a.name.childForFieldName('arguments').namedChildren.map((n) => n.text);
+      assert.deepEqual(args, [`${a.scope}.id`, a.principal, a.roleVar], `${a.symbol}: guid arguments`);
+    }
+  });
+
+  it('marks the app identity as a ServicePrincipal (no Graph lookup race on a fresh identity)', () => {
+    for (const a of assignments(rbac).filter((x) => x.kind === 'azure' && x.principal === 'appPrincipalId')) {
+      assert.equal(a.principalType, "'ServicePrincipal'", a.symbol);
+    }
+  });
+
+  it('is wired in main.bicep to the app identity and the deployer, before the Function App starts', () => {
+    const module = main.modules.find((m) => m.path === './app/rbac.bicep');
+    const params = objectProps(getPath(module.body, 'params'));
+    assert.equal(params.get('appPrincipalId').text, 'identity.outputs.principalId');
+    assert.equal(params.get('deployerPrincipalId').text, 'principalId');
+    const app = main.modules.find((m) => m.path === './app/functionapp.bicep');
+    assert.match(getPath(app.body, 'dependsOn')?.text ?? '', /\brbac\b/, 'the Function App must wait for its roles');
+    assert.equal(main.params.find((p) => p.name === 'principalId').defaultNode.text, 'deployer().objectId');
+  });
+
+  it('catches a missing role and a wrong role comment (the checks can fail)', () => {
+    const bad = fromText(`
+param appPrincipalId string
+var eventHubsDataReceiver = 'a638d3c7-ab3a-418d-83e6-5f17a39d4fde' // Azure Event Hubs Data Sender
+resource eventHubsNamespace 'Microsoft.EventHub/namespaces@2024-01-01' existing = {
+  name: 'x'
+}
+resource appEventHubsReceiver 'Microsoft.Authorization/roleAssignments@2022-04-01' = {
+  name: 'fixed-name'
+  scope: eventHubsNamespace
+  properties: {
+    roleDefinitionId: subscriptionResourceId('Microsoft.Authorization/roleDefinitions', eventHubsDataReceiver)
+    principalId: appPrincipalId
+  }
+}
+`);
+    assert.equal(missingRoles(bad, 'appPrincipalId', appRequired).length, appRequired.length - 1);
+    assert.notEqual(roleVars(bad).get('eventHubsDataReceiver').comment, builtInRoles['a638d3c7-ab3a-418d-83e6-5f17a39d4fde']);
+    assert.notEqual(assignments(bad)[0].name.type, 'call_expression');
+  });
+});
