@@ -1,0 +1,116 @@
+using System.Text.Json;
+using Google.Protobuf;
+using SensorPipeline.Core.Policies;
+using SensorPipeline.Core.Processing;
+using SensorPipeline.Core.Readings;
+using SensorPipeline.Core.Splitting;
+using SensorPipeline.Protos;
+
+namespace SensorPipeline.Core.Tests;
+
+public class EnvelopeProcessorTests
+{
+    private static readonly long Now = Builders.Observed.ToUnixTimeMilliseconds();
+
+    private static InputEvent Envelope(SensorKind kind, params (Reading Reading, long EnqueuedMs)[] readings)
+    {
+        var envelope = new ForwardEnvelope { Kind = kind, ForwardedTimeUnixMs = Now };
+        foreach (var (reading, enqueued) in readings)
+        {
+            envelope.Sources.Add(new Protos.SourcePosition { PartitionId = "1", SequenceNumber = envelope.Sources.Count, EnqueuedTimeUnixMs = enqueued });
+            envelope.Readings.Add(new ForwardedReading { Reading = reading, SourceIndex = (uint)envelope.Sources.Count - 1 });
+        }
+
+        return new InputEvent(envelope.ToByteArray(), new Readings.SourcePosition("2", 99, Now));
+    }
+
+    private static EnvelopeProcessor Weather() => new(1, "weather-processor", new StalenessPolicy(TimeSpan.FromMinutes(5)));
+
+    [Fact]
+    public void Process_FreshAndStale_SplitBetweenLiveAndArchive()
+    {
+        using var processor = Weather();
+        var result = processor.Process([Envelope(SensorKind.Weather,
+            (Builders.Weather("w1", 1), Now - 1000),
+            (Builders.Weather("w2", 1), Now - 301_000))], Now);
+
+        Assert.Equal(2, result.ReadingsReceived);
+        Assert.Equal(1, result.StaleReadings);
+        Assert.Equal(new[] { DocumentTarget.Live, DocumentTarget.Archive }, result.Pending.Select(p => p.Target));
+        using var archived = JsonDocument.Parse(result.Bytes(result.Pending[1]));
+        Assert.Equal(1000, archived.RootElement.GetProperty("properties").GetProperty("staleByMs").GetInt64());
+        Assert.Equal("w2:1", result.Pending[1].Id);
+        Assert.Equal(Now - 301_000, result.OldestEnqueuedUnixMs);
+        var latest = Assert.Single(result.Latest); // stale readings stay out of the live device state
+        Assert.Equal("w1", latest.DeviceId);
+    }
+
+    [Fact]
+    public void Process_SameDeviceOutOfOrder_LatestIsTheNewest()
+    {
+        using var processor = Weather();
+        var result = processor.Process([
+            Envelope(SensorKind.Weather, (Builders.Weather("w", 5), Now), (Builders.Weather("w", 9), Now)),
+            Envelope(SensorKind.Weather, (Builders.Weather("w", 7), Now), (Builders.Weather("other", 1), Now)),
+        ], Now);
+
+        Assert.Equal(4, result.Pending.Count);
+        Assert.Equal(2, result.Latest.Count);
+        var w = result.Latest.Single(l => l.DeviceId == "w");
+        Assert.Equal(9ul, w.Sequence);
+        Assert.Equal(NewerWins.VersionKey(9, Builders.Observed.AddSeconds(9)), w.Version);
+        using var doc = JsonDocument.Parse(result.Documents.Slice(w.DocumentOffset, w.DocumentLength));
+        Assert.Equal("w", doc.RootElement.GetProperty("id").GetString());
+        Assert.Equal(w.Version, doc.RootElement.GetProperty("version").GetString());
+        Assert.Equal("w:9", doc.RootElement.GetProperty("properties").GetProperty("readingId").GetString());
+    }
+
+    [Fact]
+    public void Process_WrongKindEnvelopeAndGarbage_DeadLetteredWhole()
+    {
+        using var processor = Weather();
+        var result = processor.Process([
+            Envelope(SensorKind.Seismic, (Builders.Seismic(), Now)),
+            new InputEvent(new byte[] { 1, 2, 3 }, new Readings.SourcePosition("0", 5, Now)),
+            Envelope(SensorKind.Weather, (Builders.Weather(), Now)),
+        ], Now);
+
+        Assert.Equal(new[] { DeadLetterReason.PayloadMismatch, DeadLetterReason.Undecodable }, result.DeadLetters.Select(d => d.Reason));
+        Assert.Single(result.Pending);
+        Assert.Equal("weather-processor:0:5", result.DeadLetters[1].Id);
+    }
+
+    [Fact]
+    public void Process_InvalidReadingInsideEnvelope_DeadLettersOnlyIt()
+    {
+        using var processor = Weather();
+        var bad = Builders.Weather("bad", 0); // sequence 0
+        var result = processor.Process([Envelope(SensorKind.Weather, (Builders.Weather("good", 1), Now), (bad, Now))], Now);
+
+        var deadLetter = Assert.Single(result.DeadLetters);
+        Assert.Equal(DeadLetterReason.ZeroSequence, deadLetter.Reason);
+        Assert.Equal(1, deadLetter.ReadingIndex);
+        Assert.Single(result.Pending);
+        Assert.Equal(result.ReadingsReceived, result.Pending.Count + result.DeadLetters.Count);
+    }
+
+    [Fact]
+    public void SplitterThenProcessor_AccountsForEveryReading()
+    {
+        var splitter = new Splitter(new EnvelopeBudget(100));
+        var readings = Enumerable.Range(1, 50).Select(i => i % 3 == 0 ? Builders.Seismic($"s{i % 7}", (ulong)i) : Builders.Weather($"w{i % 5}", (ulong)i)).ToArray();
+        var split = splitter.Split([new InputEvent(Builders.Batch(readings), new Readings.SourcePosition("0", 1, Now - 10))], Now);
+        using var weather = Weather();
+        using var seismic = new EnvelopeProcessor(2, "seismic-processor", new StalenessPolicy(TimeSpan.FromMinutes(5)));
+
+        var w = weather.Process([new InputEvent(split.Weather, new Readings.SourcePosition("0", 0, Now))], Now);
+        Assert.Equal(w.Pending.Count, split.WeatherReadings);
+        var s = seismic.Process([new InputEvent(split.Seismic, new Readings.SourcePosition("0", 0, Now))], Now);
+        Assert.Equal(s.Pending.Count, split.SeismicReadings);
+
+        var ids = w.Pending.Concat(s.Pending).Select(p => p.Id).Order().ToArray();
+        Assert.Equal(readings.Select(r => $"{r.DeviceId}:{r.Sequence}").Order().ToArray(), ids);
+        Assert.Equal(5, w.Latest.Count);
+        Assert.Equal(Now - 10, w.OldestEnqueuedUnixMs);
+    }
+}

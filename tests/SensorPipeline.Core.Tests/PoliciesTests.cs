@@ -1,0 +1,58 @@
+using FsCheck;
+using FsCheck.Fluent;
+using SensorPipeline.Core.Policies;
+
+namespace SensorPipeline.Core.Tests;
+
+public class PoliciesTests
+{
+    [Fact]
+    public void StaleBy_AtAndAroundMaxAge()
+    {
+        var policy = new StalenessPolicy(TimeSpan.FromMinutes(5));
+        const long enqueued = 1_000_000;
+        Assert.Null(policy.StaleBy(enqueued, enqueued));
+        Assert.Null(policy.StaleBy(enqueued, enqueued + 300_000)); // exactly max age: still fresh
+        Assert.Equal(1, policy.StaleBy(enqueued, enqueued + 300_001));
+        Assert.Null(policy.StaleBy(enqueued, enqueued - 5_000)); // enqueued "in the future" (clock skew): fresh
+    }
+
+    [Fact]
+    public void IsStale_UsesInjectedClock()
+    {
+        var clock = new TestClock(Builders.Observed);
+        var policy = new StalenessPolicy(StalenessPolicy.DefaultMaxAge);
+        var enqueued = Builders.Observed;
+        Assert.False(policy.IsStale(enqueued, clock));
+        clock.Advance(TimeSpan.FromMinutes(5) + TimeSpan.FromMilliseconds(1));
+        Assert.True(policy.IsStale(enqueued, clock));
+    }
+
+    [Fact]
+    public void StalenessPolicy_RejectsNonPositiveMaxAge() =>
+        Assert.Throws<ArgumentOutOfRangeException>(() => new StalenessPolicy(TimeSpan.Zero));
+
+    [Fact]
+    public void NewerWins_SequenceFirstThenObservedAt()
+    {
+        var t = Builders.Observed;
+        Assert.True(NewerWins.Compare(2, t, 1, t.AddHours(1)) > 0);
+        Assert.True(NewerWins.Compare(1, t.AddSeconds(1), 1, t) > 0);
+        Assert.Equal(0, NewerWins.Compare(1, t, 1, t));
+        Assert.True(NewerWins.Compare(1, t, 2, t) < 0);
+    }
+
+    [Fact]
+    public void VersionKey_OrdinalOrderEqualsNewerWinsOrder()
+    {
+        var gen =
+            from s1 in ArbMap.Default.GeneratorFor<ulong>()
+            from s2 in Gen.OneOf(Gen.Constant(s1), ArbMap.Default.GeneratorFor<ulong>())
+            from t1 in Gen.Choose(0, int.MaxValue)
+            from t2 in Gen.OneOf(Gen.Constant(t1), Gen.Choose(0, int.MaxValue))
+            select (s1, s2, DateTimeOffset.FromUnixTimeSeconds(t1), DateTimeOffset.FromUnixTimeSeconds(t2));
+        Prop.ForAll(gen.ToArbitrary(), t =>
+            Math.Sign(string.CompareOrdinal(NewerWins.VersionKey(t.s1, t.Item3), NewerWins.VersionKey(t.s2, t.Item4)))
+            == Math.Sign(NewerWins.Compare(t.s1, t.Item3, t.s2, t.Item4))).QuickCheckThrowOnFailure();
+    }
+}
