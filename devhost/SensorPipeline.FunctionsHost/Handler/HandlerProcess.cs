@@ -64,10 +64,8 @@ internal sealed class HandlerProcess : IAsyncDisposable
             start.Environment["FUNCTIONS_WORKER_RUNTIME"] = "custom";
         }
 
-        if (logger.IsEnabled(LogLevel.Information))
-        {
-            FunctionsHostLog.HandlerStarting(logger, description.ExecutablePath, string.Join(' ', description.Arguments), port, attempt);
-        }
+        string commandLine = string.Join(' ', description.Arguments);
+        FunctionsHostLog.HandlerStarting(logger, description.ExecutablePath, commandLine, port, attempt);
         var process = new Process { StartInfo = start, EnableRaisingEvents = true };
         var handler = new HandlerProcess(process, port);
         process.OutputDataReceived += (_, e) => Forward(logger, "stdout", e.Data);
