@@ -1,0 +1,64 @@
+using System.Text.Json;
+using Microsoft.AspNetCore.Http;
+using Microsoft.Extensions.DependencyInjection;
+
+namespace SensorPipeline.EventHubs.Http;
+
+/// <summary><c>GET /status</c>: the namespace, its hubs and each partition's first/last sequence number and bytes.</summary>
+internal static class StatusEndpoint
+{
+    public static async Task WriteAsync(HttpContext context)
+    {
+        var eventHubs = context.RequestServices.GetRequiredService<EventHubsNamespace>();
+        context.Response.ContentType = "application/json";
+        await using var writer = new Utf8JsonWriter(context.Response.BodyWriter, new JsonWriterOptions { Indented = true });
+        writer.WriteStartObject();
+        writer.WriteString("namespace", eventHubs.Name);
+        writer.WriteString("durability", eventHubs.Options.Durability.ToString());
+        writer.WriteString("dataDirectory", eventHubs.DataDirectory);
+        writer.WriteStartArray("hubs");
+        foreach (var hub in eventHubs.Hubs)
+        {
+            writer.WriteStartObject();
+            writer.WriteString("name", hub.Name);
+            writer.WriteNumber("partitionCount", hub.PartitionCount);
+            writer.WriteStartArray("consumerGroups");
+            foreach (var group in hub.ConsumerGroups)
+            {
+                writer.WriteStringValue(group);
+            }
+
+            writer.WriteEndArray();
+            writer.WriteStartArray("partitions");
+            foreach (var id in hub.PartitionIds)
+            {
+                var p = eventHubs.GetPartitionProperties(hub.Name, id);
+                writer.WriteStartObject();
+                writer.WriteString("id", id);
+                writer.WriteNumber("beginningSequenceNumber", p.BeginningSequenceNumber);
+                writer.WriteNumber("lastSequenceNumber", p.LastEnqueuedSequenceNumber);
+                writer.WriteNumber("lastOffset", p.LastEnqueuedOffset);
+                if (p.LastEnqueuedSequenceNumber >= 0)
+                {
+                    writer.WriteString("lastEnqueuedTime", p.LastEnqueuedTime);
+                }
+                else
+                {
+                    writer.WriteNull("lastEnqueuedTime");
+                }
+
+                writer.WriteBoolean("isEmpty", p.IsEmpty);
+                writer.WriteNumber("bytes", p.SizeBytes);
+                writer.WriteNumber("segments", p.SegmentCount);
+                writer.WriteEndObject();
+            }
+
+            writer.WriteEndArray();
+            writer.WriteEndObject();
+        }
+
+        writer.WriteEndArray();
+        writer.WriteEndObject();
+        await writer.FlushAsync(context.RequestAborted);
+    }
+}
