@@ -1,0 +1,30 @@
+using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Http;
+using Microsoft.AspNetCore.Routing;
+using SensorPipeline.FunctionsHost.Status;
+
+namespace Microsoft.AspNetCore.Builder;
+
+/// <summary>The local Functions host's REST surface: status and pause/resume (devhost/devhost.http has examples).</summary>
+public static class FunctionsHostEndpoints
+{
+    public static IEndpointRouteBuilder MapFunctionsHostEndpoints(this IEndpointRouteBuilder app)
+    {
+        ArgumentNullException.ThrowIfNull(app);
+        app.MapGet("/status/functions", (FunctionsHostState state) => TypedResults.Ok(state.Snapshot()))
+            .WithName("GetFunctionsStatus")
+            .WithSummary("Per function: invocations ok/failed/retried, paused, and per partition the checkpoint and lag.");
+        app.MapPost("/admin/functions/{name}/pause", (string name, FunctionsHostState state) => SetPaused(state, name, paused: true))
+            .WithName("PauseFunction")
+            .WithSummary("Stops one function's listeners between batches; events accumulate as lag.");
+        app.MapPost("/admin/functions/{name}/resume", (string name, FunctionsHostState state) => SetPaused(state, name, paused: false))
+            .WithName("ResumeFunction")
+            .WithSummary("Lets a paused function's listeners continue from where they stopped.");
+        return app;
+    }
+
+    private static IResult SetPaused(FunctionsHostState state, string name, bool paused) =>
+        state.SetPaused(name, paused)
+            ? TypedResults.Ok(new { function = name, paused })
+            : TypedResults.NotFound(new { error = $"no function '{name}' runs in this devhost" });
+}

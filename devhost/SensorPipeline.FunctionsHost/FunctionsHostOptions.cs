@@ -1,0 +1,84 @@
+using Microsoft.Extensions.Options;
+
+namespace SensorPipeline.FunctionsHost;
+
+/// <summary>How devhost runs the local Functions host. Bound from the configuration section <c>FunctionsHost</c>
+/// (and the devhost command line); validated at start-up by <see cref="FunctionsHostOptionsValidator"/>.</summary>
+public sealed class FunctionsHostOptions
+{
+    /// <summary>The configuration section these options bind from.</summary>
+    public const string SectionName = "FunctionsHost";
+
+    /// <summary>Whether devhost runs the function app at all. Default true.</summary>
+    public bool Enabled { get; set; } = true;
+
+    /// <summary>The function app folder holding host.json (devhost <c>--app-root</c>). Required; relative paths are
+    /// taken from the current directory.</summary>
+    public string AppRoot { get; set; } = string.Empty;
+
+    /// <summary>Where checkpoints are kept (devhost <c>--data</c>; files under <c>checkpoints/</c>). Required.</summary>
+    public string DataDirectory { get; set; } = string.Empty;
+
+    /// <summary>How long the handler may take to start listening, as HttpWorkerOptions.InitializationTimeout.
+    /// Default 00:00:30 (30 seconds); from 1 second to 10 minutes.</summary>
+    public TimeSpan HandlerStartupTimeout { get; set; } = TimeSpan.FromSeconds(30);
+
+    /// <summary>Wait before starting the handler again after it failed to start. Default 00:00:01 (1 second);
+    /// from 0 to 1 minute.</summary>
+    public TimeSpan HandlerRestartDelay { get; set; } = TimeSpan.FromSeconds(1);
+
+    /// <summary>The Functions host version sent in X-Azure-Functions-HostVersion and User-Agent
+    /// (Azure-Functions-Host/{version}). Default "4.1044.100.0", a v4 runtime version.</summary>
+    public string HostVersion { get; set; } = "4.1044.100.0";
+
+    /// <summary>How long an idle listener waits in one read before looking again. Default 00:00:01 (1 second);
+    /// from 10 ms to 1 minute. Does not delay events: a read returns as soon as one arrives.</summary>
+    public TimeSpan IdleReadWait { get; set; } = TimeSpan.FromSeconds(1);
+}
+
+/// <summary>Checks <see cref="FunctionsHostOptions"/> once at start-up; messages name the configuration key.</summary>
+public sealed class FunctionsHostOptionsValidator : IValidateOptions<FunctionsHostOptions>
+{
+    public ValidateOptionsResult Validate(string? name, FunctionsHostOptions options)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        if (!options.Enabled)
+        {
+            return ValidateOptionsResult.Success;
+        }
+
+        var failures = new List<string>();
+        const string P = FunctionsHostOptions.SectionName + ":";
+        if (string.IsNullOrWhiteSpace(options.AppRoot))
+        {
+            failures.Add(P + "AppRoot (--app-root) is required: the folder holding host.json");
+        }
+
+        if (string.IsNullOrWhiteSpace(options.DataDirectory))
+        {
+            failures.Add(P + "DataDirectory (--data) is required: checkpoints are kept there");
+        }
+
+        if (options.HandlerStartupTimeout < TimeSpan.FromSeconds(1) || options.HandlerStartupTimeout > TimeSpan.FromMinutes(10))
+        {
+            failures.Add($"{P}HandlerStartupTimeout must be from 00:00:01 to 00:10:00, found {options.HandlerStartupTimeout}");
+        }
+
+        if (options.HandlerRestartDelay < TimeSpan.Zero || options.HandlerRestartDelay > TimeSpan.FromMinutes(1))
+        {
+            failures.Add($"{P}HandlerRestartDelay must be from 00:00:00 to 00:01:00, found {options.HandlerRestartDelay}");
+        }
+
+        if (options.IdleReadWait < TimeSpan.FromMilliseconds(10) || options.IdleReadWait > TimeSpan.FromMinutes(1))
+        {
+            failures.Add($"{P}IdleReadWait must be from 00:00:00.010 to 00:01:00, found {options.IdleReadWait}");
+        }
+
+        if (string.IsNullOrWhiteSpace(options.HostVersion))
+        {
+            failures.Add(P + "HostVersion must not be empty");
+        }
+
+        return failures.Count == 0 ? ValidateOptionsResult.Success : ValidateOptionsResult.Fail(failures);
+    }
+}

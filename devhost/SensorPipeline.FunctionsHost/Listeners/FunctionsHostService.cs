@@ -1,0 +1,170 @@
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Options;
+using SensorPipeline.FunctionsHost.Checkpoints;
+using SensorPipeline.FunctionsHost.Config;
+using SensorPipeline.FunctionsHost.Handler;
+using SensorPipeline.FunctionsHost.Hubs;
+using SensorPipeline.FunctionsHost.Invocation;
+using SensorPipeline.FunctionsHost.Status;
+
+namespace SensorPipeline.FunctionsHost.Listeners;
+
+/// <summary>Runs the function app: loads and checks its configuration at start-up (a bad file stops devhost), then
+/// loops over generations — start the handler, start one listener per function per partition, and when the handler
+/// dies or a function times out, stop them all and start again from the checkpoints.</summary>
+internal sealed class FunctionsHostService(
+    IOptions<FunctionsHostOptions> options,
+    IEventHubsGateway gateway,
+    FunctionsHostState state,
+    TimeProvider time,
+    ILoggerFactory loggers) : IHostedService, IAsyncDisposable
+{
+    private readonly ILogger _logger = loggers.CreateLogger("SensorPipeline.FunctionsHost");
+    private readonly CancellationTokenSource _stopping = new();
+    private Task _run = Task.CompletedTask;
+
+    // One client for the host's life, as DefaultHttpWorkerService keeps one. Its own timeout is off: functionTimeout
+    // is enforced per invocation (the host sets HttpClient.Timeout to functionTimeout + 1 minute as a backstop).
+    private readonly HttpClient _http = new(new SocketsHttpHandler
+    {
+        UseProxy = false,
+        AutomaticDecompression = System.Net.DecompressionMethods.None,
+        PooledConnectionIdleTimeout = TimeSpan.FromMinutes(2),
+    })
+    {
+        Timeout = Timeout.InfiniteTimeSpan,
+    };
+
+    public async Task StartAsync(CancellationToken cancellationToken)
+    {
+        FunctionsHostOptions settings = options.Value;
+        if (!settings.Enabled)
+        {
+            return;
+        }
+
+        FunctionApp app = await FunctionAppLoader.LoadAsync(settings.AppRoot, cancellationToken);
+        FunctionAppLoader.ValidateAgainst(app, gateway.Hubs);
+        var store = new FileCheckpointStore(settings.DataDirectory, time);
+        state.Initialize(app, store);
+        string names = string.Join(", ", app.Functions.Select(f => f.Name));
+        FunctionsHostLog.HostStarted(_logger, app.Functions.Count, names, app.AppRoot);
+        if (app.Functions.Count == 0)
+        {
+            return;
+        }
+
+        // The first handler start is part of start-up: a handler that cannot start (wrong path, crashes at once,
+        // never listens) stops devhost with the reason, as the Functions host fails to initialize.
+        HttpClient http = _http;
+        HandlerProcess first = await HandlerProcess.StartAsync(app, settings.HandlerStartupTimeout, http, _logger, 1, cancellationToken);
+        _run = RunAsync(app, store, settings, http, first, _stopping.Token);
+    }
+
+    public async Task StopAsync(CancellationToken cancellationToken)
+    {
+        await _stopping.CancelAsync();
+        await _run.WaitAsync(cancellationToken);
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        await _stopping.CancelAsync();
+        _stopping.Dispose();
+        _http.Dispose();
+    }
+
+    private async Task RunAsync(FunctionApp app, FileCheckpointStore store, FunctionsHostOptions settings, HttpClient http, HandlerProcess firstHandler, CancellationToken stopping)
+    {
+        var client = new HandlerClient(http, settings.HostVersion);
+        int attempt = 1;
+        HandlerProcess? started = firstHandler;
+        while (!stopping.IsCancellationRequested)
+        {
+            HandlerProcess handler;
+            try
+            {
+                handler = started ?? await HandlerProcess.StartAsync(app, settings.HandlerStartupTimeout, http, _logger, ++attempt, stopping);
+                started = null;
+            }
+            catch (Exception ex) when ((ex is TimeoutException or InvalidOperationException or FunctionAppConfigurationException) && !stopping.IsCancellationRequested)
+            {
+                FunctionsHostLog.HandlerStartFailed(_logger, ex, settings.HandlerRestartDelay);
+                await DelayQuietlyAsync(settings.HandlerRestartDelay, stopping);
+                continue;
+            }
+            catch (OperationCanceledException) when (stopping.IsCancellationRequested)
+            {
+                return;
+            }
+
+            await using (handler)
+            {
+                state.SetHandler(handler.Pid, handler.Port, attempt);
+                await RunGenerationAsync(app, store, settings, client, handler, stopping);
+            }
+        }
+    }
+
+    private async Task RunGenerationAsync(FunctionApp app, FileCheckpointStore store, FunctionsHostOptions settings, HandlerClient client, HandlerProcess handler, CancellationToken stopping)
+    {
+        using var restart = CancellationTokenSource.CreateLinkedTokenSource(stopping);
+        var generation = new Generation(handler.Port, handler.Exited, restart, stopping);
+        var listeners = new List<Task>();
+        foreach (FunctionState function in state.Functions)
+        {
+            HubInfo hub = FunctionAppLoader.Find(gateway.Hubs, function.Definition.Trigger.EventHubName)!;
+            for (int p = 0; p < hub.PartitionCount; p++)
+            {
+                var listener = new PartitionListener(function, p.ToString(System.Globalization.CultureInfo.InvariantCulture), app.Host, gateway, store, client, settings, time, _logger);
+                listeners.Add(RunListenerAsync(listener, function.Definition.Name, generation));
+            }
+        }
+
+        Task all = Task.WhenAll(listeners);
+        var ended = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        using (generation.Token.Register(() => ended.TrySetResult()))
+        {
+            Task first = await Task.WhenAny(handler.Exited, ended.Task);
+            if (first == handler.Exited && !stopping.IsCancellationRequested)
+            {
+                FunctionsHostLog.HandlerExited(_logger, handler.Pid, handler.Exited.Result);
+            }
+        }
+
+        await restart.CancelAsync();
+        await all;
+    }
+
+    private async Task RunListenerAsync(PartitionListener listener, string function, Generation generation)
+    {
+        try
+        {
+            await listener.RunAsync(generation);
+        }
+        catch (OperationCanceledException) when (generation.Token.IsCancellationRequested)
+        {
+            // The generation ended (restart or shutdown): the in-flight batch is redelivered from the checkpoint.
+        }
+        catch (Exception ex)
+        {
+            // A listener must not die silently while the others run on: restart the generation, which resumes every
+            // partition from its checkpoint.
+            FunctionsHostLog.ListenerCrashed(_logger, ex, function, listener.PartitionId);
+            generation.RequestRestart();
+        }
+    }
+
+    private static async Task DelayQuietlyAsync(TimeSpan delay, CancellationToken cancellationToken)
+    {
+        try
+        {
+            await Task.Delay(delay, cancellationToken);
+        }
+        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+        {
+            // Shutdown during the back-off: the loop condition ends the host.
+        }
+    }
+}

@@ -1,0 +1,95 @@
+using SensorPipeline.FunctionsHost.Checkpoints;
+using SensorPipeline.FunctionsHost.Config;
+using SensorPipeline.FunctionsHost.Hubs;
+
+namespace SensorPipeline.FunctionsHost.Status;
+
+/// <summary>What the running host knows, for /status and the pause/resume endpoints.</summary>
+public sealed class FunctionsHostState(IEventHubsGateway gateway)
+{
+    private readonly Lock _lock = new();
+    private FunctionState[] _functions = [];
+    private FileCheckpointStore? _store;
+    private (int Pid, int Port, int Starts) _handler;
+
+    internal IReadOnlyList<FunctionState> Functions => _functions;
+
+    internal void Initialize(FunctionApp app, FileCheckpointStore store)
+    {
+        _functions = app.Functions.Select(f => new FunctionState(f)).ToArray();
+        _store = store;
+    }
+
+    internal void SetHandler(int pid, int port, int starts)
+    {
+        lock (_lock)
+        {
+            _handler = (pid, port, starts);
+        }
+    }
+
+    /// <summary>Pauses (true) or resumes (false) one function's listeners; false when no such function runs.</summary>
+    public bool SetPaused(string functionName, bool paused)
+    {
+        FunctionState? function = _functions.FirstOrDefault(f => string.Equals(f.Definition.Name, functionName, StringComparison.OrdinalIgnoreCase));
+        if (function is null)
+        {
+            return false;
+        }
+
+        if (paused)
+        {
+            function.Pause.Pause();
+        }
+        else
+        {
+            function.Pause.Resume();
+        }
+
+        return true;
+    }
+
+    /// <summary>A snapshot: per function its invocation counters and, per partition, checkpoint and lag.</summary>
+    public FunctionsHostStatus Snapshot()
+    {
+        (int pid, int port, int starts) handler;
+        lock (_lock)
+        {
+            handler = _handler;
+        }
+
+        var functions = new List<FunctionStatus>(_functions.Length);
+        foreach (FunctionState function in _functions)
+        {
+            TriggerBinding trigger = function.Definition.Trigger;
+            HubInfo? hub = gateway.Hubs.FirstOrDefault(h => string.Equals(h.Name, trigger.EventHubName, StringComparison.OrdinalIgnoreCase));
+            var partitions = new List<PartitionStatus>();
+            for (int p = 0; hub is not null && p < hub.PartitionCount; p++)
+            {
+                string id = p.ToString(System.Globalization.CultureInfo.InvariantCulture);
+                PartitionBounds bounds = gateway.GetBounds(trigger.EventHubName, id);
+                Checkpoint? checkpoint = _store?.Peek(new CheckpointKey(trigger.EventHubName, trigger.ConsumerGroup, id));
+
+                // Unprocessed events: everything after the checkpoint, or everything retained when there is none.
+                long processedThrough = checkpoint?.SequenceNumber ?? (bounds.BeginningSequenceNumber - 1);
+                long lag = Math.Max(0, bounds.LastEnqueuedSequenceNumber - processedThrough);
+                partitions.Add(new PartitionStatus(id, checkpoint?.SequenceNumber, checkpoint?.LastModified, bounds.LastEnqueuedSequenceNumber, lag));
+            }
+
+            functions.Add(new FunctionStatus(function.Definition.Name, trigger.EventHubName, trigger.ConsumerGroup, function.Pause.IsPaused,
+                function.Succeeded, function.Failed, function.Retried, partitions));
+        }
+
+        return new FunctionsHostStatus(handler.pid == 0 ? null : handler.pid, handler.port == 0 ? null : handler.port, handler.starts, functions);
+    }
+}
+
+/// <summary>The /status/functions document.</summary>
+public sealed record FunctionsHostStatus(int? HandlerPid, int? HandlerPort, int HandlerStarts, IReadOnlyList<FunctionStatus> Functions);
+
+/// <summary>One function: invocations ok / failed / retried, whether paused, and its consumer group's partitions.</summary>
+public sealed record FunctionStatus(string Name, string EventHubName, string ConsumerGroup, bool Paused, long InvocationsSucceeded, long InvocationsFailed, long InvocationsRetried, IReadOnlyList<PartitionStatus> Partitions);
+
+/// <summary>One partition of a consumer group: the checkpointed sequence number (null before the first), the last
+/// enqueued one, and the lag between them.</summary>
+public sealed record PartitionStatus(string PartitionId, long? CheckpointSequenceNumber, DateTimeOffset? CheckpointTime, long LastEnqueuedSequenceNumber, long Lag);
