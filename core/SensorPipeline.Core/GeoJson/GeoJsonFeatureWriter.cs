@@ -60,9 +60,9 @@ public static class GeoJsonFeatureWriter
         writer.WriteStartObject(Geometry);
         writer.WriteString(Type, Point);
         writer.WriteStartArray(Coordinates);
-        writer.WriteNumberValue(reading.Longitude); // RFC 7946 §3.1.1: longitude first
-        writer.WriteNumberValue(reading.Latitude);
-        writer.WriteNumberValue(reading.AltitudeM);
+        FastDouble.WriteNumberValue(writer, reading.Longitude); // RFC 7946 §3.1.1: longitude first
+        FastDouble.WriteNumberValue(writer, reading.Latitude);
+        FastDouble.WriteNumberValue(writer, reading.AltitudeM);
         writer.WriteEndArray();
         writer.WriteEndObject();
 
@@ -90,22 +90,22 @@ public static class GeoJsonFeatureWriter
         if (reading.Payload == PayloadCase.Weather)
         {
             ref readonly var w = ref reading.Weather;
-            writer.WriteNumber(TemperatureC, w.TemperatureC);
-            writer.WriteNumber(RelativeHumidityPct, w.RelativeHumidityPct);
-            writer.WriteNumber(PressureHpa, w.PressureHpa);
-            writer.WriteNumber(WindSpeedMps, w.WindSpeedMps);
-            writer.WriteNumber(WindDirectionDeg, w.WindDirectionDeg);
-            writer.WriteNumber(RainMmph, w.RainMmph);
+            FastDouble.WriteNumber(writer, TemperatureC, w.TemperatureC);
+            FastDouble.WriteNumber(writer, RelativeHumidityPct, w.RelativeHumidityPct);
+            FastDouble.WriteNumber(writer, PressureHpa, w.PressureHpa);
+            FastDouble.WriteNumber(writer, WindSpeedMps, w.WindSpeedMps);
+            FastDouble.WriteNumber(writer, WindDirectionDeg, w.WindDirectionDeg);
+            FastDouble.WriteNumber(writer, RainMmph, w.RainMmph);
         }
         else
         {
             ref readonly var s = ref reading.Seismic;
-            writer.WriteNumber(Magnitude, s.Magnitude);
-            writer.WriteNumber(DepthKm, s.DepthKm);
-            writer.WriteNumber(PeakGroundAccelerationG, s.PeakGroundAccelerationG);
-            writer.WriteNumber(AccelerationXMps2, s.AccelerationXMps2);
-            writer.WriteNumber(AccelerationYMps2, s.AccelerationYMps2);
-            writer.WriteNumber(AccelerationZMps2, s.AccelerationZMps2);
+            FastDouble.WriteNumber(writer, Magnitude, s.Magnitude);
+            FastDouble.WriteNumber(writer, DepthKm, s.DepthKm);
+            FastDouble.WriteNumber(writer, PeakGroundAccelerationG, s.PeakGroundAccelerationG);
+            FastDouble.WriteNumber(writer, AccelerationXMps2, s.AccelerationXMps2);
+            FastDouble.WriteNumber(writer, AccelerationYMps2, s.AccelerationYMps2);
+            FastDouble.WriteNumber(writer, AccelerationZMps2, s.AccelerationZMps2);
         }
     }
 }

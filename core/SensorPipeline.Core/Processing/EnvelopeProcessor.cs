@@ -42,7 +42,8 @@ public sealed class EnvelopeProcessor : IDisposable
         Stage = stage ?? throw new ArgumentNullException(nameof(stage));
         _staleness = staleness ?? throw new ArgumentNullException(nameof(staleness));
         _deviceIds = deviceIds ?? new DeviceIdCache();
-        _writer = new Utf8JsonWriter(_buffer);
+        // SkipValidation: the writers are correct by construction (tests parse every shape back).
+        _writer = new Utf8JsonWriter(_buffer, new JsonWriterOptions { SkipValidation = true });
     }
 
     public string Stage { get; }
