@@ -62,6 +62,35 @@ const hostJsonPath = path.join(repoRoot, 'host.json');
 const hostJsonText = fs.existsSync(hostJsonPath) ? fs.readFileSync(hostJsonPath, 'utf8') : '';
 const percentNames = (text) => [...text.matchAll(/%([A-Za-z0-9_]+)%/g)].map((m) => m[1]);
 
+/** Settings that function.json files and host.json need but the Bicep does not set. */
+function unsetFunctionSettings(functions, hostText) {
+  const required = new Set(percentNames(hostText));
+  for (const fn of functions) {
+    for (const name of percentNames(JSON.stringify(fn.json))) required.add(name);
+    for (const binding of fn.json.bindings ?? []) {
+      // An identity-based connection is the three __ settings, never the bare name.
+      if (binding.connection) {
+        for (const suffix of ['fullyQualifiedNamespace', 'credential', 'clientId']) required.add(`${binding.connection}__${suffix}`);
+      }
+    }
+  }
+  return [...required].filter((n) => !settingNames.includes(n));
+}
+
+/** Triggers whose hub or consumer group differs from the conventions (and so from the Bicep). */
+function consumerGroupProblems(functions) {
+  const groupOfHub = new Map(hubRows.map((h) => [h.setting, h.consumerGroup]));
+  const problems = [];
+  for (const fn of functions) {
+    for (const binding of (fn.json.bindings ?? []).filter((b) => b.type === 'eventHubTrigger')) {
+      const hubSetting = String(binding.eventHubName ?? '').replaceAll('%', '');
+      if (!groupOfHub.has(hubSetting)) problems.push(`${fn.file}: eventHubName ${binding.eventHubName} is not a conventions hub setting`);
+      else if (binding.consumerGroup !== groupOfHub.get(hubSetting)) problems.push(`${fn.file}: consumer group ${binding.consumerGroup}, expected ${groupOfHub.get(hubSetting)}`);
+    }
+  }
+  return problems;
+}
+
 describe('app settings agree with docs/conventions.md, function.json and host.json', () => {
   it('reads the conventions tables', () => {
     assert.ok(handlerSettings.length >= 14, `only ${handlerSettings.length} handler settings parsed from docs/conventions.md`);
@@ -80,16 +109,7 @@ describe('app settings agree with docs/conventions.md, function.json and host.js
   });
 
   it('sets every %NAME% and connection that function.json and host.json use (when present)', () => {
-    const required = new Set(percentNames(hostJsonText));
-    for (const fn of functionJsons) {
-      for (const name of percentNames(JSON.stringify(fn.json))) required.add(name);
-      for (const binding of fn.json.bindings ?? []) {
-        if (binding.connection) {
-          for (const suffix of ['fullyQualifiedNamespace', 'credential', 'clientId']) required.add(`${binding.connection}__${suffix}`);
-        }
-      }
-    }
-    const missing = [...required].filter((n) => !settingNames.includes(n));
+    const missing = unsetFunctionSettings(functionJsons, hostJsonText);
     assert.deepEqual(missing, [], `used by function.json/host.json but not set: ${missing.join(', ')}`);
   });
 
@@ -171,19 +191,40 @@ describe('app settings agree with docs/conventions.md, function.json and host.js
   });
 
   it('creates the consumer group each function.json reads with (when present)', () => {
-    const groupOfHub = new Map(hubRows.map((h) => [h.setting, h.consumerGroup]));
-    for (const fn of functionJsons) {
-      for (const binding of (fn.json.bindings ?? []).filter((b) => b.type === 'eventHubTrigger')) {
-        const hubSetting = String(binding.eventHubName ?? '').replaceAll('%', '');
-        assert.ok(groupOfHub.has(hubSetting), `${fn.file}: eventHubName ${binding.eventHubName} is not a conventions hub setting`);
-        assert.equal(binding.consumerGroup, groupOfHub.get(hubSetting), `${fn.file}: consumer group`);
-      }
-    }
+    assert.deepEqual(consumerGroupProblems(functionJsons), []);
   });
 
   it('names each function for always-ready instances as the conventions and function folders do', () => {
     const names = literal(functionAppFile.vars.find((v) => v.name === 'functionNames').valueNode);
     assert.deepEqual(names, hubRows.map((h) => h.function));
     for (const fn of functionJsons) assert.ok(names.includes(fn.name), `functions/${fn.name} is missing from functionNames in ${functionAppFile.rel}`);
+  });
+});
+
+// function.json files may not exist yet: prove the checks bite on samples shaped like them.
+describe('the function.json checks catch what they guard against', () => {
+  const trigger = (name, hub, group, extra = {}) => ({
+    name,
+    file: `functions/${name}/function.json`,
+    json: { bindings: [{ type: 'eventHubTrigger', name: 'events', direction: 'in', eventHubName: hub, consumerGroup: group, connection: 'EventHubConnection', cardinality: 'many', dataType: 'binary' }, ...(extra.outputs ?? [])] },
+  });
+  const good = [
+    trigger('Splitter', '%IngestionHubName%', 'splitter', { outputs: [{ type: 'eventHub', name: 'weather', direction: 'out', eventHubName: '%WeatherHubName%', connection: 'EventHubConnection' }] }),
+    trigger('WeatherProcessor', '%WeatherHubName%', 'weather-processor'),
+    trigger('SeismicProcessor', '%SeismicHubName%', 'seismic-processor'),
+  ];
+
+  it('accepts function.json files that follow the conventions', () => {
+    assert.deepEqual(unsetFunctionSettings(good, '{"customHandler": {"description": {"arguments": ["%Pipeline__MaxAge%"]}}}'), []);
+    assert.deepEqual(consumerGroupProblems(good), []);
+  });
+
+  it('reports a %NAME%, a connection or a host.json setting the Bicep does not set', () => {
+    const bad = [trigger('Splitter', '%IngestionHub%', 'splitter'), { ...trigger('X', '%WeatherHubName%', 'weather-processor'), json: { bindings: [{ type: 'eventHubTrigger', eventHubName: '%WeatherHubName%', consumerGroup: 'weather-processor', connection: 'OtherConnection' }] } }];
+    assert.deepEqual(unsetFunctionSettings(bad, '"%HostOnlySetting%"').sort(), ['HostOnlySetting', 'IngestionHub', 'OtherConnection__clientId', 'OtherConnection__credential', 'OtherConnection__fullyQualifiedNamespace']);
+  });
+
+  it('reports a consumer group the infra does not create', () => {
+    assert.equal(consumerGroupProblems([trigger('WeatherProcessor', '%WeatherHubName%', '$Default')]).length, 1);
   });
 });
