@@ -1,0 +1,115 @@
+using System.Globalization;
+using System.Net;
+using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Hosting.Server;
+using Microsoft.AspNetCore.Hosting.Server.Features;
+using Microsoft.Azure.Cosmos;
+using Microsoft.Extensions.Configuration;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.ObjectPool;
+using Microsoft.Extensions.Options;
+using SensorPipeline.Core.Policies;
+using SensorPipeline.Core.Processing;
+using SensorPipeline.Core.Splitting;
+using SensorPipeline.Functions.Functions;
+using SensorPipeline.Functions.Options;
+using SensorPipeline.Functions.Storage;
+
+namespace SensorPipeline.Functions.Extensions;
+
+/// <summary>The handler's one DI entry point: options, host.json, Kestrel, Cosmos DB, pools and functions.</summary>
+internal static class FunctionsExtensions
+{
+    /// <summary>Environment variable the Functions host sets: the port the handler must listen on.</summary>
+    public const string PortSetting = "FUNCTIONS_CUSTOMHANDLER_PORT";
+
+    /// <summary>Environment variable the Functions host sets: the function app's root (where host.json is).</summary>
+    public const string AppRootSetting = "FUNCTIONS_APP_ROOT_PATH";
+
+    public static WebApplicationBuilder AddSensorPipelineFunctions(this WebApplicationBuilder builder)
+    {
+        ArgumentNullException.ThrowIfNull(builder);
+        var services = builder.Services;
+        var configuration = builder.Configuration;
+
+        // host.json decides the splitter's byte budget; a bad value stops start-up here, naming file and setting.
+        var hostJson = HostJsonSettings.Load(configuration[AppRootSetting], Directory.GetCurrentDirectory());
+        var budget = new EnvelopeBudget(hostJson.MaxEventBatchSize);
+        services.AddSingleton(hostJson);
+        services.AddSingleton(budget);
+
+        services.AddOptions<PipelineOptions>().BindConfiguration(PipelineOptions.Section).ValidateOnStart();
+        services.AddOptions<CosmosOptions>().BindConfiguration(CosmosOptions.Section).ValidateOnStart();
+        services.AddSingleton<IValidateOptions<PipelineOptions>, PipelineOptionsValidator>();
+        services.AddSingleton<IValidateOptions<CosmosOptions>, CosmosOptionsValidator>();
+        services.AddSingleton(TimeProvider.System);
+
+        ConfigureKestrel(builder, budget);
+
+        services.AddSingleton(sp => CosmosClientFactory.Create(
+            sp.GetRequiredService<IOptions<CosmosOptions>>().Value,
+            sp.GetRequiredService<IOptions<PipelineOptions>>().Value.WriteParallelism));
+        services.AddHostedService<ContainerInitializer>();
+        services.AddSingleton<StoreContainers>();
+        services.AddSingleton<StoreRetry>();
+        services.AddSingleton<DocumentWriter>();
+        services.AddSingleton<DeviceStateGuard>();
+        services.AddSingleton<DeadLetterStore>();
+
+        var pools = new DefaultObjectPoolProvider { MaximumRetained = Environment.ProcessorCount * 4 };
+        services.AddSingleton(pools.Create(new PooledPolicy<Splitter>(() => new Splitter(budget))));
+        services.AddSingleton<SplitterFunction>();
+        foreach (var definition in new[] { ProcessorDefinition.Weather, ProcessorDefinition.Seismic })
+        {
+            services.AddKeyedSingleton(definition.Name, (sp, _) =>
+            {
+                var staleness = new StalenessPolicy(sp.GetRequiredService<IOptions<PipelineOptions>>().Value.MaxAge);
+                var processors = pools.Create(new PooledPolicy<EnvelopeProcessor>(() => new EnvelopeProcessor(definition.Kind, definition.Stage, staleness)));
+                return ActivatorUtilities.CreateInstance<ProcessorFunction>(sp, definition, processors);
+            });
+        }
+
+        return builder;
+    }
+
+    /// <summary>Prints the address once listening, so a parent process (devhost, tests) started with port 0 can find it.</summary>
+    public static WebApplication AnnounceAddress(this WebApplication app)
+    {
+        ArgumentNullException.ThrowIfNull(app);
+        app.Lifetime.ApplicationStarted.Register(() =>
+        {
+            var addresses = app.Services.GetService<IServer>()?.Features.Get<IServerAddressesFeature>()?.Addresses;
+            var hostJson = app.Services.GetRequiredService<HostJsonSettings>();
+            var budget = app.Services.GetRequiredService<EnvelopeBudget>();
+            foreach (var address in addresses ?? [])
+            {
+                FunctionsLog.Listening(app.Logger, address, hostJson.Path, budget.MaxEventBatchSize, budget.PerEventBytes);
+                Console.Out.WriteLine($"SensorPipeline.Functions listening on {address}");
+                Console.Out.Flush();
+            }
+        });
+        return app;
+    }
+
+    private static void ConfigureKestrel(WebApplicationBuilder builder, EnvelopeBudget budget)
+    {
+        var portText = builder.Configuration[PortSetting];
+        var port = 0;
+        if (!string.IsNullOrEmpty(portText) && (!int.TryParse(portText, NumberStyles.None, CultureInfo.InvariantCulture, out port) || port > 65535))
+        {
+            throw new InvalidOperationException($"{PortSetting} must be a port number from 0 to 65535, found '{portText}'.");
+        }
+
+        builder.WebHost.ConfigureKestrel(kestrel =>
+        {
+            // Loopback only: the host is on the same machine, and nothing else should reach the handler.
+            kestrel.Listen(IPAddress.Loopback, port);
+
+            // A full batch: maxEventBatchSize events of up to 1 MB each, base64 (4/3) inside a JSON string, plus
+            // metadata. The whole body is read before parsing, so this bounds the memory one invocation can take.
+            kestrel.Limits.MaxRequestBodySize = (long)budget.MaxEventBatchSize * (EnvelopeBudget.EventHubMaxEventBytes * 4 / 3 + 4096) + (1024 * 1024);
+        });
+    }
+}

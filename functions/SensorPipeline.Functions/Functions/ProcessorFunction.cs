@@ -1,0 +1,124 @@
+using System.Collections.Concurrent;
+using System.Globalization;
+using Microsoft.AspNetCore.Http;
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.ObjectPool;
+using Microsoft.Extensions.Options;
+using SensorPipeline.Core.DeadLetters;
+using SensorPipeline.Core.Processing;
+using SensorPipeline.Core.Readings;
+using SensorPipeline.Functions.Invocation;
+using SensorPipeline.Functions.Options;
+using SensorPipeline.Functions.Storage;
+
+namespace SensorPipeline.Functions.Functions;
+
+/// <summary>
+/// A processor function (weather or seismic): envelopes in; fresh readings to <c>readings</c>, stale ones to
+/// <c>archive</c>, the newest reading per device to <c>devices</c> through the guarded write, and everything
+/// unusable to <c>deadletters</c>. Answers 2xx only when every document is stored.
+/// </summary>
+internal sealed class ProcessorFunction(
+    ProcessorDefinition definition,
+    ObjectPool<EnvelopeProcessor> processors,
+    StoreContainers containers,
+    DocumentWriter writer,
+    DeviceStateGuard devices,
+    DeadLetterStore deadLetters,
+    IOptions<PipelineOptions> options,
+    TimeProvider clock,
+    ILogger<ProcessorFunction> logger)
+{
+    public ProcessorDefinition Definition => definition;
+
+    public async Task InvokeAsync(HttpContext context)
+    {
+        ArgumentNullException.ThrowIfNull(context);
+        var cancellationToken = context.RequestAborted;
+        using var request = await InvocationRequestReader.ReadAsync(context.Request, ProcessorDefinition.TriggerName, cancellationToken);
+        var processor = processors.Get();
+        try
+        {
+            var now = clock.GetUtcNow();
+            var result = processor.Process(request.Events, now.ToUnixTimeMilliseconds());
+            var counts = await WriteAsync(result, request, now, cancellationToken);
+
+            // Commit point: only now, with every reading, archived reading, device state and dead letter stored, do we
+            // answer 2xx and let the host checkpoint the batch. Any failure above throws and answers non-2xx: the host
+            // retries the batch (at-least-once), and the deterministic ids make the re-run overwrite, not duplicate.
+            FunctionsLog.Processed(logger, definition.Name, request.PartitionId, request.Events.Count, result.ReadingsReceived,
+                counts.Live, counts.Archived, counts.DevicesUpdated, counts.DevicesSuperseded, counts.DeadLetters, request.RetryCount);
+            var summary = string.Create(CultureInfo.InvariantCulture,
+                $"{definition.Name}: {request.Events.Count} envelopes, {result.ReadingsReceived} readings; live {counts.Live}, archived {counts.Archived}, devices {counts.DevicesUpdated} updated / {counts.DevicesSuperseded} superseded, dead letters {counts.DeadLetters}");
+            await InvocationResponse.WriteAsync(context.Response, StatusCodes.Status200OK, [], [summary], cancellationToken);
+        }
+        finally
+        {
+            // The documents live in the processor's buffer: it goes back to the pool only after every write finished.
+            processors.Return(processor);
+        }
+    }
+
+    /// <summary>Writes one processed batch; internal for the benchmark, which measures exactly this path.</summary>
+    internal async Task<WriteCounts> WriteAsync(ProcessResult result, InvocationRequest request, DateTimeOffset now, CancellationToken cancellationToken)
+    {
+        var parallel = new ParallelOptions { MaxDegreeOfParallelism = options.Value.WriteParallelism, CancellationToken = cancellationToken };
+        var rejected = new ConcurrentBag<DeadLetter>();
+        var batchStart = request.Events.Count > 0 ? request.Events[0].Position : new SourcePosition(request.PartitionId, 0, 0);
+        var live = 0;
+        var archived = 0;
+
+        // Readings first, so a device's latest state never points at a reading that is not stored yet.
+        await Parallel.ForEachAsync(Indices(result.Pending.Count), parallel, async (i, token) =>
+        {
+            var document = result.Pending[i];
+            var container = document.Target == DocumentTarget.Live ? containers.Readings : containers.Archive;
+            var outcome = await writer.UpsertAsync(container, document.DeviceId, result.Bytes(document), token);
+            if (outcome.Result == WriteResult.Rejected)
+            {
+                rejected.Add(StoreRejection(batchStart, i, document.DeviceId, result.Bytes(document), $"{document.Id} → {container.Id}: {outcome.Detail}"));
+            }
+            else
+            {
+                Interlocked.Increment(ref document.Target == DocumentTarget.Live ? ref live : ref archived);
+            }
+        });
+
+        var updated = 0;
+        var superseded = 0;
+        await Parallel.ForEachAsync(Indices(result.Latest.Count), parallel, async (i, token) =>
+        {
+            var latest = result.Latest[i];
+            var bytes = result.Documents.Slice(latest.DocumentOffset, latest.DocumentLength);
+            var outcome = await devices.WriteAsync(containers.Devices, latest, bytes, token);
+            switch (outcome.Result)
+            {
+                case WriteResult.Written:
+                    Interlocked.Increment(ref updated);
+                    break;
+                case WriteResult.Superseded:
+                    Interlocked.Increment(ref superseded);
+                    break;
+                default:
+                    rejected.Add(StoreRejection(batchStart, result.Pending.Count + i, latest.DeviceId, bytes, $"device {latest.DeviceId} → {containers.Devices.Id}: {outcome.Detail}"));
+                    break;
+            }
+        });
+
+        var allDeadLetters = rejected.IsEmpty ? result.DeadLetters : [.. result.DeadLetters, .. rejected];
+        await deadLetters.WriteAsync(allDeadLetters, now, cancellationToken);
+        return new WriteCounts(live, archived, updated, superseded, allDeadLetters.Count);
+    }
+
+    /// <summary>
+    /// A document the store refused for good. Its dead letter id is deterministic for a redelivered batch:
+    /// stage "&lt;stage&gt;-store", the batch's first envelope position and the document's index in the batch.
+    /// </summary>
+    private DeadLetter StoreRejection(SourcePosition batchStart, int index, string deviceId, ReadOnlyMemory<byte> document, string detail) =>
+        new(definition.Stage + "-store", DeadLetterReason.RejectedByStore, batchStart, index, deviceId, document.ToArray(), detail);
+
+    private static IEnumerable<int> Indices(int count) => Enumerable.Range(0, count);
+}
+
+/// <summary>What one processor invocation stored.</summary>
+internal readonly record struct WriteCounts(int Live, int Archived, int DevicesUpdated, int DevicesSuperseded, int DeadLetters);

@@ -1,0 +1,38 @@
+using System.Buffers;
+using SensorPipeline.Core.Splitting;
+
+namespace SensorPipeline.Functions.Invocation;
+
+/// <summary>
+/// One invocation's trigger events: every body decoded from base64 into one pooled buffer, each with its source
+/// position. Dispose returns the buffer; the events must not be used after that.
+/// </summary>
+internal sealed class InvocationRequest : IDisposable
+{
+    private byte[]? _bodies;
+
+    public InvocationRequest(byte[]? pooledBodies, IReadOnlyList<InputEvent> events, string partitionId, int retryCount)
+    {
+        _bodies = pooledBodies;
+        Events = events;
+        PartitionId = partitionId;
+        RetryCount = retryCount;
+    }
+
+    public IReadOnlyList<InputEvent> Events { get; }
+
+    /// <summary>The trigger partition (Metadata.PartitionContext.PartitionId).</summary>
+    public string PartitionId { get; }
+
+    /// <summary>Metadata.RetryContext.RetryCount: 0 on a first attempt.</summary>
+    public int RetryCount { get; }
+
+    public void Dispose()
+    {
+        if (_bodies is { } bodies)
+        {
+            _bodies = null;
+            ArrayPool<byte>.Shared.Return(bodies);
+        }
+    }
+}

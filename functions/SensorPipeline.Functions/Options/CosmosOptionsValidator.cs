@@ -1,0 +1,54 @@
+using Microsoft.Extensions.Options;
+
+namespace SensorPipeline.Functions.Options;
+
+/// <summary>Every check for <see cref="CosmosOptions"/>, run once at start-up; messages name the setting.</summary>
+internal sealed class CosmosOptionsValidator : IValidateOptions<CosmosOptions>
+{
+    public ValidateOptionsResult Validate(string? name, CosmosOptions options)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        var failures = new List<string>();
+        if (options.AccountEndpoint is not { IsAbsoluteUri: true } endpoint || endpoint.Scheme is not ("https" or "http"))
+        {
+            failures.Add($"Cosmos__AccountEndpoint is required: an absolute https URL such as https://<account>.documents.azure.com:443/ (found '{options.AccountEndpoint}').");
+        }
+
+        if (options.AuthKey is { Length: > 0 } key && !IsBase64(key))
+        {
+            failures.Add("Cosmos__AuthKey must be a base64 account key (locally the well-known emulator key); leave it unset in Azure.");
+        }
+
+        CheckName(failures, "Cosmos__DatabaseName", options.DatabaseName);
+        CheckName(failures, "Cosmos__ReadingsContainer", options.ReadingsContainer);
+        CheckName(failures, "Cosmos__DevicesContainer", options.DevicesContainer);
+        CheckName(failures, "Cosmos__ArchiveContainer", options.ArchiveContainer);
+        CheckName(failures, "Cosmos__DeadLettersContainer", options.DeadLettersContainer);
+        if (options.ReadingsTtlSeconds is 0 or < -1)
+        {
+            failures.Add($"Cosmos__ReadingsTtlSeconds must be -1 (keep forever) or at least 1, found {options.ReadingsTtlSeconds}.");
+        }
+
+        if (options.OperationTimeout < TimeSpan.FromMilliseconds(100) || options.OperationTimeout > TimeSpan.FromMinutes(5))
+        {
+            failures.Add($"Cosmos__OperationTimeout must be from 00:00:00.100 to 00:05:00, found {options.OperationTimeout}.");
+        }
+
+        return failures.Count == 0 ? ValidateOptionsResult.Success : ValidateOptionsResult.Fail(failures);
+    }
+
+    private static void CheckName(List<string> failures, string setting, string? value)
+    {
+        // Cosmos DB resource names: 1-255 characters, none of '/', '\', '?', '#', and no trailing space.
+        if (string.IsNullOrWhiteSpace(value) || value.Length > 255 || value.IndexOfAny(['/', '\\', '?', '#']) >= 0 || value.EndsWith(' '))
+        {
+            failures.Add($"{setting} must be a Cosmos DB resource name (1-255 characters, no '/', '\\', '?', '#'), found '{value}'.");
+        }
+    }
+
+    private static bool IsBase64(string value)
+    {
+        var buffer = new byte[(value.Length * 3 / 4) + 3];
+        return Convert.TryFromBase64String(value, buffer, out _);
+    }
+}

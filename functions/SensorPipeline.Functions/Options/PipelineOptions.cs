@@ -1,0 +1,28 @@
+namespace SensorPipeline.Functions.Options;
+
+/// <summary>How the processors treat readings and write them (configuration section <c>Pipeline</c>).</summary>
+internal sealed class PipelineOptions
+{
+    public const string Section = "Pipeline";
+
+    /// <summary>
+    /// A reading older than this (now − its ingestion event's enqueued time) is stale: archived, not live.
+    /// Default 00:05:00 (the seeds' threshold); must be positive.
+    /// </summary>
+    public TimeSpan MaxAge { get; set; } = TimeSpan.FromMinutes(5);
+
+    /// <summary>Concurrent Cosmos DB writes per invocation. Default 32; 1 to 256.</summary>
+    public int WriteParallelism { get; set; } = 32;
+
+    /// <summary>
+    /// Attempts after the first for one document on a transient store answer (429, 408, 449, 503, a timeout)
+    /// before the invocation fails and the host's retry policy re-runs the batch. Default 6; 0 to 20.
+    /// </summary>
+    public int TransientRetryCount { get; set; } = 6;
+
+    /// <summary>First back-off delay before retrying a transient failure, doubled per attempt. Default 00:00:00.100; 0 to 1 minute.</summary>
+    public TimeSpan TransientRetryBaseDelay { get; set; } = TimeSpan.FromMilliseconds(100);
+
+    /// <summary>Longest single back-off delay (a server's retry-after is honoured up to this). Default 00:00:05; at least the base delay, at most 1 minute.</summary>
+    public TimeSpan TransientRetryMaxDelay { get; set; } = TimeSpan.FromSeconds(5);
+}

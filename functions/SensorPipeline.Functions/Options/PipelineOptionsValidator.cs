@@ -1,0 +1,39 @@
+using Microsoft.Extensions.Options;
+
+namespace SensorPipeline.Functions.Options;
+
+/// <summary>Every range check for <see cref="PipelineOptions"/>, run once at start-up; messages name the setting.</summary>
+internal sealed class PipelineOptionsValidator : IValidateOptions<PipelineOptions>
+{
+    public ValidateOptionsResult Validate(string? name, PipelineOptions options)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        var failures = new List<string>();
+        if (options.MaxAge <= TimeSpan.Zero)
+        {
+            failures.Add($"Pipeline__MaxAge must be a positive duration like 00:05:00, found {options.MaxAge}.");
+        }
+
+        if (options.WriteParallelism is < 1 or > 256)
+        {
+            failures.Add($"Pipeline__WriteParallelism must be from 1 to 256, found {options.WriteParallelism}.");
+        }
+
+        if (options.TransientRetryCount is < 0 or > 20)
+        {
+            failures.Add($"Pipeline__TransientRetryCount must be from 0 to 20, found {options.TransientRetryCount}.");
+        }
+
+        if (options.TransientRetryBaseDelay < TimeSpan.Zero || options.TransientRetryBaseDelay > TimeSpan.FromMinutes(1))
+        {
+            failures.Add($"Pipeline__TransientRetryBaseDelay must be from 00:00:00 to 00:01:00, found {options.TransientRetryBaseDelay}.");
+        }
+
+        if (options.TransientRetryMaxDelay < options.TransientRetryBaseDelay || options.TransientRetryMaxDelay > TimeSpan.FromMinutes(1))
+        {
+            failures.Add($"Pipeline__TransientRetryMaxDelay must be from Pipeline__TransientRetryBaseDelay ({options.TransientRetryBaseDelay}) to 00:01:00, found {options.TransientRetryMaxDelay}.");
+        }
+
+        return failures.Count == 0 ? ValidateOptionsResult.Success : ValidateOptionsResult.Fail(failures);
+    }
+}

@@ -1,0 +1,36 @@
+using Microsoft.Azure.Cosmos;
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Options;
+using SensorPipeline.Functions.Options;
+
+namespace SensorPipeline.Functions.Storage;
+
+/// <summary>
+/// Creates the database and containers at start-up when <c>Cosmos__CreateIfNotExists</c> is true (locally; in
+/// Azure the infra creates them and the identity has no control-plane rights). Runs before the server listens,
+/// so the host sees the handler ready only once the containers exist.
+/// </summary>
+internal sealed class ContainerInitializer(CosmosClient client, IOptions<CosmosOptions> options, ILogger<ContainerInitializer> logger) : IHostedService
+{
+    public async Task StartAsync(CancellationToken cancellationToken)
+    {
+        var o = options.Value;
+        if (!o.CreateIfNotExists)
+        {
+            return;
+        }
+
+        Database database = (await client.CreateDatabaseIfNotExistsAsync(o.DatabaseName, cancellationToken: cancellationToken)).Database;
+        var readings = new ContainerProperties(o.ReadingsContainer, "/deviceId") { DefaultTimeToLive = o.ReadingsTtlSeconds };
+        readings.IndexingPolicy.SpatialIndexes.Add(new SpatialPath { Path = "/geometry/?", SpatialTypes = { SpatialType.Point } });
+        await database.CreateContainerIfNotExistsAsync(readings, cancellationToken: cancellationToken);
+        await database.CreateContainerIfNotExistsAsync(new ContainerProperties(o.DevicesContainer, "/deviceId"), cancellationToken: cancellationToken);
+        await database.CreateContainerIfNotExistsAsync(new ContainerProperties(o.ArchiveContainer, "/deviceId"), cancellationToken: cancellationToken);
+        await database.CreateContainerIfNotExistsAsync(new ContainerProperties(o.DeadLettersContainer, "/id"), cancellationToken: cancellationToken);
+        var names = string.Join(", ", o.ReadingsContainer, o.DevicesContainer, o.ArchiveContainer, o.DeadLettersContainer);
+        FunctionsLog.ContainersReady(logger, o.DatabaseName, names);
+    }
+
+    public Task StopAsync(CancellationToken cancellationToken) => Task.CompletedTask;
+}

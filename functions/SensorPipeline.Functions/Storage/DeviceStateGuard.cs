@@ -1,0 +1,112 @@
+using System.Net;
+using System.Text;
+using System.Text.Json;
+using Microsoft.Azure.Cosmos;
+using Newtonsoft.Json.Linq;
+using SensorPipeline.Core.GeoJson;
+using SensorPipeline.Core.Processing;
+
+namespace SensorPipeline.Functions.Storage;
+
+/// <summary>
+/// The guarded write of a device's latest state: newer wins even when batches for the same device are in flight
+/// on two partitions (or two instances) at once. A patch carries a server-side filter
+/// <c>FROM c WHERE c.version &lt; '&lt;new version&gt;'</c>, so the compare and the write are one atomic step:
+/// 200 it was older and is now ours; 412 a newer (or the same) reading is already there; 404 the device is new, so
+/// it is created, and a 409 from that create means another writer created it first — the patch runs again and
+/// the filter decides.
+/// </summary>
+internal sealed class DeviceStateGuard(StoreRetry retry)
+{
+    /// <summary>404 → create → 409 can repeat only if the document is deleted concurrently; bound it anyway.</summary>
+    private const int MaxRounds = 5;
+
+    public async Task<WriteOutcome> WriteAsync(Container devices, DeviceLatest latest, ReadOnlyMemory<byte> document, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(devices);
+        var operations = PatchFor(latest, document.Span);
+        var options = new PatchItemRequestOptions
+        {
+            // The version key is fixed-width digits and '.', so inlining it cannot break the SQL text; the property is
+            // lowercase because the local stand-in only understands lowercase names in filter predicates.
+            FilterPredicate = $"FROM c WHERE c.{DeviceStateWriter.VersionProperty} < '{latest.Version}'",
+            EnableContentResponseOnWrite = false,
+        };
+
+        for (var round = 0; round < MaxRounds; round++)
+        {
+            using (var patched = await retry.ExecuteAsync(
+                "device patch",
+                (devices, latest.DeviceId, operations, options),
+                static (s, token) => s.devices.PatchItemStreamAsync(s.DeviceId, new PartitionKey(s.DeviceId), s.operations, s.options, token),
+                cancellationToken))
+            {
+                if (patched.StatusCode == HttpStatusCode.PreconditionFailed)
+                {
+                    return new WriteOutcome(WriteResult.Superseded, patched.StatusCode);
+                }
+
+                if (patched.StatusCode != HttpStatusCode.NotFound)
+                {
+                    return DocumentWriter.Classify("device patch", patched);
+                }
+            }
+
+            using var created = await retry.ExecuteAsync(
+                "device create",
+                (devices, latest.DeviceId, document),
+                static async (s, token) =>
+                {
+                    using var stream = ReadOnlyDocumentStream.Create(s.document);
+                    return await s.devices.CreateItemStreamAsync(stream, new PartitionKey(s.DeviceId), new ItemRequestOptions { EnableContentResponseOnWrite = false }, token);
+                },
+                cancellationToken);
+            if (!DocumentWriter.IsConflict(created))
+            {
+                return DocumentWriter.Classify("device create", created);
+            }
+        }
+
+        throw new StoreUnavailableException("device write", HttpStatusCode.Conflict, MaxRounds, null);
+    }
+
+    /// <summary>
+    /// Set the version, geometry and properties from the device document the core rendered, so the document is
+    /// the single source of truth for both the create and the patch. JRaw passes the JSON through unchanged.
+    /// </summary>
+    internal static IReadOnlyList<PatchOperation> PatchFor(in DeviceLatest latest, ReadOnlySpan<byte> document)
+    {
+        string? geometry = null;
+        string? properties = null;
+        var reader = new Utf8JsonReader(document);
+        reader.Read(); // StartObject
+        while (reader.Read() && reader.TokenType == JsonTokenType.PropertyName)
+        {
+            var isGeometry = reader.ValueTextEquals("geometry"u8);
+            var isProperties = !isGeometry && reader.ValueTextEquals("properties"u8);
+            reader.Read();
+            var start = (int)reader.TokenStartIndex;
+            reader.Skip();
+            if (isGeometry || isProperties)
+            {
+                var text = Encoding.UTF8.GetString(document[start..(int)reader.BytesConsumed]);
+                if (isGeometry)
+                {
+                    geometry = text;
+                }
+                else
+                {
+                    properties = text;
+                }
+            }
+        }
+
+        return geometry is null || properties is null
+            ? throw new InvalidOperationException($"The device document for '{latest.DeviceId}' has no geometry or properties.")
+            : [
+                PatchOperation.Set("/" + DeviceStateWriter.VersionProperty, latest.Version),
+                PatchOperation.Set("/geometry", new JRaw(geometry)),
+                PatchOperation.Set("/properties", new JRaw(properties)),
+            ];
+    }
+}

@@ -1,0 +1,54 @@
+using System.Net;
+using Microsoft.Azure.Cosmos;
+
+namespace SensorPipeline.Functions.Storage;
+
+/// <summary>
+/// Upserts pre-serialized documents. The ids are deterministic, so an upsert of a redelivered reading overwrites
+/// itself: at-least-once delivery never creates a duplicate.
+/// </summary>
+internal sealed class DocumentWriter(StoreRetry retry)
+{
+    private static readonly ItemRequestOptions NoContent = new() { EnableContentResponseOnWrite = false };
+
+    public async Task<WriteOutcome> UpsertAsync(Container container, string partitionKey, ReadOnlyMemory<byte> document, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(container);
+        using var response = await retry.ExecuteAsync(
+            "upsert",
+            (container, partitionKey, document),
+            static async (s, token) =>
+            {
+                using var stream = ReadOnlyDocumentStream.Create(s.document);
+                return await s.container.UpsertItemStreamAsync(stream, new PartitionKey(s.partitionKey), NoContent, token);
+            },
+            cancellationToken);
+        return Classify("upsert", response);
+    }
+
+    public static WriteOutcome Classify(string operation, ResponseMessage response)
+    {
+        ArgumentNullException.ThrowIfNull(response);
+        if (StoreStatus.IsSuccess(response.StatusCode))
+        {
+            return WriteOutcome.Written(response.StatusCode);
+        }
+
+        if (StoreStatus.IsPermanentRejection(response.StatusCode))
+        {
+            return new WriteOutcome(WriteResult.Rejected, response.StatusCode, Describe(response));
+        }
+
+        // 401/403/404 (container missing) and the like: no retry here fixes them, and dropping the batch would lose it.
+        throw new StoreUnavailableException(operation, response.StatusCode, 1, new CosmosException(Describe(response), response.StatusCode, 0, response.Headers.ActivityId, 0));
+    }
+
+    private static string Describe(ResponseMessage response) =>
+        string.IsNullOrEmpty(response.ErrorMessage)
+            ? ((int)response.StatusCode).ToString(System.Globalization.CultureInfo.InvariantCulture)
+            : $"{(int)response.StatusCode}: {Truncate(response.ErrorMessage, 1000)}";
+
+    private static string Truncate(string text, int max) => text.Length <= max ? text : text[..max];
+
+    internal static bool IsConflict(ResponseMessage response) => response.StatusCode == HttpStatusCode.Conflict;
+}

@@ -1,0 +1,108 @@
+using System.Net;
+using Microsoft.Azure.Cosmos;
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Options;
+using SensorPipeline.Functions.Options;
+
+namespace SensorPipeline.Functions.Storage;
+
+/// <summary>
+/// Bounded retry of one store operation on transient answers (429, 408, 449, 503, 410, 500, a timeout of our own),
+/// with exponential back-off that honours the server's retry-after. Every attempt is bounded by
+/// <see cref="CosmosOptions.OperationTimeout"/> so a frozen store fails the invocation instead of hanging it.
+/// When the attempts run out it throws <see cref="StoreUnavailableException"/>: the invocation fails and the
+/// host's retry policy takes over, so the batch is never checkpointed past an unwritten document.
+/// </summary>
+internal sealed class StoreRetry
+{
+    private readonly TimeProvider _clock;
+    private readonly ILogger<StoreRetry> _logger;
+    private readonly int _retries;
+    private readonly TimeSpan _baseDelay;
+    private readonly TimeSpan _maxDelay;
+    private readonly TimeSpan _operationTimeout;
+
+    public StoreRetry(IOptions<PipelineOptions> pipeline, IOptions<CosmosOptions> cosmos, TimeProvider clock, ILogger<StoreRetry> logger)
+    {
+        ArgumentNullException.ThrowIfNull(pipeline);
+        ArgumentNullException.ThrowIfNull(cosmos);
+        _clock = clock;
+        _logger = logger;
+        _retries = pipeline.Value.TransientRetryCount;
+        _baseDelay = pipeline.Value.TransientRetryBaseDelay;
+        _maxDelay = pipeline.Value.TransientRetryMaxDelay;
+        _operationTimeout = cosmos.Value.OperationTimeout;
+    }
+
+    /// <summary>
+    /// Runs <paramref name="operation"/> until it answers something not transient, and returns that answer
+    /// (the caller disposes it and decides what a 404, 409, 412 or 400 means for its write).
+    /// </summary>
+    public async Task<ResponseMessage> ExecuteAsync<TState>(string name, TState state, Func<TState, CancellationToken, Task<ResponseMessage>> operation, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(operation);
+        for (var attempt = 0; ; attempt++)
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            HttpStatusCode status;
+            TimeSpan? retryAfter = null;
+            Exception? failure = null;
+            using (var timeout = new CancellationTokenSource(_operationTimeout, _clock))
+            using (var linked = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken, timeout.Token))
+            {
+                try
+                {
+                    var response = await operation(state, linked.Token);
+                    if (!StoreStatus.IsTransient(response.StatusCode))
+                    {
+                        return response;
+                    }
+
+                    status = response.StatusCode;
+                    retryAfter = RetryAfter(response.Headers);
+                    response.Dispose();
+                }
+                catch (CosmosException e) when (StoreStatus.IsTransient(e.StatusCode))
+                {
+                    status = e.StatusCode;
+                    retryAfter = e.RetryAfter;
+                    failure = e;
+                }
+                catch (OperationCanceledException e) when (!cancellationToken.IsCancellationRequested)
+                {
+                    // Our own per-operation timeout fired (the caller did not cancel): the store is not answering.
+                    status = HttpStatusCode.RequestTimeout;
+                    failure = e;
+                }
+                catch (HttpRequestException e)
+                {
+                    status = HttpStatusCode.ServiceUnavailable;
+                    failure = e;
+                }
+            }
+
+            if (attempt >= _retries)
+            {
+                throw new StoreUnavailableException(name, status, attempt + 1, failure);
+            }
+
+            var delay = Backoff(attempt, retryAfter);
+            FunctionsLog.TransientStoreFailure(_logger, name, (int)status, attempt + 1, delay.TotalMilliseconds);
+            await Task.Delay(delay, _clock, cancellationToken);
+        }
+    }
+
+    /// <summary>The server's back-off hint on a 429/449 (<c>x-ms-retry-after-ms</c>), when it gave one.</summary>
+    private static TimeSpan? RetryAfter(Headers headers) =>
+        double.TryParse(headers["x-ms-retry-after-ms"], System.Globalization.NumberStyles.Float, System.Globalization.CultureInfo.InvariantCulture, out var ms) && ms >= 0
+            ? TimeSpan.FromMilliseconds(ms)
+            : null;
+
+    /// <summary>base × 2^attempt, at least the server's retry-after, at most the configured maximum.</summary>
+    internal TimeSpan Backoff(int attempt, TimeSpan? retryAfter)
+    {
+        var exponential = _baseDelay * Math.Pow(2, Math.Min(attempt, 20));
+        var delay = retryAfter is { } after && after > exponential ? after : exponential;
+        return delay > _maxDelay ? _maxDelay : delay;
+    }
+}
