@@ -12,5 +12,6 @@ if (DevHostArguments.Parse(args, out var error) is not { } arguments)
     return 2;
 }
 
-return await DevHostApp.RunAsync(arguments, builder => builder.AddEventHubsEmulator(arguments.HubsFile, arguments.EventHubsDataDirectory),
-    app => app.MapEventHubsEndpoints());
+return await DevHostApp.RunAsync(arguments, builder => builder.AddEventHubsEmulator(arguments.HubsFile, arguments.EventHubsDataDirectory)
+        .AddFunctionsHost(o => (o.AppRoot, o.DataDirectory) = (arguments.AppRoot, arguments.DataDirectory)),
+    app => app.MapEventHubsEndpoints().MapFunctionsHostEndpoints());

@@ -38,8 +38,8 @@ internal static partial class FunctionsHostLog
     [LoggerMessage(EventId = 5011, EventName = "HostStarted", Level = LogLevel.Information, Message = "Functions host: {Count} functions ({Names}) from {AppRoot}")]
     public static partial void HostStarted(ILogger logger, int count, string names, string appRoot);
 
-    [LoggerMessage(EventId = 5012, EventName = "FunctionPaused", Level = LogLevel.Information, Message = "Function {Function} {State}")]
-    public static partial void FunctionPaused(ILogger logger, string function, string state);
+    [LoggerMessage(EventId = 5012, EventName = "NoFunctionApp", Level = LogLevel.Information, Message = "No host.json in {AppRoot}: the local Functions host has no functions to run")]
+    public static partial void NoFunctionApp(ILogger logger, string appRoot);
 
     [LoggerMessage(EventId = 5013, EventName = "ListenerCrashed", Level = LogLevel.Error, Message = "Listener {Function} partition {PartitionId} stopped on an unexpected error; restarting the host generation")]
     public static partial void ListenerCrashed(ILogger logger, Exception exception, string function, string partitionId);

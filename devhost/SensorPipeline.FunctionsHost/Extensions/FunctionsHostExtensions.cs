@@ -1,7 +1,9 @@
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Options;
+using SensorPipeline.EventHubs;
 using SensorPipeline.FunctionsHost;
+using SensorPipeline.FunctionsHost.Hubs;
 using SensorPipeline.FunctionsHost.Listeners;
 using SensorPipeline.FunctionsHost.Status;
 
@@ -11,8 +13,8 @@ namespace Microsoft.Extensions.Hosting;
 /// <summary>The one DI entry point of the local Functions host.</summary>
 public static class FunctionsHostExtensions
 {
-    /// <summary>Runs the function app in <see cref="FunctionsHostOptions.AppRoot"/> against the namespace registered as
-    /// <see cref="SensorPipeline.FunctionsHost.Hubs.IEventHubsGateway"/>. Options bind from the <c>FunctionsHost</c>
+    /// <summary>Runs the function app in <see cref="FunctionsHostOptions.AppRoot"/> against the emulator's
+    /// <see cref="EventHubsNamespace"/> (register it first, with AddEventHubsEmulator). Options bind from the <c>FunctionsHost</c>
     /// section, then <paramref name="configure"/> (the devhost command line) applies.</summary>
     public static IHostApplicationBuilder AddFunctionsHost(this IHostApplicationBuilder builder, Action<FunctionsHostOptions>? configure = null)
     {
@@ -28,6 +30,7 @@ public static class FunctionsHostExtensions
         builder.Services.TryAddEnumerable(ServiceDescriptor.Singleton<IValidateOptions<FunctionsHostOptions>, FunctionsHostOptionsValidator>());
         builder.Services.TryAddSingleton(TimeProvider.System);
         builder.Services.TryAddSingleton<FunctionsHostState>();
+        builder.Services.TryAddSingleton<IEventHubsGateway>(sp => new NamespaceGateway(sp.GetRequiredService<EventHubsNamespace>()));
         builder.Services.AddHostedService<FunctionsHostService>();
         return builder;
     }

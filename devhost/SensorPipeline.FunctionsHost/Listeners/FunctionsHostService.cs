@@ -44,6 +44,14 @@ internal sealed class FunctionsHostService(
             return;
         }
 
+        if (!File.Exists(Path.Combine(settings.AppRoot, "host.json")))
+        {
+            // Not a function app (e.g. devhost serving only the emulator): nothing to trigger.
+            string appRoot = Path.GetFullPath(settings.AppRoot);
+            FunctionsHostLog.NoFunctionApp(_logger, appRoot);
+            return;
+        }
+
         FunctionApp app = await FunctionAppLoader.LoadAsync(settings.AppRoot, cancellationToken);
         FunctionAppLoader.ValidateAgainst(app, gateway.Hubs);
         var store = new FileCheckpointStore(settings.DataDirectory, time);
@@ -58,7 +66,15 @@ internal sealed class FunctionsHostService(
         // The first handler start is part of start-up: a handler that cannot start (wrong path, crashes at once,
         // never listens) stops devhost with the reason, as the Functions host fails to initialize.
         HttpClient http = _http;
-        HandlerProcess first = await HandlerProcess.StartAsync(app, settings.HandlerStartupTimeout, http, _logger, 1, cancellationToken);
+        HandlerProcess first;
+        try
+        {
+            first = await HandlerProcess.StartAsync(app, settings.HandlerStartupTimeout, http, _logger, 1, cancellationToken);
+        }
+        catch (TimeoutException ex)
+        {
+            throw new FunctionAppConfigurationException(Path.Combine(app.AppRoot, "host.json"), "customHandler.description", ex.Message, ex);
+        }
         _run = RunAsync(app, store, settings, http, first, _stopping.Token);
     }
 
