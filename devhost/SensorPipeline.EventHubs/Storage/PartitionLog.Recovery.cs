@@ -49,7 +49,7 @@ internal sealed partial class PartitionLog
                 var result = isLast ? null : SegmentRecovery.TryLoadIndex(handle, indexPath, baseSequence);
                 if (result is null)
                 {
-                    result = SegmentRecovery.Scan(handle, baseSequence);
+                    result = SegmentRecovery.Scan(handle, path, baseSequence);
                     if (result.ValidLength < result.FileLength)
                     {
                         if (!isLast)

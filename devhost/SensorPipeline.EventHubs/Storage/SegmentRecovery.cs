@@ -60,13 +60,14 @@ internal static class SegmentRecovery
     }
 
     /// <summary>Scans every record from the header on; <see cref="Result.ValidLength"/> is where the valid records end.</summary>
-    public static Result Scan(SafeFileHandle log, long baseSequence)
+    public static Result Scan(SafeFileHandle log, string logPath, long baseSequence)
     {
         var fileLength = RandomAccess.GetLength(log);
         var positions = new List<int>(1024);
         long lastTicks = 0;
         var buffer = new byte[RecordFormat.RecordOverhead + RecordFormat.MaxPayloadSize];
-        using var stream = new FileStream(log, FileAccess.Read, bufferSize: 1024 * 1024);
+        // A stream of its own (not over the handle, which it would close on dispose).
+        using var stream = new FileStream(logPath, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete, bufferSize: 1024 * 1024);
         stream.Position = RecordFormat.SegmentHeaderSize;
         long position = RecordFormat.SegmentHeaderSize;
         while (true)
