@@ -1,0 +1,87 @@
+namespace SensorPipeline.Core.Telemetry;
+
+/// <summary>
+/// The pre-aggregated metrics the handler sends (Application Insights <c>customMetrics</c>) and their dimensions.
+/// One list shared by the handler, the devhost dashboard, the workbook's KQL and the alert rules in
+/// infra/app/monitoring.bicep, so a renamed metric breaks a build or a test instead of silently emptying a chart.
+/// Never rename one: dashboards and alerts in Azure query these strings.
+/// </summary>
+public static class MetricNames
+{
+    /// <summary>Events in a batch, per function and partition (sum = events received).</summary>
+    public const string EventsReceived = "EventsReceived";
+
+    /// <summary>Readings in a batch, per function and partition (sum = readings received; the "received" side of received vs written).</summary>
+    public const string ReadingsReceived = "ReadingsReceived";
+
+    /// <summary>Documents stored (live + archive) for a batch, per function and partition (the "written" side).</summary>
+    public const string DocumentsWritten = "DocumentsWritten";
+
+    /// <summary>Events per invocation, per function and partition (avg/min/max batch size).</summary>
+    public const string BatchSize = "BatchSize";
+
+    /// <summary>Now − ingestion enqueued time of the oldest event in a batch, ms, per function and partition: the seeds'
+    /// lateness signal (a consumer falling behind shows here first). The freshness alert reads this name.</summary>
+    public const string FreshnessMs = "FreshnessMs";
+
+    /// <summary>Ingestion enqueued → document written, ms, per function and partition (sum, count, min, max).</summary>
+    public const string EndToEndMs = "EndToEndMs";
+
+    /// <summary>The same latency counted per <see cref="Dimensions.Bucket"/>, per function: valueCount per bucket is the histogram.</summary>
+    public const string EndToEndBucket = "EndToEndBucket";
+
+    /// <summary>Device observed-at → document written, ms, per function and partition.</summary>
+    public const string DeviceToStoreMs = "DeviceToStoreMs";
+
+    /// <summary>The device-to-store latency counted per <see cref="Dimensions.Bucket"/>, per function.</summary>
+    public const string DeviceToStoreBucket = "DeviceToStoreBucket";
+
+    /// <summary>Readings older than the max age, archived instead of live, per function and partition.</summary>
+    public const string StaleReadings = "StaleReadings";
+
+    /// <summary>Dead letters written, per function and reason code. The dead-letter alert reads this name.</summary>
+    public const string DeadLetters = "DeadLetters";
+
+    /// <summary>Duration of one Cosmos DB call including its retries, ms, per container and operation.</summary>
+    public const string CosmosLatencyMs = "CosmosLatencyMs";
+
+    /// <summary>Request units charged per Cosmos DB call, per container and operation.</summary>
+    public const string CosmosRequestCharge = "CosmosRequestCharge";
+
+    /// <summary>Cosmos DB answers 429 (throttled), per container.</summary>
+    public const string CosmosThrottled = "CosmosThrottled";
+
+    /// <summary>Cosmos DB retries after a transient answer, per container and status code.</summary>
+    public const string CosmosRetries = "CosmosRetries";
+
+    /// <summary>Duration of one invocation, ms, per function (count = invocations).</summary>
+    public const string InvocationMs = "InvocationMs";
+
+    /// <summary>Failed invocations, per function and failure kind.</summary>
+    public const string InvocationFailures = "InvocationFailures";
+
+    /// <summary>Dimension names (Application Insights <c>customDimensions</c> keys).</summary>
+    public static class Dimensions
+    {
+        /// <summary>The function name: <c>Splitter</c>, <c>WeatherProcessor</c>, <c>SeismicProcessor</c>.</summary>
+        public const string Function = "Function";
+
+        /// <summary>The Event Hubs partition id of the batch.</summary>
+        public const string Partition = "Partition";
+
+        /// <summary>A latency bucket: <see cref="LatencyBuckets.Label"/> (its upper bound in ms, or <c>inf</c>).</summary>
+        public const string Bucket = "Bucket";
+
+        /// <summary>A dead-letter reason code (<see cref="Readings.DeadLetterReasons.Code"/>) or an invocation failure kind.</summary>
+        public const string Reason = "Reason";
+
+        /// <summary>A Cosmos DB container name.</summary>
+        public const string Container = "Container";
+
+        /// <summary>A Cosmos DB operation: <c>upsert</c>, <c>patch</c>, <c>read</c>, <c>create</c>.</summary>
+        public const string Operation = "Operation";
+
+        /// <summary>An HTTP status code as a number (<c>429</c>, <c>503</c>).</summary>
+        public const string Status = "Status";
+    }
+}
