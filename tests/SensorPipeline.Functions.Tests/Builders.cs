@@ -1,0 +1,49 @@
+using Google.Protobuf;
+using Google.Protobuf.WellKnownTypes;
+using SensorPipeline.Protos;
+
+namespace SensorPipeline.Functions.Tests;
+
+/// <summary>Readings built with the generated protobuf classes, as a real producer would send them.</summary>
+internal static class Builders
+{
+    public static readonly DateTimeOffset Observed = new(2026, 11, 21, 12, 0, 0, TimeSpan.Zero);
+
+    /// <summary>A device id unique to one test, so tests sharing a database never see each other's documents.</summary>
+    public static string Device(string prefix) => $"{prefix}-{Guid.NewGuid():N}"[..Math.Min(prefix.Length + 13, 64)];
+
+    public static Reading Weather(string device, ulong sequence, double lat = 47.6, double lon = -122.3) => new()
+    {
+        DeviceId = device,
+        Kind = SensorKind.Weather,
+        Sequence = sequence,
+        ObservedAt = Timestamp.FromDateTimeOffset(Observed.AddSeconds(sequence)),
+        Location = new Location { Latitude = lat, Longitude = lon, AltitudeM = 56.5 },
+        Weather = new WeatherPayload
+        {
+            TemperatureC = 12.5, RelativeHumidityPct = 81, PressureHpa = 1013.25,
+            WindSpeedMps = 4.2, WindDirectionDeg = 270, RainMmph = 0.4,
+        },
+    };
+
+    public static Reading Seismic(string device, ulong sequence, double lat = 35.7, double lon = 139.7) => new()
+    {
+        DeviceId = device,
+        Kind = SensorKind.Seismic,
+        Sequence = sequence,
+        ObservedAt = Timestamp.FromDateTimeOffset(Observed.AddSeconds(sequence)),
+        Location = new Location { Latitude = lat, Longitude = lon, AltitudeM = -3 },
+        Seismic = new SeismicPayload
+        {
+            Magnitude = 2.1, DepthKm = 10, PeakGroundAccelerationG = 0.01,
+            AccelerationXMps2 = 0.02, AccelerationYMps2 = -0.01, AccelerationZMps2 = 9.81,
+        },
+    };
+
+    public static byte[] Batch(params Reading[] readings)
+    {
+        var batch = new ReadingBatch();
+        batch.Readings.AddRange(readings);
+        return batch.ToByteArray();
+    }
+}

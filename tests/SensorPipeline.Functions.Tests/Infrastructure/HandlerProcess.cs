@@ -1,0 +1,75 @@
+using System.Text.RegularExpressions;
+
+namespace SensorPipeline.Functions.Tests.Infrastructure;
+
+/// <summary>
+/// The real handler process, started as the Functions host starts it: <c>dotnet SensorPipeline.Functions.dll</c>
+/// with FUNCTIONS_CUSTOMHANDLER_PORT (0 here: it prints the port it got), FUNCTIONS_APP_ROOT_PATH and the app
+/// settings in its environment.
+/// </summary>
+internal sealed partial class HandlerProcess : IDisposable
+{
+    private readonly ChildProcess _process;
+
+    private HandlerProcess(ChildProcess process, Uri address)
+    {
+        _process = process;
+        Address = address;
+        Http = new HttpClient { BaseAddress = address, Timeout = TimeSpan.FromSeconds(60) };
+    }
+
+    public Uri Address { get; }
+
+    public HttpClient Http { get; }
+
+    public string Output => _process.Output;
+
+    /// <summary>Settings for a handler writing to <paramref name="standIn"/> in database <paramref name="database"/>.</summary>
+    public static Dictionary<string, string?> Settings(CosmosStandIn standIn, string database) => new()
+    {
+        ["FUNCTIONS_CUSTOMHANDLER_PORT"] = "0",
+        ["FUNCTIONS_APP_ROOT_PATH"] = RepoPaths.Root,
+        ["FUNCTIONS_WORKER_RUNTIME"] = "custom",
+        ["Cosmos__AccountEndpoint"] = standIn.Endpoint.AbsoluteUri,
+        ["Cosmos__AuthKey"] = CosmosStandIn.EmulatorKey,
+        ["Cosmos__DatabaseName"] = database,
+        ["Cosmos__CreateIfNotExists"] = "true",
+        ["Logging__LogLevel__Default"] = "Warning",
+        ["Logging__LogLevel__SensorPipeline"] = "Information",
+    };
+
+    public static async Task<HandlerProcess> StartAsync(IDictionary<string, string?> settings)
+    {
+        var process = Launch(settings);
+        try
+        {
+            return new HandlerProcess(process, await process.WaitForUrlAsync(TimeSpan.FromSeconds(60)));
+        }
+        catch
+        {
+            process.Dispose();
+            throw;
+        }
+    }
+
+    /// <summary>Starts a handler expected to fail at start-up; returns its exit code and everything it printed.</summary>
+    public static async Task<(int ExitCode, string Output)> RunToFailureAsync(IDictionary<string, string?> settings)
+    {
+        using var process = Launch(settings);
+        var exitCode = await process.WaitForExitAsync(TimeSpan.FromSeconds(60));
+        await Task.Delay(200); // let the output readers drain the last lines
+        return (exitCode, process.Output);
+    }
+
+    public void Dispose()
+    {
+        Http.Dispose();
+        _process.Dispose();
+    }
+
+    private static ChildProcess Launch(IDictionary<string, string?> settings) =>
+        ChildProcess.Start("dotnet", [RepoPaths.HandlerDll], settings, Announce());
+
+    [GeneratedRegex(@"SensorPipeline\.Functions listening on (?<url>http://127\.0\.0\.1:\d+)")]
+    private static partial Regex Announce();
+}

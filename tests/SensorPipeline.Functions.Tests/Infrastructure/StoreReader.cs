@@ -1,0 +1,78 @@
+using System.Net;
+using System.Text.Json;
+using Microsoft.Azure.Cosmos;
+
+namespace SensorPipeline.Functions.Tests.Infrastructure;
+
+/// <summary>
+/// Reads what the handler wrote, by point reads (queries cost the square of a container's size on the stand-in).
+/// The stand-in answers 500 for a missing document; a handler adds the cross-partition header to document GETs,
+/// which makes it answer 404 as Cosmos DB does.
+/// </summary>
+internal sealed class StoreReader : IDisposable
+{
+    private readonly CosmosClient _client;
+    private readonly string _database;
+
+    public StoreReader(CosmosStandIn standIn, string database)
+    {
+        _database = database;
+        _client = new CosmosClient(standIn.Endpoint.AbsoluteUri, CosmosStandIn.EmulatorKey, new CosmosClientOptions
+        {
+            ConnectionMode = ConnectionMode.Gateway,
+            LimitToEndpoint = true,
+            HttpClientFactory = () => new HttpClient(new MissingAs404Handler
+            {
+                InnerHandler = new HttpClientHandler { ServerCertificateCustomValidationCallback = HttpClientHandler.DangerousAcceptAnyServerCertificateValidator },
+            }),
+        });
+    }
+
+    /// <summary>The document, or null when it does not exist.</summary>
+    public async Task<JsonElement?> ReadAsync(string container, string id, string partitionKey)
+    {
+        using var response = await _client.GetContainer(_database, container).ReadItemStreamAsync(id, new PartitionKey(partitionKey));
+        if (response.StatusCode == HttpStatusCode.NotFound)
+        {
+            return null;
+        }
+
+        response.EnsureSuccessStatusCode();
+        using var document = await JsonDocument.ParseAsync(response.Content);
+        return document.RootElement.Clone();
+    }
+
+    /// <summary>Ids of every document in one partition (a single-partition query: cheap on a small container).</summary>
+    public async Task<List<string>> IdsAsync(string container, string deviceId)
+    {
+        var query = new QueryDefinition("SELECT c.id FROM c WHERE c.deviceId = @d").WithParameter("@d", deviceId);
+        var ids = new List<string>();
+        using var iterator = _client.GetContainer(_database, container).GetItemQueryIterator<IdOnly>(query, requestOptions: new QueryRequestOptions { PartitionKey = new PartitionKey(deviceId) });
+        while (iterator.HasMoreResults)
+        {
+            foreach (var item in await iterator.ReadNextAsync())
+            {
+                ids.Add(item.Id);
+            }
+        }
+
+        return ids;
+    }
+
+    public void Dispose() => _client.Dispose();
+
+    private sealed record IdOnly([property: Newtonsoft.Json.JsonProperty("id")] string Id);
+
+    private sealed class MissingAs404Handler : DelegatingHandler
+    {
+        protected override Task<HttpResponseMessage> SendAsync(HttpRequestMessage request, CancellationToken cancellationToken)
+        {
+            if (request.Method == HttpMethod.Get && request.RequestUri?.AbsolutePath.Contains("/docs/", StringComparison.Ordinal) == true)
+            {
+                request.Headers.TryAddWithoutValidation("x-ms-documentdb-query-enablecrosspartition", "True");
+            }
+
+            return base.SendAsync(request, cancellationToken);
+        }
+    }
+}
