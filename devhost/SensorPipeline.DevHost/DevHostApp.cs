@@ -1,8 +1,6 @@
 using System.Net;
 using Microsoft.AspNetCore.Hosting.Server;
 using Microsoft.AspNetCore.Hosting.Server.Features;
-using Microsoft.Extensions.Options;
-using SensorPipeline.EventHubs;
 
 namespace SensorPipeline.DevHost;
 
@@ -18,6 +16,7 @@ public static class DevHostApp
         ArgumentNullException.ThrowIfNull(arguments);
         ArgumentNullException.ThrowIfNull(addServices);
         ArgumentNullException.ThrowIfNull(mapEndpoints);
+        var started = false;
         try
         {
             var builder = WebApplication.CreateSlimBuilder(new WebApplicationOptions { ContentRootPath = arguments.AppRoot });
@@ -36,6 +35,7 @@ public static class DevHostApp
             mapEndpoints(app);
             app.Lifetime.ApplicationStarted.Register(() =>
             {
+                started = true;
                 var address = app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()!.Addresses.First();
                 Console.Out.WriteLine(ListeningPrefix + address);
                 Console.Out.Flush();
@@ -43,9 +43,10 @@ public static class DevHostApp
             await app.RunAsync();
             return 0;
         }
-        catch (Exception e) when (e is NamespaceConfigException or OptionsValidationException or InvalidDataException or IOException or InvalidOperationException)
+        catch (Exception e) when (!started)
         {
-            // Configuration and data-directory problems: say what is wrong (file and setting) and stop.
+            // Anything that stops start-up (a config file, a setting, a locked or corrupt data directory): say what is
+            // wrong — the messages name the file and the setting — and exit non-zero. After start-up, errors propagate.
             await Console.Error.WriteLineAsync("devhost: cannot start: " + e.Message);
             return 1;
         }

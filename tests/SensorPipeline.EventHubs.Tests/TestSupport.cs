@@ -1,0 +1,55 @@
+using SensorPipeline.EventHubs;
+
+namespace SensorPipeline.EventHubs.Tests;
+
+/// <summary>System time shifted by an adjustable offset: timers and delays stay real, "now" can jump ahead.</summary>
+internal sealed class ShiftedTimeProvider : TimeProvider
+{
+    public TimeSpan Offset { get; set; }
+
+    public override DateTimeOffset GetUtcNow() => System.GetUtcNow() + Offset;
+}
+
+/// <summary>A temporary directory deleted on dispose.</summary>
+internal sealed class TempDirectory : IDisposable
+{
+    public TempDirectory() => Directory.CreateDirectory(Path);
+
+    public string Path { get; } = System.IO.Path.Combine(System.IO.Path.GetTempPath(), "sp-eh-" + Guid.NewGuid().ToString("N")[..12]);
+
+    public void Dispose()
+    {
+        if (Directory.Exists(Path))
+        {
+            Directory.Delete(Path, recursive: true);
+        }
+    }
+}
+
+internal static class TestData
+{
+    public static readonly NamespaceConfig Config = new("testns", [
+        new EventHubDescription("hub", 4, ["$Default", "group"]),
+        new EventHubDescription("one", 1, ["$Default"]),
+    ]);
+
+    public static EventToAppend Event(string body, string? key = null, IReadOnlyDictionary<string, object?>? properties = null) =>
+        new(System.Text.Encoding.UTF8.GetBytes(body), key, properties);
+
+    public static string Text(StoredEvent e) => System.Text.Encoding.UTF8.GetString(e.Body.Span);
+
+    /// <summary>The repository root (where eventhubs.emulator.json lives).</summary>
+    public static string RepoRoot
+    {
+        get
+        {
+            var dir = new DirectoryInfo(AppContext.BaseDirectory);
+            while (dir is not null && !File.Exists(Path.Combine(dir.FullName, "SensorPipeline.slnx")))
+            {
+                dir = dir.Parent;
+            }
+
+            return dir?.FullName ?? throw new InvalidOperationException("Repository root not found above " + AppContext.BaseDirectory);
+        }
+    }
+}

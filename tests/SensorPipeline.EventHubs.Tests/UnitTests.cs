@@ -1,0 +1,89 @@
+using SensorPipeline.EventHubs.Http;
+
+namespace SensorPipeline.EventHubs.Tests;
+
+public sealed class HeaderPropertiesTests
+{
+    [Theory]
+    [InlineData("42", 42)]
+    [InlineData("-7", -7)]
+    [InlineData("5000000000", 5000000000L)]
+    [InlineData("2.5", 2.5)]
+    [InlineData("1e3", 1000.0)]
+    [InlineData("true", true)]
+    [InlineData("False", false)]
+    [InlineData("hello", "hello")]
+    [InlineData("\"42\"", "42")]
+    [InlineData("NaN", "NaN")]
+    [InlineData("", "")]
+    public void Typed_HeaderText_BecomesTheNarrowestType(string text, object expected) =>
+        Assert.Equal(expected, HeaderProperties.Typed(text));
+}
+
+public sealed class SharedAccessSignatureTests
+{
+    private static readonly SasOptions Options = new();
+    private static readonly DateTimeOffset Now = new(2026, 11, 21, 12, 0, 0, TimeSpan.Zero);
+
+    private static string Token(string uri, string? key = null, TimeSpan? life = null, string? keyName = null) =>
+        SharedAccessSignature.Create(uri, keyName ?? Options.KeyName, key ?? Options.Key, Now + (life ?? TimeSpan.FromHours(1)));
+
+    [Theory]
+    [InlineData("sb://emulatorns1.servicebus.windows.net/", "ingestion/messages")]
+    [InlineData("sb://127.0.0.1:7071", "ingestion/messages")]
+    [InlineData("http://localhost/ingestion", "ingestion/messages")]
+    [InlineData("https://ns.servicebus.windows.net/INGESTION", "ingestion/partitions/1/messages")]
+    [InlineData("HTTPS://ns/ingestion/publishers/dev1", "ingestion/publishers/dev1/messages")]
+    [InlineData("amqps://ns/ingestion/messages", "ingestion/messages")]
+    public void Check_TokenCoveringResource_Accepted(string sr, string resource) =>
+        Assert.Null(SharedAccessSignature.Check(Token(sr), resource, Options, Now));
+
+    [Theory]
+    [InlineData("sb://ns/weather", "ingestion/messages")]
+    [InlineData("sb://ns/ingest", "ingestion/messages")]
+    [InlineData("sb://ns/ingestion/publishers/dev1", "ingestion/publishers/dev2/messages")]
+    [InlineData("sb://ns/ingestion/publishers/dev1", "ingestion/messages")]
+    public void Check_TokenForOtherResource_Rejected(string sr, string resource) =>
+        Assert.Contains("does not cover", SharedAccessSignature.Check(Token(sr), resource, Options, Now), StringComparison.Ordinal);
+
+    [Fact]
+    public void Check_WrongKey_Rejected() =>
+        Assert.Contains("signature", SharedAccessSignature.Check(Token("sb://ns/", key: "other"), "h/messages", Options, Now), StringComparison.Ordinal);
+
+    [Fact]
+    public void Check_WrongKeyName_Rejected() =>
+        Assert.Contains("key name", SharedAccessSignature.Check(Token("sb://ns/", keyName: "Other"), "h/messages", Options, Now), StringComparison.Ordinal);
+
+    [Fact]
+    public void Check_Expired_Rejected() =>
+        Assert.Contains("expired", SharedAccessSignature.Check(Token("sb://ns/", life: TimeSpan.FromSeconds(-1)), "h/messages", Options, Now), StringComparison.Ordinal);
+
+    [Theory]
+    [InlineData(null)]
+    [InlineData("")]
+    [InlineData("Bearer abc")]
+    [InlineData("SharedAccessSignature sr=x&se=1")]
+    [InlineData("SharedAccessSignature garbage")]
+    public void Check_MissingOrMalformed_Rejected(string? header) =>
+        Assert.NotNull(SharedAccessSignature.Check(header, "h/messages", Options, Now));
+}
+
+public sealed class OptionsValidatorTests
+{
+    [Fact]
+    public void Validate_Defaults_Succeed()
+    {
+        Assert.True(new EventLogOptionsValidator().Validate(null, new EventLogOptions()).Succeeded);
+        Assert.True(new SasOptionsValidator().Validate(null, new SasOptions()).Succeeded);
+    }
+
+    [Fact]
+    public void Validate_OutOfRange_NamesTheKey()
+    {
+        var result = new EventLogOptionsValidator().Validate(null, new EventLogOptions { SegmentSizeBytes = 10, FlushInterval = TimeSpan.Zero, CacheBytesPerPartition = -1 });
+        Assert.Contains("EventHubs:SegmentSizeBytes", result.FailureMessage, StringComparison.Ordinal);
+        Assert.Contains("EventHubs:FlushInterval", result.FailureMessage, StringComparison.Ordinal);
+        Assert.Contains("EventHubs:CacheBytesPerPartition", result.FailureMessage, StringComparison.Ordinal);
+        Assert.Contains("EventHubs:Sas:Key", new SasOptionsValidator().Validate(null, new SasOptions { Key = "" }).FailureMessage, StringComparison.Ordinal);
+    }
+}
