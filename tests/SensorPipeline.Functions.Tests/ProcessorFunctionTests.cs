@@ -1,0 +1,157 @@
+using System.Net;
+using System.Text.Json;
+using SensorPipeline.Functions.Tests.Infrastructure;
+
+namespace SensorPipeline.Functions.Tests;
+
+[Collection(PipelineGroup.Name)]
+public sealed class ProcessorFunctionTests(PipelineFixture fixture)
+{
+    private HandlerProcess Handler => fixture.Handler;
+
+    private StoreReader Store => fixture.Store;
+
+    [Fact]
+    public async Task WeatherProcessor_FreshReadings_WritesGeoJsonFeaturesAndTheDeviceState()
+    {
+        var device = Builders.Device("ws");
+        var ingestion = PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(device, 1, lat: 10.5, lon: 20.25), Builders.Weather(device, 2, lat: 11.5, lon: 21.25)));
+        var envelope = await PipelineDriver.WeatherEnvelopeAsync(Handler, ingestion);
+
+        var answer = await PipelineDriver.ProcessAsync(Handler, "WeatherProcessor", [envelope]);
+
+        Assert.Equal(HttpStatusCode.OK, answer.Status);
+        Assert.Contains("live 2, archived 0", answer.LogText, StringComparison.Ordinal);
+        var feature = await ReadAsync("readings", $"{device}:1", device);
+        Assert.Equal("Feature", feature.GetProperty("type").GetString());
+        Assert.Equal(device, feature.GetProperty("deviceId").GetString());
+        Assert.Equal("Point", feature.GetProperty("geometry").GetProperty("type").GetString());
+        Assert.Equal([20.25, 10.5, 56.5], feature.GetProperty("geometry").GetProperty("coordinates").EnumerateArray().Select(c => c.GetDouble()));
+        var properties = feature.GetProperty("properties");
+        Assert.Equal("weather", properties.GetProperty("kind").GetString());
+        Assert.Equal(1UL, properties.GetProperty("sequence").GetUInt64());
+        Assert.Equal(12.5, properties.GetProperty("temperatureC").GetDouble());
+        Assert.Equal("0", properties.GetProperty("sourcePartition").GetString());
+        Assert.Equal(ingestion.SequenceNumber, properties.GetProperty("sourceSequenceNumber").GetInt64());
+        Assert.False(properties.TryGetProperty("staleByMs", out _));
+        Assert.NotNull(await Store.ReadAsync("readings", $"{device}:2", device));
+
+        var state = await ReadAsync("devices", device, device);
+        Assert.Equal(2UL, state.GetProperty("properties").GetProperty("sequence").GetUInt64());
+        Assert.Equal([21.25, 11.5, 56.5], state.GetProperty("geometry").GetProperty("coordinates").EnumerateArray().Select(c => c.GetDouble()));
+        Assert.Equal($"{device}:2", state.GetProperty("properties").GetProperty("readingId").GetString());
+    }
+
+    [Fact]
+    public async Task WeatherProcessor_SameBatchRedelivered_StoresNoDuplicates()
+    {
+        var device = Builders.Device("ws");
+        var envelope = await PipelineDriver.WeatherEnvelopeAsync(Handler,
+            PipelineDriver.Ingestion(Builders.Batch([.. Enumerable.Range(1, 5).Select(i => Builders.Weather(device, (ulong)i))])));
+
+        var first = await PipelineDriver.ProcessAsync(Handler, "WeatherProcessor", [envelope]);
+        var again = await PipelineDriver.ProcessAsync(Handler, "WeatherProcessor", [envelope], retryCount: 1);
+
+        Assert.Equal(HttpStatusCode.OK, first.Status);
+        Assert.Equal(HttpStatusCode.OK, again.Status);
+        Assert.Contains("devices 0 updated / 1 superseded", again.LogText, StringComparison.Ordinal);
+        var ids = await Store.IdsAsync("readings", device);
+        Assert.Equal(Enumerable.Range(1, 5).Select(i => $"{device}:{i}").Order(), ids.Order());
+        Assert.Equal(5UL, (await ReadAsync("devices", device, device)).GetProperty("properties").GetProperty("sequence").GetUInt64());
+    }
+
+    [Fact]
+    public async Task WeatherProcessor_OlderBatchAfterNewer_DevicesKeepsTheNewest()
+    {
+        var device = Builders.Device("ws");
+        var newer = await PipelineDriver.WeatherEnvelopeAsync(Handler, PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(device, 7), Builders.Weather(device, 8))));
+        var older = await PipelineDriver.WeatherEnvelopeAsync(Handler, PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(device, 3), Builders.Weather(device, 4))));
+
+        Assert.Equal(HttpStatusCode.OK, (await PipelineDriver.ProcessAsync(Handler, "WeatherProcessor", [newer], partitionId: "0")).Status);
+        Assert.Equal(HttpStatusCode.OK, (await PipelineDriver.ProcessAsync(Handler, "WeatherProcessor", [older], partitionId: "1")).Status);
+
+        var state = await ReadAsync("devices", device, device);
+        Assert.Equal(8UL, state.GetProperty("properties").GetProperty("sequence").GetUInt64());
+        Assert.Equal(["3", "4", "7", "8"], (await Store.IdsAsync("readings", device)).Select(id => id[(id.LastIndexOf(':') + 1)..]).Order());
+
+        // A newer one then patches the stored state: version, geometry and properties all move together.
+        var newest = await PipelineDriver.WeatherEnvelopeAsync(Handler, PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(device, 9, lat: -33.5, lon: 151.25))));
+        Assert.Equal(HttpStatusCode.OK, (await PipelineDriver.ProcessAsync(Handler, "WeatherProcessor", [newest])).Status);
+        var patched = await ReadAsync("devices", device, device);
+        Assert.Equal(9UL, patched.GetProperty("properties").GetProperty("sequence").GetUInt64());
+        Assert.Equal($"{device}:9", patched.GetProperty("properties").GetProperty("readingId").GetString());
+        Assert.Equal([151.25, -33.5, 56.5], patched.GetProperty("geometry").GetProperty("coordinates").EnumerateArray().Select(c => c.GetDouble()));
+        Assert.StartsWith("00000000000000000009.", patched.GetProperty("version").GetString(), StringComparison.Ordinal);
+        Assert.Equal(device, patched.GetProperty("deviceId").GetString());
+    }
+
+    [Fact]
+    public async Task WeatherProcessor_ConcurrentBatchesForOneDevice_DevicesHoldsTheNewest()
+    {
+        var device = Builders.Device("ws");
+        const int Batches = 12;
+        var envelopes = new List<HubEvent>();
+        foreach (var sequence in Enumerable.Range(1, Batches).Reverse())
+        {
+            envelopes.Add(await PipelineDriver.WeatherEnvelopeAsync(Handler, PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(device, (ulong)sequence)))));
+        }
+
+        // All at once, on different partitions, newest first: every older write races a newer one.
+        var answers = await Task.WhenAll(envelopes.Select((e, i) => PipelineDriver.ProcessAsync(Handler, "WeatherProcessor", [e], partitionId: (i % 4).ToString(System.Globalization.CultureInfo.InvariantCulture))));
+
+        Assert.All(answers, a => Assert.Equal(HttpStatusCode.OK, a.Status));
+        var state = await ReadAsync("devices", device, device);
+        Assert.Equal((ulong)Batches, state.GetProperty("properties").GetProperty("sequence").GetUInt64());
+        Assert.Equal(Batches, (await Store.IdsAsync("readings", device)).Count);
+    }
+
+    [Fact]
+    public async Task WeatherProcessor_StaleReadings_AreArchivedCountedAndKeptOutOfTheLiveView()
+    {
+        var device = Builders.Device("ws");
+        var envelope = await PipelineDriver.WeatherEnvelopeAsync(Handler,
+            PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(device, 1)), age: TimeSpan.FromMinutes(10)));
+
+        var answer = await PipelineDriver.ProcessAsync(Handler, "WeatherProcessor", [envelope]);
+
+        Assert.Equal(HttpStatusCode.OK, answer.Status);
+        Assert.Contains("live 0, archived 1", answer.LogText, StringComparison.Ordinal);
+        var archived = await ReadAsync("archive", $"{device}:1", device);
+        Assert.InRange(archived.GetProperty("properties").GetProperty("staleByMs").GetInt64(), 4 * 60_000, 6 * 60_000);
+        Assert.Null(await Store.ReadAsync("readings", $"{device}:1", device));
+        Assert.Null(await Store.ReadAsync("devices", device, device));
+    }
+
+    [Fact]
+    public async Task SeismicProcessor_WeatherEnvelopeOnTheSeismicHub_IsDeadLetteredWhole()
+    {
+        var envelope = await PipelineDriver.WeatherEnvelopeAsync(Handler, PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(Builders.Device("ws"), 1))));
+
+        var answer = await PipelineDriver.ProcessAsync(Handler, "SeismicProcessor", [envelope], partitionId: "2");
+
+        Assert.Equal(HttpStatusCode.OK, answer.Status);
+        var id = $"seismic-processor:2:{envelope.SequenceNumber}";
+        var letter = await Store.ReadAsync("deadletters", id, id) ?? throw new Xunit.Sdk.XunitException("dead letter not stored");
+        Assert.Equal("payload-mismatch", letter.GetProperty("reason").GetString());
+        Assert.Equal(envelope.Body, letter.GetProperty("payloadBase64").GetBytesFromBase64());
+    }
+
+    [Fact]
+    public async Task SeismicProcessor_UndecodableEnvelope_IsDeadLetteredAndTheRestWritten()
+    {
+        var device = Builders.Device("sm");
+        var split = await PipelineDriver.SplitAsync(Handler, [PipelineDriver.Ingestion(Builders.Batch(Builders.Seismic(device, 4)))]);
+        var good = new HubEvent(split.Output("seismicOut")!, PipelineDriver.NextSequence(), DateTimeOffset.UtcNow);
+        var poison = new HubEvent([0x0A, 0xFF], PipelineDriver.NextSequence(), DateTimeOffset.UtcNow);
+
+        var answer = await PipelineDriver.ProcessAsync(Handler, "SeismicProcessor", [poison, good]);
+
+        Assert.Equal(HttpStatusCode.OK, answer.Status);
+        Assert.NotNull(await Store.ReadAsync("readings", $"{device}:4", device));
+        var id = $"seismic-processor:0:{poison.SequenceNumber}";
+        Assert.Equal("undecodable", (await Store.ReadAsync("deadletters", id, id))?.GetProperty("reason").GetString());
+    }
+
+    private async Task<JsonElement> ReadAsync(string container, string id, string partitionKey) =>
+        await Store.ReadAsync(container, id, partitionKey) ?? throw new Xunit.Sdk.XunitException($"{container}/{id} not stored");
+}
