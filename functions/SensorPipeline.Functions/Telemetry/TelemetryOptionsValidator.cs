@@ -1,0 +1,29 @@
+using Microsoft.Extensions.Options;
+
+namespace SensorPipeline.Functions.Telemetry;
+
+/// <summary>Every check for <see cref="TelemetryOptions"/>, run once at start-up; messages name the setting.</summary>
+internal sealed class TelemetryOptionsValidator : IValidateOptions<TelemetryOptions>
+{
+    public ValidateOptionsResult Validate(string? name, TelemetryOptions options)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        var failures = new List<string>();
+        if (options.MetricFlushInterval < TimeSpan.FromSeconds(1) || options.MetricFlushInterval > TimeSpan.FromMinutes(1))
+        {
+            failures.Add($"Telemetry__MetricFlushInterval must be from 00:00:01 to 00:01:00, found {options.MetricFlushInterval}.");
+        }
+
+        if (options.Enabled && !options.ConnectionString!.Contains("InstrumentationKey=", StringComparison.OrdinalIgnoreCase))
+        {
+            failures.Add($"{TelemetryOptions.ConnectionStringSetting} must contain InstrumentationKey=<guid> (and IngestionEndpoint=...), or be unset to turn telemetry off.");
+        }
+
+        if (!string.IsNullOrWhiteSpace(options.AuthenticationString) && !TelemetryAuthentication.TryParse(options.AuthenticationString, out _, out var error))
+        {
+            failures.Add($"{TelemetryOptions.AuthenticationStringSetting}: {error}");
+        }
+
+        return failures.Count == 0 ? ValidateOptionsResult.Success : ValidateOptionsResult.Fail(failures);
+    }
+}
