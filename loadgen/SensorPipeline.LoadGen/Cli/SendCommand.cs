@@ -1,0 +1,160 @@
+using System.CommandLine;
+using Azure.Identity;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Options;
+using SensorPipeline.LoadGen.Run;
+using SensorPipeline.LoadGen.Sending;
+
+namespace SensorPipeline.LoadGen.Cli;
+
+/// <summary>The root command: send readings (see <see cref="SendOptions"/> for every option's meaning and default).</summary>
+internal static class SendCommand
+{
+    private static readonly Option<string?> Connection = new("--connection") { Description = "Event Hubs connection string (default: env EventHubConnection)." };
+    private static readonly Option<string?> Namespace = new("--namespace") { Description = "Namespace host name for Microsoft Entra auth (no key), e.g. ns.servicebus.windows.net (default: env EventHubConnection__fullyQualifiedNamespace)." };
+    private static readonly Option<string?> Hub = new("--hub") { Description = "Hub to send to (default: EntityPath of the connection string, else env IngestionHubName, else ingestion)." };
+    private static readonly Option<int> Weather = new("--weather") { Description = "Weather stations.", DefaultValueFactory = _ => 50 };
+    private static readonly Option<int> Seismic = new("--seismic") { Description = "Seismometers.", DefaultValueFactory = _ => 50 };
+    private static readonly Option<int> Seed = new("--seed") { Description = "Seed of the simulations.", DefaultValueFactory = _ => 1 };
+    private static readonly Option<string> DevicePrefix = new("--device-prefix") { Description = "Device id prefix.", DefaultValueFactory = _ => "dev" };
+    private static readonly Option<int> ReadingsPerEvent = new("--readings-per-event") { Description = "Readings per event.", DefaultValueFactory = _ => 50 };
+    private static readonly Option<double?> Rate = new("--rate") { Description = "Target readings per second (default: flat out)." };
+    private static readonly Option<TimeSpan?> Duration = new("--duration") { Description = "How long to send (30s, 5m, …).", CustomParser = r => DurationParser.Parse(r) };
+    private static readonly Option<long?> Count = new("--count") { Description = "Readings to send." };
+    private static readonly Option<int> Concurrency = new("--concurrency") { Description = "Sends in flight at most.", DefaultValueFactory = _ => 16 };
+    private static readonly Option<int> MaxAttempts = new("--max-attempts") { Description = "HTTP attempts per event.", DefaultValueFactory = _ => 6 };
+    private static readonly Option<TimeSpan> BaseBackoff = Duration_("--base-backoff", "First retry delay.", TimeSpan.FromMilliseconds(100));
+    private static readonly Option<TimeSpan> MaxBackoff = Duration_("--max-backoff", "Longest retry delay.", TimeSpan.FromSeconds(5));
+    private static readonly Option<TimeSpan> AttemptTimeout = Duration_("--attempt-timeout", "One HTTP attempt's timeout.", TimeSpan.FromSeconds(30));
+    private static readonly Option<int> Poison = new("--poison") { Description = "Poison events (garbage bytes) to inject." };
+    private static readonly Option<int> Oversize = new("--oversize") { Description = "Oversize events to inject." };
+    private static readonly Option<int> OversizeBytes = new("--oversize-bytes") { Description = "Minimum size of an oversize event.", DefaultValueFactory = _ => 20_000 };
+    private static readonly Option<int> InjectEvery = new("--inject-every") { Description = "One injected event per this many events.", DefaultValueFactory = _ => 20 };
+    private static readonly Option<int> DuplicateEvery = new("--duplicate-every") { Description = "Re-send an acknowledged event after every K events (0: never)." };
+    private static readonly Option<string[]> PauseFunction = new("--pause-function") { Description = "devhost function to pause (repeatable), e.g. WeatherProcessor.", AllowMultipleArgumentsPerToken = false };
+    private static readonly Option<TimeSpan?> PauseFor = new("--pause-for") { Description = "How long to keep them paused.", CustomParser = r => DurationParser.Parse(r) };
+    private static readonly Option<TimeSpan> PauseAfter = Duration_("--pause-after", "When to pause, after the start.", TimeSpan.FromSeconds(5));
+    private static readonly Option<Uri?> DevHost = new("--devhost") { Description = "devhost base URL (default: the emulator connection string's endpoint)." };
+    private static readonly Option<string> PauseRoute = new("--pause-route") { Description = "Pause route template.", DefaultValueFactory = _ => "/admin/functions/{name}/pause" };
+    private static readonly Option<string> ResumeRoute = new("--resume-route") { Description = "Resume route template.", DefaultValueFactory = _ => "/admin/functions/{name}/resume" };
+    private static readonly Option<string?> LedgerPath = new("--ledger") { Description = "Ledger file (JSON) for loadgen verify." };
+    private static readonly Option<TimeSpan> ProgressInterval = Duration_("--progress-interval", "Progress and ledger update interval.", TimeSpan.FromSeconds(1));
+    private static readonly Option<TimeSpan> Grace = Duration_("--grace", "On Ctrl+C, how long in-flight sends may finish.", TimeSpan.FromSeconds(10));
+    private static readonly Option<bool> Verbose = new("--verbose") { Description = "Log every retry." };
+
+    /// <summary>Adds the send options and action to <paramref name="root"/>.</summary>
+    public static void Configure(RootCommand root)
+    {
+        ArgumentNullException.ThrowIfNull(root);
+        Option[] options = [Connection, Namespace, Hub, Weather, Seismic, Seed, DevicePrefix, ReadingsPerEvent, Rate, Duration, Count, Concurrency,
+            MaxAttempts, BaseBackoff, MaxBackoff, AttemptTimeout, Poison, Oversize, OversizeBytes, InjectEvery, DuplicateEvery, PauseFunction,
+            PauseFor, PauseAfter, DevHost, PauseRoute, ResumeRoute, LedgerPath, ProgressInterval, Grace, Verbose];
+        foreach (var option in options)
+        {
+            root.Options.Add(option);
+        }
+
+        root.SetAction(RunAsync);
+    }
+
+    private static Option<TimeSpan> Duration_(string name, string description, TimeSpan defaultValue) =>
+        new(name) { Description = description, DefaultValueFactory = _ => defaultValue, CustomParser = DurationParser.Parse };
+
+    private static async Task<int> RunAsync(ParseResult parse, CancellationToken cancellationToken)
+    {
+        var services = new ServiceCollection();
+        services.AddSingleton(TimeProvider.System);
+        services.AddLoadGenLogging(parse.GetValue(Verbose));
+        services.AddOptions<SendOptions>().Configure(o => Bind(parse, o)).ValidateOnStart();
+        services.AddSingleton<IValidateOptions<SendOptions>, SendOptionsValidator>();
+        await using var provider = services.BuildServiceProvider();
+        if (!StartupValidation.Passes(provider, Console.Error))
+        {
+            return ExitCodes.BadArguments;
+        }
+
+        var options = provider.GetRequiredService<IOptions<SendOptions>>().Value;
+        var time = provider.GetRequiredService<TimeProvider>();
+        var logger = provider.GetRequiredService<ILoggerFactory>().CreateLogger("loadgen");
+        var (baseAddress, authorization) = Authorization(options, time);
+        using var sender = new EventSender(EventSender.MessagesUriFor(baseAddress, options.Hub), authorization,
+            new SenderSettings(options.Concurrency, options.MaxAttempts, options.BaseBackoff, options.MaxBackoff, options.AttemptTimeout), time, logger);
+        using var controlClient = new HttpClient { Timeout = TimeSpan.FromSeconds(30) };
+        var pause = options.PauseFunctions.Count > 0
+            ? new PauseController(controlClient, options.DevHost ?? baseAddress, options, time, logger)
+            : null;
+        var progress = new ProgressLine(Console.Out, live: !Console.IsOutputRedirected);
+        using var runner = new LoadRunner(options, sender, time, logger, progress, pause);
+        var result = await runner.RunAsync(cancellationToken);
+        (authorization as IDisposable)?.Dispose();
+        RunSummary.Print(result, options, Console.Out);
+        return result.Interrupted ? ExitCodes.Interrupted
+            : result.Ledger.Counts.EventsFailed > 0 || result.Ledger.Injected.Any(i => !i.Acknowledged) || result.PauseFailed ? ExitCodes.Failed
+            : ExitCodes.Ok;
+    }
+
+    private static void Bind(ParseResult parse, SendOptions o)
+    {
+        // Explicit options win; then the settings names docs/conventions.md and infra's azure.env use.
+        o.Namespace = parse.GetValue(Namespace);
+        o.Connection = parse.GetValue(Connection) ?? (o.Namespace is null ? Env("EventHubConnection") : null);
+        o.Namespace ??= o.Connection is null ? Env("EventHubConnection__fullyQualifiedNamespace") : null;
+        o.Hub = parse.GetValue(Hub) ?? EntityPath(o.Connection) ?? Env("IngestionHubName") ?? "ingestion";
+        o.Weather = parse.GetValue(Weather);
+        o.Seismic = parse.GetValue(Seismic);
+        o.Seed = parse.GetValue(Seed);
+        o.DevicePrefix = parse.GetValue(DevicePrefix)!;
+        o.ReadingsPerEvent = parse.GetValue(ReadingsPerEvent);
+        o.Rate = parse.GetValue(Rate);
+        o.Duration = parse.GetValue(Duration);
+        o.Count = parse.GetValue(Count);
+        o.Concurrency = parse.GetValue(Concurrency);
+        o.MaxAttempts = parse.GetValue(MaxAttempts);
+        o.BaseBackoff = parse.GetValue(BaseBackoff);
+        o.MaxBackoff = parse.GetValue(MaxBackoff);
+        o.AttemptTimeout = parse.GetValue(AttemptTimeout);
+        o.Poison = parse.GetValue(Poison);
+        o.Oversize = parse.GetValue(Oversize);
+        o.OversizeBytes = parse.GetValue(OversizeBytes);
+        o.InjectEvery = parse.GetValue(InjectEvery);
+        o.DuplicateEvery = parse.GetValue(DuplicateEvery);
+        o.PauseFunctions = [.. parse.GetValue(PauseFunction) ?? []];
+        o.PauseFor = parse.GetValue(PauseFor);
+        o.PauseAfter = parse.GetValue(PauseAfter);
+        o.DevHost = parse.GetValue(DevHost);
+        o.PauseRoute = parse.GetValue(PauseRoute)!;
+        o.ResumeRoute = parse.GetValue(ResumeRoute)!;
+        o.Ledger = parse.GetValue(LedgerPath);
+        o.ProgressInterval = parse.GetValue(ProgressInterval);
+        o.Grace = parse.GetValue(Grace);
+    }
+
+    private static string? Env(string name) => Environment.GetEnvironmentVariable(name) is { Length: > 0 } value ? value : null;
+
+    private static string? EntityPath(string? connection)
+    {
+        try
+        {
+            return connection is null ? null : EventHubsConnection.Parse(connection).EntityPath;
+        }
+        catch (FormatException)
+        {
+            return null; // reported by the validator, which names the option
+        }
+    }
+
+    private static (Uri BaseAddress, IAuthorizationSource Authorization) Authorization(SendOptions options, TimeProvider time)
+    {
+        if (options.Connection is { } connectionString)
+        {
+            var connection = EventHubsConnection.Parse(connectionString);
+            // The token covers the hub (all its send paths), signed over the same URL the requests go to.
+            var resource = connection.BaseAddress.GetLeftPart(UriPartial.Authority) + "/" + options.Hub;
+            return (connection.BaseAddress, new SasAuthorization(resource, connection.KeyName, connection.Key, time));
+        }
+
+        var baseAddress = new Uri("https://" + options.Namespace);
+        return (baseAddress, new EntraAuthorization(new DefaultAzureCredential(), time));
+    }
+}

@@ -1,0 +1,43 @@
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Logging.Console;
+using Microsoft.Extensions.Options;
+
+namespace SensorPipeline.LoadGen.Cli;
+
+/// <summary>Start-up plumbing shared by the commands.</summary>
+internal static class StartupValidation
+{
+    /// <summary>Runs the ValidateOnStart checks; on failure prints every message (each names its option) and returns false.</summary>
+    public static bool Passes(IServiceProvider provider, TextWriter error)
+    {
+        ArgumentNullException.ThrowIfNull(provider);
+        ArgumentNullException.ThrowIfNull(error);
+        try
+        {
+            provider.GetRequiredService<IStartupValidator>().Validate();
+            return true;
+        }
+        catch (OptionsValidationException e)
+        {
+            foreach (var failure in e.Failures)
+            {
+                error.WriteLine("loadgen: " + failure);
+            }
+
+            return false;
+        }
+    }
+
+    /// <summary>Logs go to stderr, one line each, so stdout carries only progress and tables.</summary>
+    public static IServiceCollection AddLoadGenLogging(this IServiceCollection services, bool verbose) =>
+        services.AddLogging(logging => logging
+            .SetMinimumLevel(verbose ? LogLevel.Debug : LogLevel.Information)
+            .AddFilter("System.Net.Http", LogLevel.Warning)
+            .AddSimpleConsole(console =>
+            {
+                console.SingleLine = true;
+                console.TimestampFormat = "HH:mm:ss ";
+            })
+            .Services.Configure<ConsoleLoggerOptions>(console => console.LogToStandardErrorThreshold = LogLevel.Trace));
+}

@@ -1,0 +1,146 @@
+using System.CommandLine;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Options;
+using SensorPipeline.LoadGen.Ledger;
+using SensorPipeline.LoadGen.Run;
+using SensorPipeline.LoadGen.Verify;
+
+namespace SensorPipeline.LoadGen.Cli;
+
+/// <summary><c>loadgen verify</c>: checks a run's ledger against Cosmos DB (see <see cref="VerifyOptions"/>).</summary>
+internal static class VerifyCommand
+{
+    private static readonly Option<string> LedgerPath = new("--ledger") { Description = "The run's ledger file.", Required = true };
+    private static readonly Option<Uri?> Endpoint = new("--cosmos-endpoint") { Description = "Cosmos DB endpoint (default: env Cosmos__AccountEndpoint)." };
+    private static readonly Option<string?> Key = new("--cosmos-key") { Description = "Account key (default: env Cosmos__AuthKey; the emulator key on loopback; else Microsoft Entra)." };
+    private static readonly Option<string?> ClientId = new("--managed-identity-client-id") { Description = "User-assigned identity for Microsoft Entra (default: env Cosmos__ManagedIdentityClientId)." };
+    private static readonly Option<string> Database = new("--database") { Description = "Database.", DefaultValueFactory = _ => "sensorpipeline" };
+    private static readonly Option<string> Readings = new("--readings-container") { Description = "Live readings container.", DefaultValueFactory = _ => "readings" };
+    private static readonly Option<string> Archive = new("--archive-container") { Description = "Stale readings container.", DefaultValueFactory = _ => "archive" };
+    private static readonly Option<string> Devices = new("--devices-container") { Description = "Latest state container.", DefaultValueFactory = _ => "devices" };
+    private static readonly Option<string> DeadLetters = new("--deadletters-container") { Description = "Dead letters container.", DefaultValueFactory = _ => "deadletters" };
+    private static readonly Option<int> Concurrency = new("--concurrency") { Description = "Readings checked at once.", DefaultValueFactory = _ => 32 };
+    private static readonly Option<bool> Json = new("--json") { Description = "Print the verdict as JSON." };
+    private static readonly Option<TimeSpan> ProgressInterval = new("--progress-interval")
+    {
+        Description = "Progress interval (stderr).", DefaultValueFactory = _ => TimeSpan.FromSeconds(2), CustomParser = DurationParser.Parse,
+    };
+
+    public static Command Create()
+    {
+        var command = new Command("verify", "Checks in Cosmos DB that every reading of a run's ledger arrived exactly once; exits 1 on any loss.");
+        foreach (var option in new Option[] { LedgerPath, Endpoint, Key, ClientId, Database, Readings, Archive, Devices, DeadLetters, Concurrency, Json, ProgressInterval })
+        {
+            command.Options.Add(option);
+        }
+
+        command.SetAction(RunAsync);
+        return command;
+    }
+
+    private static async Task<int> RunAsync(ParseResult parse, CancellationToken cancellationToken)
+    {
+        var services = new ServiceCollection();
+        services.AddLoadGenLogging(verbose: false);
+        services.AddOptions<VerifyOptions>().Configure(o => Bind(parse, o)).ValidateOnStart();
+        services.AddSingleton<IValidateOptions<VerifyOptions>, VerifyOptionsValidator>();
+        await using var provider = services.BuildServiceProvider();
+        if (!StartupValidation.Passes(provider, Console.Error))
+        {
+            return ExitCodes.BadArguments;
+        }
+
+        var options = provider.GetRequiredService<IOptions<VerifyOptions>>().Value;
+        RunLedger ledger;
+        try
+        {
+            ledger = await LedgerFile.ReadAsync(options.Ledger, cancellationToken);
+        }
+        catch (InvalidDataException e)
+        {
+            await Console.Error.WriteLineAsync("loadgen verify: " + e.Message);
+            return ExitCodes.BadArguments;
+        }
+
+        using var client = CosmosClientFactory.Create(options);
+        var database = client.GetDatabase(options.Database);
+        var verifier = new LedgerVerifier(new VerifyContainers(database.GetContainer(options.ReadingsContainer), database.GetContainer(options.ArchiveContainer),
+            database.GetContainer(options.DevicesContainer), database.GetContainer(options.DeadLettersContainer)), options.Concurrency);
+        var expected = LedgerVerifier.Expected(ledger);
+        var progress = new ProgressLine(Console.Error, live: !Console.IsErrorRedirected);
+        using var stopProgress = new CancellationTokenSource();
+        var reporter = ReportAsync(verifier, expected, progress, options.ProgressInterval, stopProgress.Token);
+        Verdict verdict;
+        try
+        {
+            verdict = await verifier.VerifyAsync(ledger, cancellationToken);
+        }
+        catch (CosmosVerifyException e)
+        {
+            await Console.Error.WriteLineAsync("loadgen verify: cannot give a verdict: " + e.Message);
+            return ExitCodes.Unverifiable;
+        }
+        finally
+        {
+            await stopProgress.CancelAsync();
+            await reporter;
+            progress.Finish();
+        }
+
+        if (!ledger.Complete)
+        {
+            await Console.Error.WriteLineAsync("loadgen verify: note: the ledger is from an interrupted or unfinished run; it covers what was acknowledged.");
+        }
+
+        if (options.Json)
+        {
+            VerdictPrinter.PrintJson(verdict, Console.Out);
+        }
+        else
+        {
+            VerdictPrinter.PrintTable(verdict, Console.Out);
+        }
+
+        return verdict.Passed ? ExitCodes.Ok : ExitCodes.Failed;
+    }
+
+    private static async Task ReportAsync(LedgerVerifier verifier, long expected, ProgressLine progress, TimeSpan interval, CancellationToken cancellationToken)
+    {
+        using var timer = new PeriodicTimer(interval);
+        try
+        {
+            while (await timer.WaitForNextTickAsync(cancellationToken))
+            {
+                progress.Write($"verify: {verifier.Checked:N0} of {expected:N0} readings checked");
+            }
+        }
+        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+        {
+            // Verification finished.
+        }
+    }
+
+    private static void Bind(ParseResult parse, VerifyOptions o)
+    {
+        o.Ledger = parse.GetValue(LedgerPath)!;
+        o.CosmosEndpoint = parse.GetValue(Endpoint) ?? (Uri.TryCreate(Environment.GetEnvironmentVariable("Cosmos__AccountEndpoint"), UriKind.Absolute, out var fromEnv) ? fromEnv : null);
+        o.CosmosKey = parse.GetValue(Key) ?? NonEmpty(Environment.GetEnvironmentVariable("Cosmos__AuthKey"));
+        o.ManagedIdentityClientId = parse.GetValue(ClientId) ?? NonEmpty(Environment.GetEnvironmentVariable("Cosmos__ManagedIdentityClientId"));
+        // An explicit option wins, then the handler's setting name (docs/conventions.md; infra's azure.env), then the default.
+        o.Database = Pick(parse, Database, "Cosmos__DatabaseName");
+        o.ReadingsContainer = Pick(parse, Readings, "Cosmos__ReadingsContainer");
+        o.ArchiveContainer = Pick(parse, Archive, "Cosmos__ArchiveContainer");
+        o.DevicesContainer = Pick(parse, Devices, "Cosmos__DevicesContainer");
+        o.DeadLettersContainer = Pick(parse, DeadLetters, "Cosmos__DeadLettersContainer");
+        o.Concurrency = parse.GetValue(Concurrency);
+        o.Json = parse.GetValue(Json);
+        o.ProgressInterval = parse.GetValue(ProgressInterval);
+    }
+
+    private static string Pick(ParseResult parse, Option<string> option, string environmentName) =>
+        parse.GetResult(option) is { Implicit: false } || NonEmpty(Environment.GetEnvironmentVariable(environmentName)) is not { } fromEnv
+            ? parse.GetValue(option)!
+            : fromEnv;
+
+    private static string? NonEmpty(string? value) => string.IsNullOrWhiteSpace(value) ? null : value;
+}

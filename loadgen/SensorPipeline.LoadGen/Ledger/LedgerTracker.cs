@@ -1,0 +1,163 @@
+using System.Security.Cryptography;
+using SensorPipeline.LoadGen.Devices;
+using SensorPipeline.LoadGen.Events;
+using SensorPipeline.LoadGen.Sending;
+using SensorPipeline.Protos;
+
+namespace SensorPipeline.LoadGen.Ledger;
+
+/// <summary>
+/// Turns send outcomes, which arrive out of order from concurrent sends, into the ledger. A tracked event
+/// is applied only once every earlier one is resolved (a watermark), so at any moment the ledger says
+/// "sequences 1..N of each device were resolved" — true even for a snapshot taken mid-run, which is what
+/// lets an interrupted run still verify what it acknowledged. Thread-safe.
+/// </summary>
+internal sealed class LedgerTracker
+{
+    private readonly Lock _gate = new();
+    private readonly LedgerDevice[] _devices;
+    private readonly Dictionary<long, (IReadOnlyList<DeviceSpan> Spans, bool Sent)> _waiting = [];
+    private readonly List<LedgerInjection> _injected = [];
+    private readonly LedgerCounts _counts = new();
+    private long _watermark;
+
+    public LedgerTracker(DeviceFleet fleet)
+    {
+        ArgumentNullException.ThrowIfNull(fleet);
+        _devices = [.. fleet.Devices.Select(d => new LedgerDevice { Id = d.Id, Kind = d.Kind == SensorKind.Weather ? "weather" : "seismic" })];
+    }
+
+    /// <summary>Tracked events applied so far (all events below this index are resolved).</summary>
+    public long Watermark
+    {
+        get
+        {
+            lock (_gate)
+            {
+                return _watermark;
+            }
+        }
+    }
+
+    /// <summary>Records one event's outcome; <paramref name="outcome"/> null means unconfirmed (interrupted mid-send).</summary>
+    public void Record(PackedEvent packed, SendOutcome? outcome)
+    {
+        ArgumentNullException.ThrowIfNull(packed);
+        var sent = outcome is { Status: SendStatus.Sent };
+        lock (_gate)
+        {
+            _counts.Retries += outcome?.Retries ?? 0;
+            switch (packed.Kind)
+            {
+                case EventKind.Readings:
+                    if (sent)
+                    {
+                        _counts.EventsSent++;
+                        _counts.ReadingsSent += packed.ReadingCount;
+                    }
+                    else if (outcome is null)
+                    {
+                        _counts.EventsUnconfirmed++;
+                    }
+                    else
+                    {
+                        _counts.EventsFailed++;
+                        _counts.ReadingsFailed += packed.ReadingCount;
+                    }
+
+                    _waiting[packed.TrackIndex] = (packed.Spans, sent);
+                    Advance();
+                    break;
+                case EventKind.Duplicate:
+                    // The original is tracked already; a duplicate's fate changes nothing the verifier must find.
+                    if (sent)
+                    {
+                        _counts.DuplicateEventsSent++;
+                        _counts.DuplicateReadingsSent += packed.ReadingCount;
+                    }
+
+                    break;
+                case EventKind.Poison:
+                case EventKind.Oversize:
+                    if (sent && packed.Kind == EventKind.Poison)
+                    {
+                        _counts.PoisonSent++;
+                    }
+                    else if (sent)
+                    {
+                        _counts.OversizeSent++;
+                    }
+
+                    _injected.Add(new LedgerInjection
+                    {
+                        Kind = packed.Kind == EventKind.Poison ? "poison" : "oversize",
+                        Sha256 = Convert.ToHexStringLower(SHA256.HashData(packed.Body)),
+                        Bytes = packed.Body.Length,
+                        Acknowledged = sent,
+                        Status = outcome?.StatusCode ?? 0,
+                    });
+                    break;
+                default:
+                    throw new ArgumentOutOfRangeException(nameof(packed), packed.Kind, "unknown event kind");
+            }
+        }
+    }
+
+    /// <summary>A copy of the ledger as it stands.</summary>
+    public RunLedger Snapshot(string target, int seed, DateTimeOffset startedAt, DateTimeOffset now, TimeSpan elapsed, bool complete)
+    {
+        lock (_gate)
+        {
+            return new RunLedger
+            {
+                Target = target,
+                Seed = seed,
+                StartedAt = startedAt,
+                UpdatedAt = now,
+                Complete = complete,
+                Counts = new LedgerCounts
+                {
+                    EventsSent = _counts.EventsSent,
+                    ReadingsSent = _counts.ReadingsSent,
+                    EventsFailed = _counts.EventsFailed,
+                    ReadingsFailed = _counts.ReadingsFailed,
+                    EventsUnconfirmed = _counts.EventsUnconfirmed,
+                    Retries = _counts.Retries,
+                    DuplicateEventsSent = _counts.DuplicateEventsSent,
+                    DuplicateReadingsSent = _counts.DuplicateReadingsSent,
+                    PoisonSent = _counts.PoisonSent,
+                    OversizeSent = _counts.OversizeSent,
+                    ElapsedSeconds = elapsed.TotalSeconds,
+                },
+                Devices = [.. _devices.Select(d => new LedgerDevice { Id = d.Id, Kind = d.Kind, HighestSequence = d.HighestSequence, Unsent = [.. d.Unsent] })],
+                Injected = [.. _injected.Select(i => new LedgerInjection { Kind = i.Kind, Sha256 = i.Sha256, Bytes = i.Bytes, Acknowledged = i.Acknowledged, Status = i.Status })],
+            };
+        }
+    }
+
+    private void Advance()
+    {
+        while (_waiting.Remove(_watermark, out var resolved))
+        {
+            foreach (var span in resolved.Spans)
+            {
+                var device = _devices[span.DeviceIndex];
+                device.HighestSequence = Math.Max(device.HighestSequence, span.Last);
+                if (!resolved.Sent)
+                {
+                    // Merge with the previous gap when contiguous, so a failed stretch stays one entry.
+                    if (device.Unsent.Count > 0 && device.Unsent[^1].Last + 1 == span.First)
+                    {
+                        device.Unsent[^1] = device.Unsent[^1] with { Last = span.Last };
+                    }
+                    else
+                    {
+                        device.Unsent.Add(new SequenceRange(span.First, span.Last));
+                    }
+                }
+            }
+
+            _watermark++;
+        }
+    }
+}

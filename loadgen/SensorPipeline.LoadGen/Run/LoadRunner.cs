@@ -1,0 +1,228 @@
+using Microsoft.Extensions.Logging;
+using SensorPipeline.LoadGen.Devices;
+using SensorPipeline.LoadGen.Events;
+using SensorPipeline.LoadGen.Ledger;
+using SensorPipeline.LoadGen.Sending;
+
+namespace SensorPipeline.LoadGen.Run;
+
+/// <summary>What a run ended with.</summary>
+/// <param name="Ledger">The final ledger (also written to the file when one was asked for).</param>
+/// <param name="Counters">Counts and the send-latency histogram.</param>
+/// <param name="Elapsed">From the first send to the last answer.</param>
+/// <param name="Interrupted">Cancelled (Ctrl+C) before the end.</param>
+/// <param name="PauseFailed">A pause or resume call to devhost failed.</param>
+internal sealed record RunResult(RunLedger Ledger, RunCounters Counters, TimeSpan Elapsed, bool Interrupted, bool PauseFailed);
+
+/// <summary>
+/// One load run: builds events on one producer loop paced by <see cref="Pacer"/>, sends up to
+/// <see cref="SendOptions.Concurrency"/> at once, injects bad events, and keeps the ledger current.
+/// </summary>
+internal sealed partial class LoadRunner : IDisposable
+{
+    private readonly SendOptions _options;
+    private readonly EventSender _sender;
+    private readonly TimeProvider _time;
+    private readonly ILogger _logger;
+    private readonly ProgressLine _progress;
+    private readonly PauseController? _pause;
+    private readonly DeviceFleet _fleet;
+    private readonly EventPacker _packer;
+    private readonly LedgerTracker _tracker;
+    private readonly RunCounters _counters = new();
+    private readonly SemaphoreSlim _permits;
+    private readonly Random _injectionRandom;
+    private readonly Queue<EventKind> _pendingInjections = new();
+    private PackedEvent? _lastAcknowledged;
+    private Exception? _failure;
+    private int _injectedSoFar;
+
+    public LoadRunner(SendOptions options, EventSender sender, TimeProvider time, ILogger logger, ProgressLine progress, PauseController? pause)
+    {
+        _options = options ?? throw new ArgumentNullException(nameof(options));
+        _sender = sender ?? throw new ArgumentNullException(nameof(sender));
+        _time = time ?? throw new ArgumentNullException(nameof(time));
+        _logger = logger ?? throw new ArgumentNullException(nameof(logger));
+        _progress = progress ?? throw new ArgumentNullException(nameof(progress));
+        _pause = pause;
+        _fleet = new DeviceFleet(options.Weather, options.Seismic, options.Seed, options.DevicePrefix);
+        _packer = new EventPacker(_fleet);
+        _tracker = new LedgerTracker(_fleet);
+        _permits = new SemaphoreSlim(options.Concurrency, options.Concurrency);
+        _injectionRandom = new Random(unchecked(options.Seed * 7919) + 17);
+        // Alternate the kinds so a short run still gets some of each.
+        for (var i = 0; i < Math.Max(options.Poison, options.Oversize); i++)
+        {
+            if (i < options.Poison)
+            {
+                _pendingInjections.Enqueue(EventKind.Poison);
+            }
+
+            if (i < options.Oversize)
+            {
+                _pendingInjections.Enqueue(EventKind.Oversize);
+            }
+        }
+    }
+
+    public async Task<RunResult> RunAsync(CancellationToken cancellationToken)
+    {
+        var startedAt = _time.GetUtcNow();
+        var pacer = new Pacer(_time, _options.Rate, _options.ReadingsPerEvent);
+        // Sends get their own token: on Ctrl+C the producer stops at once, in-flight sends get a grace period.
+        using var sendCancel = new CancellationTokenSource();
+        using var producerStop = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        await using var onCancel = cancellationToken.Register(() => sendCancel.CancelAfter(_options.Grace));
+        using var pauseCancel = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        var pauseTask = _pause?.RunAsync(pauseCancel.Token) ?? Task.FromResult(true);
+        using var reporterStop = new CancellationTokenSource();
+        var reporter = ReportAsync(pacer, startedAt, reporterStop.Token);
+
+        var interrupted = false;
+        try
+        {
+            await ProduceAsync(pacer, producerStop, sendCancel.Token, cancellationToken);
+        }
+        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+        {
+            interrupted = true;
+            LoadGenLog.RunCancelled(_logger, _options.Grace, _options.Concurrency - _permits.CurrentCount);
+        }
+
+        // Drain: holding every permit means no send is in flight any more.
+        for (var i = 0; i < _options.Concurrency; i++)
+        {
+            await _permits.WaitAsync(CancellationToken.None);
+        }
+
+        var elapsed = pacer.Elapsed;
+        // The backlog episode must finish (and resume the functions) before the run reports: the demo drains after this.
+        var pauseOk = await pauseTask;
+        await reporterStop.CancelAsync();
+        await reporter;
+        _progress.Finish();
+
+        if (_failure is not null)
+        {
+            throw new InvalidOperationException("A send failed unexpectedly: " + _failure.Message, _failure);
+        }
+
+        var ledger = _tracker.Snapshot(_sender.MessagesUri.ToString(), _options.Seed, startedAt, _time.GetUtcNow(), elapsed, complete: !interrupted);
+        if (_options.Ledger is { } path)
+        {
+            // The final write: the ledger now covers every acknowledged event (unconfirmed ones are listed as unsent).
+            await LedgerFile.WriteAsync(path, ledger, CancellationToken.None);
+            LoadGenLog.LedgerWritten(_logger, path, ledger.Counts.EventsSent);
+        }
+
+        return new RunResult(ledger, _counters, elapsed, interrupted, !pauseOk);
+    }
+
+    private async Task ProduceAsync(Pacer pacer, CancellationTokenSource producerStop, CancellationToken sendToken, CancellationToken cancellationToken)
+    {
+        var token = producerStop.Token;
+        long slot = 0;
+        long readingsBuilt = 0;
+        var sinceDuplicate = 0;
+        while (true)
+        {
+            if (_options.Count is { } count && readingsBuilt >= count)
+            {
+                break;
+            }
+
+            if (_options.Duration is { } duration && (pacer.DueOffset(slot) >= duration || pacer.Elapsed >= duration))
+            {
+                break;
+            }
+
+            await pacer.WaitAsync(slot, token);
+            await _permits.WaitAsync(token);
+            PackedEvent packed;
+            if (_pendingInjections.Count > 0 && slot % _options.InjectEvery == _options.InjectEvery / 2)
+            {
+                packed = BuildInjection(_pendingInjections.Dequeue());
+            }
+            else if (_options.DuplicateEvery > 0 && sinceDuplicate >= _options.DuplicateEvery && Volatile.Read(ref _lastAcknowledged) is { } original)
+            {
+                packed = original with { Kind = EventKind.Duplicate, TrackIndex = -1, Spans = [] };
+                sinceDuplicate = 0;
+            }
+            else
+            {
+                var size = (int)Math.Min(_options.ReadingsPerEvent, (_options.Count ?? long.MaxValue) - readingsBuilt);
+                packed = _packer.Next(size, _time.GetUtcNow());
+                readingsBuilt += size;
+                sinceDuplicate++;
+            }
+
+            // Not awaited here: the permit bounds how many run at once, and the drain in RunAsync awaits them all.
+            _ = SendOneAsync(packed, producerStop, sendToken);
+            slot++;
+            if (_failure is not null)
+            {
+                return;
+            }
+        }
+
+        // Injections the run had no slot for still go out, so the counts asked for are the counts sent.
+        while (_pendingInjections.Count > 0 && !cancellationToken.IsCancellationRequested)
+        {
+            await _permits.WaitAsync(token);
+            _ = SendOneAsync(BuildInjection(_pendingInjections.Dequeue()), producerStop, sendToken);
+        }
+    }
+
+    private PackedEvent BuildInjection(EventKind kind)
+    {
+        var number = ++_injectedSoFar;
+        var body = kind == EventKind.Poison
+            ? InjectedEvents.Poison(_injectionRandom, 64 + _injectionRandom.Next(512))
+            : InjectedEvents.Oversize(number, _options.OversizeBytes, _time.GetUtcNow());
+        return new PackedEvent(kind, body, 0, [], -1);
+    }
+
+    private async Task SendOneAsync(PackedEvent packed, CancellationTokenSource producerStop, CancellationToken sendToken)
+    {
+        try
+        {
+            var outcome = await _sender.SendAsync(packed.Body, sendToken);
+            _counters.Record(outcome, packed.ReadingCount);
+            _tracker.Record(packed, outcome);
+            switch (outcome.Status)
+            {
+                case SendStatus.Sent when packed.Kind == EventKind.Readings:
+                    Volatile.Write(ref _lastAcknowledged, packed);
+                    break;
+                case SendStatus.Rejected:
+                    LoadGenLog.SendRejected(_logger, KindName(packed.Kind), packed.ReadingCount, outcome.Attempts, outcome.Detail);
+                    break;
+                case SendStatus.GaveUp:
+                    LoadGenLog.SendGaveUp(_logger, KindName(packed.Kind), packed.ReadingCount, outcome.Attempts, outcome.Detail);
+                    break;
+                default:
+                    break;
+            }
+        }
+        catch (OperationCanceledException) when (sendToken.IsCancellationRequested)
+        {
+            // Abandoned after the grace period: the hub may or may not have it, so the ledger lists it as unsent.
+            _tracker.Record(packed, null);
+        }
+        catch (Exception e)
+        {
+            // Not an HTTP failure (those are outcomes): a bug. Stop producing and surface it at the end of the run.
+            Interlocked.CompareExchange(ref _failure, e, null);
+            _tracker.Record(packed, null);
+            await producerStop.CancelAsync();
+        }
+        finally
+        {
+            _permits.Release();
+        }
+    }
+
+    public void Dispose() => _permits.Dispose();
+
+    private static string KindName(EventKind kind) => kind.ToString().ToLowerInvariant();
+}

@@ -1,0 +1,53 @@
+using System.Globalization;
+using Spectre.Console;
+
+namespace SensorPipeline.LoadGen.Run;
+
+/// <summary>The end-of-run table.</summary>
+internal static class RunSummary
+{
+    public static void Print(RunResult result, SendOptions options, TextWriter output)
+    {
+        ArgumentNullException.ThrowIfNull(result);
+        ArgumentNullException.ThrowIfNull(options);
+        var counts = result.Ledger.Counts;
+        var latency = result.Counters.Latency;
+        var seconds = Math.Max(result.Elapsed.TotalSeconds, 1e-9);
+        var table = new Table().Border(TableBorder.Rounded).Title(result.Interrupted ? "loadgen: interrupted" : "loadgen: done");
+        table.AddColumn("measure");
+        table.AddColumn(new TableColumn("value").RightAligned());
+        void Row(string name, string value) => table.AddRow(Markup.Escape(name), Markup.Escape(value));
+        Row("target", result.Ledger.Target);
+        Row("elapsed", result.Elapsed.TotalSeconds.ToString("F1", CultureInfo.InvariantCulture) + " s");
+        Row("readings sent (201)", N(counts.ReadingsSent));
+        Row("events sent (201)", N(counts.EventsSent));
+        Row("sustained readings/s", (counts.ReadingsSent / seconds).ToString("F0", CultureInfo.InvariantCulture)
+            + (options.Rate is { } rate ? " (target " + rate.ToString("F0", CultureInfo.InvariantCulture) + ")" : " (flat out)"));
+        Row("events failed (not sent)", N(counts.EventsFailed) + " (" + N(counts.ReadingsFailed) + " readings)");
+        Row("events unconfirmed", N(counts.EventsUnconfirmed));
+        Row("retries", N(counts.Retries));
+        Row("duplicate events sent", N(counts.DuplicateEventsSent) + " (" + N(counts.DuplicateReadingsSent) + " readings)");
+        Row("poison / oversize sent", N(counts.PoisonSent) + " / " + N(counts.OversizeSent));
+        Row("send latency p50 / p90 / p99 / max", string.Join(" / ", new[] { latency.Percentile(50), latency.Percentile(90), latency.Percentile(99), latency.Max }
+            .Select(t => t.TotalMilliseconds.ToString("F1", CultureInfo.InvariantCulture))) + " ms");
+        if (options.Ledger is { } ledger)
+        {
+            Row("ledger", Path.GetFullPath(ledger));
+        }
+
+        if (result.PauseFailed)
+        {
+            Row("pause control", "FAILED (see log)");
+        }
+
+        var console = AnsiConsole.Create(new AnsiConsoleSettings { Out = new AnsiConsoleOutput(output) });
+        if (Console.IsOutputRedirected)
+        {
+            console.Profile.Width = 160; // redirected output has no width; 80 would wrap the table
+        }
+
+        console.Write(table);
+    }
+
+    private static string N(long value) => value.ToString("N0", CultureInfo.InvariantCulture);
+}

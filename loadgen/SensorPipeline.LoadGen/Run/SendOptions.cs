@@ -1,0 +1,99 @@
+namespace SensorPipeline.LoadGen.Run;
+
+/// <summary>A load run's settings, from the command line (option names in brackets). Validated at start by
+/// <see cref="SendOptionsValidator"/>.</summary>
+internal sealed class SendOptions
+{
+    /// <summary>The Event Hubs connection string [--connection, or env EventHubConnection]. Default: unset; either this or
+    /// <see cref="Namespace"/> is required.</summary>
+    public string? Connection { get; set; }
+
+    /// <summary>The namespace's fully qualified name for Microsoft Entra auth [--namespace], e.g. <c>ns.servicebus.windows.net</c>.
+    /// Default: unset.</summary>
+    public string? Namespace { get; set; }
+
+    /// <summary>The hub to send to [--hub]. Default <c>ingestion</c> (docs/conventions.md).</summary>
+    public string Hub { get; set; } = "ingestion";
+
+    /// <summary>Weather stations [--weather]. Default 50.</summary>
+    public int Weather { get; set; } = 50;
+
+    /// <summary>Seismometers [--seismic]. Default 50.</summary>
+    public int Seismic { get; set; } = 50;
+
+    /// <summary>Seed of the device simulations [--seed]; the same seed gives the same values. Default 1.</summary>
+    public int Seed { get; set; } = 1;
+
+    /// <summary>Device id prefix [--device-prefix]: ids are <c>{prefix}-weather-0001</c>. Default <c>dev</c>.</summary>
+    public string DevicePrefix { get; set; } = "dev";
+
+    /// <summary>Readings per ReadingBatch event [--readings-per-event], 1..10,000. Default 50.</summary>
+    public int ReadingsPerEvent { get; set; } = 50;
+
+    /// <summary>Target rate in readings per second [--rate]; unset = as fast as the hub accepts. Default unset.</summary>
+    public double? Rate { get; set; }
+
+    /// <summary>How long to send [--duration]. Default unset (until --count, or Ctrl+C).</summary>
+    public TimeSpan? Duration { get; set; }
+
+    /// <summary>Readings to send [--count]; the last event may be smaller. Default unset (until --duration, or Ctrl+C).</summary>
+    public long? Count { get; set; }
+
+    /// <summary>Sends in flight at most [--concurrency], 1..1,024; also the HTTP connection pool size. Default 16.</summary>
+    public int Concurrency { get; set; } = 16;
+
+    /// <summary>HTTP attempts per event before giving up on transient failures [--max-attempts], 1..100. Default 6.</summary>
+    public int MaxAttempts { get; set; } = 6;
+
+    /// <summary>First retry delay [--base-backoff]; doubles per attempt. Default 100 ms.</summary>
+    public TimeSpan BaseBackoff { get; set; } = TimeSpan.FromMilliseconds(100);
+
+    /// <summary>Longest single retry delay [--max-backoff]. Default 5 s.</summary>
+    public TimeSpan MaxBackoff { get; set; } = TimeSpan.FromSeconds(5);
+
+    /// <summary>One HTTP attempt's timeout [--attempt-timeout]. Default 30 s.</summary>
+    public TimeSpan AttemptTimeout { get; set; } = TimeSpan.FromSeconds(30);
+
+    /// <summary>Poison events (garbage bytes) to inject [--poison]. Default 0.</summary>
+    public int Poison { get; set; }
+
+    /// <summary>Oversize events to inject [--oversize]. Default 0.</summary>
+    public int Oversize { get; set; }
+
+    /// <summary>Minimum size in bytes of an oversize event [--oversize-bytes], up to 1,000,000 (under Event Hubs' 1 MB).
+    /// Default 20,000: over the splitter's ≈9.8 KB per-event budget at maxEventBatchSize 100.</summary>
+    public int OversizeBytes { get; set; } = 20_000;
+
+    /// <summary>One injected event per this many events [--inject-every]; injections left at the end are sent then. Default 20.</summary>
+    public int InjectEvery { get; set; } = 20;
+
+    /// <summary>After every K-th readings event, re-send an already acknowledged one [--duplicate-every]; 0 = never. Default 0.</summary>
+    public int DuplicateEvery { get; set; }
+
+    /// <summary>Functions to pause on devhost [--pause-function], e.g. <c>WeatherProcessor</c>. Default none.</summary>
+    public List<string> PauseFunctions { get; set; } = [];
+
+    /// <summary>How long they stay paused [--pause-for]; past the pipeline's max age makes readings stale. Default unset.</summary>
+    public TimeSpan? PauseFor { get; set; }
+
+    /// <summary>When, after the run starts, to pause [--pause-after]. Default 5 s.</summary>
+    public TimeSpan PauseAfter { get; set; } = TimeSpan.FromSeconds(5);
+
+    /// <summary>devhost's base URL for the pause control [--devhost]. Default: the emulator connection string's endpoint.</summary>
+    public Uri? DevHost { get; set; }
+
+    /// <summary>Pause route template [--pause-route]; <c>{name}</c> is the function. Default <c>/admin/functions/{name}/pause</c>.</summary>
+    public string PauseRoute { get; set; } = "/admin/functions/{name}/pause";
+
+    /// <summary>Resume route template [--resume-route]. Default <c>/admin/functions/{name}/resume</c>.</summary>
+    public string ResumeRoute { get; set; } = "/admin/functions/{name}/resume";
+
+    /// <summary>Ledger file [--ledger]. Default unset (no ledger).</summary>
+    public string? Ledger { get; set; }
+
+    /// <summary>How often progress is printed and the ledger rewritten [--progress-interval]. Default 1 s.</summary>
+    public TimeSpan ProgressInterval { get; set; } = TimeSpan.FromSeconds(1);
+
+    /// <summary>On Ctrl+C, how long in-flight sends may finish before they are abandoned [--grace]. Default 10 s.</summary>
+    public TimeSpan Grace { get; set; } = TimeSpan.FromSeconds(10);
+}

@@ -1,0 +1,83 @@
+using Microsoft.Extensions.Options;
+using SensorPipeline.LoadGen.Sending;
+
+namespace SensorPipeline.LoadGen.Run;
+
+/// <summary>Every check of <see cref="SendOptions"/> in one place; messages name the command-line option.</summary>
+internal sealed class SendOptionsValidator : IValidateOptions<SendOptions>
+{
+    /// <summary>Event Hubs' 1 MB event limit, less room for the request's framing.</summary>
+    public const int MaxOversizeBytes = 1_000_000;
+
+    public ValidateOptionsResult Validate(string? name, SendOptions options)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        var failures = new List<string>();
+        if (options.Connection is null && options.Namespace is null)
+        {
+            failures.Add("--connection (or env EventHubConnection) or --namespace is required.");
+        }
+        else if (options.Connection is not null && options.Namespace is not null)
+        {
+            failures.Add("give --connection (SAS key) or --namespace (Microsoft Entra), not both.");
+        }
+        else if (options.Connection is not null)
+        {
+            try
+            {
+                _ = EventHubsConnection.Parse(options.Connection);
+            }
+            catch (FormatException e)
+            {
+                failures.Add("--connection / EventHubConnection: " + e.Message);
+            }
+        }
+        else if (Uri.CheckHostName(options.Namespace) == UriHostNameType.Unknown)
+        {
+            failures.Add($"--namespace: '{options.Namespace}' is not a host name (expected <ns>.servicebus.windows.net).");
+        }
+
+        Check(failures, !string.IsNullOrWhiteSpace(options.Hub), "--hub must not be empty.");
+        Check(failures, options.Weather >= 0 && options.Seismic >= 0, "--weather and --seismic must be 0 or more.");
+        Check(failures, options.Weather + options.Seismic >= 1, "--weather plus --seismic must be at least 1.");
+        Check(failures, options.ReadingsPerEvent is >= 1 and <= 10_000, "--readings-per-event must be 1..10000.");
+        Check(failures, options.Rate is null || (options.Rate > 0 && double.IsFinite(options.Rate.Value)), "--rate must be a positive number of readings per second.");
+        Check(failures, options.Duration is null || options.Duration > TimeSpan.Zero, "--duration must be positive.");
+        Check(failures, options.Count is null || options.Count > 0, "--count must be positive.");
+        Check(failures, options.Concurrency is >= 1 and <= 1024, "--concurrency must be 1..1024.");
+        Check(failures, options.MaxAttempts is >= 1 and <= 100, "--max-attempts must be 1..100.");
+        Check(failures, options.BaseBackoff > TimeSpan.Zero && options.MaxBackoff >= options.BaseBackoff, "--base-backoff must be positive and not above --max-backoff.");
+        Check(failures, options.AttemptTimeout > TimeSpan.Zero, "--attempt-timeout must be positive.");
+        Check(failures, options.Poison >= 0 && options.Oversize >= 0 && options.DuplicateEvery >= 0, "--poison, --oversize and --duplicate-every must be 0 or more.");
+        Check(failures, options.OversizeBytes is >= 1 and <= MaxOversizeBytes, $"--oversize-bytes must be 1..{MaxOversizeBytes}.");
+        Check(failures, options.InjectEvery >= 1, "--inject-every must be at least 1.");
+        Check(failures, options.ProgressInterval >= TimeSpan.FromMilliseconds(100), "--progress-interval must be at least 100ms.");
+        Check(failures, options.Grace >= TimeSpan.Zero, "--grace must not be negative.");
+        if (options.PauseFunctions.Count > 0)
+        {
+            Check(failures, options.PauseFor > TimeSpan.Zero, "--pause-function needs a positive --pause-for.");
+            Check(failures, options.PauseAfter >= TimeSpan.Zero, "--pause-after must not be negative.");
+            Check(failures, options.PauseRoute.Contains("{name}", StringComparison.Ordinal) && options.ResumeRoute.Contains("{name}", StringComparison.Ordinal),
+                "--pause-route and --resume-route must contain {name}.");
+            Check(failures, options.DevHost is not null || IsEmulator(options.Connection),
+                "--pause-function needs --devhost (or an emulator connection string, whose endpoint is devhost).");
+        }
+        else
+        {
+            Check(failures, options.PauseFor is null, "--pause-for needs --pause-function.");
+        }
+
+        return failures.Count == 0 ? ValidateOptionsResult.Success : ValidateOptionsResult.Fail(failures);
+    }
+
+    private static bool IsEmulator(string? connection) =>
+        connection is not null && connection.Contains("UseDevelopmentEmulator=true", StringComparison.OrdinalIgnoreCase);
+
+    private static void Check(List<string> failures, bool ok, string message)
+    {
+        if (!ok)
+        {
+            failures.Add(message);
+        }
+    }
+}

@@ -1,0 +1,249 @@
+using System.Collections.Concurrent;
+using System.Net;
+using System.Security.Cryptography;
+using System.Text.Json;
+using Microsoft.Azure.Cosmos;
+using SensorPipeline.Core.GeoJson;
+using SensorPipeline.LoadGen.Ledger;
+
+namespace SensorPipeline.LoadGen.Verify;
+
+/// <summary>The Cosmos DB containers verify reads.</summary>
+internal sealed record VerifyContainers(Container Readings, Container Archive, Container Devices, Container DeadLetters);
+
+/// <summary>
+/// Checks a ledger against Cosmos DB by point reads only — the local stand-in's queries cost O(n²) in the
+/// container's size, point reads stay flat — except over the small <c>deadletters</c> container.
+/// </summary>
+internal sealed class LedgerVerifier
+{
+    private readonly VerifyContainers _containers;
+    private readonly int _concurrency;
+    private long _checked;
+
+    public LedgerVerifier(VerifyContainers containers, int concurrency)
+    {
+        _containers = containers ?? throw new ArgumentNullException(nameof(containers));
+        ArgumentOutOfRangeException.ThrowIfLessThan(concurrency, 1);
+        _concurrency = concurrency;
+    }
+
+    /// <summary>Readings checked so far (for progress).</summary>
+    public long Checked => Interlocked.Read(ref _checked);
+
+    /// <summary>Readings the ledger expects.</summary>
+    public static long Expected(RunLedger ledger)
+    {
+        ArgumentNullException.ThrowIfNull(ledger);
+        return ledger.Devices.Sum(d => (long)d.HighestSequence - d.Unsent.Sum(r => (long)(r.Last - r.First + 1)));
+    }
+
+    public async Task<Verdict> VerifyAsync(RunLedger ledger, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(ledger);
+        var verdict = new Verdict { Sent = Expected(ledger), Devices = ledger.Devices.Count };
+        var highestLive = new long[ledger.Devices.Count];
+        long written = 0, archived = 0, duplicated = 0, missing = 0;
+        var missingIds = new ConcurrentQueue<string>();
+        var duplicatedIds = new ConcurrentQueue<string>();
+        await Parallel.ForEachAsync(Expectations(ledger), new ParallelOptions { MaxDegreeOfParallelism = _concurrency, CancellationToken = cancellationToken },
+            async (item, token) =>
+            {
+                var device = ledger.Devices[item.Device];
+                var id = DocumentIds.ReadingId(device.Id, item.Sequence);
+                var key = new PartitionKey(device.Id);
+                var inReadings = ExistsAsync(_containers.Readings, id, key, token);
+                var inArchive = ExistsAsync(_containers.Archive, id, key, token);
+                var (live, stale) = (await inReadings, await inArchive);
+                if (live)
+                {
+                    InterlockedMax(ref highestLive[item.Device], (long)item.Sequence);
+                }
+
+                switch (live, stale)
+                {
+                    case (true, true):
+                        Interlocked.Increment(ref duplicated);
+                        Note(duplicatedIds, id);
+                        break;
+                    case (true, false):
+                        Interlocked.Increment(ref written);
+                        break;
+                    case (false, true):
+                        Interlocked.Increment(ref archived);
+                        break;
+                    default:
+                        Interlocked.Increment(ref missing);
+                        Note(missingIds, id);
+                        break;
+                }
+
+                Interlocked.Increment(ref _checked);
+            });
+        (verdict.Written, verdict.Archived, verdict.Duplicated, verdict.Missing) = (written, archived, duplicated, missing);
+        verdict.MissingIds = [.. missingIds];
+        verdict.DuplicatedIds = [.. duplicatedIds];
+
+        await CheckDevicesAsync(ledger, highestLive, verdict, cancellationToken);
+        await CheckDeadLettersAsync(ledger, verdict, cancellationToken);
+        return verdict;
+    }
+
+    private static IEnumerable<(int Device, ulong Sequence)> Expectations(RunLedger ledger)
+    {
+        // Sequence-major order spreads concurrent reads over every device's partition instead of hammering one.
+        var highest = ledger.Devices.Count == 0 ? 0 : ledger.Devices.Max(d => d.HighestSequence);
+        for (ulong sequence = 1; sequence <= highest; sequence++)
+        {
+            for (var d = 0; d < ledger.Devices.Count; d++)
+            {
+                var device = ledger.Devices[d];
+                if (sequence <= device.HighestSequence && !device.Unsent.Any(r => sequence >= r.First && sequence <= r.Last))
+                {
+                    yield return (d, sequence);
+                }
+            }
+        }
+    }
+
+    private async Task CheckDevicesAsync(RunLedger ledger, long[] highestLive, Verdict verdict, CancellationToken cancellationToken)
+    {
+        var problems = new ConcurrentQueue<string>();
+        var mismatches = 0;
+        await Parallel.ForEachAsync(Enumerable.Range(0, ledger.Devices.Count), new ParallelOptions { MaxDegreeOfParallelism = _concurrency, CancellationToken = cancellationToken },
+            async (d, token) =>
+            {
+                var device = ledger.Devices[d];
+                var expected = highestLive[d];
+                if (expected == 0)
+                {
+                    return; // nothing live (all archived, or nothing sent): no latest state to compare
+                }
+
+                using var response = await _containers.Devices.ReadItemStreamAsync(device.Id, new PartitionKey(device.Id), cancellationToken: token);
+                string? problem = null;
+                if (response.StatusCode == HttpStatusCode.NotFound)
+                {
+                    problem = $"{device.Id}: no devices document (expected sequence {expected})";
+                }
+                else
+                {
+                    EnsureSuccess(response, _containers.Devices, device.Id);
+                    var actual = await ReadSequenceAsync(response.Content, token);
+                    if (actual != expected)
+                    {
+                        problem = $"{device.Id}: devices document has sequence {actual?.ToString(System.Globalization.CultureInfo.InvariantCulture) ?? "(none)"}, highest in readings is {expected}";
+                    }
+                }
+
+                if (problem is not null)
+                {
+                    Interlocked.Increment(ref mismatches);
+                    Note(problems, problem);
+                }
+            });
+        verdict.DeviceMismatches = mismatches;
+        verdict.DeviceProblems = [.. problems];
+    }
+
+    private async Task CheckDeadLettersAsync(RunLedger ledger, Verdict verdict, CancellationToken cancellationToken)
+    {
+        var expected = ledger.Injected.Where(i => i.Acknowledged).Select(i => i.Sha256).ToList();
+        verdict.InjectedSent = expected.Count;
+        var found = new HashSet<string>(StringComparer.OrdinalIgnoreCase);
+        var total = 0;
+        // The one query: deadletters stays small (only bad input lands there), so its O(n²) cost in the stand-in is fine.
+        using var iterator = _containers.DeadLetters.GetItemQueryStreamIterator(new QueryDefinition("SELECT c.id, c.payloadBase64 FROM c"));
+        while (iterator.HasMoreResults)
+        {
+            using var page = await iterator.ReadNextAsync(cancellationToken);
+            EnsureSuccess(page, _containers.DeadLetters, "query");
+            using var json = await JsonDocument.ParseAsync(page.Content, cancellationToken: cancellationToken);
+            foreach (var document in json.RootElement.GetProperty("Documents").EnumerateArray())
+            {
+                total++;
+                if (document.TryGetProperty("payloadBase64", out var payload) && payload.ValueKind == JsonValueKind.String)
+                {
+                    found.Add(Convert.ToHexStringLower(SHA256.HashData(payload.GetBytesFromBase64())));
+                }
+            }
+        }
+
+        var matched = expected.Where(found.Contains).ToList();
+        verdict.DeadLettered = matched.Count;
+        verdict.MissingDeadLetters = [.. expected.Where(h => !found.Contains(h)).Take(Verdict.MaxListed)];
+        verdict.OtherDeadLetters = total - matched.Distinct(StringComparer.OrdinalIgnoreCase).Count();
+    }
+
+    private static async Task<bool> ExistsAsync(Container container, string id, PartitionKey key, CancellationToken cancellationToken)
+    {
+        using var response = await container.ReadItemStreamAsync(id, key, cancellationToken: cancellationToken);
+        if (response.StatusCode == HttpStatusCode.NotFound)
+        {
+            return false;
+        }
+
+        EnsureSuccess(response, container, id);
+        return true;
+    }
+
+    private static void EnsureSuccess(ResponseMessage response, Container container, string what)
+    {
+        if (!response.IsSuccessStatusCode)
+        {
+            // Not "missing": an error (throttling beyond the SDK's retries, a wrong database name, a 500) makes the verdict unknowable.
+            throw new CosmosVerifyException($"{container.Id}/{what}: Cosmos DB answered {(int)response.StatusCode} {response.StatusCode}: {response.ErrorMessage}");
+        }
+    }
+
+    private static async Task<long?> ReadSequenceAsync(Stream content, CancellationToken cancellationToken)
+    {
+        using var json = await JsonDocument.ParseAsync(content, cancellationToken: cancellationToken);
+        return json.RootElement.TryGetProperty("properties", out var properties)
+            && properties.TryGetProperty("sequence", out var sequence)
+            && sequence.TryGetInt64(out var value)
+                ? value
+                : null;
+    }
+
+    private static void Note(ConcurrentQueue<string> list, string item)
+    {
+        if (list.Count < Verdict.MaxListed)
+        {
+            list.Enqueue(item);
+        }
+    }
+
+    private static void InterlockedMax(ref long target, long value)
+    {
+        var seen = Interlocked.Read(ref target);
+        while (value > seen)
+        {
+            var previous = Interlocked.CompareExchange(ref target, value, seen);
+            if (previous == seen)
+            {
+                return;
+            }
+
+            seen = previous;
+        }
+    }
+}
+
+/// <summary>Cosmos DB could not answer a read, so no verdict can be given.</summary>
+internal sealed class CosmosVerifyException : Exception
+{
+    public CosmosVerifyException(string message)
+        : base(message)
+    {
+    }
+
+    public CosmosVerifyException()
+    {
+    }
+
+    public CosmosVerifyException(string message, Exception innerException)
+        : base(message, innerException)
+    {
+    }
+}

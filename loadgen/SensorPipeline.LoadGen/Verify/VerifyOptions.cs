@@ -1,0 +1,48 @@
+namespace SensorPipeline.LoadGen.Verify;
+
+/// <summary><c>loadgen verify</c>'s settings (option names in brackets); validated at start by <see cref="VerifyOptionsValidator"/>.</summary>
+internal sealed class VerifyOptions
+{
+    /// <summary>The well-known Cosmos DB emulator key; the local stand-in accepts any key, so this is the loopback default.</summary>
+    public const string EmulatorKey = "C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw==";
+
+    /// <summary>The run's ledger [--ledger]. Required.</summary>
+    public string Ledger { get; set; } = "";
+
+    /// <summary>Cosmos DB account endpoint [--cosmos-endpoint, or env Cosmos__AccountEndpoint]. Required.</summary>
+    public Uri? CosmosEndpoint { get; set; }
+
+    /// <summary>Account key [--cosmos-key, or env Cosmos__AuthKey]. Default: the emulator key for a loopback endpoint,
+    /// otherwise unset = Microsoft Entra (DefaultAzureCredential).</summary>
+    public string? CosmosKey { get; set; }
+
+    /// <summary>User-assigned identity's client id for DefaultAzureCredential [--managed-identity-client-id]. Default unset.</summary>
+    public string? ManagedIdentityClientId { get; set; }
+
+    /// <summary>Database [--database]. Default <c>sensorpipeline</c> (docs/conventions.md).</summary>
+    public string Database { get; set; } = "sensorpipeline";
+
+    /// <summary>Live readings container [--readings-container]. Default <c>readings</c>.</summary>
+    public string ReadingsContainer { get; set; } = "readings";
+
+    /// <summary>Stale readings container [--archive-container]. Default <c>archive</c>.</summary>
+    public string ArchiveContainer { get; set; } = "archive";
+
+    /// <summary>Latest-state container [--devices-container]. Default <c>devices</c>.</summary>
+    public string DevicesContainer { get; set; } = "devices";
+
+    /// <summary>Dead letters container [--deadletters-container]. Default <c>deadletters</c>.</summary>
+    public string DeadLettersContainer { get; set; } = "deadletters";
+
+    /// <summary>Readings checked at once [--concurrency], 1..512; each check is two point reads. Default 32.</summary>
+    public int Concurrency { get; set; } = 32;
+
+    /// <summary>Print the verdict as JSON instead of a table [--json]. Default false.</summary>
+    public bool Json { get; set; }
+
+    /// <summary>How often progress is printed (stderr) [--progress-interval]. Default 2 s.</summary>
+    public TimeSpan ProgressInterval { get; set; } = TimeSpan.FromSeconds(2);
+
+    /// <summary>True for a loopback endpoint: the local stand-in, whose quirks the client works around.</summary>
+    public bool IsLoopback => CosmosEndpoint is { IsLoopback: true };
+}

@@ -1,0 +1,62 @@
+using Microsoft.Extensions.Options;
+
+namespace SensorPipeline.LoadGen.Verify;
+
+/// <summary>Every check of <see cref="VerifyOptions"/>; messages name the option.</summary>
+internal sealed class VerifyOptionsValidator : IValidateOptions<VerifyOptions>
+{
+    public ValidateOptionsResult Validate(string? name, VerifyOptions options)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        var failures = new List<string>();
+        if (string.IsNullOrWhiteSpace(options.Ledger))
+        {
+            failures.Add("--ledger is required.");
+        }
+        else if (!File.Exists(options.Ledger))
+        {
+            failures.Add($"--ledger: the file '{options.Ledger}' does not exist.");
+        }
+
+        if (options.CosmosEndpoint is null)
+        {
+            failures.Add("--cosmos-endpoint (or env Cosmos__AccountEndpoint) is required.");
+        }
+        else if (options.CosmosEndpoint.Scheme is not ("https" or "http"))
+        {
+            failures.Add($"--cosmos-endpoint: '{options.CosmosEndpoint}' must be an https:// URL.");
+        }
+
+        if (options.CosmosKey is { } key && !IsBase64(key))
+        {
+            failures.Add("--cosmos-key / Cosmos__AuthKey is not a base64 key.");
+        }
+
+        foreach (var (option, value) in new[] { ("--database", options.Database), ("--readings-container", options.ReadingsContainer),
+            ("--archive-container", options.ArchiveContainer), ("--devices-container", options.DevicesContainer), ("--deadletters-container", options.DeadLettersContainer) })
+        {
+            if (string.IsNullOrWhiteSpace(value))
+            {
+                failures.Add(option + " must not be empty.");
+            }
+        }
+
+        if (options.Concurrency is < 1 or > 512)
+        {
+            failures.Add("--concurrency must be 1..512.");
+        }
+
+        if (options.ProgressInterval < TimeSpan.FromMilliseconds(100))
+        {
+            failures.Add("--progress-interval must be at least 100ms.");
+        }
+
+        return failures.Count == 0 ? ValidateOptionsResult.Success : ValidateOptionsResult.Fail(failures);
+    }
+
+    private static bool IsBase64(string key)
+    {
+        Span<byte> buffer = stackalloc byte[(key.Length * 3 / 4) + 3];
+        return key.Length > 0 && Convert.TryFromBase64String(key, buffer, out _);
+    }
+}
