@@ -1,0 +1,64 @@
+using SensorPipeline.Functions.Tests.Infrastructure;
+
+namespace SensorPipeline.Functions.Tests;
+
+/// <summary>Bad configuration stops the real handler process at start-up with a message naming the setting.</summary>
+public sealed class StartupTests : IDisposable
+{
+    private readonly string _appRoot = Directory.CreateTempSubdirectory("sensorpipeline-startup-").FullName;
+
+    [Theory]
+    [InlineData("Pipeline__WriteParallelism", "0")]
+    [InlineData("Pipeline__MaxAge", "-00:00:01")]
+    [InlineData("Cosmos__ReadingsTtlSeconds", "0")]
+    [InlineData("Cosmos__AccountEndpoint", "")]
+    [InlineData("Cosmos__AuthKey", "not base64!")]
+    public async Task Start_BadSetting_ExitsNamingTheSetting(string setting, string value)
+    {
+        var settings = Settings();
+        settings[setting] = value;
+
+        var (exitCode, output) = await HandlerProcess.RunToFailureAsync(settings);
+
+        Assert.NotEqual(0, exitCode);
+        Assert.Contains(setting, output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Start_MaxEventBatchSizeTooLargeForTheEnvelope_ExitsNamingHostJsonAndTheSetting()
+    {
+        File.WriteAllText(Path.Combine(_appRoot, "host.json"), """{"version":"2.0","extensions":{"eventHubs":{"maxEventBatchSize":5000}}}""");
+        var settings = Settings();
+        settings["FUNCTIONS_APP_ROOT_PATH"] = _appRoot;
+
+        var (exitCode, output) = await HandlerProcess.RunToFailureAsync(settings);
+
+        Assert.NotEqual(0, exitCode);
+        Assert.Contains(Path.Combine(_appRoot, "host.json"), output, StringComparison.Ordinal);
+        Assert.Contains("extensions.eventHubs.maxEventBatchSize", output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Start_NoHostJsonAtTheAppRoot_ExitsNamingIt()
+    {
+        var settings = Settings();
+        settings["FUNCTIONS_APP_ROOT_PATH"] = _appRoot;
+
+        var (exitCode, output) = await HandlerProcess.RunToFailureAsync(settings);
+
+        Assert.NotEqual(0, exitCode);
+        Assert.Contains("FUNCTIONS_APP_ROOT_PATH", output, StringComparison.Ordinal);
+    }
+
+    public void Dispose() => Directory.Delete(_appRoot, recursive: true);
+
+    private static Dictionary<string, string?> Settings() => new()
+    {
+        ["FUNCTIONS_CUSTOMHANDLER_PORT"] = "0",
+        ["FUNCTIONS_APP_ROOT_PATH"] = RepoPaths.Root,
+        // Nothing listens here: every case must fail before the first store call.
+        ["Cosmos__AccountEndpoint"] = "https://127.0.0.1:9/",
+        ["Cosmos__AuthKey"] = CosmosStandIn.EmulatorKey,
+        ["Cosmos__CreateIfNotExists"] = "false",
+    };
+}

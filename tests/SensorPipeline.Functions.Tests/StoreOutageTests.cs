@@ -1,0 +1,119 @@
+using System.Diagnostics;
+using System.Net;
+using SensorPipeline.Functions.Tests.Infrastructure;
+
+namespace SensorPipeline.Functions.Tests;
+
+/// <summary>
+/// A stand-in of its own, frozen with SIGSTOP (never killed: it keeps data only in memory) and thawed with SIGCONT;
+/// the handler is configured with short store timeouts so the failure shows within seconds.
+/// </summary>
+public sealed class OutageFixture : IAsyncLifetime, IDisposable
+{
+    private CosmosStandIn? _standIn;
+    private HandlerProcess? _handler;
+    private StoreReader? _store;
+
+    internal CosmosStandIn StandIn => _standIn ?? throw new InvalidOperationException("not started");
+
+    internal HandlerProcess Handler => _handler ?? throw new InvalidOperationException("not started");
+
+    internal StoreReader Store => _store ?? throw new InvalidOperationException("not started");
+
+    public async Task InitializeAsync()
+    {
+        _standIn = await CosmosStandIn.StartAsync();
+        var database = "outage-" + Guid.NewGuid().ToString("N")[..8];
+        var settings = HandlerProcess.Settings(_standIn, database);
+        settings["Cosmos__OperationTimeout"] = "00:00:00.500";
+        settings["Pipeline__TransientRetryCount"] = "1";
+        settings["Pipeline__TransientRetryBaseDelay"] = "00:00:00.050";
+        settings["Pipeline__TransientRetryMaxDelay"] = "00:00:00.100";
+        _handler = await HandlerProcess.StartAsync(settings);
+        _store = new StoreReader(_standIn, database);
+    }
+
+    public Task DisposeAsync()
+    {
+        Dispose();
+        return Task.CompletedTask;
+    }
+
+    public void Dispose()
+    {
+        _store?.Dispose();
+        _handler?.Dispose();
+        _standIn?.Dispose();
+        _store = null;
+        _handler = null;
+        _standIn = null;
+    }
+}
+
+[CollectionDefinition(Name)]
+public sealed class OutageGroup : ICollectionFixture<OutageFixture>
+{
+    public const string Name = "outage";
+}
+
+[Collection(OutageGroup.Name)]
+public sealed class StoreOutageTests(OutageFixture fixture)
+{
+    [Fact]
+    public async Task WeatherProcessor_StoreFrozen_FailsNon2xxAndTheRerunWritesEverything()
+    {
+        var device = Builders.Device("ws");
+        var envelope = await PipelineDriver.WeatherEnvelopeAsync(fixture.Handler,
+            PipelineDriver.Ingestion(Builders.Batch([.. Enumerable.Range(1, 20).Select(i => Builders.Weather(device, (ulong)i))])));
+
+        InvocationAnswer failed;
+        var clock = Stopwatch.StartNew();
+        fixture.StandIn.Freeze();
+        try
+        {
+            failed = await PipelineDriver.ProcessAsync(fixture.Handler, "WeatherProcessor", [envelope]);
+        }
+        finally
+        {
+            fixture.StandIn.Thaw();
+        }
+
+        Assert.Equal(HttpStatusCode.InternalServerError, failed.Status);
+        Assert.Contains("after 2 attempt(s)", failed.LogText, StringComparison.Ordinal);
+        Assert.True(clock.Elapsed < TimeSpan.FromSeconds(30), $"took {clock.Elapsed}");
+
+        // The host's retry policy re-runs the same batch once the store answers again.
+        var rerun = await PipelineDriver.ProcessAsync(fixture.Handler, "WeatherProcessor", [envelope], retryCount: 1);
+
+        Assert.Equal(HttpStatusCode.OK, rerun.Status);
+        Assert.Equal(20, (await fixture.Store.IdsAsync("readings", device)).Distinct().Count());
+        var state = await fixture.Store.ReadAsync("devices", device, device);
+        Assert.Equal(20UL, state?.GetProperty("properties").GetProperty("sequence").GetUInt64());
+    }
+
+    [Fact]
+    public async Task Splitter_StoreFrozenWithADeadLetterToWrite_FailsNon2xxAndTheRerunStoresIt()
+    {
+        var poison = PipelineDriver.Ingestion([0xFF, 0x00]);
+
+        InvocationAnswer failed;
+        fixture.StandIn.Freeze();
+        try
+        {
+            failed = await PipelineDriver.SplitAsync(fixture.Handler, [poison]);
+        }
+        finally
+        {
+            fixture.StandIn.Thaw();
+        }
+
+        Assert.Equal(HttpStatusCode.InternalServerError, failed.Status);
+        Assert.False(failed.Body.GetProperty("Outputs").EnumerateObject().Any());
+
+        var rerun = await PipelineDriver.SplitAsync(fixture.Handler, [poison]);
+
+        Assert.Equal(HttpStatusCode.OK, rerun.Status);
+        var id = $"splitter:0:{poison.SequenceNumber}";
+        Assert.Equal("undecodable", (await fixture.Store.ReadAsync("deadletters", id, id))?.GetProperty("reason").GetString());
+    }
+}
