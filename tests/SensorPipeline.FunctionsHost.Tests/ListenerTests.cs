@@ -1,0 +1,94 @@
+using System.Text.Json;
+
+namespace SensorPipeline.FunctionsHost.Tests;
+
+/// <summary>The listener's batch rules, through real devhost.</summary>
+public sealed class ListenerTests
+{
+    [Fact]
+    public async Task MaxEventBatchSize_SplitsInOrder_OneInvocationInFlightPerPartition()
+    {
+        await using var app = new TestApp("""{"maxEventBatchSize": 10}""");
+        app.SetScript("""{"Fn": {"mode": "ok", "delayMs": 20}}""");
+        Assert.Null(await app.StartAsync());
+        await app.SendAsync("input", "0", Enumerable.Range(0, 25).Select(i => $"p0-{i}").ToArray());
+        await app.SendAsync("input", "1", Enumerable.Range(0, 5).Select(i => $"p1-{i}").ToArray());
+        await app.WaitUntilAsync(async () => await app.CheckpointAsync("0") == 24 && await app.CheckpointAsync("1") == 4, "both partitions done");
+
+        List<Record> p0 = app.Records().Where(r => r.PartitionId == "0").ToList();
+        Assert.All(p0, r => Assert.InRange(r.SequenceNumbers.Length, 1, 10));
+        Assert.Equal(Enumerable.Range(0, 25).Select(i => (long)i), p0.SelectMany(r => r.SequenceNumbers));
+        Assert.Equal(Enumerable.Range(0, 5).Select(i => (long)i), app.Records().Where(r => r.PartitionId == "1").SelectMany(r => r.SequenceNumbers));
+    }
+
+    [Fact]
+    public async Task MinEventBatchSize_WaitsUpToMaxWaitTime_ThenDispatchesThePartialBatch()
+    {
+        await using var app = new TestApp("""{"maxEventBatchSize": 10, "minEventBatchSize": 3, "maxWaitTime": "00:00:02"}""");
+        Assert.Null(await app.StartAsync());
+
+        // The first invocation without a checkpoint does not wait (GetAdjustedMaxWaitTime).
+        await app.SendAsync("input", "0", "first");
+        await app.WaitForRecordsAsync(r => r.Count == 1, "the first event at once");
+
+        // Then two events 200 ms apart are held together (fewer than 3) until maxWaitTime passes: one batch of 2.
+        await app.SendAsync("input", "0", "second");
+        await Task.Delay(200);
+        await app.SendAsync("input", "0", "third");
+        await app.WaitForRecordsAsync(r => r.Count == 2, "the partial batch after maxWaitTime");
+        Assert.Equal([1L, 2L], app.Records()[1].SequenceNumbers);
+    }
+
+    [Fact]
+    public async Task Pause_BuildsLag_Resume_DrainsIt()
+    {
+        await using var app = new TestApp();
+        Assert.Null(await app.StartAsync());
+        using (HttpResponseMessage paused = await app.Http.PostAsync(app.At("admin/functions/Fn/pause"), null))
+        {
+            Assert.True(paused.IsSuccessStatusCode);
+        }
+
+        await app.SendAsync("input", "0", "a", "b", "c", "d", "e");
+        await Task.Delay(500);
+        Assert.Empty(app.Records());
+        JsonElement fn = (await app.StatusAsync()).GetProperty("functions")[0];
+        Assert.True(fn.GetProperty("paused").GetBoolean());
+        Assert.Equal(5, fn.GetProperty("partitions")[0].GetProperty("lag").GetInt64());
+
+        using (HttpResponseMessage resumed = await app.Http.PostAsync(app.At("admin/functions/Fn/resume"), null))
+        {
+            Assert.True(resumed.IsSuccessStatusCode);
+        }
+
+        await app.WaitUntilAsync(async () => await app.CheckpointAsync("0") == 4, "the backlog drained");
+        fn = (await app.StatusAsync()).GetProperty("functions")[0];
+        Assert.Equal(0, fn.GetProperty("partitions")[0].GetProperty("lag").GetInt64());
+
+        using HttpResponseMessage unknown = await app.Http.PostAsync(app.At("admin/functions/Nope/pause"), null);
+        Assert.Equal(System.Net.HttpStatusCode.NotFound, unknown.StatusCode);
+    }
+
+    [Fact]
+    public async Task InitialOffsetFromEnd_SkipsEventsEnqueuedBeforeStart_CheckpointWinsAfterwards()
+    {
+        await using var app = new TestApp();
+        app.RemoveFunction("Fn");
+        Assert.Null(await app.StartAsync());
+        await app.SendAsync("input", "0", "old-0", "old-1");
+        await app.KillAsync();
+
+        // Now a function appears, starting fromEnd: the two old events are not delivered.
+        File.WriteAllText(Path.Combine(app.Root, "host.json"), File.ReadAllText(Path.Combine(app.Root, "host.json"))
+            .Replace("\"maxEventBatchSize\":10", "\"maxEventBatchSize\":10,\"initialOffsetOptions\":{\"type\":\"fromEnd\"}", StringComparison.Ordinal));
+        app.AddFunction("Fn", """
+            {"bindings": [{"type": "eventHubTrigger", "direction": "in", "name": "events", "eventHubName": "input", "consumerGroup": "fn",
+               "connection": "EventHubConnection", "cardinality": "many", "dataType": "binary"}]}
+            """, underFunctionsFolder: false);
+        Assert.Null(await app.StartAsync());
+        await Task.Delay(300);
+        await app.SendAsync("input", "0", "new-2");
+        await app.WaitForRecordsAsync(r => r.Count == 1, "only the new event");
+        Assert.Equal([2L], app.Records()[0].SequenceNumbers);
+    }
+}

@@ -1,0 +1,78 @@
+namespace SensorPipeline.FunctionsHost.Tests;
+
+/// <summary>At-least-once across crashes: a dying handler, a function timeout and devhost killed with -9 all lead to
+/// the in-flight batch being delivered again from the checkpoint; nothing is skipped.</summary>
+public sealed class RestartTests
+{
+    [Fact]
+    public async Task HandlerKilledMidBatch_IsRestarted_AndTheBatchIsRedelivered()
+    {
+        await using var app = new TestApp();
+        app.SetScript("""{"Fn": {"mode": "exitOnce"}}""");
+        Assert.Null(await app.StartAsync());
+        await app.SendAsync("input", "0", "a", "b");
+        await app.WaitForRecordsAsync(r => r.Count >= 2, "the batch delivered again after the restart");
+        await app.WaitUntilAsync(async () => await app.CheckpointAsync("0") == 1, "checkpoint after the redelivered batch");
+
+        List<Record> records = app.Records();
+        Assert.Equal(records[0].SequenceNumbers, records[1].SequenceNumbers);
+        Assert.NotEqual(records[0].Pid, records[1].Pid);
+        Assert.Contains("exited with code 3", app.Output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task FunctionTimeout_RestartsTheHandler_AndRedeliversTheBatch()
+    {
+        await using var app = new TestApp(functionTimeout: "00:00:01");
+        app.SetScript("""{"Fn": {"mode": "hang"}}""");
+        Assert.Null(await app.StartAsync());
+        await app.SendAsync("input", "0", "a");
+        await app.WaitForRecordsAsync(r => r.Count >= 1, "the first attempt");
+        app.SetScript("""{"Fn": {"mode": "ok"}}""");
+        await app.WaitUntilAsync(async () => await app.CheckpointAsync("0") == 0, "checkpoint after the redelivery");
+
+        List<Record> records = app.Records();
+        Assert.Equal(2, records.Count);
+        Assert.Equal([0L], records[1].SequenceNumbers);
+        Assert.NotEqual(records[0].Pid, records[1].Pid);
+        Assert.Contains("Timeout value of 00:00:01 exceeded", app.Output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task EmptySuccessBody_HangsUntilFunctionTimeout_ThenRedelivers()
+    {
+        await using var app = new TestApp(functionTimeout: "00:00:01");
+        app.SetScript("""{"Fn": {"mode": "empty"}}""");
+        Assert.Null(await app.StartAsync());
+        await app.SendAsync("input", "0", "a");
+        await app.WaitForRecordsAsync(r => r.Count >= 1, "the first attempt");
+        Assert.Null(await app.CheckpointAsync("0"));
+        app.SetScript("""{"Fn": {"mode": "ok"}}""");
+        await app.WaitUntilAsync(async () => await app.CheckpointAsync("0") == 0, "checkpoint after the redelivery");
+        Assert.Equal(2, app.Records().Count);
+    }
+
+    [Fact]
+    public async Task DevHostKilledWithSigkill_RestartResumesFromCheckpoint_NothingSkipped()
+    {
+        await using var app = new TestApp("""{"maxEventBatchSize": 4}""");
+        app.SetScript("""{"Fn": {"mode": "ok", "delayMs": 40}}""");
+        Assert.Null(await app.StartAsync());
+        await app.SendAsync("input", "0", Enumerable.Range(0, 40).Select(i => $"e{i}").ToArray());
+        await app.WaitUntilAsync(async () => await app.CheckpointAsync("0") >= 7, "some batches checkpointed");
+        await app.KillAsync();
+        int before = app.Records().Count;
+
+        Assert.Null(await app.StartAsync());
+        await app.WaitUntilAsync(async () => await app.CheckpointAsync("0") == 39, "every event checkpointed after the restart");
+
+        List<Record> records = app.Records();
+        var seen = records.SelectMany(r => r.SequenceNumbers).ToHashSet();
+        Assert.Equal(Enumerable.Range(0, 40).Select(i => (long)i), seen.Order());
+
+        // After the restart, delivery resumes at or before the first event not yet checkpointed, in order, without gaps.
+        List<long> after = records.Skip(before).SelectMany(r => r.SequenceNumbers).ToList();
+        Assert.Equal(Enumerable.Range((int)after[0], after.Count).Select(i => (long)i), after);
+        Assert.True(after[0] <= records.Take(before).SelectMany(r => r.SequenceNumbers).Max() + 1);
+    }
+}

@@ -1,0 +1,325 @@
+using System.Diagnostics;
+using System.Net.Http.Json;
+using System.Text;
+using System.Text.Json;
+using System.Text.Json.Nodes;
+
+namespace SensorPipeline.FunctionsHost.Tests;
+
+/// <summary>A function app in a temporary folder (host.json, eventhubs.emulator.json, functions/*/function.json,
+/// local.settings.json) with the recording Node.js handler, run by the real devhost program on a free port.</summary>
+public sealed class TestApp : IAsyncDisposable
+{
+    private static readonly string DevHostDll = Path.GetFullPath(Path.Combine(AppContext.BaseDirectory, "..", "..", "SensorPipeline.DevHost",
+        new DirectoryInfo(AppContext.BaseDirectory).Name, "SensorPipeline.DevHost.dll"));
+
+    private static readonly string HandlerScript = Path.Combine(AppContext.BaseDirectory, "TestHandler", "recording-handler.js");
+
+    private readonly StringBuilder _output = new();
+    private Process? _process;
+
+    public TestApp(string? hostJsonExtensions = null, string? retry = null, string functionTimeout = "00:01:00")
+    {
+        Root = Path.Combine(Path.GetTempPath(), "fh-tests-" + Guid.NewGuid().ToString("N")[..12]);
+        Data = Path.Combine(Root, ".data");
+        Directory.CreateDirectory(Root);
+        RecordFile = Path.Combine(Root, "records.jsonl");
+        ScriptFile = Path.Combine(Root, "script.json");
+        File.WriteAllText(RecordFile, "");
+        SetScript("""{"*": {"mode": "ok"}}""");
+        var host = new JsonObject
+        {
+            ["version"] = "2.0",
+            ["functionTimeout"] = functionTimeout,
+            ["customHandler"] = new JsonObject
+            {
+                ["description"] = new JsonObject { ["defaultExecutablePath"] = "node", ["arguments"] = new JsonArray(HandlerScript) },
+            },
+            ["extensions"] = new JsonObject { ["eventHubs"] = JsonNode.Parse(hostJsonExtensions ?? """{"maxEventBatchSize": 10}""") },
+        };
+        if (retry is not null)
+        {
+            host["retry"] = JsonNode.Parse(retry);
+        }
+
+        File.WriteAllText(Path.Combine(Root, "host.json"), host.ToJsonString());
+        File.WriteAllText(Path.Combine(Root, "eventhubs.emulator.json"), """
+            {"UserConfig": {"NamespaceConfig": [{"Type": "EventHub", "Name": "testNs", "Entities": [
+              {"Name": "input", "PartitionCount": "2", "ConsumerGroups": [{"Name": "fn"}]},
+              {"Name": "output", "PartitionCount": "2", "ConsumerGroups": [{"Name": "reader"}]}
+            ]}], "LoggingConfig": {"Type": "File"}}}
+            """);
+        WriteLocalSettings(new Dictionary<string, string>());
+        AddFunction("Fn", """
+            {"bindings": [
+              {"type": "eventHubTrigger", "direction": "in", "name": "events", "eventHubName": "%InputHub%", "consumerGroup": "fn",
+               "connection": "EventHubConnection", "cardinality": "many", "dataType": "binary"},
+              {"type": "eventHub", "direction": "out", "name": "out", "eventHubName": "output", "connection": "EventHubConnection"},
+              {"type": "eventHub", "direction": "out", "name": "outBinary", "eventHubName": "output", "connection": "EventHubConnection", "dataType": "binary"}
+            ]}
+            """);
+    }
+
+    public string Root { get; }
+
+    public string Data { get; }
+
+    public string RecordFile { get; }
+
+    public string ScriptFile { get; }
+
+    public Uri? Url { get; private set; }
+
+    /// <summary>An absolute URL on the running devhost (its port changes on every start).</summary>
+    public Uri At(string relative) => new(Url!, relative);
+
+    public HttpClient Http { get; } = new() { Timeout = TimeSpan.FromSeconds(30) };
+
+    public string Output
+    {
+        get
+        {
+            lock (_output)
+            {
+                return _output.ToString();
+            }
+        }
+    }
+
+    public void AddFunction(string name, string functionJson, bool underFunctionsFolder = true)
+    {
+        string folder = underFunctionsFolder ? Path.Combine(Root, "functions", name) : Path.Combine(Root, name);
+        Directory.CreateDirectory(folder);
+        File.WriteAllText(Path.Combine(folder, "function.json"), functionJson);
+    }
+
+    public void RemoveFunction(string name) => Directory.Delete(Path.Combine(Root, "functions", name), recursive: true);
+
+    public void WriteLocalSettings(Dictionary<string, string> extra)
+    {
+        var values = new JsonObject
+        {
+            ["FUNCTIONS_WORKER_RUNTIME"] = "custom",
+            ["EventHubConnection"] = "Endpoint=sb://127.0.0.1:5672;SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=SAS_KEY_VALUE;UseDevelopmentEmulator=true",
+            ["InputHub"] = "input",
+            ["TEST_VALUE"] = "from-local-settings",
+            ["RECORD_FILE"] = RecordFile,
+            ["SCRIPT_FILE"] = ScriptFile,
+        };
+        foreach ((string key, string value) in extra)
+        {
+            values[key] = value;
+        }
+
+        File.WriteAllText(Path.Combine(Root, "local.settings.json"), new JsonObject { ["IsEncrypted"] = false, ["Values"] = values }.ToJsonString());
+    }
+
+    public void SetScript(string json)
+    {
+        // Written whole and renamed, so the handler never reads half a script.
+        string temporary = ScriptFile + ".tmp";
+        File.WriteAllText(temporary, json);
+        File.Move(temporary, ScriptFile, overwrite: true);
+    }
+
+    /// <summary>Starts devhost and waits for its "listening" line; returns the exit code instead when it stops first.</summary>
+    public async Task<int?> StartAsync(TimeSpan? timeout = null)
+    {
+        var start = new ProcessStartInfo("dotnet")
+        {
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+            UseShellExecute = false,
+        };
+        foreach (string arg in new[] { DevHostDll, "--app-root", Root, "--data", Data, "--port", "0",
+            "--set", "EventHubs:Sas:AllowAnonymous=true", "--set", "EventHubs:Durability=None", "--set", "FunctionsHost:IdleReadWait=00:00:00.200" })
+        {
+            start.ArgumentList.Add(arg);
+        }
+
+        var listening = new TaskCompletionSource<Uri>(TaskCreationOptions.RunContinuationsAsynchronously);
+        _process = new Process { StartInfo = start, EnableRaisingEvents = true };
+        _process.OutputDataReceived += (_, e) => OnLine(e.Data, listening);
+        _process.ErrorDataReceived += (_, e) => OnLine(e.Data, null);
+        _process.Start();
+        _process.BeginOutputReadLine();
+        _process.BeginErrorReadLine();
+        Task exited = _process.WaitForExitAsync();
+        Task finished = await Task.WhenAny(listening.Task, exited, Task.Delay(timeout ?? TimeSpan.FromSeconds(30)));
+        if (finished == listening.Task)
+        {
+            Url = listening.Task.Result;
+            return null;
+        }
+
+        if (finished == exited)
+        {
+            _process.WaitForExit(); // flush the redirected output
+            return _process.ExitCode;
+        }
+
+        throw new TimeoutException("devhost did not start:\n" + Output);
+    }
+
+    private void OnLine(string? line, TaskCompletionSource<Uri>? listening)
+    {
+        if (line is null)
+        {
+            return;
+        }
+
+        lock (_output)
+        {
+            _output.AppendLine(line);
+        }
+
+        const string Prefix = "devhost listening on ";
+        int at = line.IndexOf(Prefix, StringComparison.Ordinal);
+        if (listening is not null && at >= 0)
+        {
+            listening.TrySetResult(new Uri(line[(at + Prefix.Length)..].Trim()));
+        }
+    }
+
+    /// <summary>kill -9: no shutdown code runs.</summary>
+    public async Task KillAsync()
+    {
+        if (_process is { HasExited: false })
+        {
+            _process.Kill(entireProcessTree: false);
+            await _process.WaitForExitAsync();
+        }
+    }
+
+    public async Task SendAsync(string hub, string partitionId, params string[] bodies)
+    {
+        string json = JsonSerializer.Serialize(bodies.Select(b => new { Body = b, UserProperties = new { kind = "test", n = 7 } }));
+        using var content = new StringContent(json, Encoding.UTF8, "application/vnd.microsoft.servicebus.json");
+        using HttpResponseMessage response = await Http.PostAsync(At($"{hub}/partitions/{partitionId}/messages"), content);
+        Assert.True(response.IsSuccessStatusCode, $"send: {(int)response.StatusCode} {await response.Content.ReadAsStringAsync()}");
+    }
+
+    public async Task<List<JsonElement>> PeekAsync(string hub, string partitionId)
+    {
+        using JsonDocument document = JsonDocument.Parse(await Http.GetStringAsync(At($"{hub}/partitions/{partitionId}/events?from=0&max=1000")));
+        JsonElement root = document.RootElement;
+        JsonElement events = root.ValueKind == JsonValueKind.Array ? root : root.GetProperty("events");
+        return events.EnumerateArray().Select(e => e.Clone()).ToList();
+    }
+
+    public async Task<JsonElement> StatusAsync()
+    {
+        using JsonDocument document = JsonDocument.Parse(await Http.GetStringAsync(At("status/functions")));
+        return document.RootElement.Clone();
+    }
+
+    /// <summary>The checkpointed sequence number of Fn on a partition, null before the first checkpoint.</summary>
+    public async Task<long?> CheckpointAsync(string partitionId, string function = "Fn")
+    {
+        JsonElement status = await StatusAsync();
+        JsonElement fn = status.GetProperty("functions").EnumerateArray().Single(f => f.GetProperty("name").GetString() == function);
+        JsonElement partition = fn.GetProperty("partitions").EnumerateArray().Single(p => p.GetProperty("partitionId").GetString() == partitionId);
+        JsonElement checkpoint = partition.GetProperty("checkpointSequenceNumber");
+        return checkpoint.ValueKind == JsonValueKind.Null ? null : checkpoint.GetInt64();
+    }
+
+    public List<Record> Records()
+    {
+        var records = new List<Record>();
+        foreach (string line in File.ReadAllLines(RecordFile))
+        {
+            if (line.Length > 0)
+            {
+                using JsonDocument document = JsonDocument.Parse(line);
+                records.Add(new Record(document.RootElement.Clone()));
+            }
+        }
+
+        return records;
+    }
+
+    /// <summary>Polls until <paramref name="condition"/> holds (bounded: 20 s), else fails with devhost's output.</summary>
+    public async Task WaitUntilAsync(Func<Task<bool>> condition, string what, double seconds = 20)
+    {
+        var stopwatch = Stopwatch.StartNew();
+        while (stopwatch.Elapsed < TimeSpan.FromSeconds(seconds))
+        {
+            if (await condition())
+            {
+                return;
+            }
+
+            await Task.Delay(50);
+        }
+
+        Assert.Fail($"timed out waiting for {what}\n--- devhost output ---\n{Output}");
+    }
+
+    public Task WaitForRecordsAsync(Func<List<Record>, bool> condition, string what, double seconds = 20) =>
+        WaitUntilAsync(() => Task.FromResult(condition(Records())), what, seconds);
+
+    public async ValueTask DisposeAsync()
+    {
+        if (_process is not null)
+        {
+            if (!_process.HasExited)
+            {
+                // Graceful stop first (devhost stops the handler), then make sure.
+                _process.Kill(entireProcessTree: true);
+                await _process.WaitForExitAsync();
+            }
+
+            _process.Dispose();
+        }
+
+        Http.Dispose();
+        try
+        {
+            Directory.Delete(Root, recursive: true);
+        }
+        catch (IOException)
+        {
+            // A handler being killed may still hold a file for a moment; the temp folder is harmless.
+        }
+    }
+}
+
+/// <summary>One request the handler received.</summary>
+public sealed class Record(JsonElement raw)
+{
+    public JsonElement Raw { get; } = raw;
+
+    public int Pid => Raw.GetProperty("pid").GetInt32();
+
+    public string Url => Raw.GetProperty("url").GetString()!;
+
+    public string Header(string name) => Raw.GetProperty("headers").TryGetProperty(name.ToLowerInvariant(), out JsonElement v) ? v.GetString()! : "";
+
+    public bool HasHeader(string name) => Raw.GetProperty("headers").TryGetProperty(name.ToLowerInvariant(), out _);
+
+    public JsonElement Body => JsonDocument.Parse(Raw.GetProperty("body").GetString()!).RootElement;
+
+    public JsonElement Metadata => Body.GetProperty("Metadata");
+
+    /// <summary>A Metadata value that is a JSON string holding JSON text, parsed.</summary>
+    public JsonElement MetadataText(string name)
+    {
+        JsonElement value = Metadata.GetProperty(name);
+        Assert.Equal(JsonValueKind.String, value.ValueKind);
+        return JsonDocument.Parse(value.GetString()!).RootElement;
+    }
+
+    public long[] SequenceNumbers => MetadataText("SequenceNumberArray").EnumerateArray().Select(e => e.GetInt64()).ToArray();
+
+    public string PartitionId => Metadata.GetProperty("PartitionContext").GetProperty("PartitionId").GetString()!;
+
+    public byte[][] Bodies
+    {
+        get
+        {
+            JsonElement data = Body.GetProperty("Data").GetProperty("events");
+            Assert.Equal(JsonValueKind.String, data.ValueKind);
+            return JsonDocument.Parse(data.GetString()!).RootElement.EnumerateArray().Select(e => Convert.FromBase64String(e.GetString()!)).ToArray();
+        }
+    }
+}
