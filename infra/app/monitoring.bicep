@@ -1,12 +1,10 @@
-// Monitoring on top of Application Insights: alert rules now, the workbook later.
-//
-// WORKBOOK SLOT (telemetry issue): add the Application Insights workbook here as a
-// Microsoft.Insights/workbooks resource whose serializedData embeds the queries kept in
-// infra/workbook/*.kql via loadTextContent('../workbook/<name>.kql'), with
-// sourceId: applicationInsightsId. main.bicep already passes everything this module needs.
+// Monitoring on top of Application Insights: alert rules and the SensorPipeline workbook.
 //
 // The alerts read the pre-aggregated metrics the handler sends with GetMetric (customMetrics):
 // FreshnessMs (now - enqueued time of the oldest event in a batch) and DeadLetters (count).
+// The workbook's layout is infra/workbook/workbook.json; each chart's query is infra/workbook/<name>.kql,
+// embedded here with loadTextContent so the .kql files stay the single source (devhost's dashboard computes
+// the same figures locally, with the same percentile arithmetic).
 
 @description('Resource id of the Application Insights component the alerts query.')
 param applicationInsightsId string
@@ -130,5 +128,65 @@ resource deadLetterAlert 'Microsoft.Insights/scheduledQueryRules@2023-12-01' = {
   }
 }
 
+// The workbook reads Application Insights (customMetrics) for the handler's metrics and the component's Log Analytics
+// workspace for Cosmos DB's own diagnostics (throttled requests, partition heat).
+resource insightsComponent 'Microsoft.Insights/components@2020-02-02' existing = {
+  name: last(split(applicationInsightsId, '/'))
+}
+
+var workbookLayout = loadJsonContent('../workbook/workbook.json')
+var workbookQueries = {
+  throughput: loadTextContent('../workbook/throughput.kql')
+  freshness: loadTextContent('../workbook/freshness.kql')
+  'e2e-percentiles': loadTextContent('../workbook/e2e-percentiles.kql')
+  'device-to-store-percentiles': loadTextContent('../workbook/device-to-store-percentiles.kql')
+  'received-vs-written': loadTextContent('../workbook/received-vs-written.kql')
+  'stale-deadletters': loadTextContent('../workbook/stale-deadletters.kql')
+  'cosmos-throttled': loadTextContent('../workbook/cosmos-throttled.kql')
+  'cosmos-429-diagnostics': loadTextContent('../workbook/cosmos-429-diagnostics.kql')
+  'partition-heat': loadTextContent('../workbook/partition-heat.kql')
+  'telemetry-volume': loadTextContent('../workbook/telemetry-volume.kql')
+}
+
+// The workspace id is only known at deployment time and a variable's for-body must be computable up front,
+// so workspace queries carry a placeholder that serializedData replaces.
+var workspacePlaceholder = '__SENSORPIPELINE_WORKSPACE_ID__'
+var workbookQueryItems = [for item in workbookLayout.queries: {
+  type: 3
+  name: item.name
+  customWidth: item.customWidth
+  content: union(item.content, {
+    query: workbookQueries[item.name]
+    crossComponentResources: [
+      item.content.resourceType == 'microsoft.operationalinsights/workspaces' ? workspacePlaceholder : applicationInsightsId
+    ]
+  })
+}]
+
+var workbookContent = {
+  version: workbookLayout.version
+  items: concat(workbookLayout.items, workbookQueryItems)
+  isLocked: false
+  fallbackResourceIds: [
+    applicationInsightsId
+  ]
+}
+
+resource workbook 'Microsoft.Insights/workbooks@2023-06-01' = {
+  name: guid(resourceGroup().id, 'sensorpipeline-workbook', nameSuffix)
+  location: location
+  tags: union(tags, {
+    'hidden-title': 'SensorPipeline'
+  })
+  kind: 'shared'
+  properties: {
+    displayName: 'SensorPipeline'
+    category: 'workbook'
+    sourceId: applicationInsightsId
+    serializedData: replace(string(workbookContent), workspacePlaceholder, insightsComponent.properties.WorkspaceResourceId)
+  }
+}
+
 output freshnessAlertId string = freshnessAlert.id
 output deadLetterAlertId string = deadLetterAlert.id
+output workbookId string = workbook.id
