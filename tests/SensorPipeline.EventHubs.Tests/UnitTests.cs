@@ -87,3 +87,30 @@ public sealed class OptionsValidatorTests
         Assert.Contains("EventHubs:Sas:Key", new SasOptionsValidator().Validate(null, new SasOptions { Key = "" }).FailureMessage, StringComparison.Ordinal);
     }
 }
+
+public sealed class SasVerifierTests
+{
+    [Fact]
+    public void Check_CachedToken_StillCheckedForExpiryAndResource()
+    {
+        var verifier = new SasVerifier(Microsoft.Extensions.Options.Options.Create(new SasOptions()));
+        var now = new DateTimeOffset(2026, 11, 21, 12, 0, 0, TimeSpan.Zero);
+        var token = SharedAccessSignature.Create("sb://ns/ingestion", "RootManageSharedAccessKey", "SAS_KEY_VALUE", now.AddMinutes(5));
+
+        Assert.Null(verifier.Check(token, "ingestion/messages", now));
+        Assert.Null(verifier.Check(token, "ingestion/partitions/0/messages", now));
+        Assert.Contains("does not cover", verifier.Check(token, "weather/messages", now), StringComparison.Ordinal);
+        Assert.Contains("expired", verifier.Check(token, "ingestion/messages", now.AddMinutes(6)), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Check_BadToken_NeverCached()
+    {
+        var verifier = new SasVerifier(Microsoft.Extensions.Options.Options.Create(new SasOptions()));
+        var now = DateTimeOffset.UtcNow;
+        var token = SharedAccessSignature.Create("sb://ns/", "RootManageSharedAccessKey", "wrong", now.AddMinutes(5));
+
+        Assert.NotNull(verifier.Check(token, "h/messages", now));
+        Assert.NotNull(verifier.Check(token, "h/messages", now));
+    }
+}

@@ -28,6 +28,7 @@ public static class EventHubsEmulatorExtensions
         services.AddSingleton<IValidateOptions<EventLogOptions>, EventLogOptionsValidator>();
         services.AddOptions<SasOptions>().BindConfiguration(SasOptions.SectionName).ValidateOnStart();
         services.AddSingleton<IValidateOptions<SasOptions>, SasOptionsValidator>();
+        services.AddSingleton<SasVerifier>();
         services.TryAddSingleton(TimeProvider.System);
         services.AddSingleton(config);
         services.AddSingleton(sp => EventHubsNamespace.Open(

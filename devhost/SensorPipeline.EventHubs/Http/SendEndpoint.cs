@@ -2,7 +2,6 @@ using System.Buffers;
 using System.Globalization;
 using Microsoft.AspNetCore.Http;
 using Microsoft.Extensions.DependencyInjection;
-using Microsoft.Extensions.Options;
 
 namespace SensorPipeline.EventHubs.Http;
 
@@ -32,11 +31,11 @@ internal static class SendEndpoint
         var hub = (string)request.RouteValues["hub"]!;
         var resource = request.Path.Value!.TrimStart('/');
         var services = context.RequestServices;
-        var sas = services.GetRequiredService<IOptions<SasOptions>>().Value;
+        var sas = services.GetRequiredService<SasVerifier>();
         var time = services.GetRequiredService<TimeProvider>();
         var authorization = request.Headers.Authorization.ToString();
-        if (!(sas.AllowAnonymous && authorization.Length == 0)
-            && SharedAccessSignature.Check(authorization, resource, sas, time.GetUtcNow()) is { } denied)
+        if (!(sas.Options.AllowAnonymous && authorization.Length == 0)
+            && sas.Check(authorization, resource, time.GetUtcNow()) is { } denied)
         {
             await Problem.WriteAsync(context, StatusCodes.Status401Unauthorized, "Unauthorized", denied);
             return;

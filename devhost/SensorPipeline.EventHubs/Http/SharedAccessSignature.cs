@@ -17,10 +17,19 @@ public static class SharedAccessSignature
     private static readonly string[] Schemes = ["sb://", "http://", "https://", "amqps://", "amqp://"];
 
     /// <summary>Null when the token is valid for <paramref name="resourcePath"/> (e.g. <c>hub/messages</c>); otherwise why not.</summary>
-    public static string? Check(string? authorization, string resourcePath, SasOptions options, DateTimeOffset now)
+    public static string? Check(string? authorization, string resourcePath, SasOptions options, DateTimeOffset now) =>
+        Verify(authorization, options, out var token) ?? Authorize(token, resourcePath, now);
+
+    /// <summary>A token whose format, key name and signature checked out (expiry and resource not yet).</summary>
+    /// <param name="Resource">The URL-decoded <c>sr</c>.</param>
+    /// <param name="Expiry">The <c>se</c>, Unix seconds.</param>
+    public readonly record struct VerifiedToken(string Resource, long Expiry);
+
+    /// <summary>The costly part (parsing, HMAC); the result depends only on the header and the key, so it can be cached.</summary>
+    public static string? Verify(string? authorization, SasOptions options, out VerifiedToken token)
     {
-        ArgumentNullException.ThrowIfNull(resourcePath);
         ArgumentNullException.ThrowIfNull(options);
+        token = default;
         const string Prefix = "SharedAccessSignature ";
         if (string.IsNullOrEmpty(authorization))
         {
@@ -62,11 +71,6 @@ public static class SharedAccessSignature
             return $"The token's expiry se='{se}' is not a Unix time in seconds.";
         }
 
-        if (expiry <= now.ToUnixTimeSeconds())
-        {
-            return $"The token expired at {DateTimeOffset.FromUnixTimeSeconds(Math.Min(expiry, 253402300799)):O}.";
-        }
-
         if (!string.Equals(Uri.UnescapeDataString(skn), options.KeyName, StringComparison.Ordinal))
         {
             return $"The token's key name skn='{skn}' is not the configured key name.";
@@ -77,9 +81,22 @@ public static class SharedAccessSignature
             return "The token's signature does not match the configured key.";
         }
 
-        return Covers(Uri.UnescapeDataString(sr), resourcePath)
+        token = new VerifiedToken(Uri.UnescapeDataString(sr), expiry);
+        return null;
+    }
+
+    /// <summary>The cheap part, checked on every request: not expired, and <c>sr</c> covers the resource.</summary>
+    public static string? Authorize(VerifiedToken token, string resourcePath, DateTimeOffset now)
+    {
+        ArgumentNullException.ThrowIfNull(resourcePath);
+        if (token.Expiry <= now.ToUnixTimeSeconds())
+        {
+            return $"The token expired at {DateTimeOffset.FromUnixTimeSeconds(Math.Min(token.Expiry, 253402300799)):O}.";
+        }
+
+        return Covers(token.Resource, resourcePath)
             ? null
-            : $"The token's resource sr='{Uri.UnescapeDataString(sr)}' does not cover '{resourcePath}'.";
+            : $"The token's resource sr='{token.Resource}' does not cover '{resourcePath}'.";
     }
 
     /// <summary>Creates a token the way Event Hubs clients do (for tests, tools and the benchmark).</summary>
