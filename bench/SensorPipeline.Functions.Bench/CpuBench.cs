@@ -1,0 +1,74 @@
+using System.Buffers;
+using System.Diagnostics;
+using System.Text.Json;
+using SensorPipeline.Core.Policies;
+using SensorPipeline.Core.Processing;
+using SensorPipeline.Core.Readings;
+using SensorPipeline.Core.Splitting;
+using SensorPipeline.Functions.Invocation;
+
+namespace SensorPipeline.Functions.Bench;
+
+/// <summary>
+/// Handler CPU time per reading without the store: the request parse, the core's work and (splitter) the
+/// response, single-threaded, on full batches (100 ingestion events of 20 readings).
+/// </summary>
+internal static class CpuBench
+{
+    public static void Run(int iterations)
+    {
+        var now = DateTimeOffset.UtcNow;
+        var nowMs = now.ToUnixTimeMilliseconds();
+        var mixed = Workload.IngestionEvents(100, 20, 500, "cpu", mixedKinds: true, now);
+        var splitterBody = Workload.HostRequest(mixed);
+        var splitter = new Splitter(new EnvelopeBudget(100));
+        var response = new ArrayBufferWriter<byte>(4 * 1024 * 1024);
+        Measure("Splitter: parse + split + response", iterations, 2000, splitterBody.Length, () =>
+        {
+            using var request = InvocationRequestReader.Parse(splitterBody, "events");
+            var result = splitter.Split(request.Events, nowMs);
+            response.ResetWrittenCount();
+            using var writer = new Utf8JsonWriter(response);
+            writer.WriteStartObject();
+            writer.WriteStartObject("Outputs");
+            writer.WriteBase64String("weatherOut", result.Weather.Span);
+            writer.WriteBase64String("seismicOut", result.Seismic.Span);
+            writer.WriteEndObject();
+            writer.WriteEndObject();
+        });
+
+        var weather = Workload.IngestionEvents(100, 20, 500, "cpu", mixedKinds: false, now);
+        var envelope = splitter.Split(weather, nowMs).Weather.ToArray();
+        var processorBody = Workload.HostRequest([new InputEvent(envelope, new SourcePosition("0", 1, nowMs))]);
+        using var processor = new EnvelopeProcessor(1, "weather-processor", new StalenessPolicy(StalenessPolicy.DefaultMaxAge));
+        Measure("Processor: parse + decode + GeoJSON + coalesce", iterations, 2000, processorBody.Length, () =>
+        {
+            using var request = InvocationRequestReader.Parse(processorBody, "events");
+            processor.Process(request.Events, nowMs);
+        });
+    }
+
+    private static void Measure(string name, int iterations, int readingsPerIteration, int requestBytes, Action iteration)
+    {
+        for (var i = 0; i < Math.Max(5, iterations / 5); i++)
+        {
+            iteration(); // warm-up: tiering and pools
+        }
+
+        var self = Process.GetCurrentProcess();
+        var cpuBefore = self.TotalProcessorTime;
+        var allocatedBefore = GC.GetAllocatedBytesForCurrentThread();
+        var wall = Stopwatch.StartNew();
+        for (var i = 0; i < iterations; i++)
+        {
+            iteration();
+        }
+
+        wall.Stop();
+        self.Refresh();
+        var cpu = self.TotalProcessorTime - cpuBefore;
+        var readings = (double)iterations * readingsPerIteration;
+        var allocated = GC.GetAllocatedBytesForCurrentThread() - allocatedBefore;
+        Console.WriteLine($"  {name,-50} {cpu.TotalMicroseconds / readings,7:F2} µs CPU/reading  {readings / wall.Elapsed.TotalSeconds,12:N0} readings/s on one thread  {allocated / readings,7:F1} B allocated/reading  (request {requestBytes / 1024} KiB, {iterations} × {readingsPerIteration} readings)");
+    }
+}

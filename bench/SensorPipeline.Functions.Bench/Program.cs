@@ -1,0 +1,16 @@
+using System.Globalization;
+using SensorPipeline.Functions.Bench;
+
+// dotnet run -c Release --project bench/SensorPipeline.Functions.Bench [-- readings devices parallelism cpu-iterations]
+var readings = args.Length > 0 ? int.Parse(args[0], CultureInfo.InvariantCulture) : 20_000;
+var devices = args.Length > 1 ? int.Parse(args[1], CultureInfo.InvariantCulture) : 200;
+var parallelism = args.Length > 2 ? int.Parse(args[2], CultureInfo.InvariantCulture) : 32;
+var cpuIterations = args.Length > 3 ? int.Parse(args[3], CultureInfo.InvariantCulture) : 200;
+var root = RepoRoot.Find();
+
+Console.WriteLine($"Handler CPU per reading ({Environment.ProcessorCount} cores, no store):");
+CpuBench.Run(cpuIterations);
+
+using var standIn = await StandIn.StartAsync(root);
+Console.WriteLine($"Cosmos write path: {readings:N0} weather readings over {devices} devices, batches of 2,000, parallelism {parallelism}, stand-in {standIn.Endpoint}:");
+await new WriteBench(root, standIn, readings, devices, parallelism).RunAsync();
