@@ -83,10 +83,14 @@ internal sealed partial class LoadRunner : IDisposable
         {
             await ProduceAsync(pacer, producerStop, sendCancel.Token, cancellationToken);
         }
-        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+        catch (OperationCanceledException) when (producerStop.IsCancellationRequested)
         {
-            interrupted = true;
-            LoadGenLog.RunCancelled(_logger, _options.Grace, _options.Concurrency - _permits.CurrentCount);
+            // Ctrl+C, or a send failed unexpectedly (then _failure is rethrown below, after the drain).
+            interrupted = cancellationToken.IsCancellationRequested;
+            if (interrupted)
+            {
+                LoadGenLog.RunCancelled(_logger, _options.Grace, _options.Concurrency - _permits.CurrentCount);
+            }
         }
 
         // Drain: holding every permit means no send is in flight any more.
@@ -124,20 +128,17 @@ internal sealed partial class LoadRunner : IDisposable
         long slot = 0;
         long readingsBuilt = 0;
         var sinceDuplicate = 0;
-        while (true)
+        while (_failure is null)
         {
-            if (_options.Count is { } count && readingsBuilt >= count)
+            // The schedule counts readings events only: duplicates and injections go out in between, on top of
+            // --rate, so the rate asked for is the rate of new readings the pipeline must keep up with.
+            var next = _packer.EventsBuilt;
+            if ((_options.Count is { } count && readingsBuilt >= count)
+                || (_options.Duration is { } duration && (pacer.DueOffset(next) >= duration || pacer.Elapsed >= duration)))
             {
                 break;
             }
 
-            if (_options.Duration is { } duration && (pacer.DueOffset(slot) >= duration || pacer.Elapsed >= duration))
-            {
-                break;
-            }
-
-            await pacer.WaitAsync(slot, token);
-            await _permits.WaitAsync(token);
             PackedEvent packed;
             if (_pendingInjections.Count > 0 && slot % _options.InjectEvery == _options.InjectEvery / 2)
             {
@@ -150,27 +151,39 @@ internal sealed partial class LoadRunner : IDisposable
             }
             else
             {
+                await pacer.WaitAsync(next, token);
                 var size = (int)Math.Min(_options.ReadingsPerEvent, (_options.Count ?? long.MaxValue) - readingsBuilt);
                 packed = _packer.Next(size, _time.GetUtcNow());
                 readingsBuilt += size;
                 sinceDuplicate++;
             }
 
-            // Not awaited here: the permit bounds how many run at once, and the drain in RunAsync awaits them all.
-            _ = SendOneAsync(packed, producerStop, sendToken);
+            await StartSendAsync(packed, producerStop, sendToken, token);
             slot++;
-            if (_failure is not null)
-            {
-                return;
-            }
         }
 
         // Injections the run had no slot for still go out, so the counts asked for are the counts sent.
-        while (_pendingInjections.Count > 0 && !cancellationToken.IsCancellationRequested)
+        while (_pendingInjections.Count > 0 && _failure is null && !cancellationToken.IsCancellationRequested)
+        {
+            await StartSendAsync(BuildInjection(_pendingInjections.Dequeue()), producerStop, sendToken, token);
+        }
+    }
+
+    private async Task StartSendAsync(PackedEvent packed, CancellationTokenSource producerStop, CancellationToken sendToken, CancellationToken token)
+    {
+        try
         {
             await _permits.WaitAsync(token);
-            _ = SendOneAsync(BuildInjection(_pendingInjections.Dequeue()), producerStop, sendToken);
         }
+        catch (OperationCanceledException) when (packed.Kind == EventKind.Readings)
+        {
+            // Built but never sent: resolve it as unsent so the ledger's watermark can pass it.
+            _tracker.Record(packed, null);
+            throw;
+        }
+
+        // Not awaited here: the permit bounds how many run at once, and the drain in RunAsync awaits them all.
+        _ = SendOneAsync(packed, producerStop, sendToken);
     }
 
     private PackedEvent BuildInjection(EventKind kind)

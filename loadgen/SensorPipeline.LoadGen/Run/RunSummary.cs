@@ -40,8 +40,15 @@ internal static class RunSummary
             Row("pause control", "FAILED (see log)");
         }
 
-        var console = AnsiConsole.Create(new AnsiConsoleSettings { Out = new AnsiConsoleOutput(output) });
-        if (Console.IsOutputRedirected)
+        var redirected = Console.IsOutputRedirected;
+        var console = AnsiConsole.Create(new AnsiConsoleSettings
+        {
+            Out = new AnsiConsoleOutput(output),
+            // Redirected (a log, the demo script): plain text, no escape codes.
+            Ansi = redirected ? AnsiSupport.No : AnsiSupport.Detect,
+            ColorSystem = redirected ? ColorSystemSupport.NoColors : ColorSystemSupport.Detect,
+        });
+        if (redirected)
         {
             console.Profile.Width = 160; // redirected output has no width; 80 would wrap the table
         }

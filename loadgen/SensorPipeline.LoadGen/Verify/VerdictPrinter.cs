@@ -24,8 +24,15 @@ internal static class VerdictPrinter
 
         table.AddRow(N(verdict.Sent), N(verdict.Written), N(verdict.Archived),
             $"{N(verdict.DeadLettered)} of {N(verdict.InjectedSent)}", N(verdict.Missing), N(verdict.Duplicated));
-        var console = AnsiConsole.Create(new AnsiConsoleSettings { Out = new AnsiConsoleOutput(output) });
-        if (Console.IsOutputRedirected)
+        var redirected = Console.IsOutputRedirected;
+        var console = AnsiConsole.Create(new AnsiConsoleSettings
+        {
+            Out = new AnsiConsoleOutput(output),
+            // Redirected (a log, the demo script): plain text, no escape codes.
+            Ansi = redirected ? AnsiSupport.No : AnsiSupport.Detect,
+            ColorSystem = redirected ? ColorSystemSupport.NoColors : ColorSystemSupport.Detect,
+        });
+        if (redirected)
         {
             console.Profile.Width = 160; // redirected output has no width; 80 would wrap the table
         }

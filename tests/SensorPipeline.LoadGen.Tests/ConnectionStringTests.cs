@@ -1,0 +1,82 @@
+using SensorPipeline.LoadGen.Run;
+using SensorPipeline.LoadGen.Sending;
+
+namespace SensorPipeline.LoadGen.Tests;
+
+public class ConnectionStringTests
+{
+    [Fact]
+    public void Parse_EmulatorForm_SendsOverHttpToThePort()
+    {
+        var c = EventHubsConnection.Parse("Endpoint=sb://127.0.0.1:5672;SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=SAS_KEY_VALUE;UseDevelopmentEmulator=true");
+
+        Assert.Equal(new Uri("http://127.0.0.1:5672"), c.BaseAddress);
+        Assert.Equal("RootManageSharedAccessKey", c.KeyName);
+        Assert.Equal("SAS_KEY_VALUE", c.Key);
+        Assert.Null(c.EntityPath);
+        Assert.Equal(new Uri("http://127.0.0.1:5672/ingestion/messages"), EventSender.MessagesUriFor(c.BaseAddress, "ingestion"));
+    }
+
+    [Fact]
+    public void Parse_RealNamespace_SendsOverHttps_KeyWithEqualsSigns()
+    {
+        var c = EventHubsConnection.Parse("Endpoint=sb://myns.servicebus.windows.net/;SharedAccessKeyName=send;SharedAccessKey=abc+/def==;EntityPath=ingestion");
+
+        Assert.Equal(new Uri("https://myns.servicebus.windows.net"), c.BaseAddress);
+        Assert.Equal("abc+/def==", c.Key);
+        Assert.Equal("ingestion", c.EntityPath);
+    }
+
+    [Theory]
+    [InlineData("SharedAccessKeyName=a;SharedAccessKey=b", "Endpoint")]
+    [InlineData("Endpoint=sb://h/;SharedAccessKeyName=a", "SharedAccessKey")]
+    [InlineData("Endpoint=sb://h/;garbage;SharedAccessKeyName=a;SharedAccessKey=b", "without '='")]
+    public void Parse_Incomplete_ThrowsNamingWhatIsMissing(string connection, string expected)
+    {
+        var e = Assert.Throws<FormatException>(() => EventHubsConnection.Parse(connection));
+
+        Assert.Contains(expected, e.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Validator_BadConnectionString_NamesTheOptionAndNeverTheKey()
+    {
+        var result = new SendOptionsValidator().Validate(null, new SendOptions { Connection = "Endpoint=sb://h/;SharedAccessKey=secret-value" });
+
+        Assert.True(result.Failed);
+        Assert.Contains("--connection / EventHubConnection", result.FailureMessage, StringComparison.Ordinal);
+        Assert.DoesNotContain("secret-value", result.FailureMessage, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData(nameof(SendOptions.Rate), "--rate")]
+    [InlineData(nameof(SendOptions.ReadingsPerEvent), "--readings-per-event")]
+    [InlineData(nameof(SendOptions.Concurrency), "--concurrency")]
+    [InlineData(nameof(SendOptions.OversizeBytes), "--oversize-bytes")]
+    [InlineData(nameof(SendOptions.PauseFunctions), "--pause-for")]
+    public void Validator_BadValue_NamesTheOption(string property, string option)
+    {
+        var options = new SendOptions { Connection = "Endpoint=sb://127.0.0.1:1;SharedAccessKeyName=a;SharedAccessKey=b;UseDevelopmentEmulator=true" };
+        switch (property)
+        {
+            case nameof(SendOptions.Rate): options.Rate = -1; break;
+            case nameof(SendOptions.ReadingsPerEvent): options.ReadingsPerEvent = 0; break;
+            case nameof(SendOptions.Concurrency): options.Concurrency = 0; break;
+            case nameof(SendOptions.OversizeBytes): options.OversizeBytes = 2_000_000; break;
+            default: options.PauseFunctions = ["WeatherProcessor"]; break;
+        }
+
+        var result = new SendOptionsValidator().Validate(null, options);
+
+        Assert.True(result.Failed);
+        Assert.Contains(option, result.FailureMessage, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Validator_Defaults_WithAConnection_Pass()
+    {
+        var result = new SendOptionsValidator().Validate(null, new SendOptions { Connection = "Endpoint=sb://127.0.0.1:1;SharedAccessKeyName=a;SharedAccessKey=b;UseDevelopmentEmulator=true" });
+
+        Assert.True(result.Succeeded, result.FailureMessage);
+    }
+}

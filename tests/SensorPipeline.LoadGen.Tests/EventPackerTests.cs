@@ -1,0 +1,104 @@
+using SensorPipeline.Core.Readings;
+using SensorPipeline.Core.Splitting;
+using SensorPipeline.LoadGen.Devices;
+using SensorPipeline.LoadGen.Events;
+using SensorPipeline.Protos;
+
+namespace SensorPipeline.LoadGen.Tests;
+
+public class EventPackerTests
+{
+    private static readonly DateTimeOffset Now = new(2026, 11, 21, 12, 0, 0, TimeSpan.Zero);
+
+    [Theory]
+    [InlineData(3, 2, 50)]
+    [InlineData(50, 50, 50)]
+    [InlineData(1, 1, 7)]
+    [InlineData(4, 0, 3)]
+    public void Next_DecodesToTheRequestedCount_SequencesContiguousPerDevice(int weather, int seismic, int perEvent)
+    {
+        var fleet = new DeviceFleet(weather, seismic, 1, "t");
+        var packer = new EventPacker(fleet);
+        var seen = new Dictionary<string, ulong>();
+
+        for (var e = 0; e < 40; e++)
+        {
+            var packed = packer.Next(perEvent, Now);
+            var batch = ReadingBatch.Parser.ParseFrom(packed.Body);
+
+            Assert.Equal(EventKind.Readings, packed.Kind);
+            Assert.Equal(e, packed.TrackIndex);
+            Assert.Equal(perEvent, batch.Readings.Count);
+            Assert.Equal(perEvent, packed.ReadingCount);
+            foreach (var reading in batch.Readings)
+            {
+                var previous = seen.GetValueOrDefault(reading.DeviceId);
+                Assert.Equal(previous + 1, reading.Sequence);
+                seen[reading.DeviceId] = reading.Sequence;
+            }
+
+            // The spans say exactly what the body holds (the ledger is built from them).
+            var bySpan = packed.Spans.ToDictionary(s => fleet[s.DeviceIndex].Id, s => (s.First, s.Last));
+            Assert.Equal(batch.Readings.Select(r => r.DeviceId).Distinct().Count(), bySpan.Count);
+            foreach (var device in batch.Readings.GroupBy(r => r.DeviceId))
+            {
+                Assert.Equal((device.Min(r => r.Sequence), device.Max(r => r.Sequence)), bySpan[device.Key]);
+            }
+        }
+    }
+
+    [Fact]
+    public void Next_MixedFleet_EveryEventMixesKinds()
+    {
+        var packer = new EventPacker(new DeviceFleet(5, 5, 1, "t"));
+
+        for (var e = 0; e < 20; e++)
+        {
+            var kinds = ReadingBatch.Parser.ParseFrom(packer.Next(4, Now).Body).Readings.Select(r => r.Kind).ToList();
+
+            Assert.Contains(SensorKind.Weather, kinds);
+            Assert.Contains(SensorKind.Seismic, kinds);
+            // Interleaved, not blocked: neighbours differ.
+            Assert.All(kinds.Zip(kinds.Skip(1)), p => Assert.NotEqual(p.First, p.Second));
+        }
+    }
+
+    [Fact]
+    public void Next_SplitterAcceptsEveryEvent()
+    {
+        var packer = new EventPacker(new DeviceFleet(50, 50, 1, "t"));
+        var budget = new EnvelopeBudget(100);
+
+        var body = packer.Next(50, Now).Body;
+
+        Assert.Equal(DeadLetterReason.None, ReadingBatchReader.TryCheckFraming(body, budget.MaxSourceIndex, out var count, out var forwarded));
+        Assert.Equal(50, count);
+        Assert.True(budget.Fits(forwarded), $"50 readings take {forwarded} bytes, budget {budget.PerEventBytes}");
+    }
+
+    [Fact]
+    public void Poison_NeverFramesAsAReadingBatch()
+    {
+        var random = new Random(3);
+        for (var i = 0; i < 200; i++)
+        {
+            var body = InjectedEvents.Poison(random, 8 + random.Next(600));
+
+            Assert.Equal(DeadLetterReason.Undecodable, ReadingBatchReader.TryCheckFraming(body, 99, out _, out _));
+        }
+    }
+
+    [Theory]
+    [InlineData(20_000)]
+    [InlineData(100_000)]
+    public void Oversize_ValidBatchOverTheSplitterBudget(int minimumBytes)
+    {
+        var body = InjectedEvents.Oversize(1, minimumBytes, Now);
+        var budget = new EnvelopeBudget(100);
+
+        Assert.InRange(body.Length, minimumBytes, minimumBytes + 200);
+        Assert.Equal(DeadLetterReason.None, ReadingBatchReader.TryCheckFraming(body, budget.MaxSourceIndex, out _, out var forwarded));
+        Assert.False(budget.Fits(forwarded));
+        Assert.All(ReadingBatch.Parser.ParseFrom(body).Readings, r => Assert.StartsWith("oversize-", r.DeviceId, StringComparison.Ordinal));
+    }
+}
