@@ -5,6 +5,8 @@ namespace SensorPipeline.DevHost.Telemetry.Summary;
 /// <summary>
 /// Bucket counts summed from <c>…Bucket</c> metric aggregates (valueCount per Bucket label), and their percentiles by
 /// <see cref="LatencyBuckets.Percentile"/>: the same nearest-rank arithmetic the handler's tests check and the KQL ports.
+/// A percentile is clamped to the exact max: both are upper bounds of the true value, the smaller is the tighter, and
+/// a percentile in the overflow bucket (over 10 minutes, upper bound +∞) becomes a number JSON and charts can carry.
 /// </summary>
 internal sealed class BucketHistogram
 {
@@ -34,7 +36,7 @@ internal sealed class BucketHistogram
         _max = Math.Max(_max, max);
     }
 
-    public double? Percentile(double p) => Total == 0 ? null : LatencyBuckets.Percentile(_counts, p);
+    public double? Percentile(double p) => Total == 0 ? null : Math.Min(LatencyBuckets.Percentile(_counts, p)!.Value, _max);
 
     public LatencySummary? Summarize() => Total == 0
         ? null

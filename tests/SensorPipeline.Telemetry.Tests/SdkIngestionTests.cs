@@ -1,0 +1,106 @@
+using System.Net.Http.Json;
+using System.Text.Json;
+using SensorPipeline.Core.Telemetry;
+using SensorPipeline.DevHost.Telemetry.Summary;
+
+namespace SensorPipeline.Telemetry.Tests;
+
+/// <summary>The handler's PipelineMetrics on the real Microsoft.ApplicationInsights 2.23 SDK, posting to the local endpoint.</summary>
+public sealed class SdkIngestionTests
+{
+    [Fact]
+    public async Task RealSdk_KnownRun_SummaryMatchesWhatWasTracked()
+    {
+        await using var server = await TelemetryServer.StartAsync();
+        using var known = new KnownTelemetry(server.ConnectionString);
+
+        known.FeedAndFlush();
+        var summary = await server.WaitForAsync(s => s.Functions.Count == 2 && s.Cosmos.Count == 1 && s.DeadLetters.Count == 2);
+
+        var splitter = Function(summary, "Splitter");
+        Assert.Equal(KnownTelemetry.SplitterEvents, splitter.EventsReceived);
+        Assert.Equal(KnownTelemetry.SplitterReadings, splitter.ReadingsReceived);
+        Assert.Equal(KnownTelemetry.SplitterFreshnessMaxMs, splitter.FreshnessMsMax);
+        Assert.Equal(2, splitter.Batches);
+        Assert.Equal(7.5, splitter.BatchSizeAvg);
+        Assert.Equal(2, splitter.Invocations);
+        Assert.Null(splitter.EndToEnd);
+
+        var weather = Function(summary, "WeatherProcessor");
+        Assert.Equal(KnownTelemetry.WeatherReadings, weather.ReadingsReceived);
+        Assert.Equal(KnownTelemetry.WeatherLatencies.Count, weather.DocumentsWritten);
+        Assert.Equal(KnownTelemetry.WeatherStale, weather.StaleReadings);
+        Assert.Equal(KnownTelemetry.WeatherDeadLetters, weather.DeadLetters);
+        Assert.Equal(1, weather.InvocationFailures);
+        var e2e = weather.EndToEnd!;
+        Assert.Equal(KnownTelemetry.WeatherLatencies.Count, e2e.Count);
+        Assert.Equal(KnownTelemetry.ExpectedWeatherPercentile(0.5), e2e.P50);
+        Assert.Equal(KnownTelemetry.ExpectedWeatherPercentile(0.9), e2e.P90);
+        Assert.Equal(KnownTelemetry.ExpectedWeatherPercentile(0.99), e2e.P99);
+        Assert.Equal(KnownTelemetry.ExpectedWeatherPercentile(0.999), e2e.P999);
+        Assert.Equal(KnownTelemetry.WeatherLatencies.Max(), e2e.Max);
+        Assert.Equal(KnownTelemetry.WeatherLatencies.Average(), e2e.Mean!.Value, 6);
+        // Observed-at is 250 ms before enqueued for every reading, so device-to-store is e2e shifted by 250 ms.
+        Assert.Equal(KnownTelemetry.WeatherLatencies.Max() + 250, weather.DeviceToStore!.Max);
+
+        Assert.Equal([new DeadLetterCount("WeatherProcessor", "invalid-coordinates", 2), new DeadLetterCount("WeatherProcessor", "zero-sequence", 1)], summary.DeadLetters);
+        var cosmos = Assert.Single(summary.Cosmos);
+        Assert.Equal(("readings", KnownTelemetry.CosmosCalls, KnownTelemetry.CosmosCalls * KnownTelemetry.CosmosRuPerCall, KnownTelemetry.CosmosThrottledRetries, KnownTelemetry.CosmosThrottledRetries),
+            (cosmos.Container, cosmos.Calls, cosmos.RequestUnits, cosmos.Throttled, cosmos.Retries));
+        Assert.Equal(14.5, cosmos.LatencyMsAvg);
+        Assert.Equal(19, cosmos.LatencyMsMax);
+    }
+
+    [Fact]
+    public async Task RealSdk_Post_IsGzipAndCounted()
+    {
+        await using var server = await TelemetryServer.StartAsync();
+        using var known = new KnownTelemetry(server.ConnectionString);
+
+        known.FeedAndFlush();
+        var summary = await server.WaitForAsync(s => s.Ingestion.MetricItems > 0);
+
+        var ingestion = summary.Ingestion;
+        Assert.True(ingestion.Requests >= 1);
+        Assert.Equal(ingestion.Items, ingestion.MetricItems);
+        // gzip: what arrived is smaller than what it decompressed to (the SDK's envelopes repeat a lot).
+        Assert.InRange(ingestion.BytesCompressed, 1, ingestion.BytesUncompressed / 3);
+        Assert.Equal(0, ingestion.Evicted);
+    }
+
+    [Fact]
+    public async Task RealSdk_BucketSeries_CarryLatencyBucketsLabels()
+    {
+        await using var server = await TelemetryServer.StartAsync();
+        using var known = new KnownTelemetry(server.ConnectionString);
+
+        known.FeedAndFlush();
+        await server.WaitForAsync(s => s.Functions.Count == 2);
+        using var document = JsonDocument.Parse(await server.Http.GetStringAsync(server.At($"telemetry/metrics?name={MetricNames.EndToEndBucket}")));
+
+        var points = document.RootElement.GetProperty("points").EnumerateArray().ToList();
+        var expectedLabels = KnownTelemetry.WeatherLatencies.Select(l => LatencyBuckets.Label(LatencyBuckets.Index(l))).Distinct().Order(StringComparer.Ordinal);
+        var labels = points.Select(p => p.GetProperty("dimensions").GetProperty("Bucket").GetString()!).Order(StringComparer.Ordinal);
+        Assert.Equal(expectedLabels, labels);
+        Assert.Contains("inf", labels);
+        Assert.Equal(KnownTelemetry.WeatherLatencies.Count, points.Sum(p => p.GetProperty("count").GetInt64()));
+        Assert.All(points, p => Assert.Equal("WeatherProcessor", p.GetProperty("dimensions").GetProperty("Function").GetString()));
+    }
+
+    [Fact]
+    public async Task MetricsEndpoint_SinceAfterTheRun_ReturnsNothing()
+    {
+        await using var server = await TelemetryServer.StartAsync();
+        using var known = new KnownTelemetry(server.ConnectionString);
+        known.FeedAndFlush();
+        await server.WaitForAsync(s => s.Functions.Count == 2);
+
+        var later = await server.Http.GetFromJsonAsync<JsonElement>(server.At("telemetry/metrics?since=2999-01-01T00:00:00Z"));
+        var bad = await server.Http.GetAsync(server.At("telemetry/metrics?since=yesterday"));
+
+        Assert.Equal(0, later.GetProperty("points").GetArrayLength());
+        Assert.Equal(System.Net.HttpStatusCode.BadRequest, bad.StatusCode);
+    }
+
+    private static FunctionSummary Function(TelemetrySummary summary, string name) => Assert.Single(summary.Functions, f => f.Function == name);
+}

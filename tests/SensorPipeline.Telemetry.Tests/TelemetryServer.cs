@@ -1,0 +1,82 @@
+using System.Net;
+using System.Net.Http.Json;
+using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Hosting;
+using Microsoft.AspNetCore.Hosting.Server;
+using Microsoft.AspNetCore.Hosting.Server.Features;
+using Microsoft.Extensions.Configuration;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Logging;
+using SensorPipeline.DevHost.Telemetry.Summary;
+
+namespace SensorPipeline.Telemetry.Tests;
+
+/// <summary>
+/// A devhost-like web server on a free loopback port hosting exactly what devhost hosts for telemetry
+/// (AddTelemetryIngestion + MapTelemetryEndpoints), with real Kestrel sockets so the real SDK can post to it.
+/// </summary>
+public sealed class TelemetryServer : IAsyncDisposable
+{
+    private readonly WebApplication _app;
+
+    private TelemetryServer(WebApplication app, Uri url)
+    {
+        _app = app;
+        Url = url;
+    }
+
+    public Uri Url { get; }
+
+    public HttpClient Http { get; } = new() { Timeout = TimeSpan.FromSeconds(30) };
+
+    /// <summary>The connection string the handler gets locally: the SDK posts to {Url}v2/track.</summary>
+    public string ConnectionString => $"InstrumentationKey=00000000-0000-0000-0000-000000000001;IngestionEndpoint={Url}";
+
+    public static async Task<TelemetryServer> StartAsync(Action<WebApplication>? mapMore = null, IDictionary<string, string?>? settings = null)
+    {
+        var builder = WebApplication.CreateSlimBuilder();
+        builder.WebHost.ConfigureKestrel(k => k.Listen(IPAddress.Loopback, 0));
+        builder.Logging.SetMinimumLevel(LogLevel.Warning);
+        if (settings is not null)
+        {
+            builder.Configuration.AddInMemoryCollection(settings);
+        }
+
+        builder.AddTelemetryIngestion();
+        var app = builder.Build();
+        app.MapTelemetryEndpoints();
+        mapMore?.Invoke(app);
+        await app.StartAsync();
+        var address = app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()!.Addresses.First();
+        return new TelemetryServer(app, new Uri(address.TrimEnd('/') + "/"));
+    }
+
+    public Uri At(string relative) => new(Url, relative);
+
+    public async Task<TelemetrySummary> SummaryAsync() =>
+        (await Http.GetFromJsonAsync<TelemetrySummary>(At("telemetry/summary?window=3600&bin=5")))!;
+
+    /// <summary>Polls the summary until <paramref name="done"/> holds (bounded: 20 s), and returns the last one.</summary>
+    public async Task<TelemetrySummary> WaitForAsync(Func<TelemetrySummary, bool> done)
+    {
+        var deadline = DateTime.UtcNow + TimeSpan.FromSeconds(20);
+        while (true)
+        {
+            var summary = await SummaryAsync();
+            if (done(summary) || DateTime.UtcNow > deadline)
+            {
+                return summary;
+            }
+
+            await Task.Delay(100);
+        }
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        Http.Dispose();
+        await _app.StopAsync();
+        await _app.DisposeAsync();
+    }
+}
