@@ -31,8 +31,8 @@ public sealed class EventLogOptions
     public long RetentionMaxBytesPerPartition { get; set; } = 10L * 1024 * 1024 * 1024;
 
     /// <summary>Recently written data each partition keeps in memory so readers near the head never touch the disk,
-    /// in bytes. Default 33,554,432 (32 MiB); 0 turns the cache off; at most 1 GiB.</summary>
-    public long CacheBytesPerPartition { get; set; } = 32L * 1024 * 1024;
+    /// in bytes, used in whole 4 MiB chunks (rounded up). Default 16,777,216 (16 MiB); 0 turns the cache off; at most 1 GiB.</summary>
+    public long CacheBytesPerPartition { get; set; } = 16L * 1024 * 1024;
 
     /// <summary>How often retention runs besides at each segment roll. Default 00:01:00 (1 minute); at least 1 second.</summary>
     public TimeSpan RetentionCheckInterval { get; set; } = TimeSpan.FromMinutes(1);

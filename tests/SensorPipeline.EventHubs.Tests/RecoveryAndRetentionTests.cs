@@ -124,6 +124,28 @@ public sealed class RecoveryAndRetentionTests : IDisposable
     }
 
     [Fact]
+    public async Task Recovery_SealedSegmentIndexZeroedInTheMiddle_RebuiltFromLog()
+    {
+        var options = new EventLogOptions { SegmentSizeBytes = 64 * 1024, CacheBytesPerPartition = 0 };
+        await using (var ns = Open(options))
+        {
+            for (var i = 0; i < 20; i++)
+            {
+                await ns.AppendAsync("one", "0", Enumerable.Range(0, 100).Select(j => TestData.Event($"e{(i * 100) + j}")).ToList(), default);
+            }
+        }
+
+        var firstIndex = Directory.GetFiles(PartitionDirectory, "*.idx").Order(StringComparer.Ordinal).First();
+        var bytes = await File.ReadAllBytesAsync(firstIndex);
+        Array.Clear(bytes, 400, 400); // records 100..199 lost their positions, the last entry is intact
+        await File.WriteAllBytesAsync(firstIndex, bytes);
+
+        await using var reopened = Open(options);
+        var events = await reopened.ReadAsync("one", "0", 150, 0, 3, TimeSpan.Zero, default);
+        Assert.Equal(["e150", "e151", "e152"], events.Select(TestData.Text));
+    }
+
+    [Fact]
     public async Task Retention_BySize_DeletesWholeOldestSegments()
     {
         var options = new EventLogOptions { SegmentSizeBytes = 64 * 1024, RetentionMaxBytesPerPartition = 128 * 1024 };

@@ -253,8 +253,9 @@ internal sealed partial class PartitionLog
     {
         if (_options.Durability != DurabilityMode.None)
         {
-            // A sealed segment is fsynced once, so recovery may trust every sealed segment to be complete.
+            // A sealed segment (and its index) is fsynced once, so recovery may trust every sealed segment to be complete.
             RandomAccess.FlushToDisk(_activeLog);
+            RandomAccess.FlushToDisk(_activeIndex);
             _dirty = false;
         }
 

@@ -54,7 +54,7 @@ internal sealed class RecentCache(long budgetBytes)
 
         var chunk = new Chunk(segment, position);
         chunk.TryAppend(segment, position, record);
-        var keep = (int)Math.Max(1, budgetBytes / ChunkSize) - 1;
+        var keep = (int)Math.Max(1, (budgetBytes + ChunkSize - 1) / ChunkSize) - 1;
         var kept = chunks.Length <= keep ? chunks : chunks[^keep..];
         Volatile.Write(ref _chunks, [.. kept, chunk]);
     }

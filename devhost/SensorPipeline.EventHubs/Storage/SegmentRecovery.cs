@@ -33,13 +33,22 @@ internal static class SegmentRecovery
             return null;
         }
 
+        var fileLength = RandomAccess.GetLength(log);
         var positions = new int[Math.Max(1024, count)];
+        var previous = RecordFormat.SegmentHeaderSize - RecordFormat.RecordOverhead;
         for (var i = 0; i < count; i++)
         {
             positions[i] = BinaryPrimitives.ReadInt32LittleEndian(bytes.AsSpan(i * 4));
+
+            // Each record is at least RecordOverhead long: any other step means a damaged index (rebuild it).
+            if (positions[i] - previous < RecordFormat.RecordOverhead || positions[i] >= fileLength)
+            {
+                return null;
+            }
+
+            previous = positions[i];
         }
 
-        var fileLength = RandomAccess.GetLength(log);
         var last = positions[count - 1];
         if (last < RecordFormat.SegmentHeaderSize || last >= fileLength)
         {
