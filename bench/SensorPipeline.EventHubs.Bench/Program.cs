@@ -5,6 +5,7 @@ using SensorPipeline.EventHubs.Bench;
 var settings = BenchSettings.Parse(args);
 var table = new ResultTable();
 await IngestionBench.RunAsync(settings, table);
+await AppendBench.RunAsync(settings, table);
 await ReadBench.RunAsync(settings, table);
 table.Print(Console.Out);
 Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"machine: {Environment.ProcessorCount} cores, {settings.Seconds} s per HTTP case, {settings.Connections} connections, batch {settings.BatchSize} events, bodies {settings.BodyBytes} B"));
