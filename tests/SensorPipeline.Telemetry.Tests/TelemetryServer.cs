@@ -73,6 +73,23 @@ public sealed class TelemetryServer : IAsyncDisposable
         }
     }
 
+    /// <summary>Polls /telemetry/metrics until points of one metric arrived (bounded: 20 s).</summary>
+    public async Task<IReadOnlyList<System.Text.Json.JsonElement>> WaitForPointsAsync(string name)
+    {
+        var deadline = DateTime.UtcNow + TimeSpan.FromSeconds(20);
+        while (true)
+        {
+            var body = await Http.GetFromJsonAsync<System.Text.Json.JsonElement>(At("telemetry/metrics?name=" + Uri.EscapeDataString(name)));
+            var points = body.GetProperty("points").EnumerateArray().ToList();
+            if (points.Count > 0 || DateTime.UtcNow > deadline)
+            {
+                return points;
+            }
+
+            await Task.Delay(100);
+        }
+    }
+
     public async ValueTask DisposeAsync()
     {
         Http.Dispose();

@@ -53,6 +53,7 @@ internal static class TelemetryAuthentication
 
         if (!aad)
         {
+            clientId = null;
             error = "Authorization=AAD is missing.";
             return false;
         }
