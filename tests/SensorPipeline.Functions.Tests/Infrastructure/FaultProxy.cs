@@ -1,0 +1,138 @@
+using System.Collections.Concurrent;
+using System.Net;
+using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Hosting;
+using Microsoft.AspNetCore.Hosting.Server;
+using Microsoft.AspNetCore.Hosting.Server.Features;
+using Microsoft.AspNetCore.Http;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Logging;
+
+namespace SensorPipeline.Functions.Tests.Infrastructure;
+
+/// <summary>
+/// A plain-HTTP reverse proxy on loopback in front of the stand-in that answers chosen document writes itself:
+/// a permanent 413 for bodies containing a marker, or a number of 429s with a retry-after for another marker.
+/// Everything else passes through unchanged. It lets the tests reach store answers the stand-in never gives.
+/// </summary>
+internal sealed class FaultProxy : IAsyncDisposable
+{
+    private readonly WebApplication _app;
+    private readonly HttpClient _upstream;
+    private readonly ConcurrentDictionary<string, int> _throttles = new(StringComparer.Ordinal);
+    private readonly ConcurrentBag<string> _rejectMarkers = [];
+
+    private FaultProxy(WebApplication app, HttpClient upstream, Uri address)
+    {
+        _app = app;
+        _upstream = upstream;
+        Address = address;
+    }
+
+    public Uri Address { get; }
+
+    /// <summary>429 responses actually sent.</summary>
+    public int ThrottlesSent => _throttleCount;
+
+    private int _throttleCount;
+
+    /// <summary>Every write (except to <c>deadletters</c>) whose body contains <paramref name="marker"/> is answered 413.</summary>
+    public void RejectWritesContaining(string marker) => _rejectMarkers.Add(marker);
+
+    /// <summary>The first <paramref name="count"/> writes whose body contains <paramref name="marker"/> are answered 429.</summary>
+    public void ThrottleWritesContaining(string marker, int count) => _throttles[marker] = count;
+
+    public static async Task<FaultProxy> StartAsync(Uri upstream)
+    {
+        var builder = WebApplication.CreateSlimBuilder();
+        builder.Logging.ClearProviders();
+        builder.WebHost.ConfigureKestrel(k => k.Listen(IPAddress.Loopback, 0));
+        var app = builder.Build();
+        var client = new HttpClient(new SocketsHttpHandler
+        {
+            SslOptions = { RemoteCertificateValidationCallback = (_, certificate, _, _) => certificate?.Subject.Contains("CN=cosmosdb", StringComparison.Ordinal) == true }, // the stand-in's self-signed certificate only
+        })
+        { BaseAddress = upstream };
+        FaultProxy? proxy = null;
+        app.Run(context => proxy!.ForwardAsync(context));
+        await app.StartAsync();
+        var address = app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()!.Addresses.First();
+        proxy = new FaultProxy(app, client, new Uri(address + "/"));
+        return proxy;
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        await _app.StopAsync();
+        await _app.DisposeAsync();
+        _upstream.Dispose();
+    }
+
+    private async Task ForwardAsync(HttpContext context)
+    {
+        var body = new MemoryStream();
+        await context.Request.Body.CopyToAsync(body, context.RequestAborted);
+        var bytes = body.ToArray();
+        if (context.Request.Method is "POST" or "PUT" or "PATCH" && context.Request.Path.Value?.Contains("/docs", StringComparison.Ordinal) == true)
+        {
+            var text = System.Text.Encoding.UTF8.GetString(bytes);
+            // Dead letters name the device too; they must get through, or the rejection could not be recorded.
+            var deadLetter = context.Request.Path.Value!.Contains("/colls/deadletters/", StringComparison.Ordinal);
+            if (!deadLetter && _rejectMarkers.Any(m => text.Contains(m, StringComparison.Ordinal)))
+            {
+                await Answer(context, HttpStatusCode.RequestEntityTooLarge, """{"code":"RequestEntityTooLarge","message":"injected by FaultProxy"}""");
+                return;
+            }
+
+            foreach (var marker in _throttles.Keys)
+            {
+                if (text.Contains(marker, StringComparison.Ordinal) && _throttles.AddOrUpdate(marker, 0, (_, left) => left - 1) >= 0)
+                {
+                    Interlocked.Increment(ref _throttleCount);
+                    context.Response.Headers["x-ms-retry-after-ms"] = "50";
+                    await Answer(context, HttpStatusCode.TooManyRequests, """{"code":"TooManyRequests","message":"injected by FaultProxy"}""");
+                    return;
+                }
+            }
+        }
+
+        using var request = new HttpRequestMessage(new HttpMethod(context.Request.Method), context.Request.Path + context.Request.QueryString);
+        if (bytes.Length > 0 || context.Request.Method is "POST" or "PUT" or "PATCH")
+        {
+            request.Content = new ByteArrayContent(bytes);
+        }
+
+        foreach (var (name, values) in context.Request.Headers)
+        {
+            if (name.Equals("Host", StringComparison.OrdinalIgnoreCase) || name.Equals("Content-Length", StringComparison.OrdinalIgnoreCase))
+            {
+                continue;
+            }
+
+            if (!request.Headers.TryAddWithoutValidation(name, (IEnumerable<string?>)values))
+            {
+                request.Content?.Headers.TryAddWithoutValidation(name, (IEnumerable<string?>)values);
+            }
+        }
+
+        using var response = await _upstream.SendAsync(request, context.RequestAborted);
+        context.Response.StatusCode = (int)response.StatusCode;
+        foreach (var (name, values) in response.Headers.Concat(response.Content.Headers))
+        {
+            if (!name.Equals("Transfer-Encoding", StringComparison.OrdinalIgnoreCase) && !name.Equals("Connection", StringComparison.OrdinalIgnoreCase))
+            {
+                context.Response.Headers[name] = values.ToArray();
+            }
+        }
+
+        await response.Content.CopyToAsync(context.Response.Body, context.RequestAborted);
+    }
+
+    private static async Task Answer(HttpContext context, HttpStatusCode status, string json)
+    {
+        context.Response.StatusCode = (int)status;
+        context.Response.ContentType = "application/json";
+        context.Response.Headers["x-ms-activity-id"] = Guid.NewGuid().ToString();
+        await context.Response.WriteAsync(json, context.RequestAborted);
+    }
+}

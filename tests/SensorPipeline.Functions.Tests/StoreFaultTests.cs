@@ -1,0 +1,102 @@
+using System.Net;
+using SensorPipeline.Functions.Tests.Infrastructure;
+
+namespace SensorPipeline.Functions.Tests;
+
+/// <summary>The handler writing through <see cref="FaultProxy"/> to a stand-in of its own.</summary>
+public sealed class FaultFixture : IAsyncLifetime, IDisposable
+{
+    private CosmosStandIn? _standIn;
+    private FaultProxy? _proxy;
+    private HandlerProcess? _handler;
+    private StoreReader? _store;
+
+    internal FaultProxy Proxy => _proxy ?? throw new InvalidOperationException("not started");
+
+    internal HandlerProcess Handler => _handler ?? throw new InvalidOperationException("not started");
+
+    internal StoreReader Store => _store ?? throw new InvalidOperationException("not started");
+
+    public async Task InitializeAsync()
+    {
+        _standIn = await CosmosStandIn.StartAsync();
+        _proxy = await FaultProxy.StartAsync(_standIn.Endpoint);
+        var database = "faults-" + Guid.NewGuid().ToString("N")[..8];
+        var settings = HandlerProcess.Settings(_standIn, database);
+        settings["Cosmos__AccountEndpoint"] = _proxy.Address.AbsoluteUri;
+        _handler = await HandlerProcess.StartAsync(settings);
+        _store = new StoreReader(_standIn, database);
+    }
+
+    public async Task DisposeAsync()
+    {
+        if (_proxy is not null)
+        {
+            await _proxy.DisposeAsync();
+            _proxy = null;
+        }
+
+        Dispose();
+    }
+
+    public void Dispose()
+    {
+        _store?.Dispose();
+        _handler?.Dispose();
+        _standIn?.Dispose();
+        _store = null;
+        _handler = null;
+        _standIn = null;
+    }
+}
+
+[CollectionDefinition(Name)]
+public sealed class FaultGroup : ICollectionFixture<FaultFixture>
+{
+    public const string Name = "faults";
+}
+
+[Collection(FaultGroup.Name)]
+public sealed class StoreFaultTests(FaultFixture fixture)
+{
+    [Fact]
+    public async Task WeatherProcessor_StoreRejectsOneDevicesDocuments_DeadLettersThemAndWritesTheRest()
+    {
+        var rejected = Builders.Device("reject-me");
+        var fine = Builders.Device("ws");
+        fixture.Proxy.RejectWritesContaining(rejected);
+        var envelope = await PipelineDriver.WeatherEnvelopeAsync(fixture.Handler,
+            PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(fine, 1), Builders.Weather(rejected, 1), Builders.Weather(fine, 2))));
+
+        var answer = await PipelineDriver.ProcessAsync(fixture.Handler, "WeatherProcessor", [envelope], partitionId: "5");
+
+        Assert.Equal(HttpStatusCode.OK, answer.Status);
+        // The reading and the device state of the rejected device: two dead letters; the other device is untouched.
+        Assert.Contains("live 2, archived 0, devices 1 updated / 0 superseded, dead letters 2", answer.LogText, StringComparison.Ordinal);
+        Assert.NotNull(await fixture.Store.ReadAsync("readings", $"{fine}:2", fine));
+        Assert.NotNull(await fixture.Store.ReadAsync("devices", fine, fine));
+        Assert.Null(await fixture.Store.ReadAsync("readings", $"{rejected}:1", rejected));
+        var id = $"weather-processor-store:5:{envelope.SequenceNumber}:1";
+        var letter = await fixture.Store.ReadAsync("deadletters", id, id) ?? throw new Xunit.Sdk.XunitException("dead letter not stored");
+        Assert.Equal("rejected-by-store", letter.GetProperty("reason").GetString());
+        Assert.Equal(rejected, letter.GetProperty("deviceId").GetString());
+        Assert.Contains("413", letter.GetProperty("detail").GetString(), StringComparison.Ordinal);
+        Assert.Contains($"\"id\":\"{rejected}:1\"", System.Text.Encoding.UTF8.GetString(letter.GetProperty("payloadBase64").GetBytesFromBase64()), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task WeatherProcessor_StoreThrottles_RetriesWithinTheInvocationAndSucceeds()
+    {
+        var device = Builders.Device("throttle-me");
+        fixture.Proxy.ThrottleWritesContaining(device, 3);
+        var envelope = await PipelineDriver.WeatherEnvelopeAsync(fixture.Handler, PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(device, 1))));
+        var throttledBefore = fixture.Proxy.ThrottlesSent;
+
+        var answer = await PipelineDriver.ProcessAsync(fixture.Handler, "WeatherProcessor", [envelope]);
+
+        Assert.Equal(HttpStatusCode.OK, answer.Status);
+        Assert.Equal(3, fixture.Proxy.ThrottlesSent - throttledBefore);
+        Assert.NotNull(await fixture.Store.ReadAsync("readings", $"{device}:1", device));
+        Assert.NotNull(await fixture.Store.ReadAsync("devices", device, device));
+    }
+}
