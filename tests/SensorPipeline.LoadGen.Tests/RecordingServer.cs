@@ -11,7 +11,7 @@ using Microsoft.Extensions.Logging;
 namespace SensorPipeline.LoadGen.Tests;
 
 /// <summary>One request the server received.</summary>
-internal sealed record RecordedRequest(string Method, string Path, string? ContentType, string Authorization, byte[] Body, int AnsweredWith);
+internal sealed record RecordedRequest(string Method, string Path, string? ContentType, string Authorization, byte[] Body, int AnsweredWith, DateTimeOffset At);
 
 /// <summary>
 /// A tiny Kestrel server on a free loopback port that stands in for the Event Hubs REST API: it records every
@@ -67,11 +67,15 @@ internal sealed class RecordingServer : IAsyncDisposable
     {
         using var buffer = new MemoryStream();
         await context.Request.Body.CopyToAsync(buffer, context.RequestAborted);
-        var status = _script.TryDequeue(out var scripted) ? scripted : DefaultStatus;
+        var path = context.Request.Path.Value ?? "";
+        // devhost's routes: the send API answers from the script, the pause control with 200, anything else 404.
+        var status = path.EndsWith("/messages", StringComparison.Ordinal) ? (_script.TryDequeue(out var scripted) ? scripted : DefaultStatus)
+            : path.StartsWith("/admin/functions/", StringComparison.Ordinal) ? 200
+            : 404;
         Requests.Enqueue(new RecordedRequest(context.Request.Method, context.Request.Path.Value ?? "", context.Request.ContentType,
-            context.Request.Headers.Authorization.ToString(), buffer.ToArray(), status));
+            context.Request.Headers.Authorization.ToString(), buffer.ToArray(), status, DateTimeOffset.UtcNow));
         context.Response.StatusCode = status;
-        if (status != 201)
+        if (status is not (201 or 200))
         {
             await context.Response.WriteAsync("scripted " + status.ToString(System.Globalization.CultureInfo.InvariantCulture), context.RequestAborted);
         }

@@ -1,0 +1,152 @@
+using System.Security.Cryptography;
+using SensorPipeline.LoadGen.Ledger;
+using SensorPipeline.Protos;
+
+namespace SensorPipeline.LoadGen.Tests;
+
+/// <summary>The built loadgen program, run as a process against the recording server.</summary>
+public sealed class LoadGenProcessTests : IAsyncLifetime, IDisposable
+{
+    private static readonly TimeSpan Timeout = TimeSpan.FromSeconds(60);
+    private readonly TempDirectory _dir = new();
+    private RecordingServer _server = null!;
+
+    public async Task InitializeAsync() => _server = await RecordingServer.StartAsync();
+
+    public async Task DisposeAsync() => await _server.DisposeAsync();
+
+    public void Dispose() => _dir.Dispose();
+
+    [Fact]
+    public async Task Send_CountWithInjections_EveryReadingOnceDuplicatesAndLedgerMatchWhatTheServerGot()
+    {
+        var ledgerPath = _dir.File("ledger.json");
+        _server.Script(503); // the first request fails transiently: retried, counted once
+
+        var (exit, output, errors) = await LoadGenProcess.RunAsync(Timeout, "--connection", _server.EmulatorConnectionString,
+            "--weather", "3", "--seismic", "2", "--count", "1000", "--readings-per-event", "40", "--concurrency", "4",
+            "--poison", "2", "--oversize", "1", "--oversize-bytes", "12000", "--duplicate-every", "5", "--inject-every", "4",
+            "--base-backoff", "10ms", "--ledger", ledgerPath);
+
+        Assert.True(exit == 0, $"exit {exit}\n{output}\n{errors}");
+        var accepted = _server.Requests.Where(r => r.AnsweredWith == 201).ToList();
+        var readings = new List<Reading>();
+        var poison = new List<byte[]>();
+        foreach (var request in accepted)
+        {
+            Assert.Equal("/ingestion/messages", request.Path);
+            EventSenderTests.AssertValidSas(request.Authorization, "SAS_KEY_VALUE");
+            try
+            {
+                readings.AddRange(ReadingBatch.Parser.ParseFrom(request.Body).Readings);
+            }
+            catch (Google.Protobuf.InvalidProtocolBufferException)
+            {
+                poison.Add(request.Body);
+            }
+        }
+
+        var fleetReadings = readings.Where(r => !r.DeviceId.StartsWith("oversize-", StringComparison.Ordinal)).ToList();
+        var unique = fleetReadings.DistinctBy(r => (r.DeviceId, r.Sequence)).ToList();
+        Assert.Equal(1000, unique.Count);
+        Assert.True(fleetReadings.Count > 1000, "no duplicate was sent");
+        Assert.Equal(2, poison.Count);
+        Assert.Single(accepted, r => r.Body.Length >= 12000);
+
+        var ledger = await LedgerFile.ReadAsync(ledgerPath, CancellationToken.None);
+        Assert.True(ledger.Complete);
+        Assert.Equal(1000, ledger.Counts.ReadingsSent);
+        Assert.Equal(1, ledger.Counts.Retries);
+        Assert.Equal((fleetReadings.Count - 1000) / 40, ledger.Counts.DuplicateEventsSent);
+        Assert.Equal(5, ledger.Devices.Count);
+        Assert.All(ledger.Devices, d => Assert.Equal((ulong)unique.Count(r => r.DeviceId == d.Id), d.HighestSequence));
+        Assert.All(ledger.Devices, d => Assert.Empty(d.Unsent));
+        Assert.Equal(3, ledger.Injected.Count);
+        Assert.All(ledger.Injected, i => Assert.True(i.Acknowledged));
+        Assert.Equal(
+            poison.Select(p => Convert.ToHexStringLower(SHA256.HashData(p))).Order(),
+            ledger.Injected.Where(i => i.Kind == "poison").Select(i => i.Sha256).Order());
+        Assert.Contains("readings sent (201)", output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Send_ServerRejects_ReportedCountedListedUnsent_ExitNonZero()
+    {
+        var ledgerPath = _dir.File("ledger.json");
+        _server.DefaultStatus = 400;
+
+        var (exit, output, errors) = await LoadGenProcess.RunAsync(Timeout, "--connection", _server.EmulatorConnectionString,
+            "--weather", "1", "--seismic", "1", "--count", "100", "--readings-per-event", "10", "--ledger", ledgerPath);
+
+        Assert.Equal(1, exit);
+        Assert.Contains("rejected permanently", errors, StringComparison.Ordinal);
+        Assert.Contains("scripted 400", errors, StringComparison.Ordinal);
+        Assert.Equal(10, _server.Requests.Count); // no retry of a 400
+        var ledger = await LedgerFile.ReadAsync(ledgerPath, CancellationToken.None);
+        Assert.Equal(0, ledger.Counts.ReadingsSent);
+        Assert.Equal(10, ledger.Counts.EventsFailed);
+        Assert.All(ledger.Devices, d => Assert.Equal([new SequenceRange(1, 50)], d.Unsent));
+        Assert.Contains("events failed", output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Send_Rate_PacedNotFlatOut()
+    {
+        var (exit, output, errors) = await LoadGenProcess.RunAsync(Timeout, "--connection", _server.EmulatorConnectionString,
+            "--weather", "2", "--seismic", "2", "--rate", "200", "--duration", "2s", "--readings-per-event", "20", "--progress-interval", "500ms");
+
+        Assert.True(exit == 0, $"exit {exit}\n{output}\n{errors}");
+        // 200 readings/s for 2 s in events of 20: event i due at i·100 ms, so exactly events 0..19 fit.
+        Assert.Equal(20, _server.Requests.Count);
+        Assert.Contains("readings/s", output, StringComparison.Ordinal); // plain progress lines when redirected
+    }
+
+    [Fact]
+    public async Task Send_PauseFunction_PausesThenResumesThroughTheControlRoutes()
+    {
+        var (exit, output, errors) = await LoadGenProcess.RunAsync(Timeout, "--connection", _server.EmulatorConnectionString,
+            "--weather", "1", "--seismic", "1", "--count", "20", "--readings-per-event", "10",
+            "--pause-function", "WeatherProcessor", "--pause-function", "SeismicProcessor", "--pause-after", "0s", "--pause-for", "400ms");
+
+        Assert.True(exit == 0, $"exit {exit}\n{output}\n{errors}");
+        var control = _server.Requests.Where(r => r.Path.StartsWith("/admin/", StringComparison.Ordinal)).ToList();
+        Assert.Equal(
+            ["/admin/functions/WeatherProcessor/pause", "/admin/functions/SeismicProcessor/pause", "/admin/functions/WeatherProcessor/resume", "/admin/functions/SeismicProcessor/resume"],
+            control.Select(r => r.Path));
+        Assert.True(control[2].At - control[1].At >= TimeSpan.FromMilliseconds(390), $"resumed after {(control[2].At - control[1].At).TotalMilliseconds} ms");
+    }
+
+    [Fact]
+    public async Task Send_PauseRouteAnswers404_RunStillSendsButExitsNonZero()
+    {
+        var (exit, _, errors) = await LoadGenProcess.RunAsync(Timeout, "--connection", _server.EmulatorConnectionString,
+            "--weather", "1", "--seismic", "1", "--count", "20", "--readings-per-event", "10",
+            "--pause-function", "Nope", "--pause-after", "0s", "--pause-for", "100ms", "--pause-route", "/missing/{name}");
+
+        Assert.Equal(1, exit);
+        Assert.Contains("/missing/Nope answered 404", errors, StringComparison.Ordinal);
+        Assert.Equal(2, _server.Requests.Count(r => r.Path == "/ingestion/messages"));
+    }
+
+    [Theory]
+    [InlineData("--rate", "0", "--rate")]
+    [InlineData("--duration", "soon", "duration")]
+    [InlineData("--readings-per-event", "0", "--readings-per-event")]
+    public async Task Send_BadOption_ExitTwoNamingIt_NothingSent(string option, string value, string named)
+    {
+        var (exit, _, errors) = await LoadGenProcess.RunAsync(Timeout, "--connection", _server.EmulatorConnectionString, "--count", "10", option, value);
+
+        Assert.Equal(2, exit);
+        Assert.Contains(named, errors, StringComparison.Ordinal);
+        Assert.Empty(_server.Requests);
+    }
+
+    [Fact]
+    public async Task Send_NoConnection_ExitTwoNamingTheSetting()
+    {
+        var (exit, _, errors) = await LoadGenProcess.RunAsync(Timeout, "--count", "10");
+
+        Assert.Equal(2, exit);
+        Assert.Contains("EventHubConnection", errors, StringComparison.Ordinal);
+    }
+}
