@@ -1,0 +1,107 @@
+using System.Globalization;
+using FsCheck;
+using FsCheck.Fluent;
+using SensorPipeline.Core.Telemetry;
+using SensorPipeline.DevHost.Telemetry.Summary;
+
+namespace SensorPipeline.Telemetry.Tests;
+
+/// <summary>
+/// The workbook's percentile KQL (infra/workbook/e2e-percentiles.kql), ported step by step to C#, must give what the
+/// dashboard gives (LatencyBuckets.Percentile over bucket indices). KQL only sees the Bucket label strings, so this is
+/// where a label format that does not sort or parse like its bound would show.
+/// </summary>
+public sealed class KqlPercentileTests
+{
+    private static readonly double[] Quantiles = [0.5, 0.9, 0.99, 0.999];
+
+    [Fact]
+    public void Labels_ParseAsKqlTodoubleDoes_StrictlyIncreasing()
+    {
+        var bounds = Enumerable.Range(0, LatencyBuckets.Count + 1).Select(i => KqlUpperMs(LatencyBuckets.Label(i))).ToArray();
+
+        Assert.All(bounds.Zip(bounds.Skip(1)), pair => Assert.True(pair.First < pair.Second, $"{pair.First} !< {pair.Second}"));
+        Assert.Equal(double.PositiveInfinity, bounds[^1]);
+        // Four significant digits keep every label within 0.05 % of the bound the handler used.
+        Assert.All(Enumerable.Range(0, LatencyBuckets.Count), i => Assert.InRange(bounds[i] / LatencyBuckets.UpperBoundMs(i), 0.9995, 1.0005));
+    }
+
+    [Fact]
+    public void KnownDistribution_KqlPortEqualsDashboard()
+    {
+        // 1..10,000 ms uniform: the exact nearest-rank p50 is 5,000 ms, p99 9,900 ms.
+        var rows = Rows(Enumerable.Range(1, 10_000).Select(v => (double)v));
+
+        var histogram = Histogram(rows);
+
+        Assert.Equal(LatencyBuckets.UpperBoundMs(LatencyBuckets.Index(5_000)), histogram.Percentile(0.5)!.Value, 9);
+        foreach (var p in Quantiles)
+        {
+            Assert.Equal(KqlPercentile(rows, p, max: 10_000), histogram.Percentile(p)!.Value, 1e-9 * histogram.Percentile(p)!.Value + 0.0005 * histogram.Percentile(p)!.Value);
+        }
+    }
+
+    [Fact]
+    public void AnyHistogram_KqlPortPicksTheSameBucketAsTheDashboard()
+    {
+        var latencies = Gen.Choose(0, 800_000).Select(v => v / 1.3).ListOf().Where(l => l.Count > 0);
+        Prop.ForAll(latencies.ToArbitrary(), values =>
+        {
+            var rows = Rows(values);
+            var histogram = Histogram(rows);
+            var max = values.Max();
+            foreach (var p in Quantiles)
+            {
+                var dashboard = histogram.Percentile(p)!.Value;
+                var kql = KqlPercentile(rows, p, max);
+
+                // Same bucket: KQL reads the label (4 significant digits), the dashboard the exact bound; both clamp to max.
+                if (!(Math.Abs(kql - dashboard) <= 0.0005 * dashboard))
+                {
+                    return false;
+                }
+            }
+
+            return true;
+        }).QuickCheckThrowOnFailure();
+    }
+
+    /// <summary>What the handler sends: (Bucket label, valueCount, valueMax) per populated bucket.</summary>
+    private static List<(string Bucket, long Count, double Max)> Rows(IEnumerable<double> values) =>
+        [.. values.GroupBy(v => LatencyBuckets.Index(v)).Select(g => (LatencyBuckets.Label(g.Key), (long)g.Count(), g.Max()))];
+
+    private static BucketHistogram Histogram(List<(string Bucket, long Count, double Max)> rows)
+    {
+        var histogram = new BucketHistogram();
+        foreach (var (bucket, count, max) in rows)
+        {
+            histogram.Add(bucket, count, sum: 0, max);
+        }
+
+        return histogram;
+    }
+
+    /// <summary>e2e-percentiles.kql: UpperMs = iff(Bucket == "inf", +inf, todouble(Bucket)); order by UpperMs;
+    /// Cumulative = row_cumsum(Count); P = minif(UpperMs, Cumulative >= ceiling(p * Total)); min_of(P, Max).</summary>
+    private static double KqlPercentile(List<(string Bucket, long Count, double Max)> rows, double p, double max)
+    {
+        var ordered = rows.Select(r => (UpperMs: KqlUpperMs(r.Bucket), r.Count)).OrderBy(r => r.UpperMs).ToList();
+        var total = ordered.Sum(r => r.Count);
+        var rank = Math.Ceiling(p * total);
+        long cumulative = 0;
+        var result = double.PositiveInfinity;
+        foreach (var (upperMs, count) in ordered)
+        {
+            cumulative += count;
+            if (cumulative >= rank)
+            {
+                result = Math.Min(result, upperMs);
+            }
+        }
+
+        return Math.Min(result, max);
+    }
+
+    private static double KqlUpperMs(string bucket) =>
+        bucket == "inf" ? double.PositiveInfinity : double.Parse(bucket, NumberStyles.Float, CultureInfo.InvariantCulture);
+}

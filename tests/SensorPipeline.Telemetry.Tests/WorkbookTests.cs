@@ -1,0 +1,96 @@
+using System.Text.Json;
+using System.Text.RegularExpressions;
+using SensorPipeline.Core.Telemetry;
+
+namespace SensorPipeline.Telemetry.Tests;
+
+/// <summary>The workbook as code: every chart's query is a .kql file that monitoring.bicep embeds, and the queries name
+/// metrics the handler really sends.</summary>
+public sealed partial class WorkbookTests
+{
+    private static readonly string Repo = FindRepo();
+    private static readonly string WorkbookDir = Path.Combine(Repo, "infra", "workbook");
+    private static readonly string Bicep = File.ReadAllText(Path.Combine(Repo, "infra", "app", "monitoring.bicep"));
+
+    [Fact]
+    public void EveryKqlFile_IsEmbeddedByMonitoringBicep()
+    {
+        var files = Directory.GetFiles(WorkbookDir, "*.kql").Select(f => Path.GetFileName(f)).Order().ToList();
+        var embedded = LoadTextContent().Matches(Bicep).Select(m => m.Groups[1].Value).Order().ToList();
+
+        Assert.NotEmpty(files);
+        Assert.Equal(files, embedded);
+        Assert.Contains("loadJsonContent('../workbook/workbook.json')", Bicep, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void EveryWorkbookQueryItem_HasItsKqlFile()
+    {
+        using var layout = JsonDocument.Parse(File.ReadAllText(Path.Combine(WorkbookDir, "workbook.json")));
+
+        var names = layout.RootElement.GetProperty("queries").EnumerateArray().Select(q => q.GetProperty("name").GetString()!).ToList();
+
+        Assert.Equal(10, names.Count);
+        Assert.All(names, n => Assert.True(File.Exists(Path.Combine(WorkbookDir, n + ".kql")), $"{n}.kql is missing"));
+        Assert.All(names, n => Assert.Contains($"'{n}': loadTextContent('../workbook/{n}.kql')", Bicep.Replace($"  {n}: load", $"  '{n}': load", StringComparison.Ordinal), StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public void Queries_NameOnlyMetricsTheHandlerSends()
+    {
+        var known = typeof(MetricNames).GetFields().Select(f => (string)f.GetValue(null)!).ToHashSet(StringComparer.Ordinal);
+        var kql = string.Join('\n', Directory.GetFiles(WorkbookDir, "*.kql").Select(File.ReadAllText));
+
+        var named = MetricName().Matches(kql).SelectMany(m => QuotedName().Matches(m.Value).Select(q => q.Groups[1].Value)).ToHashSet(StringComparer.Ordinal);
+
+        Assert.NotEmpty(named);
+        Assert.Subset(known, named);
+        Assert.Contains(MetricNames.EndToEndBucket, named);
+        Assert.Contains(MetricNames.FreshnessMs, named);
+    }
+
+    [Fact]
+    public void PercentileQueries_UseTheNearestRankSteps()
+    {
+        foreach (var file in new[] { "e2e-percentiles.kql", "device-to-store-percentiles.kql" })
+        {
+            var kql = File.ReadAllText(Path.Combine(WorkbookDir, file));
+            Assert.Contains("""iff(Bucket == "inf", real(+inf), todouble(Bucket))""", kql, StringComparison.Ordinal);
+            Assert.Contains("row_cumsum(Count", kql, StringComparison.Ordinal);
+            Assert.Contains("sum(valueCount)", kql, StringComparison.Ordinal);
+            foreach (var p in new[] { "0.5", "0.9", "0.99", "0.999" })
+            {
+                Assert.Contains($"Cumulative >= ceiling({p} * Total)", kql, StringComparison.Ordinal);
+            }
+        }
+    }
+
+    [Fact]
+    public void Alerts_QueryTheHandlerMetricNames()
+    {
+        Assert.Contains($"name == \"{MetricNames.FreshnessMs}\"", Bicep, StringComparison.Ordinal);
+        Assert.Contains($"name == \"{MetricNames.DeadLetters}\"", Bicep, StringComparison.Ordinal);
+    }
+
+    private static string FindRepo()
+    {
+        for (var dir = new DirectoryInfo(AppContext.BaseDirectory); dir is not null; dir = dir.Parent)
+        {
+            if (File.Exists(Path.Combine(dir.FullName, "SensorPipeline.slnx")))
+            {
+                return dir.FullName;
+            }
+        }
+
+        throw new InvalidOperationException("SensorPipeline.slnx not found above " + AppContext.BaseDirectory);
+    }
+
+    [GeneratedRegex(@"loadTextContent\('\.\./workbook/([^']+\.kql)'\)")]
+    private static partial Regex LoadTextContent();
+
+    [GeneratedRegex(@"name (?:==|in) \([^)]*\)|name == ""[^""]+""|bucketMetric = ""[^""]+""")]
+    private static partial Regex MetricName();
+
+    [GeneratedRegex(@"""([A-Za-z]+)""")]
+    private static partial Regex QuotedName();
+}
