@@ -35,7 +35,7 @@ internal static class SendCommand
     private static readonly Option<string[]> PauseFunction = new("--pause-function") { Description = "devhost function to pause (repeatable), e.g. WeatherProcessor.", AllowMultipleArgumentsPerToken = false };
     private static readonly Option<TimeSpan?> PauseFor = new("--pause-for") { Description = "How long to keep them paused.", CustomParser = r => DurationParser.Parse(r) };
     private static readonly Option<TimeSpan> PauseAfter = Duration_("--pause-after", "When to pause, after the start.", TimeSpan.FromSeconds(5));
-    private static readonly Option<Uri?> DevHost = new("--devhost") { Description = "devhost base URL (default: the emulator connection string's endpoint)." };
+    private static readonly Option<Uri?> DevHost = new("--devhost") { Description = "devhost base URL (default: the emulator connection string's endpoint).", CustomParser = UriParser.Parse };
     private static readonly Option<string> PauseRoute = new("--pause-route") { Description = "Pause route template.", DefaultValueFactory = _ => "/admin/functions/{name}/pause" };
     private static readonly Option<string> ResumeRoute = new("--resume-route") { Description = "Resume route template.", DefaultValueFactory = _ => "/admin/functions/{name}/resume" };
     private static readonly Option<string?> LedgerPath = new("--ledger") { Description = "Ledger file (JSON) for loadgen verify." };

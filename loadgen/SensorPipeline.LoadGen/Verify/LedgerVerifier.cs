@@ -41,6 +41,13 @@ internal sealed class LedgerVerifier
     public async Task<Verdict> VerifyAsync(RunLedger ledger, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(ledger);
+        foreach (var container in new[] { _containers.Readings, _containers.Archive, _containers.Devices, _containers.DeadLetters })
+        {
+            // A missing container (or database) would make every reading look "missing": say so instead of a false verdict.
+            using var response = await container.ReadContainerStreamAsync(cancellationToken: cancellationToken);
+            EnsureSuccess(response, container, "(container)");
+        }
+
         var verdict = new Verdict { Sent = Expected(ledger), Devices = ledger.Devices.Count };
         var highestLive = new long[ledger.Devices.Count];
         long written = 0, archived = 0, duplicated = 0, missing = 0;
@@ -192,7 +199,7 @@ internal sealed class LedgerVerifier
         if (!response.IsSuccessStatusCode)
         {
             // Not "missing": an error (throttling beyond the SDK's retries, a wrong database name, a 500) makes the verdict unknowable.
-            throw new CosmosVerifyException($"{container.Id}/{what}: Cosmos DB answered {(int)response.StatusCode} {response.StatusCode}: {response.ErrorMessage}");
+            throw new CosmosVerifyException($"{container.Database.Id}/{container.Id}/{what}: Cosmos DB answered {(int)response.StatusCode} {response.StatusCode}: {response.ErrorMessage}");
         }
     }
 

@@ -1,0 +1,49 @@
+using System.Net;
+using Microsoft.Azure.Cosmos;
+using SensorPipeline.LoadGen.Verify;
+
+namespace SensorPipeline.LoadGen.Tests;
+
+/// <summary>The real local Cosmos DB stand-in (node devhost/cosmos-standin/server.cjs, `npm ci` at the repo root
+/// installs it) on a free loopback port, shared by the verify tests; each test uses its own database.</summary>
+public sealed class CosmosStandIn : IAsyncLifetime
+{
+    private ServerProcess _server = null!;
+
+    public Uri Endpoint => _server.Url;
+
+    public CosmosClient Client { get; private set; } = null!;
+
+    public async Task InitializeAsync()
+    {
+        _server = await ServerProcess.StartAsync("node", [Path.Combine(Repo.Root, "devhost", "cosmos-standin", "server.cjs"), "0"],
+            "Cosmos DB stand-in listening on ", Repo.Root);
+        // The same client set-up verify uses (Gateway, LimitToEndpoint, self-signed certificate, 404 fix-up).
+        Client = CosmosClientFactory.Create(new VerifyOptions { CosmosEndpoint = Endpoint });
+    }
+
+    public async Task DisposeAsync()
+    {
+        Client?.Dispose();
+        await _server.DisposeAsync();
+    }
+
+    /// <summary>Creates a database with the four containers, keyed as docs/conventions.md says.</summary>
+    public async Task<Database> CreateDatabaseAsync(string name)
+    {
+        Database database = await Client.CreateDatabaseIfNotExistsAsync(name);
+        foreach (var (container, key) in new[] { ("readings", "/deviceId"), ("archive", "/deviceId"), ("devices", "/deviceId"), ("deadletters", "/id") })
+        {
+            await database.CreateContainerIfNotExistsAsync(container, key);
+        }
+
+        return database;
+    }
+
+    public static async Task UpsertAsync(Container container, byte[] document, string partitionKey)
+    {
+        using var stream = new MemoryStream(document);
+        using var response = await container.UpsertItemStreamAsync(stream, new PartitionKey(partitionKey));
+        Assert.True(response.StatusCode is HttpStatusCode.Created or HttpStatusCode.OK, $"upsert: {response.StatusCode} {response.ErrorMessage}");
+    }
+}
