@@ -12,12 +12,14 @@ public sealed class FileCheckpointStore
 {
     private readonly string _root;
     private readonly TimeProvider _time;
+    private readonly bool _fsync;
     private readonly ConcurrentDictionary<CheckpointKey, Checkpoint> _cache = new();
 
-    public FileCheckpointStore(string dataDirectory, TimeProvider time)
+    public FileCheckpointStore(string dataDirectory, TimeProvider time, bool fsync = true)
     {
         _root = Path.Combine(Path.GetFullPath(dataDirectory), "checkpoints");
         _time = time;
+        _fsync = fsync;
     }
 
     /// <summary>The last checkpoint this process read or wrote (for /status).</summary>
@@ -71,11 +73,14 @@ public sealed class FileCheckpointStore
                 await writer.FlushAsync(cancellationToken);
             }
 
-            stream.Flush(flushToDisk: true);
+            stream.Flush(flushToDisk: _fsync);
         }
 
         File.Move(temporary, path, overwrite: true);
-        DirectorySync.Flush(directory);
+        if (_fsync)
+        {
+            DirectorySync.Flush(directory);
+        }
         _cache[key] = checkpoint;
         return checkpoint;
     }

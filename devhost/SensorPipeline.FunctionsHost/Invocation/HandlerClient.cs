@@ -1,6 +1,6 @@
 using System.Buffers;
+using System.Collections.Concurrent;
 using System.Globalization;
-using System.Net.Http.Headers;
 using System.Text.Json;
 using SensorPipeline.FunctionsHost.Config;
 
@@ -12,7 +12,8 @@ namespace SensorPipeline.FunctionsHost.Invocation;
 internal sealed class HandlerClient(HttpClient http, string hostVersion)
 {
     private static readonly JsonDocumentOptions ResponseOptions = new() { AllowTrailingCommas = true, CommentHandling = JsonCommentHandling.Skip };
-    private readonly ProductInfoHeaderValue _userAgent = new("Azure-Functions-Host", hostVersion);
+    private readonly string _userAgent = "Azure-Functions-Host/" + hostVersion;
+    private readonly ConcurrentDictionary<(int Port, string Function), Uri> _uris = new();
 
     /// <summary>Posts <paramref name="body"/> (already written) and returns the converted outputs.</summary>
     /// <exception cref="HttpRequestException">Connection failure or a non-success status.</exception>
@@ -20,13 +21,16 @@ internal sealed class HandlerClient(HttpClient http, string hostVersion)
     /// <exception cref="OperationCanceledException">The function timeout or shutdown.</exception>
     public async Task<InvocationResult> InvokeAsync(int port, FunctionDefinition function, Guid invocationId, ArrayBufferWriter<byte> body, CancellationToken cancellationToken)
     {
-        using var request = new HttpRequestMessage(HttpMethod.Post, new Uri($"http://127.0.0.1:{port.ToString(CultureInfo.InvariantCulture)}/{function.Name}"))
+        Uri uri = _uris.GetOrAdd((port, function.Name), static key => new Uri($"http://127.0.0.1:{key.Port.ToString(CultureInfo.InvariantCulture)}/{key.Function}"));
+        using var request = new HttpRequestMessage(HttpMethod.Post, uri)
         {
             Content = new InvocationContent(body),
         };
-        request.Headers.Add("X-Azure-Functions-HostVersion", hostVersion);
-        request.Headers.Add("X-Azure-Functions-InvocationId", invocationId.ToString());
-        request.Headers.UserAgent.Add(_userAgent);
+
+        // The values are well-formed by construction: skip the header parsers on the hot path.
+        request.Headers.TryAddWithoutValidation("X-Azure-Functions-HostVersion", hostVersion);
+        request.Headers.TryAddWithoutValidation("X-Azure-Functions-InvocationId", invocationId.ToString());
+        request.Headers.TryAddWithoutValidation("User-Agent", _userAgent);
 
         using HttpResponseMessage response = await http.SendAsync(request, HttpCompletionOption.ResponseContentRead, cancellationToken);
         response.EnsureSuccessStatusCode();

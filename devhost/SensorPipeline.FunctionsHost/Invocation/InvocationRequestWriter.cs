@@ -15,6 +15,7 @@ namespace SensorPipeline.FunctionsHost.Invocation;
 internal sealed class InvocationRequestWriter : IDisposable
 {
     private readonly ArrayBufferWriter<byte> _inner = new(16 * 1024);
+    private readonly ArrayBufferWriter<byte> _escaped = new(16 * 1024);
     private readonly Utf8JsonWriter _innerWriter;
 
     public InvocationRequestWriter() => _innerWriter = new Utf8JsonWriter(_inner, NewtonsoftFormats.Compact);
@@ -60,7 +61,7 @@ internal sealed class InvocationRequestWriter : IDisposable
         {
             foreach (ReceivedEvent e in b.Events)
             {
-                w.WriteStringValue(NewtonsoftFormats.UnspecifiedDateTime(NewtonsoftFormats.EnqueuedTimeUtc(e.EnqueuedTime)));
+                NewtonsoftFormats.WriteDateTime(w, NewtonsoftFormats.EnqueuedTimeUtc(e.EnqueuedTime), utcSuffix: false);
             }
         });
         writer.WritePropertyName("PropertiesArray"u8);
@@ -90,7 +91,8 @@ internal sealed class InvocationRequestWriter : IDisposable
         writer.WritePropertyName("sys"u8);
         writer.WriteStartObject();
         writer.WriteString("MethodName"u8, batch.Function.Name);
-        writer.WriteString("UtcNow"u8, NewtonsoftFormats.UtcDateTime(batch.UtcNow));
+        writer.WritePropertyName("UtcNow"u8);
+        NewtonsoftFormats.WriteDateTime(writer, batch.UtcNow, utcSuffix: true);
         writer.WriteString("RandGuid"u8, batch.RandGuid);
         writer.WriteEndObject();
 
@@ -114,7 +116,39 @@ internal sealed class InvocationRequestWriter : IDisposable
         writeItems(_innerWriter, batch);
         _innerWriter.WriteEndArray();
         _innerWriter.Flush();
-        outer.WriteStringValue(_inner.WrittenSpan);
+        WriteAsJsonString(outer, _inner.WrittenSpan, _escaped);
+    }
+
+    /// <summary>Writes <paramref name="json"/> (text the inner writer produced) as one JSON string value, escaped as
+    /// Newtonsoft escapes it. The inner writer already turned every control character into an escape sequence, so only
+    /// '"' and '\' remain to escape — done here with a vectorized search instead of the writer's general escaper,
+    /// which costs ~17 ns per byte with a custom encoder (this is the hot path: the whole batch passes through it).</summary>
+    internal static void WriteAsJsonString(Utf8JsonWriter outer, ReadOnlySpan<byte> json, ArrayBufferWriter<byte> scratch)
+    {
+        scratch.ResetWrittenCount();
+        Span<byte> destination = scratch.GetSpan((json.Length * 2) + 2);
+        int written = 0;
+        destination[written++] = (byte)'"';
+        while (true)
+        {
+            int next = json.IndexOfAny((byte)'"', (byte)'\\');
+            if (next < 0)
+            {
+                json.CopyTo(destination[written..]);
+                written += json.Length;
+                break;
+            }
+
+            json[..next].CopyTo(destination[written..]);
+            written += next;
+            destination[written++] = (byte)'\\';
+            destination[written++] = json[next];
+            json = json[(next + 1)..];
+        }
+
+        destination[written++] = (byte)'"';
+        scratch.Advance(written);
+        outer.WriteRawValue(scratch.WrittenSpan, skipInputValidation: true);
     }
 
     private static void WriteBodies(Utf8JsonWriter writer, IReadOnlyList<ReceivedEvent> events, TriggerDataType dataType)
@@ -136,9 +170,11 @@ internal sealed class InvocationRequestWriter : IDisposable
 
     private static void WriteOffsetStrings(Utf8JsonWriter writer, InvocationBatch batch)
     {
+        Span<byte> digits = stackalloc byte[20];
         foreach (ReceivedEvent e in batch.Events)
         {
-            writer.WriteStringValue(e.Offset.ToString(System.Globalization.CultureInfo.InvariantCulture));
+            e.Offset.TryFormat(digits, out int length, default, System.Globalization.CultureInfo.InvariantCulture);
+            writer.WriteStringValue(digits[..length]);
         }
     }
 
@@ -158,13 +194,16 @@ internal sealed class InvocationRequestWriter : IDisposable
     private static void WriteSystemProperties(Utf8JsonWriter writer, ReceivedEvent e)
     {
         DateTime enqueued = NewtonsoftFormats.EnqueuedTimeUtc(e.EnqueuedTime);
-        string offset = e.Offset.ToString(System.Globalization.CultureInfo.InvariantCulture);
+        Span<byte> offset = stackalloc byte[20];
+        e.Offset.TryFormat(offset, out int offsetLength, default, System.Globalization.CultureInfo.InvariantCulture);
+        offset = offset[..offsetLength];
         writer.WriteStartObject();
 
         // The AMQP message annotations the service stamps on every event …
         writer.WriteNumber("x-opt-sequence-number"u8, e.SequenceNumber);
         writer.WriteString("x-opt-offset"u8, offset);
-        writer.WriteString("x-opt-enqueued-time"u8, NewtonsoftFormats.UtcDateTime(enqueued));
+        writer.WritePropertyName("x-opt-enqueued-time"u8);
+        NewtonsoftFormats.WriteDateTime(writer, enqueued, utcSuffix: true);
         if (e.PartitionKey is not null)
         {
             writer.WriteString("x-opt-partition-key"u8, e.PartitionKey);
@@ -175,7 +214,8 @@ internal sealed class InvocationRequestWriter : IDisposable
         writer.WriteNumber("Offset"u8, e.Offset);
         writer.WriteString("OffsetString"u8, offset);
         writer.WriteString("PartitionKey"u8, e.PartitionKey);
-        writer.WriteString("EnqueuedTimeUtc"u8, NewtonsoftFormats.UnspecifiedDateTime(enqueued));
+        writer.WritePropertyName("EnqueuedTimeUtc"u8);
+        NewtonsoftFormats.WriteDateTime(writer, enqueued, utcSuffix: false);
         writer.WriteEndObject();
     }
 

@@ -27,6 +27,54 @@ internal static class NewtonsoftFormats
     public static string DateTimeOffsetText(DateTimeOffset value) =>
         value.ToString("yyyy'-'MM'-'dd'T'HH':'mm':'ss.FFFFFFFzzz", CultureInfo.InvariantCulture);
 
+    /// <summary>Writes <see cref="UnspecifiedDateTime"/> (or <see cref="UtcDateTime"/>) as a string value without
+    /// allocating: the hot path writes three dates per event.</summary>
+    public static void WriteDateTime(Utf8JsonWriter writer, DateTime value, bool utcSuffix)
+    {
+        Span<byte> text = stackalloc byte[28];
+        value.Deconstruct(out int year, out int month, out int day);
+        int hour = value.Hour, minute = value.Minute, second = value.Second;
+        Digits(text[..4], year);
+        text[4] = (byte)'-';
+        Digits(text.Slice(5, 2), month);
+        text[7] = (byte)'-';
+        Digits(text.Slice(8, 2), day);
+        text[10] = (byte)'T';
+        Digits(text.Slice(11, 2), hour);
+        text[13] = (byte)':';
+        Digits(text.Slice(14, 2), minute);
+        text[16] = (byte)':';
+        Digits(text.Slice(17, 2), second);
+        int length = 19;
+        int fraction = (int)(value.Ticks % TimeSpan.TicksPerSecond);
+        if (fraction != 0)
+        {
+            text[length++] = (byte)'.';
+            Digits(text.Slice(length, 7), fraction);
+            length += 7;
+            while (text[length - 1] == (byte)'0')
+            {
+                length--;
+            }
+        }
+
+        if (utcSuffix)
+        {
+            text[length++] = (byte)'Z';
+        }
+
+        writer.WriteStringValue(text[..length]);
+    }
+
+    private static void Digits(Span<byte> destination, int value)
+    {
+        for (int i = destination.Length - 1; i >= 0; i--)
+        {
+            destination[i] = (byte)('0' + (value % 10));
+            value /= 10;
+        }
+    }
+
     /// <summary>Event Hubs stamps enqueued times with AMQP timestamps: millisecond precision.</summary>
     public static DateTime EnqueuedTimeUtc(DateTimeOffset enqueued)
     {

@@ -1,0 +1,247 @@
+using System.Buffers;
+using System.Diagnostics;
+using System.Globalization;
+using System.Net;
+using System.Net.Sockets;
+using System.Text;
+using System.Text.Json;
+using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Hosting;
+using Microsoft.AspNetCore.Http;
+using Microsoft.Extensions.Logging;
+using SensorPipeline.FunctionsHost.Config;
+using SensorPipeline.FunctionsHost.Hubs;
+using SensorPipeline.FunctionsHost.Invocation;
+
+// Local Functions host benchmark. Part A: dispatch overhead per invocation in process (request writer + POST +
+// response parse) beside a raw POST of the same bytes. Part B: invocations/s and events/s through the real devhost
+// against a trivial Node handler, beside a raw POST loop to the same kind of handler. Figures go to devhost/README.md.
+int iterations = args.Length > 0 ? int.Parse(args[0], CultureInfo.InvariantCulture) : 20_000;
+await DispatchOverhead.RunAsync(iterations);
+await EndToEnd.RunAsync(batchSize: 1, events: 4_000, fsync: true);
+await EndToEnd.RunAsync(batchSize: 1, events: 8_000, fsync: false);
+await EndToEnd.RunAsync(batchSize: 100, events: 100_000, fsync: true);
+await EndToEnd.RunAsync(batchSize: 100, events: 200_000, fsync: false);
+
+internal static class DispatchOverhead
+{
+    private static readonly byte[] Answer = """{"Outputs":{},"Logs":[],"ReturnValue":null}"""u8.ToArray();
+
+    public static async Task RunAsync(int iterations)
+    {
+        var builder = WebApplication.CreateSlimBuilder();
+        builder.Logging.ClearProviders();
+        builder.WebHost.ConfigureKestrel(k => k.Listen(IPAddress.Loopback, 0));
+        await using WebApplication app = builder.Build();
+        app.MapPost("/{name}", async (HttpContext context) =>
+        {
+            await context.Request.Body.CopyToAsync(Stream.Null);
+            context.Response.ContentType = "application/json";
+            await context.Response.Body.WriteAsync(Answer);
+        });
+        await app.StartAsync();
+        int port = new Uri(app.Urls.First()).Port;
+
+        using var http = new HttpClient(new SocketsHttpHandler { UseProxy = false }) { Timeout = Timeout.InfiniteTimeSpan };
+        var client = new HandlerClient(http, "4.1044.100.0");
+        foreach (int batchSize in new[] { 1, 100 })
+        {
+            var function = new FunctionDefinition("Fn", "bench", new TriggerBinding("events", "in", "fn", "Conn", TriggerDataType.Binary), [], null, "127.0.0.1");
+            ReceivedEvent[] events = Enumerable.Range(0, batchSize)
+                .Select(i => new ReceivedEvent(i, i * 256L, DateTimeOffset.UtcNow, null, new byte[200], new Dictionary<string, object?>()))
+                .ToArray();
+            using var writer = new InvocationRequestWriter();
+            var body = new ArrayBufferWriter<byte>(64 * 1024);
+            InvocationBatch Batch() => new(function, "0", events, true, null, DateTime.UtcNow, Guid.NewGuid());
+            writer.Write(body, Batch());
+            byte[] prebuilt = body.WrittenSpan.ToArray();
+            var uri = new Uri($"http://127.0.0.1:{port}/Fn");
+
+            async Task Baseline()
+            {
+                using var content = new ByteArrayContent(prebuilt);
+                using HttpResponseMessage response = await http.PostAsync(uri, content);
+                _ = await response.Content.ReadAsByteArrayAsync();
+            }
+
+            async Task Ours()
+            {
+                body.ResetWrittenCount();
+                writer.Write(body, Batch());
+                _ = await client.InvokeAsync(port, function, Guid.NewGuid(), body, CancellationToken.None);
+            }
+
+            // Warm both paths, then measure alternately so drift hits both.
+            for (int i = 0; i < 2000; i++)
+            {
+                await Baseline();
+                await Ours();
+            }
+
+            (double baseUs, double baseAlloc) = await MeasureAsync(Baseline, iterations);
+            (double oursUs, double oursAlloc) = await MeasureAsync(Ours, iterations);
+            var writeOnly = Stopwatch.StartNew();
+            for (int i = 0; i < iterations; i++)
+            {
+                body.ResetWrittenCount();
+                writer.Write(body, Batch());
+            }
+
+            double writeUs = writeOnly.Elapsed.TotalMicroseconds / iterations;
+            Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                $"A dispatch, {batchSize,3} events/invocation ({prebuilt.Length,6} B body): raw POST {baseUs,7:F1} µs ({baseAlloc,7:F0} B alloc) | devhost invoke {oursUs,7:F1} µs ({oursAlloc,7:F0} B alloc) | overhead {oursUs - baseUs,6:F1} µs, of which request writing {writeUs,6:F1} µs"));
+        }
+
+        await app.StopAsync();
+    }
+
+    private static async Task<(double Microseconds, double AllocatedBytes)> MeasureAsync(Func<Task> action, int iterations)
+    {
+        long allocated = GC.GetTotalAllocatedBytes(precise: true);
+        var stopwatch = Stopwatch.StartNew();
+        for (int i = 0; i < iterations; i++)
+        {
+            await action();
+        }
+
+        stopwatch.Stop();
+        return (stopwatch.Elapsed.TotalMicroseconds / iterations, (GC.GetTotalAllocatedBytes(precise: true) - allocated) / (double)iterations);
+    }
+}
+
+internal static class EndToEnd
+{
+    private const int Partitions = 4;
+
+    public static async Task RunAsync(int batchSize, int events, bool fsync)
+    {
+        string root = Path.Combine(Path.GetTempPath(), "fh-bench-" + Guid.NewGuid().ToString("N")[..8]);
+        Directory.CreateDirectory(Path.Combine(root, "Fn"));
+        string handler = Path.Combine(AppContext.BaseDirectory, "trivial-handler.js");
+        File.WriteAllText(Path.Combine(root, "host.json"), $$$"""
+            {"version": "2.0", "customHandler": {"description": {"defaultExecutablePath": "node", "arguments": ["{{{handler}}}"]}},
+             "extensions": {"eventHubs": {"maxEventBatchSize": {{{batchSize}}} } } }
+            """);
+        File.WriteAllText(Path.Combine(root, "eventhubs.emulator.json"), $$$"""
+            {"UserConfig": {"NamespaceConfig": [{"Type": "EventHub", "Name": "bench", "Entities": [
+              {"Name": "in", "PartitionCount": "{{{Partitions}}}", "ConsumerGroups": [{"Name": "fn"}]}]}]}}
+            """);
+        File.WriteAllText(Path.Combine(root, "local.settings.json"), """{"Values": {"Conn": "Endpoint=sb://127.0.0.1:1;SharedAccessKeyName=k;SharedAccessKey=v"}}""");
+        File.WriteAllText(Path.Combine(root, "Fn", "function.json"), """
+            {"bindings": [{"type": "eventHubTrigger", "direction": "in", "name": "events", "eventHubName": "in", "consumerGroup": "fn",
+              "connection": "Conn", "cardinality": "many", "dataType": "binary"}]}
+            """);
+
+        string dll = Path.Combine(AppContext.BaseDirectory, "..", "..", "SensorPipeline.DevHost", new DirectoryInfo(AppContext.BaseDirectory).Name, "SensorPipeline.DevHost.dll");
+        var start = new ProcessStartInfo("dotnet") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
+        foreach (string a in new[] { dll, "--app-root", root, "--data", Path.Combine(root, ".data"), "--port", "0",
+            "--set", "EventHubs:Sas:AllowAnonymous=true", "--set", "EventHubs:Durability=None", "--set", "Logging:LogLevel:Default=Warning",
+            "--set", "FunctionsHost:FsyncCheckpoints=" + (fsync ? "true" : "false") })
+        {
+            start.ArgumentList.Add(a);
+        }
+
+        using var devhost = Process.Start(start)!;
+        var listening = new TaskCompletionSource<Uri>();
+        devhost.OutputDataReceived += (_, e) =>
+        {
+            if (e.Data?.IndexOf("devhost listening on ", StringComparison.Ordinal) is >= 0 and var at)
+            {
+                listening.TrySetResult(new Uri(e.Data[(at + "devhost listening on ".Length)..].Trim()));
+            }
+        };
+        devhost.ErrorDataReceived += (_, _) => { };
+        devhost.BeginOutputReadLine();
+        devhost.BeginErrorReadLine();
+        Uri url = await listening.Task.WaitAsync(TimeSpan.FromSeconds(60));
+        using var http = new HttpClient { BaseAddress = url, Timeout = TimeSpan.FromMinutes(2) };
+        try
+        {
+            // Build a backlog while paused, then time the drain: every partition's checkpoint reaching its last event.
+            (await http.PostAsync(new Uri("admin/functions/Fn/pause", UriKind.Relative), null)).EnsureSuccessStatusCode();
+            int perPartition = events / Partitions;
+            string chunk = JsonSerializer.Serialize(Enumerable.Range(0, 500).Select(i => new { Body = new string('x', 200) }));
+            for (int p = 0; p < Partitions; p++)
+            {
+                for (int sent = 0; sent < perPartition; sent += 500)
+                {
+                    using var content = new StringContent(chunk, Encoding.UTF8, "application/vnd.microsoft.servicebus.json");
+                    (await http.PostAsync(new Uri($"in/partitions/{p}/messages", UriKind.Relative), content)).EnsureSuccessStatusCode();
+                }
+            }
+
+            long last = (((perPartition + 499) / 500) * 500) - 1;
+            int invocations = Partitions * (int)Math.Ceiling((last + 1) / (double)batchSize);
+            var stopwatch = Stopwatch.StartNew();
+            (await http.PostAsync(new Uri("admin/functions/Fn/resume", UriKind.Relative), null)).EnsureSuccessStatusCode();
+            while (true)
+            {
+                using JsonDocument status = JsonDocument.Parse(await http.GetStringAsync(new Uri("status/functions", UriKind.Relative)));
+                if (status.RootElement.GetProperty("functions")[0].GetProperty("partitions").EnumerateArray()
+                    .All(p => p.GetProperty("checkpointSequenceNumber") is { ValueKind: JsonValueKind.Number } n && n.GetInt64() == last))
+                {
+                    break;
+                }
+
+                await Task.Delay(20);
+            }
+
+            stopwatch.Stop();
+            double baseline = await RawHandlerLoopAsync(handler, batchSize, Math.Min(invocations, 20_000));
+            Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                $"B devhost, {batchSize,3} events/invocation, {Partitions} partitions, checkpoint fsync {(fsync ? "on " : "off")}: {invocations / stopwatch.Elapsed.TotalSeconds,8:F0} invocations/s, {(last + 1) * Partitions / stopwatch.Elapsed.TotalSeconds,9:F0} events/s | raw POST loop to the same handler, {Partitions} concurrent: {baseline,8:F0} requests/s"));
+        }
+        finally
+        {
+            devhost.Kill(entireProcessTree: true);
+            await devhost.WaitForExitAsync();
+            Directory.Delete(root, recursive: true);
+        }
+    }
+
+    /// <summary>The handler's own ceiling: requests of the same size as an invocation body, posted by 4 loops.</summary>
+    private static async Task<double> RawHandlerLoopAsync(string handler, int batchSize, int requests)
+    {
+        using var listener = new TcpListener(IPAddress.Loopback, 0);
+        listener.Start();
+        int port = ((IPEndPoint)listener.LocalEndpoint).Port;
+        listener.Stop();
+        var start = new ProcessStartInfo("node") { ArgumentList = { handler }, UseShellExecute = false };
+        start.Environment["FUNCTIONS_CUSTOMHANDLER_PORT"] = port.ToString(CultureInfo.InvariantCulture);
+        using var node = Process.Start(start)!;
+        using var http = new HttpClient(new SocketsHttpHandler { UseProxy = false });
+        var uri = new Uri($"http://127.0.0.1:{port}/Fn");
+        for (int i = 0; i < 200; i++)
+        {
+            try
+            {
+                using HttpResponseMessage ping = await http.GetAsync(uri);
+                break;
+            }
+            catch (HttpRequestException)
+            {
+                await Task.Delay(25);
+            }
+        }
+
+        byte[] body = new byte[300 + (batchSize * 380)];
+        Array.Fill(body, (byte)' ');
+        body[0] = (byte)'{';
+        body[^1] = (byte)'}';
+        int remaining = requests;
+        var stopwatch = Stopwatch.StartNew();
+        await Task.WhenAll(Enumerable.Range(0, Partitions).Select(async worker =>
+        {
+            while (Interlocked.Decrement(ref remaining) >= 0)
+            {
+                using var content = new ByteArrayContent(body);
+                using HttpResponseMessage response = await http.PostAsync(uri, content);
+                _ = await response.Content.ReadAsByteArrayAsync();
+            }
+        }));
+        stopwatch.Stop();
+        node.Kill();
+        await node.WaitForExitAsync();
+        return requests / stopwatch.Elapsed.TotalSeconds;
+    }
+}
