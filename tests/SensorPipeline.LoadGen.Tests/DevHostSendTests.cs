@@ -1,0 +1,58 @@
+using System.Text.Json;
+using SensorPipeline.LoadGen.Ledger;
+using SensorPipeline.Protos;
+
+namespace SensorPipeline.LoadGen.Tests;
+
+/// <summary>loadgen against the real devhost process (its Event Hubs REST send API and SAS checks), read back
+/// through devhost's peek endpoint.</summary>
+public sealed class DevHostSendTests : IDisposable
+{
+    private readonly TempDirectory _dir = new();
+
+    public void Dispose() => _dir.Dispose();
+
+    [Fact]
+    public async Task Send_ToDevHost_EveryReadingStoredOnceInTheIngestionHub()
+    {
+        var app = Directory.CreateDirectory(_dir.File("app")).FullName; // no functions: only the emulator runs
+        await using var devHost = await ServerProcess.StartAsync("dotnet",
+            [Repo.Built("SensorPipeline.DevHost", "SensorPipeline.DevHost.dll"), "--app-root", app, "--data", _dir.File("data"), "--port", "0",
+                "--hubs", Path.Combine(Repo.Root, "eventhubs.emulator.json"), "--set", "EventHubs:Durability=None"],
+            "devhost listening on ");
+        var ledgerPath = _dir.File("ledger.json");
+        var connection = $"Endpoint=sb://127.0.0.1:{devHost.Url.Port};SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=SAS_KEY_VALUE;UseDevelopmentEmulator=true";
+
+        var (exit, output, errors) = await LoadGenProcess.RunAsync(TimeSpan.FromSeconds(60), "--connection", connection,
+            "--weather", "4", "--seismic", "4", "--count", "2000", "--readings-per-event", "50", "--poison", "1", "--ledger", ledgerPath);
+
+        Assert.True(exit == 0, $"exit {exit}\n{output}\n{errors}");
+        using var client = new HttpClient { BaseAddress = devHost.Url };
+        var readings = new List<Reading>();
+        var undecodable = 0;
+        for (var partition = 0; partition < 4; partition++)
+        {
+            using var events = JsonDocument.Parse(await client.GetStringAsync($"/ingestion/partitions/{partition}/events?from=0&max=1000"));
+            foreach (var e in events.RootElement.EnumerateArray())
+            {
+                try
+                {
+                    readings.AddRange(ReadingBatch.Parser.ParseFrom(e.GetProperty("bodyBase64").GetBytesFromBase64()).Readings);
+                }
+                catch (Google.Protobuf.InvalidProtocolBufferException)
+                {
+                    undecodable++;
+                }
+            }
+        }
+
+        Assert.Equal(2000, readings.Count);
+        Assert.Equal(1, undecodable);
+        var ledger = await LedgerFile.ReadAsync(ledgerPath, CancellationToken.None);
+        foreach (var device in readings.GroupBy(r => r.DeviceId))
+        {
+            Assert.Equal(Enumerable.Range(1, 250).Select(i => (ulong)i), device.Select(r => r.Sequence).Order());
+            Assert.Equal(250UL, ledger.Devices.Single(d => d.Id == device.Key).HighestSequence);
+        }
+    }
+}
