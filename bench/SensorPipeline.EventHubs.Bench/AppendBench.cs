@@ -10,6 +10,7 @@ internal static class AppendBench
     {
         var config = new NamespaceConfig("bench", [new EventHubDescription("hub", 1, ["$Default"])]);
         var body = new byte[settings.BodyBytes];
+        table.Add("baseline: append 140 B + fsync, one at a time", "-", 0, FsyncsPerSecond(TimeSpan.FromSeconds(Math.Max(1, settings.Seconds / 2))), -1, -1);
         foreach (var durability in new[] { DurabilityMode.Always, DurabilityMode.Interval, DurabilityMode.None })
         {
             foreach (var batchSize in new[] { 1, 100 })
@@ -40,6 +41,32 @@ internal static class AppendBench
                     Directory.Delete(directory, recursive: true);
                 }
             }
+        }
+    }
+
+    /// <summary>The disk's own commit rate: what Always durability pays per group commit.</summary>
+    private static double FsyncsPerSecond(TimeSpan duration)
+    {
+        var path = Path.Combine(Path.GetTempPath(), "sp-eh-fsync-" + Guid.NewGuid().ToString("N")[..8]);
+        try
+        {
+            using var handle = File.OpenHandle(path, FileMode.CreateNew, FileAccess.ReadWrite);
+            var record = new byte[140];
+            long position = 0, count = 0;
+            var stopwatch = Stopwatch.StartNew();
+            while (stopwatch.Elapsed < duration)
+            {
+                RandomAccess.Write(handle, record, position);
+                RandomAccess.FlushToDisk(handle);
+                position += record.Length;
+                count++;
+            }
+
+            return count / stopwatch.Elapsed.TotalSeconds;
+        }
+        finally
+        {
+            File.Delete(path);
         }
     }
 }
