@@ -2,6 +2,7 @@ using System.Net;
 using Microsoft.Extensions.Logging.Abstractions;
 using SensorPipeline.Functions.Options;
 using SensorPipeline.Functions.Storage;
+using SensorPipeline.Functions.Telemetry;
 using MsOptions = Microsoft.Extensions.Options.Options;
 
 namespace SensorPipeline.Functions.Tests;
@@ -43,6 +44,7 @@ public sealed class StoreRetryTests
             MsOptions.Create(new PipelineOptions { TransientRetryBaseDelay = TimeSpan.FromMilliseconds(100), TransientRetryMaxDelay = TimeSpan.FromSeconds(2) }),
             MsOptions.Create(new CosmosOptions()),
             TimeProvider.System,
+            new PipelineMetrics(null, TimeProvider.System),
             NullLogger<StoreRetry>.Instance);
 
         var delay = retry.Backoff(attempt, retryAfterMs is { } ms ? TimeSpan.FromMilliseconds(ms) : null);

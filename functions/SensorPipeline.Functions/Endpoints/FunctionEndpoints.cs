@@ -6,6 +6,7 @@ using Microsoft.Extensions.Logging;
 using SensorPipeline.Functions.Functions;
 using SensorPipeline.Functions.Invocation;
 using SensorPipeline.Functions.Storage;
+using SensorPipeline.Functions.Telemetry;
 
 namespace SensorPipeline.Functions.Endpoints;
 
@@ -35,17 +36,24 @@ internal static class FunctionEndpoints
     private static async Task InvokeAsync(HttpContext context, string name, Func<HttpContext, Task> invoke, ILoggerFactory loggers)
     {
         var logger = loggers.CreateLogger("SensorPipeline.Functions." + name);
+        var metrics = context.RequestServices.GetRequiredService<PipelineMetrics>();
+        var clock = context.RequestServices.GetRequiredService<TimeProvider>();
+        var started = clock.GetTimestamp();
+        string? failure = "unhandled";
         try
         {
             await invoke(context);
+            failure = null;
         }
         catch (InvalidInvocationException e)
         {
+            failure = "invalid-request";
             FunctionsLog.InvalidInvocation(logger, name, e);
             await InvocationResponse.WriteAsync(context.Response, StatusCodes.Status400BadRequest, [], [e.Message], CancellationToken.None);
         }
         catch (StoreUnavailableException e)
         {
+            failure = "store-unavailable";
             FunctionsLog.StoreUnavailable(logger, name, e);
             await InvocationResponse.WriteAsync(context.Response, StatusCodes.Status500InternalServerError, [], [e.Message], CancellationToken.None);
         }
@@ -53,8 +61,13 @@ internal static class FunctionEndpoints
         {
             // The host gave up on the call (timeout or shutdown): it treats the invocation as failed; rethrow so
             // the server aborts the response instead of answering anything that could look like success.
+            failure = "cancelled";
             FunctionsLog.InvocationCancelled(logger, name);
             throw;
+        }
+        finally
+        {
+            metrics.InvocationCompleted(name, clock.GetElapsedTime(started), failure);
         }
     }
 }

@@ -16,6 +16,7 @@ using SensorPipeline.Core.Splitting;
 using SensorPipeline.Functions.Functions;
 using SensorPipeline.Functions.Options;
 using SensorPipeline.Functions.Storage;
+using SensorPipeline.Functions.Telemetry;
 
 namespace SensorPipeline.Functions.Extensions;
 
@@ -45,6 +46,7 @@ internal static class FunctionsExtensions
         services.AddSingleton<IValidateOptions<PipelineOptions>, PipelineOptionsValidator>();
         services.AddSingleton<IValidateOptions<CosmosOptions>, CosmosOptionsValidator>();
         services.AddSingleton(TimeProvider.System);
+        builder.AddPipelineMetrics();
 
         ConfigureKestrel(builder, budget);
 

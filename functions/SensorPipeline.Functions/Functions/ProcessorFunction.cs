@@ -10,6 +10,7 @@ using SensorPipeline.Core.Readings;
 using SensorPipeline.Functions.Invocation;
 using SensorPipeline.Functions.Options;
 using SensorPipeline.Functions.Storage;
+using SensorPipeline.Functions.Telemetry;
 
 namespace SensorPipeline.Functions.Functions;
 
@@ -27,6 +28,7 @@ internal sealed class ProcessorFunction(
     DeadLetterStore deadLetters,
     IOptions<PipelineOptions> options,
     TimeProvider clock,
+    PipelineMetrics metrics,
     ILogger<ProcessorFunction> logger)
 {
     public ProcessorDefinition Definition => definition;
@@ -41,6 +43,7 @@ internal sealed class ProcessorFunction(
         {
             var now = clock.GetUtcNow();
             var result = processor.Process(request.Events, now.ToUnixTimeMilliseconds());
+            metrics.BatchReceived(definition.Name, request.PartitionId, request.Events, result.ReadingsReceived, now);
             var counts = await WriteAsync(result, request, now, cancellationToken);
 
             // Commit point: only now, with every reading, archived reading, device state and dead letter stored, do we
@@ -81,6 +84,7 @@ internal sealed class ProcessorFunction(
             else
             {
                 Interlocked.Increment(ref document.Target == DocumentTarget.Live ? ref live : ref archived);
+                metrics.ReadingWritten(definition.Name, request.PartitionId, document.EnqueuedUnixMs, document.ObservedUnixMs);
             }
         });
 
@@ -107,6 +111,8 @@ internal sealed class ProcessorFunction(
 
         var allDeadLetters = rejected.IsEmpty ? result.DeadLetters : [.. result.DeadLetters, .. rejected];
         await deadLetters.WriteAsync(allDeadLetters, now, cancellationToken);
+        metrics.BatchStored(definition.Name, request.PartitionId, live + archived, archived);
+        metrics.DeadLettered(definition.Name, allDeadLetters);
         return new WriteCounts(live, archived, updated, superseded, allDeadLetters.Count);
     }
 

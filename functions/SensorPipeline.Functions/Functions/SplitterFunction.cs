@@ -5,6 +5,7 @@ using Microsoft.Extensions.ObjectPool;
 using SensorPipeline.Core.Splitting;
 using SensorPipeline.Functions.Invocation;
 using SensorPipeline.Functions.Storage;
+using SensorPipeline.Functions.Telemetry;
 
 namespace SensorPipeline.Functions.Functions;
 
@@ -12,7 +13,7 @@ namespace SensorPipeline.Functions.Functions;
 /// The Splitter function: ingestion events in, one weather and one seismic envelope out (the host sends each
 /// output as one event), undecodable and oversize events and invalid readings to the dead letters.
 /// </summary>
-internal sealed class SplitterFunction(ObjectPool<Splitter> splitters, DeadLetterStore deadLetters, TimeProvider clock, ILogger<SplitterFunction> logger)
+internal sealed class SplitterFunction(ObjectPool<Splitter> splitters, DeadLetterStore deadLetters, TimeProvider clock, PipelineMetrics metrics, ILogger<SplitterFunction> logger)
 {
     public const string Name = "Splitter";
     public const string TriggerName = "events";
@@ -29,11 +30,13 @@ internal sealed class SplitterFunction(ObjectPool<Splitter> splitters, DeadLette
         {
             var now = clock.GetUtcNow();
             var result = splitter.Split(request.Events, now.ToUnixTimeMilliseconds());
+            metrics.BatchReceived(Name, request.PartitionId, request.Events, result.ReadingsReceived, now);
 
             // Commit point (1 of 2): dead letters are stored before we answer 2xx. If that fails the invocation fails,
             // the host sends nothing and retries the batch, and the checkpoint stays behind it (at-least-once; the
             // dead letters' ids are deterministic, so a re-run overwrites rather than duplicates them).
             await deadLetters.WriteAsync(result.DeadLetters, now, cancellationToken);
+            metrics.DeadLettered(Name, result.DeadLetters);
 
             // Commit point (2 of 2): a 2xx hands the envelopes to the host, which sends them and only then lets the
             // listener checkpoint. A kind with no readings has no output, so no empty event is sent.

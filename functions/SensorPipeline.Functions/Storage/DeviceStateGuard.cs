@@ -36,7 +36,8 @@ internal sealed class DeviceStateGuard(StoreRetry retry)
         for (var round = 0; round < MaxRounds; round++)
         {
             using (var patched = await retry.ExecuteAsync(
-                "device patch",
+                devices.Id,
+                "patch",
                 (devices, latest.DeviceId, operations, options),
                 static (s, token) => s.devices.PatchItemStreamAsync(s.DeviceId, new PartitionKey(s.DeviceId), s.operations, s.options, token),
                 cancellationToken))
@@ -53,7 +54,8 @@ internal sealed class DeviceStateGuard(StoreRetry retry)
             }
 
             using var created = await retry.ExecuteAsync(
-                "device create",
+                devices.Id,
+                "create",
                 (devices, latest.DeviceId, document),
                 static async (s, token) =>
                 {

@@ -15,6 +15,7 @@ internal sealed class DocumentWriter(StoreRetry retry)
     {
         ArgumentNullException.ThrowIfNull(container);
         using var response = await retry.ExecuteAsync(
+            container.Id,
             "upsert",
             (container, partitionKey, document),
             static async (s, token) =>

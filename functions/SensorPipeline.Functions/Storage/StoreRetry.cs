@@ -3,6 +3,7 @@ using Microsoft.Azure.Cosmos;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 using SensorPipeline.Functions.Options;
+using SensorPipeline.Functions.Telemetry;
 
 namespace SensorPipeline.Functions.Storage;
 
@@ -16,17 +17,19 @@ namespace SensorPipeline.Functions.Storage;
 internal sealed class StoreRetry
 {
     private readonly TimeProvider _clock;
+    private readonly PipelineMetrics _metrics;
     private readonly ILogger<StoreRetry> _logger;
     private readonly int _retries;
     private readonly TimeSpan _baseDelay;
     private readonly TimeSpan _maxDelay;
     private readonly TimeSpan _operationTimeout;
 
-    public StoreRetry(IOptions<PipelineOptions> pipeline, IOptions<CosmosOptions> cosmos, TimeProvider clock, ILogger<StoreRetry> logger)
+    public StoreRetry(IOptions<PipelineOptions> pipeline, IOptions<CosmosOptions> cosmos, TimeProvider clock, PipelineMetrics metrics, ILogger<StoreRetry> logger)
     {
         ArgumentNullException.ThrowIfNull(pipeline);
         ArgumentNullException.ThrowIfNull(cosmos);
         _clock = clock;
+        _metrics = metrics;
         _logger = logger;
         _retries = pipeline.Value.TransientRetryCount;
         _baseDelay = pipeline.Value.TransientRetryBaseDelay;
@@ -38,9 +41,10 @@ internal sealed class StoreRetry
     /// Runs <paramref name="operation"/> until it answers something not transient, and returns that answer
     /// (the caller disposes it and decides what a 404, 409, 412 or 400 means for its write).
     /// </summary>
-    public async Task<ResponseMessage> ExecuteAsync<TState>(string name, TState state, Func<TState, CancellationToken, Task<ResponseMessage>> operation, CancellationToken cancellationToken)
+    public async Task<ResponseMessage> ExecuteAsync<TState>(string container, string name, TState state, Func<TState, CancellationToken, Task<ResponseMessage>> operation, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(operation);
+        var started = _clock.GetTimestamp();
         for (var attempt = 0; ; attempt++)
         {
             cancellationToken.ThrowIfCancellationRequested();
@@ -55,6 +59,7 @@ internal sealed class StoreRetry
                     var response = await operation(state, linked.Token);
                     if (!StoreStatus.IsTransient(response.StatusCode))
                     {
+                        _metrics.CosmosCall(container, name, _clock.GetElapsedTime(started), response.Headers.RequestCharge, (int)response.StatusCode);
                         return response;
                     }
 
@@ -83,9 +88,11 @@ internal sealed class StoreRetry
 
             if (attempt >= _retries)
             {
+                _metrics.CosmosCall(container, name, _clock.GetElapsedTime(started), 0, (int)status);
                 throw new StoreUnavailableException(name, status, attempt + 1, failure);
             }
 
+            _metrics.CosmosRetry(container, (int)status);
             var delay = Backoff(attempt, retryAfter);
             FunctionsLog.TransientStoreFailure(_logger, name, (int)status, attempt + 1, delay.TotalMilliseconds);
             await Task.Delay(delay, _clock, cancellationToken);
