@@ -21,6 +21,7 @@ public sealed class CrashRecoveryTests : IDisposable
 
     [Theory]
     [InlineData("Always")]
+    [InlineData("Interval")]
     [InlineData("None")]
     public async Task KillDashNine_MidStream_EveryAcknowledgedEventSurvivesWithItsSequenceNumber(string durability)
     {

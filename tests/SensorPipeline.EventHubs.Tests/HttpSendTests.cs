@@ -23,6 +23,7 @@ public sealed class HttpSendTests(DevHostFixture fixture) : IClassFixture<DevHos
         request.Headers.Add("Quoted", "\"7\"");
         request.Headers.Add("User-Agent", "test");
         request.Headers.Add("traceparent", "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01");
+        request.Headers.Add("x-ms-client-request-id", "r1");
 
         using var response = await Client.SendAsync(request);
 

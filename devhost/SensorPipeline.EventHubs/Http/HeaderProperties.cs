@@ -15,10 +15,11 @@ internal static class HeaderProperties
         "Authorization", "BrokerProperties", "Host", "User-Agent", "Connection", "Keep-Alive", "Expect", "Transfer-Encoding",
         "TE", "Trailer", "Upgrade", "Cache-Control", "Pragma", "Date", "Cookie", "Origin", "Referer", "Via", "Max-Forwards",
         "Range", "Proxy-Authorization", "Proxy-Connection", "traceparent", "tracestate", "Request-Id", "Correlation-Context",
-        "baggage", "Forwarded", "DNT",
+        "baggage", "Forwarded", "DNT", "Request-Context",
     };
 
-    private static readonly string[] StandardPrefixes = ["Content-", "Accept", "If-", "Sec-", "X-Forwarded-", ":"];
+    // x-ms-*: Azure SDK protocol headers (client request ids and the like), not the sender's properties.
+    private static readonly string[] StandardPrefixes = ["Content-", "Accept", "If-", "Sec-", "X-Forwarded-", "x-ms-", ":"];
 
     public static string? PartitionKey(HttpRequest request)
     {
