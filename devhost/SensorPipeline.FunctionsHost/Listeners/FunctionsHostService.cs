@@ -118,12 +118,16 @@ internal sealed class FunctionsHostService(
             await using (handler)
             {
                 state.SetHandler(handler.Pid, handler.Port, attempt);
-                await RunGenerationAsync(app, store, settings, client, handler, stopping);
+                if (await RunGenerationAsync(app, store, settings, client, handler, stopping))
+                {
+                    await DelayQuietlyAsync(settings.HandlerRestartDelay, stopping);
+                }
             }
         }
     }
 
-    private async Task RunGenerationAsync(FunctionApp app, FileCheckpointStore store, FunctionsHostOptions settings, HandlerClient client, HandlerProcess handler, CancellationToken stopping)
+    /// <summary>Runs one generation; returns true when it ended because a listener failed.</summary>
+    private async Task<bool> RunGenerationAsync(FunctionApp app, FileCheckpointStore store, FunctionsHostOptions settings, HandlerClient client, HandlerProcess handler, CancellationToken stopping)
     {
         using var restart = CancellationTokenSource.CreateLinkedTokenSource(stopping);
         var generation = new Generation(handler.Port, handler.Exited, restart, stopping);
@@ -151,6 +155,7 @@ internal sealed class FunctionsHostService(
 
         await restart.CancelAsync();
         await all;
+        return generation.ListenerFailed;
     }
 
     private async Task RunListenerAsync(PartitionListener listener, string function, Generation generation)
@@ -168,7 +173,7 @@ internal sealed class FunctionsHostService(
             // A listener must not die silently while the others run on: restart the generation, which resumes every
             // partition from its checkpoint.
             FunctionsHostLog.ListenerCrashed(_logger, ex, function, listener.PartitionId);
-            generation.RequestRestart();
+            generation.ListenerCrashed();
         }
     }
 

@@ -16,7 +16,17 @@ internal sealed class Generation(int handlerPort, Task<int> handlerExited, Cance
     /// <summary>Cancelled on devhost shutdown only.</summary>
     public CancellationToken Stopping { get; } = stopping;
 
+    /// <summary>True when a listener failed unexpectedly (not a handler death or timeout): the next generation waits
+    /// HandlerRestartDelay first, so a persistent fault (e.g. an unreadable checkpoint) cannot spin.</summary>
+    public bool ListenerFailed { get; private set; }
+
     public void RequestRestart() => restart.Cancel();
+
+    public void ListenerCrashed()
+    {
+        ListenerFailed = true;
+        restart.Cancel();
+    }
 
     /// <summary>True once neither a restart nor shutdown has been requested — the only state in which a checkpoint
     /// may move. Each token is checked on its own: a linked token is not cancelled atomically with its sources.</summary>
