@@ -17,4 +17,5 @@ if (parse.Errors.Count > 0)
     return ExitCodes.BadArguments;
 }
 
-return await parse.InvokeAsync();
+// Ctrl+C cancels the action's token; the run then drains in-flight sends (--grace) and writes its ledger, so allow it time.
+return await parse.InvokeAsync(new InvocationConfiguration { ProcessTerminationTimeout = TimeSpan.FromMinutes(2) });

@@ -102,6 +102,44 @@ public sealed class LoadGenProcessTests : IAsyncLifetime, IDisposable
     }
 
     [Fact]
+    public async Task Send_Interrupted_LedgerUpdatedDuringTheRun_FinalLedgerCoversOnlyWhatWasAcknowledged()
+    {
+        var ledgerPath = _dir.File("ledger.json");
+        RunLedger? midRun = null;
+
+        var (exit, output, errors) = await LoadGenProcess.RunAsync(Timeout, async process =>
+        {
+            // Wait (bounded by the run's timeout) for a progress checkpoint with acknowledged readings, then Ctrl+C.
+            while (midRun is not { Counts.ReadingsSent: > 0 })
+            {
+                await Task.Delay(100);
+                midRun = File.Exists(ledgerPath) ? await LedgerFile.ReadAsync(ledgerPath, CancellationToken.None) : null;
+            }
+
+            using var interrupt = System.Diagnostics.Process.Start("kill", ["-INT", process.Id.ToString(System.Globalization.CultureInfo.InvariantCulture)]);
+            await interrupt.WaitForExitAsync();
+        }, "--connection", _server.EmulatorConnectionString, "--weather", "2", "--seismic", "2", "--rate", "400", "--duration", "50s",
+            "--readings-per-event", "10", "--progress-interval", "200ms", "--ledger", ledgerPath);
+
+        Assert.True(exit == 130, $"exit {exit}\n{output}\n{errors}");
+        Assert.False(midRun!.Complete);
+        var ledger = await LedgerFile.ReadAsync(ledgerPath, CancellationToken.None);
+        Assert.False(ledger.Complete);
+        Assert.True(ledger.Counts.ReadingsSent >= midRun.Counts.ReadingsSent);
+        var received = _server.Requests.Where(r => r.AnsweredWith == 201).SelectMany(r => ReadingBatch.Parser.ParseFrom(r.Body).Readings)
+            .Select(r => (r.DeviceId, r.Sequence)).ToHashSet();
+        foreach (var device in ledger.Devices)
+        {
+            Assert.True(device.HighestSequence > 0);
+            for (ulong sequence = 1; sequence <= device.HighestSequence; sequence++)
+            {
+                Assert.True(received.Contains((device.Id, sequence)) || device.Unsent.Any(r => sequence >= r.First && sequence <= r.Last),
+                    $"{device.Id}:{sequence} is claimed but the server never acknowledged it");
+            }
+        }
+    }
+
+    [Fact]
     public async Task Send_PauseFunction_PausesThenResumesThroughTheControlRoutes()
     {
         var (exit, output, errors) = await LoadGenProcess.RunAsync(Timeout, "--connection", _server.EmulatorConnectionString,

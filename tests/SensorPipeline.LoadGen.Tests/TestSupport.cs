@@ -68,7 +68,11 @@ internal static class LoadGenProcess
 {
     public static string DllPath => Repo.Built("SensorPipeline.LoadGen", "loadgen.dll");
 
-    public static async Task<(int ExitCode, string Output, string Errors)> RunAsync(TimeSpan timeout, params string[] args)
+    public static Task<(int ExitCode, string Output, string Errors)> RunAsync(TimeSpan timeout, params string[] args) =>
+        RunAsync(timeout, _ => Task.CompletedTask, args);
+
+    /// <summary>Starts loadgen, lets <paramref name="whileRunning"/> act on the live process, then waits for the exit.</summary>
+    public static async Task<(int ExitCode, string Output, string Errors)> RunAsync(TimeSpan timeout, Func<Process, Task> whileRunning, params string[] args)
     {
         var start = new ProcessStartInfo("dotnet") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
         start.ArgumentList.Add(DllPath);
@@ -86,6 +90,7 @@ internal static class LoadGenProcess
         using var cancel = new CancellationTokenSource(timeout);
         try
         {
+            await whileRunning(process).WaitAsync(cancel.Token);
             await process.WaitForExitAsync(cancel.Token);
         }
         catch (OperationCanceledException)

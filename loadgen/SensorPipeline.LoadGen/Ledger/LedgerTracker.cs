@@ -128,6 +128,7 @@ internal sealed class LedgerTracker
                     PoisonSent = _counts.PoisonSent,
                     OversizeSent = _counts.OversizeSent,
                     ElapsedSeconds = elapsed.TotalSeconds,
+                    CpuSeconds = Environment.CpuUsage.TotalTime.TotalSeconds,
                 },
                 Devices = [.. _devices.Select(d => new LedgerDevice { Id = d.Id, Kind = d.Kind, HighestSequence = d.HighestSequence, Unsent = [.. d.Unsent] })],
                 Injected = [.. _injected.Select(i => new LedgerInjection { Kind = i.Kind, Sha256 = i.Sha256, Bytes = i.Bytes, Acknowledged = i.Acknowledged, Status = i.Status })],

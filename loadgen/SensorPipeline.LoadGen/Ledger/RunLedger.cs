@@ -58,6 +58,9 @@ internal sealed class LedgerCounts
 
     /// <summary>Seconds from the first send to the last answer.</summary>
     public double ElapsedSeconds { get; set; }
+
+    /// <summary>CPU seconds loadgen itself used (all threads), to attribute a benchmark's CPU per reading.</summary>
+    public double CpuSeconds { get; set; }
 }
 
 /// <summary>One device's sequences.</summary>

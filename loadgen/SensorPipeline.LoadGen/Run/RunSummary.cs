@@ -30,6 +30,8 @@ internal static class RunSummary
         Row("poison / oversize sent", N(counts.PoisonSent) + " / " + N(counts.OversizeSent));
         Row("send latency p50 / p90 / p99 / max", string.Join(" / ", new[] { latency.Percentile(50), latency.Percentile(90), latency.Percentile(99), latency.Max }
             .Select(t => t.TotalMilliseconds.ToString("F1", CultureInfo.InvariantCulture))) + " ms");
+        Row("loadgen CPU per reading", counts.ReadingsSent == 0 ? "-"
+            : (counts.CpuSeconds * 1e6 / counts.ReadingsSent).ToString("F1", CultureInfo.InvariantCulture) + " µs (" + counts.CpuSeconds.ToString("F1", CultureInfo.InvariantCulture) + " s CPU)");
         if (options.Ledger is { } ledger)
         {
             Row("ledger", Path.GetFullPath(ledger));
