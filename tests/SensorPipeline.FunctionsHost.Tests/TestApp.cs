@@ -238,8 +238,8 @@ public sealed class TestApp : IAsyncDisposable
         return records;
     }
 
-    /// <summary>Polls until <paramref name="condition"/> holds (bounded: 20 s), else fails with devhost's output.</summary>
-    public async Task WaitUntilAsync(Func<Task<bool>> condition, string what, double seconds = 20)
+    /// <summary>Polls until <paramref name="condition"/> holds (bounded: 30 s), else fails with devhost's output.</summary>
+    public async Task WaitUntilAsync(Func<Task<bool>> condition, string what, double seconds = 30)
     {
         var stopwatch = Stopwatch.StartNew();
         while (stopwatch.Elapsed < TimeSpan.FromSeconds(seconds))
@@ -255,7 +255,7 @@ public sealed class TestApp : IAsyncDisposable
         Assert.Fail($"timed out waiting for {what}\n--- devhost output ---\n{Output}");
     }
 
-    public Task WaitForRecordsAsync(Func<List<Record>, bool> condition, string what, double seconds = 20) =>
+    public Task WaitForRecordsAsync(Func<List<Record>, bool> condition, string what, double seconds = 30) =>
         WaitUntilAsync(() => Task.FromResult(condition(Records())), what, seconds);
 
     public async ValueTask DisposeAsync()
