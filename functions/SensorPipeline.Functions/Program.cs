@@ -9,6 +9,3 @@ var app = builder.Build();
 app.MapFunctionEndpoints();
 app.AnnounceAddress();
 app.Run();
-
-/// <summary>Visible to WebApplicationFactory in the tests (top-level statements make Program internal otherwise).</summary>
-public partial class Program;

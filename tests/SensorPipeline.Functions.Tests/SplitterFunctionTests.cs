@@ -80,6 +80,17 @@ public sealed class SplitterFunctionTests(PipelineFixture fixture)
         Assert.Contains("Data.events", answer.LogText, StringComparison.Ordinal);
     }
 
+    [Fact]
+    public async Task Splitter_MoreEventsThanMaxEventBatchSize_Answers400NamingHostJson()
+    {
+        var events = Enumerable.Range(0, 101).Select(_ => PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(Builders.Device("ws"), 1)))).ToList();
+
+        var answer = await PipelineDriver.SplitAsync(fixture.Handler, events);
+
+        Assert.Equal(HttpStatusCode.BadRequest, answer.Status);
+        Assert.Contains("maxEventBatchSize", answer.LogText, StringComparison.Ordinal);
+    }
+
     private async Task<System.Text.Json.JsonElement> ReadDeadLetterAsync(string id) =>
         await fixture.Store.ReadAsync("deadletters", id, id) ?? throw new Xunit.Sdk.XunitException($"dead letter {id} not stored");
 }

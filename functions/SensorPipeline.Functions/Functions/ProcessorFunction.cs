@@ -31,8 +31,6 @@ internal sealed class ProcessorFunction(
     PipelineMetrics metrics,
     ILogger<ProcessorFunction> logger)
 {
-    public ProcessorDefinition Definition => definition;
-
     public async Task InvokeAsync(HttpContext context)
     {
         ArgumentNullException.ThrowIfNull(context);

@@ -13,7 +13,7 @@ namespace SensorPipeline.Functions.Functions;
 /// The Splitter function: ingestion events in, one weather and one seismic envelope out (the host sends each
 /// output as one event), undecodable and oversize events and invalid readings to the dead letters.
 /// </summary>
-internal sealed class SplitterFunction(ObjectPool<Splitter> splitters, DeadLetterStore deadLetters, TimeProvider clock, PipelineMetrics metrics, ILogger<SplitterFunction> logger)
+internal sealed class SplitterFunction(ObjectPool<Splitter> splitters, EnvelopeBudget budget, DeadLetterStore deadLetters, TimeProvider clock, PipelineMetrics metrics, ILogger<SplitterFunction> logger)
 {
     public const string Name = "Splitter";
     public const string TriggerName = "events";
@@ -25,6 +25,12 @@ internal sealed class SplitterFunction(ObjectPool<Splitter> splitters, DeadLette
         ArgumentNullException.ThrowIfNull(context);
         var cancellationToken = context.RequestAborted;
         using var request = await InvocationRequestReader.ReadAsync(context.Request, TriggerName, cancellationToken);
+        if (request.Events.Count > budget.MaxEventBatchSize)
+        {
+            // The envelope size guarantee holds only up to the batch size the budget was made for.
+            throw new InvalidInvocationException($"Data.{TriggerName} has {request.Events.Count} events; host.json extensions.eventHubs.maxEventBatchSize (read at start-up) is {budget.MaxEventBatchSize}.");
+        }
+
         var splitter = splitters.Get();
         try
         {
