@@ -5,6 +5,7 @@ using Microsoft.AspNetCore.Hosting.Server;
 using Microsoft.AspNetCore.Hosting.Server.Features;
 using Microsoft.Azure.Cosmos;
 using Microsoft.Extensions.Configuration;
+using Microsoft.Extensions.Configuration.Memory;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
@@ -34,6 +35,17 @@ internal static class FunctionsExtensions
         ArgumentNullException.ThrowIfNull(builder);
         var services = builder.Services;
         var configuration = builder.Configuration;
+
+        // Defaults under every other source, so Logging__LogLevel__* in the environment still wins: ASP.NET Core's
+        // per-request Information lines would cost CPU on every invocation and repeat what the host already logs.
+        configuration.Sources.Insert(0, new MemoryConfigurationSource
+        {
+            InitialData = new Dictionary<string, string?>
+            {
+                ["Logging:LogLevel:Default"] = "Information",
+                ["Logging:LogLevel:Microsoft.AspNetCore"] = "Warning",
+            },
+        });
 
         // host.json decides the splitter's byte budget; a bad value stops start-up here, naming file and setting.
         var hostJson = HostJsonSettings.Load(configuration[AppRootSetting], Directory.GetCurrentDirectory());
