@@ -19,7 +19,7 @@ internal static class VerifyCommand
     private static readonly Option<string> Archive = new("--archive-container") { Description = "Stale readings container.", DefaultValueFactory = _ => "archive" };
     private static readonly Option<string> Devices = new("--devices-container") { Description = "Latest state container.", DefaultValueFactory = _ => "devices" };
     private static readonly Option<string> DeadLetters = new("--deadletters-container") { Description = "Dead letters container.", DefaultValueFactory = _ => "deadletters" };
-    private static readonly Option<int> Concurrency = new("--concurrency") { Description = "Readings checked at once.", DefaultValueFactory = _ => 32 };
+    private static readonly Option<int> Concurrency = new("--concurrency") { Description = "Readings checked at once (two point reads each).", DefaultValueFactory = _ => 64 };
     private static readonly Option<bool> Json = new("--json") { Description = "Print the verdict as JSON." };
     private static readonly Option<TimeSpan> ProgressInterval = new("--progress-interval")
     {

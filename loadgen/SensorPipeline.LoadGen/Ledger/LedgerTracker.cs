@@ -104,7 +104,7 @@ internal sealed class LedgerTracker
     }
 
     /// <summary>A copy of the ledger as it stands.</summary>
-    public RunLedger Snapshot(string target, int seed, DateTimeOffset startedAt, DateTimeOffset now, TimeSpan elapsed, bool complete)
+    public RunLedger Snapshot(string target, int seed, DateTimeOffset startedAt, DateTimeOffset now, TimeSpan elapsed, bool complete, TimeSpan cpu = default)
     {
         lock (_gate)
         {
@@ -128,7 +128,7 @@ internal sealed class LedgerTracker
                     PoisonSent = _counts.PoisonSent,
                     OversizeSent = _counts.OversizeSent,
                     ElapsedSeconds = elapsed.TotalSeconds,
-                    CpuSeconds = Environment.CpuUsage.TotalTime.TotalSeconds,
+                    CpuSeconds = cpu.TotalSeconds,
                 },
                 Devices = [.. _devices.Select(d => new LedgerDevice { Id = d.Id, Kind = d.Kind, HighestSequence = d.HighestSequence, Unsent = [.. d.Unsent] })],
                 Injected = [.. _injected.Select(i => new LedgerInjection { Kind = i.Kind, Sha256 = i.Sha256, Bytes = i.Bytes, Acknowledged = i.Acknowledged, Status = i.Status })],

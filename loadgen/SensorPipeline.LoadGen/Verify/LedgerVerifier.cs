@@ -88,8 +88,8 @@ internal sealed class LedgerVerifier
                 Interlocked.Increment(ref _checked);
             });
         (verdict.Written, verdict.Archived, verdict.Duplicated, verdict.Missing) = (written, archived, duplicated, missing);
-        verdict.MissingIds = [.. missingIds];
-        verdict.DuplicatedIds = [.. duplicatedIds];
+        verdict.MissingIds = ByDeviceAndSequence(missingIds);
+        verdict.DuplicatedIds = ByDeviceAndSequence(duplicatedIds);
 
         await CheckDevicesAsync(ledger, highestLive, verdict, cancellationToken);
         await CheckDeadLettersAsync(ledger, verdict, cancellationToken);
@@ -212,6 +212,11 @@ internal sealed class LedgerVerifier
                 ? value
                 : null;
     }
+
+    /// <summary>Reading ids in device, then numeric sequence order (concurrent checks note them in any order).</summary>
+    private static List<string> ByDeviceAndSequence(IEnumerable<string> ids) =>
+        [.. ids.OrderBy(id => id[..id.LastIndexOf(':')], StringComparer.Ordinal)
+            .ThenBy(id => ulong.Parse(id.AsSpan(id.LastIndexOf(':') + 1), System.Globalization.CultureInfo.InvariantCulture))];
 
     private static void Note(ConcurrentQueue<string> list, string item)
     {

@@ -34,8 +34,8 @@ internal sealed class VerifyOptions
     /// <summary>Dead letters container [--deadletters-container]. Default <c>deadletters</c>.</summary>
     public string DeadLettersContainer { get; set; } = "deadletters";
 
-    /// <summary>Readings checked at once [--concurrency], 1..512; each check is two point reads. Default 32.</summary>
-    public int Concurrency { get; set; } = 32;
+    /// <summary>Readings checked at once [--concurrency], 1..512; each check is two point reads. Default 64.</summary>
+    public int Concurrency { get; set; } = 64;
 
     /// <summary>Print the verdict as JSON instead of a table [--json]. Default false.</summary>
     public bool Json { get; set; }
