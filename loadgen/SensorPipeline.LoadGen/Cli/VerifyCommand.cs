@@ -1,4 +1,5 @@
 using System.CommandLine;
+using Microsoft.Azure.Cosmos;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Options;
 using SensorPipeline.LoadGen.Ledger;
@@ -75,8 +76,9 @@ internal static class VerifyCommand
         {
             verdict = await verifier.VerifyAsync(ledger, cancellationToken);
         }
-        catch (CosmosVerifyException e)
+        catch (Exception e) when (e is CosmosVerifyException or CosmosException or HttpRequestException)
         {
+            // Errors, not misses: exit 3 rather than 1, so nobody reads an outage as data loss.
             await Console.Error.WriteLineAsync("loadgen verify: cannot give a verdict: " + e.Message);
             return ExitCodes.Unverifiable;
         }

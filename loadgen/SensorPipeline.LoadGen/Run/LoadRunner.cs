@@ -49,7 +49,8 @@ internal sealed partial class LoadRunner : IDisposable
         _packer = new EventPacker(_fleet);
         _tracker = new LedgerTracker(_fleet);
         _permits = new SemaphoreSlim(options.Concurrency, options.Concurrency);
-        _injectionRandom = new Random(unchecked(options.Seed * 7919) + 17);
+        // Unseeded on purpose: poison bodies differ between runs, so one run's dead letters never satisfy another run's ledger.
+        _injectionRandom = new Random();
         // Alternate the kinds so a short run still gets some of each.
         for (var i = 0; i < Math.Max(options.Poison, options.Oversize); i++)
         {
@@ -108,18 +109,18 @@ internal sealed partial class LoadRunner : IDisposable
         await reporter;
         _progress.Finish();
 
+        var ledger = _tracker.Snapshot(_sender.MessagesUri.ToString(), _options.Seed, startedAt, _time.GetUtcNow(), elapsed,
+            complete: !interrupted && _failure is null, Environment.CpuUsage.TotalTime - cpuAtStart);
+        if (_options.Ledger is { } path)
+        {
+            // The final write, also after a failure: the ledger covers every acknowledged event (unconfirmed ones are listed as unsent).
+            await LedgerFile.WriteAsync(path, ledger, CancellationToken.None);
+            LoadGenLog.LedgerWritten(_logger, path, ledger.Counts.EventsSent);
+        }
+
         if (_failure is not null)
         {
             throw new InvalidOperationException("A send failed unexpectedly: " + _failure.Message, _failure);
-        }
-
-        var ledger = _tracker.Snapshot(_sender.MessagesUri.ToString(), _options.Seed, startedAt, _time.GetUtcNow(), elapsed, complete: !interrupted,
-            Environment.CpuUsage.TotalTime - cpuAtStart);
-        if (_options.Ledger is { } path)
-        {
-            // The final write: the ledger now covers every acknowledged event (unconfirmed ones are listed as unsent).
-            await LedgerFile.WriteAsync(path, ledger, CancellationToken.None);
-            LoadGenLog.LedgerWritten(_logger, path, ledger.Counts.EventsSent);
         }
 
         return new RunResult(ledger, _counters, elapsed, interrupted, !pauseOk);
