@@ -31,10 +31,10 @@ public sealed class FunctionsHostOptions
     /// (Azure-Functions-Host/{version}). Default "4.1044.100.0", a v4 runtime version.</summary>
     public string HostVersion { get; set; } = "4.1044.100.0";
 
-    /// <summary>Whether each checkpoint write is fsynced (file and directory) before the listener moves on. Default
-    /// true: a checkpoint survives power loss, at ~10 ms per checkpoint on this machine's disk (it bounds a partition
-    /// at ~100 batches/s; batchCheckpointFrequency divides that cost). False keeps the atomic rename (a crash of
-    /// devhost still leaves the old or the new checkpoint) but an OS crash may roll it back — redelivery, never loss.</summary>
+    /// <summary>Whether each checkpoint write is fsynced before the listener moves on. Default true: a checkpoint
+    /// survives power loss, at ~10 ms per checkpoint on this machine's disk (it bounds a partition at ~100
+    /// checkpoints/s; batchCheckpointFrequency divides that cost). False: a devhost crash still leaves an intact
+    /// checkpoint (two checksummed slots), but an OS crash may roll it back — redelivery, never loss.</summary>
     public bool FsyncCheckpoints { get; set; } = true;
 
     /// <summary>How long an idle listener waits in one read before looking again. Default 00:00:01 (1 second);

@@ -5,6 +5,7 @@ namespace SensorPipeline.FunctionsHost.Tests;
 public sealed class CheckpointStoreTests : IDisposable
 {
     private readonly string _root = Path.Combine(Path.GetTempPath(), "fh-cp-" + Guid.NewGuid().ToString("N")[..12]);
+    private readonly CheckpointKey _key = new("Ingestion", "$Default", "3");
 
     public void Dispose()
     {
@@ -14,29 +15,63 @@ public sealed class CheckpointStoreTests : IDisposable
         }
     }
 
-    [Fact]
-    public async Task WriteThenRead_RoundTrips_AcrossInstances_NoTemporaryFileLeft()
-    {
-        var key = new CheckpointKey("Ingestion", "$Default", "3");
-        await new FileCheckpointStore(_root, TimeProvider.System).WriteAsync(key, 41, 4096, CancellationToken.None);
-        await new FileCheckpointStore(_root, TimeProvider.System).WriteAsync(key, 42, 8192, CancellationToken.None);
+    private string[] Slots() => Directory.GetFiles(_root, "*.checkpoint", SearchOption.AllDirectories).Order(StringComparer.Ordinal).ToArray();
 
-        Checkpoint? read = await new FileCheckpointStore(_root, TimeProvider.System).ReadAsync(key with { Hub = "ingestion" }, CancellationToken.None);
+    [Fact]
+    public async Task WriteThenRead_NewestWins_AcrossInstances()
+    {
+        var writer = new FileCheckpointStore(_root, TimeProvider.System);
+        await writer.WriteAsync(_key, 40, 1024, CancellationToken.None);
+        await writer.WriteAsync(_key, 41, 4096, CancellationToken.None);
+        await writer.WriteAsync(_key, 42, 8192, CancellationToken.None);
+
+        Checkpoint? read = await new FileCheckpointStore(_root, TimeProvider.System).ReadAsync(_key with { Hub = "ingestion" }, CancellationToken.None);
         Assert.Equal(42, read!.SequenceNumber);
         Assert.Equal(8192, read.Offset);
-        Assert.Empty(Directory.GetFiles(_root, "*.tmp", SearchOption.AllDirectories));
+        Assert.Equal(2, Slots().Length);
     }
 
     [Fact]
-    public async Task Read_Missing_IsNull_Corrupt_Throws()
+    public async Task TornNewestSlot_FallsBackToThePreviousCheckpoint()
+    {
+        var writer = new FileCheckpointStore(_root, TimeProvider.System);
+        await writer.WriteAsync(_key, 10, 100, CancellationToken.None); // generation 1 → slot 1
+        await writer.WriteAsync(_key, 11, 110, CancellationToken.None); // generation 2 → slot 0
+        string newest = Slots()[0];
+        string text = File.ReadAllText(newest);
+        File.WriteAllText(newest, text[..(text.Length / 2)]); // a write cut short by a crash
+
+        Checkpoint? read = await new FileCheckpointStore(_root, TimeProvider.System).ReadAsync(_key, CancellationToken.None);
+        Assert.Equal(10, read!.SequenceNumber);
+    }
+
+    [Fact]
+    public async Task MixedOldAndNewBytes_FailTheChecksum()
+    {
+        var writer = new FileCheckpointStore(_root, TimeProvider.System);
+        await writer.WriteAsync(_key, 10, 100, CancellationToken.None);
+        await writer.WriteAsync(_key, 11, 110, CancellationToken.None);
+        await writer.WriteAsync(_key, 12, 120, CancellationToken.None); // generation 3 → slot 1, over generation 1
+        string slot1 = Slots()[1];
+        File.WriteAllText(slot1, File.ReadAllText(slot1).Replace(" 12 ", " 19 ", StringComparison.Ordinal));
+
+        Checkpoint? read = await new FileCheckpointStore(_root, TimeProvider.System).ReadAsync(_key, CancellationToken.None);
+        Assert.Equal(11, read!.SequenceNumber);
+    }
+
+    [Fact]
+    public async Task Missing_IsNull_BothSlotsDamaged_Throws()
     {
         var store = new FileCheckpointStore(_root, TimeProvider.System);
-        var key = new CheckpointKey("h", "g", "0");
-        Assert.Null(await store.ReadAsync(key, CancellationToken.None));
-        await store.WriteAsync(key, 1, 1, CancellationToken.None);
-        string file = Directory.GetFiles(_root, "*.json", SearchOption.AllDirectories).Single();
-        File.WriteAllText(file, "{\"sequenceNumber\": ");
-        var error = await Assert.ThrowsAsync<InvalidDataException>(() => store.ReadAsync(key, CancellationToken.None));
-        Assert.Contains(file, error.Message, StringComparison.Ordinal);
+        Assert.Null(await store.ReadAsync(_key, CancellationToken.None));
+        await store.WriteAsync(_key, 1, 1, CancellationToken.None);
+        await store.WriteAsync(_key, 2, 2, CancellationToken.None);
+        foreach (string slot in Slots())
+        {
+            File.WriteAllText(slot, "garbage");
+        }
+
+        var error = await Assert.ThrowsAsync<InvalidDataException>(() => new FileCheckpointStore(_root, TimeProvider.System).ReadAsync(_key, CancellationToken.None));
+        Assert.Contains("no intact checkpoint", error.Message, StringComparison.Ordinal);
     }
 }

@@ -1,19 +1,23 @@
 using System.Collections.Concurrent;
-using System.Text.Json;
+using System.Globalization;
+using System.Security.Cryptography;
+using System.Text;
 
 namespace SensorPipeline.FunctionsHost.Checkpoints;
 
-/// <summary>Checkpoints on disk, one small JSON file per hub / consumer group / partition under
-/// <c>{data}/checkpoints/</c> — the local stand-in for the extension's blob checkpoint store. Each write goes to a
-/// temporary file, is fsynced, renamed over the old one and the directory fsynced, so after a crash (even kill -9
-/// or power loss) a checkpoint is either the old or the new one, never torn. One listener owns each partition, so
-/// writes to one file never race.</summary>
+/// <summary>Checkpoints on disk — the local stand-in for the extension's blob checkpoint store. Each hub / consumer
+/// group / partition has two slot files, <c>{partition}.0.checkpoint</c> and <c>{partition}.1.checkpoint</c>, written
+/// alternately in place: a write that is torn by a crash damages only the slot being written, and its checksum shows
+/// it, so reading takes the newest intact slot — the previous checkpoint at worst (redelivery, never loss). In-place
+/// writes avoid rename-over-existing, which ext4 turns into a synchronous data flush (~1.7 ms here even without
+/// fsync). With fsync on, each write is flushed to disk before the listener moves on; the directory is fsynced once,
+/// when the slot files are created. One listener owns each partition, so writes to one key never race.</summary>
 public sealed class FileCheckpointStore
 {
     private readonly string _root;
     private readonly TimeProvider _time;
     private readonly bool _fsync;
-    private readonly ConcurrentDictionary<CheckpointKey, Checkpoint> _cache = new();
+    private readonly ConcurrentDictionary<CheckpointKey, (Checkpoint Checkpoint, long Generation)> _cache = new();
 
     public FileCheckpointStore(string dataDirectory, TimeProvider time, bool fsync = true)
     {
@@ -23,70 +27,106 @@ public sealed class FileCheckpointStore
     }
 
     /// <summary>The last checkpoint this process read or wrote (for /status).</summary>
-    public Checkpoint? Peek(CheckpointKey key) => _cache.TryGetValue(key, out Checkpoint? checkpoint) ? checkpoint : null;
+    public Checkpoint? Peek(CheckpointKey key) => _cache.TryGetValue(key, out var entry) ? entry.Checkpoint : null;
 
     public async Task<Checkpoint?> ReadAsync(CheckpointKey key, CancellationToken cancellationToken)
     {
-        string path = PathOf(key);
-        if (!File.Exists(path))
+        (Checkpoint Checkpoint, long Generation)? newest = null;
+        int damaged = 0;
+        for (int slot = 0; slot < 2; slot++)
         {
-            return null;
+            string path = SlotPath(key, slot);
+            if (!File.Exists(path))
+            {
+                continue;
+            }
+
+            string text = await File.ReadAllTextAsync(path, cancellationToken);
+            if (TryParse(text, out Checkpoint? checkpoint, out long generation))
+            {
+                if (newest is null || generation > newest.Value.Generation)
+                {
+                    newest = (checkpoint!, generation);
+                }
+            }
+            else
+            {
+                damaged++;
+            }
         }
 
-        byte[] bytes = await File.ReadAllBytesAsync(path, cancellationToken);
-        Checkpoint checkpoint;
-        try
+        if (newest is null && damaged > 0)
         {
-            using JsonDocument document = JsonDocument.Parse(bytes);
-            JsonElement root = document.RootElement;
-            checkpoint = new Checkpoint(
-                root.GetProperty("sequenceNumber").GetInt64(),
-                root.GetProperty("offset").GetInt64(),
-                root.GetProperty("lastModified").GetDateTimeOffset());
-        }
-        catch (Exception ex) when (ex is JsonException or KeyNotFoundException or InvalidOperationException or FormatException)
-        {
-            // Written atomically, so a bad file was edited by hand: refuse rather than silently restart from the beginning.
-            throw new InvalidDataException($"{path}: not a checkpoint ({ex.Message}); delete it to restart from initialOffsetOptions", ex);
+            // Two damaged slots cannot come from one torn write: refuse rather than silently restart from the beginning.
+            throw new InvalidDataException($"{SlotPath(key, 0)} (and slot 1): no intact checkpoint; delete them to restart from initialOffsetOptions");
         }
 
-        _cache[key] = checkpoint;
-        return checkpoint;
+        if (newest is { } found)
+        {
+            _cache[key] = found;
+        }
+
+        return newest?.Checkpoint;
     }
 
     public async Task<Checkpoint> WriteAsync(CheckpointKey key, long sequenceNumber, long offset, CancellationToken cancellationToken)
     {
         var checkpoint = new Checkpoint(sequenceNumber, offset, _time.GetUtcNow());
-        string path = PathOf(key);
-        string directory = Path.GetDirectoryName(path)!;
-        Directory.CreateDirectory(directory);
-        string temporary = path + ".tmp";
-        await using (var stream = new FileStream(temporary, FileMode.Create, FileAccess.Write, FileShare.None, 4096, FileOptions.Asynchronous))
+        long generation = _cache.TryGetValue(key, out var previous) ? previous.Generation + 1 : 1;
+        string path = SlotPath(key, (int)(generation % 2));
+        bool created = !File.Exists(path);
+        if (created)
         {
-            await using (var writer = new Utf8JsonWriter(stream))
-            {
-                writer.WriteStartObject();
-                writer.WriteNumber("sequenceNumber", checkpoint.SequenceNumber);
-                writer.WriteNumber("offset", checkpoint.Offset);
-                writer.WriteString("lastModified", checkpoint.LastModified);
-                writer.WriteEndObject();
-                await writer.FlushAsync(cancellationToken);
-            }
+            Directory.CreateDirectory(Path.GetDirectoryName(path)!);
+        }
 
+        byte[] content = Encoding.ASCII.GetBytes(Format(checkpoint, generation));
+        await using (var stream = new FileStream(path, FileMode.OpenOrCreate, FileAccess.Write, FileShare.Read, 1, FileOptions.None))
+        {
+            await stream.WriteAsync(content, cancellationToken);
+            stream.SetLength(content.Length);
             stream.Flush(flushToDisk: _fsync);
         }
 
-        File.Move(temporary, path, overwrite: true);
-        if (_fsync)
+        if (created && _fsync)
         {
-            DirectorySync.Flush(directory);
+            DirectorySync.Flush(Path.GetDirectoryName(path)!);
         }
-        _cache[key] = checkpoint;
+
+        _cache[key] = (checkpoint, generation);
         return checkpoint;
     }
 
-    private string PathOf(CheckpointKey key) =>
-        Path.Combine(_root, Safe(key.Hub), Safe(key.ConsumerGroup), Safe(key.PartitionId) + ".json");
+    // "{generation} {sequenceNumber} {offset} {lastModified:O} {check}\n", check = the first 16 hex digits of SHA-256
+    // over the rest: a torn or mixed old/new write does not pass.
+    private static string Format(Checkpoint checkpoint, long generation)
+    {
+        string body = string.Create(CultureInfo.InvariantCulture, $"{generation} {checkpoint.SequenceNumber} {checkpoint.Offset} {checkpoint.LastModified:O}");
+        return body + " " + Check(body) + "\n";
+    }
+
+    private static bool TryParse(string text, out Checkpoint? checkpoint, out long generation)
+    {
+        checkpoint = null;
+        generation = 0;
+        string[] parts = text.TrimEnd('\n').Split(' ');
+        if (parts.Length != 5 || parts[4] != Check(string.Join(' ', parts[..4])))
+        {
+            return false;
+        }
+
+        generation = long.Parse(parts[0], CultureInfo.InvariantCulture);
+        checkpoint = new Checkpoint(
+            long.Parse(parts[1], CultureInfo.InvariantCulture),
+            long.Parse(parts[2], CultureInfo.InvariantCulture),
+            DateTimeOffset.Parse(parts[3], CultureInfo.InvariantCulture, DateTimeStyles.RoundtripKind));
+        return true;
+    }
+
+    private static string Check(string body) => Convert.ToHexString(SHA256.HashData(Encoding.ASCII.GetBytes(body)), 0, 8);
+
+    private string SlotPath(CheckpointKey key, int slot) =>
+        Path.Combine(_root, Safe(key.Hub), Safe(key.ConsumerGroup), $"{Safe(key.PartitionId)}.{slot.ToString(CultureInfo.InvariantCulture)}.checkpoint");
 
     // Hub and consumer group names are case-insensitive in Event Hubs; '$Default' is a legal file name.
     private static string Safe(string name) => name.ToLowerInvariant().Replace('/', '_').Replace('\\', '_');
