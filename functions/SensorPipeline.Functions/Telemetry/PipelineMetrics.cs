@@ -56,7 +56,8 @@ internal sealed class PipelineMetrics
 
     /// <param name="client">The process's one client, or null when telemetry is off.</param>
     /// <param name="clock">The clock that stamps "written" for the latency metrics.</param>
-    public PipelineMetrics(TelemetryClient? client, TimeProvider clock)
+    /// <param name="histogramBucketsPerDoubling">See <see cref="TelemetryOptions.HistogramBucketsPerDoubling"/>.</param>
+    public PipelineMetrics(TelemetryClient? client, TimeProvider clock, int histogramBucketsPerDoubling = LatencyBuckets.PerDoubling)
     {
         _clock = clock ?? throw new ArgumentNullException(nameof(clock));
         if (client is null)
@@ -71,8 +72,8 @@ internal sealed class PipelineMetrics
         _freshness = client.GetMetric(MetricNames.FreshnessMs, D.Function, D.Partition, PerPartition);
         _endToEnd = client.GetMetric(MetricNames.EndToEndMs, D.Function, D.Partition, PerPartition);
         _deviceToStore = client.GetMetric(MetricNames.DeviceToStoreMs, D.Function, D.Partition, PerPartition);
-        _endToEndBuckets = new LatencyHistogram(client.GetMetric(MetricNames.EndToEndBucket, D.Function, D.Bucket, PerBucket));
-        _deviceToStoreBuckets = new LatencyHistogram(client.GetMetric(MetricNames.DeviceToStoreBucket, D.Function, D.Bucket, PerBucket));
+        _endToEndBuckets = new LatencyHistogram(client.GetMetric(MetricNames.EndToEndBucket, D.Function, D.Bucket, PerBucket), histogramBucketsPerDoubling);
+        _deviceToStoreBuckets = new LatencyHistogram(client.GetMetric(MetricNames.DeviceToStoreBucket, D.Function, D.Bucket, PerBucket), histogramBucketsPerDoubling);
         _stale = client.GetMetric(MetricNames.StaleReadings, D.Function, D.Partition, PerPartition);
         _deadLetters = client.GetMetric(MetricNames.DeadLetters, D.Function, D.Reason, PerReason);
         _cosmosLatency = client.GetMetric(MetricNames.CosmosLatencyMs, D.Container, D.Operation, PerContainer);

@@ -36,7 +36,8 @@ internal static class TelemetryExtensions
 
         services.AddSingleton(sp => CreateConfiguration(sp.GetRequiredService<IOptions<TelemetryOptions>>().Value));
         services.AddSingleton(sp => new TelemetryClient(sp.GetRequiredService<TelemetryConfiguration>()));
-        services.AddSingleton(sp => new PipelineMetrics(sp.GetRequiredService<TelemetryClient>(), sp.GetRequiredService<TimeProvider>()));
+        services.AddSingleton(sp => new PipelineMetrics(sp.GetRequiredService<TelemetryClient>(), sp.GetRequiredService<TimeProvider>(),
+            sp.GetRequiredService<IOptions<TelemetryOptions>>().Value.HistogramBucketsPerDoubling));
         services.AddHostedService<MetricFlusher>();
         return builder;
     }

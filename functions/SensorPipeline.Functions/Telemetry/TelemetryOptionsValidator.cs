@@ -14,6 +14,11 @@ internal sealed class TelemetryOptionsValidator : IValidateOptions<TelemetryOpti
             failures.Add($"Telemetry__MetricFlushInterval must be from 00:00:01 to 00:01:00, found {options.MetricFlushInterval}.");
         }
 
+        if (options.HistogramBucketsPerDoubling is not (8 or 4 or 2 or 1))
+        {
+            failures.Add($"Telemetry__HistogramBucketsPerDoubling must be 8, 4, 2 or 1, found {options.HistogramBucketsPerDoubling}.");
+        }
+
         if (options.Enabled && !options.ConnectionString!.Contains("InstrumentationKey=", StringComparison.OrdinalIgnoreCase))
         {
             failures.Add($"{TelemetryOptions.ConnectionStringSetting} must contain InstrumentationKey=<guid> (and IngestionEndpoint=...), or be unset to turn telemetry off.");

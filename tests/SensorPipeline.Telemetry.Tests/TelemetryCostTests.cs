@@ -1,0 +1,130 @@
+using System.Globalization;
+using System.Net.Http.Json;
+using System.Text.Json;
+using Microsoft.ApplicationInsights;
+using SensorPipeline.Core.Readings;
+using SensorPipeline.Core.Splitting;
+using SensorPipeline.Functions.Telemetry;
+using Xunit.Abstractions;
+
+namespace SensorPipeline.Telemetry.Tests;
+
+/// <summary>
+/// The telemetry cost figure. The handler's real PipelineMetrics on the real SDK reports a simulated local run (three
+/// functions × four partitions, as eventhubs.emulator.json) to the local endpoint, which counts the bytes. Each
+/// aggregation period is cut with Flush, so an hour of 60 s periods takes no wall time. Pre-aggregation means the
+/// volume follows series × periods, not events: ten times the readings must not mean ten times the bytes.
+/// Prints the figures and the extrapolation to Azure (the seeds paid for 450 MB/h of per-event telemetry).
+/// </summary>
+public sealed class TelemetryCostTests(ITestOutputHelper output)
+{
+    private const int Periods = 5;
+    private const int Partitions = 4;
+    private static readonly string[] Functions = ["Splitter", "WeatherProcessor", "SeismicProcessor"];
+
+    [Fact]
+    public async Task PreAggregation_TenTimesTheReadings_AboutTheSameBytes()
+    {
+        var low = await MeasureAsync(readingsPerPartitionPerPeriod: 500);
+        var high = await MeasureAsync(readingsPerPartitionPerPeriod: 5_000);
+        var coarse = await MeasureAsync(readingsPerPartitionPerPeriod: 5_000, histogramBucketsPerDoubling: 2);
+
+        Print("500 readings per partition per period", low);
+        Print("5,000 readings per partition per period", high);
+        Print("5,000 readings per partition per period, Telemetry__HistogramBucketsPerDoubling=2", coarse);
+        Assert.True(coarse.ItemsPerPeriod < high.ItemsPerPeriod * 0.7, "a coarser histogram must send fewer bucket series");
+        // More readings populate a few more latency buckets in the tails; nothing else grows.
+        Assert.InRange(high.UncompressedPerPeriod / low.UncompressedPerPeriod, 0.8, 1.5);
+        Assert.InRange(high.ItemsPerPeriod / low.ItemsPerPeriod, 0.8, 1.5);
+    }
+
+    private static async Task<Measurement> MeasureAsync(int readingsPerPartitionPerPeriod, int histogramBucketsPerDoubling = 8)
+    {
+        await using var server = await TelemetryServer.StartAsync();
+        using var configuration = TelemetryExtensions.CreateConfiguration(new TelemetryOptions { ConnectionString = server.ConnectionString });
+        var client = new TelemetryClient(configuration);
+        var clock = new FixedClock(DateTimeOffset.UtcNow);
+        var metrics = new PipelineMetrics(client, clock, histogramBucketsPerDoubling);
+        var random = new Random(8);
+        for (var period = 0; period < Periods; period++)
+        {
+            SimulatePeriod(metrics, clock, random, readingsPerPartitionPerPeriod);
+
+            // One aggregation period ends here (in Azure: every 60 s): every active series sends one aggregate.
+            client.Flush();
+        }
+
+        var summary = await server.WaitForAsync(s => s.Ingestion.Requests >= Periods);
+        var points = (await server.Http.GetFromJsonAsync<JsonElement>(server.At("telemetry/metrics"))).GetProperty("points").EnumerateArray().ToList();
+        var perPartition = points.Count(p => p.GetProperty("dimensions").TryGetProperty("Partition", out _));
+        return new Measurement(
+            readingsPerPartitionPerPeriod * Partitions * Functions.Length,
+            (double)summary.Ingestion.MetricItems / Periods,
+            (double)perPartition / Periods,
+            (double)(points.Count - perPartition) / Periods,
+            (double)summary.Ingestion.BytesCompressed / Periods,
+            (double)summary.Ingestion.BytesUncompressed / Periods);
+    }
+
+    /// <summary>What the handler reports in one period: per partition a batch a second, latencies log-normal around 1 s.</summary>
+    private static void SimulatePeriod(PipelineMetrics metrics, FixedClock clock, Random random, int readings)
+    {
+        var now = clock.GetUtcNow();
+        foreach (var function in Functions)
+        {
+            for (var partition = 0; partition < Partitions; partition++)
+            {
+                var id = partition.ToString(CultureInfo.InvariantCulture);
+                const int batches = 60;
+                for (var b = 0; b < batches; b++)
+                {
+                    var perBatch = readings / batches;
+                    InputEvent[] events = [new(ReadOnlyMemory<byte>.Empty, new SourcePosition(id, b, now.AddMilliseconds(-LogNormal(random, 200)).ToUnixTimeMilliseconds()))];
+                    metrics.BatchReceived(function, id, events, perBatch, now);
+                    if (function != "Splitter")
+                    {
+                        for (var r = 0; r < perBatch; r++)
+                        {
+                            var enqueued = now.ToUnixTimeMilliseconds() - (long)LogNormal(random, 1_000);
+                            metrics.ReadingWritten(function, id, enqueued, enqueued - (long)LogNormal(random, 300));
+                            metrics.CosmosCall("readings", "upsert", TimeSpan.FromMilliseconds(LogNormal(random, 6)), 6.2, 200);
+                        }
+
+                        metrics.CosmosCall("devices", "patch", TimeSpan.FromMilliseconds(LogNormal(random, 6)), 10.5, 200);
+                        metrics.BatchStored(function, id, perBatch, staleArchived: b % 20 == 0 ? 1 : 0);
+                    }
+
+                    metrics.InvocationCompleted(function, TimeSpan.FromMilliseconds(LogNormal(random, 40)));
+                }
+            }
+        }
+
+        metrics.CosmosRetry("readings", 429);
+    }
+
+    private static double LogNormal(Random random, double median)
+    {
+        // Box-Muller: σ = 1 puts 95 % of the values within a factor 7 of the median, like real end-to-end latency.
+        var normal = Math.Sqrt(-2 * Math.Log(1 - random.NextDouble())) * Math.Cos(2 * Math.PI * random.NextDouble());
+        return median * Math.Exp(normal);
+    }
+
+    private void Print(string label, Measurement m)
+    {
+        output.WriteLine(string.Create(CultureInfo.InvariantCulture,
+            $"{label}: {m.ReadingsPerPeriod:N0} readings/period -> {m.ItemsPerPeriod:N0} metric items/period ({m.PerPartitionItems:N0} with a Partition dimension, {m.PerProcessItems:N0} without), {m.CompressedPerPeriod:N0} B gzip / {m.UncompressedPerPeriod:N0} B JSON per period, {m.UncompressedPerPeriod / m.ItemsPerPeriod:N0} B JSON per item"));
+        output.WriteLine(string.Create(CultureInfo.InvariantCulture,
+            $"  devhost (2 s periods): {m.UncompressedPerPeriod * 1800 / 1e6:N1} MB/h JSON, {m.CompressedPerPeriod * 1800 / 1e6:N1} MB/h on the wire"));
+        foreach (var (partitions, instances) in new[] { (32, 12), (32, 32), (32, 96), (100, 94) })
+        {
+            // Azure: 60 s periods. Per-partition series follow the partitions (each is owned by one instance at a time);
+            // the others are sent by every instance of a function (Flex Consumption scales each function separately).
+            var items = m.PerPartitionItems / Partitions * partitions + (m.PerProcessItems / Functions.Length * instances);
+            var mbPerHour = items * (m.UncompressedPerPeriod / m.ItemsPerPeriod) * 60 / 1e6;
+            output.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                $"  Azure, {partitions} partitions/hub, {instances} instances: {items * 60:N0} items/h, {mbPerHour:N1} MB/h JSON = {mbPerHour / 450:P1} of the seeds' 450 MB/h"));
+        }
+    }
+
+    private sealed record Measurement(double ReadingsPerPeriod, double ItemsPerPeriod, double PerPartitionItems, double PerProcessItems, double CompressedPerPeriod, double UncompressedPerPeriod);
+}
