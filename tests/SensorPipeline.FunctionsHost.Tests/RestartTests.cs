@@ -1,3 +1,5 @@
+using System.Text.Json;
+
 namespace SensorPipeline.FunctionsHost.Tests;
 
 /// <summary>At-least-once across crashes: a dying handler, a function timeout and devhost killed with -9 all lead to
@@ -18,6 +20,33 @@ public sealed class RestartTests
         Assert.Equal(records[0].SequenceNumbers, records[1].SequenceNumbers);
         Assert.NotEqual(records[0].Pid, records[1].Pid);
         Assert.Contains("exited with code 3", app.Output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task HandlerSigkilledWhileInvoking_IsRestarted_AndTheBatchIsRedelivered()
+    {
+        await using var app = new TestApp();
+        app.SetScript("""{"Fn": {"mode": "hang"}}""");
+        Assert.Null(await app.StartAsync());
+        await app.SendAsync("input", "1", "a", "b", "c");
+        await app.WaitForRecordsAsync(r => r.Count == 1, "the batch in flight");
+        int pid = (await app.StatusAsync()).GetProperty("handlerPid").GetInt32();
+        Assert.Equal(app.Records()[0].Pid, pid);
+
+        app.SetScript("""{"Fn": {"mode": "ok"}}""");
+        using (var handler = System.Diagnostics.Process.GetProcessById(pid))
+        {
+            handler.Kill(); // SIGKILL
+        }
+
+        await app.WaitUntilAsync(async () => await app.CheckpointAsync("1") == 2, "checkpoint after the redelivery");
+        List<Record> records = app.Records();
+        Assert.Equal(2, records.Count);
+        Assert.Equal([0L, 1L, 2L], records[1].SequenceNumbers);
+        Assert.NotEqual(pid, records[1].Pid);
+        JsonElement fn = (await app.StatusAsync()).GetProperty("functions")[0];
+        Assert.Equal(0, fn.GetProperty("invocationsFailed").GetInt64());
+        Assert.Equal(2, (await app.StatusAsync()).GetProperty("handlerStarts").GetInt32());
     }
 
     [Fact]
