@@ -8,8 +8,4 @@ internal static partial class FunctionsLog
     [LoggerMessage(EventId = 900, EventName = "TelemetryOn", Level = LogLevel.Information,
         Message = "Pre-aggregated metrics on: aggregates cut and sent every {IntervalSeconds} s")]
     public static partial void TelemetryOn(ILogger logger, double intervalSeconds);
-
-    [LoggerMessage(EventId = 901, EventName = "TelemetryOff", Level = LogLevel.Information,
-        Message = "Telemetry off: APPLICATIONINSIGHTS_CONNECTION_STRING is not set")]
-    public static partial void TelemetryOff(ILogger logger);
 }

@@ -4,6 +4,7 @@ using Microsoft.ApplicationInsights.Channel;
 using Microsoft.ApplicationInsights.Extensibility;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Options;
 
@@ -25,7 +26,7 @@ internal static class TelemetryExtensions
             })
             .ValidateOnStart();
         services.AddSingleton<IValidateOptions<TelemetryOptions>, TelemetryOptionsValidator>();
-        services.AddSingleton(TimeProvider.System);
+        services.TryAddSingleton(TimeProvider.System);
 
         var enabled = !string.IsNullOrWhiteSpace(builder.Configuration[TelemetryOptions.ConnectionStringSetting]);
         if (!enabled)
