@@ -47,6 +47,9 @@ internal static partial class FunctionsHostLog
     [LoggerMessage(EventId = 5014, EventName = "HandlerStartFailed", Level = LogLevel.Error, Message = "Custom handler did not start listening; retrying in {Delay}")]
     public static partial void HandlerStartFailed(ILogger logger, Exception exception, TimeSpan delay);
 
+    [LoggerMessage(EventId = 5016, EventName = "OrphanKilled", Level = LogLevel.Warning, Message = "Stopped handler pid {Pid} left running by a previous devhost that did not shut down")]
+    public static partial void OrphanKilled(ILogger logger, int pid);
+
     [LoggerMessage(EventId = 5015, EventName = "InvocationSucceeded", Level = LogLevel.Debug, Message = "Executed 'Functions.{Function}' (Succeeded, Id={InvocationId}, partition {PartitionId}, {Count} events, {Outputs} output events)")]
     public static partial void InvocationSucceeded(ILogger logger, string function, Guid invocationId, string partitionId, int count, int outputs);
 }

@@ -89,10 +89,16 @@ public sealed class RestartTests
         Assert.Null(await app.StartAsync());
         await app.SendAsync("input", "0", Enumerable.Range(0, 40).Select(i => $"e{i}").ToArray());
         await app.WaitUntilAsync(async () => await app.CheckpointAsync("0") >= 7, "some batches checkpointed");
+        int orphanPid = (await app.StatusAsync()).GetProperty("handlerPid").GetInt32();
         await app.KillAsync();
         int before = app.Records().Count;
+        using (var orphan = System.Diagnostics.Process.GetProcessById(orphanPid))
+        {
+            Assert.False(orphan.HasExited, "kill -9 of devhost leaves its handler running");
+        }
 
         Assert.Null(await app.StartAsync());
+        Assert.Contains($"Stopped handler pid {orphanPid} left running by a previous devhost", app.Output, StringComparison.Ordinal);
         await app.WaitUntilAsync(async () => await app.CheckpointAsync("0") == 39, "every event checkpointed after the restart");
 
         List<Record> records = app.Records();

@@ -272,6 +272,21 @@ public sealed class TestApp : IAsyncDisposable
             _process.Dispose();
         }
 
+        // A handler whose devhost was killed with -9 outlives it (devhost stops it at its next start, which a test may
+        // not do): stop every handler this app ever ran.
+        foreach (int pid in Records().Select(r => r.Pid).Distinct())
+        {
+            try
+            {
+                using var handler = Process.GetProcessById(pid);
+                handler.Kill();
+            }
+            catch (ArgumentException)
+            {
+                // Already gone.
+            }
+        }
+
         Http.Dispose();
         try
         {

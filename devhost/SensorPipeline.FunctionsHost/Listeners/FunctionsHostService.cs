@@ -63,6 +63,11 @@ internal sealed class FunctionsHostService(
             return;
         }
 
+        if (await HandlerPidFile.KillOrphanAsync(settings.DataDirectory, cancellationToken) is { } orphan)
+        {
+            FunctionsHostLog.OrphanKilled(_logger, orphan);
+        }
+
         // The first handler start is part of start-up: a handler that cannot start (wrong path, crashes at once,
         // never listens) stops devhost with the reason, as the Functions host fails to initialize.
         HttpClient http = _http;
@@ -75,7 +80,7 @@ internal sealed class FunctionsHostService(
         {
             throw new FunctionAppConfigurationException(Path.Combine(app.AppRoot, "host.json"), "customHandler.description", ex.Message, ex);
         }
-        _run = RunAsync(app, store, settings, http, first, _stopping.Token);
+        _run = RunUntilStoppedAsync(app, store, settings, http, first, _stopping.Token);
     }
 
     public async Task StopAsync(CancellationToken cancellationToken)
@@ -89,6 +94,18 @@ internal sealed class FunctionsHostService(
         await _stopping.CancelAsync();
         _stopping.Dispose();
         _http.Dispose();
+    }
+
+    private async Task RunUntilStoppedAsync(FunctionApp app, FileCheckpointStore store, FunctionsHostOptions settings, HttpClient http, HandlerProcess firstHandler, CancellationToken stopping)
+    {
+        try
+        {
+            await RunAsync(app, store, settings, http, firstHandler, stopping);
+        }
+        catch (OperationCanceledException) when (stopping.IsCancellationRequested)
+        {
+            // Shutdown while starting a handler or between generations: nothing is in flight, nothing to checkpoint.
+        }
     }
 
     private async Task RunAsync(FunctionApp app, FileCheckpointStore store, FunctionsHostOptions settings, HttpClient http, HandlerProcess firstHandler, CancellationToken stopping)
@@ -118,6 +135,7 @@ internal sealed class FunctionsHostService(
             await using (handler)
             {
                 state.SetHandler(handler.Pid, handler.Port, attempt);
+                await HandlerPidFile.WriteAsync(settings.DataDirectory, handler.Pid, stopping);
                 if (await RunGenerationAsync(app, store, settings, client, handler, stopping))
                 {
                     await DelayQuietlyAsync(settings.HandlerRestartDelay, stopping);
