@@ -1,0 +1,88 @@
+using System.Diagnostics;
+using System.Net;
+using System.Net.Http.Json;
+using SensorPipeline.DevHost.Telemetry.Summary;
+
+namespace SensorPipeline.Telemetry.Tests;
+
+/// <summary>
+/// The real devhost program (its built dll, started as a process on a free loopback port) serves the telemetry
+/// endpoints: the real SDK posts to it, the summary and the dashboard come back from it.
+/// </summary>
+public sealed class DevHostProcessTests : IAsyncLifetime
+{
+    private const string ListeningPrefix = "devhost listening on ";
+
+    private static readonly string DevHostDll = Path.GetFullPath(Path.Combine(AppContext.BaseDirectory, "..", "..", "SensorPipeline.DevHost",
+        new DirectoryInfo(AppContext.BaseDirectory).Name, "SensorPipeline.DevHost.dll"));
+
+    private readonly string _root = Path.Combine(Path.GetTempPath(), "telemetry-devhost-" + Guid.NewGuid().ToString("N")[..12]);
+    private readonly TaskCompletionSource<Uri> _listening = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private readonly HttpClient _http = new() { Timeout = TimeSpan.FromSeconds(30) };
+    private Process? _process;
+    private Uri _url = null!;
+
+    public async Task InitializeAsync()
+    {
+        // An app with the pipeline's hubs and no functions: the emulator and the telemetry endpoints, nothing to invoke.
+        Directory.CreateDirectory(_root);
+        File.WriteAllText(Path.Combine(_root, "host.json"), """{"version": "2.0", "customHandler": {"description": {"defaultExecutablePath": "node"}}}""");
+        File.WriteAllText(Path.Combine(_root, "eventhubs.emulator.json"), """
+            {"UserConfig": {"NamespaceConfig": [{"Type": "EventHub", "Name": "ns", "Entities": [
+              {"Name": "ingestion", "PartitionCount": "1", "ConsumerGroups": [{"Name": "splitter"}]}]}], "LoggingConfig": {"Type": "File"}}}
+            """);
+        var start = new ProcessStartInfo("dotnet") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
+        foreach (var arg in new[] { DevHostDll, "--app-root", _root, "--data", Path.Combine(_root, ".data"), "--port", "0" })
+        {
+            start.ArgumentList.Add(arg);
+        }
+
+        _process = Process.Start(start)!;
+        _process.OutputDataReceived += (_, e) =>
+        {
+            if (e.Data?.StartsWith(ListeningPrefix, StringComparison.Ordinal) == true)
+            {
+                _listening.TrySetResult(new Uri(e.Data[ListeningPrefix.Length..].TrimEnd('/') + "/"));
+            }
+        };
+        _process.ErrorDataReceived += (_, _) => { };
+        _process.BeginOutputReadLine();
+        _process.BeginErrorReadLine();
+        _url = await _listening.Task.WaitAsync(TimeSpan.FromSeconds(30));
+    }
+
+    [Fact]
+    public async Task RealDevHost_RealSdk_SummaryAndDashboardServed()
+    {
+        using var known = new KnownTelemetry($"InstrumentationKey=00000000-0000-0000-0000-000000000001;IngestionEndpoint={_url}");
+
+        known.FeedAndFlush();
+        TelemetrySummary? summary = null;
+        for (var i = 0; i < 200 && summary?.Functions.Count != 2; i++)
+        {
+            summary = await _http.GetFromJsonAsync<TelemetrySummary>(new Uri(_url, "telemetry/summary?window=3600"));
+            await Task.Delay(100);
+        }
+
+        using var dashboard = await _http.GetAsync(new Uri(_url, "dashboard"));
+
+        Assert.Equal(KnownTelemetry.SplitterEvents, Assert.Single(summary!.Functions, f => f.Function == "Splitter").EventsReceived);
+        Assert.Equal(KnownTelemetry.ExpectedWeatherPercentile(0.99), Assert.Single(summary.Functions, f => f.Function == "WeatherProcessor").EndToEnd!.P99);
+        Assert.Equal(HttpStatusCode.OK, dashboard.StatusCode);
+        Assert.Equal("text/html", dashboard.Content.Headers.ContentType!.MediaType);
+        Assert.Contains("/telemetry/summary", await dashboard.Content.ReadAsStringAsync(), StringComparison.Ordinal);
+    }
+
+    public async Task DisposeAsync()
+    {
+        _http.Dispose();
+        if (_process is { HasExited: false })
+        {
+            _process.Kill(entireProcessTree: true);
+            await _process.WaitForExitAsync();
+        }
+
+        _process?.Dispose();
+        Directory.Delete(_root, recursive: true);
+    }
+}
