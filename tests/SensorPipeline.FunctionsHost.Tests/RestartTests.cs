@@ -50,6 +50,16 @@ public sealed class RestartTests
     }
 
     [Fact]
+    public async Task DevHostStopped_StopsTheHandler()
+    {
+        await using var app = new TestApp();
+        Assert.Null(await app.StartAsync());
+        int pid = (await app.StatusAsync()).GetProperty("handlerPid").GetInt32();
+        Assert.Equal(0, await app.TerminateAsync());
+        Assert.Throws<ArgumentException>(() => System.Diagnostics.Process.GetProcessById(pid));
+    }
+
+    [Fact]
     public async Task FunctionTimeout_RestartsTheHandler_AndRedeliversTheBatch()
     {
         await using var app = new TestApp(functionTimeout: "00:00:01");

@@ -181,6 +181,18 @@ public sealed class TestApp : IAsyncDisposable
         }
     }
 
+    /// <summary>SIGTERM (what Ctrl+C or `kill` sends): devhost shuts down gracefully. Returns its exit code.</summary>
+    public async Task<int> TerminateAsync()
+    {
+        using (var kill = Process.Start("kill", ["-TERM", _process!.Id.ToString(System.Globalization.CultureInfo.InvariantCulture)]))
+        {
+            await kill.WaitForExitAsync();
+        }
+
+        await _process.WaitForExitAsync().WaitAsync(TimeSpan.FromSeconds(30));
+        return _process.ExitCode;
+    }
+
     /// <summary>kill -9: no shutdown code runs.</summary>
     public async Task KillAsync()
     {
