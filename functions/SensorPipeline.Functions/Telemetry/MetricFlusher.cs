@@ -11,16 +11,25 @@ namespace SensorPipeline.Functions.Telemetry;
 /// Cuts the metric aggregation period to <see cref="TelemetryOptions.MetricFlushInterval"/>. The SDK aggregates for 60 s
 /// before it sends; in 2.23 <c>MetricManager.Flush()</c> completes the current cycle (aggregates carry
 /// <c>_MS.AggregationIntervalMs</c> = the time since the previous cut) and starts the next, and the channel, whose
-/// <c>SendingInterval</c> is set to the same interval, sends them. On shutdown the last partial period is flushed so
-/// a short run loses nothing.
+/// <c>SendingInterval</c> is at most the same interval, sends them. At 60 s the SDK's own cycle (cut at each minute
+/// boundary) does the job alone: a second, unaligned 60 s cut would send every series twice a minute, doubling the cost.
+/// On shutdown the last partial period is flushed so a short run loses nothing.
 /// </summary>
 internal sealed class MetricFlusher(TelemetryConfiguration configuration, TelemetryClient client, IOptions<TelemetryOptions> options,
     TimeProvider clock, ILogger<MetricFlusher> logger) : BackgroundService
 {
+    /// <summary>The SDK's default aggregation cycle, cut at every minute boundary.</summary>
+    internal static readonly TimeSpan SdkAggregationPeriod = TimeSpan.FromMinutes(1);
+
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)
     {
         var interval = options.Value.MetricFlushInterval;
         FunctionsLog.TelemetryOn(logger, interval.TotalSeconds);
+        if (interval >= SdkAggregationPeriod)
+        {
+            return;
+        }
+
         using var timer = new PeriodicTimer(interval, clock);
         try
         {

@@ -50,7 +50,8 @@ internal static class TelemetryExtensions
         var configuration = new TelemetryConfiguration
         {
             // The channel before the connection string: setting the connection string points this channel at its endpoint.
-            TelemetryChannel = new InMemoryChannel { SendingInterval = options.MetricFlushInterval },
+            // Send at least as often as aggregates are cut (the channel's own default is 30 s).
+            TelemetryChannel = new InMemoryChannel { SendingInterval = options.MetricFlushInterval < TimeSpan.FromSeconds(30) ? options.MetricFlushInterval : TimeSpan.FromSeconds(30) },
         };
         configuration.ConnectionString = options.ConnectionString;
         configuration.TelemetryInitializers.Add(new RoleInitializer());
