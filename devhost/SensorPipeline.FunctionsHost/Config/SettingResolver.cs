@@ -3,17 +3,14 @@ using System.Text;
 namespace SensorPipeline.FunctionsHost.Config;
 
 /// <summary>Resolves <c>%NAME%</c> tokens in binding fields as the WebJobs name resolver does (anywhere in the
-/// string): from local.settings.json <c>Values</c> first, then the process environment.</summary>
+/// string): from the process environment first, then local.settings.json <c>Values</c> — the precedence Core Tools
+/// gives them ("Skipping 'X' from local.settings.json as it's already defined in current environment variables"),
+/// which is also what lets a launcher point one run at other ports without editing the file.</summary>
 internal sealed class SettingResolver(IReadOnlyDictionary<string, string> values)
 {
     public string? Get(string name)
     {
-        if (values.TryGetValue(name, out string? value))
-        {
-            return value;
-        }
-
-        return Environment.GetEnvironmentVariable(name);
+        return Environment.GetEnvironmentVariable(name) ?? (values.TryGetValue(name, out string? value) ? value : null);
     }
 
     /// <summary>Replaces every %NAME% in <paramref name="text"/>; an unset NAME stops start-up naming file, field and setting.</summary>

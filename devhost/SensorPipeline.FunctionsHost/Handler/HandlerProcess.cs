@@ -47,9 +47,10 @@ internal sealed class HandlerProcess : IAsyncDisposable
             start.ArgumentList.Add(argument);
         }
 
+        // Values become app settings unless the environment already sets them: Core Tools' precedence.
         foreach ((string key, string value) in app.Values)
         {
-            start.Environment[key] = value;
+            start.Environment.TryAdd(key, value);
         }
 
         string workerId = Guid.NewGuid().ToString();
