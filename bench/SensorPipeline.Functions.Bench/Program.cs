@@ -3,7 +3,7 @@ using SensorPipeline.Functions.Bench;
 
 // dotnet run -c Release --project bench/SensorPipeline.Functions.Bench [-- readings devices parallelism cpu-iterations]
 var readings = args.Length > 0 ? int.Parse(args[0], CultureInfo.InvariantCulture) : 20_000;
-var devices = args.Length > 1 ? int.Parse(args[1], CultureInfo.InvariantCulture) : 200;
+var devices = args.Length > 1 ? int.Parse(args[1], CultureInfo.InvariantCulture) : 100; // loadgen's default fleet: 50 + 50
 var parallelism = args.Length > 2 ? int.Parse(args[2], CultureInfo.InvariantCulture) : 32;
 var cpuIterations = args.Length > 3 ? int.Parse(args[3], CultureInfo.InvariantCulture) : 200;
 var root = RepoRoot.Find();

@@ -20,10 +20,13 @@ internal sealed partial class StandIn : IDisposable
 
     public static async Task<StandIn> StartAsync(string repoRoot)
     {
-        var start = new ProcessStartInfo("node") { RedirectStandardOutput = true, UseShellExecute = false, WorkingDirectory = repoRoot };
+        // stderr is drained and dropped: the stand-in prints a stack trace for every read of a missing document (its 500).
+        var start = new ProcessStartInfo("node") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false, WorkingDirectory = repoRoot };
         start.ArgumentList.Add(Path.Combine(repoRoot, "devhost", "cosmos-standin", "server.cjs"));
         start.ArgumentList.Add("0");
         var process = Process.Start(start) ?? throw new InvalidOperationException("node did not start");
+        process.ErrorDataReceived += static (_, _) => { };
+        process.BeginErrorReadLine();
         using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(30));
         while (await process.StandardOutput.ReadLineAsync(timeout.Token) is { } line)
         {

@@ -18,11 +18,14 @@ namespace SensorPipeline.Functions.Bench;
 /// <summary>Deterministic test data: ingestion events of many readings, and host-format request bodies.</summary>
 internal static class Workload
 {
-    /// <summary><paramref name="events"/> ingestion events of <paramref name="readingsPerEvent"/> readings spread over <paramref name="devices"/> devices.</summary>
-    public static List<InputEvent> IngestionEvents(int events, int readingsPerEvent, int devices, string prefix, bool mixedKinds, DateTimeOffset enqueued)
+    /// <summary>
+    /// <paramref name="events"/> ingestion events of <paramref name="readingsPerEvent"/> readings spread over
+    /// <paramref name="devices"/> devices, each device's sequence numbers continuing after <paramref name="sequenceBase"/>.
+    /// </summary>
+    public static List<InputEvent> IngestionEvents(int events, int readingsPerEvent, int devices, string prefix, bool mixedKinds, DateTimeOffset enqueued, ulong sequenceBase = 0)
     {
         var result = new List<InputEvent>(events);
-        var sequences = new ulong[devices];
+        var sequences = Enumerable.Repeat(sequenceBase, devices).ToArray();
         var n = 0;
         for (var e = 0; e < events; e++)
         {

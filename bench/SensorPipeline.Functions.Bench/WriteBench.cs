@@ -16,9 +16,9 @@ namespace SensorPipeline.Functions.Bench;
 
 /// <summary>
 /// The processor's Cosmos write path (readings upserts, the guarded device writes, dead letters: exactly
-/// <c>ProcessorFunction.WriteAsync</c>, wired by the handler's own DI) against a plain
-/// <c>Parallel.ForEachAsync</c> + <c>UpsertItemStreamAsync</c> loop of the same reading documents, same client
-/// settings and parallelism, to the same stand-in, batch by batch, alternating which goes first.
+/// <c>ProcessorFunction.WriteAsync</c>, wired by the handler's own DI, once per device-write strategy) against a
+/// plain <c>Parallel.ForEachAsync</c> + <c>UpsertItemStreamAsync</c> loop of the same reading documents, same client
+/// settings and parallelism, to the same stand-in, batch by batch, rotating which goes first.
 /// </summary>
 internal sealed class WriteBench(string repoRoot, StandIn standIn, int readings, int devices, int parallelism)
 {
@@ -26,47 +26,37 @@ internal sealed class WriteBench(string repoRoot, StandIn standIn, int readings,
 
     public async Task RunAsync()
     {
-        var settings = new Dictionary<string, string?>
-        {
-            ["FUNCTIONS_APP_ROOT_PATH"] = repoRoot,
-            ["FUNCTIONS_CUSTOMHANDLER_PORT"] = "0",
-            ["Cosmos:AccountEndpoint"] = standIn.Endpoint.AbsoluteUri,
-            ["Cosmos:AuthKey"] = "C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw==",
-            ["Cosmos:DatabaseName"] = "bench-handler",
-            ["Cosmos:CreateIfNotExists"] = "true",
-            ["Pipeline:WriteParallelism"] = parallelism.ToString(System.Globalization.CultureInfo.InvariantCulture),
-            ["Logging:LogLevel:Default"] = "Warning",
-        };
-        var builder = WebApplication.CreateSlimBuilder();
-        builder.Configuration.AddInMemoryCollection(settings);
-        builder.AddSensorPipelineFunctions();
-        await using var app = builder.Build();
-        await app.StartAsync();
-        var function = app.Services.GetRequiredKeyedService<ProcessorFunction>(ProcessorDefinition.Weather.Name);
-
-        var rawOptions = app.Services.GetRequiredService<Microsoft.Extensions.Options.IOptions<CosmosOptions>>().Value;
-        using var rawClient = CosmosClientFactory.Create(rawOptions, parallelism);
+        await using var patch = await StartHandlerAsync(DeviceWriteMode.Patch);
+        await using var readReplace = await StartHandlerAsync(DeviceWriteMode.ReadReplace);
+        var options = patch.Services.GetRequiredService<Microsoft.Extensions.Options.IOptions<CosmosOptions>>().Value;
+        using var rawClient = CosmosClientFactory.Create(options, parallelism);
         var rawDatabase = (await rawClient.CreateDatabaseIfNotExistsAsync("bench-raw")).Database;
         var rawContainer = (await rawDatabase.CreateContainerIfNotExistsAsync(new ContainerProperties("readings", "/deviceId"))).Container;
 
+        var raw = new Tally("raw parallel upsert loop (baseline)");
+        var ours = new[]
+        {
+            (Function: Weather(patch), Tally: new Tally("handler write path, devices by Patch")),
+            (Function: Weather(readReplace), Tally: new Tally("handler write path, devices by ReadReplace")),
+        };
         using var processor = new EnvelopeProcessor(1, "weather-processor", new StalenessPolicy(StalenessPolicy.DefaultMaxAge));
         var splitter = new Splitter(new EnvelopeBudget(100));
-        var self = Process.GetCurrentProcess();
-        TimeSpan rawTime = default, oursTime = default, oursCpu = default, rawCpu = default;
-        long rawDocs = 0, oursReadings = 0, oursDeviceWrites = 0;
         var batches = Math.Max(1, readings / ReadingsPerBatch);
         for (var b = 0; b < batches; b++)
         {
+            // The same devices in every batch with rising sequences, as a fleet reports: after the first batch each
+            // device write is one guarded update (a new device costs a failed update + a create).
             var now = DateTimeOffset.UtcNow;
-            var ingestion = Workload.IngestionEvents(100, ReadingsPerBatch / 100, devices, $"b{b:D3}", mixedKinds: false, now);
+            var perDevice = (ulong)Math.Max(1, ReadingsPerBatch / devices);
+            var ingestion = Workload.IngestionEvents(100, ReadingsPerBatch / 100, devices, "dev", mixedKinds: false, now, sequenceBase: (ulong)b * perDevice);
             var envelope = splitter.Split(ingestion, now.ToUnixTimeMilliseconds()).Weather.ToArray();
             var events = new[] { new InputEvent(envelope, new SourcePosition("0", b, now.ToUnixTimeMilliseconds())) };
             var result = processor.Process(events, now.ToUnixTimeMilliseconds());
             using var request = new InvocationRequest(null, events, "0", 0);
 
-            async Task Raw()
+            var steps = new List<Func<Task>>
             {
-                var (time, cpu) = await Timed(self, () => Parallel.ForEachAsync(Enumerable.Range(0, result.Pending.Count),
+                () => raw.MeasureAsync(result.Pending.Count, 0, () => Parallel.ForEachAsync(Enumerable.Range(0, result.Pending.Count),
                     new ParallelOptions { MaxDegreeOfParallelism = parallelism },
                     async (i, token) =>
                     {
@@ -74,51 +64,79 @@ internal sealed class WriteBench(string repoRoot, StandIn standIn, int readings,
                         using var stream = ReadOnlyDocumentStream.Create(result.Bytes(document));
                         using var response = await rawContainer.UpsertItemStreamAsync(stream, new PartitionKey(document.DeviceId), cancellationToken: token);
                         response.EnsureSuccessStatusCode();
-                    }));
-                rawTime += time;
-                rawCpu += cpu;
-                rawDocs += result.Pending.Count;
+                    })),
+            };
+            foreach (var (function, tally) in ours)
+            {
+                steps.Add(() => tally.MeasureAsync(result.Pending.Count, result.Latest.Count, () => function.WriteAsync(result, request, now, CancellationToken.None)));
             }
 
-            async Task Ours()
+            for (var s = 0; s < steps.Count; s++)
             {
-                WriteCounts counts = default;
-                var (time, cpu) = await Timed(self, async () => counts = await function.WriteAsync(result, request, now, CancellationToken.None));
-                oursTime += time;
-                oursCpu += cpu;
-                oursReadings += counts.Live + counts.Archived;
-                oursDeviceWrites += result.Latest.Count;
-            }
-
-            if (b % 2 == 0)
-            {
-                await Raw();
-                await Ours();
-            }
-            else
-            {
-                await Ours();
-                await Raw();
+                await steps[(s + b) % steps.Count]();
             }
         }
 
-        var rawRate = rawDocs / rawTime.TotalSeconds;
-        var oursRate = oursReadings / oursTime.TotalSeconds;
-        Console.WriteLine($"  {"raw parallel upsert loop (baseline)",-50} {rawRate,9:N0} docs/s  ({rawDocs:N0} docs in {rawTime.TotalSeconds:F1} s, {rawCpu.TotalMicroseconds / rawDocs:F1} µs client CPU/doc)");
-        Console.WriteLine($"  {"handler write path: readings only",-50} {oursRate,9:N0} docs/s  ({oursReadings:N0} readings in {oursTime.TotalSeconds:F1} s, {oursCpu.TotalMicroseconds / oursReadings:F1} µs handler CPU/reading)  = {oursRate / rawRate:F2}× baseline");
-        var opsRate = (oursReadings + oursDeviceWrites) / oursTime.TotalSeconds;
-        Console.WriteLine($"  {"handler write path: all store writes",-50} {opsRate,9:N0} writes/s ({oursReadings:N0} readings + {oursDeviceWrites:N0} guarded device writes)  = {opsRate / rawRate:F2}× baseline");
-        await app.StopAsync();
+        raw.Print(null);
+        foreach (var (_, tally) in ours)
+        {
+            tally.Print(raw);
+        }
     }
 
-    private static async Task<(TimeSpan Wall, TimeSpan Cpu)> Timed(Process self, Func<Task> action)
+    private async Task<WebApplication> StartHandlerAsync(DeviceWriteMode mode)
     {
-        self.Refresh();
-        var cpu = self.TotalProcessorTime;
-        var wall = Stopwatch.StartNew();
-        await action();
-        wall.Stop();
-        self.Refresh();
-        return (wall.Elapsed, self.TotalProcessorTime - cpu);
+        var builder = WebApplication.CreateSlimBuilder();
+        builder.Configuration.AddInMemoryCollection(new Dictionary<string, string?>
+        {
+            ["FUNCTIONS_APP_ROOT_PATH"] = repoRoot,
+            ["FUNCTIONS_CUSTOMHANDLER_PORT"] = "0",
+            ["Cosmos:AccountEndpoint"] = standIn.Endpoint.AbsoluteUri,
+            ["Cosmos:AuthKey"] = "C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw==",
+            ["Cosmos:DatabaseName"] = "bench-" + mode.ToString().ToLowerInvariant(),
+            ["Cosmos:CreateIfNotExists"] = "true",
+            ["Pipeline:WriteParallelism"] = parallelism.ToString(System.Globalization.CultureInfo.InvariantCulture),
+            ["Pipeline:DeviceWrite"] = mode.ToString(),
+            ["Logging:LogLevel:Default"] = "Warning",
+        });
+        builder.AddSensorPipelineFunctions();
+        var app = builder.Build();
+        await app.StartAsync();
+        return app;
+    }
+
+    private static ProcessorFunction Weather(WebApplication app) => app.Services.GetRequiredKeyedService<ProcessorFunction>(ProcessorDefinition.Weather.Name);
+
+    /// <summary>Wall and process CPU time of one contender, summed over batches.</summary>
+    private sealed class Tally(string name)
+    {
+        private readonly Process _self = Process.GetCurrentProcess();
+        private TimeSpan _wall;
+        private TimeSpan _cpu;
+        private long _readings;
+        private long _deviceWrites;
+
+        public double ReadingsPerSecond => _readings / _wall.TotalSeconds;
+
+        public async Task MeasureAsync(int readings, int deviceWrites, Func<Task> action)
+        {
+            _self.Refresh();
+            var cpu = _self.TotalProcessorTime;
+            var wall = Stopwatch.StartNew();
+            await action();
+            wall.Stop();
+            _self.Refresh();
+            _wall += wall.Elapsed;
+            _cpu += _self.TotalProcessorTime - cpu;
+            _readings += readings;
+            _deviceWrites += deviceWrites;
+        }
+
+        public void Print(Tally? baseline)
+        {
+            var ratio = baseline is null ? "" : $"  = {ReadingsPerSecond / baseline.ReadingsPerSecond:F2}× baseline";
+            var devices = _deviceWrites > 0 ? $" + {_deviceWrites:N0} device writes" : "";
+            Console.WriteLine($"  {name,-46} {ReadingsPerSecond,7:N0} readings/s{ratio}  ({_readings:N0} readings{devices} in {_wall.TotalSeconds:F1} s; {_cpu.TotalMicroseconds / _readings:F0} µs CPU/reading in this process)");
+        }
     }
 }

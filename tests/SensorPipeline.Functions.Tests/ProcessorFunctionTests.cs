@@ -11,18 +11,21 @@ public sealed class ProcessorFunctionTests(PipelineFixture fixture)
 
     private StoreReader Store => fixture.Store;
 
-    [Fact]
-    public async Task WeatherProcessor_FreshReadings_WritesGeoJsonFeaturesAndTheDeviceState()
+    [Theory]
+    [InlineData("Patch")]
+    [InlineData("ReadReplace")]
+    public async Task WeatherProcessor_FreshReadings_WritesGeoJsonFeaturesAndTheDeviceState(string deviceWrite)
     {
+        var (handler, store) = fixture.For(deviceWrite);
         var device = Builders.Device("ws");
         var ingestion = PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(device, 1, lat: 10.5, lon: 20.25), Builders.Weather(device, 2, lat: 11.5, lon: 21.25)));
-        var envelope = await PipelineDriver.WeatherEnvelopeAsync(Handler, ingestion);
+        var envelope = await PipelineDriver.WeatherEnvelopeAsync(handler, ingestion);
 
-        var answer = await PipelineDriver.ProcessAsync(Handler, "WeatherProcessor", [envelope]);
+        var answer = await PipelineDriver.ProcessAsync(handler, "WeatherProcessor", [envelope]);
 
         Assert.Equal(HttpStatusCode.OK, answer.Status);
         Assert.Contains("live 2, archived 0", answer.LogText, StringComparison.Ordinal);
-        var feature = await ReadAsync("readings", $"{device}:1", device);
+        var feature = await ReadAsync(store, "readings", $"{device}:1", device);
         Assert.Equal("Feature", feature.GetProperty("type").GetString());
         Assert.Equal(device, feature.GetProperty("deviceId").GetString());
         Assert.Equal("Point", feature.GetProperty("geometry").GetProperty("type").GetString());
@@ -34,50 +37,56 @@ public sealed class ProcessorFunctionTests(PipelineFixture fixture)
         Assert.Equal("0", properties.GetProperty("sourcePartition").GetString());
         Assert.Equal(ingestion.SequenceNumber, properties.GetProperty("sourceSequenceNumber").GetInt64());
         Assert.False(properties.TryGetProperty("staleByMs", out _));
-        Assert.NotNull(await Store.ReadAsync("readings", $"{device}:2", device));
+        Assert.NotNull(await store.ReadAsync("readings", $"{device}:2", device));
 
-        var state = await ReadAsync("devices", device, device);
+        var state = await ReadAsync(store, "devices", device, device);
         Assert.Equal(2UL, state.GetProperty("properties").GetProperty("sequence").GetUInt64());
         Assert.Equal([21.25, 11.5, 56.5], state.GetProperty("geometry").GetProperty("coordinates").EnumerateArray().Select(c => c.GetDouble()));
         Assert.Equal($"{device}:2", state.GetProperty("properties").GetProperty("readingId").GetString());
     }
 
-    [Fact]
-    public async Task WeatherProcessor_SameBatchRedelivered_StoresNoDuplicates()
+    [Theory]
+    [InlineData("Patch")]
+    [InlineData("ReadReplace")]
+    public async Task WeatherProcessor_SameBatchRedelivered_StoresNoDuplicates(string deviceWrite)
     {
+        var (handler, store) = fixture.For(deviceWrite);
         var device = Builders.Device("ws");
-        var envelope = await PipelineDriver.WeatherEnvelopeAsync(Handler,
+        var envelope = await PipelineDriver.WeatherEnvelopeAsync(handler,
             PipelineDriver.Ingestion(Builders.Batch([.. Enumerable.Range(1, 5).Select(i => Builders.Weather(device, (ulong)i))])));
 
-        var first = await PipelineDriver.ProcessAsync(Handler, "WeatherProcessor", [envelope]);
-        var again = await PipelineDriver.ProcessAsync(Handler, "WeatherProcessor", [envelope], retryCount: 1);
+        var first = await PipelineDriver.ProcessAsync(handler, "WeatherProcessor", [envelope]);
+        var again = await PipelineDriver.ProcessAsync(handler, "WeatherProcessor", [envelope], retryCount: 1);
 
         Assert.Equal(HttpStatusCode.OK, first.Status);
         Assert.Equal(HttpStatusCode.OK, again.Status);
         Assert.Contains("devices 0 updated / 1 superseded", again.LogText, StringComparison.Ordinal);
-        var ids = await Store.IdsAsync("readings", device);
+        var ids = await store.IdsAsync("readings", device);
         Assert.Equal(Enumerable.Range(1, 5).Select(i => $"{device}:{i}").Order(), ids.Order());
-        Assert.Equal(5UL, (await ReadAsync("devices", device, device)).GetProperty("properties").GetProperty("sequence").GetUInt64());
+        Assert.Equal(5UL, (await ReadAsync(store, "devices", device, device)).GetProperty("properties").GetProperty("sequence").GetUInt64());
     }
 
-    [Fact]
-    public async Task WeatherProcessor_OlderBatchAfterNewer_DevicesKeepsTheNewest()
+    [Theory]
+    [InlineData("Patch")]
+    [InlineData("ReadReplace")]
+    public async Task WeatherProcessor_OlderBatchAfterNewer_DevicesKeepsTheNewest(string deviceWrite)
     {
+        var (handler, store) = fixture.For(deviceWrite);
         var device = Builders.Device("ws");
-        var newer = await PipelineDriver.WeatherEnvelopeAsync(Handler, PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(device, 7), Builders.Weather(device, 8))));
-        var older = await PipelineDriver.WeatherEnvelopeAsync(Handler, PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(device, 3), Builders.Weather(device, 4))));
+        var newer = await PipelineDriver.WeatherEnvelopeAsync(handler, PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(device, 7), Builders.Weather(device, 8))));
+        var older = await PipelineDriver.WeatherEnvelopeAsync(handler, PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(device, 3), Builders.Weather(device, 4))));
 
-        Assert.Equal(HttpStatusCode.OK, (await PipelineDriver.ProcessAsync(Handler, "WeatherProcessor", [newer], partitionId: "0")).Status);
-        Assert.Equal(HttpStatusCode.OK, (await PipelineDriver.ProcessAsync(Handler, "WeatherProcessor", [older], partitionId: "1")).Status);
+        Assert.Equal(HttpStatusCode.OK, (await PipelineDriver.ProcessAsync(handler, "WeatherProcessor", [newer], partitionId: "0")).Status);
+        Assert.Equal(HttpStatusCode.OK, (await PipelineDriver.ProcessAsync(handler, "WeatherProcessor", [older], partitionId: "1")).Status);
 
-        var state = await ReadAsync("devices", device, device);
+        var state = await ReadAsync(store, "devices", device, device);
         Assert.Equal(8UL, state.GetProperty("properties").GetProperty("sequence").GetUInt64());
-        Assert.Equal(["3", "4", "7", "8"], (await Store.IdsAsync("readings", device)).Select(id => id[(id.LastIndexOf(':') + 1)..]).Order());
+        Assert.Equal(["3", "4", "7", "8"], (await store.IdsAsync("readings", device)).Select(id => id[(id.LastIndexOf(':') + 1)..]).Order());
 
         // A newer one then patches the stored state: version, geometry and properties all move together.
-        var newest = await PipelineDriver.WeatherEnvelopeAsync(Handler, PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(device, 9, lat: -33.5, lon: 151.25))));
-        Assert.Equal(HttpStatusCode.OK, (await PipelineDriver.ProcessAsync(Handler, "WeatherProcessor", [newest])).Status);
-        var patched = await ReadAsync("devices", device, device);
+        var newest = await PipelineDriver.WeatherEnvelopeAsync(handler, PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(device, 9, lat: -33.5, lon: 151.25))));
+        Assert.Equal(HttpStatusCode.OK, (await PipelineDriver.ProcessAsync(handler, "WeatherProcessor", [newest])).Status);
+        var patched = await ReadAsync(store, "devices", device, device);
         Assert.Equal(9UL, patched.GetProperty("properties").GetProperty("sequence").GetUInt64());
         Assert.Equal($"{device}:9", patched.GetProperty("properties").GetProperty("readingId").GetString());
         Assert.Equal([151.25, -33.5, 56.5], patched.GetProperty("geometry").GetProperty("coordinates").EnumerateArray().Select(c => c.GetDouble()));
@@ -85,24 +94,27 @@ public sealed class ProcessorFunctionTests(PipelineFixture fixture)
         Assert.Equal(device, patched.GetProperty("deviceId").GetString());
     }
 
-    [Fact]
-    public async Task WeatherProcessor_ConcurrentBatchesForOneDevice_DevicesHoldsTheNewest()
+    [Theory]
+    [InlineData("Patch")]
+    [InlineData("ReadReplace")]
+    public async Task WeatherProcessor_ConcurrentBatchesForOneDevice_DevicesHoldsTheNewest(string deviceWrite)
     {
+        var (handler, store) = fixture.For(deviceWrite);
         var device = Builders.Device("ws");
-        const int Batches = 12;
+        const int Batches = 24;
         var envelopes = new List<HubEvent>();
         foreach (var sequence in Enumerable.Range(1, Batches).Reverse())
         {
-            envelopes.Add(await PipelineDriver.WeatherEnvelopeAsync(Handler, PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(device, (ulong)sequence)))));
+            envelopes.Add(await PipelineDriver.WeatherEnvelopeAsync(handler, PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(device, (ulong)sequence)))));
         }
 
         // All at once, on different partitions, newest first: every older write races a newer one.
-        var answers = await Task.WhenAll(envelopes.Select((e, i) => PipelineDriver.ProcessAsync(Handler, "WeatherProcessor", [e], partitionId: (i % 4).ToString(System.Globalization.CultureInfo.InvariantCulture))));
+        var answers = await Task.WhenAll(envelopes.Select((e, i) => PipelineDriver.ProcessAsync(handler, "WeatherProcessor", [e], partitionId: (i % 4).ToString(System.Globalization.CultureInfo.InvariantCulture))));
 
-        Assert.All(answers, a => Assert.Equal(HttpStatusCode.OK, a.Status));
-        var state = await ReadAsync("devices", device, device);
+        Assert.All(answers, a => Assert.True(a.Status == HttpStatusCode.OK, $"{a.Status}: {a.LogText}"));
+        var state = await ReadAsync(store, "devices", device, device);
         Assert.Equal((ulong)Batches, state.GetProperty("properties").GetProperty("sequence").GetUInt64());
-        Assert.Equal(Batches, (await Store.IdsAsync("readings", device)).Count);
+        Assert.Equal(Batches, (await store.IdsAsync("readings", device)).Count);
     }
 
     [Fact]
@@ -152,6 +164,8 @@ public sealed class ProcessorFunctionTests(PipelineFixture fixture)
         Assert.Equal("undecodable", (await Store.ReadAsync("deadletters", id, id))?.GetProperty("reason").GetString());
     }
 
-    private async Task<JsonElement> ReadAsync(string container, string id, string partitionKey) =>
-        await Store.ReadAsync(container, id, partitionKey) ?? throw new Xunit.Sdk.XunitException($"{container}/{id} not stored");
+    private static async Task<JsonElement> ReadAsync(StoreReader store, string container, string id, string partitionKey) =>
+        await store.ReadAsync(container, id, partitionKey) ?? throw new Xunit.Sdk.XunitException($"{container}/{id} not stored");
+
+    private Task<JsonElement> ReadAsync(string container, string id, string partitionKey) => ReadAsync(Store, container, id, partitionKey);
 }

@@ -13,7 +13,8 @@ public sealed class StartupTests : IDisposable
     [InlineData("Cosmos__ReadingsTtlSeconds", "0")]
     [InlineData("Cosmos__AccountEndpoint", "")]
     [InlineData("Cosmos__AuthKey", "not base64!")]
-    public async Task Start_BadSetting_ExitsNamingTheSetting(string setting, string value)
+    [InlineData("Pipeline__DeviceWrite", "Sideways", "Pipeline:DeviceWrite")]
+    public async Task Start_BadSetting_ExitsNamingTheSetting(string setting, string value, string? named = null)
     {
         var settings = Settings();
         settings[setting] = value;
@@ -21,7 +22,7 @@ public sealed class StartupTests : IDisposable
         var (exitCode, output) = await HandlerProcess.RunToFailureAsync(settings);
 
         Assert.NotEqual(0, exitCode);
-        Assert.Contains(setting, output, StringComparison.Ordinal);
+        Assert.Contains(named ?? setting, output, StringComparison.Ordinal);
     }
 
     [Fact]

@@ -2,30 +2,63 @@ using System.Net;
 using System.Text;
 using System.Text.Json;
 using Microsoft.Azure.Cosmos;
+using Microsoft.Extensions.Options;
 using Newtonsoft.Json.Linq;
 using SensorPipeline.Core.GeoJson;
 using SensorPipeline.Core.Processing;
+using SensorPipeline.Functions.Options;
 
 namespace SensorPipeline.Functions.Storage;
 
 /// <summary>
 /// The guarded write of a device's latest state: newer wins even when batches for the same device are in flight
-/// on two partitions (or two instances) at once. A patch carries a server-side filter
+/// on two partitions (or two instances) at once. Two equivalent strategies (<see cref="PipelineOptions.DeviceWrite"/>):
+/// <list type="bullet">
+/// <item><see cref="DeviceWriteMode.Patch"/>: a patch carrying the server-side filter
 /// <c>FROM c WHERE c.version &lt; '&lt;new version&gt;'</c>, so the compare and the write are one atomic step:
 /// 200 it was older and is now ours; 412 a newer (or the same) reading is already there; 404 the device is new, so
-/// it is created, and a 409 from that create means another writer created it first — the patch runs again and
-/// the filter decides.
+/// it is created, and a 409 from that create means another writer created it first — the patch runs again.</item>
+/// <item><see cref="DeviceWriteMode.ReadReplace"/>: a point read, then (if ours is newer) a replace conditioned on
+/// the ETag read; 412 means someone wrote in between, so read and compare again.</item>
+/// </list>
 /// </summary>
-internal sealed class DeviceStateGuard(StoreRetry retry)
+internal sealed partial class DeviceStateGuard(StoreRetry retry, IOptions<PipelineOptions> options)
 {
-    /// <summary>404 → create → 409 can repeat only if the document is deleted concurrently; bound it anyway.</summary>
-    private const int MaxRounds = 5;
+    /// <summary>
+    /// Bound on lost races (409 on create, 412 on replace). Every lost round means another writer's write landed, so
+    /// the rounds one write needs are at most the writers of that device in flight at once — at most one per
+    /// partition (32 on Standard) — and in practice one or two.
+    /// </summary>
+    private const int MaxRounds = 64;
 
-    public async Task<WriteOutcome> WriteAsync(Container devices, DeviceLatest latest, ReadOnlyMemory<byte> document, CancellationToken cancellationToken)
+    private readonly DeviceWriteMode _mode = options.Value.DeviceWrite;
+
+    public Task<WriteOutcome> WriteAsync(Container devices, DeviceLatest latest, ReadOnlyMemory<byte> document, CancellationToken cancellationToken) =>
+        _mode == DeviceWriteMode.ReadReplace
+            ? ReadReplaceAsync(devices, latest, document, cancellationToken)
+            : PatchAsync(devices, latest, document, cancellationToken);
+
+    /// <summary>Creates the device document; a 409 means another writer created it first (the caller goes round again).</summary>
+    private async Task<(bool Conflict, WriteOutcome Outcome)> CreateAsync(Container devices, DeviceLatest latest, ReadOnlyMemory<byte> document, CancellationToken cancellationToken)
+    {
+        using var created = await retry.ExecuteAsync(
+            devices.Id,
+            "create",
+            (devices, latest.DeviceId, document),
+            static async (s, token) =>
+            {
+                using var stream = ReadOnlyDocumentStream.Create(s.document);
+                return await s.devices.CreateItemStreamAsync(stream, new PartitionKey(s.DeviceId), new ItemRequestOptions { EnableContentResponseOnWrite = false }, token);
+            },
+            cancellationToken);
+        return DocumentWriter.IsConflict(created) ? (true, default) : (false, DocumentWriter.Classify("device create", created));
+    }
+
+    private async Task<WriteOutcome> PatchAsync(Container devices, DeviceLatest latest, ReadOnlyMemory<byte> document, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(devices);
         var operations = PatchFor(latest, document.Span);
-        var options = new PatchItemRequestOptions
+        var patchOptions = new PatchItemRequestOptions
         {
             // The version key is fixed-width digits and '.', so inlining it cannot break the SQL text; the property is
             // lowercase because the local stand-in only understands lowercase names in filter predicates.
@@ -38,8 +71,8 @@ internal sealed class DeviceStateGuard(StoreRetry retry)
             using (var patched = await retry.ExecuteAsync(
                 devices.Id,
                 "patch",
-                (devices, latest.DeviceId, operations, options),
-                static (s, token) => s.devices.PatchItemStreamAsync(s.DeviceId, new PartitionKey(s.DeviceId), s.operations, s.options, token),
+                (devices, latest.DeviceId, operations, patchOptions),
+                static (s, token) => s.devices.PatchItemStreamAsync(s.DeviceId, new PartitionKey(s.DeviceId), s.operations, s.patchOptions, token),
                 cancellationToken))
             {
                 if (patched.StatusCode == HttpStatusCode.PreconditionFailed)
@@ -53,19 +86,10 @@ internal sealed class DeviceStateGuard(StoreRetry retry)
                 }
             }
 
-            using var created = await retry.ExecuteAsync(
-                devices.Id,
-                "create",
-                (devices, latest.DeviceId, document),
-                static async (s, token) =>
-                {
-                    using var stream = ReadOnlyDocumentStream.Create(s.document);
-                    return await s.devices.CreateItemStreamAsync(stream, new PartitionKey(s.DeviceId), new ItemRequestOptions { EnableContentResponseOnWrite = false }, token);
-                },
-                cancellationToken);
-            if (!DocumentWriter.IsConflict(created))
+            var (conflict, outcome) = await CreateAsync(devices, latest, document, cancellationToken);
+            if (!conflict)
             {
-                return DocumentWriter.Classify("device create", created);
+                return outcome;
             }
         }
 

@@ -41,9 +41,17 @@ internal sealed class StoreRetry
     /// Runs <paramref name="operation"/> until it answers something not transient, and returns that answer
     /// (the caller disposes it and decides what a 404, 409, 412 or 400 means for its write).
     /// </summary>
-    public async Task<ResponseMessage> ExecuteAsync<TState>(string container, string name, TState state, Func<TState, CancellationToken, Task<ResponseMessage>> operation, CancellationToken cancellationToken)
+    /// <param name="container">The container's name (for metrics).</param>
+    /// <param name="name">The operation's name (for metrics, logs and the failure message).</param>
+    /// <param name="state">Passed to <paramref name="operation"/> (a static lambda allocates no closure).</param>
+    /// <param name="operation">One attempt; gets a token that also fires at <see cref="CosmosOptions.OperationTimeout"/>.</param>
+    /// <param name="cancellationToken">The invocation's token.</param>
+    /// <param name="isTransient">Overrides <see cref="StoreStatus.IsTransient"/> for an operation whose answers mean more (a read).</param>
+    public async Task<ResponseMessage> ExecuteAsync<TState>(string container, string name, TState state, Func<TState, CancellationToken, Task<ResponseMessage>> operation,
+        CancellationToken cancellationToken, Func<HttpStatusCode, bool>? isTransient = null)
     {
         ArgumentNullException.ThrowIfNull(operation);
+        isTransient ??= StoreStatus.IsTransient;
         var started = _clock.GetTimestamp();
         for (var attempt = 0; ; attempt++)
         {
@@ -57,7 +65,7 @@ internal sealed class StoreRetry
                 try
                 {
                     var response = await operation(state, linked.Token);
-                    if (!StoreStatus.IsTransient(response.StatusCode))
+                    if (!isTransient(response.StatusCode))
                     {
                         _metrics.CosmosCall(container, name, _clock.GetElapsedTime(started), response.Headers.RequestCharge, (int)response.StatusCode);
                         return response;
@@ -67,7 +75,7 @@ internal sealed class StoreRetry
                     retryAfter = RetryAfter(response.Headers);
                     response.Dispose();
                 }
-                catch (CosmosException e) when (StoreStatus.IsTransient(e.StatusCode))
+                catch (CosmosException e) when (isTransient(e.StatusCode))
                 {
                     status = e.StatusCode;
                     retryAfter = e.RetryAfter;

@@ -1,11 +1,16 @@
 namespace SensorPipeline.Functions.Tests.Infrastructure;
 
-/// <summary>One Cosmos DB stand-in and one handler process shared by a collection of tests (each uses its own devices).</summary>
+/// <summary>
+/// One Cosmos DB stand-in and two handler processes shared by a collection of tests (each test uses its own devices):
+/// one per device-write strategy (Pipeline__DeviceWrite), each with its own database.
+/// </summary>
 public sealed class PipelineFixture : IAsyncLifetime, IDisposable
 {
     private CosmosStandIn? _standIn;
     private HandlerProcess? _handler;
     private StoreReader? _store;
+    private HandlerProcess? _readReplaceHandler;
+    private StoreReader? _readReplaceStore;
 
     internal CosmosStandIn StandIn => _standIn ?? throw new InvalidOperationException("not started");
 
@@ -13,12 +18,27 @@ public sealed class PipelineFixture : IAsyncLifetime, IDisposable
 
     internal StoreReader Store => _store ?? throw new InvalidOperationException("not started");
 
+    /// <summary>The handler and the store reader for a device-write strategy ("Patch", the default, or "ReadReplace").</summary>
+    internal (HandlerProcess Handler, StoreReader Store) For(string deviceWrite) => deviceWrite switch
+    {
+        "Patch" => (Handler, Store),
+        "ReadReplace" => (_readReplaceHandler!, _readReplaceStore!),
+        _ => throw new ArgumentOutOfRangeException(nameof(deviceWrite), deviceWrite, null),
+    };
+
     public async Task InitializeAsync()
     {
         _standIn = await CosmosStandIn.StartAsync();
         var database = "tests-" + Guid.NewGuid().ToString("N")[..8];
-        _handler = await HandlerProcess.StartAsync(HandlerProcess.Settings(_standIn, database));
+        var readReplaceDatabase = database + "-rr";
+        var readReplaceSettings = HandlerProcess.Settings(_standIn, readReplaceDatabase);
+        readReplaceSettings["Pipeline__DeviceWrite"] = "ReadReplace";
+        var handlers = await Task.WhenAll(
+            HandlerProcess.StartAsync(HandlerProcess.Settings(_standIn, database)),
+            HandlerProcess.StartAsync(readReplaceSettings));
+        (_handler, _readReplaceHandler) = (handlers[0], handlers[1]);
         _store = new StoreReader(_standIn, database);
+        _readReplaceStore = new StoreReader(_standIn, readReplaceDatabase);
     }
 
     public Task DisposeAsync()
@@ -31,9 +51,13 @@ public sealed class PipelineFixture : IAsyncLifetime, IDisposable
     {
         _store?.Dispose();
         _handler?.Dispose();
+        _readReplaceStore?.Dispose();
+        _readReplaceHandler?.Dispose();
         _standIn?.Dispose();
         _store = null;
         _handler = null;
+        _readReplaceStore = null;
+        _readReplaceHandler = null;
         _standIn = null;
     }
 }

@@ -1,0 +1,131 @@
+using System.Buffers;
+using System.Net;
+using System.Text.Json;
+using Microsoft.Azure.Cosmos;
+using SensorPipeline.Core.GeoJson;
+using SensorPipeline.Core.Processing;
+
+namespace SensorPipeline.Functions.Storage;
+
+/// <summary>The ETag-conditioned strategy: read, compare versions here, replace only if the document is unchanged.</summary>
+internal sealed partial class DeviceStateGuard
+{
+    private async Task<WriteOutcome> ReadReplaceAsync(Container devices, DeviceLatest latest, ReadOnlyMemory<byte> document, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(devices);
+        for (var round = 0; round < MaxRounds; round++)
+        {
+            string? etag;
+            using (var read = await retry.ExecuteAsync(
+                devices.Id,
+                "read",
+                (devices, latest.DeviceId),
+                static (s, token) => s.devices.ReadItemStreamAsync(s.DeviceId, new PartitionKey(s.DeviceId), cancellationToken: token),
+                cancellationToken,
+                // The local stand-in answers 500 for a missing document; retrying cannot change that, so a 500 here is
+                // taken as "maybe missing" and the create below settles it (201, or 409 if it did exist after all).
+                static status => status != HttpStatusCode.InternalServerError && StoreStatus.IsTransient(status)))
+            {
+                if (read.StatusCode is HttpStatusCode.NotFound or HttpStatusCode.InternalServerError)
+                {
+                    var (conflict, outcome) = await CreateAsync(devices, latest, document, cancellationToken);
+                    if (!conflict)
+                    {
+                        return outcome;
+                    }
+
+                    continue;
+                }
+
+                if (read.StatusCode != HttpStatusCode.OK)
+                {
+                    return DocumentWriter.Classify("device read", read);
+                }
+
+                var stored = await StoredVersionAsync(read.Content, cancellationToken);
+                if (stored is not null && string.CompareOrdinal(stored, latest.Version) >= 0)
+                {
+                    return new WriteOutcome(WriteResult.Superseded, HttpStatusCode.PreconditionFailed);
+                }
+
+                etag = read.Headers.ETag;
+            }
+
+            using var replaced = await retry.ExecuteAsync(
+                devices.Id,
+                "replace",
+                (devices, latest.DeviceId, document, etag),
+                static async (s, token) =>
+                {
+                    using var stream = ReadOnlyDocumentStream.Create(s.document);
+                    var conditional = new ItemRequestOptions { IfMatchEtag = s.etag, EnableContentResponseOnWrite = false };
+                    return await s.devices.ReplaceItemStreamAsync(stream, s.DeviceId, new PartitionKey(s.DeviceId), conditional, token);
+                },
+                cancellationToken);
+            if (replaced.StatusCode is not (HttpStatusCode.PreconditionFailed or HttpStatusCode.NotFound))
+            {
+                return DocumentWriter.Classify("device replace", replaced);
+            }
+
+            // 412: another writer changed it after our read; 404: it was deleted. Read and decide again.
+        }
+
+        throw new StoreUnavailableException("device write", HttpStatusCode.PreconditionFailed, MaxRounds, null);
+    }
+
+    /// <summary>The stored document's <c>version</c>, or null when it has none (then any reading is newer).</summary>
+    private static async Task<string?> StoredVersionAsync(Stream? content, CancellationToken cancellationToken)
+    {
+        if (content is null)
+        {
+            return null;
+        }
+
+        var buffer = ArrayPool<byte>.Shared.Rent(4096);
+        try
+        {
+            var length = 0;
+            int read;
+            while ((read = await content.ReadAsync(buffer.AsMemory(length), cancellationToken)) > 0)
+            {
+                length += read;
+                if (length == buffer.Length)
+                {
+                    var larger = ArrayPool<byte>.Shared.Rent(buffer.Length * 2);
+                    buffer.AsSpan(0, length).CopyTo(larger);
+                    ArrayPool<byte>.Shared.Return(buffer);
+                    buffer = larger;
+                }
+            }
+
+            return VersionOf(buffer.AsSpan(0, length));
+        }
+        finally
+        {
+            ArrayPool<byte>.Shared.Return(buffer);
+        }
+    }
+
+    private static string? VersionOf(ReadOnlySpan<byte> json)
+    {
+        var reader = new Utf8JsonReader(json);
+        if (!reader.Read() || reader.TokenType != JsonTokenType.StartObject)
+        {
+            return null;
+        }
+
+        while (reader.Read() && reader.TokenType == JsonTokenType.PropertyName)
+        {
+            var isVersion = reader.ValueTextEquals(DeviceStateWriter.VersionProperty);
+            reader.Read();
+            if (isVersion)
+            {
+                return reader.TokenType == JsonTokenType.String ? reader.GetString() : null;
+            }
+
+            reader.Skip();
+        }
+
+        return null;
+    }
+}
