@@ -14,7 +14,7 @@ namespace SensorPipeline.Functions.Invocation;
 /// Array-valued data arrive as JSON strings holding JSON text (the host's JsonConvert.SerializeObject fallback);
 /// real arrays are accepted too. Enqueued times come without an offset and are UTC.
 /// </summary>
-internal static class InvocationRequestReader
+internal static partial class InvocationRequestReader
 {
     public static async Task<InvocationRequest> ReadAsync(Microsoft.AspNetCore.Http.HttpRequest request, string triggerName, CancellationToken cancellationToken)
     {
@@ -188,122 +188,6 @@ internal static class InvocationRequestReader
             : throw new InvalidInvocationException($"Data.{triggerName}[{index}] is not valid base64 ({status}).");
     }
 
-    private static long[] ReadSequenceNumbers(PooledText text)
-    {
-        if (!text.HasValue)
-        {
-            throw new InvalidInvocationException("Metadata.SequenceNumberArray is missing.");
-        }
-
-        var values = new List<long>();
-        var reader = new Utf8JsonReader(text.Span);
-        Expect(ref reader, JsonTokenType.StartArray, "Metadata.SequenceNumberArray");
-        while (reader.Read() && reader.TokenType != JsonTokenType.EndArray)
-        {
-            values.Add(reader.TokenType == JsonTokenType.Number && reader.TryGetInt64(out var value)
-                ? value
-                : throw new InvalidInvocationException($"Metadata.SequenceNumberArray[{values.Count}] is not a whole number."));
-        }
-
-        return [.. values];
-    }
-
-    private static long[] ReadEnqueuedTimes(PooledText text)
-    {
-        if (!text.HasValue)
-        {
-            throw new InvalidInvocationException("Metadata.EnqueuedTimeUtcArray is missing.");
-        }
-
-        var values = new List<long>();
-        var reader = new Utf8JsonReader(text.Span);
-        Expect(ref reader, JsonTokenType.StartArray, "Metadata.EnqueuedTimeUtcArray");
-        while (reader.Read() && reader.TokenType != JsonTokenType.EndArray)
-        {
-            if (reader.TokenType != JsonTokenType.String || !reader.TryGetDateTime(out var time))
-            {
-                throw new InvalidInvocationException($"Metadata.EnqueuedTimeUtcArray[{values.Count}] is not an ISO 8601 date and time.");
-            }
-
-            // Newtonsoft writes the extension's DateTime without an offset: it is UTC. With an offset, convert.
-            var utc = time.Kind switch
-            {
-                DateTimeKind.Unspecified => DateTime.SpecifyKind(time, DateTimeKind.Utc),
-                DateTimeKind.Local => time.ToUniversalTime(),
-                _ => time,
-            };
-            values.Add(new DateTimeOffset(utc).ToUnixTimeMilliseconds());
-        }
-
-        return [.. values];
-    }
-
-    private static string? ReadPartitionId(ref Utf8JsonReader reader, ReadOnlySpan<byte> json)
-    {
-        if (reader.TokenType == JsonTokenType.String)
-        {
-            // Tolerate a JSON string holding the object's text, like the array-valued metadata.
-            using var inner = PooledText.From(ref reader, json, "Metadata.PartitionContext");
-            var innerReader = new Utf8JsonReader(inner.Span);
-            innerReader.Read();
-            return innerReader.TokenType == JsonTokenType.StartObject ? FindPartitionId(ref innerReader) : null;
-        }
-
-        if (reader.TokenType != JsonTokenType.StartObject)
-        {
-            reader.Skip();
-            return null;
-        }
-
-        return FindPartitionId(ref reader);
-    }
-
-    private static string? FindPartitionId(ref Utf8JsonReader reader)
-    {
-        string? partitionId = null;
-        while (NextProperty(ref reader))
-        {
-            var isPartition = reader.ValueTextEquals("PartitionId"u8);
-            reader.Read();
-            if (isPartition && reader.TokenType == JsonTokenType.String)
-            {
-                partitionId = reader.GetString();
-            }
-            else
-            {
-                reader.Skip();
-            }
-        }
-
-        return partitionId;
-    }
-
-    private static int ReadRetryCount(ref Utf8JsonReader reader)
-    {
-        if (reader.TokenType != JsonTokenType.StartObject)
-        {
-            reader.Skip();
-            return 0;
-        }
-
-        var count = 0;
-        while (NextProperty(ref reader))
-        {
-            var isCount = reader.ValueTextEquals("RetryCount"u8);
-            reader.Read();
-            if (isCount && reader.TokenType == JsonTokenType.Number && reader.TryGetInt32(out var value))
-            {
-                count = value;
-            }
-            else
-            {
-                reader.Skip();
-            }
-        }
-
-        return count;
-    }
-
     /// <summary>Moves to the next property name of the current object; false at its end.</summary>
     private static bool NextProperty(ref Utf8JsonReader reader) =>
         reader.Read() && reader.TokenType == JsonTokenType.PropertyName;
@@ -318,51 +202,6 @@ internal static class InvocationRequestReader
         if (reader.TokenType != type)
         {
             throw new InvalidInvocationException($"{what} is {reader.TokenType}, expected {type}.");
-        }
-    }
-
-    /// <summary>A value's JSON text in a pooled buffer: a JSON string's unescaped content, or an array/object's raw text.</summary>
-    private struct PooledText : IDisposable
-    {
-        private byte[]? _buffer;
-        private int _length;
-
-        public readonly bool HasValue => _buffer is not null;
-
-        public readonly ReadOnlySpan<byte> Span => _buffer.AsSpan(0, _length);
-
-        public static PooledText From(ref Utf8JsonReader reader, ReadOnlySpan<byte> json, string what)
-        {
-            switch (reader.TokenType)
-            {
-                case JsonTokenType.String:
-                {
-                    var buffer = ArrayPool<byte>.Shared.Rent(Math.Max(1, reader.ValueSpan.Length));
-                    return new PooledText { _buffer = buffer, _length = reader.CopyString(buffer) };
-                }
-
-                case JsonTokenType.StartArray or JsonTokenType.StartObject:
-                {
-                    var start = (int)reader.TokenStartIndex;
-                    reader.Skip();
-                    var raw = json[start..(int)reader.BytesConsumed];
-                    var buffer = ArrayPool<byte>.Shared.Rent(Math.Max(1, raw.Length));
-                    raw.CopyTo(buffer);
-                    return new PooledText { _buffer = buffer, _length = raw.Length };
-                }
-
-                default:
-                    throw new InvalidInvocationException($"{what} is {reader.TokenType}, expected a JSON string holding JSON text or an array.");
-            }
-        }
-
-        public void Dispose()
-        {
-            if (_buffer is { } buffer)
-            {
-                _buffer = null;
-                ArrayPool<byte>.Shared.Return(buffer);
-            }
         }
     }
 }
