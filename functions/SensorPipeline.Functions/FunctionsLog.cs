@@ -25,15 +25,7 @@ internal static partial class FunctionsLog
         Message = "Cosmos DB {Operation} answered {Status} (attempt {Attempt}); retrying in {DelayMs} ms")]
     public static partial void TransientStoreFailure(ILogger logger, string operation, int status, int attempt, double delayMs);
 
-    [LoggerMessage(EventId = 30, EventName = "InvalidInvocation", Level = LogLevel.Error,
-        Message = "{Function}: the request does not have the custom-handler shape; answering 400")]
-    public static partial void InvalidInvocation(ILogger logger, string function, Exception exception);
-
-    [LoggerMessage(EventId = 31, EventName = "StoreUnavailable", Level = LogLevel.Warning,
-        Message = "{Function}: Cosmos DB did not take the batch; answering 500 so the host retries it before checkpointing")]
-    public static partial void StoreUnavailable(ILogger logger, string function, Exception exception);
-
-    [LoggerMessage(EventId = 32, EventName = "InvocationCancelled", Level = LogLevel.Information,
-        Message = "{Function}: the host cancelled the invocation; nothing is acknowledged")]
-    public static partial void InvocationCancelled(ILogger logger, string function);
+    [LoggerMessage(EventId = 30, EventName = "InvocationFailed",
+        Message = "{Function} failed ({Kind}); answering {Status} (0 = aborted) so the host retries the batch before checkpointing")]
+    public static partial void InvocationFailed(ILogger logger, LogLevel level, string function, string kind, int status, Exception exception);
 }

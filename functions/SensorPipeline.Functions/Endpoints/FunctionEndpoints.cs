@@ -5,7 +5,6 @@ using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
 using SensorPipeline.Functions.Functions;
 using SensorPipeline.Functions.Invocation;
-using SensorPipeline.Functions.Storage;
 using SensorPipeline.Functions.Telemetry;
 
 namespace SensorPipeline.Functions.Endpoints;
@@ -39,35 +38,28 @@ internal static class FunctionEndpoints
         var metrics = context.RequestServices.GetRequiredService<PipelineMetrics>();
         var clock = context.RequestServices.GetRequiredService<TimeProvider>();
         var started = clock.GetTimestamp();
-        string? failure = "unhandled";
+        string? failureKind = null;
         try
         {
             await invoke(context);
-            failure = null;
         }
-        catch (InvalidInvocationException e)
+        catch (Exception e)
         {
-            failure = "invalid-request";
-            FunctionsLog.InvalidInvocation(logger, name, e);
-            await InvocationResponse.WriteAsync(context.Response, StatusCodes.Status400BadRequest, [], [e.Message], CancellationToken.None);
-        }
-        catch (StoreUnavailableException e)
-        {
-            failure = "store-unavailable";
-            FunctionsLog.StoreUnavailable(logger, name, e);
-            await InvocationResponse.WriteAsync(context.Response, StatusCodes.Status500InternalServerError, [], [e.Message], CancellationToken.None);
-        }
-        catch (OperationCanceledException) when (context.RequestAborted.IsCancellationRequested)
-        {
-            // The host gave up on the call (timeout or shutdown): it treats the invocation as failed; rethrow so
-            // the server aborts the response instead of answering anything that could look like success.
-            failure = "cancelled";
-            FunctionsLog.InvocationCancelled(logger, name);
-            throw;
+            var failure = InvocationFailures.Classify(e, context.RequestAborted.IsCancellationRequested);
+            failureKind = failure.Kind;
+            FunctionsLog.InvocationFailed(logger, failure.Level, name, failure.Kind, failure.Status ?? 0, e);
+            if (failure.Status is not { } status || context.Response.HasStarted)
+            {
+                // Cancelled by the host, or the answer is already on its way: abort it rather than answer anything
+                // that could look like success.
+                throw;
+            }
+
+            await InvocationResponse.WriteAsync(context.Response, status, [], [InvocationFailures.Unwrap(e).Message], CancellationToken.None);
         }
         finally
         {
-            metrics.InvocationCompleted(name, clock.GetElapsedTime(started), failure);
+            metrics.InvocationCompleted(name, clock.GetElapsedTime(started), failureKind);
         }
     }
 }
