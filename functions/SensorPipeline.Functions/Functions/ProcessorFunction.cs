@@ -47,6 +47,8 @@ internal sealed class ProcessorFunction(
             // Commit point: only now, with every reading, archived reading, device state and dead letter stored, do we
             // answer 2xx and let the host checkpoint the batch. Any failure above throws and answers non-2xx: the host
             // retries the batch (at-least-once), and the deterministic ids make the re-run overwrite, not duplicate.
+            // Once the host has cancelled the call, nothing is acknowledged, even though everything was written.
+            cancellationToken.ThrowIfCancellationRequested();
             FunctionsLog.Processed(logger, definition.Name, request.PartitionId, request.Events.Count, result.ReadingsReceived,
                 counts.Live, counts.Archived, counts.DevicesUpdated, counts.DevicesSuperseded, counts.DeadLetters, request.RetryCount);
             var summary = string.Create(CultureInfo.InvariantCulture,

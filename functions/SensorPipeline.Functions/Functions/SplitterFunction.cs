@@ -45,7 +45,9 @@ internal sealed class SplitterFunction(ObjectPool<Splitter> splitters, EnvelopeB
             metrics.DeadLettered(Name, result.DeadLetters);
 
             // Commit point (2 of 2): a 2xx hands the envelopes to the host, which sends them and only then lets the
-            // listener checkpoint. A kind with no readings has no output, so no empty event is sent.
+            // listener checkpoint. A kind with no readings has no output, so no empty event is sent. Once the host has
+            // cancelled the call, nothing is acknowledged.
+            cancellationToken.ThrowIfCancellationRequested();
             var outputs = new List<OutputEvent>(2);
             if (!result.Weather.IsEmpty)
             {
