@@ -262,6 +262,39 @@ resource functionApp 'Microsoft.Web/sites@2024-04-01' = {
           name: 'Pipeline__WriteParallelism'
           value: string(writeParallelism)
         }
+        // On real Cosmos DB the filter-predicate patch is one atomic point operation: the right guard.
+        {
+          name: 'Pipeline__DeviceWrite'
+          value: 'Patch'
+        }
+        // In-invocation retries ride out short throttling; longer outages fail the invocation and host.json's
+        // retry policy (maxRetryCount -1) re-runs the batch before the checkpoint moves.
+        {
+          name: 'Pipeline__TransientRetryCount'
+          value: '6'
+        }
+        {
+          name: 'Pipeline__TransientRetryBaseDelay'
+          value: '00:00:00.100'
+        }
+        {
+          name: 'Pipeline__TransientRetryMaxDelay'
+          value: '00:00:05'
+        }
+        {
+          name: 'Cosmos__OperationTimeout'
+          value: '00:00:10'
+        }
+        // One aggregation period per minute and 8 buckets per doubling: pre-aggregated telemetry whose volume
+        // does not grow with the event rate (see the telemetry cost figures in README).
+        {
+          name: 'Telemetry__MetricFlushInterval'
+          value: '00:01:00'
+        }
+        {
+          name: 'Telemetry__HistogramBucketsPerDoubling'
+          value: '8'
+        }
         {
           name: 'APPLICATIONINSIGHTS_CONNECTION_STRING'
           value: applicationInsightsConnectionString
