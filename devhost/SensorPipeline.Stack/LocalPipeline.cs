@@ -1,0 +1,178 @@
+using System.Globalization;
+using System.Net;
+using System.Net.Http.Json;
+using System.Net.Sockets;
+using System.Text.Json;
+
+namespace SensorPipeline.Stack;
+
+/// <summary>
+/// The whole local pipeline on loopback: the Cosmos DB stand-in, and devhost — the Event Hubs emulator and the
+/// local Functions host, which starts the custom handler. Stopping it stops all of them.
+/// </summary>
+public sealed class LocalPipeline : IAsyncDisposable
+{
+    /// <summary>The well-known emulator key (Cosmos DB emulator); the stand-in checks no key.</summary>
+    public const string CosmosEmulatorKey = "C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw==";
+
+    private static readonly JsonSerializerOptions Json = new(JsonSerializerDefaults.Web);
+    private readonly HttpClient _http = new() { Timeout = TimeSpan.FromSeconds(30) };
+
+    private LocalPipeline(RepoLayout layout, StackOptions options, ChildProcess cosmos, Uri cosmosEndpoint)
+    {
+        Layout = layout;
+        Options = options;
+        Cosmos = cosmos;
+        CosmosEndpoint = cosmosEndpoint;
+    }
+
+    public RepoLayout Layout { get; }
+
+    public StackOptions Options { get; }
+
+    public ChildProcess Cosmos { get; }
+
+    public ChildProcess? DevHost { get; private set; }
+
+    public Uri CosmosEndpoint { get; }
+
+    public Uri DevHostUrl { get; private set; } = new("http://127.0.0.1/");
+
+    /// <summary>The emulator connection string loadgen and the handler use.</summary>
+    public string EventHubConnection => string.Create(CultureInfo.InvariantCulture,
+        $"Endpoint=sb://127.0.0.1:{DevHostUrl.Port};SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=SAS_KEY_VALUE;UseDevelopmentEmulator=true");
+
+    public Uri DashboardUrl => new(DevHostUrl, "dashboard");
+
+    /// <summary>Starts the stand-in, then devhost, and waits until both listen.</summary>
+    public static async Task<LocalPipeline> StartAsync(RepoLayout layout, StackOptions options, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(layout);
+        ArgumentNullException.ThrowIfNull(options);
+        layout.RequireBuilt();
+        Directory.CreateDirectory(options.DataDirectory);
+        var logs = Path.Combine(options.DataDirectory, "logs");
+        Directory.CreateDirectory(logs);
+
+        var cosmos = ChildProcess.Start("cosmos", "node", [layout.CosmosStandInScript, "0"], new Dictionary<string, string>(),
+            Path.Combine(logs, "cosmos.log"), options.Echo, layout.Root);
+        LocalPipeline? stack = null;
+        try
+        {
+            var line = await cosmos.WaitForLineAsync(@"listening on (https://\S+)", TimeSpan.FromSeconds(30), cancellationToken);
+            stack = new LocalPipeline(layout, options, cosmos, new Uri(line.Groups[1].Value));
+            await stack.StartDevHostAsync(logs, cancellationToken);
+            return stack;
+        }
+        catch
+        {
+            if (stack is not null)
+            {
+                await stack.DisposeAsync();
+            }
+            else
+            {
+                await cosmos.DisposeAsync();
+            }
+
+            throw;
+        }
+    }
+
+    private async Task StartDevHostAsync(string logs, CancellationToken cancellationToken)
+    {
+        // devhost's port is chosen here, not by devhost, because the handler's settings must name it before start.
+        var port = Options.DevHostPort == 0 ? FreePort() : Options.DevHostPort;
+        DevHostUrl = new Uri(string.Create(CultureInfo.InvariantCulture, $"http://127.0.0.1:{port}/"));
+        var appRoot = Options.AppRoot ?? Layout.PrepareAppRoot(Path.Combine(Options.DataDirectory, "app"));
+        var environment = new Dictionary<string, string>
+        {
+            ["EventHubConnection"] = EventHubConnection,
+            ["Cosmos__AccountEndpoint"] = CosmosEndpoint.ToString(),
+            ["Cosmos__AuthKey"] = CosmosEmulatorKey,
+            ["Cosmos__DatabaseName"] = Options.DatabaseName,
+            ["Cosmos__CreateIfNotExists"] = "true",
+            // The handler's metrics go to devhost's local Application Insights endpoint, aggregated every few seconds.
+            ["APPLICATIONINSIGHTS_CONNECTION_STRING"] = string.Create(CultureInfo.InvariantCulture,
+                $"InstrumentationKey=00000000-0000-0000-0000-000000000000;IngestionEndpoint=http://127.0.0.1:{port}/"),
+            ["Telemetry__MetricFlushInterval"] = Options.MetricFlushInterval.ToString("c", CultureInfo.InvariantCulture),
+        };
+        if (Options.MaxAge is { } maxAge)
+        {
+            environment["Pipeline__MaxAge"] = maxAge.ToString("c", CultureInfo.InvariantCulture);
+        }
+
+        foreach (var (key, value) in Options.Environment)
+        {
+            environment[key] = value;
+        }
+
+        DevHost = ChildProcess.Start("devhost", "dotnet",
+            [Layout.DevHostDll, "--app-root", appRoot, "--data", Path.Combine(Options.DataDirectory, "eventhubs"), "--port", port.ToString(CultureInfo.InvariantCulture)],
+            environment, Path.Combine(logs, "devhost.log"), Options.Echo, Layout.Root);
+        await DevHost.WaitForLineAsync(@"devhost listening on", TimeSpan.FromSeconds(90), cancellationToken);
+    }
+
+    /// <summary>devhost's view of every function: checkpoints, lag, invocations.</summary>
+    public async Task<FunctionsStatus> GetFunctionsStatusAsync(CancellationToken cancellationToken) =>
+        await _http.GetFromJsonAsync<FunctionsStatus>(new Uri(DevHostUrl, "status/functions"), Json, cancellationToken)
+        ?? throw new InvalidOperationException("devhost returned no status");
+
+    /// <summary>The telemetry summary over the last <paramref name="window"/>.</summary>
+    public async Task<JsonDocument> GetTelemetrySummaryAsync(TimeSpan window, CancellationToken cancellationToken)
+    {
+        var uri = new Uri(DevHostUrl, string.Create(CultureInfo.InvariantCulture, $"telemetry/summary?window={Math.Ceiling(window.TotalSeconds)}&bin=5"));
+        await using var stream = await _http.GetStreamAsync(uri, cancellationToken);
+        return await JsonDocument.ParseAsync(stream, cancellationToken: cancellationToken);
+    }
+
+    /// <summary>
+    /// Waits until every function's consumer group has caught up on every partition, twice in a row a second apart
+    /// (a splitter's last outputs land on the processor hubs just after its own lag reaches zero).
+    /// </summary>
+    public async Task<TimeSpan> WaitForDrainAsync(TimeSpan timeout, CancellationToken cancellationToken)
+    {
+        var started = System.Diagnostics.Stopwatch.StartNew();
+        var quiet = 0;
+        while (started.Elapsed < timeout)
+        {
+            var status = await GetFunctionsStatusAsync(cancellationToken);
+            var drained = status.Functions.Count > 0 && status.Functions.All(f => !f.Paused && f.Partitions.All(p => p.Lag == 0));
+            quiet = drained ? quiet + 1 : 0;
+            if (quiet >= 3)
+            {
+                return started.Elapsed;
+            }
+
+            await Task.Delay(TimeSpan.FromMilliseconds(500), cancellationToken);
+        }
+
+        throw new TimeoutException($"the pipeline did not drain within {timeout.TotalSeconds:N0} s; see {Options.DataDirectory}/logs");
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        if (DevHost is not null)
+        {
+            await DevHost.DisposeAsync();
+        }
+
+        await Cosmos.DisposeAsync();
+        _http.Dispose();
+    }
+
+    private static int FreePort()
+    {
+        using var listener = new TcpListener(IPAddress.Loopback, 0);
+        listener.Start();
+        return ((IPEndPoint)listener.LocalEndpoint).Port;
+    }
+}
+
+/// <summary>The part of devhost's <c>GET /status/functions</c> the stack reads.</summary>
+public sealed record FunctionsStatus(int? HandlerPid, int HandlerStarts, IReadOnlyList<FunctionStatusView> Functions);
+
+public sealed record FunctionStatusView(string Name, string EventHubName, string ConsumerGroup, bool Paused,
+    long InvocationsSucceeded, long InvocationsFailed, long InvocationsRetried, IReadOnlyList<PartitionStatusView> Partitions);
+
+public sealed record PartitionStatusView(string PartitionId, long? CheckpointSequenceNumber, long LastEnqueuedSequenceNumber, long Lag);

@@ -1,0 +1,85 @@
+using SensorPipeline.Stack;
+using Spectre.Console;
+
+// stack demo [--duration 40s] [--rate 1500] [--data DIR]   the one-command local run (./pipeline demo)
+// stack up   [--port 7071]   [--data DIR]                  start everything and keep it running (./pipeline up)
+using var cancel = new CancellationTokenSource();
+Console.CancelKeyPress += (_, e) =>
+{
+    e.Cancel = true;
+    cancel.Cancel();
+};
+try
+{
+    var arguments = StackArguments.Parse(args);
+    var layout = RepoLayout.Discover();
+    return arguments.Command switch
+    {
+        "demo" => await RunDemoAsync(layout, arguments, cancel.Token),
+        "up" => await RunUpAsync(layout, arguments, cancel.Token),
+        _ => throw new ArgumentException($"unknown command '{arguments.Command}': use demo or up"),
+    };
+}
+catch (ArgumentException e)
+{
+    await Console.Error.WriteLineAsync($"stack: {e.Message}");
+    return 2;
+}
+catch (OperationCanceledException)
+{
+    return 130;
+}
+catch (Exception e) when (e is InvalidOperationException or TimeoutException)
+{
+    await Console.Error.WriteLineAsync($"stack: {e.Message}");
+    return 1;
+}
+
+static async Task<int> RunDemoAsync(RepoLayout layout, StackArguments arguments, CancellationToken cancellationToken)
+{
+    var data = arguments.Data ?? Path.Combine(layout.Root, ".pipeline", "demo", DateTimeOffset.UtcNow.ToString("yyyyMMdd-HHmmss", System.Globalization.CultureInfo.InvariantCulture));
+    var demo = new DemoOptions { Duration = arguments.Duration ?? TimeSpan.FromSeconds(40), Rate = arguments.Rate ?? 1500 };
+    await using var pipeline = await LocalPipeline.StartAsync(layout, new StackOptions { DataDirectory = data, MaxAge = demo.MaxAge }, cancellationToken);
+    Console.WriteLine($"devhost {pipeline.DevHostUrl}  ·  dashboard {pipeline.DashboardUrl}  ·  Cosmos DB stand-in {pipeline.CosmosEndpoint}  ·  logs {data}/logs");
+    var result = await Demo.RunAsync(pipeline, demo, Console.Out, cancellationToken);
+    // Redirected output (CI, a log file) gets a fixed wide width so the tables do not wrap.
+    var console = Console.IsOutputRedirected
+        ? AnsiConsole.Create(new AnsiConsoleSettings { Out = new AnsiConsoleOutput(Console.Out), Ansi = AnsiSupport.No, ColorSystem = ColorSystemSupport.NoColors })
+        : AnsiConsole.Console;
+    if (Console.IsOutputRedirected)
+    {
+        console.Profile.Width = 140;
+    }
+
+    Demo.Print(result, pipeline, console);
+    return result.Passed ? 0 : 1;
+}
+
+static async Task<int> RunUpAsync(RepoLayout layout, StackArguments arguments, CancellationToken cancellationToken)
+{
+    var data = arguments.Data ?? Path.Combine(layout.Root, ".pipeline", "up");
+    // The repository itself is the app root when the handler has been published to ./handler (./pipeline up does).
+    var appRoot = File.Exists(Path.Combine(layout.Root, "handler", "SensorPipeline.Functions")) ? layout.Root : null;
+    await using var pipeline = await LocalPipeline.StartAsync(layout,
+        new StackOptions { DataDirectory = data, AppRoot = appRoot, DevHostPort = arguments.Port ?? 7071, Echo = true }, cancellationToken);
+    Console.WriteLine($"""
+
+        SensorPipeline is running locally (Ctrl+C stops everything):
+          devhost (Event Hubs REST + Functions host)  {pipeline.DevHostUrl}
+          dashboard                                   {pipeline.DashboardUrl}
+          Cosmos DB stand-in                          {pipeline.CosmosEndpoint}  (in memory; key: the emulator key)
+          EventHubConnection                          {pipeline.EventHubConnection}
+        Send load:  dotnet {pipeline.Layout.LoadGenDll} --connection "{pipeline.EventHubConnection}" --rate 1000 --duration 30s --ledger {data}/ledger.json
+        Verify:     dotnet {pipeline.Layout.LoadGenDll} verify --ledger {data}/ledger.json --cosmos-endpoint {pipeline.CosmosEndpoint}
+        """);
+    try
+    {
+        await Task.Delay(Timeout.Infinite, cancellationToken);
+    }
+    catch (OperationCanceledException)
+    {
+        Console.WriteLine("stopping …");
+    }
+
+    return 0;
+}

@@ -1,0 +1,29 @@
+namespace SensorPipeline.Stack;
+
+/// <summary>How to start the local pipeline.</summary>
+public sealed class StackOptions
+{
+    /// <summary>Function app root devhost reads (host.json, function folders, local.settings.json). Default: a prepared copy under <see cref="DataDirectory"/>.</summary>
+    public string? AppRoot { get; init; }
+
+    /// <summary>Where devhost keeps its event log and checkpoints, and where logs go. Required.</summary>
+    public required string DataDirectory { get; init; }
+
+    /// <summary>devhost's port; 0 picks a free one. Default 0.</summary>
+    public int DevHostPort { get; init; }
+
+    /// <summary><c>Pipeline__MaxAge</c> for the handler; null keeps the app's setting (5 minutes).</summary>
+    public TimeSpan? MaxAge { get; init; }
+
+    /// <summary>Metric aggregation period, so the dashboard is live. Default 2 s.</summary>
+    public TimeSpan MetricFlushInterval { get; init; } = TimeSpan.FromSeconds(2);
+
+    /// <summary>Cosmos database name. Default <c>sensorpipeline</c>.</summary>
+    public string DatabaseName { get; init; } = "sensorpipeline";
+
+    /// <summary>Echo the children's output to stderr.</summary>
+    public bool Echo { get; init; }
+
+    /// <summary>Extra environment for devhost and, through it, the handler (the environment wins over local.settings.json).</summary>
+    public IReadOnlyDictionary<string, string> Environment { get; init; } = new Dictionary<string, string>();
+}

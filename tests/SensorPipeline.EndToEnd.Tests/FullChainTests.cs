@@ -1,0 +1,110 @@
+using System.Text.Json;
+using SensorPipeline.Stack;
+
+namespace SensorPipeline.EndToEnd.Tests;
+
+/// <summary>
+/// The demo, short: readings in through the Event Hubs REST API, documents out in Cosmos DB, every reading checked
+/// by point reads. One class, so the two runs never share the machine's two cores.
+/// </summary>
+public sealed class FullChainTests : IDisposable
+{
+    private readonly string _data = Path.Combine(Path.GetTempPath(), "sensorpipeline-e2e-" + Guid.NewGuid().ToString("N"));
+
+    private static DemoOptions Short(TimeSpan? pauseAfter = null) => new()
+    {
+        Duration = TimeSpan.FromSeconds(12),
+        Rate = 600,
+        DevicesPerKind = 20,
+        MaxAge = TimeSpan.FromSeconds(4),
+        PauseAfter = pauseAfter ?? TimeSpan.FromSeconds(3),
+        PauseFor = TimeSpan.FromSeconds(6),
+        Poison = 2,
+        Oversize = 1,
+        DuplicateEvery = 25,
+    };
+
+    [Fact]
+    public async Task Demo_PoisonDuplicatesAndBacklog_EveryReadingAccountedFor()
+    {
+        using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(6));
+        var options = Short();
+        await using var pipeline = await LocalPipeline.StartAsync(RepoLayout.Discover(),
+            new StackOptions { DataDirectory = _data, MaxAge = options.MaxAge, DatabaseName = "e2e" }, timeout.Token);
+
+        var result = await Demo.RunAsync(pipeline, options, TextWriter.Null, timeout.Token);
+
+        var verdict = result.Verdict;
+        Assert.Equal(0, result.LoadGenExitCode);
+        Assert.Equal(0, verdict.GetProperty("missing").GetInt64());
+        Assert.Equal(0, verdict.GetProperty("duplicated").GetInt64());
+        Assert.Equal(0, verdict.GetProperty("deviceMismatches").GetInt32());
+        Assert.Equal(3, verdict.GetProperty("injectedSent").GetInt32());
+        Assert.Equal(3, verdict.GetProperty("deadLettered").GetInt32());
+        // The backlog episode outlived the max age, so some readings really went to the archive — and the rest live.
+        Assert.True(verdict.GetProperty("archived").GetInt64() > 0, "no stale reading was archived");
+        Assert.True(verdict.GetProperty("written").GetInt64() > 0, "no reading reached the live view");
+        Assert.Equal(verdict.GetProperty("sent").GetInt64(), verdict.GetProperty("written").GetInt64() + verdict.GetProperty("archived").GetInt64());
+        Assert.Equal(0, result.VerifyExitCode);
+
+        // Telemetry saw the same run: stale counts, dead letters and end-to-end latencies arrived at devhost.
+        var functions = result.Telemetry.GetProperty("functions").EnumerateArray().ToDictionary(f => f.GetProperty("function").GetString()!);
+        var stale = functions["WeatherProcessor"].GetProperty("staleReadings").GetInt64() + functions["SeismicProcessor"].GetProperty("staleReadings").GetInt64();
+        Assert.True(stale >= verdict.GetProperty("archived").GetInt64(), $"telemetry counted {stale} stale readings, verify found {verdict.GetProperty("archived")} archived");
+        Assert.True(functions["Splitter"].GetProperty("deadLetters").GetInt64() >= 3);
+        Assert.True(functions["WeatherProcessor"].GetProperty("endToEnd").GetProperty("count").GetInt64() > 0);
+    }
+
+    [Fact]
+    public async Task CosmosFrozenMidRun_BatchesFailAndRetry_NothingLost()
+    {
+        using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(6));
+        var options = Short(pauseAfter: TimeSpan.Zero);
+        // Short in-invocation patience, so the outage outlasts it and the host's retry policy has to re-run batches.
+        var impatient = new Dictionary<string, string>
+        {
+            ["Cosmos__OperationTimeout"] = "00:00:02",
+            ["Pipeline__TransientRetryCount"] = "1",
+            ["Pipeline__TransientRetryMaxDelay"] = "00:00:01",
+        };
+        await using var pipeline = await LocalPipeline.StartAsync(RepoLayout.Discover(),
+            new StackOptions { DataDirectory = _data, DatabaseName = "e2e", Environment = impatient }, timeout.Token);
+
+        // The stand-in keeps data only in memory: freeze it (SIGSTOP), never kill it.
+        var freeze = Task.Run(async () =>
+        {
+            await Task.Delay(TimeSpan.FromSeconds(3), timeout.Token);
+            pipeline.Cosmos.Signal(PosixSignalKind.Stop);
+            try
+            {
+                await Task.Delay(TimeSpan.FromSeconds(20), timeout.Token);
+            }
+            finally
+            {
+                pipeline.Cosmos.Signal(PosixSignalKind.Continue);
+            }
+        }, timeout.Token);
+        var result = await Demo.RunAsync(pipeline, options, TextWriter.Null, timeout.Token);
+        await freeze;
+
+        var status = await pipeline.GetFunctionsStatusAsync(timeout.Token);
+        var failed = status.Functions.Sum(f => f.InvocationsFailed);
+        Assert.True(failed > 0, "no invocation failed while Cosmos DB was frozen: the test did not exercise the outage");
+        Assert.Equal(0, result.Verdict.GetProperty("missing").GetInt64());
+        Assert.Equal(0, result.Verdict.GetProperty("duplicated").GetInt64());
+        Assert.Equal(0, result.Verdict.GetProperty("deviceMismatches").GetInt32());
+        Assert.True(result.Passed);
+    }
+
+    public void Dispose()
+    {
+        try
+        {
+            Directory.Delete(_data, recursive: true);
+        }
+        catch (IOException)
+        {
+            // A log file still held by a just-stopped child: the temp folder is cleaned by the OS later.
+        }
+    }
+}
