@@ -262,6 +262,11 @@ resource functionApp 'Microsoft.Web/sites@2024-04-01' = {
           name: 'Pipeline__WriteParallelism'
           value: string(writeParallelism)
         }
+        // A producer's retry straddling the max age leaves a reading in one container only (live wins).
+        {
+          name: 'Pipeline__RedeliveryWindow'
+          value: '00:00:30'
+        }
         // On real Cosmos DB the filter-predicate patch is one atomic point operation: the right guard.
         {
           name: 'Pipeline__DeviceWrite'

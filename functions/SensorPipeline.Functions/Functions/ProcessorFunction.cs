@@ -70,6 +70,8 @@ internal sealed class ProcessorFunction(
         var batchStart = request.Events.Count > 0 ? request.Events[0].Position : new SourcePosition(request.PartitionId, 0, 0);
         var live = 0;
         var archived = 0;
+        var redundant = 0;
+        var nowMs = now.ToUnixTimeMilliseconds();
 
         // Readings first, so a device's latest state never points at a reading that is not stored yet.
         await Parallel.ForEachAsync(Indices(result.Pending.Count), parallel, async (i, token) =>
@@ -80,11 +82,17 @@ internal sealed class ProcessorFunction(
             if (outcome.Result == WriteResult.Rejected)
             {
                 rejected.Add(StoreRejection(batchStart, i, document.DeviceId, result.Bytes(document), $"{document.Id} → {container.Id}: {outcome.Detail}"));
+                return;
+            }
+
+            metrics.ReadingWritten(definition.Name, request.PartitionId, document.EnqueuedUnixMs, document.ObservedUnixMs);
+            if (await ReconcileStraddleAsync(document, nowMs, token))
+            {
+                Interlocked.Increment(ref redundant);
             }
             else
             {
                 Interlocked.Increment(ref document.Target == DocumentTarget.Live ? ref live : ref archived);
-                metrics.ReadingWritten(definition.Name, request.PartitionId, document.EnqueuedUnixMs, document.ObservedUnixMs);
             }
         });
 
@@ -113,7 +121,43 @@ internal sealed class ProcessorFunction(
         await deadLetters.WriteAsync(allDeadLetters, now, cancellationToken);
         metrics.BatchStored(definition.Name, request.PartitionId, live + archived, archived);
         metrics.DeadLettered(definition.Name, allDeadLetters);
-        return new WriteCounts(live, archived, updated, superseded, allDeadLetters.Count);
+        return new WriteCounts(live, archived, updated, superseded, allDeadLetters.Count, redundant);
+    }
+
+    /// <summary>
+    /// Two deliveries of one reading (a producer retry or duplicate) enqueued moments apart can straddle the max age:
+    /// one copy fresh, one stale, processed in either order on different partitions. Live wins, so the reading ends
+    /// in exactly one container. A fresh reading near the boundary deletes any archived copy after writing itself; a
+    /// stale one, after archiving itself, deletes its own archive copy if the reading is live. Write-then-check on
+    /// both sides means every interleaving ends with the archive copy gone. Only readings within the redelivery
+    /// window of the max age pay for it. True when this document turned out redundant (its archive copy removed).
+    /// </summary>
+    private async Task<bool> ReconcileStraddleAsync(PendingDocument document, long nowMs, CancellationToken cancellationToken)
+    {
+        var window = TimeSpan.FromTicks(Math.Min(options.Value.RedeliveryWindow.Ticks, options.Value.MaxAge.Ticks));
+        if (window <= TimeSpan.Zero)
+        {
+            return false;
+        }
+
+        if (document.Target == DocumentTarget.Live)
+        {
+            var age = nowMs - document.EnqueuedUnixMs;
+            if (age > (long)(options.Value.MaxAge - window).TotalMilliseconds)
+            {
+                await writer.DeleteIfExistsAsync(containers.Archive, document.DeviceId, document.Id, cancellationToken);
+            }
+
+            return false;
+        }
+
+        if (!await writer.ExistsAsync(containers.Readings, document.DeviceId, document.Id, cancellationToken))
+        {
+            return false;
+        }
+
+        await writer.DeleteIfExistsAsync(containers.Archive, document.DeviceId, document.Id, cancellationToken);
+        return true;
     }
 
     /// <summary>
@@ -127,4 +171,10 @@ internal sealed class ProcessorFunction(
 }
 
 /// <summary>What one processor invocation stored.</summary>
-internal readonly record struct WriteCounts(int Live, int Archived, int DevicesUpdated, int DevicesSuperseded, int DeadLetters);
+/// <param name="Live">Readings written to <c>readings</c>.</param>
+/// <param name="Archived">Stale readings written to <c>archive</c> (and not also live).</param>
+/// <param name="DevicesUpdated">Device states moved forward.</param>
+/// <param name="DevicesSuperseded">Device writes a newer stored state won.</param>
+/// <param name="DeadLetters">Dead letters stored.</param>
+/// <param name="RedundantStale">Stale copies of readings that were already live (a redelivery straddling the max age), removed from the archive.</param>
+internal readonly record struct WriteCounts(int Live, int Archived, int DevicesUpdated, int DevicesSuperseded, int DeadLetters, int RedundantStale);

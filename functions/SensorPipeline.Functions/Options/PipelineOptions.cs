@@ -11,6 +11,15 @@ internal sealed class PipelineOptions
     /// </summary>
     public TimeSpan MaxAge { get; set; } = TimeSpan.FromMinutes(5);
 
+    /// <summary>
+    /// How far apart two deliveries of the same reading (a producer's retry or duplicate) may be enqueued and still be
+    /// reconciled when they straddle <see cref="MaxAge"/> — one copy fresh, the other stale — so the reading ends up in
+    /// exactly one container: live wins. Fresh readings within this window of the max age delete a stale copy from
+    /// <c>archive</c>; stale readings check <c>readings</c> after archiving. Default 00:00:30; 0 (off) to 1 hour; a window
+    /// longer than MaxAge acts as MaxAge.
+    /// </summary>
+    public TimeSpan RedeliveryWindow { get; set; } = TimeSpan.FromSeconds(30);
+
     /// <summary>Concurrent Cosmos DB writes per invocation. Default 32; 1 to 256.</summary>
     public int WriteParallelism { get; set; } = 32;
 

@@ -39,6 +39,11 @@ internal sealed class PipelineOptionsValidator : IValidateOptions<PipelineOption
             failures.Add($"Pipeline__TransientRetryMaxDelay must be from Pipeline__TransientRetryBaseDelay ({options.TransientRetryBaseDelay}) to 00:01:00, found {options.TransientRetryMaxDelay}.");
         }
 
+        if (options.RedeliveryWindow < TimeSpan.Zero || options.RedeliveryWindow > TimeSpan.FromHours(1))
+        {
+            failures.Add($"Pipeline__RedeliveryWindow must be from 00:00:00 to 01:00:00, found {options.RedeliveryWindow}.");
+        }
+
         return failures.Count == 0 ? ValidateOptionsResult.Success : ValidateOptionsResult.Fail(failures);
     }
 }

@@ -27,6 +27,46 @@ internal sealed class DocumentWriter(StoreRetry retry)
         return Classify("upsert", response);
     }
 
+    /// <summary>
+    /// True when the document exists. The local stand-in answers 500 for a missing document: a 500 here is taken as
+    /// "not found" without retrying, which on Cosmos DB errs on the safe side (a copy is kept, never dropped).
+    /// </summary>
+    public async Task<bool> ExistsAsync(Container container, string partitionKey, string id, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(container);
+        using var response = await retry.ExecuteAsync(
+            container.Id,
+            "read",
+            (container, partitionKey, id),
+            static (s, token) => s.container.ReadItemStreamAsync(s.id, new PartitionKey(s.partitionKey), cancellationToken: token),
+            cancellationToken,
+            static status => status != HttpStatusCode.InternalServerError && StoreStatus.IsTransient(status));
+        return response.StatusCode switch
+        {
+            HttpStatusCode.OK => true,
+            HttpStatusCode.NotFound or HttpStatusCode.InternalServerError => false,
+            _ => throw new StoreUnavailableException("read", response.StatusCode, 1, new CosmosException(Describe(response), response.StatusCode, 0, response.Headers.ActivityId, 0)),
+        };
+    }
+
+    /// <summary>Deletes a document if it exists; true when one was deleted.</summary>
+    public async Task<bool> DeleteIfExistsAsync(Container container, string partitionKey, string id, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(container);
+        using var response = await retry.ExecuteAsync(
+            container.Id,
+            "delete",
+            (container, partitionKey, id),
+            static (s, token) => s.container.DeleteItemStreamAsync(s.id, new PartitionKey(s.partitionKey), cancellationToken: token),
+            cancellationToken);
+        return response.StatusCode switch
+        {
+            HttpStatusCode.NoContent or HttpStatusCode.OK => true,
+            HttpStatusCode.NotFound => false,
+            _ => throw new StoreUnavailableException("delete", response.StatusCode, 1, new CosmosException(Describe(response), response.StatusCode, 0, response.Headers.ActivityId, 0)),
+        };
+    }
+
     public static WriteOutcome Classify(string operation, ResponseMessage response)
     {
         ArgumentNullException.ThrowIfNull(response);
