@@ -134,6 +134,26 @@ public sealed class ProcessorFunctionTests(PipelineFixture fixture)
         Assert.Null(await Store.ReadAsync("devices", device, device));
     }
 
+    [Theory]
+    [InlineData(true)]
+    [InlineData(false)]
+    public async Task WeatherProcessor_RedeliveryStraddlingTheMaxAge_EndsInOneContainerLiveWins(bool staleCopyFirst)
+    {
+        // One reading sent twice (a producer retry) with enqueued times either side of the 5-minute max age.
+        var device = Builders.Device("ws");
+        var body = Builders.Batch(Builders.Weather(device, 1));
+        var stale = await PipelineDriver.WeatherEnvelopeAsync(Handler, PipelineDriver.Ingestion(body, age: TimeSpan.FromMinutes(5) + TimeSpan.FromSeconds(10)));
+        var fresh = await PipelineDriver.WeatherEnvelopeAsync(Handler, PipelineDriver.Ingestion(body, age: TimeSpan.FromMinutes(5) - TimeSpan.FromSeconds(10)));
+
+        foreach (var envelope in staleCopyFirst ? new[] { stale, fresh } : [fresh, stale])
+        {
+            Assert.Equal(HttpStatusCode.OK, (await PipelineDriver.ProcessAsync(Handler, "WeatherProcessor", [envelope])).Status);
+        }
+
+        Assert.NotNull(await Store.ReadAsync("readings", $"{device}:1", device));
+        Assert.Null(await Store.ReadAsync("archive", $"{device}:1", device));
+    }
+
     [Fact]
     public async Task SeismicProcessor_WeatherEnvelopeOnTheSeismicHub_IsDeadLetteredWhole()
     {
