@@ -54,50 +54,5 @@ public static class ReadingBatchReader
     }
 
     /// <summary>Enumerates the encoded readings of a body whose framing <see cref="TryCheckFraming"/> accepted.</summary>
-    public static Enumerator EnumerateReadings(ReadOnlySpan<byte> body) => new(body);
-
-    /// <summary>Yields each reading's encoded bytes; unknown top-level fields are skipped.</summary>
-    public ref struct Enumerator
-    {
-        private ProtoReader _reader;
-
-        internal Enumerator(ReadOnlySpan<byte> body)
-        {
-            _reader = new ProtoReader(body);
-            Current = default;
-        }
-
-        public ReadOnlySpan<byte> Current { get; private set; }
-
-        public readonly Enumerator GetEnumerator() => this;
-
-        public bool MoveNext()
-        {
-            while (!_reader.End)
-            {
-                if (!_reader.TryReadTag(out var field, out var wire))
-                {
-                    return false;
-                }
-
-                if (field == ReadingsField && wire == WireType.LengthDelimited)
-                {
-                    if (!_reader.TryReadLengthDelimited(out var reading))
-                    {
-                        return false;
-                    }
-
-                    Current = reading;
-                    return true;
-                }
-
-                if (!_reader.TrySkip(wire))
-                {
-                    return false;
-                }
-            }
-
-            return false;
-        }
-    }
+    public static FieldEnumerator EnumerateReadings(ReadOnlySpan<byte> body) => new(body, ReadingsField);
 }

@@ -102,7 +102,7 @@ public static class EnvelopeReader
     }
 
     /// <summary>Enumerates the encoded ForwardedReading entries (field 3) of a header-checked envelope.</summary>
-    public static ReadingEntries EnumerateReadings(ReadOnlySpan<byte> body) => new(body);
+    public static FieldEnumerator EnumerateReadings(ReadOnlySpan<byte> body) => new(body, 3);
 
     private static bool TryReadSource(ReadOnlySpan<byte> body, List<SourcePosition> sources)
     {
@@ -136,50 +136,5 @@ public static class EnvelopeReader
 
         sources.Add(new SourcePosition(Encoding.UTF8.GetString(partition), unchecked((long)sequence), unchecked((long)enqueued)));
         return true;
-    }
-
-    /// <summary>Yields each ForwardedReading entry's bytes.</summary>
-    public ref struct ReadingEntries
-    {
-        private ProtoReader _reader;
-
-        internal ReadingEntries(ReadOnlySpan<byte> body)
-        {
-            _reader = new ProtoReader(body);
-            Current = default;
-        }
-
-        public ReadOnlySpan<byte> Current { get; private set; }
-
-        public readonly ReadingEntries GetEnumerator() => this;
-
-        public bool MoveNext()
-        {
-            while (!_reader.End)
-            {
-                if (!_reader.TryReadTag(out var field, out var wire))
-                {
-                    return false;
-                }
-
-                if (field == 3 && wire == WireType.LengthDelimited)
-                {
-                    if (!_reader.TryReadLengthDelimited(out var entry))
-                    {
-                        return false;
-                    }
-
-                    Current = entry;
-                    return true;
-                }
-
-                if (!_reader.TrySkip(wire))
-                {
-                    return false;
-                }
-            }
-
-            return false;
-        }
     }
 }
