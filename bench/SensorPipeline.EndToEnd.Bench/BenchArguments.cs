@@ -1,0 +1,46 @@
+using System.Globalization;
+
+namespace SensorPipeline.EndToEnd.Bench;
+
+/// <summary>
+/// <c>./pipeline bench e2e [--minutes 5] [--quick] [--write-parallelism 32] [--raw-parallelism 64] [--raw-seconds 15]
+/// [--ceiling-seconds 30] [--devices 100]</c>.
+/// </summary>
+internal sealed record BenchArguments(double Minutes, int WriteParallelism, int RawParallelism, TimeSpan RawDuration, TimeSpan CeilingDuration, int DevicesPerKind)
+{
+    public const string Usage = "usage: bench e2e [--minutes 5] [--quick] [--write-parallelism 32] [--raw-parallelism 64] [--raw-seconds 15] [--ceiling-seconds 30] [--devices 100]";
+
+    public static BenchArguments Parse(IReadOnlyList<string> args)
+    {
+        double minutes = 5;
+        int writeParallelism = 32, rawParallelism = 64, devices = 100;
+        double rawSeconds = 15, ceilingSeconds = 30;
+        for (var i = 0; i < args.Count; i++)
+        {
+            if (args[i] == "--quick")
+            {
+                minutes = 1;
+                continue;
+            }
+
+            var value = i + 1 < args.Count ? args[++i] : throw new ArgumentException($"{args[i]} needs a value. {Usage}");
+            switch (args[i - 1])
+            {
+                case "--minutes": minutes = Number(args[i - 1], value, 0.1, 60); break;
+                case "--write-parallelism": writeParallelism = (int)Number(args[i - 1], value, 1, 1024); break;
+                case "--raw-parallelism": rawParallelism = (int)Number(args[i - 1], value, 1, 1024); break;
+                case "--raw-seconds": rawSeconds = Number(args[i - 1], value, 1, 600); break;
+                case "--ceiling-seconds": ceilingSeconds = Number(args[i - 1], value, 1, 600); break;
+                case "--devices": devices = (int)Number(args[i - 1], value, 1, 10_000); break;
+                default: throw new ArgumentException($"unknown option {args[i - 1]}. {Usage}");
+            }
+        }
+
+        return new BenchArguments(minutes, writeParallelism, rawParallelism, TimeSpan.FromSeconds(rawSeconds), TimeSpan.FromSeconds(ceilingSeconds), devices);
+    }
+
+    private static double Number(string option, string text, double min, double max) =>
+        double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out var value) && value >= min && value <= max
+            ? value
+            : throw new ArgumentException($"{option}: '{text}' must be a number from {min} to {max}");
+}

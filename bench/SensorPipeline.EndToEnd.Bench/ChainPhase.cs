@@ -1,0 +1,108 @@
+using System.Diagnostics;
+using System.Globalization;
+using System.Text.Json;
+using SensorPipeline.Stack;
+
+namespace SensorPipeline.EndToEnd.Bench;
+
+/// <summary>
+/// loadgen into the running chain (no pause, no poison, no duplicates), then drain. Documents are the processors'
+/// <c>DocumentsWritten</c> (live + archive) from devhost's telemetry summary; the time runs from loadgen's first send
+/// (its ledger's <c>startedAt</c>) to the first status poll that found every consumer group caught up.
+/// </summary>
+internal sealed class ChainPhase(LocalPipeline pipeline, string name, double? rate, TimeSpan duration, long? maxReadings, int devicesPerKind)
+{
+    public async Task<PhaseFigures> RunAsync(CancellationToken cancellationToken)
+    {
+        var slug = name.Split(' ')[0];
+        var logs = Path.Combine(pipeline.Options.DataDirectory, "logs");
+        var ledgerPath = Path.Combine(pipeline.Options.DataDirectory, $"ledger-{slug}.json");
+        var before = await pipeline.GetFunctionsStatusAsync(cancellationToken);
+        var cpu = CpuMeter.Start(Processes.Of(pipeline, before.HandlerPid));
+        var started = DateTimeOffset.UtcNow;
+        List<string> send =
+        [
+            pipeline.Layout.LoadGenDll, "--connection", pipeline.EventHubConnection,
+            "--duration", duration.TotalSeconds.ToString("0.###", CultureInfo.InvariantCulture) + "s",
+            "--weather", Invariant(devicesPerKind), "--seismic", Invariant(devicesPerKind),
+            "--ledger", ledgerPath, "--progress-interval", "5s",
+        ];
+        if (rate is { } r)
+        {
+            send.AddRange(["--rate", r.ToString("0", CultureInfo.InvariantCulture)]);
+        }
+
+        if (maxReadings is { } count)
+        {
+            send.AddRange(["--count", count.ToString(CultureInfo.InvariantCulture)]);
+        }
+
+        await using (var loadgen = ChildProcess.Start("loadgen", "dotnet", send, new Dictionary<string, string>(), Path.Combine(logs, $"loadgen-{slug}.log"), echo: false, pipeline.Layout.Root))
+        {
+            var exit = await loadgen.WaitForExitAsync(cancellationToken);
+            if (exit != 0)
+            {
+                throw new InvalidOperationException($"loadgen exited with {exit}; see {loadgen.LogPath}");
+            }
+        }
+
+        var drainedAt = await WaitForDrainAsync(TimeSpan.FromMinutes(10), cancellationToken);
+        var cpuSeconds = cpu.Stop();
+        var standInRss = ProcessCpu.ReadRssMegabytes(pipeline.Cosmos.Id);
+        var after = await pipeline.GetFunctionsStatusAsync(cancellationToken);
+        using var ledger = JsonDocument.Parse(await File.ReadAllTextAsync(ledgerPath, cancellationToken));
+        var counts = ledger.RootElement.GetProperty("counts");
+        var firstSend = ledger.RootElement.GetProperty("startedAt").GetDateTimeOffset();
+        cpuSeconds[Processes.LoadGen] = counts.GetProperty("cpuSeconds").GetDouble();
+
+        // Two aggregation periods and a second: the last batches' metrics reach devhost before the summary is read.
+        await Task.Delay(pipeline.Options.MetricFlushInterval * 2 + TimeSpan.FromSeconds(1), cancellationToken);
+        using var summary = await pipeline.GetTelemetrySummaryAsync(DateTimeOffset.UtcNow - started + TimeSpan.FromSeconds(30), cancellationToken);
+        var (documents, latency) = Telemetry.Read(summary.RootElement);
+        var evicted = summary.RootElement.GetProperty("ingestion").GetProperty("evicted").GetInt64();
+
+        var readings = counts.GetProperty("readingsSent").GetInt64();
+        var notes = $"loadgen {(rate is null ? "flat out" : $"at {rate:N0} readings/s")} for {duration.TotalSeconds:N0} s, {devicesPerKind}+{devicesPerKind} devices" +
+            (maxReadings is { } cap ? $" (at most {cap:N0} readings)" : "") + "; " +
+            $"sent {readings:N0} readings in {counts.GetProperty("elapsedSeconds").GetDouble():F1} s; drained {(drainedAt - firstSend).TotalSeconds:F1} s after the first send; stand-in RSS {standInRss:N0} MB" +
+            (after.HandlerStarts != before.HandlerStarts ? $"; THE HANDLER RESTARTED ({before.HandlerStarts} → {after.HandlerStarts} starts)" : "") +
+            (evicted > 0 ? $"; {evicted:N0} metric points evicted (percentiles incomplete)" : "") +
+            (documents != readings ? $"; documents ≠ readings sent ({documents - readings:+#;-#;0})" : "");
+        return new PhaseFigures(name, readings, documents, (drainedAt - firstSend).TotalSeconds, counts.GetProperty("elapsedSeconds").GetDouble(), cpuSeconds, latency, notes);
+    }
+
+    /// <summary>
+    /// Polls devhost until every consumer group has caught up on every partition three polls in a row, and returns
+    /// the time of the first of those polls (the confirmation polls are not the chain's work).
+    /// </summary>
+    private async Task<DateTimeOffset> WaitForDrainAsync(TimeSpan timeout, CancellationToken cancellationToken)
+    {
+        var clock = Stopwatch.StartNew();
+        DateTimeOffset? firstQuiet = null;
+        var quiet = 0;
+        while (clock.Elapsed < timeout)
+        {
+            var now = DateTimeOffset.UtcNow;
+            var status = await pipeline.GetFunctionsStatusAsync(cancellationToken);
+            var drained = status.Functions.Count > 0 && status.Functions.All(f => !f.Paused && f.Partitions.All(p => p.Lag == 0));
+            if (drained)
+            {
+                firstQuiet ??= now;
+                if (++quiet >= 3)
+                {
+                    return firstQuiet.Value;
+                }
+            }
+            else
+            {
+                (firstQuiet, quiet) = (null, 0);
+            }
+
+            await Task.Delay(TimeSpan.FromMilliseconds(250), cancellationToken);
+        }
+
+        throw new TimeoutException($"the pipeline did not drain within {timeout.TotalMinutes:N0} min; see {pipeline.Options.DataDirectory}/logs");
+    }
+
+    private static string Invariant(int value) => value.ToString(CultureInfo.InvariantCulture);
+}

@@ -1,0 +1,46 @@
+using SensorPipeline.Stack;
+
+namespace SensorPipeline.EndToEnd.Bench;
+
+/// <summary>
+/// What one phase measured. <paramref name="Seconds"/> is the denominator of documents/s (first send → drained for the
+/// chain, the loop's wall time for the raw phase); <paramref name="SendSeconds"/> is loadgen's send phase.
+/// </summary>
+internal sealed record PhaseFigures(string Name, long Readings, long Documents, double Seconds, double SendSeconds,
+    Dictionary<string, double?> CpuSeconds, LatencyFigures? Latency, string Notes)
+{
+    public double DocumentsPerSecond => Documents / Math.Max(Seconds, 1e-9);
+
+    public double ReadingsPerSecond => Readings / Math.Max(SendSeconds, 1e-9);
+}
+
+/// <summary>End-to-end latency (ingestion enqueued → document written) in ms, exact to one histogram bucket.</summary>
+internal sealed record LatencyFigures(long Count, double? P50, double? P90, double? P99, double? P999, double? Max);
+
+/// <summary>The processes whose CPU time is attributed, by the names the table prints.</summary>
+internal static class Processes
+{
+    public const string DevHost = "devhost";
+    public const string Handler = "handler";
+    public const string Cosmos = "cosmos stand-in";
+    public const string LoadGen = "loadgen";
+    public const string BenchClient = "bench's upsert client";
+
+    public static readonly string[] All = [DevHost, Handler, Cosmos, LoadGen, BenchClient];
+
+    public static Dictionary<string, int> Of(LocalPipeline pipeline, int? handlerPid)
+    {
+        var pids = new Dictionary<string, int> { [Cosmos] = pipeline.Cosmos.Id };
+        if (pipeline.DevHost is { } devhost)
+        {
+            pids[DevHost] = devhost.Id;
+        }
+
+        if (handlerPid is { } pid)
+        {
+            pids[Handler] = pid;
+        }
+
+        return pids;
+    }
+}

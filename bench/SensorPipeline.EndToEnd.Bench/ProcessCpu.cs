@@ -1,0 +1,77 @@
+using System.Diagnostics;
+using System.Globalization;
+
+namespace SensorPipeline.EndToEnd.Bench;
+
+/// <summary>CPU time (user + system) of another process, from <c>/proc/&lt;pid&gt;/stat</c>.</summary>
+public static class ProcessCpu
+{
+    private static readonly Lazy<int> ClockTicks = new(ReadClockTicks);
+
+    /// <summary>Clock ticks per second (<c>getconf CLK_TCK</c>; 100 on every Linux this runs on).</summary>
+    public static int TicksPerSecond => ClockTicks.Value;
+
+    /// <summary>The process's CPU seconds so far, or null when it is gone.</summary>
+    public static double? ReadSeconds(int pid)
+    {
+        string stat;
+        try
+        {
+            stat = File.ReadAllText(string.Create(CultureInfo.InvariantCulture, $"/proc/{pid}/stat"));
+        }
+        catch (Exception e) when (e is FileNotFoundException or DirectoryNotFoundException or IOException)
+        {
+            return null;
+        }
+
+        return ParseTicks(stat) / (double)TicksPerSecond;
+    }
+
+    /// <summary>Resident set size in MB (<c>VmRSS</c> of <c>/proc/&lt;pid&gt;/status</c>), or null when the process is gone.</summary>
+    public static double? ReadRssMegabytes(int pid)
+    {
+        try
+        {
+            var line = File.ReadLines(string.Create(CultureInfo.InvariantCulture, $"/proc/{pid}/status")).FirstOrDefault(l => l.StartsWith("VmRSS:", StringComparison.Ordinal));
+            return line is null ? null : long.Parse(line["VmRSS:".Length..].Replace("kB", "", StringComparison.Ordinal).Trim(), CultureInfo.InvariantCulture) / 1024.0;
+        }
+        catch (Exception e) when (e is FileNotFoundException or DirectoryNotFoundException or IOException)
+        {
+            return null;
+        }
+    }
+
+    /// <summary>
+    /// utime + stime (fields 14 and 15, in clock ticks) of a <c>/proc/&lt;pid&gt;/stat</c> line. The fields are
+    /// counted after the last ')' because the command name in field 2 may itself hold spaces and parentheses.
+    /// </summary>
+    public static long ParseTicks(string stat)
+    {
+        ArgumentNullException.ThrowIfNull(stat);
+        var close = stat.LastIndexOf(')');
+        if (close < 0)
+        {
+            throw new FormatException("not a /proc/<pid>/stat line: no ')' after the command name");
+        }
+
+        // After ") " come field 3 (state) onwards: utime is field 14, so index 11 here; stime index 12.
+        var fields = stat[(close + 1)..].Split(' ', StringSplitOptions.RemoveEmptyEntries);
+        if (fields.Length < 13)
+        {
+            throw new FormatException($"not a /proc/<pid>/stat line: {fields.Length + 2} fields, need at least 15");
+        }
+
+        return long.Parse(fields[11], NumberStyles.None, CultureInfo.InvariantCulture) + long.Parse(fields[12], NumberStyles.None, CultureInfo.InvariantCulture);
+    }
+
+    private static int ReadClockTicks()
+    {
+        var info = new ProcessStartInfo("getconf", "CLK_TCK") { RedirectStandardOutput = true, UseShellExecute = false };
+        using var process = Process.Start(info) ?? throw new InvalidOperationException("getconf did not start");
+        var text = process.StandardOutput.ReadToEnd().Trim();
+        process.WaitForExit();
+        return int.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out var ticks) && ticks > 0
+            ? ticks
+            : throw new InvalidOperationException($"getconf CLK_TCK printed '{text}'");
+    }
+}

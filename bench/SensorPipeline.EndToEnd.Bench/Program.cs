@@ -1,0 +1,80 @@
+using System.Globalization;
+using SensorPipeline.EndToEnd.Bench;
+using SensorPipeline.Stack;
+
+// ./pipeline bench e2e [--minutes 5] [--quick] …  (BenchArguments.cs). Each phase gets a freshly started pipeline, so
+// the in-memory stand-in starts empty every time (its memory grows with every document it holds).
+using var cancel = new CancellationTokenSource();
+Console.CancelKeyPress += (_, e) =>
+{
+    e.Cancel = true;
+    cancel.Cancel();
+};
+try
+{
+    var arguments = BenchArguments.Parse(args);
+    var layout = RepoLayout.Discover();
+    var run = Path.Combine(layout.Root, ".pipeline", "bench", "e2e-" + DateTimeOffset.UtcNow.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture));
+    var environment = new Dictionary<string, string>
+    {
+        ["Pipeline__WriteParallelism"] = arguments.WriteParallelism.ToString(CultureInfo.InvariantCulture),
+    };
+    Console.WriteLine($"e2e bench ({layout.Configuration} build, {Environment.ProcessorCount} cores): handler Pipeline__WriteParallelism={arguments.WriteParallelism}; logs under {run}");
+
+    // 1. The stand-in's raw ceiling. At most MaxDocuments: its memory and query cost grow with the container.
+    const long MaxDocuments = 80_000;
+    PhaseFigures raw;
+    await using (var pipeline = await StartAsync("1-raw"))
+    {
+        Console.WriteLine($"1. raw upsert loop: {arguments.RawParallelism} concurrent upserts for {arguments.RawDuration.TotalSeconds:N0} s …");
+        raw = await new RawUpsertPhase(pipeline, arguments.RawParallelism, arguments.RawDuration, MaxDocuments).RunAsync(cancel.Token);
+    }
+
+    Console.WriteLine($"   {raw.DocumentsPerSecond:N0} documents/s");
+
+    // 2. The chain's ceiling: loadgen at a quarter above the raw ceiling, so a backlog builds and the chain runs flat out,
+    // then drain. Flat-out loadgen would send ~14,000 readings/s: far past 100,000 documents in the stand-in.
+    PhaseFigures ceiling;
+    var over = Math.Ceiling(raw.DocumentsPerSecond * 1.25);
+    await using (var pipeline = await StartAsync("2-ceiling"))
+    {
+        Console.WriteLine($"2. chain ceiling: loadgen at {over:N0} readings/s (1.25× raw) for {arguments.CeilingDuration.TotalSeconds:N0} s, at most {MaxDocuments:N0}, then drain …");
+        ceiling = await new ChainPhase(pipeline, "ceiling", over, arguments.CeilingDuration, MaxDocuments, arguments.DevicesPerKind).RunAsync(cancel.Token);
+    }
+
+    Console.WriteLine($"   {ceiling.DocumentsPerSecond:N0} documents/s written, {ceiling.ReadingsPerSecond:N0} readings/s sent");
+
+    // 3. Half the chain's ceiling for the latency run.
+    var half = Math.Floor(ceiling.DocumentsPerSecond / 2);
+    PhaseFigures latency;
+    await using (var pipeline = await StartAsync("3-half"))
+    {
+        Console.WriteLine($"3. latency: {half:N0} readings/s for {arguments.Minutes:0.#} min …");
+        latency = await new ChainPhase(pipeline, "half ceiling", half, TimeSpan.FromMinutes(arguments.Minutes), null, arguments.DevicesPerKind).RunAsync(cancel.Token);
+    }
+
+    var report = Report.Markdown(arguments, args, raw, ceiling, latency, half);
+    Console.WriteLine();
+    Console.WriteLine(report);
+    var file = Path.Combine(layout.Root, ".pipeline", "bench", "e2e.md");
+    await File.AppendAllTextAsync(file, report + Environment.NewLine, cancel.Token);
+    Console.WriteLine($"(appended to {file})");
+    return 0;
+
+    Task<LocalPipeline> StartAsync(string phase) =>
+        LocalPipeline.StartAsync(layout, new StackOptions { DataDirectory = Path.Combine(run, phase), Environment = environment }, cancel.Token);
+}
+catch (ArgumentException e)
+{
+    await Console.Error.WriteLineAsync($"e2e bench: {e.Message}");
+    return 2;
+}
+catch (OperationCanceledException)
+{
+    return 130;
+}
+catch (Exception e) when (e is InvalidOperationException or TimeoutException or IOException or HttpRequestException or Microsoft.Azure.Cosmos.CosmosException)
+{
+    await Console.Error.WriteLineAsync($"e2e bench: {e.Message}");
+    return 1;
+}

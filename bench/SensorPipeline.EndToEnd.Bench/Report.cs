@@ -1,0 +1,70 @@
+using System.Globalization;
+using System.Text;
+
+namespace SensorPipeline.EndToEnd.Bench;
+
+/// <summary>The one markdown table set the bench prints and appends to <c>.pipeline/bench/e2e.md</c>.</summary>
+internal static class Report
+{
+    // Seed 004's figures in Azure (issue 7): what ours stand beside.
+    private const double SeedP99Ms = 11_900;
+    private const double SeedMaxMs = 240_000;
+
+    public static string Markdown(BenchArguments arguments, IReadOnlyList<string> args, PhaseFigures raw, PhaseFigures ceiling, PhaseFigures latency, double halfRate)
+    {
+        var c = CultureInfo.InvariantCulture;
+        var s = new StringBuilder();
+        s.AppendLine(c, $"## e2e bench {DateTimeOffset.UtcNow:yyyy-MM-dd HH:mm} UTC — `./pipeline bench e2e {string.Join(' ', args)}`");
+        s.AppendLine();
+        s.AppendLine(c, $"{Environment.ProcessorCount} cores; every process on this machine, loopback only. Handler `Pipeline__WriteParallelism={arguments.WriteParallelism}`; each phase on a freshly started stack (empty stand-in).");
+        s.AppendLine();
+        s.AppendLine("| phase | documents | seconds | documents/s | readings/s sent | vs raw ceiling | notes |");
+        s.AppendLine("|---|---:|---:|---:|---:|---:|---|");
+        s.AppendLine(c, $"| 1. raw upsert loop (stand-in ceiling) | {raw.Documents:N0} | {raw.Seconds:F1} | **{raw.DocumentsPerSecond:N0}** | – | 1.00× | {raw.Notes} |");
+        foreach (var phase in new[] { ceiling, latency })
+        {
+            s.AppendLine(c, $"| {(phase == ceiling ? "2. chain ceiling" : "3. chain at half ceiling")} | {phase.Documents:N0} | {phase.Seconds:F1} | **{phase.DocumentsPerSecond:N0}** | {phase.ReadingsPerSecond:N0} | " +
+                $"{(phase == ceiling ? $"**{phase.DocumentsPerSecond / raw.DocumentsPerSecond:F2}×**" : "–")} | {phase.Notes} |");
+        }
+
+        s.AppendLine();
+        s.AppendLine("Chain documents/s = documents written (live + archive; the processors' `DocumentsWritten` in devhost's telemetry summary) ÷ " +
+            "(first send, loadgen ledger `startedAt` → the first of three consecutive status polls, 250 ms apart, with zero lag on every consumer group and partition). " +
+            "Readings/s sent = ledger `readingsSent` ÷ ledger `elapsedSeconds`. Target for phase 2: ≥ 0.90× phase 1.");
+        s.AppendLine();
+        s.AppendLine(c, $"End-to-end latency (ingestion enqueued → document written, ms, exact to one histogram bucket; worse processor per percentile) at {halfRate:N0} readings/s for {arguments.Minutes:0.#} min:");
+        s.AppendLine();
+        s.AppendLine("| run | readings | P50 | P90 | P99 | P99.9 | max |");
+        s.AppendLine("|---|---:|---:|---:|---:|---:|---:|");
+        foreach (var phase in new[] { latency, ceiling })
+        {
+            var l = phase.Latency;
+            s.AppendLine(c, $"| ours, {(phase == latency ? "half ceiling" : "flat out (backlog, for reference)")} | {l?.Count ?? 0:N0} | {Ms(l?.P50)} | {Ms(l?.P90)} | **{Ms(l?.P99)}** | {Ms(l?.P999)} | **{Ms(l?.Max)}** |");
+        }
+
+        s.AppendLine(c, $"| seed 004 in Azure | – | – | – | {SeedP99Ms:N0} | – | {SeedMaxMs:N0} |");
+        s.AppendLine("| target | | | | ≤ 1,000 | | ≤ 5,000 |");
+        s.AppendLine();
+        s.AppendLine(c, $"CPU time per reading (µs; utime+stime from /proc/<pid>/stat, {ProcessCpu.TicksPerSecond} ticks/s, over each phase; loadgen from its ledger's `cpuSeconds`; raw phase per document):");
+        s.AppendLine();
+        s.AppendLine("| process | 1. raw loop | 2. ceiling | 3. half ceiling |");
+        s.AppendLine("|---|---:|---:|---:|");
+        foreach (var process in Processes.All)
+        {
+            s.AppendLine(c, $"| {process} | {Cpu(raw, raw.Documents, process)} | {Cpu(ceiling, ceiling.Readings, process)} | {Cpu(latency, latency.Readings, process)} |");
+        }
+
+        s.AppendLine(c, $"| **total** | {Total(raw, raw.Documents)} | {Total(ceiling, ceiling.Readings)} | {Total(latency, latency.Readings)} |");
+        return s.ToString();
+    }
+
+    private static string Ms(double? value) => value is { } v ? v.ToString("N0", CultureInfo.InvariantCulture) : "–";
+
+    private static string Cpu(PhaseFigures phase, long per, string process) =>
+        phase.CpuSeconds.TryGetValue(process, out var seconds) && seconds is { } s && per > 0
+            ? (s * 1e6 / per).ToString("N0", CultureInfo.InvariantCulture)
+            : "–";
+
+    private static string Total(PhaseFigures phase, long per) =>
+        per > 0 ? (phase.CpuSeconds.Values.Sum(v => v ?? 0) * 1e6 / per).ToString("N0", CultureInfo.InvariantCulture) : "–";
+}
