@@ -3,7 +3,8 @@ using System.Text.Json;
 
 namespace SensorPipeline.DevHost;
 
-/// <summary><c>devhost status [--url U]</c>: prints a running devhost's <c>GET /status</c> as a table.</summary>
+/// <summary><c>devhost status [--url U]</c>: prints a running devhost's <c>GET /status</c> as tables: the emulator's hubs and
+/// partitions, then (when a function app runs) the handler, invocations per function and checkpoint/lag per partition.</summary>
 public static class StatusCommand
 {
     public static async Task<int> RunAsync(IReadOnlyList<string> args, TextWriter output, TextWriter errors)
@@ -57,6 +58,48 @@ public static class StatusCommand
             }
         }
 
+        if (root.TryGetProperty("functionsHost", out var functionsHost))
+        {
+            FormatFunctionsHost(functionsHost, text);
+        }
+
         return text.ToString();
     }
+
+    private static void FormatFunctionsHost(JsonElement host, System.Text.StringBuilder text)
+    {
+        var inv = CultureInfo.InvariantCulture;
+        var functions = host.GetProperty("functions");
+        text.AppendLine();
+        if (functions.GetArrayLength() == 0)
+        {
+            text.AppendLine("functions host: no function app (no host.json in --app-root, or no functions)");
+            return;
+        }
+
+        text.AppendLine(inv, $"handler pid {Optional(host.GetProperty("handlerPid"))}  port {Optional(host.GetProperty("handlerPort"))}  starts {host.GetProperty("handlerStarts").GetInt32()}");
+        text.AppendLine(inv, $"{"function",-20} {"hub",-12} {"consumer group",-20} {"paused",6} {"ok",12} {"failed",10} {"retried",10} {"lag",12}");
+        foreach (var f in functions.EnumerateArray())
+        {
+            var lag = f.GetProperty("partitions").EnumerateArray().Sum(p => p.GetProperty("lag").GetInt64());
+            text.AppendLine(inv, $"{f.GetProperty("name").GetString(),-20} {f.GetProperty("eventHubName").GetString(),-12} {f.GetProperty("consumerGroup").GetString(),-20} {(f.GetProperty("paused").GetBoolean() ? "yes" : "no"),6} {f.GetProperty("invocationsSucceeded").GetInt64(),12:N0} {f.GetProperty("invocationsFailed").GetInt64(),10:N0} {f.GetProperty("invocationsRetried").GetInt64(),10:N0} {lag,12:N0}");
+        }
+
+        text.AppendLine();
+        text.AppendLine(inv, $"{"consumer group",-20} {"hub",-12} {"partition",9} {"checkpoint",12} {"last",12} {"lag",12}  checkpointed at");
+        foreach (var f in functions.EnumerateArray())
+        {
+            foreach (var p in f.GetProperty("partitions").EnumerateArray())
+            {
+                var last = p.GetProperty("lastEnqueuedSequenceNumber").GetInt64();
+                var time = p.GetProperty("checkpointTime");
+                var at = time.ValueKind == JsonValueKind.Null ? "-" : time.GetDateTimeOffset().UtcDateTime.ToString("yyyy-MM-dd HH:mm:ss.fff", inv);
+                text.AppendLine(inv, $"{f.GetProperty("consumerGroup").GetString(),-20} {f.GetProperty("eventHubName").GetString(),-12} {p.GetProperty("partitionId").GetString(),9} {Optional(p.GetProperty("checkpointSequenceNumber")),12} {(last < 0 ? "-" : last.ToString(inv)),12} {p.GetProperty("lag").GetInt64(),12:N0}  {at}");
+            }
+        }
+    }
+
+    // Null (no checkpoint yet, no handler running) prints as "-", like an empty partition's first sequence number.
+    private static string Optional(JsonElement value) =>
+        value.ValueKind == JsonValueKind.Null ? "-" : value.GetInt64().ToString(CultureInfo.InvariantCulture);
 }

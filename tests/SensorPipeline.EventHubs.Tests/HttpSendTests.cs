@@ -191,6 +191,11 @@ public sealed class HttpSendTests(DevHostFixture fixture) : IClassFixture<DevHos
         {
             Assert.True(partition.TryGetProperty(field, out _), field);
         }
+
+        // The devhost program composes the Functions host's section into /status; this app root holds no function app.
+        var functionsHost = status.GetProperty("functionsHost");
+        Assert.Equal(0, functionsHost.GetProperty("functions").GetArrayLength());
+        Assert.Equal(JsonValueKind.Null, functionsHost.GetProperty("handlerPid").ValueKind);
     }
 
     [Fact]
@@ -201,6 +206,7 @@ public sealed class HttpSendTests(DevHostFixture fixture) : IClassFixture<DevHos
         Assert.True(exitCode == 0, errors);
         Assert.Contains("hub", output, StringComparison.Ordinal);
         Assert.Contains("weather-processor", output, StringComparison.Ordinal);
+        Assert.Contains("functions host: no function app", output, StringComparison.Ordinal);
         Assert.Equal(12, output.Split('\n').Count(l => l.StartsWith("ingestion", StringComparison.Ordinal) || l.StartsWith("weather", StringComparison.Ordinal) || l.StartsWith("seismic", StringComparison.Ordinal)));
     }
 

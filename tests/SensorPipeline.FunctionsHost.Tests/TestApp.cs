@@ -225,6 +225,29 @@ public sealed class TestApp : IAsyncDisposable
         return document.RootElement.Clone();
     }
 
+    /// <summary>The emulator's <c>GET /status</c>, which also carries the Functions host's part as <c>functionsHost</c>.</summary>
+    public async Task<JsonElement> DevHostStatusAsync()
+    {
+        using JsonDocument document = JsonDocument.Parse(await Http.GetStringAsync(At("status")));
+        return document.RootElement.Clone();
+    }
+
+    /// <summary>Runs <c>devhost status --url</c> against this devhost, as a user would, until it exits.</summary>
+    public async Task<(int ExitCode, string Output, string Errors)> RunStatusCommandAsync()
+    {
+        var start = new ProcessStartInfo("dotnet") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
+        foreach (string arg in new[] { DevHostDll, "status", "--url", Url!.ToString() })
+        {
+            start.ArgumentList.Add(arg);
+        }
+
+        using Process process = Process.Start(start)!;
+        Task<string> output = process.StandardOutput.ReadToEndAsync();
+        Task<string> errors = process.StandardError.ReadToEndAsync();
+        await process.WaitForExitAsync().WaitAsync(TimeSpan.FromSeconds(30));
+        return (process.ExitCode, await output, await errors);
+    }
+
     /// <summary>The checkpointed sequence number of Fn on a partition, null before the first checkpoint.</summary>
     public async Task<long?> CheckpointAsync(string partitionId, string function = "Fn")
     {

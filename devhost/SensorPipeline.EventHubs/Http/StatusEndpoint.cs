@@ -4,7 +4,8 @@ using Microsoft.Extensions.DependencyInjection;
 
 namespace SensorPipeline.EventHubs.Http;
 
-/// <summary><c>GET /status</c>: the namespace, its hubs and each partition's first/last sequence number and bytes.</summary>
+/// <summary><c>GET /status</c>: the namespace, its hubs and each partition's first/last sequence number and bytes,
+/// then every registered <see cref="IStatusSection"/> (e.g. the local Functions host's <c>functionsHost</c>).</summary>
 internal static class StatusEndpoint
 {
     public static async Task WriteAsync(HttpContext context)
@@ -58,6 +59,12 @@ internal static class StatusEndpoint
         }
 
         writer.WriteEndArray();
+        foreach (var section in context.RequestServices.GetServices<IStatusSection>())
+        {
+            writer.WritePropertyName(section.Name);
+            section.WriteValue(writer);
+        }
+
         writer.WriteEndObject();
         await writer.FlushAsync(context.RequestAborted);
     }

@@ -2,6 +2,7 @@ using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Options;
 using SensorPipeline.EventHubs;
+using SensorPipeline.EventHubs.Http;
 using SensorPipeline.FunctionsHost;
 using SensorPipeline.FunctionsHost.Hubs;
 using SensorPipeline.FunctionsHost.Listeners;
@@ -30,6 +31,7 @@ public static class FunctionsHostExtensions
         builder.Services.TryAddEnumerable(ServiceDescriptor.Singleton<IValidateOptions<FunctionsHostOptions>, FunctionsHostOptionsValidator>());
         builder.Services.TryAddSingleton(TimeProvider.System);
         builder.Services.TryAddSingleton<FunctionsHostState>();
+        builder.Services.TryAddEnumerable(ServiceDescriptor.Singleton<IStatusSection, FunctionsHostStatusSection>());
         builder.Services.TryAddSingleton<IEventHubsGateway>(sp => new NamespaceGateway(sp.GetRequiredService<EventHubsNamespace>()));
         builder.Services.AddHostedService<FunctionsHostService>();
         return builder;

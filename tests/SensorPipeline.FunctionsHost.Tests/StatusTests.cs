@@ -1,0 +1,69 @@
+using System.Text.Json;
+
+namespace SensorPipeline.FunctionsHost.Tests;
+
+/// <summary>Seeing inside: <c>GET /status</c> carries the Functions host's part (checkpoint and lag per partition of each
+/// consumer group, invocations ok/failed/retried per function, the handler) beside the emulator's hubs, identical to
+/// <c>GET /status/functions</c>; <c>devhost status</c> prints it as tables.</summary>
+public sealed class StatusTests
+{
+    [Fact]
+    public async Task Status_IncludesCheckpointsLagInvocationsAndHandler_AndStatusCommandPrintsThem()
+    {
+        await using var app = new TestApp();
+        Assert.Null(await app.StartAsync());
+
+        // Partition 0: three events processed (checkpoint 2). Partition 1: a failed batch, checkpointed past (no retry
+        // policy). Then a paused function leaves two events on partition 0 as lag.
+        await app.SendAsync("input", "0", "a", "b", "c");
+        await app.WaitUntilAsync(async () => await app.CheckpointAsync("0") == 2, "checkpoint 2 on partition 0");
+        app.SetScript("""{"Fn": {"mode": "fail", "status": 500}}""");
+        await app.SendAsync("input", "1", "x");
+        await app.WaitUntilAsync(async () => await app.CheckpointAsync("1") == 0, "checkpoint past the failed batch on partition 1");
+        using (HttpResponseMessage paused = await app.Http.PostAsync(app.At("admin/functions/Fn/pause"), null))
+        {
+            Assert.True(paused.IsSuccessStatusCode);
+        }
+
+        await app.SendAsync("input", "0", "d", "e");
+
+        JsonElement status = await app.DevHostStatusAsync();
+        Assert.Equal(["input", "output"], status.GetProperty("hubs").EnumerateArray().Select(h => h.GetProperty("name").GetString()));
+        JsonElement host = status.GetProperty("functionsHost");
+        JsonElement functionsOnly = await app.StatusAsync();
+        Assert.Equal(functionsOnly.GetProperty("handlerPid").GetInt32(), host.GetProperty("handlerPid").GetInt32());
+        Assert.Equal(1, host.GetProperty("handlerStarts").GetInt32());
+        Assert.True(host.GetProperty("handlerPort").GetInt32() > 0);
+
+        JsonElement fn = Assert.Single(host.GetProperty("functions").EnumerateArray());
+        Assert.Equal("Fn", fn.GetProperty("name").GetString());
+        Assert.Equal("input", fn.GetProperty("eventHubName").GetString());
+        Assert.Equal("fn", fn.GetProperty("consumerGroup").GetString());
+        Assert.True(fn.GetProperty("paused").GetBoolean());
+        Assert.True(fn.GetProperty("invocationsSucceeded").GetInt64() >= 1);
+        Assert.Equal(1, fn.GetProperty("invocationsFailed").GetInt64());
+        Assert.Equal(0, fn.GetProperty("invocationsRetried").GetInt64());
+        JsonElement[] partitions = [.. fn.GetProperty("partitions").EnumerateArray()];
+        Assert.Equal(["0", "1"], partitions.Select(p => p.GetProperty("partitionId").GetString()));
+        Assert.Equal(2, partitions[0].GetProperty("checkpointSequenceNumber").GetInt64());
+        Assert.Equal(4, partitions[0].GetProperty("lastEnqueuedSequenceNumber").GetInt64());
+        Assert.Equal(2, partitions[0].GetProperty("lag").GetInt64());
+        Assert.Equal(0, partitions[1].GetProperty("checkpointSequenceNumber").GetInt64());
+        Assert.Equal(0, partitions[1].GetProperty("lag").GetInt64());
+        Assert.Equal(JsonValueKind.String, partitions[1].GetProperty("checkpointTime").ValueKind);
+
+        var (exitCode, output, errors) = await app.RunStatusCommandAsync();
+        Assert.True(exitCode == 0, errors);
+        string[] lines = output.Split('\n', StringSplitOptions.TrimEntries);
+        Assert.Contains(lines, l => l.StartsWith($"handler pid {host.GetProperty("handlerPid").GetInt32()} ", StringComparison.Ordinal));
+        string[] function = Columns(lines, "Fn");
+        Assert.Equal(["Fn", "input", "fn", "yes"], function[..4]);
+        Assert.Equal(["1", "0", "2"], function[5..]); // failed, retried, lag (ok depends on how the host batched the first three)
+        Assert.Equal(["fn", "input", "0", "2", "4", "2"], Columns(lines, "fn", "input", "0")[..6]);
+        Assert.Equal(["fn", "input", "1", "0", "0", "0"], Columns(lines, "fn", "input", "1")[..6]);
+    }
+
+    // The whitespace-separated cells of the one table row that starts with these cells.
+    private static string[] Columns(string[] lines, params string[] leading) =>
+        Assert.Single(lines.Select(l => l.Split(' ', StringSplitOptions.RemoveEmptyEntries)), c => c.Length >= leading.Length && c.AsSpan(0, leading.Length).SequenceEqual(leading));
+}
