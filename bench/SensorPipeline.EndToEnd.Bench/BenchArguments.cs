@@ -3,17 +3,17 @@ using System.Globalization;
 namespace SensorPipeline.EndToEnd.Bench;
 
 /// <summary>
-/// <c>./pipeline bench e2e [--minutes 5] [--quick] [--write-parallelism 32] [--raw-parallelism 64] [--raw-seconds 15]
+/// <c>./pipeline bench e2e [--minutes 5] [--quick] [--write-parallelism 64] [--raw-parallelism 64] [--raw-seconds 15]
 /// [--ceiling-seconds 30] [--devices 100]</c>.
 /// </summary>
 internal sealed record BenchArguments(double Minutes, int WriteParallelism, int RawParallelism, TimeSpan RawDuration, TimeSpan CeilingDuration, int DevicesPerKind)
 {
-    public const string Usage = "usage: bench e2e [--minutes 5] [--quick] [--write-parallelism 32] [--raw-parallelism 64] [--raw-seconds 15] [--ceiling-seconds 30] [--devices 100]";
+    public const string Usage = "usage: bench e2e [--minutes 5] [--quick] [--write-parallelism 64] [--raw-parallelism 64] [--raw-seconds 15] [--ceiling-seconds 30] [--devices 100]";
 
     public static BenchArguments Parse(IReadOnlyList<string> args)
     {
         double minutes = 5;
-        int writeParallelism = 32, rawParallelism = 64, devices = 100;
+        int writeParallelism = 64, rawParallelism = 64, devices = 100;
         double rawSeconds = 15, ceilingSeconds = 30;
         for (var i = 0; i < args.Count; i++)
         {

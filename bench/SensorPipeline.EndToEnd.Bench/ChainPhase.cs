@@ -10,7 +10,7 @@ namespace SensorPipeline.EndToEnd.Bench;
 /// <c>DocumentsWritten</c> (live + archive) from devhost's telemetry summary; the time runs from loadgen's first send
 /// (its ledger's <c>startedAt</c>) to the first status poll that found every consumer group caught up.
 /// </summary>
-internal sealed class ChainPhase(LocalPipeline pipeline, string name, double? rate, TimeSpan duration, long? maxReadings, int devicesPerKind)
+internal sealed class ChainPhase(LocalPipeline pipeline, string name, double? rate, TimeSpan duration, long? maxReadings, int devicesPerKind, string devicePrefix = "dev")
 {
     public async Task<PhaseFigures> RunAsync(CancellationToken cancellationToken)
     {
@@ -25,7 +25,7 @@ internal sealed class ChainPhase(LocalPipeline pipeline, string name, double? ra
             pipeline.Layout.LoadGenDll, "--connection", pipeline.EventHubConnection,
             "--duration", duration.TotalSeconds.ToString("0.###", CultureInfo.InvariantCulture) + "s",
             "--weather", Invariant(devicesPerKind), "--seismic", Invariant(devicesPerKind),
-            "--ledger", ledgerPath, "--progress-interval", "5s",
+            "--device-prefix", devicePrefix, "--ledger", ledgerPath, "--progress-interval", "5s",
         ];
         if (rate is { } r)
         {
@@ -57,7 +57,9 @@ internal sealed class ChainPhase(LocalPipeline pipeline, string name, double? ra
 
         // Two aggregation periods and a second: the last batches' metrics reach devhost before the summary is read.
         await Task.Delay(pipeline.Options.MetricFlushInterval * 2 + TimeSpan.FromSeconds(1), cancellationToken);
-        using var summary = await pipeline.GetTelemetrySummaryAsync(DateTimeOffset.UtcNow - started + TimeSpan.FromSeconds(30), cancellationToken);
+        // One aggregation period before the start: a period that began just before the first send holds its first batches.
+        // No more, so a warm-up's metrics (older by at least the wait above) stay out of the window.
+        using var summary = await pipeline.GetTelemetrySummaryAsync(DateTimeOffset.UtcNow - started + pipeline.Options.MetricFlushInterval, cancellationToken);
         var (documents, latency) = Telemetry.Read(summary.RootElement);
         var evicted = summary.RootElement.GetProperty("ingestion").GetProperty("evicted").GetInt64();
 
