@@ -4,6 +4,7 @@ using System.Text.Json;
 using Microsoft.ApplicationInsights;
 using SensorPipeline.Core.Readings;
 using SensorPipeline.Core.Splitting;
+using SensorPipeline.Core.Telemetry;
 using SensorPipeline.Functions.Telemetry;
 using Xunit.Abstractions;
 
@@ -33,6 +34,11 @@ public sealed class TelemetryCostTests(ITestOutputHelper output)
         Print("5,000 readings per partition per period", high);
         Print("5,000 readings per partition per period, Telemetry__HistogramBucketsPerDoubling=2", coarse);
         Assert.True(coarse.ItemsPerPeriod < high.ItemsPerPeriod * 0.7, "a coarser histogram must send fewer bucket series");
+
+        // Only freshness and readings received carry the Partition dimension (one series per partition is the costliest
+        // kind at 100 partitions a hub); the device-to-store histogram is coarser than the end-to-end one.
+        Assert.Equal([MetricNames.FreshnessMs, MetricNames.ReadingsReceived], high.PerMetric.Where(m => m.Value.PerPartition > 0).Select(m => m.Key).Order());
+        Assert.InRange(high.PerMetric[MetricNames.DeviceToStoreBucket].Items, 1, high.PerMetric[MetricNames.EndToEndBucket].Items / 2);
         // More readings populate a few more latency buckets in the tails; nothing else grows.
         Assert.InRange(high.UncompressedPerPeriod / low.UncompressedPerPeriod, 0.8, 1.5);
         Assert.InRange(high.ItemsPerPeriod / low.ItemsPerPeriod, 0.8, 1.5);
@@ -57,13 +63,17 @@ public sealed class TelemetryCostTests(ITestOutputHelper output)
         var summary = await server.WaitForAsync(s => s.Ingestion.Requests >= Periods);
         var points = (await server.Http.GetFromJsonAsync<JsonElement>(server.At("telemetry/metrics"))).GetProperty("points").EnumerateArray().ToList();
         var perPartition = points.Count(p => p.GetProperty("dimensions").TryGetProperty("Partition", out _));
+        var perMetric = points.GroupBy(p => p.GetProperty("name").GetString()!).ToDictionary(
+            g => g.Key,
+            g => ((double)g.Count() / Periods, (double)g.Count(p => p.GetProperty("dimensions").TryGetProperty("Partition", out _)) / Periods));
         return new Measurement(
             readingsPerPartitionPerPeriod * Partitions * Functions.Length,
             (double)summary.Ingestion.MetricItems / Periods,
             (double)perPartition / Periods,
             (double)(points.Count - perPartition) / Periods,
             (double)summary.Ingestion.BytesCompressed / Periods,
-            (double)summary.Ingestion.BytesUncompressed / Periods);
+            (double)summary.Ingestion.BytesUncompressed / Periods,
+            perMetric);
     }
 
     /// <summary>What the handler reports in one period: per partition a batch a second, latencies log-normal around 1 s.</summary>
@@ -115,16 +125,24 @@ public sealed class TelemetryCostTests(ITestOutputHelper output)
             $"{label}: {m.ReadingsPerPeriod:N0} readings/period -> {m.ItemsPerPeriod:N0} metric items/period ({m.PerPartitionItems:N0} with a Partition dimension, {m.PerProcessItems:N0} without), {m.CompressedPerPeriod:N0} B gzip / {m.UncompressedPerPeriod:N0} B JSON per period, {m.UncompressedPerPeriod / m.ItemsPerPeriod:N0} B JSON per item"));
         output.WriteLine(string.Create(CultureInfo.InvariantCulture,
             $"  devhost (2 s periods): {m.UncompressedPerPeriod * 1800 / 1e6:N1} MB/h JSON, {m.CompressedPerPeriod * 1800 / 1e6:N1} MB/h on the wire"));
+        output.WriteLine("  items per period by metric: " + string.Join(", ", m.PerMetric.OrderByDescending(p => p.Value.Items)
+            .Select(p => string.Create(CultureInfo.InvariantCulture, $"{p.Key} {p.Value.Items:N0}"))));
+        var bytesPerItem = m.UncompressedPerPeriod / m.ItemsPerPeriod;
         foreach (var (partitions, instances) in new[] { (32, 12), (32, 32), (32, 96), (100, 94) })
         {
-            // Azure: 60 s periods. Per-partition series follow the partitions (each is owned by one instance at a time);
-            // the others are sent by every instance of a function (Flex Consumption scales each function separately).
+            // Azure: 60 s periods, 3 hubs of `partitions` each. A per-partition series is sent once per partition (by the
+            // instance that owns it at the time); every other series once per instance. Flex Consumption scales each
+            // function separately, so an instance hosts one function: per instance, a third of what this one process
+            // (all three functions) sends without a Partition dimension. Assumes an instance's non-empty latency buckets
+            // per minute are as measured here (log-normal latencies, σ = 1; more readings per instance fill a few more
+            // tail buckets, see the 10x case).
             var items = m.PerPartitionItems / Partitions * partitions + (m.PerProcessItems / Functions.Length * instances);
-            var mbPerHour = items * (m.UncompressedPerPeriod / m.ItemsPerPeriod) * 60 / 1e6;
+            var mbPerHour = items * bytesPerItem * 60 / 1e6;
             output.WriteLine(string.Create(CultureInfo.InvariantCulture,
                 $"  Azure, {partitions} partitions/hub, {instances} instances: {items * 60:N0} items/h, {mbPerHour:N1} MB/h JSON = {mbPerHour / 450:P1} of the seeds' 450 MB/h"));
         }
     }
 
-    private sealed record Measurement(double ReadingsPerPeriod, double ItemsPerPeriod, double PerPartitionItems, double PerProcessItems, double CompressedPerPeriod, double UncompressedPerPeriod);
+    private sealed record Measurement(double ReadingsPerPeriod, double ItemsPerPeriod, double PerPartitionItems, double PerProcessItems, double CompressedPerPeriod, double UncompressedPerPeriod,
+        Dictionary<string, (double Items, double PerPartition)> PerMetric);
 }

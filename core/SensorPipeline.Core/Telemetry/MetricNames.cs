@@ -8,35 +8,36 @@ namespace SensorPipeline.Core.Telemetry;
 /// </summary>
 public static class MetricNames
 {
-    /// <summary>Events in a batch, per function and partition (sum = events received).</summary>
+    /// <summary>Events in a batch, per function (sum = events received).</summary>
     public const string EventsReceived = "EventsReceived";
 
     /// <summary>Readings in a batch, per function and partition (sum = readings received; the "received" side of received vs written).</summary>
     public const string ReadingsReceived = "ReadingsReceived";
 
-    /// <summary>Documents stored (live + archive) for a batch, per function and partition (the "written" side).</summary>
+    /// <summary>Documents stored (live + archive) for a batch, per function (the "written" side).</summary>
     public const string DocumentsWritten = "DocumentsWritten";
 
-    /// <summary>Events per invocation, per function and partition (avg/min/max batch size).</summary>
+    /// <summary>Events per invocation, per function (avg/min/max batch size).</summary>
     public const string BatchSize = "BatchSize";
 
     /// <summary>Now − ingestion enqueued time of the oldest event in a batch, ms, per function and partition: the seeds'
     /// lateness signal (a consumer falling behind shows here first). The freshness alert reads this name.</summary>
     public const string FreshnessMs = "FreshnessMs";
 
-    /// <summary>Ingestion enqueued → document written, ms, per function and partition (sum, count, min, max).</summary>
+    /// <summary>Ingestion enqueued → document written, ms, per function (sum, count, min, max).</summary>
     public const string EndToEndMs = "EndToEndMs";
 
     /// <summary>The same latency counted per <see cref="Dimensions.Bucket"/>, per function: valueCount per bucket is the histogram.</summary>
     public const string EndToEndBucket = "EndToEndBucket";
 
-    /// <summary>Device observed-at → document written, ms, per function and partition.</summary>
+    /// <summary>Device observed-at → document written, ms, per function.</summary>
     public const string DeviceToStoreMs = "DeviceToStoreMs";
 
-    /// <summary>The device-to-store latency counted per <see cref="Dimensions.Bucket"/>, per function.</summary>
+    /// <summary>The device-to-store latency counted per <see cref="Dimensions.Bucket"/>, per function, at most 2 buckets per
+    /// doubling (labels are still LatencyBuckets upper bounds, so the same percentile arithmetic applies).</summary>
     public const string DeviceToStoreBucket = "DeviceToStoreBucket";
 
-    /// <summary>Readings older than the max age, archived instead of live, per function and partition.</summary>
+    /// <summary>Readings older than the max age, archived instead of live, per function.</summary>
     public const string StaleReadings = "StaleReadings";
 
     /// <summary>Dead letters written, per function and reason code. The dead-letter alert reads this name.</summary>
@@ -66,7 +67,8 @@ public static class MetricNames
         /// <summary>The function name: <c>Splitter</c>, <c>WeatherProcessor</c>, <c>SeismicProcessor</c>.</summary>
         public const string Function = "Function";
 
-        /// <summary>The Event Hubs partition id of the batch.</summary>
+        /// <summary>The Event Hubs partition id of the batch: only on <see cref="FreshnessMs"/> and <see cref="ReadingsReceived"/>
+        /// (every other series is per function, sent once per instance instead of once per partition: cheaper at scale).</summary>
         public const string Partition = "Partition";
 
         /// <summary>A latency bucket: <see cref="LatencyBuckets.Label"/> (its upper bound in ms, or <c>inf</c>).</summary>

@@ -23,6 +23,9 @@ internal sealed class PipelineMetrics
     /// <summary>Event Hubs allows up to 1024 partitions per hub (dedicated tier); one series per partition at most.</summary>
     private const int PartitionLimit = 1024;
 
+    /// <summary>Resolution of the device-to-store histogram: at most this many buckets per doubling (see the constructor).</summary>
+    internal const int DeviceToStoreBucketsPerDoubling = 2;
+
     /// <summary>Different Cosmos DB containers, operations, status codes or dead-letter reasons per metric.</summary>
     private const int SmallLimit = 64;
 
@@ -65,16 +68,25 @@ internal sealed class PipelineMetrics
             return;
         }
 
-        _eventsReceived = client.GetMetric(MetricNames.EventsReceived, D.Function, D.Partition, PerPartition);
+        // Cost (devhost/SensorPipeline.DevHost.Telemetry/README.md): a series with a Partition dimension is sent once per
+        // partition per period (100 a hub at the seeds' scale), a series without one once per instance. Partition is kept
+        // only where partition heat matters — freshness (one stuck partition shows as lateness) and readings received
+        // (a hot partition) — the rest is per function: no chart or alert groups them by partition.
+        _eventsReceived = client.GetMetric(MetricNames.EventsReceived, D.Function, PerFunction);
         _readingsReceived = client.GetMetric(MetricNames.ReadingsReceived, D.Function, D.Partition, PerPartition);
-        _documentsWritten = client.GetMetric(MetricNames.DocumentsWritten, D.Function, D.Partition, PerPartition);
-        _batchSize = client.GetMetric(MetricNames.BatchSize, D.Function, D.Partition, PerPartition);
+        _documentsWritten = client.GetMetric(MetricNames.DocumentsWritten, D.Function, PerFunction);
+        _batchSize = client.GetMetric(MetricNames.BatchSize, D.Function, PerFunction);
         _freshness = client.GetMetric(MetricNames.FreshnessMs, D.Function, D.Partition, PerPartition);
-        _endToEnd = client.GetMetric(MetricNames.EndToEndMs, D.Function, D.Partition, PerPartition);
-        _deviceToStore = client.GetMetric(MetricNames.DeviceToStoreMs, D.Function, D.Partition, PerPartition);
+        _endToEnd = client.GetMetric(MetricNames.EndToEndMs, D.Function, PerFunction);
+        _deviceToStore = client.GetMetric(MetricNames.DeviceToStoreMs, D.Function, PerFunction);
         _endToEndBuckets = new LatencyHistogram(client.GetMetric(MetricNames.EndToEndBucket, D.Function, D.Bucket, PerBucket), histogramBucketsPerDoubling);
-        _deviceToStoreBuckets = new LatencyHistogram(client.GetMetric(MetricNames.DeviceToStoreBucket, D.Function, D.Bucket, PerBucket), histogramBucketsPerDoubling);
-        _stale = client.GetMetric(MetricNames.StaleReadings, D.Function, D.Partition, PerPartition);
+
+        // Every non-empty bucket is one item per instance per period, so the histograms dominate the cost. Device-to-store
+        // latency includes device clocks and buffering, so it is kept exact to a coarser bucket (±41 % at 2 per doubling)
+        // and costs a quarter of end-to-end's buckets; its exact max still comes from DeviceToStoreMs.
+        _deviceToStoreBuckets = new LatencyHistogram(client.GetMetric(MetricNames.DeviceToStoreBucket, D.Function, D.Bucket, PerBucket),
+            Math.Min(histogramBucketsPerDoubling, DeviceToStoreBucketsPerDoubling));
+        _stale = client.GetMetric(MetricNames.StaleReadings, D.Function, PerFunction);
         _deadLetters = client.GetMetric(MetricNames.DeadLetters, D.Function, D.Reason, PerReason);
         _cosmosLatency = client.GetMetric(MetricNames.CosmosLatencyMs, D.Container, D.Operation, PerContainer);
         _cosmosCharge = client.GetMetric(MetricNames.CosmosRequestCharge, D.Container, D.Operation, PerContainer);
@@ -99,8 +111,8 @@ internal sealed class PipelineMetrics
             return;
         }
 
-        _eventsReceived!.TrackValue(events.Count, function, partition);
-        _batchSize!.TrackValue(events.Count, function, partition);
+        _eventsReceived!.TrackValue(events.Count, function);
+        _batchSize!.TrackValue(events.Count, function);
         _readingsReceived!.TrackValue(readings, function, partition);
         var oldest = long.MaxValue;
         foreach (var e in events)
@@ -118,6 +130,8 @@ internal sealed class PipelineMetrics
     /// One reading's document was written (live or archive): end-to-end latency (its ingestion event's enqueued time →
     /// now) and device-to-store latency (its observed-at → now), each as a value and as a histogram bucket count.
     /// </summary>
+    /// <remarks>The partition is not a dimension of these metrics (cost: see the constructor); it is taken so that callers
+    /// report every batch the same way and only this class decides which metrics carry it.</remarks>
     public void ReadingWritten(string function, string partition, long ingestionEnqueuedUnixMs, long observedUnixMs)
     {
         if (!Enabled)
@@ -129,19 +143,20 @@ internal sealed class PipelineMetrics
         if (ingestionEnqueuedUnixMs > 0)
         {
             double e2e = now - ingestionEnqueuedUnixMs;
-            _endToEnd!.TrackValue(e2e, function, partition);
+            _endToEnd!.TrackValue(e2e, function);
             _endToEndBuckets!.Track(function, e2e);
         }
 
         if (observedUnixMs > 0)
         {
             double d2s = now - observedUnixMs;
-            _deviceToStore!.TrackValue(d2s, function, partition);
+            _deviceToStore!.TrackValue(d2s, function);
             _deviceToStoreBuckets!.Track(function, d2s);
         }
     }
 
     /// <summary>A batch is fully stored: documents written (live + archive) beside the readings received, and the stale ones archived.</summary>
+    /// <remarks>The partition is not a dimension of these metrics, as in <see cref="ReadingWritten"/>.</remarks>
     public void BatchStored(string function, string partition, int documentsWritten, int staleArchived)
     {
         if (!Enabled)
@@ -149,10 +164,10 @@ internal sealed class PipelineMetrics
             return;
         }
 
-        _documentsWritten!.TrackValue(documentsWritten, function, partition);
+        _documentsWritten!.TrackValue(documentsWritten, function);
         if (staleArchived > 0)
         {
-            _stale!.TrackValue(staleArchived, function, partition);
+            _stale!.TrackValue(staleArchived, function);
         }
     }
 
