@@ -53,7 +53,12 @@ public sealed class PackageTests : IDisposable
             HttpResponseMessage? answer = null;
             while (answer is null && !timeout.IsCancellationRequested)
             {
-                Assert.False(handler.HasExited, $"the handler exited with {(handler.HasExited ? handler.ExitCode : 0)}: {await handler.StandardError.ReadToEndAsync(timeout.Token)}");
+                if (handler.HasExited)
+                {
+                    // Read the output only once the process is gone: before that, ReadToEnd would wait for it to exit.
+                    Assert.Fail($"the handler exited with {handler.ExitCode}: {await handler.StandardError.ReadToEndAsync(timeout.Token)}");
+                }
+
                 try
                 {
                     answer = await http.GetAsync(new Uri($"http://127.0.0.1:{port}/"), timeout.Token);
