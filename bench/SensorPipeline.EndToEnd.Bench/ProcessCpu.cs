@@ -27,6 +27,26 @@ public static class ProcessCpu
         return ParseTicks(stat) / (double)TicksPerSecond;
     }
 
+    /// <summary>CPU seconds every process on the machine has used since boot (the busy columns of <c>/proc/stat</c>).</summary>
+    public static double ReadMachineBusySeconds() => ParseMachineBusyTicks(File.ReadLines("/proc/stat").First()) / (double)TicksPerSecond;
+
+    /// <summary>
+    /// user + nice + system + irq + softirq + steal of the <c>/proc/stat</c> "cpu" line, in clock ticks (idle and iowait
+    /// are not busy; guest time is already inside user).
+    /// </summary>
+    public static long ParseMachineBusyTicks(string cpuLine)
+    {
+        ArgumentNullException.ThrowIfNull(cpuLine);
+        var fields = cpuLine.Split(' ', StringSplitOptions.RemoveEmptyEntries);
+        if (fields.Length < 9 || fields[0] != "cpu")
+        {
+            throw new FormatException("not the /proc/stat cpu line: need 'cpu' and at least 8 counters");
+        }
+
+        long Field(int i) => long.Parse(fields[i], NumberStyles.None, CultureInfo.InvariantCulture);
+        return Field(1) + Field(2) + Field(3) + Field(6) + Field(7) + Field(8);
+    }
+
     /// <summary>Resident set size in MB (<c>VmRSS</c> of <c>/proc/&lt;pid&gt;/status</c>), or null when the process is gone.</summary>
     public static double? ReadRssMegabytes(int pid)
     {

@@ -14,7 +14,7 @@ internal static class Report
     {
         var c = CultureInfo.InvariantCulture;
         var s = new StringBuilder();
-        s.AppendLine(c, $"## e2e bench {DateTimeOffset.UtcNow:yyyy-MM-dd HH:mm} UTC — `./pipeline bench e2e {string.Join(' ', args)}`");
+        s.AppendLine(c, $"## e2e bench {DateTimeOffset.UtcNow:yyyy-MM-dd HH:mm} UTC — `{string.Join(' ', ["./pipeline", "bench", "e2e", .. args])}`");
         s.AppendLine();
         s.AppendLine(c, $"{Environment.ProcessorCount} cores; every process on this machine, loopback only. Handler `Pipeline__WriteParallelism={arguments.WriteParallelism}`; each phase on a freshly started stack (empty stand-in).");
         s.AppendLine();
@@ -54,7 +54,11 @@ internal static class Report
             s.AppendLine(c, $"| {process} | {Cpu(raw, raw.Documents, process)} | {Cpu(ceiling, ceiling.Readings, process)} | {Cpu(latency, latency.Readings, process)} |");
         }
 
-        s.AppendLine(c, $"| **total** | {Total(raw, raw.Documents)} | {Total(ceiling, ceiling.Readings)} | {Total(latency, latency.Readings)} |");
+        s.AppendLine(c, $"| **total of ours** | {Total(raw, raw.Documents)} | {Total(ceiling, ceiling.Readings)} | {Total(latency, latency.Readings)} |");
+        s.AppendLine(c, $"| other programs on the machine | {Other(raw, raw.Documents)} | {Other(ceiling, ceiling.Readings)} | {Other(latency, latency.Readings)} |");
+        s.AppendLine();
+        s.AppendLine(c, $"Cores busy on average (all processes, /proc/stat): raw {Busy(raw, raw.Seconds)}, ceiling {Busy(ceiling, ceiling.Seconds)}, half ceiling {Busy(latency, latency.Seconds)} of {Environment.ProcessorCount}.");
+        s.AppendLine("\"other programs\" is the machine's busy time minus ours (the bench's own time outside phase 1 included): a shared machine makes every figure noisy.");
         return s.ToString();
     }
 
@@ -65,6 +69,17 @@ internal static class Report
             ? (s * 1e6 / per).ToString("N0", CultureInfo.InvariantCulture)
             : "–";
 
+    private static double Ours(PhaseFigures phase) => phase.CpuSeconds.Where(p => p.Key != Processes.Machine).Sum(p => p.Value ?? 0);
+
     private static string Total(PhaseFigures phase, long per) =>
-        per > 0 ? (phase.CpuSeconds.Values.Sum(v => v ?? 0) * 1e6 / per).ToString("N0", CultureInfo.InvariantCulture) : "–";
+        per > 0 ? (Ours(phase) * 1e6 / per).ToString("N0", CultureInfo.InvariantCulture) : "–";
+
+    // loadgen's own figure is in the ledger (not /proc), and it ran inside the phase, so it is inside the machine's too.
+    private static string Other(PhaseFigures phase, long per) =>
+        per > 0 && phase.CpuSeconds.GetValueOrDefault(Processes.Machine) is { } machine
+            ? (Math.Max(0, machine - Ours(phase)) * 1e6 / per).ToString("N0", CultureInfo.InvariantCulture)
+            : "–";
+
+    private static string Busy(PhaseFigures phase, double seconds) =>
+        phase.CpuSeconds.GetValueOrDefault(Processes.Machine) is { } machine ? (machine / seconds).ToString("F2", CultureInfo.InvariantCulture) : "–";
 }
