@@ -57,9 +57,11 @@ internal sealed class ChainPhase(LocalPipeline pipeline, string name, double? ra
 
         // Two aggregation periods and a second: the last batches' metrics reach devhost before the summary is read.
         await Task.Delay(pipeline.Options.MetricFlushInterval * 2 + TimeSpan.FromSeconds(1), cancellationToken);
-        // One aggregation period before the start: a period that began just before the first send holds its first batches.
-        // No more, so a warm-up's metrics (older by at least the wait above) stay out of the window.
-        using var summary = await pipeline.GetTelemetrySummaryAsync(DateTimeOffset.UtcNow - started + pipeline.Options.MetricFlushInterval, cancellationToken);
+        // One aggregation period and a second before the start: a period that began just before the first send holds its
+        // first batches, and devhost's "now" is a little later than ours. No more, so a warm-up's metrics (whose last
+        // period began before its drain, two periods and a second before this phase started) stay out of the window.
+        using var summary = await pipeline.GetTelemetrySummaryAsync(
+            DateTimeOffset.UtcNow - started + pipeline.Options.MetricFlushInterval + TimeSpan.FromSeconds(1), cancellationToken);
         var (documents, latency) = Telemetry.Read(summary.RootElement);
         var evicted = summary.RootElement.GetProperty("ingestion").GetProperty("evicted").GetInt64();
 
