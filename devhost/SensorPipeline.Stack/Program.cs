@@ -9,6 +9,13 @@ Console.CancelKeyPress += (_, e) =>
     e.Cancel = true;
     cancel.Cancel();
 };
+// SIGTERM (a service manager, `kill`, or a shell that started us in the background, where SIGINT is ignored) stops the
+// stack the same way, so the stand-in, devhost and the handler never outlive it.
+using var terminate = System.Runtime.InteropServices.PosixSignalRegistration.Create(System.Runtime.InteropServices.PosixSignal.SIGTERM, context =>
+{
+    context.Cancel = true;
+    cancel.Cancel();
+});
 try
 {
     var arguments = StackArguments.Parse(args);
