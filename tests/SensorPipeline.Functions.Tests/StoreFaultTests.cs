@@ -4,31 +4,19 @@ using SensorPipeline.Functions.Tests.Infrastructure;
 namespace SensorPipeline.Functions.Tests;
 
 /// <summary>The handler writing through <see cref="FaultProxy"/> to a stand-in of its own.</summary>
-public sealed class FaultFixture : IAsyncLifetime, IDisposable
+public sealed class FaultFixture() : SingleHandlerFixture("faults")
 {
-    private CosmosStandIn? _standIn;
     private FaultProxy? _proxy;
-    private HandlerProcess? _handler;
-    private StoreReader? _store;
 
     internal FaultProxy Proxy => _proxy ?? throw new InvalidOperationException("not started");
 
-    internal HandlerProcess Handler => _handler ?? throw new InvalidOperationException("not started");
-
-    internal StoreReader Store => _store ?? throw new InvalidOperationException("not started");
-
-    public async Task InitializeAsync()
+    internal override async Task ConfigureAsync(CosmosStandIn standIn, Dictionary<string, string?> settings)
     {
-        _standIn = await CosmosStandIn.StartAsync();
-        _proxy = await FaultProxy.StartAsync(_standIn.Endpoint);
-        var database = "faults-" + Guid.NewGuid().ToString("N")[..8];
-        var settings = HandlerProcess.Settings(_standIn, database);
+        _proxy = await FaultProxy.StartAsync(standIn.Endpoint);
         settings["Cosmos__AccountEndpoint"] = _proxy.Address.AbsoluteUri;
-        _handler = await HandlerProcess.StartAsync(settings);
-        _store = new StoreReader(_standIn, database);
     }
 
-    public async Task DisposeAsync()
+    public override async Task DisposeAsync()
     {
         if (_proxy is not null)
         {
@@ -36,17 +24,7 @@ public sealed class FaultFixture : IAsyncLifetime, IDisposable
             _proxy = null;
         }
 
-        Dispose();
-    }
-
-    public void Dispose()
-    {
-        _store?.Dispose();
-        _handler?.Dispose();
-        _standIn?.Dispose();
-        _store = null;
-        _handler = null;
-        _standIn = null;
+        await base.DisposeAsync();
     }
 }
 

@@ -8,45 +8,15 @@ namespace SensorPipeline.Functions.Tests;
 /// A stand-in of its own, frozen with SIGSTOP (never killed: it keeps data only in memory) and thawed with SIGCONT;
 /// the handler is configured with short store timeouts so the failure shows within seconds.
 /// </summary>
-public sealed class OutageFixture : IAsyncLifetime, IDisposable
+public sealed class OutageFixture() : SingleHandlerFixture("outage")
 {
-    private CosmosStandIn? _standIn;
-    private HandlerProcess? _handler;
-    private StoreReader? _store;
-
-    internal CosmosStandIn StandIn => _standIn ?? throw new InvalidOperationException("not started");
-
-    internal HandlerProcess Handler => _handler ?? throw new InvalidOperationException("not started");
-
-    internal StoreReader Store => _store ?? throw new InvalidOperationException("not started");
-
-    public async Task InitializeAsync()
+    internal override Task ConfigureAsync(CosmosStandIn standIn, Dictionary<string, string?> settings)
     {
-        _standIn = await CosmosStandIn.StartAsync();
-        var database = "outage-" + Guid.NewGuid().ToString("N")[..8];
-        var settings = HandlerProcess.Settings(_standIn, database);
         settings["Cosmos__OperationTimeout"] = "00:00:01";
         settings["Pipeline__TransientRetryCount"] = "1";
         settings["Pipeline__TransientRetryBaseDelay"] = "00:00:00.050";
         settings["Pipeline__TransientRetryMaxDelay"] = "00:00:00.100";
-        _handler = await HandlerProcess.StartAsync(settings);
-        _store = new StoreReader(_standIn, database);
-    }
-
-    public Task DisposeAsync()
-    {
-        Dispose();
         return Task.CompletedTask;
-    }
-
-    public void Dispose()
-    {
-        _store?.Dispose();
-        _handler?.Dispose();
-        _standIn?.Dispose();
-        _store = null;
-        _handler = null;
-        _standIn = null;
     }
 }
 

@@ -1,0 +1,63 @@
+namespace SensorPipeline.Functions.Tests.Infrastructure;
+
+/// <summary>
+/// A Cosmos DB stand-in of its own and one handler process writing to a fresh database, for tests that disturb the
+/// store (freeze it, fault it) and so cannot share <see cref="PipelineFixture"/>. Subclasses adjust the handler's
+/// settings and may put something between the handler and the stand-in.
+/// </summary>
+public abstract class SingleHandlerFixture : IAsyncLifetime, IDisposable
+{
+    private readonly string _databasePrefix;
+    private CosmosStandIn? _standIn;
+    private HandlerProcess? _handler;
+    private StoreReader? _store;
+
+    protected SingleHandlerFixture(string databasePrefix) => _databasePrefix = databasePrefix;
+
+    internal CosmosStandIn StandIn => _standIn ?? throw new InvalidOperationException("not started");
+
+    internal HandlerProcess Handler => _handler ?? throw new InvalidOperationException("not started");
+
+    internal StoreReader Store => _store ?? throw new InvalidOperationException("not started");
+
+    public async Task InitializeAsync()
+    {
+        _standIn = await CosmosStandIn.StartAsync();
+        var database = _databasePrefix + "-" + Guid.NewGuid().ToString("N")[..8];
+        var settings = HandlerProcess.Settings(_standIn, database);
+        await ConfigureAsync(_standIn, settings);
+        _handler = await HandlerProcess.StartAsync(settings);
+        // The reader always talks to the stand-in directly, whatever sits in the handler's way.
+        _store = new StoreReader(_standIn, database);
+    }
+
+    public virtual Task DisposeAsync()
+    {
+        Dispose();
+        return Task.CompletedTask;
+    }
+
+    public void Dispose()
+    {
+        Dispose(disposing: true);
+        GC.SuppressFinalize(this);
+    }
+
+    /// <summary>Adjusts the handler's settings before it starts (the stand-in is already listening).</summary>
+    internal abstract Task ConfigureAsync(CosmosStandIn standIn, Dictionary<string, string?> settings);
+
+    protected virtual void Dispose(bool disposing)
+    {
+        if (!disposing)
+        {
+            return;
+        }
+
+        _store?.Dispose();
+        _handler?.Dispose();
+        _standIn?.Dispose();
+        _store = null;
+        _handler = null;
+        _standIn = null;
+    }
+}
