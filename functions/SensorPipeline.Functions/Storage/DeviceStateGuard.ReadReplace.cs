@@ -22,9 +22,8 @@ internal sealed partial class DeviceStateGuard
                 (devices, latest.DeviceId),
                 static (s, token) => s.devices.ReadItemStreamAsync(s.DeviceId, new PartitionKey(s.DeviceId), cancellationToken: token),
                 cancellationToken,
-                // The local stand-in answers 500 for a missing document; retrying cannot change that, so a 500 here is
-                // taken as "maybe missing" and the create below settles it (201, or 409 if it did exist after all).
-                static status => status != HttpStatusCode.InternalServerError && StoreStatus.IsTransient(status)))
+                // A 500 here is the stand-in's "missing": the create below settles it (201, or 409 if it did exist after all).
+                StoreStatus.IsTransientRead))
             {
                 if (read.StatusCode is HttpStatusCode.NotFound or HttpStatusCode.InternalServerError)
                 {

@@ -40,12 +40,12 @@ internal sealed class DocumentWriter(StoreRetry retry)
             (container, partitionKey, id),
             static (s, token) => s.container.ReadItemStreamAsync(s.id, new PartitionKey(s.partitionKey), cancellationToken: token),
             cancellationToken,
-            static status => status != HttpStatusCode.InternalServerError && StoreStatus.IsTransient(status));
+            StoreStatus.IsTransientRead);
         return response.StatusCode switch
         {
             HttpStatusCode.OK => true,
             HttpStatusCode.NotFound or HttpStatusCode.InternalServerError => false,
-            _ => throw new StoreUnavailableException("read", response.StatusCode, 1, new CosmosException(Describe(response), response.StatusCode, 0, response.Headers.ActivityId, 0)),
+            _ => throw Unavailable("read", response),
         };
     }
 
@@ -63,7 +63,7 @@ internal sealed class DocumentWriter(StoreRetry retry)
         {
             HttpStatusCode.NoContent or HttpStatusCode.OK => true,
             HttpStatusCode.NotFound => false,
-            _ => throw new StoreUnavailableException("delete", response.StatusCode, 1, new CosmosException(Describe(response), response.StatusCode, 0, response.Headers.ActivityId, 0)),
+            _ => throw Unavailable("delete", response),
         };
     }
 
@@ -81,8 +81,12 @@ internal sealed class DocumentWriter(StoreRetry retry)
         }
 
         // 401/403/404 (container missing) and the like: no retry here fixes them, and dropping the batch would lose it.
-        throw new StoreUnavailableException(operation, response.StatusCode, 1, new CosmosException(Describe(response), response.StatusCode, 0, response.Headers.ActivityId, 0));
+        throw Unavailable(operation, response);
     }
+
+    /// <summary>An answer no retry here fixes (401/403/404 container missing, …): the invocation fails, the batch is kept.</summary>
+    internal static StoreUnavailableException Unavailable(string operation, ResponseMessage response) =>
+        new(operation, response.StatusCode, 1, new CosmosException(Describe(response), response.StatusCode, 0, response.Headers.ActivityId, 0));
 
     private static string Describe(ResponseMessage response) =>
         string.IsNullOrEmpty(response.ErrorMessage)
