@@ -145,9 +145,18 @@ public sealed class ProcessorFunctionTests(PipelineFixture fixture)
         var stale = await PipelineDriver.WeatherEnvelopeAsync(Handler, PipelineDriver.Ingestion(body, age: TimeSpan.FromMinutes(5) + TimeSpan.FromSeconds(10)));
         var fresh = await PipelineDriver.WeatherEnvelopeAsync(Handler, PipelineDriver.Ingestion(body, age: TimeSpan.FromMinutes(5) - TimeSpan.FromSeconds(10)));
 
+        var answers = new List<InvocationAnswer>();
         foreach (var envelope in staleCopyFirst ? new[] { stale, fresh } : [fresh, stale])
         {
-            Assert.Equal(HttpStatusCode.OK, (await PipelineDriver.ProcessAsync(Handler, "WeatherProcessor", [envelope])).Status);
+            answers.Add(await PipelineDriver.ProcessAsync(Handler, "WeatherProcessor", [envelope]));
+            Assert.Equal(HttpStatusCode.OK, answers[^1].Status);
+        }
+
+        // Processed second, a stale copy finds the reading live and reports itself redundant instead of archived.
+        if (!staleCopyFirst)
+        {
+            Assert.Contains("archived 0,", answers[1].LogText, StringComparison.Ordinal);
+            Assert.Contains("stale copies of live readings 1", answers[1].LogText, StringComparison.Ordinal);
         }
 
         Assert.NotNull(await Store.ReadAsync("readings", $"{device}:1", device));

@@ -52,7 +52,7 @@ internal sealed class ProcessorFunction(
             FunctionsLog.Processed(logger, definition.Name, request.PartitionId, request.Events.Count, result.ReadingsReceived,
                 counts.Live, counts.Archived, counts.DevicesUpdated, counts.DevicesSuperseded, counts.DeadLetters, request.RetryCount);
             var summary = string.Create(CultureInfo.InvariantCulture,
-                $"{definition.Name}: {request.Events.Count} envelopes, {result.ReadingsReceived} readings; live {counts.Live}, archived {counts.Archived}, devices {counts.DevicesUpdated} updated / {counts.DevicesSuperseded} superseded, dead letters {counts.DeadLetters}");
+                $"{definition.Name}: {request.Events.Count} envelopes, {result.ReadingsReceived} readings; live {counts.Live}, archived {counts.Archived}, devices {counts.DevicesUpdated} updated / {counts.DevicesSuperseded} superseded, dead letters {counts.DeadLetters}, stale copies of live readings {counts.RedundantStale}");
             await InvocationResponse.WriteAsync(context.Response, StatusCodes.Status200OK, [], [summary], cancellationToken);
         }
         finally
