@@ -161,7 +161,8 @@ public sealed class LocalPipeline : IAsyncDisposable
         _http.Dispose();
     }
 
-    private static int FreePort()
+    /// <summary>A free loopback port (the small race before the caller binds it is acceptable on a test machine).</summary>
+    internal static int FreePort()
     {
         using var listener = new TcpListener(IPAddress.Loopback, 0);
         listener.Start();

@@ -1,6 +1,4 @@
-using System.Diagnostics;
-using System.Net;
-using System.Net.Sockets;
+using System.Globalization;
 using System.Text.Json;
 using SensorPipeline.Stack;
 
@@ -15,14 +13,19 @@ namespace SensorPipeline.EndToEnd.Tests;
 public sealed class PackageTests : IDisposable
 {
     private readonly string _out = Path.Combine(Path.GetTempPath(), "sensorpipeline-package-" + Guid.NewGuid().ToString("N"));
+    private readonly string _logs = Path.Combine(Path.GetTempPath(), "sensorpipeline-package-logs-" + Guid.NewGuid().ToString("N"));
 
     [Fact]
     public async Task Package_HasTheFunctionsLayoutAndAHandlerThatListens()
     {
         using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(8));
         var layout = RepoLayout.Discover();
-        var build = ChildProcessResult.Run("bash", [Path.Combine(layout.Root, "pipeline"), "package", "--out", _out], layout.Root, TimeSpan.FromMinutes(7));
-        Assert.True(build.ExitCode == 0, build.Output);
+        Directory.CreateDirectory(_logs);
+        await using (var build = ChildProcess.Start("package", "bash", [Path.Combine(layout.Root, "pipeline"), "package", "--out", _out],
+            new Dictionary<string, string>(), Path.Combine(_logs, "package.log"), workingDirectory: layout.Root))
+        {
+            Assert.True(await build.WaitForExitAsync(timeout.Token) == 0, await File.ReadAllTextAsync(build.LogPath, timeout.Token));
+        }
 
         // Exactly the layout: nothing more at the root (no source, no local settings), nothing less.
         var entries = Directory.EnumerateFileSystemEntries(_out).Select(Path.GetFileName).Order(StringComparer.Ordinal).ToArray();
@@ -40,85 +43,42 @@ public sealed class PackageTests : IDisposable
         Assert.False(File.Exists(Path.Combine(_out, "local.settings.json")), "local settings must never be deployed");
 
         // Started as the Functions host starts it: the port in the environment, the app root beside it.
-        var port = FreePort();
-        var start = new ProcessStartInfo(executable) { RedirectStandardOutput = true, RedirectStandardError = true, WorkingDirectory = _out };
-        start.Environment["FUNCTIONS_CUSTOMHANDLER_PORT"] = port.ToString(System.Globalization.CultureInfo.InvariantCulture);
-        start.Environment["FUNCTIONS_APP_ROOT_PATH"] = _out;
-        start.Environment["Cosmos__AccountEndpoint"] = "https://127.0.0.1:9/"; // nothing is written in this test
-        start.Environment["Cosmos__AuthKey"] = LocalPipeline.CosmosEmulatorKey;
-        using var handler = Process.Start(start)!;
-        try
+        var port = LocalPipeline.FreePort();
+        var environment = new Dictionary<string, string>
         {
-            using var http = new HttpClient();
-            HttpResponseMessage? answer = null;
-            while (answer is null && !timeout.IsCancellationRequested)
+            ["FUNCTIONS_CUSTOMHANDLER_PORT"] = port.ToString(CultureInfo.InvariantCulture),
+            ["FUNCTIONS_APP_ROOT_PATH"] = _out,
+            ["Cosmos__AccountEndpoint"] = "https://127.0.0.1:9/", // nothing is written in this test
+            ["Cosmos__AuthKey"] = LocalPipeline.CosmosEmulatorKey,
+        };
+        await using var handler = ChildProcess.Start("handler", executable, [], environment, Path.Combine(_logs, "handler.log"), workingDirectory: _out);
+        using var http = new HttpClient();
+        HttpResponseMessage? answer = null;
+        while (answer is null && !timeout.IsCancellationRequested)
+        {
+            Assert.False(handler.HasExited, $"the handler exited; its output is in {handler.LogPath}");
+            try
             {
-                if (handler.HasExited)
-                {
-                    // Read the output only once the process is gone: before that, ReadToEnd would wait for it to exit.
-                    Assert.Fail($"the handler exited with {handler.ExitCode}: {await handler.StandardError.ReadToEndAsync(timeout.Token)}");
-                }
-
-                try
-                {
-                    answer = await http.GetAsync(new Uri($"http://127.0.0.1:{port}/"), timeout.Token);
-                }
-                catch (HttpRequestException)
-                {
-                    await Task.Delay(200, timeout.Token);
-                }
+                answer = await http.GetAsync(new Uri($"http://127.0.0.1:{port}/"), timeout.Token);
             }
+            catch (HttpRequestException)
+            {
+                await Task.Delay(200, timeout.Token);
+            }
+        }
 
-            Assert.NotNull(answer); // any HTTP answer is "ready" for the Functions host
-            answer.Dispose();
-        }
-        finally
-        {
-            handler.Kill(entireProcessTree: true);
-            await handler.WaitForExitAsync(CancellationToken.None);
-        }
+        Assert.NotNull(answer); // any HTTP answer is "ready" for the Functions host
+        answer.Dispose();
     }
 
     public void Dispose()
     {
-        if (Directory.Exists(_out))
+        foreach (var directory in new[] { _out, _logs })
         {
-            Directory.Delete(_out, recursive: true);
+            if (Directory.Exists(directory))
+            {
+                Directory.Delete(directory, recursive: true);
+            }
         }
-    }
-
-    private static int FreePort()
-    {
-        using var listener = new TcpListener(IPAddress.Loopback, 0);
-        listener.Start();
-        return ((IPEndPoint)listener.LocalEndpoint).Port;
-    }
-}
-
-/// <summary>Runs a command to completion and keeps its combined output for assertion messages.</summary>
-internal sealed record ChildProcessResult(int ExitCode, string Output)
-{
-    public static ChildProcessResult Run(string fileName, IEnumerable<string> arguments, string workingDirectory, TimeSpan timeout)
-    {
-        var info = new ProcessStartInfo(fileName) { RedirectStandardOutput = true, RedirectStandardError = true, WorkingDirectory = workingDirectory };
-        foreach (var argument in arguments)
-        {
-            info.ArgumentList.Add(argument);
-        }
-
-        using var process = Process.Start(info)!;
-        var output = new System.Text.StringBuilder();
-        process.OutputDataReceived += (_, e) => { lock (output) { output.AppendLine(e.Data); } };
-        process.ErrorDataReceived += (_, e) => { lock (output) { output.AppendLine(e.Data); } };
-        process.BeginOutputReadLine();
-        process.BeginErrorReadLine();
-        if (!process.WaitForExit(timeout))
-        {
-            process.Kill(entireProcessTree: true);
-            return new ChildProcessResult(-1, $"timed out after {timeout}: {output}");
-        }
-
-        process.WaitForExit();
-        return new ChildProcessResult(process.ExitCode, output.ToString());
     }
 }
