@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using System.Globalization;
 using System.Text.Json;
 using SensorPipeline.Stack;
@@ -46,7 +45,7 @@ internal sealed class ChainPhase(LocalPipeline pipeline, string name, double? ra
             }
         }
 
-        var drainedAt = await WaitForDrainAsync(TimeSpan.FromMinutes(10), cancellationToken);
+        var drainedAt = await pipeline.WaitForDrainAsync(TimeSpan.FromMinutes(10), TimeSpan.FromMilliseconds(250), cancellationToken);
         var cpuSeconds = cpu.Stop();
         var standInRss = ProcessCpu.ReadRssMegabytes(pipeline.Cosmos.Id);
         var after = await pipeline.GetFunctionsStatusAsync(cancellationToken);
@@ -73,39 +72,6 @@ internal sealed class ChainPhase(LocalPipeline pipeline, string name, double? ra
             (evicted > 0 ? $"; {evicted:N0} metric points evicted (percentiles incomplete)" : "") +
             (documents != readings ? $"; documents ≠ readings sent ({documents - readings:+#;-#;0})" : "");
         return new PhaseFigures(name, readings, documents, (drainedAt - firstSend).TotalSeconds, counts.GetProperty("elapsedSeconds").GetDouble(), cpuSeconds, latency, notes);
-    }
-
-    /// <summary>
-    /// Polls devhost until every consumer group has caught up on every partition three polls in a row, and returns
-    /// the time of the first of those polls (the confirmation polls are not the chain's work).
-    /// </summary>
-    private async Task<DateTimeOffset> WaitForDrainAsync(TimeSpan timeout, CancellationToken cancellationToken)
-    {
-        var clock = Stopwatch.StartNew();
-        DateTimeOffset? firstQuiet = null;
-        var quiet = 0;
-        while (clock.Elapsed < timeout)
-        {
-            var now = DateTimeOffset.UtcNow;
-            var status = await pipeline.GetFunctionsStatusAsync(cancellationToken);
-            var drained = status.Functions.Count > 0 && status.Functions.All(f => !f.Paused && f.Partitions.All(p => p.Lag == 0));
-            if (drained)
-            {
-                firstQuiet ??= now;
-                if (++quiet >= 3)
-                {
-                    return firstQuiet.Value;
-                }
-            }
-            else
-            {
-                (firstQuiet, quiet) = (null, 0);
-            }
-
-            await Task.Delay(TimeSpan.FromMilliseconds(250), cancellationToken);
-        }
-
-        throw new TimeoutException($"the pipeline did not drain within {timeout.TotalMinutes:N0} min; see {pipeline.Options.DataDirectory}/logs");
     }
 
     private static string Invariant(int value) => value.ToString(CultureInfo.InvariantCulture);

@@ -84,7 +84,9 @@ public static class Demo
         }
 
         await output.WriteLineAsync("waiting for the pipeline to drain …");
-        var drain = await pipeline.WaitForDrainAsync(TimeSpan.FromMinutes(5), cancellationToken);
+        var sendEnded = DateTimeOffset.UtcNow;
+        var drainedAt = await pipeline.WaitForDrainAsync(TimeSpan.FromMinutes(5), TimeSpan.FromMilliseconds(500), cancellationToken);
+        var drain = drainedAt > sendEnded ? drainedAt - sendEnded : TimeSpan.Zero;
         // Two aggregation periods: the last batches' metrics reach devhost.
         await Task.Delay(pipeline.Options.MetricFlushInterval * 2 + TimeSpan.FromSeconds(1), cancellationToken);
         using var telemetry = await pipeline.GetTelemetrySummaryAsync(DateTimeOffset.UtcNow - started + TimeSpan.FromSeconds(30), cancellationToken);

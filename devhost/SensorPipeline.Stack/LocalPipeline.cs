@@ -127,24 +127,33 @@ public sealed class LocalPipeline : IAsyncDisposable
     }
 
     /// <summary>
-    /// Waits until every function's consumer group has caught up on every partition, twice in a row a second apart
-    /// (a splitter's last outputs land on the processor hubs just after its own lag reaches zero).
+    /// Waits until every function's consumer group has caught up on every partition three polls in a row (a splitter's
+    /// last outputs land on the processor hubs just after its own lag reaches zero), and returns the time of the first
+    /// of those polls: the confirmation polls are not the pipeline's work.
     /// </summary>
-    public async Task<TimeSpan> WaitForDrainAsync(TimeSpan timeout, CancellationToken cancellationToken)
+    public async Task<DateTimeOffset> WaitForDrainAsync(TimeSpan timeout, TimeSpan pollInterval, CancellationToken cancellationToken)
     {
         var started = System.Diagnostics.Stopwatch.StartNew();
+        DateTimeOffset? firstQuiet = null;
         var quiet = 0;
         while (started.Elapsed < timeout)
         {
+            var polledAt = DateTimeOffset.UtcNow;
             var status = await GetFunctionsStatusAsync(cancellationToken);
-            var drained = status.Functions.Count > 0 && status.Functions.All(f => !f.Paused && f.Partitions.All(p => p.Lag == 0));
-            quiet = drained ? quiet + 1 : 0;
-            if (quiet >= 3)
+            if (status.Functions.Count > 0 && status.Functions.All(f => !f.Paused && f.Partitions.All(p => p.Lag == 0)))
             {
-                return started.Elapsed;
+                firstQuiet ??= polledAt;
+                if (++quiet >= 3)
+                {
+                    return firstQuiet.Value;
+                }
+            }
+            else
+            {
+                (firstQuiet, quiet) = (null, 0);
             }
 
-            await Task.Delay(TimeSpan.FromMilliseconds(500), cancellationToken);
+            await Task.Delay(pollInterval, cancellationToken);
         }
 
         throw new TimeoutException($"the pipeline did not drain within {timeout.TotalSeconds:N0} s; see {Options.DataDirectory}/logs");
