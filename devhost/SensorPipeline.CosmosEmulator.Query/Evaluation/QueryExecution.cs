@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Text.Encodings.Web;
 using System.Text.Json;
 using SensorPipeline.CosmosEmulator.Query.Parsing;
 using SensorPipeline.CosmosEmulator.Query.Values;
@@ -21,7 +22,12 @@ internal sealed class QueryExecution : IDisposable
     {
         _model = model;
         _ctx = new EvalContext(ParameterBinder.Bind(model.Parameters, parameters));
-        _writer = new Utf8JsonWriter(_buffer, new JsonWriterOptions { SkipValidation = true });
+        _writer = new Utf8JsonWriter(_buffer, new JsonWriterOptions
+        {
+            SkipValidation = true,
+            // JSON bodies, not HTML: write text as the service does, without escaping quotes or non-ASCII letters.
+            Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping,
+        });
         _skip = model.Offset is null ? 0 : Count(model.Offset, "OFFSET");
         var take = long.MaxValue;
         if (model.Limit is not null)
