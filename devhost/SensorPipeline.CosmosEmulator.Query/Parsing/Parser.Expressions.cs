@@ -318,6 +318,11 @@ internal sealed partial class Parser
     {
         var token = Current;
         _pos++;
+        if ((token.IsKeyword("EXISTS") || token.IsKeyword("ARRAY")) && Current.IsSymbol("("))
+        {
+            throw SqlQueryException.At(_text, token.Position, $"{token.Text.ToUpperInvariant()} subqueries are not supported by this emulator");
+        }
+
         if (Current.IsSymbol("("))
         {
             return Call(token);
@@ -351,11 +356,6 @@ internal sealed partial class Parser
         if (_alias is not null && string.Equals(token.Text, _alias, StringComparison.Ordinal))
         {
             return new RootExpr(_alias);
-        }
-
-        if (token.IsKeyword("EXISTS") || token.IsKeyword("ARRAY"))
-        {
-            throw SqlQueryException.At(_text, token.Position, $"{token.Text.ToUpperInvariant()} subqueries are not supported by this emulator");
         }
 
         var known = _alias is null ? "the query has no FROM clause" : $"the FROM alias is '{_alias}'";
