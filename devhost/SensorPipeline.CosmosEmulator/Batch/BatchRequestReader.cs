@@ -47,9 +47,8 @@ public static class BatchRequestReader
         var operations = new List<BatchOperation>();
         int offset = 0;
         bool segmentSeen = false;
-        while (RecordIoFraming.TryReadRecord(body.Span, ref offset, segmentSeen, out Range range))
+        while (RecordIoFraming.TryReadRecord(body.Span, ref offset, ref segmentSeen, out Range range))
         {
-            segmentSeen = true;
             if (operations.Count == BatchLimits.MaxOperations)
             {
                 throw new BatchFormatException(

@@ -33,9 +33,10 @@ internal static class RecordIoFraming
 
     /// <summary>
     /// Reads the record at <paramref name="offset"/> (skipping any segment headers before it), checks its CRC and
-    /// returns its body's range in <paramref name="stream"/>; false at the end of the stream.
+    /// returns its body's range in <paramref name="stream"/>; false at the end of the stream. The caller keeps
+    /// <paramref name="segmentSeen"/> across calls (false before the first).
     /// </summary>
-    public static bool TryReadRecord(ReadOnlySpan<byte> stream, ref int offset, bool segmentSeen, out Range body)
+    public static bool TryReadRecord(ReadOnlySpan<byte> stream, ref int offset, ref bool segmentSeen, out Range body)
     {
         while (offset < stream.Length)
         {
