@@ -121,6 +121,40 @@ public sealed class BatchRequestReaderTests
     }
 
     [Fact]
+    public async Task Read_AnyByteOfARowChanged_EitherParsesOrIsAFormatError()
+    {
+        // The CRC would catch every change; resealing it makes the row parser itself face each corrupt byte.
+        CapturedBatch captured = await CaptureAsync(bulk: true, client =>
+            client.GetContainer("db", "c").ReplaceItemAsync(
+                new { id = "r", pk = "p" }, "r", new PartitionKey("p"), new ItemRequestOptions { IfMatchEtag = "\"7\"" }));
+        byte[] original = captured.Body;
+        int recordOffset = RecordIoFraming.MinimalSegmentSize;
+        int rowStart = recordOffset + RecordIoFraming.RecordHeaderSize;
+        int outcomes = 0;
+        foreach (byte replacement in new byte[] { 0x00, 0x7F, 0x80, 0xFF })
+        {
+            for (int i = rowStart; i < original.Length; i++)
+            {
+                byte[] body = (byte[])original.Clone();
+                body[i] = replacement;
+                Reseal(body, recordOffset);
+                try
+                {
+                    Assert.Single(BatchRequestReader.Read(body));
+                }
+                catch (BatchFormatException e)
+                {
+                    Assert.Equal(400, e.StatusCode);
+                }
+
+                outcomes++;
+            }
+        }
+
+        Assert.Equal(4 * (original.Length - rowStart), outcomes);
+    }
+
+    [Fact]
     public async Task Read_UnknownOperationType_NamesTheOperationAndType()
     {
         byte[] body = await CaptureSingleUpsertAsync();
