@@ -7,7 +7,7 @@ targetScope = 'subscription'
 
 @minLength(1)
 @maxLength(64)
-@description('Name of the azd environment; seeds the unique suffix of every resource name.')
+@description('Name of the azd environment; derives the unique suffix of every resource name.')
 param environmentName string
 
 @minLength(1)

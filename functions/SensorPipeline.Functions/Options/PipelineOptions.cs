@@ -7,7 +7,7 @@ internal sealed class PipelineOptions
 
     /// <summary>
     /// A reading older than this (now − its ingestion event's enqueued time) is stale: archived, not live.
-    /// Default 00:05:00 (the seeds' threshold); must be positive.
+    /// Default 00:05:00 (the cut-off in "Performance tuning - Event streaming"); must be positive.
     /// </summary>
     public TimeSpan MaxAge { get; set; } = TimeSpan.FromMinutes(5);
 

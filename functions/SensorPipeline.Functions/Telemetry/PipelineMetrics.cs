@@ -69,7 +69,7 @@ internal sealed class PipelineMetrics
         }
 
         // Cost (devhost/SensorPipeline.DevHost.Telemetry/README.md): a series with a Partition dimension is sent once per
-        // partition per period (100 a hub at the seeds' scale), a series without one once per instance. Partition is kept
+        // partition per period (100 a hub at 100,000 events/s), a series without one once per instance. Partition is kept
         // only where partition heat matters — freshness (one stuck partition shows as lateness) and readings received
         // (a hot partition) — the rest is per function: no chart or alert groups them by partition.
         _eventsReceived = client.GetMetric(MetricNames.EventsReceived, D.Function, PerFunction);
@@ -101,7 +101,7 @@ internal sealed class PipelineMetrics
 
     /// <summary>
     /// A batch arrived and was decoded: events and readings received, batch size, and freshness (now − enqueued time of
-    /// the batch's oldest event on the hub the function reads: the seeds' lateness signal).
+    /// the batch's oldest event on the hub the function reads: the lateness signal of "Performance tuning - Event streaming").
     /// </summary>
     public void BatchReceived(string function, string partition, IReadOnlyList<InputEvent> events, int readings, DateTimeOffset now)
     {
