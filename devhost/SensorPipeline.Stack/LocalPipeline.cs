@@ -6,21 +6,21 @@ using SensorPipeline.Toolkit;
 namespace SensorPipeline.Stack;
 
 /// <summary>
-/// The whole local pipeline on loopback: the Cosmos DB stand-in, and devhost — the Event Hubs emulator and the
+/// The whole local pipeline on loopback: the Cosmos DB emulator, and devhost — the Event Hubs emulator and the
 /// local Functions host, which starts the custom handler. Stopping it stops all of them.
 /// </summary>
 public sealed class LocalPipeline : IAsyncDisposable
 {
-    /// <summary>The well-known emulator key (Cosmos DB emulator); the stand-in checks no key.</summary>
+    /// <summary>The well-known emulator key (Cosmos DB emulator), which the local emulator checks signatures with.</summary>
     public const string CosmosEmulatorKey = "C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw==";
 
     private static readonly JsonSerializerOptions Json = new(JsonSerializerDefaults.Web);
     private readonly HttpClient _http = new() { Timeout = TimeSpan.FromSeconds(30) };
 
-    private readonly CosmosStandInProcess _cosmos;
+    private readonly CosmosEmulatorProcess _cosmos;
     private DevHostProcess? _devHost;
 
-    private LocalPipeline(RepoLayout layout, StackOptions options, CosmosStandInProcess cosmos)
+    private LocalPipeline(RepoLayout layout, StackOptions options, CosmosEmulatorProcess cosmos)
     {
         Layout = layout;
         Options = options;
@@ -31,7 +31,7 @@ public sealed class LocalPipeline : IAsyncDisposable
 
     public StackOptions Options { get; }
 
-    /// <summary>The Cosmos DB stand-in's process (freeze it for an outage).</summary>
+    /// <summary>The Cosmos DB emulator's process (freeze it for an outage).</summary>
     public ChildProcess Cosmos => _cosmos.Process;
 
     public ChildProcess? DevHost => _devHost?.Process;
@@ -46,7 +46,8 @@ public sealed class LocalPipeline : IAsyncDisposable
 
     public Uri DashboardUrl => new(DevHostUrl, "dashboard");
 
-    /// <summary>Starts the stand-in, then devhost, and waits until both listen.</summary>
+    /// <summary>Starts the Cosmos DB emulator, then devhost, and waits until both listen. The emulator keeps its data
+    /// under the data directory's <c>cosmos/</c>, so a restart on the same directory finds everything again.</summary>
     public static async Task<LocalPipeline> StartAsync(RepoLayout layout, StackOptions options, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(layout);
@@ -56,8 +57,8 @@ public sealed class LocalPipeline : IAsyncDisposable
         var logs = Path.Combine(options.DataDirectory, "logs");
         Directory.CreateDirectory(logs);
 
-        // Its output is all in the log; memory keeps the first lines only (it prints a trace per missing document).
-        var cosmos = await CosmosStandInProcess.StartAsync(layout, Path.Combine(logs, "cosmos.log"), options.Echo, cancellationToken: cancellationToken);
+        var cosmos = await CosmosEmulatorProcess.StartAsync(Path.Combine(options.DataDirectory, "cosmos"), layout, Path.Combine(logs, "cosmos.log"),
+            options.Echo, cancellationToken: cancellationToken);
         var stack = new LocalPipeline(layout, options, cosmos);
         try
         {

@@ -34,7 +34,8 @@ public sealed class RepoLayout
     /// <summary>The pipeline's Event Hubs namespace (hubs, partitions, consumer groups) for the emulator.</summary>
     public string EventHubsConfig => Path.Combine(Root, "eventhubs.emulator.json");
 
-    public string CosmosStandInScript => Path.Combine(Root, "devhost", "cosmos-standin", "server.cjs");
+    /// <summary>The local Cosmos DB emulator program.</summary>
+    public string CosmosEmulatorDll => Built("SensorPipeline.CosmosEmulator", "SensorPipeline.CosmosEmulator.dll");
 
     /// <summary>A file in the repository, by its path relative to the root.</summary>
     public string File(params string[] relative) => Path.Combine([Root, .. relative]);
@@ -54,17 +55,12 @@ public sealed class RepoLayout
     /// <summary>Throws naming the missing program and the command that builds it (what the stack runs).</summary>
     public void RequireStackBuilt()
     {
-        foreach (var file in new[] { DevHostDll, LoadGenDll, CosmosStandInScript })
+        foreach (var file in new[] { DevHostDll, LoadGenDll, CosmosEmulatorDll })
         {
             if (!System.IO.File.Exists(file))
             {
                 throw new InvalidOperationException($"{file} is missing: build first (./pipeline demo does, or `dotnet build SensorPipeline.slnx -c {Configuration}`).");
             }
-        }
-
-        if (!Directory.Exists(Path.Combine(Root, "node_modules", "@vercel", "cosmosdb-server")))
-        {
-            throw new InvalidOperationException("node_modules/@vercel/cosmosdb-server is missing: run `npm ci` in the repository root (./pipeline does).");
         }
     }
 
