@@ -113,4 +113,37 @@ public class EnvelopeProcessorTests
         Assert.Equal(5, w.Latest.Count);
         Assert.Equal(Now - 10, w.OldestEnqueuedUnixMs);
     }
+
+    [Theory]
+    [InlineData(long.MaxValue)]
+    [InlineData(SensorPipeline.Core.Readings.SourcePosition.MaxEnqueuedTimeUnixMs + 1)]
+    [InlineData(-1L)]
+    [InlineData(long.MinValue)]
+    public void Process_SourceEnqueuedTimeOutOfRange_DeadLettersTheEnvelopeAndProcessesTheNext(long enqueued)
+    {
+        using var processor = Weather();
+        var forged = Envelope(SensorKind.Weather, (Builders.Weather("forged", 1), enqueued));
+        var next = Envelope(SensorKind.Weather, (Builders.Weather("next", 1), Now));
+
+        var result = processor.Process([forged, next], Now);
+
+        var letter = Assert.Single(result.DeadLetters);
+        Assert.Equal(DeadLetterReason.InvalidSource, letter.Reason);
+        Assert.Null(letter.ReadingIndex);
+        Assert.Equal(forged.Body.ToArray(), letter.Payload.ToArray());
+        Assert.Equal("next:1", Assert.Single(result.Pending).Id);
+        Assert.Equal("next", Assert.Single(result.Latest).DeviceId);
+    }
+
+    [Fact]
+    public void Process_SourceEnqueuedTimeAtTheCalendarsEnds_IsAccepted()
+    {
+        using var processor = Weather();
+        var result = processor.Process([Envelope(SensorKind.Weather,
+            (Builders.Weather("first", 1), 0),
+            (Builders.Weather("last", 1), SensorPipeline.Core.Readings.SourcePosition.MaxEnqueuedTimeUnixMs))], Now);
+
+        Assert.Empty(result.DeadLetters);
+        Assert.Equal(2, result.Pending.Count);
+    }
 }

@@ -27,6 +27,12 @@ public enum DeadLetterReason
 
     // Write-level: Cosmos DB rejected the document permanently (400, 413).
     RejectedByStore,
+
+    // Envelope-level: a source position no splitter writes (an enqueued time outside the calendar, say).
+    InvalidSource,
+
+    // Isolated by the handler: this event failed on its own, repeatedly, while the rest of its batch succeeded.
+    FailedInIsolation,
 }
 
 /// <summary>Stable text codes and human descriptions for <see cref="DeadLetterReason"/>.</summary>
@@ -50,6 +56,8 @@ public static class DeadLetterReasons
         DeadLetterReason.InvalidCoordinates => "invalid-coordinates",
         DeadLetterReason.NonFiniteMeasurement => "non-finite-measurement",
         DeadLetterReason.RejectedByStore => "rejected-by-store",
+        DeadLetterReason.InvalidSource => "invalid-source",
+        DeadLetterReason.FailedInIsolation => "failed-in-isolation",
         _ => throw new ArgumentOutOfRangeException(nameof(reason), reason, null),
     };
 
@@ -70,6 +78,8 @@ public static class DeadLetterReasons
         DeadLetterReason.InvalidCoordinates => "latitude must be within ±90, longitude within ±180 and altitude finite",
         DeadLetterReason.NonFiniteMeasurement => "a measurement is NaN or infinite (JSON cannot carry it)",
         DeadLetterReason.RejectedByStore => "Cosmos DB rejected the document permanently",
+        DeadLetterReason.InvalidSource => "a source position of the envelope is out of range (enqueued time outside 0001-01-01 … 9999-12-31, or an over-long partition id)",
+        DeadLetterReason.FailedInIsolation => "processing this event failed repeatedly on its own while the rest of its batch succeeded (see detail)",
         _ => Code(reason),
     };
 }
