@@ -48,6 +48,14 @@ internal static class Http
 
     public static StringContent Batch(string json) => new(json, Encoding.UTF8, BatchType);
 
+    /// <summary>A batch body from raw byte pieces (to send bytes that are not valid UTF-8).</summary>
+    public static ByteArrayContent BatchBytes(ReadOnlySpan<byte> head, ReadOnlySpan<byte> middle, ReadOnlySpan<byte> tail)
+    {
+        var content = new ByteArrayContent([.. head, .. middle, .. tail]);
+        content.Headers.ContentType = new MediaTypeHeaderValue(BatchType);
+        return content;
+    }
+
     public static async Task<JsonElement> GetJsonAsync(HttpClient client, string path)
     {
         using var response = await client.GetAsync(path);

@@ -1,12 +1,14 @@
-using System.Buffers;
 using System.Text.Json;
+using System.Text.Unicode;
 
 namespace SensorPipeline.EventHubs.Http;
 
 /// <summary>Parses a REST batch (<c>application/vnd.microsoft.servicebus.json</c>):
 /// <c>[{"Body":"…","UserProperties":{…},"BrokerProperties":{"PartitionKey":"…"}}]</c> with <see cref="Utf8JsonReader"/>.
 /// <c>Body</c> is text, stored as its UTF-8 bytes; an unescaped body is a slice of the request buffer (no copy),
-/// an escaped one is unescaped into the caller's arena. Unknown fields are skipped.</summary>
+/// an escaped one is unescaped into the caller's arena. Unknown fields are skipped. Everything a client can get wrong
+/// (invalid JSON or UTF-8, a number no double holds, a wrong type) is a <see cref="BatchFormatException"/> (HTTP 400),
+/// never an unhandled error.</summary>
 internal static class BatchParser
 {
     /// <summary>Returns the events, or throws <see cref="BatchFormatException"/> saying what is wrong.</summary>
@@ -62,12 +64,19 @@ internal static class BatchParser
 
                 if (reader.ValueIsEscaped || reader.HasValueSequence)
                 {
-                    var length = reader.CopyString(arena.AsSpan(arenaUsed));
+                    var length = Unescape(ref reader, arena.AsSpan(arenaUsed), index);
                     body = arena.AsMemory(arenaUsed, length);
                     arenaUsed += length;
                 }
                 else
                 {
+                    // Stored as is (no copy), so checked here: JSON text is UTF-8, and a consumer decoding the body as
+                    // text must not meet bytes that are not.
+                    if (!Utf8.IsValid(reader.ValueSpan))
+                    {
+                        throw new BatchFormatException($"event {index}: Body is not valid UTF-8");
+                    }
+
                     body = json.Slice((int)reader.TokenStartIndex + 1, reader.ValueSpan.Length);
                 }
             }
@@ -110,11 +119,11 @@ internal static class BatchParser
         var properties = new Dictionary<string, object?>(StringComparer.Ordinal);
         while (Read(ref reader) == JsonTokenType.PropertyName)
         {
-            var name = reader.GetString()!;
+            var name = Text(ref reader, index)!;
             properties[name] = Read(ref reader) switch
             {
-                JsonTokenType.String => reader.GetString(),
-                JsonTokenType.Number => reader.TryGetInt32(out var i) ? i : reader.TryGetInt64(out var l) ? l : reader.GetDouble(),
+                JsonTokenType.String => Text(ref reader, index),
+                JsonTokenType.Number => reader.TryGetInt32(out var i) ? i : reader.TryGetInt64(out var l) ? l : FiniteDouble(ref reader, index, name),
                 JsonTokenType.True => true,
                 JsonTokenType.False => false,
                 JsonTokenType.Null => null,
@@ -124,6 +133,37 @@ internal static class BatchParser
 
         return properties;
     }
+
+    // Utf8JsonReader does not check a string's bytes or escapes while reading; transcoding or unescaping does, and
+    // says so with an InvalidOperationException (invalid UTF-8, a lone surrogate escape): the client's mistake.
+    private static string? Text(ref Utf8JsonReader reader, int index)
+    {
+        try
+        {
+            return reader.GetString();
+        }
+        catch (InvalidOperationException e)
+        {
+            throw new BatchFormatException($"event {index}: {e.Message}", e);
+        }
+    }
+
+    private static int Unescape(ref Utf8JsonReader reader, Span<byte> destination, int index)
+    {
+        try
+        {
+            return reader.CopyString(destination);
+        }
+        catch (InvalidOperationException e)
+        {
+            throw new BatchFormatException($"event {index}: Body: {e.Message}", e);
+        }
+    }
+
+    private static double FiniteDouble(ref Utf8JsonReader reader, int index, string name) =>
+        reader.TryGetDouble(out var d) && double.IsFinite(d)
+            ? d
+            : throw new BatchFormatException($"event {index}: UserProperties.{name} is a number out of the range of a double");
 
     private static string? ParsePartitionKey(ref Utf8JsonReader reader, int index)
     {
@@ -145,7 +185,7 @@ internal static class BatchParser
             {
                 key = Read(ref reader) switch
                 {
-                    JsonTokenType.String => reader.GetString(),
+                    JsonTokenType.String => Text(ref reader, index),
                     JsonTokenType.Null => null,
                     _ => throw new BatchFormatException($"event {index}: BrokerProperties.PartitionKey must be a string"),
                 };

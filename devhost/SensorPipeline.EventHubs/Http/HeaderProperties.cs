@@ -45,6 +45,11 @@ internal static class HeaderProperties
         {
             throw new BatchFormatException($"the BrokerProperties header is not valid JSON: {e.Message}", e);
         }
+        catch (InvalidOperationException e)
+        {
+            // GetString checks escapes only now: a lone surrogate ("\uD800") is the sender's mistake, not a server error.
+            throw new BatchFormatException($"the BrokerProperties header: {e.Message}", e);
+        }
     }
 
     public static Dictionary<string, object?>? Read(IHeaderDictionary headers)
