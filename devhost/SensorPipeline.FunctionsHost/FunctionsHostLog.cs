@@ -52,4 +52,7 @@ internal static partial class FunctionsHostLog
 
     [LoggerMessage(EventId = 5015, EventName = "InvocationSucceeded", Level = LogLevel.Debug, Message = "Executed 'Functions.{Function}' (Succeeded, Id={InvocationId}, partition {PartitionId}, {Count} events, {Outputs} output events)")]
     public static partial void InvocationSucceeded(ILogger logger, string function, Guid invocationId, string partitionId, int count, int outputs);
+
+    [LoggerMessage(EventId = 5017, EventName = "TornFirstCheckpoint", Level = LogLevel.Warning, Message = "Checkpoint of {Hub}/{ConsumerGroup}/{PartitionId}: the only slot was torn by a crash during the first write; starting per initialOffsetOptions as if no checkpoint existed")]
+    public static partial void TornFirstCheckpoint(ILogger logger, string hub, string consumerGroup, string partitionId);
 }

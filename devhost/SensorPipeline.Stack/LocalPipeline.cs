@@ -1,8 +1,7 @@
 using System.Globalization;
-using System.Net;
 using System.Net.Http.Json;
-using System.Net.Sockets;
 using System.Text.Json;
+using SensorPipeline.Toolkit;
 
 namespace SensorPipeline.Stack;
 
@@ -18,23 +17,26 @@ public sealed class LocalPipeline : IAsyncDisposable
     private static readonly JsonSerializerOptions Json = new(JsonSerializerDefaults.Web);
     private readonly HttpClient _http = new() { Timeout = TimeSpan.FromSeconds(30) };
 
-    private LocalPipeline(RepoLayout layout, StackOptions options, ChildProcess cosmos, Uri cosmosEndpoint)
+    private readonly CosmosStandInProcess _cosmos;
+    private DevHostProcess? _devHost;
+
+    private LocalPipeline(RepoLayout layout, StackOptions options, CosmosStandInProcess cosmos)
     {
         Layout = layout;
         Options = options;
-        Cosmos = cosmos;
-        CosmosEndpoint = cosmosEndpoint;
+        _cosmos = cosmos;
     }
 
     public RepoLayout Layout { get; }
 
     public StackOptions Options { get; }
 
-    public ChildProcess Cosmos { get; }
+    /// <summary>The Cosmos DB stand-in's process (freeze it for an outage).</summary>
+    public ChildProcess Cosmos => _cosmos.Process;
 
-    public ChildProcess? DevHost { get; private set; }
+    public ChildProcess? DevHost => _devHost?.Process;
 
-    public Uri CosmosEndpoint { get; }
+    public Uri CosmosEndpoint => _cosmos.Endpoint;
 
     public Uri DevHostUrl { get; private set; } = new("http://127.0.0.1/");
 
@@ -49,32 +51,22 @@ public sealed class LocalPipeline : IAsyncDisposable
     {
         ArgumentNullException.ThrowIfNull(layout);
         ArgumentNullException.ThrowIfNull(options);
-        layout.RequireBuilt();
+        layout.RequireStackBuilt();
         Directory.CreateDirectory(options.DataDirectory);
         var logs = Path.Combine(options.DataDirectory, "logs");
         Directory.CreateDirectory(logs);
 
-        var cosmos = ChildProcess.Start("cosmos", "node", [layout.CosmosStandInScript, "0"], new Dictionary<string, string>(),
-            Path.Combine(logs, "cosmos.log"), options.Echo, layout.Root);
-        LocalPipeline? stack = null;
+        // Its output is all in the log; memory keeps the first lines only (it prints a trace per missing document).
+        var cosmos = await CosmosStandInProcess.StartAsync(layout, Path.Combine(logs, "cosmos.log"), options.Echo, cancellationToken: cancellationToken);
+        var stack = new LocalPipeline(layout, options, cosmos);
         try
         {
-            var line = await cosmos.WaitForLineAsync(@"listening on (https://\S+)", TimeSpan.FromSeconds(30), cancellationToken);
-            stack = new LocalPipeline(layout, options, cosmos, new Uri(line.Groups[1].Value));
             await stack.StartDevHostAsync(logs, cancellationToken);
             return stack;
         }
         catch
         {
-            if (stack is not null)
-            {
-                await stack.DisposeAsync();
-            }
-            else
-            {
-                await cosmos.DisposeAsync();
-            }
-
+            await stack.DisposeAsync();
             throw;
         }
     }
@@ -82,10 +74,10 @@ public sealed class LocalPipeline : IAsyncDisposable
     private async Task StartDevHostAsync(string logs, CancellationToken cancellationToken)
     {
         // devhost's port is chosen here, not by devhost, because the handler's settings must name it before start.
-        var port = Options.DevHostPort == 0 ? FreePort() : Options.DevHostPort;
+        var port = Options.DevHostPort == 0 ? LoopbackPort.GetFree() : Options.DevHostPort;
         DevHostUrl = new Uri(string.Create(CultureInfo.InvariantCulture, $"http://127.0.0.1:{port}/"));
         var appRoot = Options.AppRoot ?? Layout.PrepareAppRoot(Path.Combine(Options.DataDirectory, "app"));
-        var environment = new Dictionary<string, string>
+        var environment = new Dictionary<string, string?>
         {
             ["EventHubConnection"] = EventHubConnection,
             ["Cosmos__AccountEndpoint"] = CosmosEndpoint.ToString(),
@@ -107,10 +99,18 @@ public sealed class LocalPipeline : IAsyncDisposable
             environment[key] = value;
         }
 
-        DevHost = ChildProcess.Start("devhost", "dotnet",
-            [Layout.DevHostDll, "--app-root", appRoot, "--data", Path.Combine(Options.DataDirectory, "eventhubs"), "--port", port.ToString(CultureInfo.InvariantCulture)],
-            environment, Path.Combine(logs, "devhost.log"), Options.Echo, Layout.Root);
-        await DevHost.WaitForLineAsync(@"devhost listening on", TimeSpan.FromSeconds(90), cancellationToken);
+        // SIGTERM first on stop, so devhost stops its handler and closes its logs itself.
+        _devHost = await DevHostProcess.StartAsync(new DevHostStart
+        {
+            AppRoot = appRoot,
+            DataDirectory = Path.Combine(Options.DataDirectory, "eventhubs"),
+            Port = port,
+            Environment = environment,
+            LogPath = Path.Combine(logs, "devhost.log"),
+            Echo = Options.Echo,
+            StopGracePeriod = TimeSpan.FromSeconds(10),
+            StartTimeout = TimeSpan.FromSeconds(90),
+        }, Layout, cancellationToken);
     }
 
     /// <summary>devhost's view of every function: checkpoints, lag, invocations.</summary>
@@ -161,21 +161,13 @@ public sealed class LocalPipeline : IAsyncDisposable
 
     public async ValueTask DisposeAsync()
     {
-        if (DevHost is not null)
+        if (_devHost is not null)
         {
-            await DevHost.DisposeAsync();
+            await _devHost.DisposeAsync();
         }
 
-        await Cosmos.DisposeAsync();
+        await _cosmos.DisposeAsync();
         _http.Dispose();
-    }
-
-    /// <summary>A free loopback port (the small race before the caller binds it is acceptable on a test machine).</summary>
-    internal static int FreePort()
-    {
-        using var listener = new TcpListener(IPAddress.Loopback, 0);
-        listener.Start();
-        return ((IPEndPoint)listener.LocalEndpoint).Port;
     }
 }
 

@@ -60,6 +60,27 @@ public sealed class CheckpointStoreTests : IDisposable
     }
 
     [Fact]
+    public async Task TornFirstWrite_IsNoCheckpoint_AndSaysSo()
+    {
+        var writer = new FileCheckpointStore(_root, TimeProvider.System);
+        await writer.WriteAsync(_key, 10, 100, CancellationToken.None); // generation 1 → slot 1, no predecessor
+        string only = Assert.Single(Slots());
+        string text = File.ReadAllText(only);
+        File.WriteAllText(only, text[..(text.Length / 2)]); // the crash cut the very first write short
+
+        var logger = new CapturingLogger();
+        var restarted = new FileCheckpointStore(_root, TimeProvider.System, logger: logger);
+        Assert.Null(await restarted.ReadAsync(_key, CancellationToken.None));
+        var entry = Assert.Single(logger.Entries);
+        Assert.Equal(Microsoft.Extensions.Logging.LogLevel.Warning, entry.Level);
+        Assert.Contains("initialOffsetOptions", entry.Message, StringComparison.Ordinal);
+
+        // The next write replaces the torn slot, and a later start reads it.
+        await restarted.WriteAsync(_key, 11, 110, CancellationToken.None);
+        Assert.Equal(11, (await new FileCheckpointStore(_root, TimeProvider.System).ReadAsync(_key, CancellationToken.None))!.SequenceNumber);
+    }
+
+    [Fact]
     public async Task Missing_IsNull_BothSlotsDamaged_Throws()
     {
         var store = new FileCheckpointStore(_root, TimeProvider.System);

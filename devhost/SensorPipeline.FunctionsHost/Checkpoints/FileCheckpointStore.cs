@@ -2,6 +2,8 @@ using System.Collections.Concurrent;
 using System.Globalization;
 using System.Security.Cryptography;
 using System.Text;
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Logging.Abstractions;
 
 namespace SensorPipeline.FunctionsHost.Checkpoints;
 
@@ -17,10 +19,12 @@ public sealed class FileCheckpointStore
     private readonly string _root;
     private readonly TimeProvider _time;
     private readonly bool _fsync;
+    private readonly ILogger _logger;
     private readonly ConcurrentDictionary<CheckpointKey, (Checkpoint Checkpoint, long Generation)> _cache = new();
 
-    public FileCheckpointStore(string dataDirectory, TimeProvider time, bool fsync = true)
+    public FileCheckpointStore(string dataDirectory, TimeProvider time, bool fsync = true, ILogger? logger = null)
     {
+        _logger = logger ?? NullLogger.Instance;
         _root = Path.Combine(Path.GetFullPath(dataDirectory), "checkpoints");
         _time = time;
         _fsync = fsync;
@@ -55,10 +59,18 @@ public sealed class FileCheckpointStore
             }
         }
 
-        if (newest is null && damaged > 0)
+        if (newest is null && damaged > 1)
         {
             // Two damaged slots cannot come from one torn write: refuse rather than silently restart from the beginning.
             throw new InvalidDataException($"{SlotPath(key, 0)} (and slot 1): no intact checkpoint; delete them to restart from initialOffsetOptions");
+        }
+
+        if (newest is null && damaged == 1)
+        {
+            // The very first write was torn: there never was an intact checkpoint to fall back to, so this is "no
+            // checkpoint" (the listener starts per initialOffsetOptions, redelivering at worst) — not a reason to fail
+            // every start. The next write goes to the same slot and replaces the damaged bytes.
+            FunctionsHostLog.TornFirstCheckpoint(_logger, key.Hub, key.ConsumerGroup, key.PartitionId);
         }
 
         if (newest is { } found)

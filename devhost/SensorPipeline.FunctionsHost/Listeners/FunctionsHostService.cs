@@ -54,7 +54,7 @@ internal sealed class FunctionsHostService(
 
         FunctionApp app = await FunctionAppLoader.LoadAsync(settings.AppRoot, cancellationToken);
         FunctionAppLoader.ValidateAgainst(app, gateway.Hubs);
-        var store = new FileCheckpointStore(settings.DataDirectory, time, settings.FsyncCheckpoints);
+        var store = new FileCheckpointStore(settings.DataDirectory, time, settings.FsyncCheckpoints, _logger);
         state.Initialize(app, store);
         string names = string.Join(", ", app.Functions.Select(f => f.Name));
         FunctionsHostLog.HostStarted(_logger, app.Functions.Count, names, app.AppRoot);

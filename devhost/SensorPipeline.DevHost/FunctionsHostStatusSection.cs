@@ -1,9 +1,10 @@
 using System.Text.Json;
 using Microsoft.Extensions.Options;
 using SensorPipeline.EventHubs.Http;
+using SensorPipeline.FunctionsHost.Status;
 using HttpJsonOptions = Microsoft.AspNetCore.Http.Json.JsonOptions;
 
-namespace SensorPipeline.FunctionsHost.Status;
+namespace SensorPipeline.DevHost;
 
 /// <summary>The <c>functionsHost</c> member of the emulator's <c>GET /status</c>: the same document as
 /// <c>GET /status/functions</c> (handler pid/port/starts; per function its invocations and, per partition of its consumer

@@ -1,8 +1,10 @@
 using SensorPipeline.EventHubs;
+using SensorPipeline.FunctionsHost.Hubs;
 
-namespace SensorPipeline.FunctionsHost.Hubs;
+namespace SensorPipeline.DevHost;
 
-/// <summary>The emulator's <see cref="EventHubsNamespace"/> seen through <see cref="IEventHubsGateway"/>.</summary>
+/// <summary>The emulator's <see cref="EventHubsNamespace"/> seen through <see cref="IEventHubsGateway"/>. It lives in the
+/// devhost program, which wires both, so the local Functions host library never references the emulator.</summary>
 internal sealed class NamespaceGateway(EventHubsNamespace eventHubs) : IEventHubsGateway
 {
     public IReadOnlyList<HubInfo> Hubs { get; } =
