@@ -57,6 +57,8 @@ public class OrderByTests
         Assert.Equal(all.Take(25), top);
         var page = Run.Query("SELECT VALUE c.id FROM c ORDER BY c.v DESC OFFSET 40 LIMIT 20", docs);
         Assert.Equal(all.Skip(40).Take(20), page);
+        Assert.Empty(Run.Query("SELECT TOP 0 * FROM c ORDER BY c.v", docs));
+        Assert.Empty(Run.Query("SELECT * FROM c ORDER BY c.v OFFSET 3 LIMIT 0", docs));
     }
 
     [Fact]

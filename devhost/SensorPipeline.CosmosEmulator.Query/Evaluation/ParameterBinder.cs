@@ -18,7 +18,11 @@ internal static class ParameterBinder
                 {
                     if (string.Equals(name, names[slot], StringComparison.Ordinal))
                     {
-                        values[slot] = QValue.FromElement(value);
+                        // A string parameter is materialised once, so comparing it with a document's strings
+                        // happens in place on the document side, without a string per row.
+                        values[slot] = value.ValueKind == JsonValueKind.String
+                            ? QValue.FromString(value.GetString()!)
+                            : QValue.FromElement(value);
                         found = true;
                         break;
                     }

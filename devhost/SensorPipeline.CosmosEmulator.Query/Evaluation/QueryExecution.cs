@@ -98,12 +98,18 @@ internal sealed class QueryExecution : IDisposable
 
     private QueryResult RunOrdered(IEnumerable<ReadOnlyMemory<byte>> documents)
     {
+        if (_take == 0)
+        {
+            return new QueryResult([], 0);
+        }
+
         var comparer = new RowComparer(_model.OrderBy);
         var bound = _take == long.MaxValue ? long.MaxValue : _skip + _take;
         var heap = new PriorityQueue<OrderedRow, OrderedRow>(Comparer<OrderedRow>.Create((a, b) => comparer.Compare(b, a)));
         var all = new List<OrderedRow>();
         long scanned = 0;
         long sequence = 0;
+        var keys = new SortKey[_model.OrderBy.Count];
         foreach (var document in documents)
         {
             scanned++;
@@ -114,16 +120,15 @@ internal sealed class QueryExecution : IDisposable
                 continue;
             }
 
-            var keys = new SortKey[_model.OrderBy.Count];
             for (var i = 0; i < keys.Length; i++)
             {
                 keys[i] = SortKey.From(_model.OrderBy[i].Path.Eval(_ctx));
             }
 
-            var row = new OrderedRow(keys, sequence++, null);
-            if (bound != long.MaxValue && heap.Count >= bound && comparer.Compare(row, heap.Peek()) >= 0)
+            if (bound != long.MaxValue && heap.Count >= bound && comparer.Compare(keys, sequence, heap.Peek()) >= 0)
             {
-                continue; // cannot make the page: skip projecting it
+                sequence++;
+                continue; // cannot make the page: neither projected nor kept
             }
 
             if (Project(document) is not { } item)
@@ -131,7 +136,8 @@ internal sealed class QueryExecution : IDisposable
                 continue;
             }
 
-            row = row with { Item = item };
+            var row = new OrderedRow(keys, sequence++, item);
+            keys = new SortKey[keys.Length];
             if (bound == long.MaxValue)
             {
                 all.Add(row);
@@ -155,7 +161,7 @@ internal sealed class QueryExecution : IDisposable
         }
 
         all.Sort(comparer);
-        return Page(all.Select(r => r.Item!), scanned);
+        return Page(all.Select(r => r.Item), scanned);
     }
 
     private QueryResult RunAggregate(IEnumerable<ReadOnlyMemory<byte>> documents)
@@ -260,23 +266,25 @@ internal sealed class QueryExecution : IDisposable
         _ => $"a value of type {value.Kind.ToString().ToLowerInvariant()}",
     };
 
-    private sealed record OrderedRow(SortKey[] Keys, long Sequence, byte[]? Item);
+    private sealed record OrderedRow(SortKey[] Keys, long Sequence, byte[] Item);
 
     /// <summary>Orders rows by their ORDER BY keys, ties in document order (stable, as a single partition returns them).</summary>
     private sealed class RowComparer(IReadOnlyList<OrderByItem> orderBy) : IComparer<OrderedRow>
     {
-        public int Compare(OrderedRow? x, OrderedRow? y)
+        public int Compare(OrderedRow? x, OrderedRow? y) => Compare(x!.Keys, x.Sequence, y!);
+
+        public int Compare(SortKey[] keys, long sequence, OrderedRow y)
         {
             for (var i = 0; i < orderBy.Count; i++)
             {
-                var order = x!.Keys[i].CompareTo(y!.Keys[i]);
+                var order = keys[i].CompareTo(y.Keys[i]);
                 if (order != 0)
                 {
                     return orderBy[i].Descending ? -order : order;
                 }
             }
 
-            return x!.Sequence.CompareTo(y!.Sequence);
+            return sequence.CompareTo(y.Sequence);
         }
     }
 }

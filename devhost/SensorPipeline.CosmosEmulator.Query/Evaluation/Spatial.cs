@@ -145,7 +145,7 @@ internal static class Spatial
     private static bool TryPoint(in QValue value, out double lon, out double lat)
     {
         lon = lat = 0;
-        if (value.Kind != QKind.Object || value.Property("type") is not { Kind: QKind.String } type || type.GetString() != "Point")
+        if (value.Kind != QKind.Object || !value.Property("type").StringEquals("Point"))
         {
             return false;
         }

@@ -140,6 +140,12 @@ internal sealed partial class Parser
         {
             if (Accept("VALUE"))
             {
+                // The service's order is TOP before VALUE; VALUE TOP n is accepted too.
+                if (top is null && Accept("TOP"))
+                {
+                    top = Count("TOP");
+                }
+
                 var value = Expression();
                 CheckAggregateUse([value]);
                 return (false, value, [], top);

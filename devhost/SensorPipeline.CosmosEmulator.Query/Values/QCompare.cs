@@ -51,12 +51,8 @@ internal static class QCompare
             case QKind.Number:
                 return a.Number == b.Number;
             case QKind.String:
-                if (a.HasElement && b.HasElement)
-                {
-                    return a.Element.ValueEquals(b.GetString());
-                }
-
-                return string.Equals(a.GetString(), b.GetString(), StringComparison.Ordinal);
+                // Compare in place on whichever side is a document string: only the other side is materialised.
+                return b.HasElement ? b.StringEquals(a.GetString()) : a.StringEquals(b.GetString());
             case QKind.Array:
                 var length = a.ArrayLength;
                 if (length != b.ArrayLength)

@@ -74,6 +74,11 @@ internal readonly struct QValue
     /// <summary>The string of a <see cref="QKind.String"/> value (materialised from the document on demand).</summary>
     public string GetString() => _ref as string ?? _element.GetString() ?? string.Empty;
 
+    /// <summary>True for a string value equal (ordinally) to <paramref name="text"/>; compares a document's string in
+    /// place, without materialising it.</summary>
+    public bool StringEquals(string text) =>
+        Kind == QKind.String && (HasElement ? _element.ValueEquals(text) : string.Equals((string)_ref!, text, StringComparison.Ordinal));
+
     public int ArrayLength => _ref is QValue[] items ? items.Length : _element.GetArrayLength();
 
     public QValue ArrayItem(int index)
