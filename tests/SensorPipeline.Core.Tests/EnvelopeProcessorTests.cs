@@ -97,15 +97,15 @@ public class EnvelopeProcessorTests
     [Fact]
     public void SplitterThenProcessor_AccountsForEveryReading()
     {
-        var splitter = new Splitter(new EnvelopeBudget(100));
+        var splitter = new Splitter();
         var readings = Enumerable.Range(1, 50).Select(i => i % 3 == 0 ? Builders.Seismic($"s{i % 7}", (ulong)i) : Builders.Weather($"w{i % 5}", (ulong)i)).ToArray();
         var split = splitter.Split([new InputEvent(Builders.Batch(readings), new Readings.SourcePosition("0", 1, Now - 10))], Now);
         using var weather = Weather();
         using var seismic = new EnvelopeProcessor(2, "seismic-processor", new StalenessPolicy(TimeSpan.FromMinutes(5)));
 
-        var w = weather.Process([new InputEvent(split.Weather, new Readings.SourcePosition("0", 0, Now))], Now);
+        var w = weather.Process([new InputEvent(Assert.Single(split.Weather), new Readings.SourcePosition("0", 0, Now))], Now);
         Assert.Equal(w.Pending.Count, split.WeatherReadings);
-        var s = seismic.Process([new InputEvent(split.Seismic, new Readings.SourcePosition("0", 0, Now))], Now);
+        var s = seismic.Process([new InputEvent(Assert.Single(split.Seismic), new Readings.SourcePosition("0", 0, Now))], Now);
         Assert.Equal(s.Pending.Count, split.SeismicReadings);
 
         var ids = w.Pending.Concat(s.Pending).Select(p => p.Id).Order().ToArray();
@@ -145,5 +145,37 @@ public class EnvelopeProcessorTests
 
         Assert.Empty(result.DeadLetters);
         Assert.Equal(2, result.Pending.Count);
+    }
+
+    [Fact]
+    public void Process_TextAndBinaryEnvelopes_GiveTheSameDocuments()
+    {
+        // Binary envelopes are what the splitter wrote before text envelopes; after an upgrade both may be in the hubs.
+        var binary = Envelope(SensorKind.Weather, (Builders.Weather("w1", 1), Now - 1000), (Builders.Weather("w2", 4), Now - 2000));
+        var text = new byte[EnvelopeText.EncodedLength(binary.Body.Length)];
+        EnvelopeText.Encode(binary.Body.Span, text);
+        using var processor = Weather();
+
+        var fromBinary = processor.Process([binary], Now);
+        var binaryDocuments = fromBinary.Pending.Select(p => System.Text.Encoding.UTF8.GetString(fromBinary.Bytes(p).Span)).ToList();
+        var fromText = processor.Process([binary with { Body = text }], Now);
+        var textDocuments = fromText.Pending.Select(p => System.Text.Encoding.UTF8.GetString(fromText.Bytes(p).Span)).ToList();
+
+        Assert.Equal(2, textDocuments.Count);
+        Assert.Equal(binaryDocuments, textDocuments);
+        Assert.Empty(fromText.DeadLetters);
+    }
+
+    [Fact]
+    public void Process_TextEnvelopeThatIsNotBase64Url_DeadLetteredWholeAsUndecodable()
+    {
+        using var processor = Weather();
+        byte[] body = [(byte)'~', (byte)'A', (byte)'+', (byte)'=', (byte)'!'];
+        var result = processor.Process([Envelope(SensorKind.Weather, (Builders.Weather("w1", 1), Now)) with { Body = body }], Now);
+
+        var letter = Assert.Single(result.DeadLetters);
+        Assert.Equal(DeadLetterReason.Undecodable, letter.Reason);
+        Assert.Equal(body, letter.Payload.ToArray());
+        Assert.Empty(result.Pending);
     }
 }

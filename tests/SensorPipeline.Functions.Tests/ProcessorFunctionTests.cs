@@ -1,6 +1,8 @@
 using System.Net;
 using System.Text.Json;
+using Google.Protobuf;
 using SensorPipeline.Functions.Tests.Infrastructure;
+using SensorPipeline.Protos;
 
 namespace SensorPipeline.Functions.Tests;
 
@@ -191,6 +193,28 @@ public sealed class ProcessorFunctionTests(PipelineFixture fixture)
         Assert.NotNull(await Store.ReadAsync("readings", $"{device}:4", device));
         var id = $"seismic-processor:0:{poison.SequenceNumber}";
         Assert.Equal("undecodable", (await Store.ReadAsync("deadletters", id, id))?.GetProperty("reason").GetString());
+    }
+
+    [Fact]
+    public async Task WeatherProcessor_BinaryEnvelopeOfTheFormerFormat_IsStillProcessed()
+    {
+        // Before text envelopes the splitter sent each envelope as one binary event; after an upgrade some are still in the hub.
+        var device = Builders.Device("ws");
+        var old = new ForwardEnvelope { Kind = SensorKind.Weather, ForwardedTimeUnixMs = DateTimeOffset.UtcNow.ToUnixTimeMilliseconds() };
+        old.Sources.Add(new Protos.SourcePosition { PartitionId = "0", SequenceNumber = 5, EnqueuedTimeUnixMs = DateTimeOffset.UtcNow.ToUnixTimeMilliseconds() });
+        old.Readings.Add(new ForwardedReading { Reading = Builders.Weather(device, 1), SourceIndex = 0 });
+        old.Readings.Add(new ForwardedReading { Reading = Builders.Weather(device, 2), SourceIndex = 0 });
+        var text = await PipelineDriver.WeatherEnvelopeAsync(Handler, PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(device, 3))));
+
+        var answer = await PipelineDriver.ProcessAsync(Handler, "WeatherProcessor",
+            [new HubEvent(old.ToByteArray(), PipelineDriver.NextSequence(), DateTimeOffset.UtcNow), text]);
+
+        Assert.Equal(HttpStatusCode.OK, answer.Status);
+        Assert.Contains("live 3", answer.LogText, StringComparison.Ordinal);
+        foreach (var sequence in new[] { 1, 2, 3 })
+        {
+            Assert.Equal(sequence, (await ReadAsync("readings", $"{device}:{sequence}", device)).GetProperty("properties").GetProperty("sequence").GetInt64());
+        }
     }
 
     private static async Task<JsonElement> ReadAsync(StoreReader store, string container, string id, string partitionKey) =>

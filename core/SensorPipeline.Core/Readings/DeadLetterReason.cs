@@ -11,6 +11,8 @@ public enum DeadLetterReason
     // Event-level: the whole event body is unusable.
     EmptyBody,
     Undecodable,
+
+    // Reading-level since text envelopes (an event-level reason before): one reading too large to forward on its own.
     Oversize,
 
     // Reading-level: one reading is unusable, the rest of its event proceeds.
@@ -66,7 +68,7 @@ public static class DeadLetterReasons
     {
         DeadLetterReason.EmptyBody => "the event body is empty",
         DeadLetterReason.Undecodable => "the event body is not a well-formed protobuf message of the expected type",
-        DeadLetterReason.Oversize => "the event is larger than the per-event budget that keeps every forwarded envelope under the 1 MB event limit",
+        DeadLetterReason.Oversize => "the reading alone is too large to forward: its base64 text would not fit one Event Hubs event (1 MB)",
         DeadLetterReason.MissingDeviceId => "the reading has no device id",
         DeadLetterReason.InvalidDeviceId => "the device id is over 128 bytes, not UTF-8, or contains '/', '\\', '?', '#' or a control character (Cosmos DB id rules)",
         DeadLetterReason.UnknownKind => "the sensor kind is unspecified or unknown",

@@ -47,7 +47,7 @@ internal static class FunctionsExtensions
             },
         });
 
-        // host.json decides the splitter's byte budget; a bad value stops start-up here, naming file and setting.
+        // host.json bounds the largest request; a bad value stops start-up here, naming file and setting.
         var hostJson = HostJsonSettings.Load(configuration[AppRootSetting], Directory.GetCurrentDirectory());
         var budget = new EnvelopeBudget(hostJson.MaxEventBatchSize);
         services.AddSingleton(hostJson);
@@ -73,7 +73,7 @@ internal static class FunctionsExtensions
         services.AddSingleton<DeadLetterStore>();
 
         var pools = new DefaultObjectPoolProvider { MaximumRetained = Environment.ProcessorCount * 4 };
-        services.AddSingleton(pools.Create(new PooledPolicy<Splitter>(() => new Splitter(budget))));
+        services.AddSingleton(pools.Create(new PooledPolicy<Splitter>(() => new Splitter())));
         services.AddSingleton<SplitterFunction>();
         foreach (var definition in new[] { ProcessorDefinition.Weather, ProcessorDefinition.Seismic })
         {
@@ -99,7 +99,7 @@ internal static class FunctionsExtensions
             var budget = app.Services.GetRequiredService<EnvelopeBudget>();
             foreach (var address in addresses ?? [])
             {
-                FunctionsLog.Listening(app.Logger, address, hostJson.Path, budget.MaxEventBatchSize, budget.PerEventBytes);
+                FunctionsLog.Listening(app.Logger, address, hostJson.Path, budget.MaxEventBatchSize, budget.MaxReadingsPerProcessorInvocation);
                 Console.Out.WriteLine($"SensorPipeline.Functions listening on {address}");
                 Console.Out.Flush();
             }
