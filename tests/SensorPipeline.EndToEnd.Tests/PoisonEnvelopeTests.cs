@@ -9,6 +9,7 @@ using Microsoft.Azure.Cosmos;
 using SensorPipeline.Core.Splitting;
 using SensorPipeline.Protos;
 using SensorPipeline.Stack;
+using SensorPipeline.Toolkit;
 using SourcePosition = SensorPipeline.Core.Readings.SourcePosition;
 
 namespace SensorPipeline.EndToEnd.Tests;
@@ -74,10 +75,10 @@ public sealed class PoisonEnvelopeTests : IDisposable
             Location = new Location { Latitude = 47.6, Longitude = -122.3, AltitudeM = 56 },
             Weather = new WeatherPayload { TemperatureC = 12.5, RelativeHumidityPct = 80, PressureHpa = 1013, WindSpeedMps = 4, WindDirectionDeg = 270, RainMmph = 0 },
         });
-        var splitter = new Splitter(new EnvelopeBudget(100));
+        var splitter = new Splitter();
         var result = splitter.Split([new InputEvent(batch.ToByteArray(), new SourcePosition("0", 1, enqueuedUnixMs))], observed.ToUnixTimeMilliseconds());
         Assert.Equal(1, result.WeatherReadings);
-        return result.Weather.ToArray();
+        return Assert.Single(result.Weather).ToArray();
     }
 
     /// <summary>Sends one event to weather partition 0 and returns its sequence number.</summary>
