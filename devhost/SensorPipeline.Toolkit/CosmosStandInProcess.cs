@@ -4,7 +4,7 @@ namespace SensorPipeline.Toolkit;
 
 /// <summary>The Cosmos DB stand-in (devhost/cosmos-standin/server.cjs over @vercel/cosmosdb-server, in memory, TLS with a
 /// self-signed certificate) on a free loopback port; disposing kills it and its data.</summary>
-public sealed partial class CosmosStandInProcess : IAsyncDisposable
+public sealed partial class CosmosStandInProcess : IAsyncDisposable, IDisposable
 {
     private CosmosStandInProcess(ChildProcess process, Uri endpoint)
     {
@@ -53,14 +53,36 @@ public sealed partial class CosmosStandInProcess : IAsyncDisposable
 
     public ValueTask DisposeAsync() => Process.DisposeAsync();
 
+    public void Dispose() => Process.Dispose();
+
+    private static readonly SemaphoreSlim NpmGate = new(1, 1);
+
     private static async Task EnsureNodeModulesAsync(RepoLayout layout, CancellationToken cancellationToken)
     {
-        if (Directory.Exists(Path.Combine(layout.Root, "node_modules", "@vercel", "cosmosdb-server")))
+        var module = Path.Combine(layout.Root, "node_modules", "@vercel", "cosmosdb-server");
+        if (Directory.Exists(module))
         {
             return;
         }
 
-        // ./pipeline runs `npm ci`; a fresh clone run from an IDE gets it here, once.
+        // ./pipeline runs `npm ci`; a fresh clone run from an IDE gets it here, once: fixtures start in parallel, and two
+        // `npm ci` in one folder break each other.
+        await NpmGate.WaitAsync(cancellationToken);
+        try
+        {
+            if (!Directory.Exists(module))
+            {
+                await RunNpmCiAsync(layout, cancellationToken);
+            }
+        }
+        finally
+        {
+            NpmGate.Release();
+        }
+    }
+
+    private static async Task RunNpmCiAsync(RepoLayout layout, CancellationToken cancellationToken)
+    {
         await using var npm = await ChildProcess.RunAsync(new ChildProcessOptions
         {
             FileName = "npm",

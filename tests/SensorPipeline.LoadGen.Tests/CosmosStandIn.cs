@@ -8,16 +8,15 @@ namespace SensorPipeline.LoadGen.Tests;
 /// installs it) on a free loopback port, shared by the verify tests; each test uses its own database.</summary>
 public sealed class CosmosStandIn : IAsyncLifetime
 {
-    private ServerProcess _server = null!;
+    private CosmosStandInProcess _server = null!;
 
-    public Uri Endpoint => _server.Url;
+    public Uri Endpoint => _server.Endpoint;
 
     public CosmosClient Client { get; private set; } = null!;
 
     public async Task InitializeAsync()
     {
-        _server = await ServerProcess.StartAsync("node", [Path.Combine(Repo.Root, "devhost", "cosmos-standin", "server.cjs"), "0"],
-            "Cosmos DB stand-in listening on ", Repo.Root);
+        _server = await CosmosStandInProcess.StartAsync();
         // The same client set-up verify uses (Gateway, LimitToEndpoint, self-signed certificate, 404 fix-up).
         Client = CosmosClientFactory.Create(new VerifyOptions { CosmosEndpoint = Endpoint });
     }
