@@ -18,6 +18,7 @@ public sealed partial class ChildProcess
         var number = signal switch
         {
             PosixSignalKind.Terminate => 15,
+            PosixSignalKind.Interrupt => 2,
             PosixSignalKind.Kill => 9,
             PosixSignalKind.Stop => 19,
             PosixSignalKind.Continue => 18,
@@ -59,48 +60,81 @@ public sealed partial class ChildProcess
     /// act on it when one is set, then kill -9 of the whole tree.</summary>
     public async ValueTask DisposeAsync()
     {
+        if (Interlocked.Exchange(ref _disposed, 1) != 0)
+        {
+            return;
+        }
+
         try
         {
             if (!_process.HasExited && _options.StopGracePeriod > TimeSpan.Zero)
             {
-                try
-                {
-                    await TerminateAsync(_options.StopGracePeriod);
-                }
-                catch (Exception e) when (e is TimeoutException or InvalidOperationException)
-                {
-                    // It did not stop in time (or was gone already): the kill below settles it.
-                }
+                TrySignal(PosixSignalKind.Continue);
+                TrySignal(PosixSignalKind.Terminate);
+                await _process.WaitForExitAsync().WaitAsync(_options.StopGracePeriod).ConfigureAwait(ConfigureAwaitOptions.SuppressThrowing);
             }
 
-            if (!_process.HasExited)
-            {
-                TryThaw(); // a frozen process is killed all the same, but its children may be waiting on it
-                _process.Kill(entireProcessTree: true);
-            }
+            KillTree();
 
             // Bounded: a grandchild that inherited the output pipe must not hang the caller's clean-up.
-            await _process.WaitForExitAsync().WaitAsync(TimeSpan.FromSeconds(30));
-        }
-        catch (TimeoutException)
-        {
-            // The process is gone; only its output pipe lingers in a grandchild.
+            await _process.WaitForExitAsync().WaitAsync(TimeSpan.FromSeconds(30)).ConfigureAwait(ConfigureAwaitOptions.SuppressThrowing);
         }
         finally
         {
-            _process.Dispose();
-            lock (_gate)
-            {
-                _log?.Dispose();
-            }
+            Release();
         }
     }
 
-    private void TryThaw()
+    /// <summary>The same as <see cref="DisposeAsync"/>, blocking, for owners that dispose synchronously.</summary>
+    public void Dispose()
+    {
+        if (Interlocked.Exchange(ref _disposed, 1) != 0)
+        {
+            return;
+        }
+
+        try
+        {
+            if (!_process.HasExited && _options.StopGracePeriod > TimeSpan.Zero)
+            {
+                TrySignal(PosixSignalKind.Continue);
+                TrySignal(PosixSignalKind.Terminate);
+                _process.WaitForExit(_options.StopGracePeriod);
+            }
+
+            KillTree();
+            _process.WaitForExit(TimeSpan.FromSeconds(30));
+        }
+        finally
+        {
+            Release();
+        }
+    }
+
+    private void KillTree()
+    {
+        if (!_process.HasExited)
+        {
+            TrySignal(PosixSignalKind.Continue); // frozen: killed all the same, but its children may be waiting on it
+            _process.Kill(entireProcessTree: true);
+        }
+    }
+
+    private void Release()
+    {
+        _process.Dispose();
+        lock (_gate)
+        {
+            _log?.Dispose();
+            _logClosed = true;
+        }
+    }
+
+    private void TrySignal(PosixSignalKind signal)
     {
         try
         {
-            Signal(PosixSignalKind.Continue);
+            Signal(signal);
         }
         catch (InvalidOperationException)
         {

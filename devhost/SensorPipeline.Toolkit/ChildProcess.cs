@@ -10,7 +10,7 @@ namespace SensorPipeline.Toolkit;
 /// appended to a log file when asked), a line can be awaited (a readiness line printed before the wait began counts),
 /// and the process can be terminated, killed with -9, frozen and thawed. Disposing stops it and every child it started.
 /// </summary>
-public sealed partial class ChildProcess : IAsyncDisposable
+public sealed partial class ChildProcess : IAsyncDisposable, IDisposable
 {
     private readonly Process _process;
     private readonly ChildProcessOptions _options;
@@ -19,6 +19,8 @@ public sealed partial class ChildProcess : IAsyncDisposable
     private readonly List<(bool IsError, string Text)> _lines = [];
     private readonly List<(Regex Pattern, TaskCompletionSource<Match> Found)> _waiters = [];
     private bool _outputEnded;
+    private bool _logClosed;
+    private int _disposed;
 
     private ChildProcess(ChildProcessOptions options, Process process)
     {
@@ -201,7 +203,11 @@ public sealed partial class ChildProcess : IAsyncDisposable
 
         lock (_gate)
         {
-            _log?.WriteLine(line);
+            if (!_logClosed)
+            {
+                _log?.WriteLine(line);
+            }
+
             if (_options.Echo)
             {
                 Console.Error.WriteLine($"[{Name}] {line}");

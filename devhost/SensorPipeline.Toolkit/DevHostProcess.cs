@@ -39,7 +39,7 @@ public sealed record DevHostStart
 
 /// <summary>The built devhost program (Event Hubs emulator + local Functions host), started as a child process and
 /// ready once it prints its listening line; disposing kills it and the handler it started.</summary>
-public sealed partial class DevHostProcess : IAsyncDisposable
+public sealed partial class DevHostProcess : IAsyncDisposable, IDisposable
 {
     /// <summary>The line devhost prints once it listens, followed by its address.</summary>
     public const string ListeningPrefix = "devhost listening on ";
@@ -115,6 +115,8 @@ public sealed partial class DevHostProcess : IAsyncDisposable
     }
 
     public ValueTask DisposeAsync() => Process.DisposeAsync();
+
+    public void Dispose() => Process.Dispose();
 
     [GeneratedRegex(@"devhost listening on (?<url>\S+)")]
     private static partial Regex Listening();

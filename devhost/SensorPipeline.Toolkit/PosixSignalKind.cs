@@ -6,6 +6,9 @@ public enum PosixSignalKind
     /// <summary>SIGTERM: shut down.</summary>
     Terminate,
 
+    /// <summary>SIGINT: what Ctrl+C sends.</summary>
+    Interrupt,
+
     /// <summary>SIGKILL: stop now, no code runs.</summary>
     Kill,
 

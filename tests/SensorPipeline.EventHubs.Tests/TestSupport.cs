@@ -37,19 +37,4 @@ internal static class TestData
         new(System.Text.Encoding.UTF8.GetBytes(body), key, properties);
 
     public static string Text(StoredEvent e) => System.Text.Encoding.UTF8.GetString(e.Body.Span);
-
-    /// <summary>The repository root (where eventhubs.emulator.json lives).</summary>
-    public static string RepoRoot
-    {
-        get
-        {
-            var dir = new DirectoryInfo(AppContext.BaseDirectory);
-            while (dir is not null && !File.Exists(Path.Combine(dir.FullName, "SensorPipeline.slnx")))
-            {
-                dir = dir.Parent;
-            }
-
-            return dir?.FullName ?? throw new InvalidOperationException("Repository root not found above " + AppContext.BaseDirectory);
-        }
-    }
 }

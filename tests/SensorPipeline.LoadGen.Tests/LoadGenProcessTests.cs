@@ -116,8 +116,7 @@ public sealed class LoadGenProcessTests : IAsyncLifetime, IDisposable
                 midRun = File.Exists(ledgerPath) ? await LedgerFile.ReadAsync(ledgerPath, CancellationToken.None) : null;
             }
 
-            using var interrupt = System.Diagnostics.Process.Start("kill", ["-INT", process.Id.ToString(System.Globalization.CultureInfo.InvariantCulture)]);
-            await interrupt.WaitForExitAsync();
+            process.Signal(PosixSignalKind.Interrupt);
         }, "--connection", _server.EmulatorConnectionString, "--weather", "2", "--seismic", "2", "--rate", "400", "--duration", "50s",
             "--readings-per-event", "10", "--progress-interval", "200ms", "--ledger", ledgerPath);
 

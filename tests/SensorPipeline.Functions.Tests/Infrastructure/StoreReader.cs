@@ -14,10 +14,10 @@ internal sealed class StoreReader : IDisposable
     private readonly CosmosClient _client;
     private readonly string _database;
 
-    public StoreReader(CosmosStandIn standIn, string database)
+    public StoreReader(CosmosEmulatorProcess standIn, string database)
     {
         _database = database;
-        _client = new CosmosClient(standIn.Endpoint.AbsoluteUri, CosmosStandIn.EmulatorKey, new CosmosClientOptions
+        _client = new CosmosClient(standIn.Endpoint.AbsoluteUri, HandlerProcess.EmulatorKey, new CosmosClientOptions
         {
             ConnectionMode = ConnectionMode.Gateway,
             LimitToEndpoint = true,
