@@ -104,7 +104,7 @@ internal sealed class QueryExecution : IDisposable
         }
 
         var comparer = new RowComparer(_model.OrderBy);
-        var bound = _take == long.MaxValue ? long.MaxValue : _skip + _take;
+        var bound = _take > long.MaxValue - _skip ? long.MaxValue : _skip + _take; // saturating: OFFSET and LIMIT may be huge
         var heap = new PriorityQueue<OrderedRow, OrderedRow>(Comparer<OrderedRow>.Create((a, b) => comparer.Compare(b, a)));
         var all = new List<OrderedRow>();
         long scanned = 0;
