@@ -22,12 +22,6 @@ internal sealed class QueryExecution : IDisposable
     {
         _model = model;
         _ctx = new EvalContext(ParameterBinder.Bind(model.Parameters, parameters));
-        _writer = new Utf8JsonWriter(_buffer, new JsonWriterOptions
-        {
-            SkipValidation = true,
-            // JSON bodies, not HTML: write text as the service does, without escaping quotes or non-ASCII letters.
-            Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping,
-        });
         _skip = model.Offset is null ? 0 : Count(model.Offset, "OFFSET");
         var take = long.MaxValue;
         if (model.Limit is not null)
@@ -41,6 +35,12 @@ internal sealed class QueryExecution : IDisposable
         }
 
         _take = take;
+        _writer = new Utf8JsonWriter(_buffer, new JsonWriterOptions
+        {
+            SkipValidation = true,
+            // JSON bodies, not HTML: write text as the service does, without escaping quotes or non-ASCII letters.
+            Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping,
+        });
     }
 
     public QueryResult Run(IEnumerable<ReadOnlyMemory<byte>> documents)
