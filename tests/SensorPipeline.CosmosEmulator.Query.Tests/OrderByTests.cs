@@ -59,6 +59,8 @@ public class OrderByTests
         Assert.Equal(all.Skip(40).Take(20), page);
         Assert.Empty(Run.Query("SELECT TOP 0 * FROM c ORDER BY c.v", docs));
         Assert.Empty(Run.Query("SELECT * FROM c ORDER BY c.v OFFSET 3 LIMIT 0", docs));
+        Assert.Equal(all.Skip(1), Run.Query("SELECT VALUE c.id FROM c ORDER BY c.v DESC OFFSET 1 LIMIT 9000000000000000000", docs));
+        Assert.Empty(Run.Query("SELECT VALUE c.id FROM c ORDER BY c.v OFFSET 1000000000000000000 LIMIT 9000000000000000000", docs));
     }
 
     [Fact]

@@ -22,12 +22,6 @@ internal sealed class QueryExecution : IDisposable
     {
         _model = model;
         _ctx = new EvalContext(ParameterBinder.Bind(model.Parameters, parameters));
-        _writer = new Utf8JsonWriter(_buffer, new JsonWriterOptions
-        {
-            SkipValidation = true,
-            // JSON bodies, not HTML: write text as the service does, without escaping quotes or non-ASCII letters.
-            Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping,
-        });
         _skip = model.Offset is null ? 0 : Count(model.Offset, "OFFSET");
         var take = long.MaxValue;
         if (model.Limit is not null)
@@ -41,6 +35,12 @@ internal sealed class QueryExecution : IDisposable
         }
 
         _take = take;
+        _writer = new Utf8JsonWriter(_buffer, new JsonWriterOptions
+        {
+            SkipValidation = true,
+            // JSON bodies, not HTML: write text as the service does, without escaping quotes or non-ASCII letters.
+            Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping,
+        });
     }
 
     public QueryResult Run(IEnumerable<ReadOnlyMemory<byte>> documents)
@@ -104,7 +104,7 @@ internal sealed class QueryExecution : IDisposable
         }
 
         var comparer = new RowComparer(_model.OrderBy);
-        var bound = _take == long.MaxValue ? long.MaxValue : _skip + _take;
+        var bound = _take > long.MaxValue - _skip ? long.MaxValue : _skip + _take; // saturating: OFFSET and LIMIT may be huge
         var heap = new PriorityQueue<OrderedRow, OrderedRow>(Comparer<OrderedRow>.Create((a, b) => comparer.Compare(b, a)));
         var all = new List<OrderedRow>();
         long scanned = 0;
