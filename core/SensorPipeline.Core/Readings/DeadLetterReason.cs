@@ -29,6 +29,9 @@ public enum DeadLetterReason
 
     // Write-level: Cosmos DB rejected the document permanently (400, 413).
     RejectedByStore,
+
+    // Event-level, after its valid readings were forwarded: too many invalid readings to store one by one.
+    ManyInvalidReadings,
 }
 
 /// <summary>Stable text codes and human descriptions for <see cref="DeadLetterReason"/>.</summary>
@@ -52,6 +55,7 @@ public static class DeadLetterReasons
         DeadLetterReason.InvalidCoordinates => "invalid-coordinates",
         DeadLetterReason.NonFiniteMeasurement => "non-finite-measurement",
         DeadLetterReason.RejectedByStore => "rejected-by-store",
+        DeadLetterReason.ManyInvalidReadings => "many-invalid-readings",
         _ => throw new ArgumentOutOfRangeException(nameof(reason), reason, null),
     };
 
@@ -72,6 +76,7 @@ public static class DeadLetterReasons
         DeadLetterReason.InvalidCoordinates => "latitude must be within ±90, longitude within ±180 and altitude finite",
         DeadLetterReason.NonFiniteMeasurement => "a measurement is NaN or infinite (JSON cannot carry it)",
         DeadLetterReason.RejectedByStore => "Cosmos DB rejected the document permanently",
+        DeadLetterReason.ManyInvalidReadings => "the event holds more invalid readings than are stored one by one; its valid readings were forwarded and the whole body is kept here",
         _ => Code(reason),
     };
 }
