@@ -29,7 +29,7 @@ public sealed class LargeEventsTests : IDisposable
         await using var pipeline = await LocalPipeline.StartAsync(RepoLayout.Discover(),
             new StackOptions { DataDirectory = _data, DatabaseName = "large", Environment = anonymous }, timeout.Token);
 
-        var events = new List<List<Reading>> { Readings("one", 1), Readings("fifty", 50), Readings("five-hundred", 500), [] };
+        var events = new List<List<Reading>> { Readings("one", 1), Readings("fifty", 50), Readings("five-hundred", 500), new List<Reading>() };
         var nearlyOneMegabyte = events[3];
         while (Size(nearlyOneMegabyte) < 1_000_000)
         {
