@@ -178,4 +178,34 @@ public class EnvelopeProcessorTests
         Assert.Equal(body, letter.Payload.ToArray());
         Assert.Empty(result.Pending);
     }
+
+    [Fact]
+    public void Process_SequenceReset_TheLaterReadingBecomesTheDeviceState()
+    {
+        using var processor = Weather();
+        var beforeReboot = Builders.Weather("w", 900);
+        beforeReboot.ObservedAt = Google.Protobuf.WellKnownTypes.Timestamp.FromDateTimeOffset(Builders.Observed);
+        var afterReboot = Builders.Weather("w", 1);
+        afterReboot.ObservedAt = Google.Protobuf.WellKnownTypes.Timestamp.FromDateTimeOffset(Builders.Observed.AddMinutes(1));
+
+        var result = processor.Process([Envelope(SensorKind.Weather, (afterReboot, Now), (beforeReboot, Now))], Now);
+
+        Assert.Equal(1ul, Assert.Single(result.Latest).Sequence);
+        Assert.Equal(2, result.Pending.Count);
+    }
+
+    [Fact]
+    public void Process_ReadingDatedInTheFuture_StoredButNeverTheDeviceState()
+    {
+        using var processor = Weather();
+        var skewed = Builders.Weather("w", 8);
+        skewed.ObservedAt = Google.Protobuf.WellKnownTypes.Timestamp.FromDateTimeOffset(DateTimeOffset.FromUnixTimeMilliseconds(Now).AddHours(3));
+        var honest = Builders.Weather("w", 7);
+        honest.ObservedAt = Google.Protobuf.WellKnownTypes.Timestamp.FromDateTimeOffset(DateTimeOffset.FromUnixTimeMilliseconds(Now - 1000));
+
+        var result = processor.Process([Envelope(SensorKind.Weather, (skewed, Now), (honest, Now))], Now);
+
+        Assert.Equal(["w:8", "w:7"], result.Pending.Select(p => p.Id));
+        Assert.Equal(7ul, Assert.Single(result.Latest).Sequence);
+    }
 }

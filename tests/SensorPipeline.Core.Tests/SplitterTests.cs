@@ -181,10 +181,36 @@ public class SplitterTests
     }
 
     [Fact]
+    public void Split_EventOfManyInvalidReadings_OneDeadLetterWithTheWholeBodyAndTheValidOnesForwarded()
+    {
+        using var splitter = new SplitterScope();
+        var readings = Enumerable.Range(1, 300).Select(i => Builders.Weather("w", i % 2 == 0 ? (ulong)i : 0)).ToArray();
+        var body = Builders.Batch(readings);
+
+        var result = splitter.Value.Split([Event(body, 9)], Now);
+
+        var letter = Assert.Single(result.DeadLetters);
+        Assert.Equal(DeadLetterReason.ManyInvalidReadings, letter.Reason);
+        Assert.Null(letter.ReadingIndex);
+        Assert.Equal(body, letter.Payload.ToArray());
+        Assert.Equal(150, result.WeatherReadings);
+        Assert.Equal(300, result.ReadingsReceived);
+    }
+
+    [Fact]
     public void EnvelopeText_LargestEnvelope_IsExactlyTheEventTextLimit()
     {
         Assert.Equal(EnvelopeBudget.MaxEventTextBytes, EnvelopeText.EncodedLength(EnvelopeBudget.MaxEnvelopeBytes));
         Assert.True(EnvelopeText.EncodedLength(EnvelopeBudget.MaxEnvelopeBytes + 1) > EnvelopeBudget.MaxEventTextBytes);
+    }
+
+    [Fact]
+    public void EnvelopeBudget_TooLargeBatchSize_NamesTheHostJsonSetting()
+    {
+        var problem = new EnvelopeBudget(EnvelopeBudget.MaxSupportedBatchSize + 1).Problem;
+        Assert.NotNull(problem);
+        Assert.Contains("maxEventBatchSize", problem, StringComparison.Ordinal);
+        Assert.Null(new EnvelopeBudget(EnvelopeBudget.MaxSupportedBatchSize).Problem);
     }
 
     /// <summary>Grows a reading by an unknown field (number 99) until it is <paramref name="bytes"/> long or more.</summary>

@@ -26,7 +26,7 @@ public sealed class StartupTests : IDisposable
     }
 
     [Fact]
-    public async Task Start_MaxEventBatchSizeTooLargeForTheEnvelope_ExitsNamingHostJsonAndTheSetting()
+    public async Task Start_MaxEventBatchSizeTooLargeForBoundedWork_ExitsNamingHostJsonAndTheSetting()
     {
         File.WriteAllText(Path.Combine(_appRoot, "host.json"), """{"version":"2.0","extensions":{"eventHubs":{"maxEventBatchSize":5000}}}""");
         var settings = Settings();

@@ -166,6 +166,11 @@ public sealed class EnvelopeProcessor : IDisposable
     private void UpdateLatest(List<DeviceLatest> latest, string deviceId, string readingId, in ReadingView reading, in SourcePosition source)
     {
         var observedAt = reading.ObservedAt;
+        if (!NewerWins.MayWin(observedAt, source.EnqueuedTimeUnixMs))
+        {
+            return; // dated in the future by the device's clock: stored as a reading, never the device's state
+        }
+
         var known = _latestIndex.TryGetValue(deviceId, out var slot);
         if (known && NewerWins.Compare(reading.Sequence, observedAt, latest[slot].Sequence, latest[slot].ObservedAt) <= 0)
         {

@@ -35,6 +35,9 @@ public enum DeadLetterReason
 
     // Isolated by the handler: this event failed on its own, repeatedly, while the rest of its batch succeeded.
     FailedInIsolation,
+
+    // Event-level, after its valid readings were forwarded: too many invalid readings to store one by one.
+    ManyInvalidReadings,
 }
 
 /// <summary>Stable text codes and human descriptions for <see cref="DeadLetterReason"/>.</summary>
@@ -60,6 +63,7 @@ public static class DeadLetterReasons
         DeadLetterReason.RejectedByStore => "rejected-by-store",
         DeadLetterReason.InvalidSource => "invalid-source",
         DeadLetterReason.FailedInIsolation => "failed-in-isolation",
+        DeadLetterReason.ManyInvalidReadings => "many-invalid-readings",
         _ => throw new ArgumentOutOfRangeException(nameof(reason), reason, null),
     };
 
@@ -82,6 +86,7 @@ public static class DeadLetterReasons
         DeadLetterReason.RejectedByStore => "Cosmos DB rejected the document permanently",
         DeadLetterReason.InvalidSource => "a source position of the envelope is out of range (enqueued time outside 0001-01-01 … 9999-12-31, or an over-long partition id)",
         DeadLetterReason.FailedInIsolation => "processing this event failed repeatedly on its own while the rest of its batch succeeded (see detail)",
+        DeadLetterReason.ManyInvalidReadings => "the event holds more invalid readings than are stored one by one; its valid readings were forwarded and the whole body is kept here",
         _ => Code(reason),
     };
 }

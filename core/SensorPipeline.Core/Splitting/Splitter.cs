@@ -47,6 +47,13 @@ public sealed class Splitter
     /// <summary>The stage name stored in dead letters.</summary>
     public const string Stage = "splitter";
 
+    /// <summary>
+    /// Reading-level dead letters one event may produce. Beyond it the event's reading dead letters are replaced by one
+    /// holding the whole body (<see cref="DeadLetterReason.ManyInvalidReadings"/>): a 1 MB event of tiny garbage readings
+    /// would otherwise mean hundreds of thousands of writes in one invocation.
+    /// </summary>
+    public const int MaxReadingDeadLettersPerEvent = 100;
+
     private readonly EnvelopeWriter _weather = new(1);
     private readonly EnvelopeWriter _seismic = new(2);
 
@@ -70,9 +77,18 @@ public sealed class Splitter
 
             received += count;
             var index = 0;
+            var firstOfEvent = deadLetters.Count;
             foreach (var raw in ReadingBatchReader.EnumerateReadings(body))
             {
                 Route(raw, e, index++, input, deadLetters);
+            }
+
+            var invalid = deadLetters.Count - firstOfEvent;
+            if (invalid > MaxReadingDeadLettersPerEvent)
+            {
+                deadLetters.RemoveRange(firstOfEvent, invalid);
+                deadLetters.Add(new DeadLetter(Stage, DeadLetterReason.ManyInvalidReadings, input.Position, null, null, input.Body,
+                    $"{invalid} of {count} readings are invalid; the other {count - invalid} were forwarded"));
             }
         }
 

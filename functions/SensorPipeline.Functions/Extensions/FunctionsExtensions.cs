@@ -121,9 +121,9 @@ internal static class FunctionsExtensions
             // Loopback only: the host is on the same machine, and nothing else should reach the handler.
             kestrel.Listen(IPAddress.Loopback, port);
 
-            // A full batch: maxEventBatchSize events of up to 1 MB each, base64 (4/3) inside a JSON string, plus
-            // metadata. The whole body is read before parsing, so this bounds the memory one invocation can take.
-            kestrel.Limits.MaxRequestBodySize = (long)budget.MaxEventBatchSize * (EnvelopeBudget.EventHubMaxEventBytes * 4 / 3 + 4096) + (1024 * 1024);
+            // Over anything the host can send, so no real batch is ever refused (a refusal would be retried forever):
+            // see RequestBody.MaxBytes. Memory follows the body actually sent, not this cap.
+            kestrel.Limits.MaxRequestBodySize = Invocation.RequestBody.MaxBytes(budget.MaxEventBatchSize);
         });
     }
 }

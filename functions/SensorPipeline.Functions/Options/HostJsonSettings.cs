@@ -41,7 +41,9 @@ internal sealed record HostJsonSettings(string Path, int MaxEventBatchSize)
                 }
             }
 
-            return new HostJsonSettings(path, max);
+            return new EnvelopeBudget(max).Problem is { } problem
+                ? throw new InvalidOperationException($"{path}: {problem}")
+                : new HostJsonSettings(path, max);
         }
     }
 
