@@ -1,5 +1,7 @@
 using System.Net;
 using System.Security.Cryptography;
+using SensorPipeline.Core.Readings;
+using SensorPipeline.Core.Splitting;
 using SensorPipeline.Functions.Tests.Infrastructure;
 
 namespace SensorPipeline.Functions.Tests;
@@ -175,5 +177,38 @@ public sealed class PoisonIsolationTests(FaultFixture fixture)
         {
             fixture.Proxy.RejectDeadLettersLargerThan(int.MaxValue);
         }
+    }
+
+    [Fact]
+    public async Task WeatherProcessor_RetryCrossesTheMaxAge_StillLiveWithItsDeviceUpdate()
+    {
+        // Fresh at the first attempt (4 s under the 5-minute max age), stale by the time the retry runs.
+        // The envelope is split here, in process, right before the first attempt, so no handler warm-up eats the margin.
+        var device = Builders.Device("crossing");
+        fixture.Proxy.AnswerWritesContaining(device, HttpStatusCode.ServiceUnavailable, 0);
+        var now = DateTimeOffset.UtcNow;
+        var split = new Splitter(new EnvelopeBudget(100)).Split(
+            [new InputEvent(Builders.Batch(Builders.Weather(device, 1)), new SourcePosition("0", 1, (now - TimeSpan.FromMinutes(5) + TimeSpan.FromSeconds(4)).ToUnixTimeMilliseconds()))],
+            now.ToUnixTimeMilliseconds());
+        var envelope = new HubEvent(split.Weather.ToArray(), PipelineDriver.NextSequence(), now);
+        InvocationAnswer first;
+        try
+        {
+            // The in-invocation retries (0.1 s … 3.2 s) run out after about 6 s: the attempt fails as transient.
+            first = await PipelineDriver.ProcessAsync(fixture.Handler, "WeatherProcessor", [envelope], partitionId: "26", retryCount: 0);
+        }
+        finally
+        {
+            fixture.Proxy.StopAnswering(device);
+        }
+
+        Assert.Equal(HttpStatusCode.InternalServerError, first.Status);
+        var retried = await PipelineDriver.ProcessAsync(fixture.Handler, "WeatherProcessor", [envelope], partitionId: "26", retryCount: 1);
+
+        Assert.Equal(HttpStatusCode.OK, retried.Status);
+        Assert.True(retried.LogText.Contains("live 1, archived 0, devices 1 updated", StringComparison.Ordinal), retried.LogText);
+        Assert.NotNull(await fixture.Store.ReadAsync("readings", $"{device}:1", device));
+        Assert.Null(await fixture.Store.ReadAsync("archive", $"{device}:1", device));
+        Assert.NotNull(await fixture.Store.ReadAsync("devices", device, device));
     }
 }
