@@ -25,13 +25,11 @@ internal sealed class SplitterFunction(ObjectPool<Splitter> splitters, EnvelopeB
         ArgumentNullException.ThrowIfNull(context);
         var cancellationToken = context.RequestAborted;
         using var request = await InvocationRequestReader.ReadAsync(context.Request, TriggerName, cancellationToken);
-        if (request.Events.Count > budget.MaxEventBatchSize)
-        {
-            // The envelope size guarantee holds only up to the batch size the budget was made for.
-            throw new InvalidInvocationException($"Data.{TriggerName} has {request.Events.Count} events; host.json extensions.eventHubs.maxEventBatchSize (read at start-up) is {budget.MaxEventBatchSize}.");
-        }
-
-        var splitter = splitters.Get();
+        // An app setting can raise the host's batch size above the host.json file read at start-up. Refusing the batch
+        // would be retried forever and wedge the partition; a budget made for this batch's size keeps the envelope
+        // guarantee instead (an event over its smaller share is dead-lettered as oversize, never lost).
+        var larger = request.Events.Count > budget.MaxEventBatchSize;
+        var splitter = larger ? new Splitter(new EnvelopeBudget(request.Events.Count)) : splitters.Get();
         try
         {
             var now = clock.GetUtcNow();
@@ -67,7 +65,10 @@ internal sealed class SplitterFunction(ObjectPool<Splitter> splitters, EnvelopeB
         finally
         {
             // The envelopes live in the splitter's buffers: it goes back to the pool only after the response is written.
-            splitters.Return(splitter);
+            if (!larger)
+            {
+                splitters.Return(splitter);
+            }
         }
     }
 }
