@@ -69,6 +69,28 @@ public sealed class ProcessorFunctionTests(PipelineFixture fixture)
     }
 
     [Theory]
+    [InlineData("Patch", "")]
+    [InlineData("ReadReplace", "")]
+    [InlineData("Patch", ",\"version\":17")]
+    [InlineData("ReadReplace", ",\"version\":17")]
+    public async Task WeatherProcessor_StoredDeviceWithoutAStringVersion_BothStrategiesReplaceIt(string deviceWrite, string version)
+    {
+        // A device document written by something else (an older release, a hand fix): no version, or not a string.
+        var (handler, store) = fixture.For(deviceWrite);
+        var device = Builders.Device("nover");
+        await store.UpsertAsync("devices", device, $$"""{"id":"{{device}}","deviceId":"{{device}}","type":"Feature","geometry":null,"properties":{"note":"hand-made"}{{version}}}""");
+        var envelope = await PipelineDriver.WeatherEnvelopeAsync(handler, PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(device, 3))));
+
+        var answer = await PipelineDriver.ProcessAsync(handler, "WeatherProcessor", [envelope]);
+
+        Assert.Equal(HttpStatusCode.OK, answer.Status);
+        Assert.Contains("devices 1 updated / 0 superseded", answer.LogText, StringComparison.Ordinal);
+        var state = await ReadAsync(store, "devices", device, device);
+        Assert.Equal($"{device}:3", state.GetProperty("properties").GetProperty("readingId").GetString());
+        Assert.StartsWith("00000000000000000003.", state.GetProperty("version").GetString(), StringComparison.Ordinal);
+    }
+
+    [Theory]
     [InlineData("Patch")]
     [InlineData("ReadReplace")]
     public async Task WeatherProcessor_OlderBatchAfterNewer_DevicesKeepsTheNewest(string deviceWrite)

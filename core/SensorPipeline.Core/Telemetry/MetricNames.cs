@@ -61,6 +61,10 @@ public static class MetricNames
     /// <summary>Failed invocations, per function and failure kind.</summary>
     public const string InvocationFailures = "InvocationFailures";
 
+    /// <summary>Batches proven systemic (every event failed on its own; nothing dead-lettered, the batch kept), per function.
+    /// The systemic-failure alert reads this name.</summary>
+    public const string SystemicFailures = "SystemicFailures";
+
     /// <summary>Dimension names (Application Insights <c>customDimensions</c> keys).</summary>
     public static class Dimensions
     {

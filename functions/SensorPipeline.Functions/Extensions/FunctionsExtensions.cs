@@ -15,6 +15,7 @@ using SensorPipeline.Core.Policies;
 using SensorPipeline.Core.Processing;
 using SensorPipeline.Core.Splitting;
 using SensorPipeline.Functions.Functions;
+using SensorPipeline.Functions.Invocation;
 using SensorPipeline.Functions.Options;
 using SensorPipeline.Functions.Storage;
 using SensorPipeline.Functions.Telemetry;
@@ -71,6 +72,8 @@ internal static class FunctionsExtensions
         services.AddSingleton<DocumentWriter>();
         services.AddSingleton<DeviceStateGuard>();
         services.AddSingleton<DeadLetterStore>();
+        services.AddSingleton<AttemptLedger>();
+        services.AddSingleton<PoisonIsolation>();
 
         var pools = new DefaultObjectPoolProvider { MaximumRetained = Environment.ProcessorCount * 4 };
         services.AddSingleton(pools.Create(new PooledPolicy<Splitter>(() => new Splitter())));

@@ -62,7 +62,10 @@ internal sealed class SplitterFunction(ObjectPool<Splitter> splitters, DeadLette
         finally
         {
             // The envelopes live in the splitter's buffers: it goes back to the pool only after the response is written.
-            splitters.Return(splitter);
+            if (!larger)
+            {
+                splitters.Return(splitter);
+            }
         }
     }
 }

@@ -71,18 +71,25 @@ internal sealed class DocumentWriter(StoreRetry retry)
             return WriteOutcome.Written(response.StatusCode);
         }
 
-        if (StoreStatus.IsPermanentRejection(response.StatusCode))
-        {
-            return new WriteOutcome(WriteResult.Rejected, response.StatusCode, Describe(response));
-        }
-
-        // 401/403/404 (container missing) and the like: no retry here fixes them, and dropping the batch would lose it.
-        throw Unavailable(operation, response);
+        // 400/413 and a full device partition (403.1014): this document, never the store, is the problem.
+        return StoreStatus.FaultOf(response.StatusCode, StoreStatus.SubStatus(response.Headers)) == StoreFault.Rejected
+            ? new WriteOutcome(WriteResult.Rejected, response.StatusCode, Describe(response))
+            : throw Unavailable(operation, response);
     }
 
-    /// <summary>An answer no retry here fixes (401/403/404 container missing, …): the invocation fails, the batch is kept.</summary>
-    internal static StoreUnavailableException Unavailable(string operation, ResponseMessage response) =>
-        new(operation, response.StatusCode, 1, new CosmosException(Describe(response), response.StatusCode, 0, response.Headers.ActivityId, 0));
+    /// <summary>
+    /// An answer no retry here fixes (a 403 or 404 by its cause, see <see cref="StoreStatus.FaultOf"/>): the invocation
+    /// fails and the batch is kept; the exception carries the substatus so the handler tells systemic from transient.
+    /// </summary>
+    internal static StoreUnavailableException Unavailable(string operation, ResponseMessage response)
+    {
+        var subStatus = StoreStatus.SubStatus(response.Headers);
+        return new(operation, response.StatusCode, 1, new CosmosException(Describe(response), response.StatusCode, subStatus, response.Headers.ActivityId, 0))
+        {
+            Fault = StoreStatus.FaultOf(response.StatusCode, subStatus),
+            SubStatus = subStatus,
+        };
+    }
 
     private static string Describe(ResponseMessage response) =>
         string.IsNullOrEmpty(response.ErrorMessage)

@@ -42,6 +42,14 @@ internal sealed class StoreReader : IDisposable
         return document.RootElement.Clone();
     }
 
+    /// <summary>Stores a document as is (to set up a state the handler itself would never write).</summary>
+    public async Task UpsertAsync(string container, string partitionKey, string json)
+    {
+        using var stream = new MemoryStream(System.Text.Encoding.UTF8.GetBytes(json));
+        using var response = await _client.GetContainer(_database, container).UpsertItemStreamAsync(stream, new PartitionKey(partitionKey));
+        response.EnsureSuccessStatusCode();
+    }
+
     /// <summary>Ids of every document in one partition (a single-partition query: cheap on a small container).</summary>
     public async Task<List<string>> IdsAsync(string container, string deviceId)
     {
