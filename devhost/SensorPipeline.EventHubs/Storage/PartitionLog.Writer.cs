@@ -125,7 +125,7 @@ internal sealed partial class PartitionLog
                 if (flush && _dirty)
                 {
                     // Interval durability's commit point: everything acknowledged so far becomes power-loss safe.
-                    RandomAccess.FlushToDisk(_activeLog);
+                    _storage.Flush(_activeLog);
                     _dirty = false;
                 }
 
@@ -156,7 +156,7 @@ internal sealed partial class PartitionLog
         if (_fault is null)
         {
             // Clean shutdown: make everything written durable whatever the policy.
-            RandomAccess.FlushToDisk(_activeLog);
+            _storage.Flush(_activeLog);
         }
     }
 
@@ -196,7 +196,7 @@ internal sealed partial class PartitionLog
         {
             // Always durability's commit point: one fsync for the whole group (group commit), before any acknowledgement,
             // so an acknowledged event survives power loss. Nothing is visible to readers before this line.
-            RandomAccess.FlushToDisk(_activeLog);
+            _storage.Flush(_activeLog);
         }
         else
         {
@@ -224,8 +224,7 @@ internal sealed partial class PartitionLog
             return;
         }
 
-        // CancellationToken.None: a write that has started must finish or fail, never stop half-way by request.
-        await RandomAccess.WriteAsync(_activeLog, _pendingWrites, start, CancellationToken.None);
+        await _storage.WriteAsync(_activeLog, _pendingWrites, start);
         _pendingWrites.Clear();
         var positions = active.Positions;
         var count = active.PendingCount;
@@ -238,7 +237,7 @@ internal sealed partial class PartitionLog
             }
 
             // The index is not fsynced: recovery rebuilds it from the log whenever it disagrees.
-            await RandomAccess.WriteAsync(_activeIndex, index.AsMemory(0, (count - _indexedCount) * 4), _indexedCount * 4L, CancellationToken.None);
+            await _storage.WriteAsync(_activeIndex, index.AsMemory(0, (count - _indexedCount) * 4), _indexedCount * 4L);
         }
         finally
         {
@@ -254,12 +253,12 @@ internal sealed partial class PartitionLog
         if (_options.Durability != DurabilityMode.None)
         {
             // A sealed segment (and its index) is fsynced once, so recovery may trust every sealed segment to be complete.
-            RandomAccess.FlushToDisk(_activeLog);
-            RandomAccess.FlushToDisk(_activeIndex);
+            _storage.Flush(_activeLog);
+            _storage.Flush(_activeIndex);
             _dirty = false;
         }
 
-        var (next, log, index) = CreateSegment(_directory, _nextSequence, full.OffsetOf(full.Length), _options);
+        var (next, log, index) = CreateSegment(_directory, _nextSequence, full.OffsetOf(full.Length), _options, _storage);
         _activeLog.Dispose();
         _activeIndex.Dispose();
         _activeLog = log;
