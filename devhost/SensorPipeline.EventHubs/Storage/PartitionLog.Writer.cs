@@ -24,7 +24,7 @@ internal sealed partial class PartitionLog
         }
 
         cancellationToken.ThrowIfCancellationRequested();
-        ThrowIfFaulted();
+        ThrowIfBroken();
         var lengths = ArrayPool<int>.Shared.Rent(events.Count * 2);
         byte[]? buffer = null;
         try
@@ -81,14 +81,6 @@ internal sealed partial class PartitionLog
         }
     }
 
-    private void ThrowIfFaulted()
-    {
-        if (_fault is { } fault)
-        {
-            throw new IOException($"Partition {Hub}/{PartitionId} failed a write earlier and refuses appends until the devhost restarts.", fault);
-        }
-    }
-
     private async Task RunWriterAsync()
     {
         var reader = _requests.Reader;
@@ -114,49 +106,26 @@ internal sealed partial class PartitionLog
                 }
             }
 
-            try
+            if (_group.Count > 0)
             {
-                ThrowIfFaulted();
-                if (_group.Count > 0)
-                {
-                    await WriteGroupAsync();
-                }
-
-                if (flush && _dirty)
-                {
-                    // Interval durability's commit point: everything acknowledged so far becomes power-loss safe.
-                    _storage.Flush(_activeLog);
-                    _dirty = false;
-                }
-
-                if (retention)
-                {
-                    ApplyRetention();
-                }
+                await WriteGroupOrRollBackAsync();
             }
-            catch (Exception e)
-            {
-                // The file may now hold a partial write; refuse further appends (recovery at restart cuts it off)
-                // and fail every caller of this group: none of them was acknowledged.
-                if (_fault is null)
-                {
-                    _fault = e;
-                    EventHubsLog.PartitionFaulted(_logger, Hub, PartitionId, e);
-                }
 
-                _pendingWrites.Clear();
-                foreach (var request in _group)
-                {
-                    request.Completion!.TrySetException(new IOException($"Append to partition {Hub}/{PartitionId} failed; nothing was acknowledged.", e));
-                    request.ReturnBuffer();
-                }
+            if (flush && _dirty && _fault is null)
+            {
+                FlushPending();
+            }
+
+            if (retention && _fault is null)
+            {
+                ApplyRetentionLogged();
             }
         }
 
         if (_fault is null)
         {
-            // Clean shutdown: make everything written durable whatever the policy.
-            _storage.Flush(_activeLog);
+            // Clean shutdown: make everything written durable whatever the policy (unless the disk refuses).
+            FlushPending();
         }
     }
 
