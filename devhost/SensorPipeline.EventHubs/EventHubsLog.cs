@@ -23,6 +23,15 @@ internal static partial class EventHubsLog
     [LoggerMessage(4006, LogLevel.Information, "Partition {Hub}/{PartitionId}: retention deleted {SegmentCount} segment(s); the partition now begins at sequence number {Beginning}")]
     public static partial void SegmentsDeleted(ILogger logger, string hub, string partitionId, int segmentCount, long beginning);
 
-    [LoggerMessage(4007, LogLevel.Error, "Partition {Hub}/{PartitionId}: a write failed; the partition refuses appends until restart (recovery then truncates any partial write)")]
+    [LoggerMessage(4007, LogLevel.Critical, "Partition {Hub}/{PartitionId}: a failed write could not be undone; the partition refuses appends until restart (recovery then truncates any partial write)")]
     public static partial void PartitionFaulted(ILogger logger, string hub, string partitionId, Exception exception);
+
+    [LoggerMessage(4008, LogLevel.Error, "Partition {Hub}/{PartitionId}: a write of {Requests} batch(es) failed; they were refused (503) and the partition rolled back to its last acknowledged event")]
+    public static partial void WriteFailed(ILogger logger, string hub, string partitionId, int requests, Exception exception);
+
+    [LoggerMessage(4009, LogLevel.Error, "Partition {Hub}/{PartitionId}: fsync failed; the data stays pending and the next flush tries again")]
+    public static partial void FlushFailed(ILogger logger, string hub, string partitionId, Exception exception);
+
+    [LoggerMessage(4010, LogLevel.Error, "Partition {Hub}/{PartitionId}: retention could not delete a segment; it tries again at the next pass")]
+    public static partial void RetentionFailed(ILogger logger, string hub, string partitionId, Exception exception);
 }

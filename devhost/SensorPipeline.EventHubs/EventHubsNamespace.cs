@@ -14,8 +14,9 @@ public sealed class EventHubsNamespace : IAsyncDisposable
     private readonly ITimer? _flushTimer;
     private readonly ITimer _retentionTimer;
 
-    private EventHubsNamespace(NamespaceConfig config, string dataDirectory, EventLogOptions options, TimeProvider time, ILogger logger)
+    private EventHubsNamespace(NamespaceConfig config, string dataDirectory, EventLogOptions options, TimeProvider time, ILogger logger, LogStorage storage)
     {
+        Storage = storage;
         Name = config.Name;
         Hubs = config.Hubs;
         DataDirectory = dataDirectory;
@@ -28,7 +29,7 @@ public sealed class EventHubsNamespace : IAsyncDisposable
             foreach (var hub in config.Hubs)
             {
                 var partitions = hub.PartitionIds
-                    .Select(id => PartitionLog.Open(hub.Name, id, Path.Combine(dataDirectory, hub.Name.ToLowerInvariant(), id), options, time, logger))
+                    .Select(id => PartitionLog.Open(hub.Name, id, Path.Combine(dataDirectory, hub.Name.ToLowerInvariant(), id), options, time, logger, storage))
                     .ToArray();
                 _hubs.Add(hub.Name, new Hub(hub, partitions));
             }
@@ -66,13 +67,20 @@ public sealed class EventHubsNamespace : IAsyncDisposable
     /// <summary>The storage options the namespace was opened with.</summary>
     public EventLogOptions Options { get; }
 
+    /// <summary>Every write and fsync of the logs goes through it; its fault switch is the chaos run's full disk.</summary>
+    internal LogStorage Storage { get; }
+
     /// <summary>Opens (creating or recovering) the namespace's partition logs under <paramref name="dataDirectory"/>.
     /// Recovery truncates a torn tail of each partition's newest segment.</summary>
     public static EventHubsNamespace Open(NamespaceConfig config, string dataDirectory, EventLogOptions options, TimeProvider time) =>
         Open(config, dataDirectory, options, time, NullLogger.Instance);
 
     /// <inheritdoc cref="Open(NamespaceConfig, string, EventLogOptions, TimeProvider)"/>
-    public static EventHubsNamespace Open(NamespaceConfig config, string dataDirectory, EventLogOptions options, TimeProvider time, ILogger logger)
+    public static EventHubsNamespace Open(NamespaceConfig config, string dataDirectory, EventLogOptions options, TimeProvider time, ILogger logger) =>
+        Open(config, dataDirectory, options, time, logger, new LogStorage());
+
+    /// <summary>Opens the namespace over an injected storage layer (tests record or fail its writes and fsyncs).</summary>
+    internal static EventHubsNamespace Open(NamespaceConfig config, string dataDirectory, EventLogOptions options, TimeProvider time, ILogger logger, LogStorage storage)
     {
         ArgumentNullException.ThrowIfNull(config);
         ArgumentException.ThrowIfNullOrEmpty(dataDirectory);
@@ -85,7 +93,8 @@ public sealed class EventHubsNamespace : IAsyncDisposable
             throw new ArgumentException(validation.FailureMessage, nameof(options));
         }
 
-        return new EventHubsNamespace(config, Path.GetFullPath(dataDirectory), options, time, logger);
+        ArgumentNullException.ThrowIfNull(storage);
+        return new EventHubsNamespace(config, Path.GetFullPath(dataDirectory), options, time, logger, storage);
     }
 
     /// <summary>Appends events to ONE partition as one atomic batch (Event Hubs batch semantics): the partition is

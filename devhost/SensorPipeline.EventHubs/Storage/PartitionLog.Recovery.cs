@@ -10,7 +10,7 @@ internal sealed partial class PartitionLog
     /// under Always and Interval); only the newest segment may end in a torn record, which is cut off — a torn record
     /// was never acknowledged, because acknowledgement follows the write (and the fsync under Always).</summary>
     private static (List<Segment> Segments, SafeFileHandle ActiveLog, SafeFileHandle ActiveIndex) Recover(
-        string hub, string partitionId, string directory, EventLogOptions options, ILogger logger)
+        string hub, string partitionId, string directory, EventLogOptions options, ILogger logger, LogStorage storage)
     {
         var files = Directory.GetFiles(directory, "*.log")
             .Select(path => (Path: path, Ok: Segment.TryParseFileName(path, out var b), Base: b))
@@ -28,7 +28,7 @@ internal sealed partial class PartitionLog
 
         if (files.Count == 0)
         {
-            var (first, firstLog, firstIndex) = CreateSegment(directory, 0, 0, options);
+            var (first, firstLog, firstIndex) = CreateSegment(directory, 0, 0, options, storage);
             return ([first], firstLog, firstIndex);
         }
 
@@ -102,21 +102,35 @@ internal sealed partial class PartitionLog
         throw new InvalidOperationException("unreachable: the last segment returns");
     }
 
-    private static (Segment Segment, SafeFileHandle Log, SafeFileHandle Index) CreateSegment(string directory, long baseSequence, long baseOffset, EventLogOptions options)
+    private static (Segment Segment, SafeFileHandle Log, SafeFileHandle Index) CreateSegment(string directory, long baseSequence, long baseOffset, EventLogOptions options, LogStorage storage)
     {
         var segment = new Segment(directory, baseSequence, baseOffset, [], 0, RecordFormat.SegmentHeaderSize, 0);
         var log = File.OpenHandle(segment.LogPath, FileMode.CreateNew, FileAccess.ReadWrite, FileShare.Read | FileShare.Delete);
-        Span<byte> header = stackalloc byte[RecordFormat.SegmentHeaderSize];
-        RecordFormat.WriteSegmentHeader(header, baseSequence, baseOffset);
-        RandomAccess.Write(log, header, 0);
-        if (options.Durability != DurabilityMode.None)
+        SafeFileHandle? index = null;
+        try
         {
-            // The header must be on disk before records follow it, or recovery could not place them.
-            RandomAccess.FlushToDisk(log);
-        }
+            Span<byte> header = stackalloc byte[RecordFormat.SegmentHeaderSize];
+            RecordFormat.WriteSegmentHeader(header, baseSequence, baseOffset);
+            storage.Write(log, header, 0);
+            index = File.OpenHandle(segment.IndexPath, FileMode.Create, FileAccess.ReadWrite, FileShare.Read | FileShare.Delete);
+            if (options.Durability != DurabilityMode.None)
+            {
+                // The header must be on disk before records follow it, or recovery could not place them; and the new
+                // file's directory entry must be too, or an fsynced (acknowledged) record could vanish with its file.
+                storage.Flush(log);
+                storage.FlushDirectory(directory);
+            }
 
-        var index = File.OpenHandle(segment.IndexPath, FileMode.Create, FileAccess.ReadWrite, FileShare.Read | FileShare.Delete);
-        return (segment, log, index);
+            return (segment, log, index);
+        }
+        catch
+        {
+            // A segment that could not be started (a full disk) is removed again, so the partition stays as it was.
+            log.Dispose();
+            index?.Dispose();
+            DeleteSegmentFiles(segment.LogPath);
+            throw;
+        }
     }
 
     private static void WriteIndex(string indexPath, int[] positions, int count)

@@ -24,7 +24,7 @@ internal sealed partial class PartitionLog
         }
 
         cancellationToken.ThrowIfCancellationRequested();
-        ThrowIfFaulted();
+        ThrowIfBroken();
         var lengths = ArrayPool<int>.Shared.Rent(events.Count * 2);
         byte[]? buffer = null;
         try
@@ -81,14 +81,6 @@ internal sealed partial class PartitionLog
         }
     }
 
-    private void ThrowIfFaulted()
-    {
-        if (_fault is { } fault)
-        {
-            throw new IOException($"Partition {Hub}/{PartitionId} failed a write earlier and refuses appends until the devhost restarts.", fault);
-        }
-    }
-
     private async Task RunWriterAsync()
     {
         var reader = _requests.Reader;
@@ -114,49 +106,26 @@ internal sealed partial class PartitionLog
                 }
             }
 
-            try
+            if (_group.Count > 0)
             {
-                ThrowIfFaulted();
-                if (_group.Count > 0)
-                {
-                    await WriteGroupAsync();
-                }
-
-                if (flush && _dirty)
-                {
-                    // Interval durability's commit point: everything acknowledged so far becomes power-loss safe.
-                    RandomAccess.FlushToDisk(_activeLog);
-                    _dirty = false;
-                }
-
-                if (retention)
-                {
-                    ApplyRetention();
-                }
+                await WriteGroupOrRollBackAsync();
             }
-            catch (Exception e)
-            {
-                // The file may now hold a partial write; refuse further appends (recovery at restart cuts it off)
-                // and fail every caller of this group: none of them was acknowledged.
-                if (_fault is null)
-                {
-                    _fault = e;
-                    EventHubsLog.PartitionFaulted(_logger, Hub, PartitionId, e);
-                }
 
-                _pendingWrites.Clear();
-                foreach (var request in _group)
-                {
-                    request.Completion!.TrySetException(new IOException($"Append to partition {Hub}/{PartitionId} failed; nothing was acknowledged.", e));
-                    request.ReturnBuffer();
-                }
+            if (flush && _dirty && _fault is null)
+            {
+                FlushPending();
+            }
+
+            if (retention && _fault is null)
+            {
+                ApplyRetentionLogged();
             }
         }
 
         if (_fault is null)
         {
-            // Clean shutdown: make everything written durable whatever the policy.
-            RandomAccess.FlushToDisk(_activeLog);
+            // Clean shutdown: make everything written durable whatever the policy (unless the disk refuses).
+            FlushPending();
         }
     }
 
@@ -196,7 +165,7 @@ internal sealed partial class PartitionLog
         {
             // Always durability's commit point: one fsync for the whole group (group commit), before any acknowledgement,
             // so an acknowledged event survives power loss. Nothing is visible to readers before this line.
-            RandomAccess.FlushToDisk(_activeLog);
+            _storage.Flush(_activeLog);
         }
         else
         {
@@ -224,8 +193,7 @@ internal sealed partial class PartitionLog
             return;
         }
 
-        // CancellationToken.None: a write that has started must finish or fail, never stop half-way by request.
-        await RandomAccess.WriteAsync(_activeLog, _pendingWrites, start, CancellationToken.None);
+        await _storage.WriteAsync(_activeLog, _pendingWrites, start);
         _pendingWrites.Clear();
         var positions = active.Positions;
         var count = active.PendingCount;
@@ -238,7 +206,7 @@ internal sealed partial class PartitionLog
             }
 
             // The index is not fsynced: recovery rebuilds it from the log whenever it disagrees.
-            await RandomAccess.WriteAsync(_activeIndex, index.AsMemory(0, (count - _indexedCount) * 4), _indexedCount * 4L, CancellationToken.None);
+            await _storage.WriteAsync(_activeIndex, index.AsMemory(0, (count - _indexedCount) * 4), _indexedCount * 4L);
         }
         finally
         {
@@ -254,12 +222,12 @@ internal sealed partial class PartitionLog
         if (_options.Durability != DurabilityMode.None)
         {
             // A sealed segment (and its index) is fsynced once, so recovery may trust every sealed segment to be complete.
-            RandomAccess.FlushToDisk(_activeLog);
-            RandomAccess.FlushToDisk(_activeIndex);
+            _storage.Flush(_activeLog);
+            _storage.Flush(_activeIndex);
             _dirty = false;
         }
 
-        var (next, log, index) = CreateSegment(_directory, _nextSequence, full.OffsetOf(full.Length), _options);
+        var (next, log, index) = CreateSegment(_directory, _nextSequence, full.OffsetOf(full.Length), _options, _storage);
         _activeLog.Dispose();
         _activeIndex.Dispose();
         _activeLog = log;

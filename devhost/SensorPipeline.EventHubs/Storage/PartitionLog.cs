@@ -13,6 +13,7 @@ internal sealed partial class PartitionLog : IAsyncDisposable
     private readonly EventLogOptions _options;
     private readonly TimeProvider _time;
     private readonly ILogger _logger;
+    private readonly LogStorage _storage;
     private readonly RecentCache _cache;
     private readonly Channel<Request> _requests = Channel.CreateUnbounded<Request>(new UnboundedChannelOptions { SingleReader = true });
     private Segment[] _segments;
@@ -25,8 +26,9 @@ internal sealed partial class PartitionLog : IAsyncDisposable
     private volatile Exception? _fault;
 
     private PartitionLog(string hub, string partitionId, string directory, EventLogOptions options, TimeProvider time, ILogger logger,
-        List<Segment> segments, SafeFileHandle activeLog, SafeFileHandle activeIndex)
+        LogStorage storage, List<Segment> segments, SafeFileHandle activeLog, SafeFileHandle activeIndex)
     {
+        _storage = storage;
         Hub = hub;
         PartitionId = partitionId;
         _directory = directory;
@@ -55,11 +57,11 @@ internal sealed partial class PartitionLog : IAsyncDisposable
     /// <summary>What readers may see: events below <see cref="VisibleNext"/> are acknowledged.</summary>
     private sealed record Head(long VisibleNext, long LastOffset, long LastTicks);
 
-    public static PartitionLog Open(string hub, string partitionId, string directory, EventLogOptions options, TimeProvider time, ILogger logger)
+    public static PartitionLog Open(string hub, string partitionId, string directory, EventLogOptions options, TimeProvider time, ILogger logger, LogStorage storage)
     {
-        Directory.CreateDirectory(directory);
-        var (segments, activeLog, activeIndex) = Recover(hub, partitionId, directory, options, logger);
-        var log = new PartitionLog(hub, partitionId, directory, options, time, logger, segments, activeLog, activeIndex);
+        storage.CreateDirectory(directory, durable: options.Durability != DurabilityMode.None);
+        var (segments, activeLog, activeIndex) = Recover(hub, partitionId, directory, options, logger, storage);
+        var log = new PartitionLog(hub, partitionId, directory, options, time, logger, storage, segments, activeLog, activeIndex);
         log._loop = log.RunWriterAsync();
         EventHubsLog.PartitionOpened(logger, hub, partitionId, segments.Count, segments[0].BaseSequence, log._nextSequence - 1);
         return log;

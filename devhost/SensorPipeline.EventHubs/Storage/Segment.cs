@@ -80,6 +80,16 @@ internal sealed class Segment
         Volatile.Write(ref _count, _pendingCount);
     }
 
+    /// <summary>Writer only: forgets records added after the first <paramref name="count"/> (a group whose write failed;
+    /// readers never saw them, the partition's head bounds what they read).</summary>
+    public void Rollback(int count, long length, long lastTicks)
+    {
+        _pendingCount = count;
+        Volatile.Write(ref _count, count);
+        Volatile.Write(ref _length, length);
+        Volatile.Write(ref _lastTicks, lastTicks);
+    }
+
     /// <summary>The end position of record <paramref name="index"/> + <paramref name="count"/> - 1 (start of the next one, or the file end).</summary>
     public long EndOf(int index, int count)
     {

@@ -4,6 +4,7 @@ using System.Security.Cryptography;
 using System.Text;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Logging.Abstractions;
+using SensorPipeline.DevHost.Common;
 
 namespace SensorPipeline.FunctionsHost.Checkpoints;
 

@@ -1,9 +1,10 @@
 using System.Runtime.InteropServices;
 
-namespace SensorPipeline.FunctionsHost.Checkpoints;
+namespace SensorPipeline.DevHost.Common;
 
-/// <summary>fsync of a directory, so a rename into it survives power loss (POSIX gives no other way).</summary>
-internal static partial class DirectorySync
+/// <summary>fsync of a directory, so a file created (or renamed) in it survives power loss: fsync of the file alone
+/// does not make its directory entry durable (POSIX gives no other way; .NET has no API for it). A no-op off Linux.</summary>
+public static partial class DirectorySync
 {
     private const int ReadOnlyDirectory = 0x10000; // O_RDONLY | O_DIRECTORY on Linux
 

@@ -1,0 +1,127 @@
+using Microsoft.Win32.SafeHandles;
+
+namespace SensorPipeline.EventHubs.Storage;
+
+/// <summary>What a failing disk does to a partition. A group whose write (or fsync under Always) fails was never
+/// acknowledged: its callers get <see cref="PartitionUnavailableException"/> (HTTP 503 + Retry-After), and the
+/// partition rolls back to its last acknowledged record — file, index, segment list, cache and next sequence number —
+/// so the next append simply tries again and the partition recovers by itself once writes succeed. Acknowledged data
+/// is untouched, and Interval durability's pending fsync still runs while writes fail. Only a failure of the rollback
+/// itself leaves the partition refusing appends until restart (recovery then cuts any partial write).</summary>
+internal sealed partial class PartitionLog
+{
+    /// <summary>The writer's state at the start of a group: the last acknowledged record is what it describes.</summary>
+    private sealed record WriteMark(Segment Active, int Count, long Length, long LastTicks, int IndexedCount, long NextSequence);
+
+    private void ThrowIfBroken()
+    {
+        if (_fault is { } fault)
+        {
+            throw new PartitionUnavailableException(
+                $"Partition {Hub}/{PartitionId} could not undo a failed write and refuses appends until the devhost restarts (recovery then cuts the partial write).", fault);
+        }
+    }
+
+    private async Task WriteGroupOrRollBackAsync()
+    {
+        var active = _segments[^1];
+        var mark = new WriteMark(active, active.Count, active.Length, active.LastTicks, _indexedCount, _nextSequence);
+        try
+        {
+            ThrowIfBroken();
+            await WriteGroupAsync();
+        }
+        catch (Exception e)
+        {
+            _pendingWrites.Clear();
+            if (_fault is null)
+            {
+                EventHubsLog.WriteFailed(_logger, Hub, PartitionId, _group.Count, e);
+                TryRollBack(mark);
+            }
+
+            foreach (var request in _group)
+            {
+                request.Completion!.TrySetException(PartitionUnavailableException.For(Hub, PartitionId, e));
+                request.ReturnBuffer();
+            }
+        }
+    }
+
+    private void TryRollBack(WriteMark mark)
+    {
+        try
+        {
+            RollBack(mark);
+        }
+        catch (Exception e)
+        {
+            _fault = e;
+            EventHubsLog.PartitionFaulted(_logger, Hub, PartitionId, e);
+        }
+    }
+
+    private void RollBack(WriteMark mark)
+    {
+        var segments = _segments;
+        var at = Array.IndexOf(segments, mark.Active);
+        if (at < 0)
+        {
+            throw new InvalidOperationException($"Partition {Hub}/{PartitionId}: the segment being written before the failure is gone.");
+        }
+
+        if (at < segments.Length - 1)
+        {
+            // The group rolled into new segments: drop them and write into the old one again.
+            Volatile.Write(ref _segments, segments[..(at + 1)]);
+            _activeLog.Dispose();
+            _activeIndex.Dispose();
+            foreach (var created in segments[(at + 1)..])
+            {
+                _cache.Drop(created);
+                DeleteSegmentFiles(created.LogPath);
+            }
+
+            _activeLog = OpenForWrite(mark.Active.LogPath);
+            _activeIndex = OpenForWrite(mark.Active.IndexPath);
+        }
+
+        // Shrinking needs no space, so it works on a full disk; it removes whatever part of the group reached the file.
+        RandomAccess.SetLength(_activeLog, mark.Length);
+        RandomAccess.SetLength(_activeIndex, mark.IndexedCount * 4L);
+        mark.Active.Rollback(mark.Count, mark.Length, mark.LastTicks);
+        _cache.Drop(mark.Active); // it may hold records of the failed group; readers fall back to the file
+        _indexedCount = mark.IndexedCount;
+        _nextSequence = mark.NextSequence;
+    }
+
+    private static SafeFileHandle OpenForWrite(string path) =>
+        File.OpenHandle(path, FileMode.Open, FileAccess.ReadWrite, FileShare.Read | FileShare.Delete);
+
+    /// <summary>Makes every write so far durable (Interval's commit point, and shutdown). A failed fsync keeps the data
+    /// pending, so the next interval tries again.</summary>
+    private void FlushPending()
+    {
+        try
+        {
+            _storage.Flush(_activeLog);
+            _dirty = false;
+        }
+        catch (IOException e)
+        {
+            EventHubsLog.FlushFailed(_logger, Hub, PartitionId, e);
+        }
+    }
+
+    private void ApplyRetentionLogged()
+    {
+        try
+        {
+            ApplyRetention();
+        }
+        catch (IOException e)
+        {
+            EventHubsLog.RetentionFailed(_logger, Hub, PartitionId, e);
+        }
+    }
+}
