@@ -101,7 +101,7 @@ public sealed class ChildProcess : IAsyncDisposable
         return _process.ExitCode;
     }
 
-    /// <summary>Sends a POSIX signal (SIGSTOP/SIGCONT freeze and thaw the Cosmos stand-in in tests).</summary>
+    /// <summary>Sends a POSIX signal (SIGSTOP/SIGCONT freeze and thaw the Cosmos DB emulator in tests).</summary>
     public void Signal(PosixSignalKind signal)
     {
         var number = signal switch

@@ -7,12 +7,12 @@ using System.Text.Json;
 namespace SensorPipeline.Stack;
 
 /// <summary>
-/// The whole local pipeline on loopback: the Cosmos DB stand-in, and devhost — the Event Hubs emulator and the
+/// The whole local pipeline on loopback: the Cosmos DB emulator, and devhost — the Event Hubs emulator and the
 /// local Functions host, which starts the custom handler. Stopping it stops all of them.
 /// </summary>
 public sealed class LocalPipeline : IAsyncDisposable
 {
-    /// <summary>The well-known emulator key (Cosmos DB emulator); the stand-in checks no key.</summary>
+    /// <summary>The well-known emulator key (Cosmos DB emulator), which the local emulator checks signatures with.</summary>
     public const string CosmosEmulatorKey = "C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw==";
 
     private static readonly JsonSerializerOptions Json = new(JsonSerializerDefaults.Web);
@@ -44,7 +44,8 @@ public sealed class LocalPipeline : IAsyncDisposable
 
     public Uri DashboardUrl => new(DevHostUrl, "dashboard");
 
-    /// <summary>Starts the stand-in, then devhost, and waits until both listen.</summary>
+    /// <summary>Starts the Cosmos DB emulator, then devhost, and waits until both listen. The emulator keeps its data
+    /// under the data directory's <c>cosmos/</c>, so a restart on the same directory finds everything again.</summary>
     public static async Task<LocalPipeline> StartAsync(RepoLayout layout, StackOptions options, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(layout);
@@ -54,12 +55,12 @@ public sealed class LocalPipeline : IAsyncDisposable
         var logs = Path.Combine(options.DataDirectory, "logs");
         Directory.CreateDirectory(logs);
 
-        var cosmos = ChildProcess.Start("cosmos", "node", [layout.CosmosStandInScript, "0"], new Dictionary<string, string>(),
-            Path.Combine(logs, "cosmos.log"), options.Echo, layout.Root);
+        var cosmos = ChildProcess.Start("cosmos", "dotnet", [layout.CosmosEmulatorDll, "--data", Path.Combine(options.DataDirectory, "cosmos"), "--port", "0"],
+            new Dictionary<string, string>(), Path.Combine(logs, "cosmos.log"), options.Echo, layout.Root);
         LocalPipeline? stack = null;
         try
         {
-            var line = await cosmos.WaitForLineAsync(@"listening on (https://\S+)", TimeSpan.FromSeconds(30), cancellationToken);
+            var line = await cosmos.WaitForLineAsync(@"listening on (https://\S+)", TimeSpan.FromSeconds(90), cancellationToken);
             stack = new LocalPipeline(layout, options, cosmos, new Uri(line.Groups[1].Value));
             await stack.StartDevHostAsync(logs, cancellationToken);
             return stack;

@@ -25,7 +25,7 @@ public sealed class RepoLayout
     /// <summary>The handler's build output (holds the apphost <c>SensorPipeline.Functions</c>).</summary>
     public string HandlerBuildDirectory => Path.Combine(Root, "artifacts", "bin", "SensorPipeline.Functions", Configuration);
 
-    public string CosmosStandInScript => Path.Combine(Root, "devhost", "cosmos-standin", "server.cjs");
+    public string CosmosEmulatorDll => Bin("SensorPipeline.CosmosEmulator", "SensorPipeline.CosmosEmulator.dll");
 
     /// <summary>Finds the repository from this program's own location.</summary>
     public static RepoLayout Discover()
@@ -45,17 +45,12 @@ public sealed class RepoLayout
     /// <summary>Throws naming the missing program and the command that builds it.</summary>
     public void RequireBuilt()
     {
-        foreach (var file in new[] { DevHostDll, LoadGenDll, CosmosStandInScript })
+        foreach (var file in new[] { DevHostDll, LoadGenDll, CosmosEmulatorDll })
         {
             if (!File.Exists(file))
             {
                 throw new InvalidOperationException($"{file} is missing: build first (./pipeline demo does, or `dotnet build SensorPipeline.slnx -c {Configuration}`).");
             }
-        }
-
-        if (!Directory.Exists(Path.Combine(Root, "node_modules", "@vercel", "cosmosdb-server")))
-        {
-            throw new InvalidOperationException("node_modules/@vercel/cosmosdb-server is missing: run `npm ci` in the repository root (./pipeline does).");
         }
     }
 

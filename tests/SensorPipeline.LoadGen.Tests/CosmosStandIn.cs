@@ -4,10 +4,11 @@ using SensorPipeline.LoadGen.Verify;
 
 namespace SensorPipeline.LoadGen.Tests;
 
-/// <summary>The real local Cosmos DB stand-in (node devhost/cosmos-standin/server.cjs, `npm ci` at the repo root
-/// installs it) on a free loopback port, shared by the verify tests; each test uses its own database.</summary>
+/// <summary>The real local Cosmos DB emulator (devhost/SensorPipeline.CosmosEmulator, its own process) on a free
+/// loopback port over a fresh data directory, shared by the verify tests; each test uses its own database.</summary>
 public sealed class CosmosStandIn : IAsyncLifetime
 {
+    private readonly string _data = Path.Combine(Path.GetTempPath(), "sensorpipeline-cosmos", Guid.NewGuid().ToString("N"));
     private ServerProcess _server = null!;
 
     public Uri Endpoint => _server.Url;
@@ -16,9 +17,10 @@ public sealed class CosmosStandIn : IAsyncLifetime
 
     public async Task InitializeAsync()
     {
-        _server = await ServerProcess.StartAsync("node", [Path.Combine(Repo.Root, "devhost", "cosmos-standin", "server.cjs"), "0"],
-            "Cosmos DB stand-in listening on ", Repo.Root);
-        // The same client set-up verify uses (Gateway, LimitToEndpoint, self-signed certificate, 404 fix-up).
+        var testOutput = new DirectoryInfo(AppContext.BaseDirectory.TrimEnd(Path.DirectorySeparatorChar));
+        var emulator = Path.Combine(testOutput.Parent!.Parent!.FullName, "SensorPipeline.CosmosEmulator", testOutput.Name, "SensorPipeline.CosmosEmulator.dll");
+        _server = await ServerProcess.StartAsync("dotnet", [emulator, "--data", _data, "--port", "0"], "cosmos emulator listening on ", Repo.Root);
+        // The same client set-up verify uses (Gateway, LimitToEndpoint, self-signed certificate).
         Client = CosmosClientFactory.Create(new VerifyOptions { CosmosEndpoint = Endpoint });
     }
 
@@ -26,6 +28,14 @@ public sealed class CosmosStandIn : IAsyncLifetime
     {
         Client?.Dispose();
         await _server.DisposeAsync();
+        try
+        {
+            Directory.Delete(_data, recursive: true);
+        }
+        catch (IOException)
+        {
+            // A temporary directory left behind is harmless.
+        }
     }
 
     /// <summary>Creates a database with the four containers, keyed as docs/conventions.md says.</summary>

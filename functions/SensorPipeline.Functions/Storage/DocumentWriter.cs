@@ -27,10 +27,7 @@ internal sealed class DocumentWriter(StoreRetry retry)
         return Classify("upsert", response);
     }
 
-    /// <summary>
-    /// True when the document exists. The local stand-in answers 500 for a missing document: a 500 here is taken as
-    /// "not found" without retrying, which on Cosmos DB errs on the safe side (a copy is kept, never dropped).
-    /// </summary>
+    /// <summary>True when the document exists (200), false when it does not (404).</summary>
     public async Task<bool> ExistsAsync(Container container, string partitionKey, string id, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(container);
@@ -39,12 +36,11 @@ internal sealed class DocumentWriter(StoreRetry retry)
             "read",
             (container, partitionKey, id),
             static (s, token) => s.container.ReadItemStreamAsync(s.id, new PartitionKey(s.partitionKey), cancellationToken: token),
-            cancellationToken,
-            StoreStatus.IsTransientRead);
+            cancellationToken);
         return response.StatusCode switch
         {
             HttpStatusCode.OK => true,
-            HttpStatusCode.NotFound or HttpStatusCode.InternalServerError => false,
+            HttpStatusCode.NotFound => false,
             _ => throw Unavailable("read", response),
         };
     }

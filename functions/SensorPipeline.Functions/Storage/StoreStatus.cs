@@ -16,12 +16,6 @@ internal static class StoreStatus
         or HttpStatusCode.InternalServerError
         or RetryWith;
 
-    /// <summary>
-    /// <see cref="IsTransient"/> for point reads, less 500: the local stand-in answers 500 for a missing document, and
-    /// retrying cannot change that. Callers take a 500 read as "maybe missing" and settle it with a write.
-    /// </summary>
-    public static bool IsTransientRead(HttpStatusCode status) => status != HttpStatusCode.InternalServerError && IsTransient(status);
-
     /// <summary>The store will never take this document (malformed or too large): dead-letter it and carry on.</summary>
     public static bool IsPermanentRejection(HttpStatusCode status) => status is HttpStatusCode.BadRequest or HttpStatusCode.RequestEntityTooLarge;
 

@@ -1,32 +1,34 @@
-using System.Diagnostics;
 using System.Text.RegularExpressions;
 
 namespace SensorPipeline.Functions.Tests.Infrastructure;
 
-/// <summary>The Cosmos DB stand-in (@vercel/cosmosdb-server, in memory) on a free loopback port.</summary>
+/// <summary>The local Cosmos DB emulator (devhost/SensorPipeline.CosmosEmulator, its own process) on a free loopback
+/// port over a fresh data directory, deleted on dispose.</summary>
 internal sealed partial class CosmosStandIn : IDisposable
 {
-    /// <summary>The well-known emulator key: the stand-in checks no signature, any base64 key works.</summary>
+    /// <summary>The well-known emulator key, which the emulator checks every request's signature with.</summary>
     public const string EmulatorKey = "C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw==";
 
     private readonly ChildProcess _process;
 
-    private CosmosStandIn(ChildProcess process, Uri endpoint)
+    private readonly string _data;
+
+    private CosmosStandIn(ChildProcess process, Uri endpoint, string data)
     {
         _process = process;
         Endpoint = endpoint;
+        _data = data;
     }
 
     public Uri Endpoint { get; }
 
     public static async Task<CosmosStandIn> StartAsync()
     {
-        EnsureNodeModules();
-        var script = Path.Combine(RepoPaths.Root, "devhost", "cosmos-standin", "server.cjs");
-        var process = ChildProcess.Start("node", [script, "0"], new Dictionary<string, string?>(), Announce());
+        var data = Path.Combine(Path.GetTempPath(), "sensorpipeline-cosmos", Guid.NewGuid().ToString("N"));
+        var process = ChildProcess.Start("dotnet", [RepoPaths.CosmosEmulatorDll, "--data", data, "--port", "0"], new Dictionary<string, string?>(), Announce());
         try
         {
-            return new CosmosStandIn(process, await process.WaitForUrlAsync(TimeSpan.FromSeconds(30)));
+            return new CosmosStandIn(process, await process.WaitForUrlAsync(TimeSpan.FromSeconds(60)), data);
         }
         catch
         {
@@ -39,20 +41,16 @@ internal sealed partial class CosmosStandIn : IDisposable
 
     public void Thaw() => _process.Thaw();
 
-    public void Dispose() => _process.Dispose();
-
-    private static void EnsureNodeModules()
+    public void Dispose()
     {
-        if (Directory.Exists(Path.Combine(RepoPaths.Root, "node_modules", "@vercel", "cosmosdb-server")))
+        _process.Dispose();
+        try
         {
-            return;
+            Directory.Delete(_data, recursive: true);
         }
-
-        // CI runs `npm ci` through ./pipeline; a fresh clone run from an IDE gets it here, once.
-        using var npm = Process.Start(new ProcessStartInfo("npm", "ci --no-audit --no-fund") { WorkingDirectory = RepoPaths.Root })!;
-        if (!npm.WaitForExit(TimeSpan.FromMinutes(5)) || npm.ExitCode != 0)
+        catch (IOException)
         {
-            throw new InvalidOperationException("npm ci failed in " + RepoPaths.Root);
+            // A temporary directory left behind is harmless.
         }
     }
 

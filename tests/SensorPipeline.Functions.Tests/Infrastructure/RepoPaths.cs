@@ -17,6 +17,17 @@ internal static class RepoPaths
         }
     }
 
+    /// <summary>The Cosmos DB emulator built beside this test project (artifacts/bin/SensorPipeline.CosmosEmulator/&lt;config&gt;/).</summary>
+    public static string CosmosEmulatorDll
+    {
+        get
+        {
+            var testOutput = new DirectoryInfo(AppContext.BaseDirectory.TrimEnd(Path.DirectorySeparatorChar));
+            var path = Path.Combine(testOutput.Parent!.Parent!.FullName, "SensorPipeline.CosmosEmulator", testOutput.Name, "SensorPipeline.CosmosEmulator.dll");
+            return File.Exists(path) ? path : throw new FileNotFoundException("Build devhost/SensorPipeline.CosmosEmulator first.", path);
+        }
+    }
+
     private static string FindRoot()
     {
         for (var directory = new DirectoryInfo(AppContext.BaseDirectory); directory is not null; directory = directory.Parent)
