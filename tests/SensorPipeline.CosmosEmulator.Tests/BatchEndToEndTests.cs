@@ -4,26 +4,35 @@ using SensorPipeline.CosmosEmulator.Batch;
 
 namespace SensorPipeline.CosmosEmulator.Tests;
 
-/// <summary>The .NET SDK's TransactionalBatch and bulk execution against the real emulator process.</summary>
-public sealed class BatchEndToEndTests : IAsyncLifetime
+/// <summary>The .NET SDK's TransactionalBatch and bulk execution against the real emulator process (one process for
+/// the class; each test uses its own partition keys).</summary>
+public sealed class BatchEndToEndTests(BatchEndToEndTests.Emulator fixture) : IClassFixture<BatchEndToEndTests.Emulator>
 {
     private static readonly TimeSpan Patience = TimeSpan.FromSeconds(120);
-    private EmulatorProcess _emulator = null!;
-    private CosmosClient _client = null!;
-    private Container _container = null!;
+    private readonly Container _container = fixture.Container;
 
-    public async Task InitializeAsync()
+    /// <summary>The emulator process and a container partitioned by /deviceId.</summary>
+    public sealed class Emulator : IAsyncLifetime
     {
-        _emulator = await EmulatorProcess.StartAsync();
-        _client = _emulator.CreateClient();
-        Database database = await _client.CreateDatabaseIfNotExistsAsync("batch");
-        _container = await database.CreateContainerIfNotExistsAsync("items", "/deviceId");
-    }
+        internal EmulatorProcess Process { get; private set; } = null!;
 
-    public async Task DisposeAsync()
-    {
-        _client.Dispose();
-        await _emulator.DisposeAsync();
+        public CosmosClient Client { get; private set; } = null!;
+
+        public Container Container { get; private set; } = null!;
+
+        public async Task InitializeAsync()
+        {
+            Process = await EmulatorProcess.StartAsync();
+            Client = Process.CreateClient();
+            Database database = await Client.CreateDatabaseIfNotExistsAsync("batch");
+            Container = await database.CreateContainerIfNotExistsAsync("items", "/deviceId");
+        }
+
+        public async Task DisposeAsync()
+        {
+            Client.Dispose();
+            await Process.DisposeAsync();
+        }
     }
 
     [Fact]
@@ -103,7 +112,7 @@ public sealed class BatchEndToEndTests : IAsyncLifetime
     [Fact]
     public async Task Bulk_ManyItemsAcrossPartitions_AllWrittenAndReadable()
     {
-        using CosmosClient bulkClient = _emulator.CreateClient(bulk: true);
+        using CosmosClient bulkClient = fixture.Process.CreateClient(bulk: true);
         Container bulk = bulkClient.GetContainer("batch", "items");
 
         ItemResponse<Item>[] written = await Task.WhenAll(Enumerable.Range(0, 300).Select(i =>
@@ -121,10 +130,61 @@ public sealed class BatchEndToEndTests : IAsyncLifetime
         Assert.Equal(HttpStatusCode.Conflict, conflict.StatusCode);
     }
 
+    [Fact]
+    public async Task Bulk_OverTheRequestUnitBudget_ThrottledOperationsAreRetriedUntilAllAreWritten()
+    {
+        // 40 writes of about 5 RU each against 40 RU/s: five seconds of budget, so most first attempts are answered
+        // 429 inside their bulk requests and the SDK resends them after the retry-after each one carries.
+        await using EmulatorProcess throttled = await EmulatorProcess.StartAsync(EmulatorProcess.NewDataDirectory(), "Cosmos:ThroughputPerContainer=40");
+        var sent = new BatchCounter();
+        using CosmosClient client = new(throttled.Endpoint.ToString(), EmulatorProcess.Key, new CosmosClientOptions
+        {
+            ConnectionMode = ConnectionMode.Gateway,
+            LimitToEndpoint = true,
+            AllowBulkExecution = true,
+            HttpClientFactory = () => new HttpClient(new CountingHandler(sent, new HttpClientHandler
+            {
+                // The emulator's self-signed certificate, accepted for its loopback endpoint only.
+                ServerCertificateCustomValidationCallback = (request, _, _, _) => request.RequestUri is { IsLoopback: true },
+            })),
+        });
+        Database database = await client.CreateDatabaseIfNotExistsAsync("budget");
+        Container container = await database.CreateContainerIfNotExistsAsync("items", "/deviceId");
+
+        ItemResponse<Item>[] written = await Task.WhenAll(Enumerable.Range(0, 40).Select(i =>
+            container.CreateItemAsync(new Item($"t{i}", $"dev{i % 10}", i), new PartitionKey($"dev{i % 10}")))).WaitAsync(Patience);
+
+        Assert.All(written, r => Assert.Equal(HttpStatusCode.Created, r.StatusCode));
+        Assert.True(sent.Operations > 40, $"expected throttled operations to be sent again, {sent.Operations} operations were sent");
+    }
+
     private async Task AssertMissingAsync(string id, PartitionKey key)
     {
         var e = await Assert.ThrowsAsync<CosmosException>(() => _container.ReadItemAsync<Item>(id, key));
         Assert.Equal(HttpStatusCode.NotFound, e.StatusCode);
+    }
+
+    /// <summary>Counts the operations of every batch request a client sends (a retried operation counts again).</summary>
+    private sealed class BatchCounter
+    {
+        private int _operations;
+
+        public int Operations => Volatile.Read(ref _operations);
+
+        public void Add(int count) => Interlocked.Add(ref _operations, count);
+    }
+
+    private sealed class CountingHandler(BatchCounter counter, HttpMessageHandler inner) : DelegatingHandler(inner)
+    {
+        protected override async Task<HttpResponseMessage> SendAsync(HttpRequestMessage request, CancellationToken cancellationToken)
+        {
+            if (request.Headers.Contains("x-ms-cosmos-is-batch-request") && request.Content is not null)
+            {
+                counter.Add(BatchRequestReader.Read(await request.Content.ReadAsByteArrayAsync(cancellationToken)).Count);
+            }
+
+            return await base.SendAsync(request, cancellationToken);
+        }
     }
 
     /// <summary>A document as the SDK serializes it (Newtonsoft: property names as declared).</summary>

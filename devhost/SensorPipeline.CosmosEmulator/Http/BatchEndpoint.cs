@@ -105,15 +105,21 @@ internal static class BatchEndpoint
     {
         var requestKey = context.Request.Headers[CosmosHeaders.PartitionKey].ToString();
         var running = new Task<BatchOperationResult>[operations.Count];
+        var deferred = 0.0;
         for (var i = 0; i < running.Length; i++)
         {
+            var estimate = operations[i].IsWrite ? RequestCharge.Write(operations[i].ResourceBody.Length) : RefusalCharge;
             if (i > 0 && !container.Budget.TryAdmit(out var retryAfterMs))
             {
-                running[i] = Task.FromResult(new BatchOperationResult(429, 3200, RetryAfterMilliseconds: (uint)retryAfterMs));
+                // Each throttled operation waits until the budget has refilled for it and the ones throttled before
+                // it, so the SDK's retries arrive spread out instead of all at once into an empty bucket.
+                deferred += estimate;
+                var wait = retryAfterMs + Math.Ceiling(deferred / container.Budget.RequestUnitsPerSecond * 1000);
+                running[i] = Task.FromResult(new BatchOperationResult(429, 3200, RequestCharge: 0,
+                    RetryAfterMilliseconds: (uint)Math.Min(wait, 60_000)));
                 continue;
             }
 
-            var estimate = operations[i].IsWrite ? RequestCharge.Write(operations[i].ResourceBody.Length) : RefusalCharge;
             container.Budget.Charge(estimate);
             running[i] = RunAsync(store, container, operations[i], operations[i].PartitionKeyJson ?? requestKey, estimate, compilePredicate);
         }
