@@ -2,169 +2,163 @@ using System.Text.Json;
 using System.Text.Json.Nodes;
 using SensorPipeline.CosmosEmulator.Batch;
 using SensorPipeline.CosmosEmulator.Storage;
+using SensorPipeline.CosmosEmulator.Throttling;
 
 namespace SensorPipeline.CosmosEmulator.Store;
-
-/// <summary>One applied operation of an atomic batch: its status and the document it read or wrote (for a delete,
-/// the document it removed).</summary>
-internal readonly record struct BatchStep(int Status, StoredDocument Document);
-
-/// <summary>An atomic batch's outcome: every step when it committed, or the first failure (nothing was applied).</summary>
-internal sealed record AtomicBatchOutcome(BatchStep[] Steps, int FailedIndex, StoreException? Failure)
-{
-    public bool Committed => Failure is null;
-}
 
 internal sealed partial class EmulatorStore
 {
     /// <summary>
-    /// Runs a TransactionalBatch: every operation against partition key <paramref name="key"/>, in order, under the
-    /// container's lock, each one seeing the effects of the ones before it. Either all apply, and their mutations go
-    /// to the log as one record (so recovery replays all or none), or the first refusal is returned and nothing
-    /// changes. <paramref name="compilePredicate"/> turns a patch condition into a test of a document's JSON.
+    /// A TransactionalBatch: the operations run in order against one partition under the container's lock, each
+    /// seeing the ones before it; if one fails nothing is applied (it reports its status, the others 424), else every
+    /// change is applied and written as one log record, so a crash never leaves half a batch.
     /// </summary>
-    public async Task<AtomicBatchOutcome> ExecuteAtomicAsync(ContainerState container, string key, IReadOnlyList<BatchOperation> operations,
-        Func<string, Func<ReadOnlyMemory<byte>, bool>> compilePredicate)
+    public async Task<IReadOnlyList<BatchOperationResult>> ExecuteAtomicAsync(ContainerState container, string key, IReadOnlyList<BatchOperation> operations,
+        Func<string, Func<ReadOnlyMemory<byte>, bool>> predicate)
     {
         ArgumentNullException.ThrowIfNull(container);
         ArgumentNullException.ThrowIfNull(operations);
-        ArgumentNullException.ThrowIfNull(compilePredicate);
-        var steps = new BatchStep[operations.Count];
+        var results = new BatchOperationResult[operations.Count];
         Task logged = Task.CompletedTask;
         lock (container.Gate)
         {
-            // Staged writes by id (null = deleted) over the container, applied only when every operation succeeded.
-            var staged = new Dictionary<string, StoredDocument?>(StringComparer.Ordinal);
             var now = Now;
+            var staged = new Dictionary<string, StoredDocument?>(StringComparer.Ordinal);
+            var mutations = new List<Mutation>();
             for (var i = 0; i < operations.Count; i++)
             {
                 try
                 {
-                    steps[i] = Step(container, key, operations[i], staged, now, compilePredicate);
+                    results[i] = Stage(container, key, operations[i], staged, mutations, now, predicate);
                 }
                 catch (StoreException e)
                 {
-                    return new AtomicBatchOutcome([], i, e);
+                    return BatchOutcome.AbortedAtomic(operations.Count, i, Failure(e));
                 }
             }
 
-            if (staged.Count > 0)
+            foreach (var (id, document) in staged)
             {
-                var mutations = new Mutation[staged.Count];
-                var n = 0;
-                foreach (var (id, document) in staged)
+                if (document is null)
                 {
-                    if (document is null)
-                    {
-                        container.Remove(key, id);
-                        mutations[n++] = new Mutation(MutationKind.DeleteDocument, container.DatabaseId, container.Id, key, id, default, "", now, null);
-                    }
-                    else
-                    {
-                        container.Put(key, id, document);
-                        mutations[n++] = new Mutation(MutationKind.PutDocument, container.DatabaseId, container.Id, key, id, document.Json,
-                            document.ETag, now, document.TimeToLive);
-                    }
+                    container.Remove(key, id);
                 }
+                else
+                {
+                    container.Put(key, id, document);
+                }
+            }
 
-                logged = _log.AppendAsync(MutationCodec.Encode(mutations));
+            if (mutations.Count > 0)
+            {
+                logged = _log.AppendAsync(MutationCodec.Encode([.. mutations]));
             }
         }
 
         await logged;
-        return new AtomicBatchOutcome(steps, -1, null);
+        return results;
     }
 
-    /// <summary>One operation against the staged view; throws <see cref="StoreException"/> with the service's answer.</summary>
-    private static BatchStep Step(ContainerState container, string key, BatchOperation operation, Dictionary<string, StoredDocument?> staged,
-        long now, Func<string, Func<ReadOnlyMemory<byte>, bool>> compilePredicate)
+    /// <summary>The result row of a refused operation: its status, sub-status and the service's error body.</summary>
+    public static BatchOperationResult Failure(StoreException error, uint? retryAfterMs = null)
+    {
+        ArgumentNullException.ThrowIfNull(error);
+        var body = JsonSerializer.SerializeToUtf8Bytes(new JsonObject { ["code"] = error.Code, ["message"] = error.Message });
+        return new BatchOperationResult(error.Status, error.SubStatus, ResourceBody: body, RetryAfterMilliseconds: retryAfterMs);
+    }
+
+    private static StoredDocument Stage(ContainerState container, string key, string id, JsonElement root, StoredDocument? existing,
+        Dictionary<string, StoredDocument?> staged, List<Mutation> mutations, long now)
+    {
+        var (stored, mutation) = NewVersion(container, key, id, root, existing, now);
+        staged[id] = stored;
+        mutations.Add(mutation);
+        return stored;
+    }
+
+    private static BatchOperationResult Stage(ContainerState container, string key, BatchOperation operation, Dictionary<string, StoredDocument?> staged,
+        List<Mutation> mutations, long now, Func<string, Func<ReadOnlyMemory<byte>, bool>> predicate)
     {
         StoredDocument? Current(string id) => staged.TryGetValue(id, out var document) ? document : container.Find(key, id, now);
+        void CheckIfMatch(StoredDocument? existing, string id)
+        {
+            if (operation.IfMatch is { Length: > 0 } ifMatch && ifMatch != "*" && existing?.ETag != ifMatch)
+            {
+                throw StoreException.PreconditionFailed($"Document '{id}' has a different ETag.");
+            }
+        }
+
+        BatchOperationResult Written(int status, StoredDocument document) =>
+            new(status, 0, document.ETag, operation.MinimalReturnPreference ? default : document.Json, RequestCharge.Write(document.Json.Length));
 
         switch (operation.Kind)
         {
-            case BatchOperationKind.Read:
-                return new BatchStep(200, Current(operation.Id!) ?? throw StoreException.NotFound($"Document '{operation.Id}'."));
-
-            case BatchOperationKind.Delete:
-            {
-                var existing = Existing(Current(operation.Id!), operation);
-                staged[operation.Id!] = null;
-                return new BatchStep(204, existing);
-            }
-
-            case BatchOperationKind.Patch:
-            {
-                var existing = Existing(Current(operation.Id!), operation);
-                var (patches, condition) = PatchApplier.ParseRequest(operation.ResourceBody);
-                if (condition is not null && !compilePredicate(condition)(existing.Json))
-                {
-                    throw StoreException.PreconditionFailed($"The filter predicate is false for document '{operation.Id}'.");
-                }
-
-                var node = JsonNode.Parse(existing.Json)!.AsObject();
-                PatchApplier.Apply(node, patches);
-                using var patched = JsonSerializer.SerializeToDocument(node);
-                var root = patched.RootElement;
-                if (root.GetProperty("id").GetString() != operation.Id || PartitionKeys.FromDocument(root, container.PartitionKeyPaths) != key)
-                {
-                    throw new StoreException(400, "BadRequest", "A patch cannot change the id or the partition key of a document.");
-                }
-
-                var document = Staged(container, root, existing, now);
-                staged[operation.Id!] = document;
-                return new BatchStep(200, document);
-            }
-
-            default:
+            case BatchOperationKind.Create or BatchOperationKind.Upsert or BatchOperationKind.Replace:
             {
                 using var parsed = DocumentBuilder.Parse(operation.ResourceBody);
                 var root = parsed.RootElement;
                 var id = root.GetProperty("id").GetString()!;
-                if (operation.Id is not null && operation.Id != id)
+                if (operation.Kind == BatchOperationKind.Replace && operation.Id is { } addressed && addressed != id)
                 {
-                    throw new StoreException(400, "BadRequest", $"The id in the body ('{id}') must match the operation's id ('{operation.Id}').");
+                    throw new StoreException(400, "BadRequest", $"The id in the body ('{id}') must match the operation's id ('{addressed}').");
                 }
 
-                KeyOf(container, root, key);
+                _ = KeyOf(container, root, key);
                 var existing = Current(id);
-                switch (operation.Kind)
+                if (operation.Kind == BatchOperationKind.Create && existing is not null)
                 {
-                    case BatchOperationKind.Create when existing is not null:
-                        throw StoreException.Conflict($"Document '{id}'.");
-                    case BatchOperationKind.Replace when existing is null:
-                        throw StoreException.NotFound($"Document '{id}'.");
-                    case not BatchOperationKind.Create when operation.IfMatch is not null && existing?.ETag != operation.IfMatch:
-                        throw StoreException.PreconditionFailed($"Document '{id}' has a different ETag.");
-                    default:
-                        break;
+                    throw StoreException.Conflict($"Document '{id}'.");
                 }
 
-                var document = Staged(container, root, existing, now);
-                staged[id] = document;
-                return new BatchStep(existing is null ? 201 : 200, document);
+                if (operation.Kind == BatchOperationKind.Replace && existing is null)
+                {
+                    throw StoreException.NotFound($"Document '{id}'.");
+                }
+
+                if (operation.Kind != BatchOperationKind.Create)
+                {
+                    CheckIfMatch(existing, id);
+                }
+
+                return Written(existing is null ? 201 : 200, Stage(container, key, id, root, existing, staged, mutations, now));
             }
+
+            case BatchOperationKind.Read:
+            {
+                var id = operation.Id ?? throw new StoreException(400, "BadRequest", "A read operation needs an id.");
+                var existing = Current(id) ?? throw StoreException.NotFound($"Document '{id}'.");
+                return operation.IfNoneMatch == existing.ETag
+                    ? new BatchOperationResult(304, 0, existing.ETag, RequestCharge: RequestCharge.PointRead(existing.Json.Length))
+                    : new BatchOperationResult(200, 0, existing.ETag, existing.Json, RequestCharge.PointRead(existing.Json.Length));
+            }
+
+            case BatchOperationKind.Delete:
+            {
+                var id = operation.Id ?? throw new StoreException(400, "BadRequest", "A delete operation needs an id.");
+                var existing = Current(id) ?? throw StoreException.NotFound($"Document '{id}'.");
+                CheckIfMatch(existing, id);
+                staged[id] = null;
+                mutations.Add(new Mutation(MutationKind.DeleteDocument, container.DatabaseId, container.Id, key, id, default, "", now, null));
+                return new BatchOperationResult(204, 0, RequestCharge: RequestCharge.Write(existing.Json.Length));
+            }
+
+            case BatchOperationKind.Patch:
+            {
+                var id = operation.Id ?? throw new StoreException(400, "BadRequest", "A patch operation needs an id.");
+                var existing = Current(id) ?? throw StoreException.NotFound($"Document '{id}'.");
+                CheckIfMatch(existing, id);
+                var (operations, condition) = PatchApplier.ParseRequest(operation.ResourceBody);
+                if (condition is not null && !predicate(condition)(existing.Json))
+                {
+                    throw StoreException.PreconditionFailed($"The filter predicate is false for document '{id}'.");
+                }
+
+                using var patched = Patched(container, key, id, existing, operations);
+                return Written(200, Stage(container, key, id, patched.RootElement, existing, staged, mutations, now));
+            }
+
+            default:
+                throw new StoreException(400, "BadRequest", $"Batch operation {operation.Kind} is not supported.");
         }
-    }
-
-    /// <summary>The document a delete or patch works on: 404 when absent, 412 when the operation's If-Match differs.</summary>
-    private static StoredDocument Existing(StoredDocument? current, BatchOperation operation)
-    {
-        var existing = current ?? throw StoreException.NotFound($"Document '{operation.Id}'.");
-        if (operation.IfMatch is not null && existing.ETag != operation.IfMatch)
-        {
-            throw StoreException.PreconditionFailed($"Document '{operation.Id}' has a different ETag.");
-        }
-
-        return existing;
-    }
-
-    /// <summary>The stored form of a staged write (a new ETag and timestamp; the _rid kept across replaces).</summary>
-    private static StoredDocument Staged(ContainerState container, JsonElement root, StoredDocument? existing, long now)
-    {
-        var rid = existing is null ? ResourceIds.NewDocument(container.Rid) : RidOf(existing) ?? ResourceIds.NewDocument(container.Rid);
-        var etag = DocumentBuilder.NewETag();
-        var json = DocumentBuilder.Build(root, rid, $"{container.SelfLink}docs/{rid}/", etag, now, out var ttl);
-        return new StoredDocument(json, etag, now, ttl);
     }
 }
