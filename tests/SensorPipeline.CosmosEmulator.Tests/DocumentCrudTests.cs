@@ -4,25 +4,13 @@ using Microsoft.Azure.Cosmos;
 namespace SensorPipeline.CosmosEmulator.Tests;
 
 /// <summary>The official .NET SDK (Gateway mode) against the real emulator process: metadata, document CRUD, ETags.</summary>
-public sealed class DocumentCrudTests : IAsyncLifetime
+public sealed class DocumentCrudTests(EmulatorFixture fixture) : IClassFixture<EmulatorFixture>, IAsyncLifetime
 {
-    private EmulatorProcess _emulator = null!;
-    private CosmosClient _client = null!;
     private Container _container = null!;
 
-    public async Task InitializeAsync()
-    {
-        _emulator = await EmulatorProcess.StartAsync();
-        _client = _emulator.CreateClient();
-        Database database = await _client.CreateDatabaseIfNotExistsAsync("crud");
-        _container = await database.CreateContainerIfNotExistsAsync("items", "/deviceId");
-    }
+    public async Task InitializeAsync() => _container = await fixture.NewContainerAsync();
 
-    public async Task DisposeAsync()
-    {
-        _client.Dispose();
-        await _emulator.DisposeAsync();
-    }
+    public Task DisposeAsync() => Task.CompletedTask;
 
     [Fact]
     public async Task CreateReadReplaceDeleteFollowTheServiceStatusCodes()
@@ -75,8 +63,8 @@ public sealed class DocumentCrudTests : IAsyncLifetime
     [Fact]
     public async Task AWrongKeyIsRefusedWith401()
     {
-        using var client = _emulator.CreateClient(Convert.ToBase64String(new byte[64]));
-        var error = await Assert.ThrowsAsync<CosmosException>(() => client.GetContainer("crud", "items").ReadItemAsync<Item>("a", new PartitionKey("d1")));
+        using var client = fixture.Emulator.CreateClient(Convert.ToBase64String(new byte[64]));
+        var error = await Assert.ThrowsAsync<CosmosException>(() => client.GetContainer(fixture.Database.Id, _container.Id).ReadItemAsync<Item>("a", new PartitionKey("d1")));
         Assert.Equal(HttpStatusCode.Unauthorized, error.StatusCode);
     }
 

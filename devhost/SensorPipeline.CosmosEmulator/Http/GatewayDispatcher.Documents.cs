@@ -1,3 +1,4 @@
+using SensorPipeline.CosmosEmulator.Queries;
 using SensorPipeline.CosmosEmulator.Store;
 using SensorPipeline.CosmosEmulator.Throttling;
 
@@ -90,7 +91,7 @@ internal sealed partial class GatewayDispatcher
         else if (HttpMethods.IsPatch(method))
         {
             var (operations, condition) = PatchApplier.ParseRequest(await ReadBodyAsync(context));
-            var predicate = condition is null ? null : queries.Predicate(condition);
+            var predicate = condition is null ? null : QueryRunner.Predicate(condition);
             var document = await store.PatchAsync(container, key, id, operations, predicate, IfMatch(request));
             await WrittenAsync(context, container, 200, document);
         }

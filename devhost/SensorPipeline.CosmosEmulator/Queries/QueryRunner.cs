@@ -66,7 +66,7 @@ internal sealed class QueryRunner(TimeProvider time)
     }
 
     /// <summary>The filter predicate of a conditional patch (<c>FROM c WHERE …</c>) as a test of a stored document.</summary>
-    public Func<ReadOnlyMemory<byte>, bool> Predicate(string condition)
+    public static Func<ReadOnlyMemory<byte>, bool> Predicate(string condition)
     {
         SqlPredicate predicate;
         try

@@ -116,16 +116,8 @@ internal sealed partial class EmulatorStore
                 throw StoreException.PreconditionFailed($"The filter predicate is false for document '{id}'.");
             }
 
-            var node = JsonNode.Parse(existing.Json)!.AsObject();
-            PatchApplier.Apply(node, operations);
-            using var patched = JsonSerializer.SerializeToDocument(node);
-            var root = patched.RootElement;
-            if (root.GetProperty("id").GetString() != id || PartitionKeys.FromDocument(root, container.PartitionKeyPaths) != key)
-            {
-                throw new StoreException(400, "BadRequest", "A patch cannot change the id or the partition key of a document.");
-            }
-
-            stored = Store(container, key, id, root, existing, out logged);
+            using var patched = Patched(container, key, id, existing, operations);
+            stored = Store(container, key, id, patched.RootElement, existing, out logged);
         }
 
         await logged;
@@ -135,14 +127,36 @@ internal sealed partial class EmulatorStore
     /// <summary>Builds the stored document, puts it and queues its log record; the caller holds the container's lock.</summary>
     private StoredDocument Store(ContainerState container, string key, string id, JsonElement root, StoredDocument? existing, out Task logged)
     {
+        var (stored, mutation) = NewVersion(container, key, id, root, existing, Now);
+        container.Put(key, id, stored);
+        logged = _log.AppendAsync(MutationCodec.Encode([mutation]));
+        return stored;
+    }
+
+    /// <summary>The next version of a document (a new ETag and <c>_ts</c>; the <c>_rid</c> kept) and its log mutation.</summary>
+    private static (StoredDocument Document, Mutation Mutation) NewVersion(ContainerState container, string key, string id, JsonElement root, StoredDocument? existing, long now)
+    {
         var rid = existing is null ? ResourceIds.NewDocument(container.Rid) : RidOf(existing) ?? ResourceIds.NewDocument(container.Rid);
         var etag = DocumentBuilder.NewETag();
-        var now = Now;
         var json = DocumentBuilder.Build(root, rid, $"{container.SelfLink}docs/{rid}/", etag, now, out var ttl);
-        var stored = new StoredDocument(json, etag, now, ttl);
-        container.Put(key, id, stored);
-        logged = _log.AppendAsync(MutationCodec.Encode([new Mutation(MutationKind.PutDocument, container.DatabaseId, container.Id, key, id, json, etag, now, ttl)]));
-        return stored;
+        return (new StoredDocument(json, etag, now, ttl), new Mutation(MutationKind.PutDocument, container.DatabaseId, container.Id, key, id, json, etag, now, ttl));
+    }
+
+    /// <summary>Applies patch operations to a copy of <paramref name="existing"/>; 400 when the result would change the
+    /// id or partition key. The caller disposes the result.</summary>
+    private static JsonDocument Patched(ContainerState container, string key, string id, StoredDocument existing, IReadOnlyList<PatchOperation> operations)
+    {
+        var node = JsonNode.Parse(existing.Json)!.AsObject();
+        PatchApplier.Apply(node, operations);
+        var patched = JsonSerializer.SerializeToDocument(node);
+        var root = patched.RootElement;
+        if (root.GetProperty("id").GetString() != id || PartitionKeys.FromDocument(root, container.PartitionKeyPaths) != key)
+        {
+            patched.Dispose();
+            throw new StoreException(400, "BadRequest", "A patch cannot change the id or the partition key of a document.");
+        }
+
+        return patched;
     }
 
     private static string? RidOf(StoredDocument document)
