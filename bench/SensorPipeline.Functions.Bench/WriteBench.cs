@@ -20,7 +20,7 @@ namespace SensorPipeline.Functions.Bench;
 /// plain <c>Parallel.ForEachAsync</c> + <c>UpsertItemStreamAsync</c> loop of the same reading documents, same client
 /// settings and parallelism, to the same stand-in, batch by batch, rotating which goes first.
 /// </summary>
-internal sealed class WriteBench(string repoRoot, StandIn standIn, int readings, int devices, int parallelism)
+internal sealed class WriteBench(string repoRoot, CosmosStandInProcess standIn, int readings, int devices, int parallelism)
 {
     private const int ReadingsPerBatch = 2000;
 

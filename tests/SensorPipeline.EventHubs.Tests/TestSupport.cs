@@ -10,22 +10,6 @@ internal sealed class ShiftedTimeProvider : TimeProvider
     public override DateTimeOffset GetUtcNow() => System.GetUtcNow() + Offset;
 }
 
-/// <summary>A temporary directory deleted on dispose.</summary>
-internal sealed class TempDirectory : IDisposable
-{
-    public TempDirectory() => Directory.CreateDirectory(Path);
-
-    public string Path { get; } = System.IO.Path.Combine(System.IO.Path.GetTempPath(), "sp-eh-" + Guid.NewGuid().ToString("N")[..12]);
-
-    public void Dispose()
-    {
-        if (Directory.Exists(Path))
-        {
-            Directory.Delete(Path, recursive: true);
-        }
-    }
-}
-
 internal static class TestData
 {
     public static readonly NamespaceConfig Config = new("testns", [

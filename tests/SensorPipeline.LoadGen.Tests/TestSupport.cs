@@ -16,24 +16,6 @@ internal sealed class ManualClock : TimeProvider
     public void Advance(TimeSpan by) => Interlocked.Add(ref _ticks, by.Ticks);
 }
 
-/// <summary>A temporary directory deleted on dispose.</summary>
-internal sealed class TempDirectory : IDisposable
-{
-    public TempDirectory() => Directory.CreateDirectory(Path);
-
-    public string Path { get; } = System.IO.Path.Combine(System.IO.Path.GetTempPath(), "sp-lg-" + Guid.NewGuid().ToString("N")[..12]);
-
-    public string File(string name) => System.IO.Path.Combine(Path, name);
-
-    public void Dispose()
-    {
-        if (Directory.Exists(Path))
-        {
-            Directory.Delete(Path, recursive: true);
-        }
-    }
-}
-
 /// <summary>Runs the built loadgen as a child process to completion, with a time bound.</summary>
 internal static class LoadGenProcess
 {
