@@ -62,10 +62,7 @@ internal sealed class SplitterFunction(ObjectPool<Splitter> splitters, DeadLette
         finally
         {
             // The envelopes live in the splitter's buffers: it goes back to the pool only after the response is written.
-            if (!larger)
-            {
-                splitters.Return(splitter);
-            }
+            splitters.Return(splitter);
         }
     }
 }

@@ -116,11 +116,10 @@ internal sealed class AttemptLedger(StoreContainers containers, StoreRetry retry
                 "read",
                 (containers.DeadLetters, id),
                 static (s, token) => s.DeadLetters.ReadItemStreamAsync(s.id, new PartitionKey(s.id), cancellationToken: token),
-                cancellationToken,
-                StoreStatus.IsTransientRead);
+                cancellationToken);
             if (response.StatusCode != HttpStatusCode.OK || response.Content is null)
             {
-                // Missing (404; the local stand-in answers 500): no count, as after a success.
+                // Missing (404): no count, as after a success.
                 return new BatchAttempts(-1, 0, default);
             }
 
