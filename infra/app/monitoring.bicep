@@ -129,6 +129,46 @@ resource deadLetterAlert 'Microsoft.Insights/scheduledQueryRules@2023-12-01' = {
   }
 }
 
+// A partition whose batch keeps failing reports a growing FreshnessMs on every retry: page well before its backlog's age
+// reaches the hub's retention (24 h), where Event Hubs would delete unread events. Systemic failures (every event of a
+// batch failing on its own: a missing role, a deleted container) page at once; nothing is dead-lettered for them.
+resource stallAlerts 'Microsoft.Insights/scheduledQueryRules@2023-12-01' = [for rule in [
+  { name: 'stall', title: 'a partition\'s oldest unprocessed event is over 1 hour old (retention: 24 h)', query: 'customMetrics | where name == "FreshnessMs" | extend Partition = tostring(customDimensions.Partition), Function = tostring(customDimensions.Function) | summarize Value = max(valueMax) by bin(timestamp, 1m), Function, Partition', threshold: 3600000 }
+  { name: 'systemic', title: 'systemic failure: every event of a batch fails on its own (store or configuration)', query: 'customMetrics | where name == "SystemicFailures" | summarize Value = sum(valueSum) by bin(timestamp, 1m)', threshold: 0 }
+]: {
+  name: 'alert-${rule.name}-${nameSuffix}'
+  location: location
+  tags: tags
+  kind: 'LogAlert'
+  properties: {
+    displayName: 'SensorPipeline: ${rule.title}'
+    severity: 1
+    enabled: true
+    scopes: [
+      applicationInsightsId
+    ]
+    evaluationFrequency: 'PT5M'
+    windowSize: 'PT5M'
+    criteria: {
+      allOf: [
+        {
+          query: rule.query
+          timeAggregation: 'Maximum'
+          metricMeasureColumn: 'Value'
+          operator: 'GreaterThan'
+          threshold: rule.threshold
+          failingPeriods: {
+            numberOfEvaluationPeriods: 1
+            minFailingPeriodsToAlert: 1
+          }
+        }
+      ]
+    }
+    autoMitigate: true
+    actions: actions
+  }
+}]
+
 // The workbook reads Application Insights (customMetrics) for the handler's metrics and the component's Log Analytics
 // workspace for Cosmos DB's own diagnostics (throttled requests, partition heat).
 resource insightsComponent 'Microsoft.Insights/components@2020-02-02' existing = {
