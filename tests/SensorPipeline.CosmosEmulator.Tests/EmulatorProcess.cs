@@ -102,11 +102,12 @@ internal sealed class EmulatorProcess : IAsyncDisposable
 
     /// <summary>A client as an application configures one for the emulator: Gateway mode, this endpoint only, and
     /// the self-signed certificate accepted because the endpoint is loopback.</summary>
-    public CosmosClient CreateClient(string key = Key, bool bulk = false) => new(Endpoint.ToString(), key, new CosmosClientOptions
+    public CosmosClient CreateClient(string key = Key, bool bulk = false, int rateLimitRetries = 9) => new(Endpoint.ToString(), key, new CosmosClientOptions
     {
         ConnectionMode = ConnectionMode.Gateway,
         LimitToEndpoint = true,
         AllowBulkExecution = bulk,
+        MaxRetryAttemptsOnRateLimitedRequests = rateLimitRetries,
         HttpClientFactory = () => new HttpClient(new HttpClientHandler
         {
             ServerCertificateCustomValidationCallback = (request, _, _, _) => request.RequestUri is { } uri && IPAddress.TryParse(uri.Host, out var ip) && IPAddress.IsLoopback(ip),
