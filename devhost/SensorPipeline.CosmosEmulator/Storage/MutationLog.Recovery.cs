@@ -60,10 +60,9 @@ internal sealed partial class MutationLog
             return (0, 0);
         }
 
-        using var stream = new FileStream(file, FileAccess.Read, bufferSize: 0);
-        using var buffered = new BufferedStream(stream, 1024 * 1024);
+        // Read through the handle (a FileStream would close it); records are read at their offsets.
         var header = new byte[LogFormat.RecordHeaderSize];
-        if (!ReadExactly(buffered, header.AsSpan(0, LogFormat.FileHeaderSize)) || !LogFormat.IsFileHeader(header))
+        if (!ReadAt(file, header.AsSpan(0, LogFormat.FileHeaderSize), 0) || !LogFormat.IsFileHeader(header))
         {
             throw new InvalidDataException($"{path} is not a Cosmos DB emulator log (unknown header); move it away to start empty.");
         }
@@ -71,7 +70,7 @@ internal sealed partial class MutationLog
         long valid = LogFormat.FileHeaderSize, records = 0;
         var payload = new byte[64 * 1024];
         var mutations = new List<Mutation>();
-        while (ReadExactly(buffered, header))
+        while (ReadAt(file, header, valid))
         {
             var payloadLength = LogFormat.PayloadLength(header);
             if (payloadLength < 0 || valid + LogFormat.RecordHeaderSize + payloadLength > length)
@@ -85,7 +84,7 @@ internal sealed partial class MutationLog
             }
 
             var span = payload.AsSpan(0, payloadLength);
-            if (!ReadExactly(buffered, span) || !LogFormat.CrcMatches(header, span))
+            if (!ReadAt(file, span, valid + LogFormat.RecordHeaderSize) || !LogFormat.CrcMatches(header, span))
             {
                 break;
             }
@@ -100,12 +99,12 @@ internal sealed partial class MutationLog
         return (valid, records);
     }
 
-    private static bool ReadExactly(Stream stream, Span<byte> destination)
+    private static bool ReadAt(Microsoft.Win32.SafeHandles.SafeFileHandle file, Span<byte> destination, long offset)
     {
         var total = 0;
         while (total < destination.Length)
         {
-            var read = stream.Read(destination[total..]);
+            var read = RandomAccess.Read(file, destination[total..], offset + total);
             if (read == 0)
             {
                 return false;
