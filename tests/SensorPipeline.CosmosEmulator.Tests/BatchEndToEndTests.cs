@@ -75,6 +75,41 @@ public sealed class BatchEndToEndTests(EmulatorFixture fixture) : IClassFixture<
     }
 
     [Fact]
+    public async Task TransactionalBatch_Committed_SurvivesKillMinus9()
+    {
+        // Its own process, so killing it leaves the shared one alone; the batch is one log record, replayed whole.
+        var dataDirectory = EmulatorProcess.NewDataDirectory();
+        var key = new PartitionKey("d3");
+        string[] etags;
+        await using (EmulatorProcess first = await EmulatorProcess.StartAsync(dataDirectory))
+        {
+            using CosmosClient client = first.CreateClient();
+            Database database = await client.CreateDatabaseIfNotExistsAsync("durable");
+            Container container = await database.CreateContainerIfNotExistsAsync("items", "/deviceId");
+            var batch = container.CreateTransactionalBatch(key);
+            for (var i = 0; i < 50; i++)
+            {
+                batch.CreateItem(new Item($"k{i}", "d3", i));
+            }
+
+            using TransactionalBatchResponse response = await batch.ExecuteAsync().WaitAsync(Patience);
+            Assert.True(response.IsSuccessStatusCode, response.ErrorMessage);
+            etags = [.. response.Select(r => r.ETag)];
+            await first.KillHardAsync();
+        }
+
+        await using EmulatorProcess second = await EmulatorProcess.StartAsync(dataDirectory);
+        using CosmosClient reader = second.CreateClient();
+        Container restarted = reader.GetContainer("durable", "items");
+        for (var i = 0; i < 50; i++)
+        {
+            ItemResponse<Item> read = await restarted.ReadItemAsync<Item>($"k{i}", key);
+            Assert.Equal(i, read.Resource.Seq);
+            Assert.Equal(etags[i], read.ETag);
+        }
+    }
+
+    [Fact]
     public async Task TransactionalBatch_MoreThanOneHundredOperations_IsBadRequest()
     {
         var key = new PartitionKey("d4");
