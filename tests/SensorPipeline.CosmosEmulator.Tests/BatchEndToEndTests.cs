@@ -1,4 +1,5 @@
 using System.Net;
+using System.Net.Http.Json;
 using Microsoft.Azure.Cosmos;
 using SensorPipeline.CosmosEmulator.Batch;
 
@@ -74,6 +75,41 @@ public sealed class BatchEndToEndTests(EmulatorFixture fixture) : IClassFixture<
     }
 
     [Fact]
+    public async Task TransactionalBatch_Committed_SurvivesKillMinus9()
+    {
+        // Its own process, so killing it leaves the shared one alone; the batch is one log record, replayed whole.
+        var dataDirectory = EmulatorProcess.NewDataDirectory();
+        var key = new PartitionKey("d3");
+        string[] etags;
+        await using (EmulatorProcess first = await EmulatorProcess.StartAsync(dataDirectory))
+        {
+            using CosmosClient client = first.CreateClient();
+            Database database = await client.CreateDatabaseIfNotExistsAsync("durable");
+            Container container = await database.CreateContainerIfNotExistsAsync("items", "/deviceId");
+            var batch = container.CreateTransactionalBatch(key);
+            for (var i = 0; i < 50; i++)
+            {
+                batch.CreateItem(new Item($"k{i}", "d3", i));
+            }
+
+            using TransactionalBatchResponse response = await batch.ExecuteAsync().WaitAsync(Patience);
+            Assert.True(response.IsSuccessStatusCode, response.ErrorMessage);
+            etags = [.. response.Select(r => r.ETag)];
+            await first.KillHardAsync();
+        }
+
+        await using EmulatorProcess second = await EmulatorProcess.StartAsync(dataDirectory);
+        using CosmosClient reader = second.CreateClient();
+        Container restarted = reader.GetContainer("durable", "items");
+        for (var i = 0; i < 50; i++)
+        {
+            ItemResponse<Item> read = await restarted.ReadItemAsync<Item>($"k{i}", key);
+            Assert.Equal(i, read.Resource.Seq);
+            Assert.Equal(etags[i], read.ETag);
+        }
+    }
+
+    [Fact]
     public async Task TransactionalBatch_MoreThanOneHundredOperations_IsBadRequest()
     {
         var key = new PartitionKey("d4");
@@ -115,21 +151,26 @@ public sealed class BatchEndToEndTests(EmulatorFixture fixture) : IClassFixture<
     {
         // Against 40 RU/s, a first wave of 40 writes (about 5 RU each) takes the budget about four seconds into debt,
         // so the second wave's bulk requests are answered 429 with the time to wait, and the SDK sends them again.
-        await using EmulatorProcess throttled = await EmulatorProcess.StartAsync(EmulatorProcess.NewDataDirectory(), "Cosmos:ThroughputPerContainer=40");
         var sent = new BatchCounter();
-        using CosmosClient client = new(throttled.Endpoint.ToString(), EmulatorProcess.Key, new CosmosClientOptions
+        using (var admin = new HttpClient(LoopbackHandler()) { BaseAddress = fixture.Emulator.Endpoint })
+        {
+            using var budget = new HttpRequestMessage(HttpMethod.Put, "_emulator/throughput")
+            {
+                Content = JsonContent.Create(new { database = fixture.Database.Id, container = _container.Id, requestUnitsPerSecond = 40 }),
+            };
+            budget.Headers.Add("x-emulator-admin", "1");
+            using HttpResponseMessage set = await admin.SendAsync(budget);
+            Assert.Equal(HttpStatusCode.NoContent, set.StatusCode);
+        }
+
+        using CosmosClient client = new(fixture.Emulator.Endpoint.ToString(), EmulatorProcess.Key, new CosmosClientOptions
         {
             ConnectionMode = ConnectionMode.Gateway,
             LimitToEndpoint = true,
             AllowBulkExecution = true,
-            HttpClientFactory = () => new HttpClient(new CountingHandler(sent, new HttpClientHandler
-            {
-                // The emulator's self-signed certificate, accepted for its loopback endpoint only.
-                ServerCertificateCustomValidationCallback = (request, _, _, _) => request.RequestUri is { IsLoopback: true },
-            })),
+            HttpClientFactory = () => new HttpClient(new CountingHandler(sent, LoopbackHandler())),
         });
-        Database database = await client.CreateDatabaseIfNotExistsAsync("budget");
-        Container container = await database.CreateContainerIfNotExistsAsync("items", "/deviceId");
+        Container container = client.GetContainer(fixture.Database.Id, _container.Id);
 
         var written = new List<ItemResponse<Item>>();
         foreach (var wave in new[] { 0, 1 })
@@ -142,6 +183,12 @@ public sealed class BatchEndToEndTests(EmulatorFixture fixture) : IClassFixture<
         Assert.All(written, r => Assert.Equal(HttpStatusCode.Created, r.StatusCode));
         Assert.True(sent.Operations > 80, $"expected throttled operations to be sent again, {sent.Operations} operations were sent");
     }
+
+    /// <summary>Accepts the emulator's self-signed certificate for its loopback endpoint only.</summary>
+    private static HttpClientHandler LoopbackHandler() => new()
+    {
+        ServerCertificateCustomValidationCallback = (request, _, _, _) => request.RequestUri is { IsLoopback: true },
+    };
 
     private async Task AssertMissingAsync(string id, PartitionKey key)
     {
@@ -161,6 +208,7 @@ public sealed class BatchEndToEndTests(EmulatorFixture fixture) : IClassFixture<
 
     private sealed class CountingHandler(BatchCounter counter, HttpMessageHandler inner) : DelegatingHandler(inner)
     {
+
         protected override async Task<HttpResponseMessage> SendAsync(HttpRequestMessage request, CancellationToken cancellationToken)
         {
             if (request.Headers.Contains("x-ms-cosmos-is-batch-request") && request.Content is not null)
