@@ -154,7 +154,7 @@ internal static class EndToEnd
         devhost.BeginOutputReadLine();
         devhost.BeginErrorReadLine();
         Uri url = await listening.Task.WaitAsync(TimeSpan.FromSeconds(60));
-        using var http = new HttpClient { BaseAddress = url, Timeout = TimeSpan.FromMinutes(2) };
+        using var http = new HttpClient { BaseAddress = url, Timeout = TimeSpan.FromMinutes(2), DefaultRequestHeaders = { { "X-DevHost-Admin", "1" } } }; // pause/resume are admin endpoints
         try
         {
             // Build a backlog while paused, then time the drain: every partition's checkpoint reaching its last event.

@@ -18,6 +18,9 @@ internal sealed class DevHostProcess : IAsyncDisposable
         _process = process;
         BaseAddress = baseAddress;
         Client = new HttpClient { BaseAddress = baseAddress, Timeout = TimeSpan.FromSeconds(30) };
+
+        // The tests act as the developer's tools: they may peek and flip admin switches.
+        Client.DefaultRequestHeaders.Add("X-DevHost-Admin", "1");
     }
 
     public Uri BaseAddress { get; }
