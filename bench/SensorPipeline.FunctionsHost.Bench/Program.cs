@@ -140,7 +140,7 @@ internal static class EndToEnd
                 "FunctionsHost:FsyncCheckpoints=" + (fsync ? "true" : "false")],
         });
         Uri url = devhost.BaseAddress;
-        using var http = new HttpClient { BaseAddress = url, Timeout = TimeSpan.FromMinutes(2) };
+        using var http = new HttpClient { BaseAddress = url, Timeout = TimeSpan.FromMinutes(2), DefaultRequestHeaders = { { "X-DevHost-Admin", "1" } } }; // pause/resume are admin endpoints
         try
         {
             // Build a backlog while paused, then time the drain: every partition's checkpoint reaching its last event.

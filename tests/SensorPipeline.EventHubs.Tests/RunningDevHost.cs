@@ -15,6 +15,9 @@ internal sealed class RunningDevHost : IAsyncDisposable
     {
         _devHost = devHost;
         Client = new HttpClient { BaseAddress = devHost.BaseAddress, Timeout = TimeSpan.FromSeconds(30) };
+
+        // The tests act as the developer's tools: they may peek and flip admin switches.
+        Client.DefaultRequestHeaders.Add("X-DevHost-Admin", "1");
     }
 
     public Uri BaseAddress => _devHost.BaseAddress;

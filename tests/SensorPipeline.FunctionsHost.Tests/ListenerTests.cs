@@ -70,6 +70,29 @@ public sealed class ListenerTests
     }
 
     [Fact]
+    public async Task Pause_FromABrowserLikeRequest_IsForbiddenAndPausesNothing()
+    {
+        await using var app = new TestApp();
+        Assert.Null(await app.StartAsync());
+        using var browser = new HttpClient { Timeout = TimeSpan.FromSeconds(30) };
+
+        // What any web page can send without a preflight: a form POST from its own origin.
+        using var form = new HttpRequestMessage(HttpMethod.Post, app.At("admin/functions/Fn/pause")) { Content = new FormUrlEncodedContent([new("x", "1")]) };
+        form.Headers.Add("Origin", "http://evil.example");
+        using HttpResponseMessage simple = await browser.SendAsync(form);
+        Assert.Equal(System.Net.HttpStatusCode.Forbidden, simple.StatusCode);
+
+        // DNS rebinding: the page is same-origin with devhost under its own name, so it may add headers — but the Host is not loopback.
+        using var rebound = new HttpRequestMessage(HttpMethod.Post, app.At("admin/functions/Fn/pause"));
+        rebound.Headers.Add("X-DevHost-Admin", "1");
+        rebound.Headers.Host = "evil.example:" + app.Url!.Port;
+        using HttpResponseMessage rebinding = await browser.SendAsync(rebound);
+        Assert.Equal(System.Net.HttpStatusCode.Forbidden, rebinding.StatusCode);
+
+        Assert.False((await app.StatusAsync()).GetProperty("functions")[0].GetProperty("paused").GetBoolean());
+    }
+
+    [Fact]
     public async Task InitialOffsetFromEnd_SkipsEventsEnqueuedBeforeStart_CheckpointWinsAfterwards()
     {
         await using var app = new TestApp();

@@ -70,7 +70,8 @@ public sealed class TestApp : IAsyncDisposable
     /// <summary>An absolute URL on the running devhost (its port changes on every start).</summary>
     public Uri At(string relative) => new(Url!, relative);
 
-    public HttpClient Http { get; } = new() { Timeout = TimeSpan.FromSeconds(30) };
+    /// <summary>Carries <c>X-DevHost-Admin: 1</c>: the tests act as the developer's tools (pause, resume, peek).</summary>
+    public HttpClient Http { get; } = new() { Timeout = TimeSpan.FromSeconds(30), DefaultRequestHeaders = { { "X-DevHost-Admin", "1" } } };
 
     /// <summary>What every devhost this app ran printed (a restart keeps the earlier runs' lines).</summary>
     public string Output => _earlierOutput + _process?.Output;

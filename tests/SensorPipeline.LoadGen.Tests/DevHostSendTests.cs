@@ -27,7 +27,7 @@ public sealed class DevHostSendTests : IDisposable
             "--weather", "4", "--seismic", "4", "--count", "2000", "--readings-per-event", "50", "--poison", "1", "--ledger", ledgerPath);
 
         Assert.True(exit == 0, $"exit {exit}\n{output}\n{errors}");
-        using var client = new HttpClient { BaseAddress = devHost.BaseAddress };
+        using var client = new HttpClient { BaseAddress = devHost.BaseAddress, DefaultRequestHeaders = { { "X-DevHost-Admin", "1" } } }; // peek is an admin endpoint
         var readings = new List<Reading>();
         var undecodable = 0;
         for (var partition = 0; partition < 4; partition++)

@@ -68,9 +68,10 @@ internal sealed class RecordingServer : IAsyncDisposable
         using var buffer = new MemoryStream();
         await context.Request.Body.CopyToAsync(buffer, context.RequestAborted);
         var path = context.Request.Path.Value ?? "";
-        // devhost's routes: the send API answers from the script, the pause control with 200, anything else 404.
+        // devhost's routes: the send API answers from the script, the pause control with 200 (403 without the admin
+        // header, as devhost answers), anything else 404.
         var status = path.EndsWith("/messages", StringComparison.Ordinal) ? (_script.TryDequeue(out var scripted) ? scripted : DefaultStatus)
-            : path.StartsWith("/admin/functions/", StringComparison.Ordinal) ? 200
+            : path.StartsWith("/admin/functions/", StringComparison.Ordinal) ? (context.Request.Headers["X-DevHost-Admin"] == "1" ? 200 : 403)
             : 404;
         Requests.Enqueue(new RecordedRequest(context.Request.Method, context.Request.Path.Value ?? "", context.Request.ContentType,
             context.Request.Headers.Authorization.ToString(), buffer.ToArray(), status, DateTimeOffset.UtcNow));

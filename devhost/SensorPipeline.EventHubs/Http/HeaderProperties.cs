@@ -18,8 +18,9 @@ internal static class HeaderProperties
         "baggage", "Forwarded", "DNT", "Request-Context",
     };
 
-    // x-ms-*: Azure SDK protocol headers (client request ids and the like), not the sender's properties.
-    private static readonly string[] StandardPrefixes = ["Content-", "Accept", "If-", "Sec-", "X-Forwarded-", "x-ms-", ":"];
+    // x-ms-*: Azure SDK protocol headers (client request ids and the like), not the sender's properties; X-DevHost-*:
+    // devhost's own plumbing (the admin header a developer's tool sends on every request).
+    private static readonly string[] StandardPrefixes = ["Content-", "Accept", "If-", "Sec-", "X-Forwarded-", "x-ms-", "X-DevHost-", ":"];
 
     public static string? PartitionKey(HttpRequest request)
     {

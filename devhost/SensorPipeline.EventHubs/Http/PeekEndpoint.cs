@@ -3,12 +3,14 @@ using System.Text;
 using System.Text.Json;
 using Microsoft.AspNetCore.Http;
 using Microsoft.Extensions.DependencyInjection;
+using SensorPipeline.DevHost.Common;
 
 namespace SensorPipeline.EventHubs.Http;
 
 /// <summary><c>GET /{hub}/partitions/{id}/events?from=N&amp;max=M</c>: a devhost-only look at stored events (Event Hubs
 /// itself has no REST receive). Read-only and immediate (no wait); each event's body is given as UTF-8 text when it is
-/// valid UTF-8 (<c>body</c>) and always as base64 (<c>bodyBase64</c>).</summary>
+/// valid UTF-8 (<c>body</c>) and always as base64 (<c>bodyBase64</c>). Event bodies are data: only a loopback request
+/// carrying <c>X-DevHost-Admin: 1</c> may read them (<see cref="AdminRequestGuard"/>; DNS rebinding).</summary>
 internal static class PeekEndpoint
 {
     private const int MaxEvents = 1000;
@@ -16,6 +18,12 @@ internal static class PeekEndpoint
     public static async Task ReadAsync(HttpContext context)
     {
         var request = context.Request;
+        if (AdminRequestGuard.Reject(request) is { } reason)
+        {
+            await Problem.WriteAsync(context, StatusCodes.Status403Forbidden, "Forbidden", reason);
+            return;
+        }
+
         var hub = (string)request.RouteValues["hub"]!;
         var partitionId = (string)request.RouteValues["partitionId"]!;
         if (!TryQuery(request, "from", 0, long.MaxValue, out var from) || !TryQuery(request, "max", 1, MaxEvents, out var max))

@@ -17,6 +17,7 @@ internal static class StatusEndpoint
         writer.WriteString("namespace", eventHubs.Name);
         writer.WriteString("durability", eventHubs.Options.Durability.ToString());
         writer.WriteString("dataDirectory", eventHubs.DataDirectory);
+        writer.WriteBoolean("diskFullInjected", eventHubs.Storage.FailWrites);
         writer.WriteStartArray("hubs");
         foreach (var hub in eventHubs.Hubs)
         {

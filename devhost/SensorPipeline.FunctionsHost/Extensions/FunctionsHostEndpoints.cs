@@ -1,11 +1,14 @@
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Routing;
+using SensorPipeline.DevHost.Common;
 using SensorPipeline.FunctionsHost.Status;
 
 namespace Microsoft.AspNetCore.Builder;
 
-/// <summary>The local Functions host's REST surface: status and pause/resume (devhost/devhost.http has examples).</summary>
+/// <summary>The local Functions host's REST surface: status and pause/resume (devhost/devhost.http has examples).
+/// Pause and resume need a loopback Host and <c>X-DevHost-Admin: 1</c> (<see cref="AdminRequestGuard"/>), so no web
+/// page can pause processing.</summary>
 public static class FunctionsHostEndpoints
 {
     public static IEndpointRouteBuilder MapFunctionsHostEndpoints(this IEndpointRouteBuilder app)
@@ -15,9 +18,11 @@ public static class FunctionsHostEndpoints
             .WithName("GetFunctionsStatus")
             .WithSummary("Per function: invocations ok/failed/retried, paused, and per partition the checkpoint and lag.");
         app.MapPost("/admin/functions/{name}/pause", (string name, FunctionsHostState state) => SetPaused(state, name, paused: true))
+            .AddEndpointFilter(AdminRequestGuard.Filter)
             .WithName("PauseFunction")
             .WithSummary("Stops one function's listeners between batches; events accumulate as lag.");
         app.MapPost("/admin/functions/{name}/resume", (string name, FunctionsHostState state) => SetPaused(state, name, paused: false))
+            .AddEndpointFilter(AdminRequestGuard.Filter)
             .WithName("ResumeFunction")
             .WithSummary("Lets a paused function's listeners continue from where they stopped.");
         return app;

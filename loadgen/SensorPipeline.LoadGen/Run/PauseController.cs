@@ -84,7 +84,9 @@ internal sealed class PauseController
         var url = new Uri(_devHost, route.Replace("{name}", Uri.EscapeDataString(function), StringComparison.Ordinal));
         try
         {
-            using var response = await _client.PostAsync(url, content: null, cancellationToken);
+            // devhost answers its admin endpoints only to a request no web page can send: this header, a loopback Host.
+            using var request = new HttpRequestMessage(HttpMethod.Post, url) { Headers = { { "X-DevHost-Admin", "1" } } };
+            using var response = await _client.SendAsync(request, cancellationToken);
             if (response.IsSuccessStatusCode)
             {
                 return true;
