@@ -129,7 +129,7 @@ public sealed class TestApp : IAsyncDisposable
                 AppRoot = Root,
                 DataDirectory = Data,
                 Settings = ["EventHubs:Sas:AllowAnonymous=true", "EventHubs:Durability=None", "FunctionsHost:IdleReadWait=00:00:00.200"],
-                StartTimeout = timeout ?? TimeSpan.FromSeconds(30),
+                StartTimeout = timeout ?? TimeSpan.FromSeconds(90), // generous: a loaded machine starts devhost slowly
             });
             (_process, Url) = (devHost.Process, devHost.BaseAddress);
             return null;
