@@ -1,10 +1,7 @@
 using System.Collections.Concurrent;
 using System.Globalization;
-using System.Security.Cryptography;
-using System.Text;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Logging.Abstractions;
-using SensorPipeline.DevHost.Common;
 
 namespace SensorPipeline.FunctionsHost.Checkpoints;
 
@@ -21,6 +18,7 @@ public sealed class FileCheckpointStore
     private readonly TimeProvider _time;
     private readonly bool _fsync;
     private readonly ILogger _logger;
+    private const string Extension = "checkpoint";
     private readonly ConcurrentDictionary<CheckpointKey, (Checkpoint Checkpoint, long Generation)> _cache = new();
 
     public FileCheckpointStore(string dataDirectory, TimeProvider time, bool fsync = true, ILogger? logger = null)
@@ -36,30 +34,8 @@ public sealed class FileCheckpointStore
 
     public async Task<Checkpoint?> ReadAsync(CheckpointKey key, CancellationToken cancellationToken)
     {
-        (Checkpoint Checkpoint, long Generation)? newest = null;
-        int damaged = 0;
-        for (int slot = 0; slot < 2; slot++)
-        {
-            string path = SlotPath(key, slot);
-            if (!File.Exists(path))
-            {
-                continue;
-            }
-
-            string text = await File.ReadAllTextAsync(path, cancellationToken);
-            if (TryParse(text, out Checkpoint? checkpoint, out long generation))
-            {
-                if (newest is null || generation > newest.Value.Generation)
-                {
-                    newest = (checkpoint!, generation);
-                }
-            }
-            else
-            {
-                damaged++;
-            }
-        }
-
+        var (fields, damaged) = await SlotFile.ReadNewestAsync(KeyDirectory(key), key.PartitionId, Extension, cancellationToken);
+        (Checkpoint Checkpoint, long Generation)? newest = fields is null ? null : Parse(fields);
         if (newest is null && damaged > 1)
         {
             // Two damaged slots cannot come from one torn write: refuse rather than silently restart from the beginning.
@@ -86,61 +62,20 @@ public sealed class FileCheckpointStore
     {
         var checkpoint = new Checkpoint(sequenceNumber, offset, _time.GetUtcNow());
         long generation = _cache.TryGetValue(key, out var previous) ? previous.Generation + 1 : 1;
-        string path = SlotPath(key, (int)(generation % 2));
-        bool created = !File.Exists(path);
-        if (created)
-        {
-            Directory.CreateDirectory(Path.GetDirectoryName(path)!);
-        }
-
-        byte[] content = Encoding.ASCII.GetBytes(Format(checkpoint, generation));
-        await using (var stream = new FileStream(path, FileMode.OpenOrCreate, FileAccess.Write, FileShare.Read, 1, FileOptions.None))
-        {
-            await stream.WriteAsync(content, cancellationToken);
-            stream.SetLength(content.Length);
-            stream.Flush(flushToDisk: _fsync);
-        }
-
-        if (created && _fsync)
-        {
-            DirectorySync.Flush(Path.GetDirectoryName(path)!);
-        }
-
+        string fields = string.Create(CultureInfo.InvariantCulture, $"{checkpoint.SequenceNumber} {checkpoint.Offset} {checkpoint.LastModified:O}");
+        await SlotFile.WriteAsync(KeyDirectory(key), key.PartitionId, Extension, generation, fields, _fsync, cancellationToken);
         _cache[key] = (checkpoint, generation);
         return checkpoint;
     }
 
-    // "{generation} {sequenceNumber} {offset} {lastModified:O} {check}\n", check = the first 16 hex digits of SHA-256
-    // over the rest: a torn or mixed old/new write does not pass.
-    private static string Format(Checkpoint checkpoint, long generation)
-    {
-        string body = string.Create(CultureInfo.InvariantCulture, $"{generation} {checkpoint.SequenceNumber} {checkpoint.Offset} {checkpoint.LastModified:O}");
-        return body + " " + Check(body) + "\n";
-    }
+    // Slot fields: "{generation} {sequenceNumber} {offset} {lastModified:O}".
+    private static (Checkpoint, long)? Parse(string[] fields) =>
+        fields.Length != 4 ? null : (new Checkpoint(
+            long.Parse(fields[1], CultureInfo.InvariantCulture),
+            long.Parse(fields[2], CultureInfo.InvariantCulture),
+            DateTimeOffset.Parse(fields[3], CultureInfo.InvariantCulture, DateTimeStyles.RoundtripKind)), long.Parse(fields[0], CultureInfo.InvariantCulture));
 
-    private static bool TryParse(string text, out Checkpoint? checkpoint, out long generation)
-    {
-        checkpoint = null;
-        generation = 0;
-        string[] parts = text.TrimEnd('\n').Split(' ');
-        if (parts.Length != 5 || parts[4] != Check(string.Join(' ', parts[..4])))
-        {
-            return false;
-        }
+    private string KeyDirectory(CheckpointKey key) => Path.Combine(_root, SlotFile.Safe(key.Hub), SlotFile.Safe(key.ConsumerGroup));
 
-        generation = long.Parse(parts[0], CultureInfo.InvariantCulture);
-        checkpoint = new Checkpoint(
-            long.Parse(parts[1], CultureInfo.InvariantCulture),
-            long.Parse(parts[2], CultureInfo.InvariantCulture),
-            DateTimeOffset.Parse(parts[3], CultureInfo.InvariantCulture, DateTimeStyles.RoundtripKind));
-        return true;
-    }
-
-    private static string Check(string body) => Convert.ToHexString(SHA256.HashData(Encoding.ASCII.GetBytes(body)), 0, 8);
-
-    private string SlotPath(CheckpointKey key, int slot) =>
-        Path.Combine(_root, Safe(key.Hub), Safe(key.ConsumerGroup), $"{Safe(key.PartitionId)}.{slot.ToString(CultureInfo.InvariantCulture)}.checkpoint");
-
-    // Hub and consumer group names are case-insensitive in Event Hubs; '$Default' is a legal file name.
-    private static string Safe(string name) => name.ToLowerInvariant().Replace('/', '_').Replace('\\', '_');
+    private string SlotPath(CheckpointKey key, int slot) => SlotFile.SlotPath(KeyDirectory(key), key.PartitionId, slot, Extension);
 }
