@@ -3,7 +3,8 @@ using System.Text.RegularExpressions;
 
 namespace SensorPipeline.Functions.Bench;
 
-/// <summary>The Cosmos DB stand-in started from devhost/cosmos-standin/server.cjs on a free loopback port.</summary>
+/// <summary>The local Cosmos DB emulator (devhost/SensorPipeline.CosmosEmulator, built beside this bench) on a free
+/// loopback port over a fresh data directory.</summary>
 internal sealed partial class StandIn : IDisposable
 {
     private readonly Process _process;
@@ -20,14 +21,18 @@ internal sealed partial class StandIn : IDisposable
 
     public static async Task<StandIn> StartAsync(string repoRoot)
     {
-        // stderr is drained and dropped: the stand-in prints a stack trace for every read of a missing document (its 500).
-        var start = new ProcessStartInfo("node") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false, WorkingDirectory = repoRoot };
-        start.ArgumentList.Add(Path.Combine(repoRoot, "devhost", "cosmos-standin", "server.cjs"));
-        start.ArgumentList.Add("0");
-        var process = Process.Start(start) ?? throw new InvalidOperationException("node did not start");
+        var output = new DirectoryInfo(AppContext.BaseDirectory.TrimEnd(Path.DirectorySeparatorChar));
+        var start = new ProcessStartInfo("dotnet") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false, WorkingDirectory = repoRoot };
+        start.ArgumentList.Add(Path.Combine(output.Parent!.Parent!.FullName, "SensorPipeline.CosmosEmulator", output.Name, "SensorPipeline.CosmosEmulator.dll"));
+        foreach (var arg in (string[])["--data", Path.Combine(Path.GetTempPath(), "sensorpipeline-bench-cosmos", Guid.NewGuid().ToString("N")), "--port", "0"])
+        {
+            start.ArgumentList.Add(arg);
+        }
+
+        var process = Process.Start(start) ?? throw new InvalidOperationException("the emulator did not start");
         process.ErrorDataReceived += static (_, _) => { };
         process.BeginErrorReadLine();
-        using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(30));
+        using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(90));
         while (await process.StandardOutput.ReadLineAsync(timeout.Token) is { } line)
         {
             if (Announce().Match(line) is { Success: true } match)
@@ -38,7 +43,7 @@ internal sealed partial class StandIn : IDisposable
 
         process.Kill();
         process.Dispose();
-        throw new InvalidOperationException("The stand-in exited before announcing its URL (run npm ci in the repository root).");
+        throw new InvalidOperationException("The emulator exited before announcing its URL (build devhost/SensorPipeline.CosmosEmulator).");
     }
 
     public void Dispose()
