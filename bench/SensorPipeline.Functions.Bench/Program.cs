@@ -11,6 +11,6 @@ var root = RepoLayout.Current.Root;
 Console.WriteLine($"Handler CPU per reading ({Environment.ProcessorCount} cores, no store):");
 CpuBench.Run(cpuIterations);
 
-await using var standIn = await CosmosStandInProcess.StartAsync();
-Console.WriteLine($"Cosmos write path: {readings:N0} weather readings over {devices} devices, batches of 2,000, parallelism {parallelism}, stand-in {standIn.Endpoint}:");
-await new WriteBench(root, standIn, readings, devices, parallelism).RunAsync();
+await using var store = await CosmosEmulatorProcess.StartAsync();
+Console.WriteLine($"Cosmos write path: {readings:N0} weather readings over {devices} devices, batches of 2,000, parallelism {parallelism}, Cosmos DB emulator {store.Endpoint}:");
+await new WriteBench(root, store, readings, devices, parallelism).RunAsync();

@@ -18,9 +18,9 @@ namespace SensorPipeline.Functions.Bench;
 /// The processor's Cosmos write path (readings upserts, the guarded device writes, dead letters: exactly
 /// <c>ProcessorFunction.WriteAsync</c>, wired by the handler's own DI, once per device-write strategy) against a
 /// plain <c>Parallel.ForEachAsync</c> + <c>UpsertItemStreamAsync</c> loop of the same reading documents, same client
-/// settings and parallelism, to the same stand-in, batch by batch, rotating which goes first.
+/// settings and parallelism, to the same Cosmos DB emulator, batch by batch, rotating which goes first.
 /// </summary>
-internal sealed class WriteBench(string repoRoot, CosmosStandInProcess standIn, int readings, int devices, int parallelism)
+internal sealed class WriteBench(string repoRoot, CosmosEmulatorProcess store, int readings, int devices, int parallelism)
 {
     private const int ReadingsPerBatch = 2000;
 
@@ -91,7 +91,7 @@ internal sealed class WriteBench(string repoRoot, CosmosStandInProcess standIn, 
         {
             ["FUNCTIONS_APP_ROOT_PATH"] = repoRoot,
             ["FUNCTIONS_CUSTOMHANDLER_PORT"] = "0",
-            ["Cosmos:AccountEndpoint"] = standIn.Endpoint.AbsoluteUri,
+            ["Cosmos:AccountEndpoint"] = store.Endpoint.AbsoluteUri,
             ["Cosmos:AuthKey"] = "C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw==",
             ["Cosmos:DatabaseName"] = "bench-" + mode.ToString().ToLowerInvariant(),
             ["Cosmos:CreateIfNotExists"] = "true",
