@@ -7,7 +7,7 @@ targetScope = 'subscription'
 
 @minLength(1)
 @maxLength(64)
-@description('Name of the azd environment; seeds the unique suffix of every resource name.')
+@description('Name of the azd environment; derives the unique suffix of every resource name.')
 param environmentName string
 
 @minLength(1)
@@ -21,14 +21,6 @@ param location string
 
 @description('Object id of the deploying user or CI principal, granted the data-plane roles loadgen needs; empty grants none.')
 param principalId string = deployer().objectId
-
-@description('Kind of principalId: User for a developer after az login, ServicePrincipal in CI.')
-@allowed([
-  'User'
-  'ServicePrincipal'
-  'Group'
-])
-param principalType string = 'User'
 
 // ---- Optional name overrides (empty = generated from abbreviations.json + resourceToken) -------
 
@@ -78,7 +70,7 @@ param eventHubsCapacity int = 1
 @maxValue(40)
 param eventHubsMaximumThroughputUnits int = 10
 
-@description('Partitions per hub (Standard: at most 32, fixed after creation; Premium: up to 100). Caps the instances each function scales to.')
+@description('Partitions per hub (Standard: at most 32, fixed after creation; Premium and Dedicated: up to 100). Caps the instances each function scales to.')
 @minValue(1)
 @maxValue(100)
 param eventHubsPartitionCount int = 32
@@ -100,7 +92,7 @@ param cosmosThroughputMode string = 'serverless'
 @maxValue(1000000)
 param cosmosAutoscaleMaxThroughput int = 4000
 
-@description('Default TTL of documents in the readings container, in seconds (-1 = keep). Default 7 days.')
+@description('Default TTL of documents in the readings container, in seconds: -1 keeps them, or a positive number (Cosmos DB rejects 0). Default 7 days.')
 @minValue(-1)
 @maxValue(2147483647)
 param readingsTtlSeconds int = 604800
@@ -145,6 +137,23 @@ param freshnessAlertThresholdMs int = 60000
 
 @description('E-mail address for alert notifications; empty = alerts without notification.')
 param alertEmail string = ''
+
+@description('Send Cosmos DB DataPlaneRequests logs (one row per request, table CDBDataPlaneRequests) to Log Analytics for the workbook\'s 429 chart. At full load that is one row per write: turn it off for long high-rate runs.')
+param cosmosRequestLogs bool = true
+
+// ---- Rules across parameters ---------------------------------------------------------------
+// Decorators check one parameter at a time; these combinations fail the deployment before any
+// resource is touched, with a message naming the parameter and its azd setting.
+
+var checkedPartitionCount = eventHubsSku == 'Standard' && eventHubsPartitionCount > 32
+  ? fail('eventHubsPartitionCount (EVENTHUBS_PARTITION_COUNT) is ${eventHubsPartitionCount}: Event Hubs Standard allows at most 32 partitions per hub; use 1-32, or Premium for up to 100.')
+  : eventHubsPartitionCount
+var checkedCapacity = eventHubsSku == 'Premium' && !contains([1, 2, 4, 8, 16], eventHubsCapacity)
+  ? fail('eventHubsCapacity (EVENTHUBS_CAPACITY) is ${eventHubsCapacity}: Event Hubs Premium takes 1, 2, 4, 8 or 16 processing units.')
+  : eventHubsCapacity
+var checkedReadingsTtlSeconds = readingsTtlSeconds == 0
+  ? fail('readingsTtlSeconds is 0: Cosmos DB takes -1 (keep readings) or a positive number of seconds as a default TTL.')
+  : readingsTtlSeconds
 
 // ---- Names ---------------------------------------------------------------------------------
 
@@ -204,9 +213,9 @@ module eventHubs './app/eventhubs.bicep' = {
     location: location
     tags: tags
     sku: eventHubsSku
-    capacity: eventHubsCapacity
+    capacity: checkedCapacity
     maximumThroughputUnits: eventHubsMaximumThroughputUnits
-    partitionCount: eventHubsPartitionCount
+    partitionCount: checkedPartitionCount
     retentionHours: eventHubsRetentionHours
     hubs: hubs
   }
@@ -226,7 +235,9 @@ module cosmos './app/cosmos.bicep' = {
     devicesContainerName: devicesContainerName
     archiveContainerName: archiveContainerName
     deadLettersContainerName: deadLettersContainerName
-    readingsTtlSeconds: readingsTtlSeconds
+    readingsTtlSeconds: checkedReadingsTtlSeconds
+    logAnalyticsWorkspaceId: insights.outputs.workspaceId
+    requestLogs: cosmosRequestLogs
   }
 }
 
@@ -274,8 +285,10 @@ module rbac './app/rbac.bicep' = {
   params: {
     appPrincipalId: identity.outputs.principalId
     deployerPrincipalId: principalId
-    deployerPrincipalType: principalType
     eventHubsNamespaceName: eventHubs.outputs.name
+    ingestionHubName: ingestionHubName
+    weatherHubName: weatherHubName
+    seismicHubName: seismicHubName
     storageAccountName: storage.outputs.name
     applicationInsightsName: insights.outputs.applicationInsightsName
     cosmosAccountName: cosmos.outputs.name
@@ -310,7 +323,7 @@ module functionApp './app/functionapp.bicep' = {
     devicesContainerName: devicesContainerName
     archiveContainerName: archiveContainerName
     deadLettersContainerName: deadLettersContainerName
-    readingsTtlSeconds: readingsTtlSeconds
+    readingsTtlSeconds: checkedReadingsTtlSeconds
     applicationInsightsConnectionString: insights.outputs.connectionString
     pipelineMaxAge: pipelineMaxAge
     writeParallelism: writeParallelism

@@ -36,7 +36,7 @@ internal sealed class ChainPhase(LocalPipeline pipeline, string name, double? ra
             send.AddRange(["--count", count.ToString(CultureInfo.InvariantCulture)]);
         }
 
-        await using (var loadgen = ChildProcess.Start("loadgen", "dotnet", send, new Dictionary<string, string>(), Path.Combine(logs, $"loadgen-{slug}.log"), echo: false, pipeline.Layout.Root))
+        await using (var loadgen = ChildProcess.Start(new ChildProcessOptions { Name = "loadgen", FileName = "dotnet", Arguments = send, LogPath = Path.Combine(logs, $"loadgen-{slug}.log"), WorkingDirectory = pipeline.Layout.Root }))
         {
             var exit = await loadgen.WaitForExitAsync(cancellationToken);
             if (exit != 0)

@@ -18,7 +18,15 @@ internal static class IngestionBench
         var first = true;
         foreach (var durability in new[] { "Always", "Interval", "None" })
         {
-            await using var devHost = await DevHostRunner.StartAsync(durability);
+            // An empty app folder: the emulator alone, with the pipeline's hubs.
+            using var directory = new TempDirectory("sp-eh-bench-");
+            await using var devHost = await DevHostProcess.StartAsync(new DevHostStart
+            {
+                AppRoot = Directory.CreateDirectory(Path.Combine(directory.Path, "app")).FullName,
+                DataDirectory = Path.Combine(directory.Path, "data"),
+                HubsFile = RepoLayout.Current.EventHubsConfig,
+                Settings = ["EventHubs:Durability=" + durability],
+            });
             using var client = CreateClient(devHost.BaseAddress, settings.Connections, token);
             await MeasureAsync(client, settings, () => new ByteArrayContent(body), "/ingestion/messages", HttpStatusCode.Created, TimeSpan.FromSeconds(1)); // warm-up
             if (first)

@@ -21,7 +21,7 @@ internal static class CpuBench
         var nowMs = now.ToUnixTimeMilliseconds();
         var mixed = Workload.IngestionEvents(100, 20, 500, "cpu", mixedKinds: true, now);
         var splitterBody = Workload.HostRequest(mixed);
-        var splitter = new Splitter(new EnvelopeBudget(100));
+        var splitter = new Splitter();
         var response = new ArrayBufferWriter<byte>(4 * 1024 * 1024);
         Measure("Splitter: parse + split + response", iterations, 2000, splitterBody.Length, () =>
         {
@@ -31,15 +31,24 @@ internal static class CpuBench
             using var writer = new Utf8JsonWriter(response);
             writer.WriteStartObject();
             writer.WriteStartObject("Outputs");
-            writer.WriteBase64String("weatherOut", result.Weather.Span);
-            writer.WriteBase64String("seismicOut", result.Seismic.Span);
+            foreach (var (binding, texts) in new[] { ("weatherOut", result.Weather), ("seismicOut", result.Seismic) })
+            {
+                writer.WriteStartArray(binding);
+                foreach (var text in texts)
+                {
+                    writer.WriteStringValue(text.Span);
+                }
+
+                writer.WriteEndArray();
+            }
+
             writer.WriteEndObject();
             writer.WriteEndObject();
         });
 
         var weather = Workload.IngestionEvents(100, 20, 500, "cpu", mixedKinds: false, now);
-        var envelope = splitter.Split(weather, nowMs).Weather.ToArray();
-        var processorBody = Workload.HostRequest([new InputEvent(envelope, new SourcePosition("0", 1, nowMs))]);
+        var envelopes = splitter.Split(weather, nowMs).Weather.Select((e, i) => new InputEvent(e.ToArray(), new SourcePosition("0", i, nowMs))).ToArray();
+        var processorBody = Workload.HostRequest(envelopes);
         using var processor = new EnvelopeProcessor(1, "weather-processor", new StalenessPolicy(StalenessPolicy.DefaultMaxAge));
         Measure("Processor: parse + decode + GeoJSON + coalesce", iterations, 2000, processorBody.Length, () =>
         {

@@ -6,11 +6,11 @@ var readings = args.Length > 0 ? int.Parse(args[0], CultureInfo.InvariantCulture
 var devices = args.Length > 1 ? int.Parse(args[1], CultureInfo.InvariantCulture) : 100; // loadgen's default fleet: 50 + 50
 var parallelism = args.Length > 2 ? int.Parse(args[2], CultureInfo.InvariantCulture) : 32;
 var cpuIterations = args.Length > 3 ? int.Parse(args[3], CultureInfo.InvariantCulture) : 200;
-var root = RepoRoot.Find();
+var root = RepoLayout.Current.Root;
 
 Console.WriteLine($"Handler CPU per reading ({Environment.ProcessorCount} cores, no store):");
 CpuBench.Run(cpuIterations);
 
-using var standIn = await StandIn.StartAsync(root);
+await using var standIn = await CosmosStandInProcess.StartAsync();
 Console.WriteLine($"Cosmos write path: {readings:N0} weather readings over {devices} devices, batches of 2,000, parallelism {parallelism}, stand-in {standIn.Endpoint}:");
 await new WriteBench(root, standIn, readings, devices, parallelism).RunAsync();

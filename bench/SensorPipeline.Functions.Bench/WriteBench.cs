@@ -20,7 +20,7 @@ namespace SensorPipeline.Functions.Bench;
 /// plain <c>Parallel.ForEachAsync</c> + <c>UpsertItemStreamAsync</c> loop of the same reading documents, same client
 /// settings and parallelism, to the same stand-in, batch by batch, rotating which goes first.
 /// </summary>
-internal sealed class WriteBench(string repoRoot, StandIn standIn, int readings, int devices, int parallelism)
+internal sealed class WriteBench(string repoRoot, CosmosStandInProcess standIn, int readings, int devices, int parallelism)
 {
     private const int ReadingsPerBatch = 2000;
 
@@ -40,7 +40,7 @@ internal sealed class WriteBench(string repoRoot, StandIn standIn, int readings,
             (Function: Weather(readReplace), Tally: new Tally("handler write path, devices by ReadReplace")),
         };
         using var processor = new EnvelopeProcessor(1, "weather-processor", new StalenessPolicy(StalenessPolicy.DefaultMaxAge));
-        var splitter = new Splitter(new EnvelopeBudget(100));
+        var splitter = new Splitter();
         var batches = Math.Max(1, readings / ReadingsPerBatch);
         for (var b = 0; b < batches; b++)
         {
@@ -49,8 +49,8 @@ internal sealed class WriteBench(string repoRoot, StandIn standIn, int readings,
             var now = DateTimeOffset.UtcNow;
             var perDevice = (ulong)Math.Max(1, ReadingsPerBatch / devices);
             var ingestion = Workload.IngestionEvents(100, ReadingsPerBatch / 100, devices, "dev", mixedKinds: false, now, sequenceBase: (ulong)b * perDevice);
-            var envelope = splitter.Split(ingestion, now.ToUnixTimeMilliseconds()).Weather.ToArray();
-            var events = new[] { new InputEvent(envelope, new SourcePosition("0", b, now.ToUnixTimeMilliseconds())) };
+            var events = splitter.Split(ingestion, now.ToUnixTimeMilliseconds()).Weather
+                .Select(envelope => new InputEvent(envelope.ToArray(), new SourcePosition("0", b, now.ToUnixTimeMilliseconds()))).ToArray();
             var result = processor.Process(events, now.ToUnixTimeMilliseconds());
             using var request = new InvocationRequest(null, events, "0", 0);
 

@@ -132,28 +132,14 @@ internal static class EndToEnd
               "connection": "Conn", "cardinality": "many", "dataType": "binary"}]}
             """);
 
-        string dll = Path.Combine(AppContext.BaseDirectory, "..", "..", "SensorPipeline.DevHost", new DirectoryInfo(AppContext.BaseDirectory).Name, "SensorPipeline.DevHost.dll");
-        var start = new ProcessStartInfo("dotnet") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
-        foreach (string a in new[] { dll, "--app-root", root, "--data", Path.Combine(root, ".data"), "--port", "0",
-            "--set", "EventHubs:Sas:AllowAnonymous=true", "--set", "EventHubs:Durability=None", "--set", "Logging:LogLevel:Default=Warning",
-            "--set", "FunctionsHost:FsyncCheckpoints=" + (fsync ? "true" : "false") })
+        var devhost = await DevHostProcess.StartAsync(new DevHostStart
         {
-            start.ArgumentList.Add(a);
-        }
-
-        using var devhost = Process.Start(start)!;
-        var listening = new TaskCompletionSource<Uri>();
-        devhost.OutputDataReceived += (_, e) =>
-        {
-            if (e.Data?.IndexOf("devhost listening on ", StringComparison.Ordinal) is >= 0 and var at)
-            {
-                listening.TrySetResult(new Uri(e.Data[(at + "devhost listening on ".Length)..].Trim()));
-            }
-        };
-        devhost.ErrorDataReceived += (_, _) => { };
-        devhost.BeginOutputReadLine();
-        devhost.BeginErrorReadLine();
-        Uri url = await listening.Task.WaitAsync(TimeSpan.FromSeconds(60));
+            AppRoot = root,
+            DataDirectory = Path.Combine(root, ".data"),
+            Settings = ["EventHubs:Sas:AllowAnonymous=true", "EventHubs:Durability=None", "Logging:LogLevel:Default=Warning",
+                "FunctionsHost:FsyncCheckpoints=" + (fsync ? "true" : "false")],
+        });
+        Uri url = devhost.BaseAddress;
         using var http = new HttpClient { BaseAddress = url, Timeout = TimeSpan.FromMinutes(2), DefaultRequestHeaders = { { "X-DevHost-Admin", "1" } } }; // pause/resume are admin endpoints
         try
         {
@@ -193,8 +179,7 @@ internal static class EndToEnd
         }
         finally
         {
-            devhost.Kill(entireProcessTree: true);
-            await devhost.WaitForExitAsync();
+            await devhost.DisposeAsync();
             Directory.Delete(root, recursive: true);
         }
     }
@@ -202,13 +187,13 @@ internal static class EndToEnd
     /// <summary>The handler's own ceiling: requests of the same size as an invocation body, posted by 4 loops.</summary>
     private static async Task<double> RawHandlerLoopAsync(string handler, int batchSize, int requests)
     {
-        using var listener = new TcpListener(IPAddress.Loopback, 0);
-        listener.Start();
-        int port = ((IPEndPoint)listener.LocalEndpoint).Port;
-        listener.Stop();
-        var start = new ProcessStartInfo("node") { ArgumentList = { handler }, UseShellExecute = false };
-        start.Environment["FUNCTIONS_CUSTOMHANDLER_PORT"] = port.ToString(CultureInfo.InvariantCulture);
-        using var node = Process.Start(start)!;
+        int port = LoopbackPort.GetFree();
+        await using var node = ChildProcess.Start(new ChildProcessOptions
+        {
+            FileName = "node",
+            Arguments = [handler],
+            Environment = new Dictionary<string, string?> { ["FUNCTIONS_CUSTOMHANDLER_PORT"] = port.ToString(CultureInfo.InvariantCulture) },
+        });
         using var http = new HttpClient(new SocketsHttpHandler { UseProxy = false });
         var uri = new Uri($"http://127.0.0.1:{port}/Fn");
         for (int i = 0; i < 200; i++)
@@ -240,8 +225,6 @@ internal static class EndToEnd
             }
         }));
         stopwatch.Stop();
-        node.Kill();
-        await node.WaitForExitAsync();
         return requests / stopwatch.Elapsed.TotalSeconds;
     }
 }

@@ -14,5 +14,6 @@ if (DevHostArguments.Parse(args, out var error) is not { } arguments)
 
 return await DevHostApp.RunAsync(arguments, builder => builder.AddEventHubsEmulator(arguments.HubsFile, arguments.EventHubsDataDirectory)
         .AddFunctionsHost(o => (o.AppRoot, o.DataDirectory) = (arguments.AppRoot, arguments.DataDirectory))
+        .AddFunctionsHostOverEmulator()
         .AddTelemetryIngestion(),
     app => app.MapEventHubsEndpoints().MapFunctionsHostEndpoints().MapTelemetryEndpoints());

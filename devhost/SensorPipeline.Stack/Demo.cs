@@ -78,7 +78,7 @@ public static class Demo
         await output.WriteLineAsync($"loadgen: {demo.Rate:N0} readings/s for {seconds}, {demo.Poison} poison + {demo.Oversize} oversize events, " +
             $"a duplicate every {demo.DuplicateEvery} events, processors paused {Seconds(demo.PauseFor)} after {Seconds(demo.PauseAfter)} (max age {Seconds(demo.MaxAge)})");
         int sendExit;
-        await using (var loadgen = ChildProcess.Start("loadgen", "dotnet", send, new Dictionary<string, string>(), Path.Combine(logs, "loadgen.log"), echo: true, pipeline.Layout.Root))
+        await using (var loadgen = ChildProcess.Start(new ChildProcessOptions { Name = "loadgen", FileName = "dotnet", Arguments = send, LogPath = Path.Combine(logs, "loadgen.log"), Echo = true, WorkingDirectory = pipeline.Layout.Root }))
         {
             sendExit = await loadgen.WaitForExitAsync(cancellationToken);
         }
@@ -99,7 +99,7 @@ public static class Demo
         };
         var verdictPath = Path.Combine(pipeline.Options.DataDirectory, "verdict.json");
         int verifyExit;
-        await using (var verify = ChildProcess.Start("verify", "dotnet", verifyArgs, new Dictionary<string, string>(), verdictPath, echo: false, pipeline.Layout.Root))
+        await using (var verify = ChildProcess.Start(new ChildProcessOptions { Name = "verify", FileName = "dotnet", Arguments = verifyArgs, LogPath = verdictPath, WorkingDirectory = pipeline.Layout.Root }))
         {
             verifyExit = await verify.WaitForExitAsync(cancellationToken);
         }

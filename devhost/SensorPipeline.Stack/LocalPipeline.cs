@@ -1,40 +1,42 @@
 using System.Globalization;
-using System.Net;
 using System.Net.Http.Json;
-using System.Net.Sockets;
 using System.Text.Json;
+using SensorPipeline.Toolkit;
 
 namespace SensorPipeline.Stack;
 
 /// <summary>
-/// The whole local pipeline on loopback: the Cosmos DB stand-in, and devhost — the Event Hubs emulator and the
+/// The whole local pipeline on loopback: the Cosmos DB emulator, and devhost — the Event Hubs emulator and the
 /// local Functions host, which starts the custom handler. Stopping it stops all of them.
 /// </summary>
 public sealed class LocalPipeline : IAsyncDisposable
 {
-    /// <summary>The well-known emulator key (Cosmos DB emulator); the stand-in checks no key.</summary>
+    /// <summary>The well-known emulator key (Cosmos DB emulator), which the local emulator checks signatures with.</summary>
     public const string CosmosEmulatorKey = "C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw==";
 
     private static readonly JsonSerializerOptions Json = new(JsonSerializerDefaults.Web);
     private readonly HttpClient _http = new() { Timeout = TimeSpan.FromSeconds(30) };
 
-    private LocalPipeline(RepoLayout layout, StackOptions options, ChildProcess cosmos, Uri cosmosEndpoint)
+    private readonly CosmosEmulatorProcess _cosmos;
+    private DevHostProcess? _devHost;
+
+    private LocalPipeline(RepoLayout layout, StackOptions options, CosmosEmulatorProcess cosmos)
     {
         Layout = layout;
         Options = options;
-        Cosmos = cosmos;
-        CosmosEndpoint = cosmosEndpoint;
+        _cosmos = cosmos;
     }
 
     public RepoLayout Layout { get; }
 
     public StackOptions Options { get; }
 
-    public ChildProcess Cosmos { get; }
+    /// <summary>The Cosmos DB emulator's process (freeze it for an outage).</summary>
+    public ChildProcess Cosmos => _cosmos.Process;
 
-    public ChildProcess? DevHost { get; private set; }
+    public ChildProcess? DevHost => _devHost?.Process;
 
-    public Uri CosmosEndpoint { get; }
+    public Uri CosmosEndpoint => _cosmos.Endpoint;
 
     public Uri DevHostUrl { get; private set; } = new("http://127.0.0.1/");
 
@@ -44,37 +46,28 @@ public sealed class LocalPipeline : IAsyncDisposable
 
     public Uri DashboardUrl => new(DevHostUrl, "dashboard");
 
-    /// <summary>Starts the stand-in, then devhost, and waits until both listen.</summary>
+    /// <summary>Starts the Cosmos DB emulator, then devhost, and waits until both listen. The emulator keeps its data
+    /// under the data directory's <c>cosmos/</c>, so a restart on the same directory finds everything again.</summary>
     public static async Task<LocalPipeline> StartAsync(RepoLayout layout, StackOptions options, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(layout);
         ArgumentNullException.ThrowIfNull(options);
-        layout.RequireBuilt();
+        layout.RequireStackBuilt();
         Directory.CreateDirectory(options.DataDirectory);
         var logs = Path.Combine(options.DataDirectory, "logs");
         Directory.CreateDirectory(logs);
 
-        var cosmos = ChildProcess.Start("cosmos", "node", [layout.CosmosStandInScript, "0"], new Dictionary<string, string>(),
-            Path.Combine(logs, "cosmos.log"), options.Echo, layout.Root);
-        LocalPipeline? stack = null;
+        var cosmos = await CosmosEmulatorProcess.StartAsync(Path.Combine(options.DataDirectory, "cosmos"), layout, Path.Combine(logs, "cosmos.log"),
+            options.Echo, cancellationToken: cancellationToken);
+        var stack = new LocalPipeline(layout, options, cosmos);
         try
         {
-            var line = await cosmos.WaitForLineAsync(@"listening on (https://\S+)", TimeSpan.FromSeconds(30), cancellationToken);
-            stack = new LocalPipeline(layout, options, cosmos, new Uri(line.Groups[1].Value));
             await stack.StartDevHostAsync(logs, cancellationToken);
             return stack;
         }
         catch
         {
-            if (stack is not null)
-            {
-                await stack.DisposeAsync();
-            }
-            else
-            {
-                await cosmos.DisposeAsync();
-            }
-
+            await stack.DisposeAsync();
             throw;
         }
     }
@@ -82,10 +75,10 @@ public sealed class LocalPipeline : IAsyncDisposable
     private async Task StartDevHostAsync(string logs, CancellationToken cancellationToken)
     {
         // devhost's port is chosen here, not by devhost, because the handler's settings must name it before start.
-        var port = Options.DevHostPort == 0 ? FreePort() : Options.DevHostPort;
+        var port = Options.DevHostPort == 0 ? LoopbackPort.GetFree() : Options.DevHostPort;
         DevHostUrl = new Uri(string.Create(CultureInfo.InvariantCulture, $"http://127.0.0.1:{port}/"));
         var appRoot = Options.AppRoot ?? Layout.PrepareAppRoot(Path.Combine(Options.DataDirectory, "app"));
-        var environment = new Dictionary<string, string>
+        var environment = new Dictionary<string, string?>
         {
             ["EventHubConnection"] = EventHubConnection,
             ["Cosmos__AccountEndpoint"] = CosmosEndpoint.ToString(),
@@ -107,10 +100,18 @@ public sealed class LocalPipeline : IAsyncDisposable
             environment[key] = value;
         }
 
-        DevHost = ChildProcess.Start("devhost", "dotnet",
-            [Layout.DevHostDll, "--app-root", appRoot, "--data", Path.Combine(Options.DataDirectory, "eventhubs"), "--port", port.ToString(CultureInfo.InvariantCulture)],
-            environment, Path.Combine(logs, "devhost.log"), Options.Echo, Layout.Root);
-        await DevHost.WaitForLineAsync(@"devhost listening on", TimeSpan.FromSeconds(90), cancellationToken);
+        // SIGTERM first on stop, so devhost stops its handler and closes its logs itself.
+        _devHost = await DevHostProcess.StartAsync(new DevHostStart
+        {
+            AppRoot = appRoot,
+            DataDirectory = Path.Combine(Options.DataDirectory, "eventhubs"),
+            Port = port,
+            Environment = environment,
+            LogPath = Path.Combine(logs, "devhost.log"),
+            Echo = Options.Echo,
+            StopGracePeriod = TimeSpan.FromSeconds(10),
+            StartTimeout = TimeSpan.FromSeconds(90),
+        }, Layout, cancellationToken);
     }
 
     /// <summary>devhost's view of every function: checkpoints, lag, invocations.</summary>
@@ -161,21 +162,13 @@ public sealed class LocalPipeline : IAsyncDisposable
 
     public async ValueTask DisposeAsync()
     {
-        if (DevHost is not null)
+        if (_devHost is not null)
         {
-            await DevHost.DisposeAsync();
+            await _devHost.DisposeAsync();
         }
 
-        await Cosmos.DisposeAsync();
+        await _cosmos.DisposeAsync();
         _http.Dispose();
-    }
-
-    /// <summary>A free loopback port (the small race before the caller binds it is acceptable on a test machine).</summary>
-    internal static int FreePort()
-    {
-        using var listener = new TcpListener(IPAddress.Loopback, 0);
-        listener.Start();
-        return ((IPEndPoint)listener.LocalEndpoint).Port;
     }
 }
 

@@ -10,7 +10,7 @@ Console.CancelKeyPress += (_, e) =>
     cancel.Cancel();
 };
 // SIGTERM (a service manager, `kill`, or a shell that started us in the background, where SIGINT is ignored) stops the
-// stack the same way, so the stand-in, devhost and the handler never outlive it.
+// stack the same way, so the Cosmos DB emulator, devhost and the handler never outlive it.
 using var terminate = System.Runtime.InteropServices.PosixSignalRegistration.Create(System.Runtime.InteropServices.PosixSignal.SIGTERM, context =>
 {
     context.Cancel = true;
@@ -47,7 +47,7 @@ static async Task<int> RunDemoAsync(RepoLayout layout, StackArguments arguments,
     var data = arguments.Data ?? Path.Combine(layout.Root, ".pipeline", "demo", DateTimeOffset.UtcNow.ToString("yyyyMMdd-HHmmss", System.Globalization.CultureInfo.InvariantCulture));
     var demo = new DemoOptions { Duration = arguments.Duration ?? TimeSpan.FromSeconds(40), Rate = arguments.Rate ?? 1500 };
     await using var pipeline = await LocalPipeline.StartAsync(layout, new StackOptions { DataDirectory = data, MaxAge = demo.MaxAge }, cancellationToken);
-    Console.WriteLine($"devhost {pipeline.DevHostUrl}  ·  dashboard {pipeline.DashboardUrl}  ·  Cosmos DB stand-in {pipeline.CosmosEndpoint}  ·  logs {data}/logs");
+    Console.WriteLine($"devhost {pipeline.DevHostUrl}  ·  dashboard {pipeline.DashboardUrl}  ·  Cosmos DB emulator {pipeline.CosmosEndpoint}  ·  logs {data}/logs");
     var result = await Demo.RunAsync(pipeline, demo, Console.Out, cancellationToken);
     // Redirected output (CI, a log file) gets a fixed wide width so the tables do not wrap.
     var console = Console.IsOutputRedirected
@@ -74,7 +74,7 @@ static async Task<int> RunUpAsync(RepoLayout layout, StackArguments arguments, C
         SensorPipeline is running locally (Ctrl+C stops everything):
           devhost (Event Hubs REST + Functions host)  {pipeline.DevHostUrl}
           dashboard                                   {pipeline.DashboardUrl}
-          Cosmos DB stand-in                          {pipeline.CosmosEndpoint}  (in memory; key: the emulator key)
+          Cosmos DB emulator                          {pipeline.CosmosEndpoint}  (data in {data}/cosmos; key: the emulator key)
           EventHubConnection                          {pipeline.EventHubConnection}
         Send load:  dotnet {pipeline.Layout.LoadGenDll} --connection "{pipeline.EventHubConnection}" --rate 1000 --duration 30s --ledger {data}/ledger.json
         Verify:     dotnet {pipeline.Layout.LoadGenDll} verify --ledger {data}/ledger.json --cosmos-endpoint {pipeline.CosmosEndpoint}

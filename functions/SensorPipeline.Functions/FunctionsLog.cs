@@ -6,8 +6,8 @@ namespace SensorPipeline.Functions;
 internal static partial class FunctionsLog
 {
     [LoggerMessage(EventId = 1, EventName = "Listening", Level = LogLevel.Information,
-        Message = "SensorPipeline.Functions listening on {Address} (host.json {HostJson}: maxEventBatchSize {MaxEventBatchSize}, {PerEventBytes} bytes per ingestion event)")]
-    public static partial void Listening(ILogger logger, string address, string hostJson, int maxEventBatchSize, int perEventBytes);
+        Message = "SensorPipeline.Functions listening on {Address} (host.json {HostJson}: maxEventBatchSize {MaxEventBatchSize}, at most {MaxProcessorReadings} readings per processor invocation)")]
+    public static partial void Listening(ILogger logger, string address, string hostJson, int maxEventBatchSize, int maxProcessorReadings);
 
     [LoggerMessage(EventId = 2, EventName = "ContainersReady", Level = LogLevel.Information,
         Message = "Cosmos DB database {Database} and containers {Containers} exist (Cosmos__CreateIfNotExists=true)")]
@@ -28,4 +28,24 @@ internal static partial class FunctionsLog
     [LoggerMessage(EventId = 30, EventName = "InvocationFailed",
         Message = "{Function} failed ({Kind}); answering {Status} (0 = aborted) so the host retries the batch before checkpointing")]
     public static partial void InvocationFailed(ILogger logger, LogLevel level, string function, string kind, int status, Exception exception);
+
+    [LoggerMessage(EventId = 40, EventName = "IsolationStarted", Level = LogLevel.Warning,
+        Message = "{Function} partition {PartitionId}: the batch at sequence {FirstSequence} ({Events} events) failed {Failures} times for a reason no retry fixes; testing its events on their own")]
+    public static partial void IsolationStarted(ILogger logger, string function, string partitionId, long firstSequence, int events, int failures, Exception exception);
+
+    [LoggerMessage(EventId = 41, EventName = "PoisonIsolated", Level = LogLevel.Warning,
+        Message = "{Function} partition {PartitionId}: {Poison} of {Events} events of the batch at sequence {FirstSequence} fail on their own while the rest succeeded: dead-lettered as failed-in-isolation, the rest committed")]
+    public static partial void PoisonIsolated(ILogger logger, string function, string partitionId, long firstSequence, int poison, int events);
+
+    [LoggerMessage(EventId = 42, EventName = "SystemicFailure", Level = LogLevel.Error,
+        Message = "SYSTEMIC FAILURE {Function} partition {PartitionId}: every one of the {Events} events of the batch at sequence {FirstSequence} fails on its own ({Failures} failed attempts): nothing is dead-lettered, the batch is kept and retried with back-off until the cause is fixed")]
+    public static partial void SystemicFailure(ILogger logger, string function, string partitionId, long firstSequence, int events, int failures, Exception exception);
+
+    [LoggerMessage(EventId = 43, EventName = "AttemptLedgerUnavailable", Level = LogLevel.Warning,
+        Message = "{Function} partition {PartitionId}: the attempt ledger (batch at sequence {FirstSequence}, {Failures} failures) could not be read or written; counting in memory")]
+    public static partial void AttemptLedgerUnavailable(ILogger logger, string function, string partitionId, long firstSequence, int failures, Exception exception);
+
+    [LoggerMessage(EventId = 44, EventName = "DeadLetterReduced", Level = LogLevel.Warning,
+        Message = "Dead letter {Id} refused as is ({Status}); stored reduced (reason, hashes, position, the first {KeptBytes} of {Bytes} bytes)")]
+    public static partial void DeadLetterReduced(ILogger logger, string id, int status, int keptBytes, int bytes);
 }

@@ -42,10 +42,16 @@ param archiveContainerName string = 'archive'
 @description('Name of the container of dead letters (partition key /id, so one bad producer cannot make a hot partition).')
 param deadLettersContainerName string = 'deadletters'
 
-@description('Default time to live of a reading in seconds; -1 keeps readings until deleted.')
+@description('Default time to live of a reading in seconds; -1 keeps readings until deleted. Cosmos DB rejects 0 (main.bicep checks).')
 @minValue(-1)
 @maxValue(2147483647)
 param readingsTtlSeconds int = 604800
+
+@description('Resource id of the Log Analytics workspace that receives the account\'s diagnostic logs.')
+param logAnalyticsWorkspaceId string
+
+@description('Send DataPlaneRequests (one row per request) as well as PartitionKeyRUConsumption.')
+param requestLogs bool = true
 
 var serverless = throughputMode == 'serverless'
 
@@ -169,3 +175,25 @@ output name string = account.name
 output resourceId string = account.id
 output endpoint string = account.properties.documentEndpoint
 output databaseName string = database.name
+
+// Cosmos DB's own logs, in resource-specific tables (logAnalyticsDestinationType Dedicated), for the workbook:
+// CDBDataPlaneRequests (the 429 chart, cosmos-429-diagnostics.kql) and CDBPartitionKeyRUConsumption (partition
+// heat, partition-heat.kql). Without this setting both charts stay empty. DataPlaneRequests is one row per request.
+resource diagnostics 'Microsoft.Insights/diagnosticSettings@2021-05-01-preview' = {
+  name: 'workbook-logs'
+  scope: account
+  properties: {
+    workspaceId: logAnalyticsWorkspaceId
+    logAnalyticsDestinationType: 'Dedicated'
+    logs: [
+      {
+        category: 'DataPlaneRequests'
+        enabled: requestLogs
+      }
+      {
+        category: 'PartitionKeyRUConsumption'
+        enabled: true
+      }
+    ]
+  }
+}

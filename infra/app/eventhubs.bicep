@@ -30,7 +30,7 @@ param capacity int = 1
 @maxValue(40)
 param maximumThroughputUnits int = 10
 
-@description('Partitions per hub: the ceiling of parallel consumers per function. Standard allows at most 32; Premium 100.')
+@description('Partitions per hub: the ceiling of parallel consumers per function. Standard allows at most 32; Premium and Dedicated 100 (main.bicep enforces the Standard cap).')
 @minValue(1)
 @maxValue(100)
 param partitionCount int = 32

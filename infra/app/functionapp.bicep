@@ -286,6 +286,11 @@ resource functionApp 'Microsoft.Web/sites@2024-04-01' = {
           name: 'Pipeline__TransientRetryMaxDelay'
           value: '00:00:05'
         }
+        // A batch failing 3 times for a reason no retry fixes is bisected: poison dead-lettered, systemic kept and alerted.
+        {
+          name: 'Pipeline__IsolateAfterAttempts'
+          value: '3'
+        }
         {
           name: 'Cosmos__OperationTimeout'
           value: '00:00:10'

@@ -54,7 +54,8 @@ var actions = notify ? {
   actionGroups: []
 }
 
-// Freshness is the seeds' lateness signal: a consumer that falls behind shows it here first,
+// Freshness is the lateness signal of "Performance tuning - Event streaming"
+// (https://learn.microsoft.com/azure/architecture/performance/event-streaming): a consumer that falls behind shows it here first,
 // minutes before its readings cross the max age and go to the archive instead of the live view.
 resource freshnessAlert 'Microsoft.Insights/scheduledQueryRules@2023-12-01' = {
   name: 'alert-freshness-${nameSuffix}'

@@ -1,7 +1,8 @@
-// Every data-plane permission of the pipeline, in one place. Two principals get roles:
+// Every data-plane permission of the pipeline, in one place, each on the narrowest scope that works.
+// Two principals get roles:
 // - the app's user-assigned identity: exactly what the Functions host and the handler need;
-// - the deploying user (optional): the same data-plane roles, so that loadgen can send to the
-//   hubs and `loadgen verify` can read Cosmos DB from a developer machine after `az login`.
+// - the deploying user (optional): what loadgen needs from a developer machine after `az login`:
+//   send to the ingestion hub, and read Cosmos DB for `loadgen verify`.
 // Assignment names are guid(scope, principal, role): stable across re-deployments, so a
 // second `azd provision` updates in place instead of failing on a duplicate.
 
@@ -11,16 +12,17 @@ param appPrincipalId string
 @description('Object id of the deploying user or CI principal; empty grants nothing to it.')
 param deployerPrincipalId string = ''
 
-@description('Kind of the deploying principal.')
-@allowed([
-  'User'
-  'ServicePrincipal'
-  'Group'
-])
-param deployerPrincipalType string = 'User'
-
 @description('Name of the Event Hubs namespace.')
 param eventHubsNamespaceName string
+
+@description('Name of the hub loadgen sends to and the splitter reads.')
+param ingestionHubName string
+
+@description('Name of the hub the splitter writes weather readings to and WeatherProcessor reads.')
+param weatherHubName string
+
+@description('Name of the hub the splitter writes seismic readings to and SeismicProcessor reads.')
+param seismicHubName string
 
 @description('Name of the host storage account.')
 param storageAccountName string
@@ -42,9 +44,25 @@ var storageTableDataContributor = '0a9a7e1f-b9d0-4cc4-a60d-0319b160aaa3' // Stor
 var monitoringMetricsPublisher = '3913510d-42f4-4e42-8a64-420c390055eb' // Monitoring Metrics Publisher
 // Cosmos DB data-plane roles live in the account, not in Azure RBAC.
 var cosmosDataContributor = '00000000-0000-0000-0000-000000000002' // Cosmos DB Built-in Data Contributor
+var cosmosDataReader = '00000000-0000-0000-0000-000000000001' // Cosmos DB Built-in Data Reader
 
 resource eventHubsNamespace 'Microsoft.EventHub/namespaces@2024-01-01' existing = {
   name: eventHubsNamespaceName
+}
+
+resource ingestionHub 'Microsoft.EventHub/namespaces/eventhubs@2024-01-01' existing = {
+  parent: eventHubsNamespace
+  name: ingestionHubName
+}
+
+resource weatherHub 'Microsoft.EventHub/namespaces/eventhubs@2024-01-01' existing = {
+  parent: eventHubsNamespace
+  name: weatherHubName
+}
+
+resource seismicHub 'Microsoft.EventHub/namespaces/eventhubs@2024-01-01' existing = {
+  parent: eventHubsNamespace
+  name: seismicHubName
 }
 
 resource storageAccount 'Microsoft.Storage/storageAccounts@2023-05-01' existing = {
@@ -61,10 +79,11 @@ resource cosmosAccount 'Microsoft.DocumentDB/databaseAccounts@2024-11-15' existi
 
 // ---- The app identity ----------------------------------------------------------------------
 
-// Triggers read all three hubs.
-resource appEventHubsReceiver 'Microsoft.Authorization/roleAssignments@2022-04-01' = {
-  name: guid(eventHubsNamespace.id, appPrincipalId, eventHubsDataReceiver)
-  scope: eventHubsNamespace
+// Each trigger reads one hub: the splitter the ingestion hub, each processor its own hub. Hub scope, not the
+// namespace: a hub added later is not readable by the app until it is granted here.
+resource appIngestionReceiver 'Microsoft.Authorization/roleAssignments@2022-04-01' = {
+  name: guid(ingestionHub.id, appPrincipalId, eventHubsDataReceiver)
+  scope: ingestionHub
   properties: {
     roleDefinitionId: subscriptionResourceId('Microsoft.Authorization/roleDefinitions', eventHubsDataReceiver)
     principalId: appPrincipalId
@@ -72,10 +91,41 @@ resource appEventHubsReceiver 'Microsoft.Authorization/roleAssignments@2022-04-0
   }
 }
 
-// The splitter's output bindings write the weather and seismic hubs.
-resource appEventHubsSender 'Microsoft.Authorization/roleAssignments@2022-04-01' = {
-  name: guid(eventHubsNamespace.id, appPrincipalId, eventHubsDataSender)
-  scope: eventHubsNamespace
+resource appWeatherReceiver 'Microsoft.Authorization/roleAssignments@2022-04-01' = {
+  name: guid(weatherHub.id, appPrincipalId, eventHubsDataReceiver)
+  scope: weatherHub
+  properties: {
+    roleDefinitionId: subscriptionResourceId('Microsoft.Authorization/roleDefinitions', eventHubsDataReceiver)
+    principalId: appPrincipalId
+    principalType: 'ServicePrincipal'
+  }
+}
+
+resource appSeismicReceiver 'Microsoft.Authorization/roleAssignments@2022-04-01' = {
+  name: guid(seismicHub.id, appPrincipalId, eventHubsDataReceiver)
+  scope: seismicHub
+  properties: {
+    roleDefinitionId: subscriptionResourceId('Microsoft.Authorization/roleDefinitions', eventHubsDataReceiver)
+    principalId: appPrincipalId
+    principalType: 'ServicePrincipal'
+  }
+}
+
+// The splitter's output bindings write the weather and seismic hubs, and nothing else: the app never sends to
+// the ingestion hub.
+resource appWeatherSender 'Microsoft.Authorization/roleAssignments@2022-04-01' = {
+  name: guid(weatherHub.id, appPrincipalId, eventHubsDataSender)
+  scope: weatherHub
+  properties: {
+    roleDefinitionId: subscriptionResourceId('Microsoft.Authorization/roleDefinitions', eventHubsDataSender)
+    principalId: appPrincipalId
+    principalType: 'ServicePrincipal'
+  }
+}
+
+resource appSeismicSender 'Microsoft.Authorization/roleAssignments@2022-04-01' = {
+  name: guid(seismicHub.id, appPrincipalId, eventHubsDataSender)
+  scope: seismicHub
   properties: {
     roleDefinitionId: subscriptionResourceId('Microsoft.Authorization/roleDefinitions', eventHubsDataSender)
     principalId: appPrincipalId
@@ -137,56 +187,26 @@ resource appCosmosDataContributor 'Microsoft.DocumentDB/databaseAccounts/sqlRole
   }
 }
 
-// ---- The deploying user (loadgen, verify, debugging) ----------------------------------------
+// ---- The deploying user (loadgen send and verify) -------------------------------------------
+// principalType is left out: the deployer is an existing user, service principal or group, so there is
+// no replication race to avoid, and ARM resolves the kind itself (no setting to get wrong in CI).
 
-// loadgen sends to the ingestion hub with an Entra token.
-resource deployerEventHubsSender 'Microsoft.Authorization/roleAssignments@2022-04-01' = if (grantDeployer) {
-  name: guid(eventHubsNamespace.id, deployerPrincipalId, eventHubsDataSender)
-  scope: eventHubsNamespace
+// loadgen sends to the ingestion hub with an Entra token; it never receives.
+resource deployerIngestionSender 'Microsoft.Authorization/roleAssignments@2022-04-01' = if (grantDeployer) {
+  name: guid(ingestionHub.id, deployerPrincipalId, eventHubsDataSender)
+  scope: ingestionHub
   properties: {
     roleDefinitionId: subscriptionResourceId('Microsoft.Authorization/roleDefinitions', eventHubsDataSender)
     principalId: deployerPrincipalId
-    principalType: deployerPrincipalType
   }
 }
 
-resource deployerEventHubsReceiver 'Microsoft.Authorization/roleAssignments@2022-04-01' = if (grantDeployer) {
-  name: guid(eventHubsNamespace.id, deployerPrincipalId, eventHubsDataReceiver)
-  scope: eventHubsNamespace
-  properties: {
-    roleDefinitionId: subscriptionResourceId('Microsoft.Authorization/roleDefinitions', eventHubsDataReceiver)
-    principalId: deployerPrincipalId
-    principalType: deployerPrincipalType
-  }
-}
-
-// Inspect checkpoints and the deployed package.
-resource deployerStorageBlobOwner 'Microsoft.Authorization/roleAssignments@2022-04-01' = if (grantDeployer) {
-  name: guid(storageAccount.id, deployerPrincipalId, storageBlobDataOwner)
-  scope: storageAccount
-  properties: {
-    roleDefinitionId: subscriptionResourceId('Microsoft.Authorization/roleDefinitions', storageBlobDataOwner)
-    principalId: deployerPrincipalId
-    principalType: deployerPrincipalType
-  }
-}
-
-resource deployerMetricsPublisher 'Microsoft.Authorization/roleAssignments@2022-04-01' = if (grantDeployer) {
-  name: guid(applicationInsights.id, deployerPrincipalId, monitoringMetricsPublisher)
-  scope: applicationInsights
-  properties: {
-    roleDefinitionId: subscriptionResourceId('Microsoft.Authorization/roleDefinitions', monitoringMetricsPublisher)
-    principalId: deployerPrincipalId
-    principalType: deployerPrincipalType
-  }
-}
-
-// `loadgen verify` point-reads every container.
-resource deployerCosmosDataContributor 'Microsoft.DocumentDB/databaseAccounts/sqlRoleAssignments@2024-11-15' = if (grantDeployer) {
+// `loadgen verify` only point-reads the containers: the read-only data role is enough.
+resource deployerCosmosDataReader 'Microsoft.DocumentDB/databaseAccounts/sqlRoleAssignments@2024-11-15' = if (grantDeployer) {
   parent: cosmosAccount
-  name: guid(cosmosAccount.id, deployerPrincipalId, cosmosDataContributor)
+  name: guid(cosmosAccount.id, deployerPrincipalId, cosmosDataReader)
   properties: {
-    roleDefinitionId: '${cosmosAccount.id}/sqlRoleDefinitions/${cosmosDataContributor}'
+    roleDefinitionId: '${cosmosAccount.id}/sqlRoleDefinitions/${cosmosDataReader}'
     principalId: deployerPrincipalId
     scope: cosmosAccount.id
   }

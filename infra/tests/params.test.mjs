@@ -1,14 +1,13 @@
-// Parameters are documented and their defaults sane; modules are wired to parameters and
-// outputs that exist (the cross-file checks `az bicep build` would do).
+// Parameters are documented and their defaults sane, names and tags follow azd's conventions. The compiler checks
+// the module wiring (params passed, outputs used); parameters-file.test.mjs checks main.parameters.json against it.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { decorator, findAll, fromText, getPath, infraDir, literal, loadBicepFile, loadInfraBicepFiles, objectProps } from './lib/bicep-tree.mjs';
+import { decorator, fromText, infraDir, literal, loadInfraBicepFiles } from './lib/bicep-tree.mjs';
 
 const files = loadInfraBicepFiles();
 const main = files.find((f) => f.rel === 'infra/main.bicep');
-const parametersJson = JSON.parse(fs.readFileSync(path.join(infraDir, 'main.parameters.json'), 'utf8')).parameters;
 const defaultOf = (file, name) => literal(file.params.find((p) => p.name === name)?.defaultNode);
 
 /** Problems with one file's parameter declarations. */
@@ -60,33 +59,9 @@ describe('parameters', () => {
     assert.equal(defaultOf(main, 'alwaysReadyInstanceCount'), 0, 'nothing billed around the clock by default');
   });
 
-  it('main.parameters.json maps only real params, covers the required ones, and repeats the Bicep defaults', () => {
-    const names = main.params.map((p) => p.name);
-    for (const key of Object.keys(parametersJson)) assert.ok(names.includes(key), `main.parameters.json sets unknown param ${key}`);
-    for (const p of main.params.filter((x) => !x.defaultNode)) assert.ok(parametersJson[p.name], `required param ${p.name} is not in main.parameters.json`);
-    for (const [key, { value }] of Object.entries(parametersJson)) {
-      const fallback = String(value).match(/^\$\{\w+=(.*)\}$/)?.[1];
-      if (fallback === undefined) continue;
-      assert.equal(fallback, String(defaultOf(main, key) ?? ''), `${key}: the azd fallback in main.parameters.json differs from the Bicep default`);
-    }
-  });
 });
 
-describe('module wiring', () => {
-  for (const module of main.modules) {
-    it(`${module.symbol} (${module.path}) gets params that exist, all required ones, and exposes the outputs used`, () => {
-      const target = loadBicepFile(path.join(infraDir, module.path));
-      const declared = new Map(target.params.map((p) => [p.name, p]));
-      const passed = [...objectProps(getPath(module.body, 'params')).keys()];
-      assert.deepEqual(passed.filter((n) => !declared.has(n)), [], 'params passed but not declared');
-      assert.deepEqual(target.params.filter((p) => !p.defaultNode && !passed.includes(p.name)).map((p) => p.name), [], 'required params not passed');
-      const outputs = new Set(target.outputs.map((o) => o.name));
-      const used = findAll(main.root, (n) => n.type === 'member_expression' && n.text.startsWith(`${module.symbol}.outputs.`))
-        .map((n) => n.text.split('.')[2]);
-      assert.deepEqual([...new Set(used)].filter((o) => !outputs.has(o)), [], 'outputs used but not declared');
-    });
-  }
-
+describe('azd conventions', () => {
   it('references only abbreviations that exist', () => {
     const abbreviations = JSON.parse(fs.readFileSync(path.join(infraDir, 'abbreviations.json'), 'utf8'));
     const used = [...main.text.matchAll(/abbrs\.(\w+)/g)].map((m) => m[1]);

@@ -45,7 +45,7 @@ internal static class Builders
     }
 }
 
-/// <summary>A settable clock: the mirror has no FakeTimeProvider.</summary>
+/// <summary>A settable clock for pure unit tests.</summary>
 internal sealed class TestClock(DateTimeOffset now) : TimeProvider
 {
     public DateTimeOffset Now { get; set; } = now;

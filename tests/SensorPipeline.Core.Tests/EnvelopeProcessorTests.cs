@@ -97,20 +97,115 @@ public class EnvelopeProcessorTests
     [Fact]
     public void SplitterThenProcessor_AccountsForEveryReading()
     {
-        var splitter = new Splitter(new EnvelopeBudget(100));
+        var splitter = new Splitter();
         var readings = Enumerable.Range(1, 50).Select(i => i % 3 == 0 ? Builders.Seismic($"s{i % 7}", (ulong)i) : Builders.Weather($"w{i % 5}", (ulong)i)).ToArray();
         var split = splitter.Split([new InputEvent(Builders.Batch(readings), new Readings.SourcePosition("0", 1, Now - 10))], Now);
         using var weather = Weather();
         using var seismic = new EnvelopeProcessor(2, "seismic-processor", new StalenessPolicy(TimeSpan.FromMinutes(5)));
 
-        var w = weather.Process([new InputEvent(split.Weather, new Readings.SourcePosition("0", 0, Now))], Now);
+        var w = weather.Process([new InputEvent(Assert.Single(split.Weather), new Readings.SourcePosition("0", 0, Now))], Now);
         Assert.Equal(w.Pending.Count, split.WeatherReadings);
-        var s = seismic.Process([new InputEvent(split.Seismic, new Readings.SourcePosition("0", 0, Now))], Now);
+        var s = seismic.Process([new InputEvent(Assert.Single(split.Seismic), new Readings.SourcePosition("0", 0, Now))], Now);
         Assert.Equal(s.Pending.Count, split.SeismicReadings);
 
         var ids = w.Pending.Concat(s.Pending).Select(p => p.Id).Order().ToArray();
         Assert.Equal(readings.Select(r => $"{r.DeviceId}:{r.Sequence}").Order().ToArray(), ids);
         Assert.Equal(5, w.Latest.Count);
         Assert.Equal(Now - 10, w.OldestEnqueuedUnixMs);
+    }
+
+    [Theory]
+    [InlineData(long.MaxValue)]
+    [InlineData(SensorPipeline.Core.Readings.SourcePosition.MaxEnqueuedTimeUnixMs + 1)]
+    [InlineData(-1L)]
+    [InlineData(long.MinValue)]
+    public void Process_SourceEnqueuedTimeOutOfRange_DeadLettersTheEnvelopeAndProcessesTheNext(long enqueued)
+    {
+        using var processor = Weather();
+        var forged = Envelope(SensorKind.Weather, (Builders.Weather("forged", 1), enqueued));
+        var next = Envelope(SensorKind.Weather, (Builders.Weather("next", 1), Now));
+
+        var result = processor.Process([forged, next], Now);
+
+        var letter = Assert.Single(result.DeadLetters);
+        Assert.Equal(DeadLetterReason.InvalidSource, letter.Reason);
+        Assert.Null(letter.ReadingIndex);
+        Assert.Equal(forged.Body.ToArray(), letter.Payload.ToArray());
+        Assert.Equal("next:1", Assert.Single(result.Pending).Id);
+        Assert.Equal("next", Assert.Single(result.Latest).DeviceId);
+    }
+
+    [Fact]
+    public void Process_SourceEnqueuedTimeAtTheCalendarsEnds_IsAccepted()
+    {
+        using var processor = Weather();
+        var result = processor.Process([Envelope(SensorKind.Weather,
+            (Builders.Weather("first", 1), 0),
+            (Builders.Weather("last", 1), SensorPipeline.Core.Readings.SourcePosition.MaxEnqueuedTimeUnixMs))], Now);
+
+        Assert.Empty(result.DeadLetters);
+        Assert.Equal(2, result.Pending.Count);
+    }
+
+    [Fact]
+    public void Process_TextAndBinaryEnvelopes_GiveTheSameDocuments()
+    {
+        // Binary envelopes are what the splitter wrote before text envelopes; after an upgrade both may be in the hubs.
+        var binary = Envelope(SensorKind.Weather, (Builders.Weather("w1", 1), Now - 1000), (Builders.Weather("w2", 4), Now - 2000));
+        var text = new byte[EnvelopeText.EncodedLength(binary.Body.Length)];
+        EnvelopeText.Encode(binary.Body.Span, text);
+        using var processor = Weather();
+
+        var fromBinary = processor.Process([binary], Now);
+        var binaryDocuments = fromBinary.Pending.Select(p => System.Text.Encoding.UTF8.GetString(fromBinary.Bytes(p).Span)).ToList();
+        var fromText = processor.Process([binary with { Body = text }], Now);
+        var textDocuments = fromText.Pending.Select(p => System.Text.Encoding.UTF8.GetString(fromText.Bytes(p).Span)).ToList();
+
+        Assert.Equal(2, textDocuments.Count);
+        Assert.Equal(binaryDocuments, textDocuments);
+        Assert.Empty(fromText.DeadLetters);
+    }
+
+    [Fact]
+    public void Process_TextEnvelopeThatIsNotBase64Url_DeadLetteredWholeAsUndecodable()
+    {
+        using var processor = Weather();
+        byte[] body = [(byte)'~', (byte)'A', (byte)'+', (byte)'=', (byte)'!'];
+        var result = processor.Process([Envelope(SensorKind.Weather, (Builders.Weather("w1", 1), Now)) with { Body = body }], Now);
+
+        var letter = Assert.Single(result.DeadLetters);
+        Assert.Equal(DeadLetterReason.Undecodable, letter.Reason);
+        Assert.Equal(body, letter.Payload.ToArray());
+        Assert.Empty(result.Pending);
+    }
+
+    [Fact]
+    public void Process_SequenceReset_TheLaterReadingBecomesTheDeviceState()
+    {
+        using var processor = Weather();
+        var beforeReboot = Builders.Weather("w", 900);
+        beforeReboot.ObservedAt = Google.Protobuf.WellKnownTypes.Timestamp.FromDateTimeOffset(Builders.Observed);
+        var afterReboot = Builders.Weather("w", 1);
+        afterReboot.ObservedAt = Google.Protobuf.WellKnownTypes.Timestamp.FromDateTimeOffset(Builders.Observed.AddMinutes(1));
+
+        var result = processor.Process([Envelope(SensorKind.Weather, (afterReboot, Now), (beforeReboot, Now))], Now);
+
+        Assert.Equal(1ul, Assert.Single(result.Latest).Sequence);
+        Assert.Equal(2, result.Pending.Count);
+    }
+
+    [Fact]
+    public void Process_ReadingDatedInTheFuture_StoredButNeverTheDeviceState()
+    {
+        using var processor = Weather();
+        var skewed = Builders.Weather("w", 8);
+        skewed.ObservedAt = Google.Protobuf.WellKnownTypes.Timestamp.FromDateTimeOffset(DateTimeOffset.FromUnixTimeMilliseconds(Now).AddHours(3));
+        var honest = Builders.Weather("w", 7);
+        honest.ObservedAt = Google.Protobuf.WellKnownTypes.Timestamp.FromDateTimeOffset(DateTimeOffset.FromUnixTimeMilliseconds(Now - 1000));
+
+        var result = processor.Process([Envelope(SensorKind.Weather, (skewed, Now), (honest, Now))], Now);
+
+        Assert.Equal(["w:8", "w:7"], result.Pending.Select(p => p.Id));
+        Assert.Equal(7ul, Assert.Single(result.Latest).Sequence);
     }
 }

@@ -33,13 +33,36 @@ public class PoliciesTests
         Assert.Throws<ArgumentOutOfRangeException>(() => new StalenessPolicy(TimeSpan.Zero));
 
     [Fact]
-    public void NewerWins_SequenceFirstThenObservedAt()
+    public void NewerWins_ObservedAtFirstThenSequence()
     {
         var t = Builders.Observed;
-        Assert.True(NewerWins.Compare(2, t, 1, t.AddHours(1)) > 0);
+        Assert.True(NewerWins.Compare(1, t.AddHours(1), 2, t) > 0); // a sequence reset: the later reading wins
         Assert.True(NewerWins.Compare(1, t.AddSeconds(1), 1, t) > 0);
         Assert.Equal(0, NewerWins.Compare(1, t, 1, t));
         Assert.True(NewerWins.Compare(1, t, 2, t) < 0);
+    }
+
+    [Fact]
+    public void NewerWins_ReadingDatedBeyondTheSkewAfterItsEnqueuedTime_MayNotWin()
+    {
+        var enqueued = Builders.Observed;
+        Assert.True(NewerWins.MayWin(enqueued.AddMinutes(5), enqueued.ToUnixTimeMilliseconds()));
+        Assert.True(NewerWins.MayWin(enqueued.AddDays(-30), enqueued.ToUnixTimeMilliseconds()));
+        Assert.False(NewerWins.MayWin(enqueued.AddMinutes(5).AddMilliseconds(1), enqueued.ToUnixTimeMilliseconds()));
+    }
+
+    [Fact]
+    public void VersionKey_EveryNewKeyIsAboveEveryFormerKey()
+    {
+        var gen =
+            from s1 in ArbMap.Default.GeneratorFor<ulong>()
+            from s2 in ArbMap.Default.GeneratorFor<ulong>()
+            from t1 in Gen.Choose(0, int.MaxValue)
+            from t2 in Gen.Choose(0, int.MaxValue)
+            select (s1, s2, DateTimeOffset.FromUnixTimeSeconds(t1), DateTimeOffset.FromUnixTimeSeconds(t2));
+        Prop.ForAll(gen.ToArbitrary(), t =>
+            string.CompareOrdinal(NewerWins.VersionKey(t.s1, t.Item3), NewerWins.FormerVersionKey(t.s2, t.Item4)) > 0).QuickCheckThrowOnFailure();
+        Assert.True(string.CompareOrdinal(NewerWins.VersionKey(1, DateTimeOffset.MinValue), NewerWins.FormerVersionKey(ulong.MaxValue, DateTimeOffset.MaxValue)) > 0);
     }
 
     [Fact]

@@ -104,7 +104,7 @@ public class ReadingDecoderTests
         Prop.ForAll<byte[]>(bytes =>
         {
             ReadingDecoder.TryDecode(bytes, out _);
-            ReadingBatchReader.TryCheckFraming(bytes, 99, out _, out _);
+            ReadingBatchReader.TryCheckFraming(bytes, out _);
             return true;
         }).QuickCheckThrowOnFailure();
     }

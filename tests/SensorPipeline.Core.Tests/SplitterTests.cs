@@ -12,10 +12,19 @@ public class SplitterTests
     private static InputEvent Event(byte[] body, long sequence = 0, string partition = "0") =>
         new(body, new Readings.SourcePosition(partition, sequence, Now - 1000 + sequence));
 
+    /// <summary>Decodes a text envelope with the generated parser, so the format is checked against Google.Protobuf.</summary>
+    internal static ForwardEnvelope Parse(ReadOnlyMemory<byte> text)
+    {
+        Assert.Equal((byte)'~', text.Span[0]);
+        var bytes = new byte[EnvelopeText.MaxDecodedLength(text.Span)];
+        Assert.True(EnvelopeText.TryDecode(text.Span, bytes, out var written));
+        return ForwardEnvelope.Parser.ParseFrom(bytes, 0, written);
+    }
+
     [Fact]
     public void Split_MixedEvents_OneEnvelopePerKindWithProvenance()
     {
-        using var splitter = new SplitterScope(100);
+        using var splitter = new SplitterScope();
         var events = new[]
         {
             Event(Builders.Batch(Builders.Weather("w1", 1), Builders.Seismic("s1", 1), Builders.Weather("w2", 1)), 10),
@@ -26,14 +35,14 @@ public class SplitterTests
 
         Assert.Equal(4, result.ReadingsReceived);
         Assert.Empty(result.DeadLetters);
-        var weather = ForwardEnvelope.Parser.ParseFrom(result.Weather.Span);
+        var weather = Parse(Assert.Single(result.Weather));
         Assert.Equal(SensorKind.Weather, weather.Kind);
         Assert.Equal(Now, weather.ForwardedTimeUnixMs);
         Assert.Equal(new[] { "w1", "w2", "w1" }, weather.Readings.Select(r => r.Reading.DeviceId));
         Assert.Equal(new[] { 10L, 11L }, weather.Sources.Select(s => s.SequenceNumber));
         Assert.Equal(new uint[] { 0, 0, 1 }, weather.Readings.Select(r => r.SourceIndex));
         Assert.Equal(Now - 1000 + 11, weather.Sources[1].EnqueuedTimeUnixMs);
-        var seismic = ForwardEnvelope.Parser.ParseFrom(result.Seismic.Span);
+        var seismic = Parse(Assert.Single(result.Seismic));
         Assert.Single(seismic.Readings);
         Assert.Equal(Builders.Seismic("s1", 1), seismic.Readings[0].Reading); // bytes forwarded unchanged
         Assert.Equal(1, result.SeismicReadings);
@@ -42,10 +51,10 @@ public class SplitterTests
     [Fact]
     public void Split_OnlyOneKind_LeavesOtherEnvelopeEmpty()
     {
-        using var splitter = new SplitterScope(10);
+        using var splitter = new SplitterScope();
         var result = splitter.Value.Split([Event(Builders.Batch(Builders.Seismic()))], Now);
-        Assert.True(result.Weather.IsEmpty);
-        Assert.False(result.Seismic.IsEmpty);
+        Assert.Empty(result.Weather);
+        Assert.Single(result.Seismic);
     }
 
     public static TheoryData<string, DeadLetterReason> BadEvents => new()
@@ -54,14 +63,13 @@ public class SplitterTests
         { "truncated", DeadLetterReason.Undecodable },
         { "garbage", DeadLetterReason.Undecodable },
         { "json", DeadLetterReason.Undecodable },
-        { "oversize", DeadLetterReason.Oversize },
     };
 
     [Theory]
     [MemberData(nameof(BadEvents))]
     public void Split_BadEvent_DeadLetteredWholeAndTheRestProceeds(string kind, DeadLetterReason expected)
     {
-        using var splitter = new SplitterScope(100);
+        using var splitter = new SplitterScope();
         var good = Builders.Batch(Builders.Weather());
         var bad = kind switch
         {
@@ -69,7 +77,6 @@ public class SplitterTests
             "truncated" => good[..^3],
             "garbage" => [0xFF, 0xFF, 0xFF, 0xFF, 0x0F, 0x01, 0x02],
             "json" => System.Text.Encoding.UTF8.GetBytes("{\"deviceId\":\"x\"}"),
-            "oversize" => Builders.Batch(Enumerable.Range(1, 200).Select(i => Builders.Weather("w", (ulong)i)).ToArray()),
             _ => throw new ArgumentOutOfRangeException(nameof(kind)),
         };
 
@@ -87,7 +94,7 @@ public class SplitterTests
     [Fact]
     public void Split_InvalidReading_OnlyThatReadingIsDeadLettered()
     {
-        using var splitter = new SplitterScope(100);
+        using var splitter = new SplitterScope();
         var nan = Builders.Weather("w-nan", 5);
         nan.Location.Latitude = double.NaN;
         var unknown = Builders.Weather("w-unknown", 6);
@@ -104,62 +111,129 @@ public class SplitterTests
 
     [Theory]
     [InlineData(1)]
-    [InlineData(10)]
-    [InlineData(100)]
-    [InlineData(512)]
-    public void Split_FullBatchOfLargestAllowedEvents_EnvelopeStaysUnderLimit(int maxEventBatchSize)
+    [InlineData(50)]
+    [InlineData(500)]
+    [InlineData(9_000)]
+    public void Split_AnyNumberOfReadings_AllForwardedInEnvelopesCutBySizeAndCount(int count)
     {
-        var budget = new EnvelopeBudget(maxEventBatchSize);
-        Assert.Null(budget.Problem);
-        using var splitter = new SplitterScope(maxEventBatchSize);
+        using var splitter = new SplitterScope();
+        var readings = Enumerable.Range(1, count)
+            .Select(i => i % 3 == 0 ? Builders.Seismic($"s{i % 11}", (ulong)i) : Builders.Weather($"w{i % 13}", (ulong)i)).ToArray();
+        var body = Builders.Batch(readings);
+        Assert.True(body.Length < EnvelopeBudget.EventHubMaxEventBytes);
 
-        // The share is used well (≥ 80 %: what is left is under one reading plus the source entry per event).
-        // Grow one event reading by reading until it no longer fits its share: the last size that fit is the worst case.
-        var readings = new List<Reading>();
-        byte[] largest = [];
-        while (true)
-        {
-            readings.Add(Builders.Weather(new string('d', 100), (ulong)readings.Count + 1));
-            var candidate = Builders.Batch([.. readings]);
-            ReadingBatchReader.TryCheckFraming(candidate, budget.MaxSourceIndex, out _, out var bytes);
-            if (!budget.Fits(bytes))
-            {
-                break;
-            }
-
-            largest = candidate;
-        }
-
-        var events = Enumerable.Range(0, maxEventBatchSize)
-            .Select(i => new InputEvent(largest, new Readings.SourcePosition("1023", long.MaxValue - i, long.MaxValue - i))).ToArray();
-        var result = splitter.Value.Split(events, long.MaxValue);
+        var result = splitter.Value.Split([Event(body, 7)], Now);
 
         Assert.Empty(result.DeadLetters);
-        Assert.InRange(result.Weather.Length, EnvelopeBudget.EnvelopeLimitBytes * 0.8, EnvelopeBudget.EnvelopeLimitBytes);
-        Assert.Equal(events.Length * (readings.Count - 1), ForwardEnvelope.Parser.ParseFrom(result.Weather.Span).Readings.Count);
+        Assert.Equal(count, result.WeatherReadings + result.SeismicReadings);
+        var forwarded = result.Weather.Concat(result.Seismic).Select(Parse).ToList();
+        Assert.All(result.Weather.Concat(result.Seismic), t => Assert.InRange(t.Length, 1, EnvelopeBudget.MaxEventTextBytes));
+        Assert.All(forwarded, e => Assert.InRange(e.Readings.Count, 1, EnvelopeBudget.MaxReadingsPerEnvelope));
+        Assert.All(forwarded, e => Assert.Equal(7, Assert.Single(e.Sources).SequenceNumber));
+        // Original bytes, in order per kind: what the device sent is what the processors get.
+        var sent = readings.Where(r => r.Kind == SensorKind.Weather).Concat(readings.Where(r => r.Kind == SensorKind.Seismic));
+        Assert.Equal(sent.Select(r => r.ToByteString()), forwarded.SelectMany(e => e.Readings).Select(r => r.Reading.ToByteString()));
+        Assert.Equal((result.WeatherReadings + EnvelopeBudget.MaxReadingsPerEnvelope - 1) / EnvelopeBudget.MaxReadingsPerEnvelope, result.Weather.Count);
+    }
+
+    [Fact]
+    public void Split_LargeReadings_EnvelopesCutBySizeStayUnderTheEventLimit()
+    {
+        using var splitter = new SplitterScope();
+
+        // Readings of ~100 KB (big device ids are capped, so the bulk is an unknown field: still a valid reading).
+        var events = Enumerable.Range(0, 4).Select(e =>
+        {
+            var readings = Enumerable.Range(1, 9).Select(i => WithPadding(Builders.Weather($"big{e}", (ulong)i), 100_000)).ToArray();
+            return Event(Builders.Batch(readings), e);
+        }).ToArray();
+        Assert.All(events, e => Assert.InRange(e.Body.Length, 900_000, EnvelopeBudget.EventHubMaxEventBytes));
+
+        var result = splitter.Value.Split(events, Now);
+
+        Assert.Empty(result.DeadLetters);
+        Assert.Equal(36, result.WeatherReadings);
+        Assert.All(result.Weather, t => Assert.InRange(t.Length, 1, EnvelopeBudget.MaxEventTextBytes));
+        var envelopes = result.Weather.Select(Parse).ToList();
+        Assert.True(envelopes.Count >= 5, $"{envelopes.Count} envelopes for 3.6 MB of readings");
+        Assert.Equal(36, envelopes.Sum(e => e.Readings.Count));
+        // An envelope that spans two events points each reading at its own event.
+        Assert.All(envelopes, e => Assert.All(e.Readings, r => Assert.Equal(e.Sources[(int)r.SourceIndex].SequenceNumber, long.Parse(r.Reading.DeviceId[3..], System.Globalization.CultureInfo.InvariantCulture))));
+    }
+
+    [Fact]
+    public void Split_ReadingTooLargeToForwardAlone_OnlyThatReadingIsDeadLetteredAsOversize()
+    {
+        using var splitter = new SplitterScope();
+        var huge = WithPadding(Builders.Weather("huge", 2), EnvelopeBudget.MaxEnvelopeBytes);
+        var body = Builders.Batch(Builders.Weather("ok", 1), huge, Builders.Weather("ok", 3));
+        Assert.True(body.Length < EnvelopeBudget.EventHubMaxEventBytes);
+
+        var result = splitter.Value.Split([Event(body, 5)], Now);
+
+        var letter = Assert.Single(result.DeadLetters);
+        Assert.Equal(DeadLetterReason.Oversize, letter.Reason);
+        Assert.Equal(1, letter.ReadingIndex);
+        Assert.Equal("huge", letter.DeviceId);
+        Assert.Equal(huge.ToByteArray(), letter.Payload.ToArray());
+        Assert.Contains("base64", letter.Detail, StringComparison.Ordinal);
+        Assert.Equal(2, result.WeatherReadings);
+    }
+
+    [Fact]
+    public void Split_EventOfManyInvalidReadings_OneDeadLetterWithTheWholeBodyAndTheValidOnesForwarded()
+    {
+        using var splitter = new SplitterScope();
+        var readings = Enumerable.Range(1, 300).Select(i => Builders.Weather("w", i % 2 == 0 ? (ulong)i : 0)).ToArray();
+        var body = Builders.Batch(readings);
+
+        var result = splitter.Value.Split([Event(body, 9)], Now);
+
+        var letter = Assert.Single(result.DeadLetters);
+        Assert.Equal(DeadLetterReason.ManyInvalidReadings, letter.Reason);
+        Assert.Null(letter.ReadingIndex);
+        Assert.Equal(body, letter.Payload.ToArray());
+        Assert.Equal(150, result.WeatherReadings);
+        Assert.Equal(300, result.ReadingsReceived);
+    }
+
+    [Fact]
+    public void EnvelopeText_LargestEnvelope_IsExactlyTheEventTextLimit()
+    {
+        Assert.Equal(EnvelopeBudget.MaxEventTextBytes, EnvelopeText.EncodedLength(EnvelopeBudget.MaxEnvelopeBytes));
+        Assert.True(EnvelopeText.EncodedLength(EnvelopeBudget.MaxEnvelopeBytes + 1) > EnvelopeBudget.MaxEventTextBytes);
     }
 
     [Fact]
     public void EnvelopeBudget_TooLargeBatchSize_NamesTheHostJsonSetting()
     {
-        var problem = new EnvelopeBudget(5000).Problem;
+        var problem = new EnvelopeBudget(EnvelopeBudget.MaxSupportedBatchSize + 1).Problem;
         Assert.NotNull(problem);
         Assert.Contains("maxEventBatchSize", problem, StringComparison.Ordinal);
-        Assert.Null(new EnvelopeBudget(900).Problem);
+        Assert.Null(new EnvelopeBudget(EnvelopeBudget.MaxSupportedBatchSize).Problem);
     }
 
-    [Fact]
-    public void Split_MoreEventsThanBudgetedBatch_Throws()
+    /// <summary>Grows a reading by an unknown field (number 99) until it is <paramref name="bytes"/> long or more.</summary>
+    private static Reading WithPadding(Reading reading, int bytes)
     {
-        using var splitter = new SplitterScope(2);
-        var e = Event(Builders.Batch(Builders.Weather()));
-        Assert.Throws<ArgumentException>(() => splitter.Value.Split([e, e, e], Now));
+        var padded = reading.ToByteArray().Concat(UnknownField(99, new byte[Math.Max(0, bytes - reading.CalculateSize())])).ToArray();
+        return Reading.Parser.ParseFrom(padded);
+    }
+
+    private static byte[] UnknownField(int number, byte[] payload)
+    {
+        using var stream = new MemoryStream();
+        var output = new CodedOutputStream(stream);
+        output.WriteTag(number, WireFormat.WireType.LengthDelimited);
+        output.WriteBytes(ByteString.CopyFrom(payload));
+        output.Flush();
+        return stream.ToArray();
     }
 
     /// <summary>Keeps test bodies short; the splitter itself holds no unmanaged resources.</summary>
-    private sealed class SplitterScope(int maxEventBatchSize) : IDisposable
+    private sealed class SplitterScope : IDisposable
     {
-        public Splitter Value { get; } = new(new EnvelopeBudget(maxEventBatchSize));
+        public Splitter Value { get; } = new();
 
         public void Dispose()
         {

@@ -1,5 +1,6 @@
 using System.Text.Json;
 using SensorPipeline.Stack;
+using SensorPipeline.Toolkit;
 
 namespace SensorPipeline.EndToEnd.Tests;
 
@@ -75,14 +76,14 @@ public sealed class FullChainTests : IDisposable
         var freeze = Task.Run(async () =>
         {
             await Task.Delay(TimeSpan.FromSeconds(3), timeout.Token);
-            pipeline.Cosmos.Signal(PosixSignalKind.Stop);
+            pipeline.Cosmos.Freeze();
             try
             {
                 await Task.Delay(TimeSpan.FromSeconds(20), timeout.Token);
             }
             finally
             {
-                pipeline.Cosmos.Signal(PosixSignalKind.Continue);
+                pipeline.Cosmos.Thaw();
             }
         }, timeout.Token);
         var result = await Demo.RunAsync(pipeline, options, TextWriter.Null, timeout.Token);

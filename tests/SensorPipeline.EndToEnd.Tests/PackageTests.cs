@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Text.Json;
 using SensorPipeline.Stack;
+using SensorPipeline.Toolkit;
 
 namespace SensorPipeline.EndToEnd.Tests;
 
@@ -21,10 +22,13 @@ public sealed class PackageTests : IDisposable
         using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(8));
         var layout = RepoLayout.Discover();
         Directory.CreateDirectory(_logs);
-        await using (var build = ChildProcess.Start("package", "bash", [Path.Combine(layout.Root, "pipeline"), "package", "--out", _out],
-            new Dictionary<string, string>(), Path.Combine(_logs, "package.log"), workingDirectory: layout.Root))
+        await using (var build = ChildProcess.Start(new ChildProcessOptions
         {
-            Assert.True(await build.WaitForExitAsync(timeout.Token) == 0, await File.ReadAllTextAsync(build.LogPath, timeout.Token));
+            Name = "package", FileName = "bash", Arguments = [Path.Combine(layout.Root, "pipeline"), "package", "--out", _out],
+            LogPath = Path.Combine(_logs, "package.log"), WorkingDirectory = layout.Root,
+        }))
+        {
+            Assert.True(await build.WaitForExitAsync(timeout.Token) == 0, build.Output);
         }
 
         // Exactly the layout: nothing more at the root (no source, no local settings), nothing less.
@@ -43,15 +47,18 @@ public sealed class PackageTests : IDisposable
         Assert.False(File.Exists(Path.Combine(_out, "local.settings.json")), "local settings must never be deployed");
 
         // Started as the Functions host starts it: the port in the environment, the app root beside it.
-        var port = LocalPipeline.FreePort();
-        var environment = new Dictionary<string, string>
+        var port = LoopbackPort.GetFree();
+        var environment = new Dictionary<string, string?>
         {
             ["FUNCTIONS_CUSTOMHANDLER_PORT"] = port.ToString(CultureInfo.InvariantCulture),
             ["FUNCTIONS_APP_ROOT_PATH"] = _out,
             ["Cosmos__AccountEndpoint"] = "https://127.0.0.1:9/", // nothing is written in this test
             ["Cosmos__AuthKey"] = LocalPipeline.CosmosEmulatorKey,
         };
-        await using var handler = ChildProcess.Start("handler", executable, [], environment, Path.Combine(_logs, "handler.log"), workingDirectory: _out);
+        await using var handler = ChildProcess.Start(new ChildProcessOptions
+        {
+            Name = "handler", FileName = executable, Environment = environment, LogPath = Path.Combine(_logs, "handler.log"), WorkingDirectory = _out,
+        });
         using var http = new HttpClient();
         HttpResponseMessage? answer = null;
         while (answer is null && !timeout.IsCancellationRequested)

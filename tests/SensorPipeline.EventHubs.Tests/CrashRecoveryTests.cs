@@ -15,7 +15,7 @@ public sealed class CrashRecoveryTests : IDisposable
 
     private string Data => Path.Combine(_dir.Path, "data");
 
-    private static string Hubs => Path.Combine(TestData.RepoRoot, "eventhubs.emulator.json");
+    private static string Hubs => RepoLayout.Current.EventHubsConfig;
 
     private sealed record Ack(string Partition, long Sequence, string Body);
 
@@ -26,7 +26,7 @@ public sealed class CrashRecoveryTests : IDisposable
     public async Task KillDashNine_MidStream_EveryAcknowledgedEventSurvivesWithItsSequenceNumber(string durability)
     {
         var acks = new List<Ack>();
-        var devHost = await DevHostProcess.StartAsync(AppRoot, Data, Hubs, $"EventHubs:Durability={durability}");
+        var devHost = await RunningDevHost.StartAsync(AppRoot, Data, Hubs, $"EventHubs:Durability={durability}");
         await using (devHost)
         {
             var enough = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
@@ -35,12 +35,12 @@ public sealed class CrashRecoveryTests : IDisposable
 
             // Kill while all senders are mid-stream: some requests are in flight and never acknowledged.
             await Task.WhenAny(enough.Task, Task.Delay(TimeSpan.FromSeconds(15)));
-            devHost.KillHard();
+            await devHost.KillHardAsync();
             await Task.WhenAll(senders);
         }
 
         Assert.True(acks.Count >= 100, $"only {acks.Count} acknowledgements before the kill");
-        await using var restarted = await DevHostProcess.StartAsync(AppRoot, Data, Hubs, $"EventHubs:Durability={durability}");
+        await using var restarted = await RunningDevHost.StartAsync(AppRoot, Data, Hubs, $"EventHubs:Durability={durability}");
         foreach (var partition in acks.GroupBy(a => a.Partition))
         {
             var stored = await Http.AllEventsAsync(restarted.Client, "ingestion", partition.Key);
@@ -108,7 +108,7 @@ public sealed class CrashRecoveryTests : IDisposable
     [InlineData("cut", 3)]
     public async Task TornSegmentTail_RecoveredOnRestart(string damage, long expectedLast)
     {
-        await using (var devHost = await DevHostProcess.StartAsync(AppRoot, Data, Hubs))
+        await using (var devHost = await RunningDevHost.StartAsync(AppRoot, Data, Hubs))
         {
             for (var i = 0; i < 5; i++)
             {
@@ -116,7 +116,7 @@ public sealed class CrashRecoveryTests : IDisposable
                 Assert.Equal(HttpStatusCode.Created, response.StatusCode);
             }
 
-            devHost.KillHard();
+            await devHost.KillHardAsync();
         }
 
         var segment = Directory.GetFiles(Path.Combine(Data, "eventhubs", "ingestion", "2"), "*.log").Order(StringComparer.Ordinal).Last();
@@ -130,7 +130,7 @@ public sealed class CrashRecoveryTests : IDisposable
             stream.SetLength(stream.Length - 5);
         }
 
-        await using var restarted = await DevHostProcess.StartAsync(AppRoot, Data, Hubs);
+        await using var restarted = await RunningDevHost.StartAsync(AppRoot, Data, Hubs);
         var status = await Http.GetJsonAsync(restarted.Client, "/status");
         Assert.Equal(expectedLast, status.GetProperty("hubs")[0].GetProperty("partitions")[2].GetProperty("lastSequenceNumber").GetInt64());
         using var next = await restarted.Client.SendAsync(Http.Post("/ingestion/partitions/2/messages", Http.Raw("after"u8.ToArray())));

@@ -8,16 +8,16 @@ namespace SensorPipeline.EventHubs.Tests;
 public sealed class DevHostFixture : IAsyncLifetime, IDisposable
 {
     private readonly TempDirectory _dir = new();
-    private DevHostProcess? _devHost;
+    private RunningDevHost? _devHost;
 
-    internal DevHostProcess DevHost => _devHost ?? throw new InvalidOperationException("not started");
+    internal RunningDevHost DevHost => _devHost ?? throw new InvalidOperationException("not started");
 
     public string DataDirectory => Path.Combine(_dir.Path, "data");
 
     public async Task InitializeAsync()
     {
         var appRoot = Directory.CreateDirectory(Path.Combine(_dir.Path, "app")).FullName;
-        _devHost = await DevHostProcess.StartAsync(appRoot, DataDirectory, Path.Combine(TestData.RepoRoot, "eventhubs.emulator.json"));
+        _devHost = await RunningDevHost.StartAsync(appRoot, DataDirectory, RepoLayout.Current.EventHubsConfig);
     }
 
     public async Task DisposeAsync()

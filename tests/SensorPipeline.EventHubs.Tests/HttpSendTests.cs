@@ -215,7 +215,7 @@ public sealed class HttpSendTests(DevHostFixture fixture) : IClassFixture<DevHos
     [Fact]
     public async Task StatusCommand_PrintsTable()
     {
-        var (exitCode, output, errors) = await DevHostProcess.RunToExitAsync("status", "--url", fixture.DevHost.BaseAddress.ToString());
+        var (exitCode, output, errors) = await RunningDevHost.RunToExitAsync("status", "--url", fixture.DevHost.BaseAddress.ToString());
 
         Assert.True(exitCode == 0, errors);
         Assert.Contains("hub", output, StringComparison.Ordinal);

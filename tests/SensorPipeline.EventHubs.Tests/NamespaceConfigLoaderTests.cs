@@ -10,7 +10,7 @@ public sealed class NamespaceConfigLoaderTests
     [Fact]
     public void Load_RepositoryConfig_HasThePipelinesThreeHubs()
     {
-        var config = NamespaceConfigLoader.Load(Path.Combine(TestData.RepoRoot, "eventhubs.emulator.json"));
+        var config = NamespaceConfigLoader.Load(RepoLayout.Current.EventHubsConfig);
 
         Assert.Equal("emulatorNs1", config.Name);
         Assert.Equal(["ingestion", "weather", "seismic"], config.Hubs.Select(h => h.Name));

@@ -11,7 +11,7 @@ public sealed class StartupErrorTests : IDisposable
 
     private string Data => Path.Combine(_dir.Path, "data");
 
-    private static string RepoHubs => Path.Combine(TestData.RepoRoot, "eventhubs.emulator.json");
+    private static string RepoHubs => RepoLayout.Current.EventHubsConfig;
 
     [Theory]
     [InlineData("{\"UserConfig\": {\"NamespaceConfig\": [", "line")]
@@ -22,7 +22,7 @@ public sealed class StartupErrorTests : IDisposable
         var hubs = Path.Combine(_dir.Path, "bad-hubs.json");
         await File.WriteAllTextAsync(hubs, json);
 
-        var (exitCode, _, errors) = await DevHostProcess.RunToExitAsync("--app-root", AppRoot, "--data", Data, "--port", "0", "--hubs", hubs);
+        var (exitCode, _, errors) = await RunningDevHost.RunToExitAsync("--app-root", AppRoot, "--data", Data, "--port", "0", "--hubs", hubs);
 
         Assert.Equal(1, exitCode);
         Assert.Contains(hubs, errors, StringComparison.Ordinal);
@@ -32,7 +32,7 @@ public sealed class StartupErrorTests : IDisposable
     [Fact]
     public async Task Start_DefaultHubsFileMissing_ExitsNonZeroNamingIt()
     {
-        var (exitCode, _, errors) = await DevHostProcess.RunToExitAsync("--app-root", AppRoot, "--data", Data, "--port", "0");
+        var (exitCode, _, errors) = await RunningDevHost.RunToExitAsync("--app-root", AppRoot, "--data", Data, "--port", "0");
 
         Assert.Equal(1, exitCode);
         Assert.Contains(Path.Combine(AppRoot, "eventhubs.emulator.json"), errors, StringComparison.Ordinal);
@@ -44,7 +44,7 @@ public sealed class StartupErrorTests : IDisposable
     [InlineData("EventHubs:Sas:Key=", "EventHubs:Sas:Key")]
     public async Task Start_InvalidSetting_ExitsNonZeroNamingIt(string setting, string key)
     {
-        var (exitCode, _, errors) = await DevHostProcess.RunToExitAsync("--app-root", AppRoot, "--data", Data, "--port", "0", "--hubs", RepoHubs, "--set", setting);
+        var (exitCode, _, errors) = await RunningDevHost.RunToExitAsync("--app-root", AppRoot, "--data", Data, "--port", "0", "--hubs", RepoHubs, "--set", setting);
 
         Assert.Equal(1, exitCode);
         Assert.Contains(key, errors, StringComparison.Ordinal);
@@ -55,7 +55,7 @@ public sealed class StartupErrorTests : IDisposable
     [InlineData("--port", "notaport")]
     public async Task Start_BadArguments_ExitsWithUsage(string name, string value)
     {
-        var (exitCode, _, errors) = await DevHostProcess.RunToExitAsync("--app-root", AppRoot, "--data", Data, name, value);
+        var (exitCode, _, errors) = await RunningDevHost.RunToExitAsync("--app-root", AppRoot, "--data", Data, name, value);
 
         Assert.Equal(2, exitCode);
         Assert.Contains(name, errors, StringComparison.Ordinal);

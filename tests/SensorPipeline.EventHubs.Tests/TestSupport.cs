@@ -10,22 +10,6 @@ internal sealed class ShiftedTimeProvider : TimeProvider
     public override DateTimeOffset GetUtcNow() => System.GetUtcNow() + Offset;
 }
 
-/// <summary>A temporary directory deleted on dispose.</summary>
-internal sealed class TempDirectory : IDisposable
-{
-    public TempDirectory() => Directory.CreateDirectory(Path);
-
-    public string Path { get; } = System.IO.Path.Combine(System.IO.Path.GetTempPath(), "sp-eh-" + Guid.NewGuid().ToString("N")[..12]);
-
-    public void Dispose()
-    {
-        if (Directory.Exists(Path))
-        {
-            Directory.Delete(Path, recursive: true);
-        }
-    }
-}
-
 internal static class TestData
 {
     public static readonly NamespaceConfig Config = new("testns", [
@@ -37,19 +21,4 @@ internal static class TestData
         new(System.Text.Encoding.UTF8.GetBytes(body), key, properties);
 
     public static string Text(StoredEvent e) => System.Text.Encoding.UTF8.GetString(e.Body.Span);
-
-    /// <summary>The repository root (where eventhubs.emulator.json lives).</summary>
-    public static string RepoRoot
-    {
-        get
-        {
-            var dir = new DirectoryInfo(AppContext.BaseDirectory);
-            while (dir is not null && !File.Exists(Path.Combine(dir.FullName, "SensorPipeline.slnx")))
-            {
-                dir = dir.Parent;
-            }
-
-            return dir?.FullName ?? throw new InvalidOperationException("Repository root not found above " + AppContext.BaseDirectory);
-        }
-    }
 }

@@ -1,6 +1,8 @@
 using System.Net;
 using System.Text.Json;
+using Google.Protobuf;
 using SensorPipeline.Functions.Tests.Infrastructure;
+using SensorPipeline.Protos;
 
 namespace SensorPipeline.Functions.Tests;
 
@@ -67,6 +69,28 @@ public sealed class ProcessorFunctionTests(PipelineFixture fixture)
     }
 
     [Theory]
+    [InlineData("Patch", "")]
+    [InlineData("ReadReplace", "")]
+    [InlineData("Patch", ",\"version\":17")]
+    [InlineData("ReadReplace", ",\"version\":17")]
+    public async Task WeatherProcessor_StoredDeviceWithoutAStringVersion_BothStrategiesReplaceIt(string deviceWrite, string version)
+    {
+        // A device document written by something else (an older release, a hand fix): no version, or not a string.
+        var (handler, store) = fixture.For(deviceWrite);
+        var device = Builders.Device("nover");
+        await store.UpsertAsync("devices", device, $$"""{"id":"{{device}}","deviceId":"{{device}}","type":"Feature","geometry":null,"properties":{"note":"hand-made"}{{version}}}""");
+        var envelope = await PipelineDriver.WeatherEnvelopeAsync(handler, PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(device, 3))));
+
+        var answer = await PipelineDriver.ProcessAsync(handler, "WeatherProcessor", [envelope]);
+
+        Assert.Equal(HttpStatusCode.OK, answer.Status);
+        Assert.Contains("devices 1 updated / 0 superseded", answer.LogText, StringComparison.Ordinal);
+        var state = await ReadAsync(store, "devices", device, device);
+        Assert.Equal($"{device}:3", state.GetProperty("properties").GetProperty("readingId").GetString());
+        Assert.StartsWith("00000000000000000003.", state.GetProperty("version").GetString(), StringComparison.Ordinal);
+    }
+
+    [Theory]
     [InlineData("Patch")]
     [InlineData("ReadReplace")]
     public async Task WeatherProcessor_OlderBatchAfterNewer_DevicesKeepsTheNewest(string deviceWrite)
@@ -90,7 +114,7 @@ public sealed class ProcessorFunctionTests(PipelineFixture fixture)
         Assert.Equal(9UL, patched.GetProperty("properties").GetProperty("sequence").GetUInt64());
         Assert.Equal($"{device}:9", patched.GetProperty("properties").GetProperty("readingId").GetString());
         Assert.Equal([151.25, -33.5, 56.5], patched.GetProperty("geometry").GetProperty("coordinates").EnumerateArray().Select(c => c.GetDouble()));
-        Assert.StartsWith("00000000000000000009.", patched.GetProperty("version").GetString(), StringComparison.Ordinal);
+        Assert.EndsWith(".00000000000000000009", patched.GetProperty("version").GetString(), StringComparison.Ordinal);
         Assert.Equal(device, patched.GetProperty("deviceId").GetString());
     }
 
@@ -191,6 +215,28 @@ public sealed class ProcessorFunctionTests(PipelineFixture fixture)
         Assert.NotNull(await Store.ReadAsync("readings", $"{device}:4", device));
         var id = $"seismic-processor:0:{poison.SequenceNumber}";
         Assert.Equal("undecodable", (await Store.ReadAsync("deadletters", id, id))?.GetProperty("reason").GetString());
+    }
+
+    [Fact]
+    public async Task WeatherProcessor_BinaryEnvelopeOfTheFormerFormat_IsStillProcessed()
+    {
+        // Before text envelopes the splitter sent each envelope as one binary event; after an upgrade some are still in the hub.
+        var device = Builders.Device("ws");
+        var old = new ForwardEnvelope { Kind = SensorKind.Weather, ForwardedTimeUnixMs = DateTimeOffset.UtcNow.ToUnixTimeMilliseconds() };
+        old.Sources.Add(new Protos.SourcePosition { PartitionId = "0", SequenceNumber = 5, EnqueuedTimeUnixMs = DateTimeOffset.UtcNow.ToUnixTimeMilliseconds() });
+        old.Readings.Add(new ForwardedReading { Reading = Builders.Weather(device, 1), SourceIndex = 0 });
+        old.Readings.Add(new ForwardedReading { Reading = Builders.Weather(device, 2), SourceIndex = 0 });
+        var text = await PipelineDriver.WeatherEnvelopeAsync(Handler, PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(device, 3))));
+
+        var answer = await PipelineDriver.ProcessAsync(Handler, "WeatherProcessor",
+            [new HubEvent(old.ToByteArray(), PipelineDriver.NextSequence(), DateTimeOffset.UtcNow), text]);
+
+        Assert.Equal(HttpStatusCode.OK, answer.Status);
+        Assert.Contains("live 3", answer.LogText, StringComparison.Ordinal);
+        foreach (var sequence in new[] { 1, 2, 3 })
+        {
+            Assert.Equal(sequence, (await ReadAsync("readings", $"{device}:{sequence}", device)).GetProperty("properties").GetProperty("sequence").GetInt64());
+        }
     }
 
     private static async Task<JsonElement> ReadAsync(StoreReader store, string container, string id, string partitionKey) =>

@@ -60,7 +60,7 @@ public sealed partial class SettingsAgreementTests
 
     private static Dictionary<string, string> ConventionsTable()
     {
-        var text = File.ReadAllText(Path.Combine(RepoPaths.Root, "docs", "conventions.md"));
+        var text = File.ReadAllText(Path.Combine(RepoLayout.Current.Root, "docs", "conventions.md"));
         var table = new Dictionary<string, string>(StringComparer.Ordinal);
         foreach (Match row in Row().Matches(text))
         {

@@ -8,7 +8,7 @@ namespace SensorPipeline.Functions.Tests;
 public sealed class SplitterFunctionTests(PipelineFixture fixture)
 {
     [Fact]
-    public async Task Splitter_MixedBatch_AnswersOneBase64EnvelopePerKind()
+    public async Task Splitter_MixedBatch_AnswersAnArrayOfTextEnvelopesPerKind()
     {
         var weather = Builders.Device("ws");
         var seismic = Builders.Device("sm");
@@ -19,14 +19,14 @@ public sealed class SplitterFunctionTests(PipelineFixture fixture)
 
         Assert.Equal(HttpStatusCode.OK, answer.Status);
         Assert.Equal(System.Text.Json.JsonValueKind.Null, answer.Body.GetProperty("ReturnValue").ValueKind);
-        var weatherEnvelope = ForwardEnvelope.Parser.ParseFrom(answer.Output("weatherOut"));
+        var weatherEnvelope = Assert.Single(answer.Envelopes("weatherOut"));
         Assert.Equal(SensorKind.Weather, weatherEnvelope.Kind);
         Assert.Equal([1UL, 2UL, 3UL], weatherEnvelope.Readings.Select(r => r.Reading.Sequence));
         Assert.Equal([first.SequenceNumber, second.SequenceNumber], weatherEnvelope.Sources.Select(s => s.SequenceNumber));
         Assert.All(weatherEnvelope.Sources, s => Assert.Equal("3", s.PartitionId));
         Assert.Equal(first.EnqueuedTime.ToUnixTimeMilliseconds(), weatherEnvelope.Sources[0].EnqueuedTimeUnixMs);
         Assert.Equal([0U, 0U, 1U], weatherEnvelope.Readings.Select(r => r.SourceIndex));
-        var seismicEnvelope = ForwardEnvelope.Parser.ParseFrom(answer.Output("seismicOut"));
+        var seismicEnvelope = Assert.Single(answer.Envelopes("seismicOut"));
         Assert.Equal(SensorKind.Seismic, seismicEnvelope.Kind);
         Assert.Equal(seismic, Assert.Single(seismicEnvelope.Readings).Reading.DeviceId);
     }
@@ -42,29 +42,26 @@ public sealed class SplitterFunctionTests(PipelineFixture fixture)
     }
 
     [Fact]
-    public async Task Splitter_PoisonOversizeAndInvalid_StoresDeadLettersWithReasonsAndForwardsTheRest()
+    public async Task Splitter_PoisonLargeAndInvalid_StoresDeadLettersWithReasonsAndForwardsTheRest()
     {
         var device = Builders.Device("ws");
         var poison = PipelineDriver.Ingestion([0xFF, 0xFF, 0xFF, 0x01]);
-        // host.json maxEventBatchSize 100 gives each ingestion event ~9.8 KB of envelope; 200 readings take ~30 KB.
-        var oversize = PipelineDriver.Ingestion(Builders.Batch([.. Enumerable.Range(1, 200).Select(i => Builders.Weather(device, (ulong)(100 + i)))]));
+        // 300 readings (~30 KB): dead-lettered whole as oversize before text envelopes; now split over two envelopes.
+        var large = PipelineDriver.Ingestion(Builders.Batch([.. Enumerable.Range(1, 300).Select(i => Builders.Weather(device, (ulong)(100 + i)))]));
         var mixed = PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(device, 1), Builders.Weather(device, 0)));
 
-        var answer = await PipelineDriver.SplitAsync(fixture.Handler, [poison, oversize, mixed], partitionId: "1");
+        var answer = await PipelineDriver.SplitAsync(fixture.Handler, [poison, large, mixed], partitionId: "1");
 
         Assert.Equal(HttpStatusCode.OK, answer.Status);
-        Assert.Contains("dead letters 3", answer.LogText, StringComparison.Ordinal);
-        var forwarded = ForwardEnvelope.Parser.ParseFrom(answer.Output("weatherOut"));
-        Assert.Equal(1UL, Assert.Single(forwarded.Readings).Reading.Sequence);
+        Assert.Contains("dead letters 2", answer.LogText, StringComparison.Ordinal);
+        var forwarded = answer.Envelopes("weatherOut");
+        Assert.Equal(2, forwarded.Count);
+        Assert.Equal([.. Enumerable.Range(101, 300).Select(i => (ulong)i), 1UL], forwarded.SelectMany(e => e.Readings).Select(r => r.Reading.Sequence));
 
         var poisonLetter = await ReadDeadLetterAsync($"splitter:1:{poison.SequenceNumber}");
         Assert.Equal("undecodable", poisonLetter.GetProperty("reason").GetString());
         Assert.Equal(poison.Body, poisonLetter.GetProperty("payloadBase64").GetBytesFromBase64());
         Assert.Equal(poison.SequenceNumber, poisonLetter.GetProperty("sequenceNumber").GetInt64());
-
-        var oversizeLetter = await ReadDeadLetterAsync($"splitter:1:{oversize.SequenceNumber}");
-        Assert.Equal("oversize", oversizeLetter.GetProperty("reason").GetString());
-        Assert.Equal(oversize.Body, oversizeLetter.GetProperty("payloadBase64").GetBytesFromBase64());
 
         var invalidLetter = await ReadDeadLetterAsync($"splitter:1:{mixed.SequenceNumber}:1");
         Assert.Equal("zero-sequence", invalidLetter.GetProperty("reason").GetString());
@@ -81,14 +78,16 @@ public sealed class SplitterFunctionTests(PipelineFixture fixture)
     }
 
     [Fact]
-    public async Task Splitter_MoreEventsThanMaxEventBatchSize_Answers400NamingHostJson()
+    public async Task Splitter_MoreEventsThanMaxEventBatchSize_IsSplitAllTheSame()
     {
+        // The host never sends more than maxEventBatchSize, but a batch size changed in host.json without a handler
+        // restart must not become a 400 the host retries forever: any batch splits correctly.
         var events = Enumerable.Range(0, 101).Select(_ => PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(Builders.Device("ws"), 1)))).ToList();
 
         var answer = await PipelineDriver.SplitAsync(fixture.Handler, events);
 
-        Assert.Equal(HttpStatusCode.BadRequest, answer.Status);
-        Assert.Contains("maxEventBatchSize", answer.LogText, StringComparison.Ordinal);
+        Assert.Equal(HttpStatusCode.OK, answer.Status);
+        Assert.Equal(101, answer.Envelopes("weatherOut").Sum(e => e.Readings.Count));
     }
 
     private async Task<System.Text.Json.JsonElement> ReadDeadLetterAsync(string id) =>

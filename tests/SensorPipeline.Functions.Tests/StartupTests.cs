@@ -26,7 +26,7 @@ public sealed class StartupTests : IDisposable
     }
 
     [Fact]
-    public async Task Start_MaxEventBatchSizeTooLargeForTheEnvelope_ExitsNamingHostJsonAndTheSetting()
+    public async Task Start_MaxEventBatchSizeTooLargeForBoundedWork_ExitsNamingHostJsonAndTheSetting()
     {
         File.WriteAllText(Path.Combine(_appRoot, "host.json"), """{"version":"2.0","extensions":{"eventHubs":{"maxEventBatchSize":5000}}}""");
         var settings = Settings();
@@ -56,10 +56,10 @@ public sealed class StartupTests : IDisposable
     private static Dictionary<string, string?> Settings() => new()
     {
         ["FUNCTIONS_CUSTOMHANDLER_PORT"] = "0",
-        ["FUNCTIONS_APP_ROOT_PATH"] = RepoPaths.Root,
+        ["FUNCTIONS_APP_ROOT_PATH"] = RepoLayout.Current.Root,
         // Nothing listens here: every case must fail before the first store call.
         ["Cosmos__AccountEndpoint"] = "https://127.0.0.1:9/",
-        ["Cosmos__AuthKey"] = CosmosStandIn.EmulatorKey,
+        ["Cosmos__AuthKey"] = HandlerProcess.EmulatorKey,
         ["Cosmos__CreateIfNotExists"] = "false",
     };
 }

@@ -10,7 +10,7 @@ public sealed class FaultFixture() : SingleHandlerFixture("faults")
 
     internal FaultProxy Proxy => _proxy ?? throw new InvalidOperationException("not started");
 
-    internal override async Task ConfigureAsync(CosmosStandIn standIn, Dictionary<string, string?> settings)
+    internal override async Task ConfigureAsync(CosmosEmulatorProcess standIn, Dictionary<string, string?> settings)
     {
         _proxy = await FaultProxy.StartAsync(standIn.Endpoint);
         settings["Cosmos__AccountEndpoint"] = _proxy.Address.AbsoluteUri;

@@ -10,7 +10,7 @@ namespace SensorPipeline.Functions.Tests;
 /// </summary>
 public sealed class OutageFixture() : SingleHandlerFixture("outage")
 {
-    internal override Task ConfigureAsync(CosmosStandIn standIn, Dictionary<string, string?> settings)
+    internal override Task ConfigureAsync(CosmosEmulatorProcess standIn, Dictionary<string, string?> settings)
     {
         settings["Cosmos__OperationTimeout"] = "00:00:01";
         settings["Pipeline__TransientRetryCount"] = "1";

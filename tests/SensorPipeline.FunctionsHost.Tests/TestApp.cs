@@ -10,13 +10,10 @@ namespace SensorPipeline.FunctionsHost.Tests;
 /// local.settings.json) with the recording Node.js handler, run by the real devhost program on a free port.</summary>
 public sealed class TestApp : IAsyncDisposable
 {
-    private static readonly string DevHostDll = Path.GetFullPath(Path.Combine(AppContext.BaseDirectory, "..", "..", "SensorPipeline.DevHost",
-        new DirectoryInfo(AppContext.BaseDirectory).Name, "SensorPipeline.DevHost.dll"));
-
     private static readonly string HandlerScript = Path.Combine(AppContext.BaseDirectory, "TestHandler", "recording-handler.js");
 
-    private readonly StringBuilder _output = new();
-    private Process? _process;
+    private ChildProcess? _process;
+    private string _earlierOutput = "";
 
     public TestApp(string? hostJsonExtensions = null, string? retry = null, string functionTimeout = "00:01:00")
     {
@@ -76,16 +73,8 @@ public sealed class TestApp : IAsyncDisposable
     /// <summary>Carries <c>X-DevHost-Admin: 1</c>: the tests act as the developer's tools (pause, resume, peek).</summary>
     public HttpClient Http { get; } = new() { Timeout = TimeSpan.FromSeconds(30), DefaultRequestHeaders = { { "X-DevHost-Admin", "1" } } };
 
-    public string Output
-    {
-        get
-        {
-            lock (_output)
-            {
-                return _output.ToString();
-            }
-        }
-    }
+    /// <summary>What every devhost this app ran printed (a restart keeps the earlier runs' lines).</summary>
+    public string Output => _earlierOutput + _process?.Output;
 
     public void AddFunction(string name, string functionJson, bool underFunctionsFolder = true)
     {
@@ -126,81 +115,41 @@ public sealed class TestApp : IAsyncDisposable
     /// <summary>Starts devhost and waits for its "listening" line; returns the exit code instead when it stops first.</summary>
     public async Task<int?> StartAsync(TimeSpan? timeout = null)
     {
-        var start = new ProcessStartInfo("dotnet")
+        if (_process is not null)
         {
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            UseShellExecute = false,
-        };
-        foreach (string arg in new[] { DevHostDll, "--app-root", Root, "--data", Data, "--port", "0",
-            "--set", "EventHubs:Sas:AllowAnonymous=true", "--set", "EventHubs:Durability=None", "--set", "FunctionsHost:IdleReadWait=00:00:00.200" })
-        {
-            start.ArgumentList.Add(arg);
+            _earlierOutput += _process.Output;
+            await _process.DisposeAsync();
+            _process = null;
         }
 
-        var listening = new TaskCompletionSource<Uri>(TaskCreationOptions.RunContinuationsAsynchronously);
-        _process = new Process { StartInfo = start, EnableRaisingEvents = true };
-        _process.OutputDataReceived += (_, e) => OnLine(e.Data, listening);
-        _process.ErrorDataReceived += (_, e) => OnLine(e.Data, null);
-        _process.Start();
-        _process.BeginOutputReadLine();
-        _process.BeginErrorReadLine();
-        Task exited = _process.WaitForExitAsync();
-        Task finished = await Task.WhenAny(listening.Task, exited, Task.Delay(timeout ?? TimeSpan.FromSeconds(30)));
-        if (finished == listening.Task)
+        try
         {
-            Url = listening.Task.Result;
+            var devHost = await DevHostProcess.StartAsync(new DevHostStart
+            {
+                AppRoot = Root,
+                DataDirectory = Data,
+                Settings = ["EventHubs:Sas:AllowAnonymous=true", "EventHubs:Durability=None", "FunctionsHost:IdleReadWait=00:00:00.200"],
+                StartTimeout = timeout ?? TimeSpan.FromSeconds(30),
+            });
+            (_process, Url) = (devHost.Process, devHost.BaseAddress);
             return null;
         }
-
-        if (finished == exited)
+        catch (ChildProcessExitedException e)
         {
-            _process.WaitForExit(); // flush the redirected output
-            return _process.ExitCode;
-        }
-
-        throw new TimeoutException("devhost did not start:\n" + Output);
-    }
-
-    private void OnLine(string? line, TaskCompletionSource<Uri>? listening)
-    {
-        if (line is null)
-        {
-            return;
-        }
-
-        lock (_output)
-        {
-            _output.AppendLine(line);
-        }
-
-        const string Prefix = "devhost listening on ";
-        int at = line.IndexOf(Prefix, StringComparison.Ordinal);
-        if (listening is not null && at >= 0)
-        {
-            listening.TrySetResult(new Uri(line[(at + Prefix.Length)..].Trim()));
+            _earlierOutput += e.Output;
+            return e.ExitCode;
         }
     }
 
     /// <summary>SIGTERM (what Ctrl+C or `kill` sends): devhost shuts down gracefully. Returns its exit code.</summary>
-    public async Task<int> TerminateAsync()
-    {
-        using (var kill = Process.Start("kill", ["-TERM", _process!.Id.ToString(System.Globalization.CultureInfo.InvariantCulture)]))
-        {
-            await kill.WaitForExitAsync();
-        }
+    public Task<int> TerminateAsync() => _process!.TerminateAsync(TimeSpan.FromSeconds(30));
 
-        await _process.WaitForExitAsync().WaitAsync(TimeSpan.FromSeconds(30));
-        return _process.ExitCode;
-    }
-
-    /// <summary>kill -9: no shutdown code runs.</summary>
+    /// <summary>kill -9 of devhost alone: no shutdown code runs, its handler outlives it as after a crash.</summary>
     public async Task KillAsync()
     {
-        if (_process is { HasExited: false })
+        if (_process is not null)
         {
-            _process.Kill(entireProcessTree: false);
-            await _process.WaitForExitAsync();
+            await _process.KillAsync(entireProcessTree: false);
         }
     }
 
@@ -236,17 +185,8 @@ public sealed class TestApp : IAsyncDisposable
     /// <summary>Runs <c>devhost status --url</c> against this devhost, as a user would, until it exits.</summary>
     public async Task<(int ExitCode, string Output, string Errors)> RunStatusCommandAsync()
     {
-        var start = new ProcessStartInfo("dotnet") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
-        foreach (string arg in new[] { DevHostDll, "status", "--url", Url!.ToString() })
-        {
-            start.ArgumentList.Add(arg);
-        }
-
-        using Process process = Process.Start(start)!;
-        Task<string> output = process.StandardOutput.ReadToEndAsync();
-        Task<string> errors = process.StandardError.ReadToEndAsync();
-        await process.WaitForExitAsync().WaitAsync(TimeSpan.FromSeconds(30));
-        return (process.ExitCode, await output, await errors);
+        await using var status = await DevHostProcess.RunAsync(["status", "--url", Url!.ToString()], TimeSpan.FromSeconds(30));
+        return (status.ExitCode, status.StandardOutput, status.StandardError);
     }
 
     /// <summary>The checkpointed sequence number of Fn on a partition, null before the first checkpoint.</summary>
@@ -298,14 +238,7 @@ public sealed class TestApp : IAsyncDisposable
     {
         if (_process is not null)
         {
-            if (!_process.HasExited)
-            {
-                // Graceful stop first (devhost stops the handler), then make sure.
-                _process.Kill(entireProcessTree: true);
-                await _process.WaitForExitAsync();
-            }
-
-            _process.Dispose();
+            await _process.DisposeAsync(); // kills devhost and the handler it runs
         }
 
         // A handler whose devhost was killed with -9 outlives it (devhost stops it at its next start, which a test may

@@ -4,21 +4,19 @@ using SensorPipeline.LoadGen.Verify;
 
 namespace SensorPipeline.LoadGen.Tests;
 
-/// <summary>The real local Cosmos DB stand-in (node devhost/cosmos-standin/server.cjs, `npm ci` at the repo root
-/// installs it) on a free loopback port, shared by the verify tests; each test uses its own database.</summary>
+/// <summary>The real local Cosmos DB emulator (its own process, a fresh data directory) on a free loopback port, shared by the verify tests; each test uses its own database.</summary>
 public sealed class CosmosStandIn : IAsyncLifetime
 {
-    private ServerProcess _server = null!;
+    private CosmosEmulatorProcess _server = null!;
 
-    public Uri Endpoint => _server.Url;
+    public Uri Endpoint => _server.Endpoint;
 
     public CosmosClient Client { get; private set; } = null!;
 
     public async Task InitializeAsync()
     {
-        _server = await ServerProcess.StartAsync("node", [Path.Combine(Repo.Root, "devhost", "cosmos-standin", "server.cjs"), "0"],
-            "Cosmos DB stand-in listening on ", Repo.Root);
-        // The same client set-up verify uses (Gateway, LimitToEndpoint, self-signed certificate, 404 fix-up).
+        _server = await CosmosEmulatorProcess.StartAsync();
+        // The same client set-up verify uses (Gateway, LimitToEndpoint, self-signed certificate).
         Client = CosmosClientFactory.Create(new VerifyOptions { CosmosEndpoint = Endpoint });
     }
 

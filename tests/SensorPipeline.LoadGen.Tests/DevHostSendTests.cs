@@ -16,18 +16,18 @@ public sealed class DevHostSendTests : IDisposable
     public async Task Send_ToDevHost_EveryReadingStoredOnceInTheIngestionHub()
     {
         var app = Directory.CreateDirectory(_dir.File("app")).FullName; // no functions: only the emulator runs
-        await using var devHost = await ServerProcess.StartAsync("dotnet",
-            [Repo.Built("SensorPipeline.DevHost", "SensorPipeline.DevHost.dll"), "--app-root", app, "--data", _dir.File("data"), "--port", "0",
-                "--hubs", Path.Combine(Repo.Root, "eventhubs.emulator.json"), "--set", "EventHubs:Durability=None"],
-            "devhost listening on ");
+        await using var devHost = await DevHostProcess.StartAsync(new DevHostStart
+        {
+            AppRoot = app, DataDirectory = _dir.File("data"), HubsFile = RepoLayout.Current.EventHubsConfig, Settings = ["EventHubs:Durability=None"],
+        });
         var ledgerPath = _dir.File("ledger.json");
-        var connection = $"Endpoint=sb://127.0.0.1:{devHost.Url.Port};SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=SAS_KEY_VALUE;UseDevelopmentEmulator=true";
+        var connection = $"Endpoint=sb://127.0.0.1:{devHost.BaseAddress.Port};SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=SAS_KEY_VALUE;UseDevelopmentEmulator=true";
 
         var (exit, output, errors) = await LoadGenProcess.RunAsync(TimeSpan.FromSeconds(60), "--connection", connection,
             "--weather", "4", "--seismic", "4", "--count", "2000", "--readings-per-event", "50", "--poison", "1", "--ledger", ledgerPath);
 
         Assert.True(exit == 0, $"exit {exit}\n{output}\n{errors}");
-        using var client = new HttpClient { BaseAddress = devHost.Url, DefaultRequestHeaders = { { "X-DevHost-Admin", "1" } } }; // peek is an admin endpoint
+        using var client = new HttpClient { BaseAddress = devHost.BaseAddress, DefaultRequestHeaders = { { "X-DevHost-Admin", "1" } } }; // peek is an admin endpoint
         var readings = new List<Reading>();
         var undecodable = 0;
         for (var partition = 0; partition < 4; partition++)

@@ -2,6 +2,7 @@ using SensorPipeline.Core.Readings;
 using SensorPipeline.Core.Splitting;
 using SensorPipeline.LoadGen.Devices;
 using SensorPipeline.LoadGen.Events;
+using SensorPipeline.LoadGen.Run;
 using SensorPipeline.Protos;
 
 namespace SensorPipeline.LoadGen.Tests;
@@ -67,13 +68,11 @@ public class EventPackerTests
     public void Next_SplitterAcceptsEveryEvent()
     {
         var packer = new EventPacker(new DeviceFleet(50, 50, 1, "t"));
-        var budget = new EnvelopeBudget(100);
 
         var body = packer.Next(50, Now).Body;
 
-        Assert.Equal(DeadLetterReason.None, ReadingBatchReader.TryCheckFraming(body, budget.MaxSourceIndex, out var count, out var forwarded));
+        Assert.Equal(DeadLetterReason.None, ReadingBatchReader.TryCheckFraming(body, out var count));
         Assert.Equal(50, count);
-        Assert.True(budget.Fits(forwarded), $"50 readings take {forwarded} bytes, budget {budget.PerEventBytes}");
     }
 
     [Fact]
@@ -84,21 +83,24 @@ public class EventPackerTests
         {
             var body = InjectedEvents.Poison(random, 8 + random.Next(600));
 
-            Assert.Equal(DeadLetterReason.Undecodable, ReadingBatchReader.TryCheckFraming(body, 99, out _, out _));
+            Assert.Equal(DeadLetterReason.Undecodable, ReadingBatchReader.TryCheckFraming(body, out _));
         }
     }
 
     [Theory]
-    [InlineData(20_000)]
-    [InlineData(100_000)]
-    public void Oversize_ValidBatchOverTheSplitterBudget(int minimumBytes)
+    [InlineData(SendOptionsValidator.MinOversizeBytes)]
+    [InlineData(SendOptionsValidator.MaxOversizeBytes)]
+    public void Oversize_OneValidReadingTooLargeToForward(int minimumBytes)
     {
         var body = InjectedEvents.Oversize(1, minimumBytes, Now);
-        var budget = new EnvelopeBudget(100);
 
         Assert.InRange(body.Length, minimumBytes, minimumBytes + 200);
-        Assert.Equal(DeadLetterReason.None, ReadingBatchReader.TryCheckFraming(body, budget.MaxSourceIndex, out _, out var forwarded));
-        Assert.False(budget.Fits(forwarded));
-        Assert.All(ReadingBatch.Parser.ParseFrom(body).Readings, r => Assert.StartsWith("oversize-", r.DeviceId, StringComparison.Ordinal));
+        Assert.Equal(DeadLetterReason.None, ReadingBatchReader.TryCheckFraming(body, out var count));
+        Assert.Equal(1, count);
+        var reading = InjectedEvents.DeadLetterPayload(EventKind.Oversize, body).ToArray();
+        Assert.False(EnvelopeBudget.FitsAlone(reading.Length, new Core.Readings.SourcePosition("0", 0, 0)));
+        Assert.True(ReadingDecoder.TryDecode(reading, out var view));
+        Assert.Equal(DeadLetterReason.None, ReadingValidator.Validate(view));
+        Assert.StartsWith("oversize-", Assert.Single(ReadingBatch.Parser.ParseFrom(body).Readings).DeviceId, StringComparison.Ordinal);
     }
 }

@@ -91,7 +91,7 @@ public sealed class EventSenderTests : IAsyncLifetime
     [Fact]
     public async Task SendAsync_ConnectionRefused_GivesUpAfterMaxAttempts()
     {
-        var port = FreePort();
+        var port = LoopbackPort.GetFree();
         using var sender = Create(new Uri($"http://127.0.0.1:{port}"), Settings);
 
         var outcome = await sender.SendAsync(new byte[] { 1 }, CancellationToken.None);
@@ -142,11 +142,4 @@ public sealed class EventSenderTests : IAsyncLifetime
         new(EventSender.MessagesUriFor(baseAddress, "ingestion"),
             new SasAuthorization(baseAddress.GetLeftPart(UriPartial.Authority) + "/ingestion", "RootManageSharedAccessKey", "SAS_KEY_VALUE", TimeProvider.System),
             settings, TimeProvider.System, NullLogger.Instance);
-
-    private static int FreePort()
-    {
-        using var listener = new System.Net.Sockets.TcpListener(IPAddress.Loopback, 0);
-        listener.Start();
-        return ((IPEndPoint)listener.LocalEndpoint).Port;
-    }
 }

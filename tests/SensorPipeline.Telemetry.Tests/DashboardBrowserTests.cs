@@ -113,13 +113,7 @@ public sealed class DashboardBrowserTests
         var dir = Environment.GetEnvironmentVariable("TEST_RESULTS_DIR");
         if (string.IsNullOrEmpty(dir))
         {
-            var repo = new DirectoryInfo(AppContext.BaseDirectory);
-            while (repo is not null && !File.Exists(Path.Combine(repo.FullName, "SensorPipeline.slnx")))
-            {
-                repo = repo.Parent;
-            }
-
-            dir = Path.Combine(repo?.FullName ?? Path.GetTempPath(), ".pipeline", "test-results");
+            dir = Path.Combine(RepoLayout.Current.Root, ".pipeline", "test-results");
         }
 
         Directory.CreateDirectory(dir);

@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using System.Net;
 using System.Net.Http.Json;
 using SensorPipeline.DevHost.Telemetry.Summary;
@@ -11,15 +10,9 @@ namespace SensorPipeline.Telemetry.Tests;
 /// </summary>
 public sealed class DevHostProcessTests : IAsyncLifetime
 {
-    private const string ListeningPrefix = "devhost listening on ";
-
-    private static readonly string DevHostDll = Path.GetFullPath(Path.Combine(AppContext.BaseDirectory, "..", "..", "SensorPipeline.DevHost",
-        new DirectoryInfo(AppContext.BaseDirectory).Name, "SensorPipeline.DevHost.dll"));
-
     private readonly string _root = Path.Combine(Path.GetTempPath(), "telemetry-devhost-" + Guid.NewGuid().ToString("N")[..12]);
-    private readonly TaskCompletionSource<Uri> _listening = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private readonly HttpClient _http = new() { Timeout = TimeSpan.FromSeconds(30) };
-    private Process? _process;
+    private DevHostProcess? _devHost;
     private Uri _url = null!;
 
     public async Task InitializeAsync()
@@ -31,24 +24,8 @@ public sealed class DevHostProcessTests : IAsyncLifetime
             {"UserConfig": {"NamespaceConfig": [{"Type": "EventHub", "Name": "ns", "Entities": [
               {"Name": "ingestion", "PartitionCount": "1", "ConsumerGroups": [{"Name": "splitter"}]}]}], "LoggingConfig": {"Type": "File"}}}
             """);
-        var start = new ProcessStartInfo("dotnet") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
-        foreach (var arg in new[] { DevHostDll, "--app-root", _root, "--data", Path.Combine(_root, ".data"), "--port", "0" })
-        {
-            start.ArgumentList.Add(arg);
-        }
-
-        _process = Process.Start(start)!;
-        _process.OutputDataReceived += (_, e) =>
-        {
-            if (e.Data?.StartsWith(ListeningPrefix, StringComparison.Ordinal) == true)
-            {
-                _listening.TrySetResult(new Uri(e.Data[ListeningPrefix.Length..].TrimEnd('/') + "/"));
-            }
-        };
-        _process.ErrorDataReceived += (_, _) => { };
-        _process.BeginOutputReadLine();
-        _process.BeginErrorReadLine();
-        _url = await _listening.Task.WaitAsync(TimeSpan.FromSeconds(30));
+        _devHost = await DevHostProcess.StartAsync(new DevHostStart { AppRoot = _root, DataDirectory = Path.Combine(_root, ".data") });
+        _url = _devHost.BaseAddress;
     }
 
     [Fact]
@@ -76,13 +53,11 @@ public sealed class DevHostProcessTests : IAsyncLifetime
     public async Task DisposeAsync()
     {
         _http.Dispose();
-        if (_process is { HasExited: false })
+        if (_devHost is not null)
         {
-            _process.Kill(entireProcessTree: true);
-            await _process.WaitForExitAsync();
+            await _devHost.DisposeAsync();
         }
 
-        _process?.Dispose();
         Directory.Delete(_root, recursive: true);
     }
 }

@@ -8,7 +8,7 @@ namespace SensorPipeline.Telemetry.Tests;
 /// metrics the handler really sends.</summary>
 public sealed partial class WorkbookTests
 {
-    private static readonly string Repo = FindRepo();
+    private static readonly string Repo = RepoLayout.Current.Root;
     private static readonly string WorkbookDir = Path.Combine(Repo, "infra", "workbook");
     private static readonly string Bicep = File.ReadAllText(Path.Combine(Repo, "infra", "app", "monitoring.bicep"));
 
@@ -70,19 +70,6 @@ public sealed partial class WorkbookTests
     {
         Assert.Contains($"name == \"{MetricNames.FreshnessMs}\"", Bicep, StringComparison.Ordinal);
         Assert.Contains($"name == \"{MetricNames.DeadLetters}\"", Bicep, StringComparison.Ordinal);
-    }
-
-    private static string FindRepo()
-    {
-        for (var dir = new DirectoryInfo(AppContext.BaseDirectory); dir is not null; dir = dir.Parent)
-        {
-            if (File.Exists(Path.Combine(dir.FullName, "SensorPipeline.slnx")))
-            {
-                return dir.FullName;
-            }
-        }
-
-        throw new InvalidOperationException("SensorPipeline.slnx not found above " + AppContext.BaseDirectory);
     }
 
     [GeneratedRegex(@"loadTextContent\('\.\./workbook/([^']+\.kql)'\)")]

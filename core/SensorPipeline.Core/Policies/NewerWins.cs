@@ -3,24 +3,42 @@ using System.Globalization;
 namespace SensorPipeline.Core.Policies;
 
 /// <summary>
-/// The rule for a device's latest state: the reading with the higher device sequence wins; on equal
-/// sequences the later observed-at wins. <see cref="VersionKey"/> turns that order into one string
-/// whose ordinal order is the same, so a single Cosmos DB filter predicate
-/// (<c>FROM c WHERE c.version &lt; @new</c>) can guard the write server-side.
+/// The rule for a device's latest state: the later observed-at wins; on equal times the higher device sequence wins.
+/// Why time first: a device whose sequence counter restarts (a reboot, a replaced board) sends sequence 1 again,
+/// and with sequence first its state would freeze at the old high number; its clock keeps moving forward. The
+/// clock is the device's own, so a reading dated more than <see cref="MaxClockSkew"/> after its ingestion event was
+/// enqueued (the service's clock) is stored with the others but never becomes the device's state: one such reading
+/// would otherwise pin the state until real time caught up with it (<see cref="MayWin"/>).
+/// <see cref="VersionKey"/> turns the order into one string whose ordinal order is the same, so a single Cosmos DB
+/// filter predicate (<c>FROM c WHERE c.version &lt; @new</c>) can guard the write server-side.
 /// </summary>
 public static class NewerWins
 {
+    /// <summary>How far a reading's observed-at may run ahead of its ingestion event's enqueued time and still win: 5 minutes.</summary>
+    public static readonly TimeSpan MaxClockSkew = TimeSpan.FromMinutes(5);
+
     /// <summary>Positive when (a) is newer than (b), negative when older, 0 when the same.</summary>
     public static int Compare(ulong sequenceA, DateTimeOffset observedA, ulong sequenceB, DateTimeOffset observedB)
     {
-        var bySequence = sequenceA.CompareTo(sequenceB);
-        return bySequence != 0 ? bySequence : observedA.UtcTicks.CompareTo(observedB.UtcTicks);
+        var byTime = observedA.UtcTicks.CompareTo(observedB.UtcTicks);
+        return byTime != 0 ? byTime : sequenceA.CompareTo(sequenceB);
     }
 
+    /// <summary>False for a reading dated more than <see cref="MaxClockSkew"/> after its event was enqueued.</summary>
+    public static bool MayWin(DateTimeOffset observedAt, long enqueuedTimeUnixMs) =>
+        observedAt.ToUnixTimeMilliseconds() - enqueuedTimeUnixMs <= (long)MaxClockSkew.TotalMilliseconds;
+
     /// <summary>
-    /// A fixed-width key: 20-digit sequence, '.', 19-digit observed-at UTC ticks. Fixed width makes
-    /// ordinal string order equal numeric order (a JSON number could not hold a uint64 exactly).
+    /// A fixed-width key: '2', 19-digit observed-at UTC ticks, '.', 20-digit sequence. Fixed width makes ordinal
+    /// string order equal the order of <see cref="Compare"/> (a JSON number could not hold a uint64 exactly). The
+    /// leading '2' keeps every key above the former format (<c>{sequence:D20}.{ticks:D19}</c>, which starts with
+    /// '0' or '1' since a uint64 has at most 20 digits and starts with 1 at 20): a device state stored before the
+    /// upgrade is replaced by the first reading written after it, and never replaces a new one.
     /// </summary>
     public static string VersionKey(ulong sequence, DateTimeOffset observedAt) =>
+        string.Create(CultureInfo.InvariantCulture, $"2{observedAt.UtcTicks:D19}.{sequence:D20}");
+
+    /// <summary>The former key (sequence first), kept only so tests can show old and new keys compare as documented.</summary>
+    public static string FormerVersionKey(ulong sequence, DateTimeOffset observedAt) =>
         string.Create(CultureInfo.InvariantCulture, $"{sequence:D20}.{observedAt.UtcTicks:D19}");
 }

@@ -2,12 +2,14 @@ namespace SensorPipeline.Core.Policies;
 
 /// <summary>
 /// A reading is stale when more than <see cref="MaxAge"/> has passed since the ingestion hub enqueued
-/// it — measured from the first hop, as the seeds do, so time spent queued anywhere in the chain counts.
+/// it — measured from the first hop, as in
+/// “Performance tuning - Event streaming” (https://learn.microsoft.com/azure/architecture/performance/event-streaming),
+/// so time spent queued anywhere in the chain counts.
 /// Stale readings skip the live view and go to the archive; they are never dropped.
 /// </summary>
 public sealed class StalenessPolicy
 {
-    /// <summary>The seeds' threshold: 5 minutes.</summary>
+    /// <summary>5 minutes: the cut-off of "Performance tuning - Event streaming", which dropped later messages.</summary>
     public static readonly TimeSpan DefaultMaxAge = TimeSpan.FromMinutes(5);
 
     private readonly long _maxAgeMs;

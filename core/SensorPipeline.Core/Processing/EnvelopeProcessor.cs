@@ -25,6 +25,7 @@ public sealed class EnvelopeProcessor : IDisposable
     private readonly Utf8JsonWriter _writer;
     private readonly List<SourcePosition> _sources = [];
     private readonly Dictionary<string, int> _latestIndex = new(StringComparer.Ordinal);
+    private byte[] _decoded = new byte[64 * 1024];
 
     /// <param name="kind">The proto SensorKind number this processor accepts (1 weather, 2 seismic).</param>
     /// <param name="stage">The stage name stored in dead letters (e.g. <c>weather-processor</c>).</param>
@@ -65,11 +66,15 @@ public sealed class EnvelopeProcessor : IDisposable
 
         foreach (var envelope in envelopes)
         {
-            var body = envelope.Body.Span;
-            var header = EnvelopeReader.TryReadHeader(body, _sources, out var kind, out _, out var count);
-            if (header == DeadLetterReason.None && kind != _kind)
+            var body = Unwrap(envelope.Body.Span, out var header);
+            var count = 0;
+            if (header == DeadLetterReason.None)
             {
-                header = DeadLetterReason.PayloadMismatch; // an envelope on the wrong hub: keep it whole for a human
+                header = EnvelopeReader.TryReadHeader(body, _sources, out var kind, out _, out count);
+                if (header == DeadLetterReason.None && kind != _kind)
+                {
+                    header = DeadLetterReason.PayloadMismatch; // an envelope on the wrong hub: keep it whole for a human
+                }
             }
 
             if (header != DeadLetterReason.None)
@@ -130,9 +135,42 @@ public sealed class EnvelopeProcessor : IDisposable
         return new ProcessResult(_buffer.WrittenMemory, pending, latest, deadLetters, received, stale, oldest == long.MaxValue ? 0 : oldest);
     }
 
+    /// <summary>
+    /// The binary envelope of an event body: a text envelope (what the splitter writes) is decoded into a reused
+    /// buffer; anything else is taken as a binary envelope, the format written before text envelopes, which may still
+    /// sit in the hubs after an upgrade (<see cref="EnvelopeText"/> explains why the two cannot be confused).
+    /// </summary>
+    private ReadOnlySpan<byte> Unwrap(ReadOnlySpan<byte> body, out DeadLetterReason reason)
+    {
+        reason = DeadLetterReason.None;
+        if (!EnvelopeText.IsText(body))
+        {
+            return body;
+        }
+
+        var needed = EnvelopeText.MaxDecodedLength(body);
+        if (_decoded.Length < needed)
+        {
+            _decoded = new byte[Math.Max(needed, _decoded.Length * 2)];
+        }
+
+        if (!EnvelopeText.TryDecode(body, _decoded, out var written))
+        {
+            reason = DeadLetterReason.Undecodable;
+            return default;
+        }
+
+        return _decoded.AsSpan(0, written);
+    }
+
     private void UpdateLatest(List<DeviceLatest> latest, string deviceId, string readingId, in ReadingView reading, in SourcePosition source)
     {
         var observedAt = reading.ObservedAt;
+        if (!NewerWins.MayWin(observedAt, source.EnqueuedTimeUnixMs))
+        {
+            return; // dated in the future by the device's clock: stored as a reading, never the device's state
+        }
+
         var known = _latestIndex.TryGetValue(deviceId, out var slot);
         if (known && NewerWins.Compare(reading.Sequence, observedAt, latest[slot].Sequence, latest[slot].ObservedAt) <= 0)
         {

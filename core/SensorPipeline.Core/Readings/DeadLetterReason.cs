@@ -11,6 +11,8 @@ public enum DeadLetterReason
     // Event-level: the whole event body is unusable.
     EmptyBody,
     Undecodable,
+
+    // Reading-level since text envelopes (an event-level reason before): one reading too large to forward on its own.
     Oversize,
 
     // Reading-level: one reading is unusable, the rest of its event proceeds.
@@ -27,6 +29,15 @@ public enum DeadLetterReason
 
     // Write-level: Cosmos DB rejected the document permanently (400, 413).
     RejectedByStore,
+
+    // Envelope-level: a source position no splitter writes (an enqueued time outside the calendar, say).
+    InvalidSource,
+
+    // Isolated by the handler: this event failed on its own, repeatedly, while the rest of its batch succeeded.
+    FailedInIsolation,
+
+    // Event-level, after its valid readings were forwarded: too many invalid readings to store one by one.
+    ManyInvalidReadings,
 }
 
 /// <summary>Stable text codes and human descriptions for <see cref="DeadLetterReason"/>.</summary>
@@ -50,6 +61,9 @@ public static class DeadLetterReasons
         DeadLetterReason.InvalidCoordinates => "invalid-coordinates",
         DeadLetterReason.NonFiniteMeasurement => "non-finite-measurement",
         DeadLetterReason.RejectedByStore => "rejected-by-store",
+        DeadLetterReason.InvalidSource => "invalid-source",
+        DeadLetterReason.FailedInIsolation => "failed-in-isolation",
+        DeadLetterReason.ManyInvalidReadings => "many-invalid-readings",
         _ => throw new ArgumentOutOfRangeException(nameof(reason), reason, null),
     };
 
@@ -58,7 +72,7 @@ public static class DeadLetterReasons
     {
         DeadLetterReason.EmptyBody => "the event body is empty",
         DeadLetterReason.Undecodable => "the event body is not a well-formed protobuf message of the expected type",
-        DeadLetterReason.Oversize => "the event is larger than the per-event budget that keeps every forwarded envelope under the 1 MB event limit",
+        DeadLetterReason.Oversize => "the reading alone is too large to forward: its base64 text would not fit one Event Hubs event (1 MB)",
         DeadLetterReason.MissingDeviceId => "the reading has no device id",
         DeadLetterReason.InvalidDeviceId => "the device id is over 128 bytes, not UTF-8, or contains '/', '\\', '?', '#' or a control character (Cosmos DB id rules)",
         DeadLetterReason.UnknownKind => "the sensor kind is unspecified or unknown",
@@ -70,6 +84,9 @@ public static class DeadLetterReasons
         DeadLetterReason.InvalidCoordinates => "latitude must be within ±90, longitude within ±180 and altitude finite",
         DeadLetterReason.NonFiniteMeasurement => "a measurement is NaN or infinite (JSON cannot carry it)",
         DeadLetterReason.RejectedByStore => "Cosmos DB rejected the document permanently",
+        DeadLetterReason.InvalidSource => "a source position of the envelope is out of range (enqueued time outside 0001-01-01 … 9999-12-31, or an over-long partition id)",
+        DeadLetterReason.FailedInIsolation => "processing this event failed repeatedly on its own while the rest of its batch succeeded (see detail)",
+        DeadLetterReason.ManyInvalidReadings => "the event holds more invalid readings than are stored one by one; its valid readings were forwarded and the whole body is kept here",
         _ => Code(reason),
     };
 }

@@ -12,14 +12,10 @@ public static class ReadingBatchReader
     /// <summary>Field number of <c>ReadingBatch.readings</c>.</summary>
     public const int ReadingsField = 1;
 
-    /// <summary>
-    /// Checks the body's framing and counts readings and the bytes they would take inside a forward
-    /// envelope (see <see cref="Splitting.EnvelopeBudget.ForwardedReadingBytes"/>).
-    /// </summary>
-    public static DeadLetterReason TryCheckFraming(ReadOnlySpan<byte> body, int maxSourceIndex, out int readingCount, out long forwardedBytes)
+    /// <summary>Checks the body's framing and counts its readings.</summary>
+    public static DeadLetterReason TryCheckFraming(ReadOnlySpan<byte> body, out int readingCount)
     {
         readingCount = 0;
-        forwardedBytes = 0;
         if (body.IsEmpty)
         {
             return DeadLetterReason.EmptyBody;
@@ -35,13 +31,12 @@ public static class ReadingBatchReader
 
             if (field == ReadingsField && wire == WireType.LengthDelimited)
             {
-                if (!reader.TryReadLengthDelimited(out var reading))
+                if (!reader.TryReadLengthDelimited(out _))
                 {
                     return DeadLetterReason.Undecodable;
                 }
 
                 readingCount++;
-                forwardedBytes += Splitting.EnvelopeBudget.ForwardedReadingBytes(reading.Length, maxSourceIndex);
             }
             else if (!reader.TrySkip(wire))
             {

@@ -1,17 +1,20 @@
+using System.Text;
+using SensorPipeline.Core.Readings;
 using SensorPipeline.Core.Wire;
 
 namespace SensorPipeline.Core.Splitting;
 
 /// <summary>
-/// The one place the forward envelope's byte arithmetic lives. A splitter invocation turns up to
-/// <c>maxEventBatchSize</c> ingestion events into one envelope per kind, and an envelope must fit in
-/// one Event Hubs event. Giving every ingestion event an equal share of the envelope makes that true
-/// by construction: an event whose readings would take more than its share is dead-lettered as
-/// oversize, so no envelope can exceed <see cref="EnvelopeLimitBytes"/> whatever the batch holds.
+/// The one place the forward envelope's size arithmetic lives. The splitter answers each output binding with a JSON
+/// array of text envelopes (<see cref="EnvelopeText"/>), and the Functions host sends every element as one event, so an
+/// invocation may emit as many events as it needs. Each envelope is cut when the next reading would push its text past
+/// <see cref="MaxEventTextBytes"/> or its count past <see cref="MaxReadingsPerEnvelope"/>: every event is under the
+/// 1 MB Event Hubs limit by construction, whatever the ingestion events hold, and a processor invocation handles at
+/// most <c>maxEventBatchSize × MaxReadingsPerEnvelope</c> readings.
 /// </summary>
 public sealed class EnvelopeBudget
 {
-    /// <summary>Event Hubs' maximum event size on Standard and Premium tiers: 1 MB.</summary>
+    /// <summary>Event Hubs' maximum event size on Standard and Premium tiers: 1 MB (body, properties and AMQP framing).</summary>
     public const int EventHubMaxEventBytes = 1024 * 1024;
 
     /// <summary>
@@ -20,8 +23,18 @@ public sealed class EnvelopeBudget
     /// </summary>
     public const int TransportHeadroomBytes = 64 * 1024;
 
-    /// <summary>The largest envelope body the splitter will ever emit.</summary>
-    public const int EnvelopeLimitBytes = EventHubMaxEventBytes - TransportHeadroomBytes;
+    /// <summary>The largest event body the splitter ever emits: one text envelope, marker and base64 included (983,040).</summary>
+    public const int MaxEventTextBytes = EventHubMaxEventBytes - TransportHeadroomBytes;
+
+    /// <summary>The largest binary envelope whose text form fits <see cref="MaxEventTextBytes"/> (737,279 bytes).</summary>
+    public const int MaxEnvelopeBytes = (MaxEventTextBytes - EnvelopeText.MarkerLength) * 3 / 4;
+
+    /// <summary>
+    /// Readings per envelope at most. This, not the byte limit, bounds a processor invocation: it handles at most
+    /// maxEventBatchSize × 250 readings (500 with host.json as shipped), which keeps the invocation well inside
+    /// functionTimeout at the store's slowest expected rate (functions/README.md, "Bounded work per invocation").
+    /// </summary>
+    public const int MaxReadingsPerEnvelope = 250;
 
     /// <summary>Envelope fields outside the lists: kind (tag + 1-byte enum) and forwarded time (tag + ≤ 10-byte varint).</summary>
     public const int EnvelopeFixedBytes = 2 + 11;
@@ -29,46 +42,53 @@ public sealed class EnvelopeBudget
     /// <summary>Longest partition id accepted in a source position (Event Hubs ids are decimal, "0".."1023").</summary>
     public const int MaxPartitionIdBytes = 32;
 
-    /// <summary>One SourcePosition entry at its largest: tag + length + partition id field + two int64 varint fields.</summary>
-    public const int MaxSourceEntryBytes = 1 + 1 + (1 + 1 + MaxPartitionIdBytes) + (1 + 10) + (1 + 10);
-
-    /// <summary>The smallest per-event share worth running with; below it nearly every event would be dead-lettered.</summary>
-    public const int MinimumPerEventBytes = 1024;
-
     /// <summary>Creates the budget for a host whose batches hold up to <paramref name="maxEventBatchSize"/> events.</summary>
     public EnvelopeBudget(int maxEventBatchSize)
     {
         ArgumentOutOfRangeException.ThrowIfLessThan(maxEventBatchSize, 1);
         MaxEventBatchSize = maxEventBatchSize;
-        PerEventBytes = (EnvelopeLimitBytes - EnvelopeFixedBytes) / maxEventBatchSize;
     }
 
     /// <summary>host.json <c>extensions.eventHubs.maxEventBatchSize</c> this budget was made for.</summary>
     public int MaxEventBatchSize { get; }
 
-    /// <summary>Bytes of envelope one ingestion event may take: its source entry plus its forwarded readings.</summary>
-    public int PerEventBytes { get; }
-
-    /// <summary>Largest source index an envelope can hold (one source per event of the batch).</summary>
-    public int MaxSourceIndex => MaxEventBatchSize - 1;
+    /// <summary>The most readings one processor invocation can receive: a full batch of full envelopes.</summary>
+    public int MaxReadingsPerProcessorInvocation => MaxEventBatchSize * MaxReadingsPerEnvelope;
 
     /// <summary>
-    /// Null when the budget is usable; otherwise why not, naming the host.json setting, for a start-up failure.
+    /// The largest maxEventBatchSize the handler runs with: 64 × 250 = 16,000 readings (and as many device writes)
+    /// per processor invocation already take ~51 s at 625 documents/s, a whole serverless container's rate.
     /// </summary>
-    public string? Problem =>
-        PerEventBytes >= MinimumPerEventBytes
-            ? null
-            : $"host.json extensions.eventHubs.maxEventBatchSize = {MaxEventBatchSize} leaves each ingestion event only {PerEventBytes} bytes " +
-              $"of the {EnvelopeLimitBytes}-byte forward envelope (minimum {MinimumPerEventBytes}); lower maxEventBatchSize to at most " +
-              $"{(EnvelopeLimitBytes - EnvelopeFixedBytes) / MinimumPerEventBytes}.";
+    public const int MaxSupportedBatchSize = 64;
 
-    /// <summary>Bytes one reading of <paramref name="readingLength"/> takes as a ForwardedReading entry, at the worst source index.</summary>
-    public static int ForwardedReadingBytes(int readingLength, int maxSourceIndex)
+    /// <summary>Null when the batch size keeps invocations bounded; otherwise why not, naming the host.json setting, for a start-up failure.</summary>
+    public string? Problem =>
+        MaxEventBatchSize <= MaxSupportedBatchSize
+            ? null
+            : $"extensions.eventHubs.maxEventBatchSize = {MaxEventBatchSize} lets one processor invocation receive up to {MaxReadingsPerProcessorInvocation:N0} readings " +
+              $"({MaxReadingsPerEnvelope} per envelope); at most {MaxSupportedBatchSize} keeps an invocation well inside functionTimeout (functions/README.md, \"Bounded work per invocation\").";
+
+    /// <summary>Bytes one reading of <paramref name="readingLength"/> takes as a ForwardedReading entry pointing at <paramref name="sourceIndex"/>.</summary>
+    public static int ForwardedReadingBytes(int readingLength, int sourceIndex)
     {
-        var inner = ProtoWriter.LengthDelimitedSize(1, readingLength) + 1 + ProtoWriter.VarintSize((ulong)Math.Max(0, maxSourceIndex));
+        var inner = ProtoWriter.LengthDelimitedSize(1, readingLength) + 1 + ProtoWriter.VarintSize((ulong)Math.Max(0, sourceIndex));
         return ProtoWriter.LengthDelimitedSize(3, inner);
     }
 
-    /// <summary>True when an event whose readings take <paramref name="forwardedReadingBytes"/> fits its share.</summary>
-    public bool Fits(long forwardedReadingBytes) => MaxSourceEntryBytes + forwardedReadingBytes <= PerEventBytes;
+    /// <summary>Bytes one SourcePosition entry takes in an envelope.</summary>
+    public static int SourceEntryBytes(in SourcePosition source)
+    {
+        var inner = ProtoWriter.LengthDelimitedSize(1, Encoding.UTF8.GetByteCount(source.PartitionId))
+            + 1 + ProtoWriter.VarintSize(unchecked((ulong)source.SequenceNumber))
+            + 1 + ProtoWriter.VarintSize(unchecked((ulong)source.EnqueuedTimeUnixMs));
+        return ProtoWriter.LengthDelimitedSize(2, inner);
+    }
+
+    /// <summary>
+    /// True when a reading of <paramref name="readingLength"/> bytes fits an envelope on its own. Only a reading
+    /// of about 737 KB (some 7,000 times a normal one, possible only with huge unknown fields) does not: its
+    /// base64 text could not travel in one event, so it is dead-lettered as oversize.
+    /// </summary>
+    public static bool FitsAlone(int readingLength, in SourcePosition source) =>
+        EnvelopeFixedBytes + SourceEntryBytes(source) + ForwardedReadingBytes(readingLength, 0) <= MaxEnvelopeBytes;
 }

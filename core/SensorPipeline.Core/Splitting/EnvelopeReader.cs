@@ -40,7 +40,18 @@ public static class EnvelopeReader
                     kind = unchecked((int)k);
                     break;
                 case (2, WireType.LengthDelimited):
-                    ok = reader.TryReadLengthDelimited(out var source) && TryReadSource(source, sources);
+                    if (!reader.TryReadLengthDelimited(out var source))
+                    {
+                        return DeadLetterReason.Undecodable;
+                    }
+
+                    var sourceReason = TryReadSource(source, sources);
+                    if (sourceReason != DeadLetterReason.None)
+                    {
+                        return sourceReason;
+                    }
+
+                    ok = true;
                     break;
                 case (3, WireType.LengthDelimited):
                     ok = reader.TryReadLengthDelimited(out _);
@@ -104,7 +115,12 @@ public static class EnvelopeReader
     /// <summary>Enumerates the encoded ForwardedReading entries (field 3) of a header-checked envelope.</summary>
     public static FieldEnumerator EnumerateReadings(ReadOnlySpan<byte> body) => new(body, 3);
 
-    private static bool TryReadSource(ReadOnlySpan<byte> body, List<SourcePosition> sources)
+    /// <summary>
+    /// One source position; <see cref="DeadLetterReason.InvalidSource"/> for values no splitter writes (a forged or
+    /// corrupted envelope): the whole envelope is kept for a human, and nothing downstream ever renders a time that
+    /// cannot exist.
+    /// </summary>
+    private static DeadLetterReason TryReadSource(ReadOnlySpan<byte> body, List<SourcePosition> sources)
     {
         var reader = new ProtoReader(body);
         ReadOnlySpan<byte> partition = default;
@@ -113,7 +129,7 @@ public static class EnvelopeReader
         {
             if (!reader.TryReadTag(out var field, out var wire))
             {
-                return false;
+                return DeadLetterReason.Undecodable;
             }
 
             var ok = (field, wire) switch
@@ -125,16 +141,17 @@ public static class EnvelopeReader
             };
             if (!ok)
             {
-                return false;
+                return DeadLetterReason.Undecodable;
             }
         }
 
-        if (partition.Length > EnvelopeBudget.MaxPartitionIdBytes)
+        var position = new SourcePosition(Encoding.UTF8.GetString(partition), unchecked((long)sequence), unchecked((long)enqueued));
+        if (partition.Length > EnvelopeBudget.MaxPartitionIdBytes || !position.HasValidEnqueuedTime)
         {
-            return false;
+            return DeadLetterReason.InvalidSource;
         }
 
-        sources.Add(new SourcePosition(Encoding.UTF8.GetString(partition), unchecked((long)sequence), unchecked((long)enqueued)));
-        return true;
+        sources.Add(position);
+        return DeadLetterReason.None;
     }
 }

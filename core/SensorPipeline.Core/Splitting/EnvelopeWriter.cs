@@ -5,17 +5,25 @@ using SensorPipeline.Core.Wire;
 namespace SensorPipeline.Core.Splitting;
 
 /// <summary>
-/// Builds one <c>ForwardEnvelope</c> of one kind by copying each reading's encoded bytes — the splitter
-/// never decodes-and-re-encodes a reading, so what the device sent is exactly what the processor reads.
-/// Readings are written as they come; the sources they point at are appended at the end
-/// (protobuf fields may come in any order). Reusable: <see cref="Reset"/> between invocations.
+/// Builds the <c>ForwardEnvelope</c>s of one kind for one invocation by copying each reading's encoded bytes — the
+/// splitter never decodes-and-re-encodes a reading, so what the device sent is exactly what the processor reads.
+/// An envelope is closed before the reading that would take it past <see cref="EnvelopeBudget.MaxEnvelopeBytes"/> or
+/// <see cref="EnvelopeBudget.MaxReadingsPerEnvelope"/>, so there is no size cliff: any number of readings of any
+/// ingestion event goes out in as many envelopes as it takes. Each envelope carries only the sources its readings
+/// point at (appended at its end: protobuf fields may come in any order). Closed envelopes are encoded as text
+/// (<see cref="EnvelopeText"/>) at once. Reusable: <see cref="Reset"/> between invocations.
 /// </summary>
 public sealed class EnvelopeWriter
 {
-    private readonly ArrayBufferWriter<byte> _buffer = new(64 * 1024);
+    private readonly ArrayBufferWriter<byte> _binary = new(64 * 1024);
+    private readonly ArrayBufferWriter<byte> _text = new(64 * 1024);
+    private readonly List<(int Start, int Length)> _closed = [];
     private readonly List<SourcePosition> _sources = [];
+    private int _sourceBytes;
     private int _currentEventIndex = -1;
     private int _currentSourceIndex = -1;
+    private int _envelopeReadings;
+    private long _forwardedTimeUnixMs;
 
     public EnvelopeWriter(int kind) => Kind = kind;
 
@@ -25,38 +33,90 @@ public sealed class EnvelopeWriter
     /// <summary>Readings written since the last reset.</summary>
     public int ReadingCount { get; private set; }
 
-    /// <summary>Sources referenced since the last reset.</summary>
-    public int SourceCount => _sources.Count;
-
-    public void Reset()
+    /// <summary>Starts a new invocation; envelopes closed from now on carry <paramref name="forwardedTimeUnixMs"/>.</summary>
+    public void Reset(long forwardedTimeUnixMs)
     {
-        _buffer.ResetWrittenCount();
-        _sources.Clear();
-        _currentEventIndex = -1;
-        _currentSourceIndex = -1;
+        _binary.ResetWrittenCount();
+        _text.ResetWrittenCount();
+        _closed.Clear();
+        _forwardedTimeUnixMs = forwardedTimeUnixMs;
         ReadingCount = 0;
+        StartEnvelope();
     }
 
-    /// <summary>Adds a reading from the ingestion event <paramref name="eventIndex"/> (events are added in order).</summary>
-    public void Add(ReadOnlySpan<byte> readingBytes, int eventIndex, in SourcePosition source)
+    /// <summary>
+    /// Adds a reading from the ingestion event <paramref name="eventIndex"/> (events are added in order). False, and
+    /// nothing written, only when the reading could not fit even an empty envelope (see <see cref="EnvelopeBudget.FitsAlone"/>).
+    /// </summary>
+    public bool TryAdd(ReadOnlySpan<byte> readingBytes, int eventIndex, in SourcePosition source)
     {
-        if (eventIndex != _currentEventIndex)
+        if (!EnvelopeBudget.FitsAlone(readingBytes.Length, source))
         {
-            _currentEventIndex = eventIndex;
-            _currentSourceIndex = _sources.Count;
-            _sources.Add(source);
+            return false;
         }
 
-        var sourceIndex = (ulong)_currentSourceIndex;
-        var inner = ProtoWriter.LengthDelimitedSize(1, readingBytes.Length) + 1 + ProtoWriter.VarintSize(sourceIndex);
-        ProtoWriter.WriteLengthDelimitedHeader(_buffer, 3, inner);
-        ProtoWriter.WriteLengthDelimitedField(_buffer, 1, readingBytes);
-        ProtoWriter.WriteVarintField(_buffer, 2, sourceIndex);
+        var newSource = eventIndex != _currentEventIndex;
+        var sourceIndex = newSource ? _sources.Count : _currentSourceIndex;
+        var added = EnvelopeBudget.ForwardedReadingBytes(readingBytes.Length, sourceIndex) + (newSource ? EnvelopeBudget.SourceEntryBytes(source) : 0);
+        if (_envelopeReadings > 0
+            && (_envelopeReadings == EnvelopeBudget.MaxReadingsPerEnvelope || CurrentEnvelopeBytes + added > EnvelopeBudget.MaxEnvelopeBytes))
+        {
+            CloseEnvelope();
+            StartEnvelope();
+            newSource = true;
+            sourceIndex = 0;
+        }
+
+        if (newSource)
+        {
+            _currentEventIndex = eventIndex;
+            _currentSourceIndex = sourceIndex;
+            _sources.Add(source);
+            _sourceBytes += EnvelopeBudget.SourceEntryBytes(source);
+        }
+
+        var inner = ProtoWriter.LengthDelimitedSize(1, readingBytes.Length) + 1 + ProtoWriter.VarintSize((ulong)sourceIndex);
+        ProtoWriter.WriteLengthDelimitedHeader(_binary, 3, inner);
+        ProtoWriter.WriteLengthDelimitedField(_binary, 1, readingBytes);
+        ProtoWriter.WriteVarintField(_binary, 2, (ulong)sourceIndex);
+        _envelopeReadings++;
         ReadingCount++;
+        return true;
     }
 
-    /// <summary>Finishes the envelope (sources, kind, forwarded time) and returns its bytes, valid until the next reset.</summary>
-    public ReadOnlyMemory<byte> Complete(long forwardedTimeUnixMs)
+    /// <summary>Closes the last envelope and returns every envelope's text, valid until the next reset.</summary>
+    public IReadOnlyList<ReadOnlyMemory<byte>> Complete()
+    {
+        if (_envelopeReadings > 0)
+        {
+            CloseEnvelope();
+            StartEnvelope();
+        }
+
+        var memory = _text.WrittenMemory;
+        var envelopes = new ReadOnlyMemory<byte>[_closed.Count];
+        for (var i = 0; i < envelopes.Length; i++)
+        {
+            envelopes[i] = memory.Slice(_closed[i].Start, _closed[i].Length);
+        }
+
+        return envelopes;
+    }
+
+    /// <summary>The open envelope's final size if closed now (readings, sources, kind and time at their largest).</summary>
+    private int CurrentEnvelopeBytes => _binary.WrittenCount + _sourceBytes + EnvelopeBudget.EnvelopeFixedBytes;
+
+    private void StartEnvelope()
+    {
+        _binary.ResetWrittenCount();
+        _sources.Clear();
+        _sourceBytes = 0;
+        _currentEventIndex = -1;
+        _currentSourceIndex = -1;
+        _envelopeReadings = 0;
+    }
+
+    private void CloseEnvelope()
     {
         Span<byte> partition = stackalloc byte[EnvelopeBudget.MaxPartitionIdBytes * 3];
         foreach (var source in _sources)
@@ -65,14 +125,19 @@ public sealed class EnvelopeWriter
             var entry = ProtoWriter.LengthDelimitedSize(1, idLength)
                 + 1 + ProtoWriter.VarintSize(unchecked((ulong)source.SequenceNumber))
                 + 1 + ProtoWriter.VarintSize(unchecked((ulong)source.EnqueuedTimeUnixMs));
-            ProtoWriter.WriteLengthDelimitedHeader(_buffer, 2, entry);
-            ProtoWriter.WriteLengthDelimitedField(_buffer, 1, partition[..idLength]);
-            ProtoWriter.WriteVarintField(_buffer, 2, unchecked((ulong)source.SequenceNumber));
-            ProtoWriter.WriteVarintField(_buffer, 3, unchecked((ulong)source.EnqueuedTimeUnixMs));
+            ProtoWriter.WriteLengthDelimitedHeader(_binary, 2, entry);
+            ProtoWriter.WriteLengthDelimitedField(_binary, 1, partition[..idLength]);
+            ProtoWriter.WriteVarintField(_binary, 2, unchecked((ulong)source.SequenceNumber));
+            ProtoWriter.WriteVarintField(_binary, 3, unchecked((ulong)source.EnqueuedTimeUnixMs));
         }
 
-        ProtoWriter.WriteVarintField(_buffer, 1, (ulong)Kind);
-        ProtoWriter.WriteVarintField(_buffer, 4, unchecked((ulong)forwardedTimeUnixMs));
-        return _buffer.WrittenMemory;
+        ProtoWriter.WriteVarintField(_binary, 1, (ulong)Kind);
+        ProtoWriter.WriteVarintField(_binary, 4, unchecked((ulong)_forwardedTimeUnixMs));
+        var envelope = _binary.WrittenSpan;
+        var length = EnvelopeText.EncodedLength(envelope.Length);
+        var start = _text.WrittenCount;
+        EnvelopeText.Encode(envelope, _text.GetSpan(length));
+        _text.Advance(length);
+        _closed.Add((start, length));
     }
 }

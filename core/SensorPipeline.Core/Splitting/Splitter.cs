@@ -9,7 +9,7 @@ public readonly record struct InputEvent(ReadOnlyMemory<byte> Body, SourcePositi
 /// <summary>What one splitter invocation produces. Envelope memory is valid until the splitter's next <see cref="Splitter.Split"/>.</summary>
 public sealed class SplitResult
 {
-    internal SplitResult(ReadOnlyMemory<byte> weather, int weatherReadings, ReadOnlyMemory<byte> seismic, int seismicReadings,
+    internal SplitResult(IReadOnlyList<ReadOnlyMemory<byte>> weather, int weatherReadings, IReadOnlyList<ReadOnlyMemory<byte>> seismic, int seismicReadings,
         IReadOnlyList<DeadLetter> deadLetters, int readingsReceived)
     {
         Weather = weather;
@@ -20,12 +20,12 @@ public sealed class SplitResult
         ReadingsReceived = readingsReceived;
     }
 
-    /// <summary>The weather envelope, empty when no weather reading came in.</summary>
-    public ReadOnlyMemory<byte> Weather { get; }
+    /// <summary>The weather envelopes as text (<see cref="EnvelopeText"/>), one event each; none when no weather reading came in.</summary>
+    public IReadOnlyList<ReadOnlyMemory<byte>> Weather { get; }
     public int WeatherReadings { get; }
 
-    /// <summary>The seismic envelope, empty when no seismic reading came in.</summary>
-    public ReadOnlyMemory<byte> Seismic { get; }
+    /// <summary>The seismic envelopes as text, one event each; none when no seismic reading came in.</summary>
+    public IReadOnlyList<ReadOnlyMemory<byte>> Seismic { get; }
     public int SeismicReadings { get; }
 
     /// <summary>Events and readings that could not be forwarded, with reasons.</summary>
@@ -36,9 +36,10 @@ public sealed class SplitResult
 }
 
 /// <summary>
-/// The splitter's pure core: checks each ingestion event, validates and routes each reading by kind,
-/// and coalesces them into one envelope per kind. Accounting is exact: every reading of every event
-/// ends up forwarded or in a dead letter, and every undecodable or oversize event in a dead letter.
+/// The splitter's pure core: checks each ingestion event, validates and routes each reading by kind, and packs them
+/// into as many envelopes per kind as they need (<see cref="EnvelopeWriter"/>). Accounting is exact: every reading of
+/// every event ends up forwarded or in a dead letter, and every undecodable event in a dead letter. No event is too
+/// large: any body the Event Hubs service accepts is split across envelopes.
 /// Not thread-safe (it reuses its buffers); one per concurrent invocation.
 /// </summary>
 public sealed class Splitter
@@ -46,69 +47,74 @@ public sealed class Splitter
     /// <summary>The stage name stored in dead letters.</summary>
     public const string Stage = "splitter";
 
-    private readonly EnvelopeBudget _budget;
+    /// <summary>
+    /// Reading-level dead letters one event may produce. Beyond it the event's reading dead letters are replaced by one
+    /// holding the whole body (<see cref="DeadLetterReason.ManyInvalidReadings"/>): a 1 MB event of tiny garbage readings
+    /// would otherwise mean hundreds of thousands of writes in one invocation.
+    /// </summary>
+    public const int MaxReadingDeadLettersPerEvent = 100;
+
     private readonly EnvelopeWriter _weather = new(1);
     private readonly EnvelopeWriter _seismic = new(2);
-
-    public Splitter(EnvelopeBudget budget) => _budget = budget ?? throw new ArgumentNullException(nameof(budget));
 
     public SplitResult Split(IReadOnlyList<InputEvent> events, long nowUnixMs)
     {
         ArgumentNullException.ThrowIfNull(events);
-        if (events.Count > _budget.MaxEventBatchSize)
-        {
-            // The host never delivers more than maxEventBatchSize; more would break the size guarantee.
-            throw new ArgumentException($"Got {events.Count} events; the envelope budget was made for at most {_budget.MaxEventBatchSize} (host.json maxEventBatchSize).", nameof(events));
-        }
-
-        _weather.Reset();
-        _seismic.Reset();
+        _weather.Reset(nowUnixMs);
+        _seismic.Reset(nowUnixMs);
         var deadLetters = new List<DeadLetter>();
         var received = 0;
         for (var e = 0; e < events.Count; e++)
         {
             var input = events[e];
             var body = input.Body.Span;
-            var framing = ReadingBatchReader.TryCheckFraming(body, _budget.MaxSourceIndex, out var count, out var forwardedBytes);
-            if (framing == DeadLetterReason.None && !_budget.Fits(forwardedBytes))
-            {
-                framing = DeadLetterReason.Oversize;
-            }
-
+            var framing = ReadingBatchReader.TryCheckFraming(body, out var count);
             if (framing != DeadLetterReason.None)
             {
-                deadLetters.Add(new DeadLetter(Stage, framing, input.Position, null, null, input.Body,
-                    framing == DeadLetterReason.Oversize ? $"{count} readings would take {forwardedBytes} bytes; the per-event budget is {_budget.PerEventBytes}" : null));
+                deadLetters.Add(new DeadLetter(Stage, framing, input.Position, null, null, input.Body));
                 continue;
             }
 
             received += count;
             var index = 0;
+            var firstOfEvent = deadLetters.Count;
             foreach (var raw in ReadingBatchReader.EnumerateReadings(body))
             {
                 Route(raw, e, index++, input, deadLetters);
             }
+
+            var invalid = deadLetters.Count - firstOfEvent;
+            if (invalid > MaxReadingDeadLettersPerEvent)
+            {
+                deadLetters.RemoveRange(firstOfEvent, invalid);
+                deadLetters.Add(new DeadLetter(Stage, DeadLetterReason.ManyInvalidReadings, input.Position, null, null, input.Body,
+                    $"{invalid} of {count} readings are invalid; the other {count - invalid} were forwarded"));
+            }
         }
 
-        return new SplitResult(
-            _weather.ReadingCount > 0 ? _weather.Complete(nowUnixMs) : ReadOnlyMemory<byte>.Empty, _weather.ReadingCount,
-            _seismic.ReadingCount > 0 ? _seismic.Complete(nowUnixMs) : ReadOnlyMemory<byte>.Empty, _seismic.ReadingCount,
-            deadLetters, received);
+        return new SplitResult(_weather.Complete(), _weather.ReadingCount, _seismic.Complete(), _seismic.ReadingCount, deadLetters, received);
     }
 
     private void Route(ReadOnlySpan<byte> raw, int eventIndex, int readingIndex, in InputEvent input, List<DeadLetter> deadLetters)
     {
         var reason = ReadingDecoder.TryDecode(raw, out var reading) ? ReadingValidator.Validate(reading) : DeadLetterReason.Undecodable;
-        if (reason != DeadLetterReason.None)
+        if (reason == DeadLetterReason.None)
         {
-            var device = reason is DeadLetterReason.Undecodable or DeadLetterReason.MissingDeviceId or DeadLetterReason.InvalidDeviceId
-                ? null
-                : System.Text.Encoding.UTF8.GetString(reading.DeviceIdUtf8);
-            deadLetters.Add(new DeadLetter(Stage, reason, input.Position, readingIndex, device, raw.ToArray()));
-            return;
+            var writer = reading.Payload == PayloadCase.Weather ? _weather : _seismic;
+            if (writer.TryAdd(raw, eventIndex, input.Position))
+            {
+                return;
+            }
+
+            reason = DeadLetterReason.Oversize;
         }
 
-        var writer = reading.Payload == PayloadCase.Weather ? _weather : _seismic;
-        writer.Add(raw, eventIndex, input.Position);
+        var device = reason is DeadLetterReason.Undecodable or DeadLetterReason.MissingDeviceId or DeadLetterReason.InvalidDeviceId
+            ? null
+            : System.Text.Encoding.UTF8.GetString(reading.DeviceIdUtf8);
+        var detail = reason == DeadLetterReason.Oversize
+            ? $"the reading is {raw.Length} bytes; its base64 text would not fit one {EnvelopeBudget.MaxEventTextBytes}-byte event"
+            : null;
+        deadLetters.Add(new DeadLetter(Stage, reason, input.Position, readingIndex, device, raw.ToArray(), detail));
     }
 }

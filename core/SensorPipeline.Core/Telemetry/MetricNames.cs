@@ -20,8 +20,8 @@ public static class MetricNames
     /// <summary>Events per invocation, per function (avg/min/max batch size).</summary>
     public const string BatchSize = "BatchSize";
 
-    /// <summary>Now − ingestion enqueued time of the oldest event in a batch, ms, per function and partition: the seeds'
-    /// lateness signal (a consumer falling behind shows here first). The freshness alert reads this name.</summary>
+    /// <summary>Now − ingestion enqueued time of the oldest event in a batch, ms, per function and partition: the
+    /// lateness signal of "Performance tuning - Event streaming" (a consumer falling behind shows here first). The freshness alert reads this name.</summary>
     public const string FreshnessMs = "FreshnessMs";
 
     /// <summary>Ingestion enqueued → document written, ms, per function (sum, count, min, max).</summary>
@@ -60,6 +60,10 @@ public static class MetricNames
 
     /// <summary>Failed invocations, per function and failure kind.</summary>
     public const string InvocationFailures = "InvocationFailures";
+
+    /// <summary>Batches proven systemic (every event failed on its own; nothing dead-lettered, the batch kept), per function.
+    /// The systemic-failure alert reads this name.</summary>
+    public const string SystemicFailures = "SystemicFailures";
 
     /// <summary>Dimension names (Application Insights <c>customDimensions</c> keys).</summary>
     public static class Dimensions

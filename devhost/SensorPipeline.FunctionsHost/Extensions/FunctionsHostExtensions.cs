@@ -1,10 +1,7 @@
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Options;
-using SensorPipeline.EventHubs;
-using SensorPipeline.EventHubs.Http;
 using SensorPipeline.FunctionsHost;
-using SensorPipeline.FunctionsHost.Hubs;
 using SensorPipeline.FunctionsHost.Listeners;
 using SensorPipeline.FunctionsHost.Status;
 
@@ -14,9 +11,10 @@ namespace Microsoft.Extensions.Hosting;
 /// <summary>The one DI entry point of the local Functions host.</summary>
 public static class FunctionsHostExtensions
 {
-    /// <summary>Runs the function app in <see cref="FunctionsHostOptions.AppRoot"/> against the emulator's
-    /// <see cref="EventHubsNamespace"/> (register it first, with AddEventHubsEmulator). Options bind from the <c>FunctionsHost</c>
-    /// section, then <paramref name="configure"/> (the devhost command line) applies.</summary>
+    /// <summary>Runs the function app in <see cref="FunctionsHostOptions.AppRoot"/> against the registered
+    /// <see cref="SensorPipeline.FunctionsHost.Hubs.IEventHubsGateway"/> (the devhost program registers one over the Event Hubs
+    /// emulator). Options bind from the <c>FunctionsHost</c> section, then <paramref name="configure"/> (the devhost command
+    /// line) applies.</summary>
     public static IHostApplicationBuilder AddFunctionsHost(this IHostApplicationBuilder builder, Action<FunctionsHostOptions>? configure = null)
     {
         ArgumentNullException.ThrowIfNull(builder);
@@ -31,8 +29,6 @@ public static class FunctionsHostExtensions
         builder.Services.TryAddEnumerable(ServiceDescriptor.Singleton<IValidateOptions<FunctionsHostOptions>, FunctionsHostOptionsValidator>());
         builder.Services.TryAddSingleton(TimeProvider.System);
         builder.Services.TryAddSingleton<FunctionsHostState>();
-        builder.Services.TryAddEnumerable(ServiceDescriptor.Singleton<IStatusSection, FunctionsHostStatusSection>());
-        builder.Services.TryAddSingleton<IEventHubsGateway>(sp => new NamespaceGateway(sp.GetRequiredService<EventHubsNamespace>()));
         builder.Services.AddHostedService<FunctionsHostService>();
         return builder;
     }

@@ -46,7 +46,7 @@ internal sealed class HandlerClient(HttpClient http, string hostVersion)
         if (content.AsSpan().Trim(" \t\r\n"u8).IsEmpty)
         {
             // The host deserializes an empty body to null and never completes the invocation: it hangs until the
-            // function timeout. Mirror that, so a handler that forgets its body fails here as it would in Azure.
+            // function timeout. Do the same, so a handler that forgets its body fails here as it would in Azure.
             await Task.Delay(Timeout.InfiniteTimeSpan, cancellationToken);
         }
 

@@ -22,6 +22,12 @@ internal static class InvocationFailures
             // The host's request is not the custom-handler shape: a contract mismatch someone must fix.
             InvalidInvocationException => new(LogLevel.Error, "invalid-request", StatusCodes.Status400BadRequest),
 
+            // Every event failed on its own: the store or the configuration is at fault. Kept, retried, and loud.
+            SystemicFailureException => new(LogLevel.Error, "systemic", StatusCodes.Status500InternalServerError),
+
+            // The store refuses everything alike (403/404 by cause) before the batch has failed often enough to prove it.
+            StoreUnavailableException { Fault: StoreFault.Systemic } => new(LogLevel.Error, "store-refused", StatusCodes.Status500InternalServerError),
+
             // The store did not take the batch: transient; the host's retry policy re-runs it before checkpointing.
             StoreUnavailableException => new(LogLevel.Information, "store-unavailable", StatusCodes.Status500InternalServerError),
 

@@ -15,6 +15,7 @@ using SensorPipeline.Core.Policies;
 using SensorPipeline.Core.Processing;
 using SensorPipeline.Core.Splitting;
 using SensorPipeline.Functions.Functions;
+using SensorPipeline.Functions.Invocation;
 using SensorPipeline.Functions.Options;
 using SensorPipeline.Functions.Storage;
 using SensorPipeline.Functions.Telemetry;
@@ -47,7 +48,7 @@ internal static class FunctionsExtensions
             },
         });
 
-        // host.json decides the splitter's byte budget; a bad value stops start-up here, naming file and setting.
+        // host.json bounds the largest request; a bad value stops start-up here, naming file and setting.
         var hostJson = HostJsonSettings.Load(configuration[AppRootSetting], Directory.GetCurrentDirectory());
         var budget = new EnvelopeBudget(hostJson.MaxEventBatchSize);
         services.AddSingleton(hostJson);
@@ -71,9 +72,11 @@ internal static class FunctionsExtensions
         services.AddSingleton<DocumentWriter>();
         services.AddSingleton<DeviceStateGuard>();
         services.AddSingleton<DeadLetterStore>();
+        services.AddSingleton<AttemptLedger>();
+        services.AddSingleton<PoisonIsolation>();
 
         var pools = new DefaultObjectPoolProvider { MaximumRetained = Environment.ProcessorCount * 4 };
-        services.AddSingleton(pools.Create(new PooledPolicy<Splitter>(() => new Splitter(budget))));
+        services.AddSingleton(pools.Create(new PooledPolicy<Splitter>(() => new Splitter())));
         services.AddSingleton<SplitterFunction>();
         foreach (var definition in new[] { ProcessorDefinition.Weather, ProcessorDefinition.Seismic })
         {
@@ -99,7 +102,7 @@ internal static class FunctionsExtensions
             var budget = app.Services.GetRequiredService<EnvelopeBudget>();
             foreach (var address in addresses ?? [])
             {
-                FunctionsLog.Listening(app.Logger, address, hostJson.Path, budget.MaxEventBatchSize, budget.PerEventBytes);
+                FunctionsLog.Listening(app.Logger, address, hostJson.Path, budget.MaxEventBatchSize, budget.MaxReadingsPerProcessorInvocation);
                 Console.Out.WriteLine($"SensorPipeline.Functions listening on {address}");
                 Console.Out.Flush();
             }
@@ -121,9 +124,9 @@ internal static class FunctionsExtensions
             // Loopback only: the host is on the same machine, and nothing else should reach the handler.
             kestrel.Listen(IPAddress.Loopback, port);
 
-            // A full batch: maxEventBatchSize events of up to 1 MB each, base64 (4/3) inside a JSON string, plus
-            // metadata. The whole body is read before parsing, so this bounds the memory one invocation can take.
-            kestrel.Limits.MaxRequestBodySize = (long)budget.MaxEventBatchSize * (EnvelopeBudget.EventHubMaxEventBytes * 4 / 3 + 4096) + (1024 * 1024);
+            // Over anything the host can send, so no real batch is ever refused (a refusal would be retried forever):
+            // see RequestBody.MaxBytes. Memory follows the body actually sent, not this cap.
+            kestrel.Limits.MaxRequestBodySize = Invocation.RequestBody.MaxBytes(budget.MaxEventBatchSize);
         });
     }
 }

@@ -7,6 +7,7 @@ using Microsoft.Extensions.Options;
 using SensorPipeline.Core.DeadLetters;
 using SensorPipeline.Core.Processing;
 using SensorPipeline.Core.Readings;
+using SensorPipeline.Core.Splitting;
 using SensorPipeline.Functions.Invocation;
 using SensorPipeline.Functions.Options;
 using SensorPipeline.Functions.Storage;
@@ -26,6 +27,7 @@ internal sealed class ProcessorFunction(
     DocumentWriter writer,
     DeviceStateGuard devices,
     DeadLetterStore deadLetters,
+    PoisonIsolation isolation,
     IOptions<PipelineOptions> options,
     TimeProvider clock,
     PipelineMetrics metrics,
@@ -36,24 +38,42 @@ internal sealed class ProcessorFunction(
         ArgumentNullException.ThrowIfNull(context);
         var cancellationToken = context.RequestAborted;
         using var request = await InvocationRequestReader.ReadAsync(context.Request, ProcessorDefinition.TriggerName, cancellationToken);
+        var now = clock.GetUtcNow();
+        // Every attempt reports its batch's age, a failing one too: a retried batch shows as a growing age (the stall alarm).
+        metrics.BatchArrived(definition.Name, request.PartitionId, request.Events, now);
+        var tally = new BatchTally();
+        var poison = await isolation.RunAsync(definition.Name, definition.Stage, request,
+            (events, firstAttempt, token) => ProcessAsync(events, request, firstAttempt, tally, token), cancellationToken);
+
+        // Commit point: only now, with every reading, archived reading, device state and dead letter stored, do we
+        // answer 2xx and let the host checkpoint the batch. Any failure above throws and answers non-2xx: the host
+        // retries the batch (at-least-once), and the deterministic ids make the re-run overwrite, not duplicate.
+        // Once the host has cancelled the call, nothing is acknowledged, even though everything was written.
+        cancellationToken.ThrowIfCancellationRequested();
+        // Counted once, at the commit: a failed attempt that wrote some readings before failing counts nothing.
+        tally.Report(metrics, definition.Name, request.PartitionId, request.Events);
+        var counts = tally.Counts;
+        FunctionsLog.Processed(logger, definition.Name, request.PartitionId, request.Events.Count, tally.ReadingsReceived,
+            counts.Live, counts.Archived, counts.DevicesUpdated, counts.DevicesSuperseded, counts.DeadLetters + poison.Count, request.RetryCount);
+        var summary = string.Create(CultureInfo.InvariantCulture,
+            $"{definition.Name}: {request.Events.Count} envelopes, {tally.ReadingsReceived} readings; live {counts.Live}, archived {counts.Archived}, devices {counts.DevicesUpdated} updated / {counts.DevicesSuperseded} superseded, dead letters {counts.DeadLetters}, stale copies of live readings {counts.RedundantStale}, poison envelopes {poison.Count}");
+        await InvocationResponse.WriteAsync(context.Response, StatusCodes.Status200OK, [], [summary], cancellationToken);
+    }
+
+    /// <summary>
+    /// Processes and stores some of the batch's envelopes (all of them, or a subset while isolating poison), judging
+    /// staleness at the batch's first attempt so a re-run writes what the first attempt would have. Adds to
+    /// <paramref name="tally"/> only when everything is stored.
+    /// </summary>
+    private async Task ProcessAsync(IReadOnlyList<InputEvent> envelopes, InvocationRequest request, DateTimeOffset firstAttempt, BatchTally tally, CancellationToken cancellationToken)
+    {
         var processor = processors.Get();
         try
         {
-            var now = clock.GetUtcNow();
-            var result = processor.Process(request.Events, now.ToUnixTimeMilliseconds());
-            metrics.BatchReceived(definition.Name, request.PartitionId, request.Events, result.ReadingsReceived, now);
-            var counts = await WriteAsync(result, request, now, cancellationToken);
-
-            // Commit point: only now, with every reading, archived reading, device state and dead letter stored, do we
-            // answer 2xx and let the host checkpoint the batch. Any failure above throws and answers non-2xx: the host
-            // retries the batch (at-least-once), and the deterministic ids make the re-run overwrite, not duplicate.
-            // Once the host has cancelled the call, nothing is acknowledged, even though everything was written.
-            cancellationToken.ThrowIfCancellationRequested();
-            FunctionsLog.Processed(logger, definition.Name, request.PartitionId, request.Events.Count, result.ReadingsReceived,
-                counts.Live, counts.Archived, counts.DevicesUpdated, counts.DevicesSuperseded, counts.DeadLetters, request.RetryCount);
-            var summary = string.Create(CultureInfo.InvariantCulture,
-                $"{definition.Name}: {request.Events.Count} envelopes, {result.ReadingsReceived} readings; live {counts.Live}, archived {counts.Archived}, devices {counts.DevicesUpdated} updated / {counts.DevicesSuperseded} superseded, dead letters {counts.DeadLetters}, stale copies of live readings {counts.RedundantStale}");
-            await InvocationResponse.WriteAsync(context.Response, StatusCodes.Status200OK, [], [summary], cancellationToken);
+            var result = processor.Process(envelopes, firstAttempt.ToUnixTimeMilliseconds());
+            var part = new BatchTally();
+            await WriteAsync(result, request, envelopes[0].Position, firstAttempt, part, cancellationToken);
+            tally.Add(part, result.ReadingsReceived);
         }
         finally
         {
@@ -63,11 +83,22 @@ internal sealed class ProcessorFunction(
     }
 
     /// <summary>Writes one processed batch; internal for the benchmark, which measures exactly this path.</summary>
-    internal async Task<WriteCounts> WriteAsync(ProcessResult result, InvocationRequest request, DateTimeOffset now, CancellationToken cancellationToken)
+    internal async Task<WriteCounts> WriteAsync(ProcessResult result, InvocationRequest request, DateTimeOffset now, CancellationToken cancellationToken) =>
+        (await WriteAsync(result, request, request.Events.Count > 0 ? request.Events[0].Position : new SourcePosition(request.PartitionId, 0, 0),
+            now, new BatchTally(), cancellationToken)).Counts;
+
+    /// <summary>Writes one processed batch (or part of one) and adds what it stored to <paramref name="tally"/>.</summary>
+    /// <param name="result">The processed envelopes.</param>
+    /// <param name="request">The invocation.</param>
+    /// <param name="batchStart">The first envelope's position: store-rejection dead letters are numbered from it.</param>
+    /// <param name="now">The batch's first attempt: decides the straddle check and stamps dead letters.</param>
+    /// <param name="tally">What was stored, for the metrics at the commit point.</param>
+    /// <param name="cancellationToken">The invocation's token.</param>
+    private async Task<BatchTally> WriteAsync(ProcessResult result, InvocationRequest request, SourcePosition batchStart, DateTimeOffset now, BatchTally tally,
+        CancellationToken cancellationToken)
     {
         var parallel = new ParallelOptions { MaxDegreeOfParallelism = options.Value.WriteParallelism, CancellationToken = cancellationToken };
         var rejected = new ConcurrentBag<DeadLetter>();
-        var batchStart = request.Events.Count > 0 ? request.Events[0].Position : new SourcePosition(request.PartitionId, 0, 0);
         var live = 0;
         var archived = 0;
         var redundant = 0;
@@ -85,7 +116,7 @@ internal sealed class ProcessorFunction(
                 return;
             }
 
-            metrics.ReadingWritten(definition.Name, request.PartitionId, document.EnqueuedUnixMs, document.ObservedUnixMs);
+            tally.Written(document.EnqueuedUnixMs, document.ObservedUnixMs);
             if (await ReconcileStraddleAsync(document, nowMs, token))
             {
                 Interlocked.Increment(ref redundant);
@@ -119,9 +150,8 @@ internal sealed class ProcessorFunction(
 
         var allDeadLetters = rejected.IsEmpty ? result.DeadLetters : [.. result.DeadLetters, .. rejected];
         await deadLetters.WriteAsync(allDeadLetters, now, cancellationToken);
-        metrics.BatchStored(definition.Name, request.PartitionId, live + archived, archived);
-        metrics.DeadLettered(definition.Name, allDeadLetters);
-        return new WriteCounts(live, archived, updated, superseded, allDeadLetters.Count, redundant);
+        tally.Stored(new WriteCounts(live, archived, updated, superseded, allDeadLetters.Count, redundant), allDeadLetters);
+        return tally;
     }
 
     /// <summary>

@@ -10,10 +10,11 @@ using SensorPipeline.Functions.Telemetry;
 namespace SensorPipeline.Functions.Functions;
 
 /// <summary>
-/// The Splitter function: ingestion events in, one weather and one seismic envelope out (the host sends each
-/// output as one event), undecodable and oversize events and invalid readings to the dead letters.
+/// The Splitter function: ingestion events in, as many weather and seismic text envelopes out as their readings need
+/// (each output a JSON array; the host sends one event per element), undecodable events and invalid or
+/// unforwardable readings to the dead letters.
 /// </summary>
-internal sealed class SplitterFunction(ObjectPool<Splitter> splitters, EnvelopeBudget budget, DeadLetterStore deadLetters, TimeProvider clock, PipelineMetrics metrics, ILogger<SplitterFunction> logger)
+internal sealed class SplitterFunction(ObjectPool<Splitter> splitters, DeadLetterStore deadLetters, TimeProvider clock, PipelineMetrics metrics, ILogger<SplitterFunction> logger)
 {
     public const string Name = "Splitter";
     public const string TriggerName = "events";
@@ -25,12 +26,6 @@ internal sealed class SplitterFunction(ObjectPool<Splitter> splitters, EnvelopeB
         ArgumentNullException.ThrowIfNull(context);
         var cancellationToken = context.RequestAborted;
         using var request = await InvocationRequestReader.ReadAsync(context.Request, TriggerName, cancellationToken);
-        if (request.Events.Count > budget.MaxEventBatchSize)
-        {
-            // The envelope size guarantee holds only up to the batch size the budget was made for.
-            throw new InvalidInvocationException($"Data.{TriggerName} has {request.Events.Count} events; host.json extensions.eventHubs.maxEventBatchSize (read at start-up) is {budget.MaxEventBatchSize}.");
-        }
-
         var splitter = splitters.Get();
         try
         {
@@ -48,26 +43,29 @@ internal sealed class SplitterFunction(ObjectPool<Splitter> splitters, EnvelopeB
             // listener checkpoint. A kind with no readings has no output, so no empty event is sent. Once the host has
             // cancelled the call, nothing is acknowledged.
             cancellationToken.ThrowIfCancellationRequested();
-            var outputs = new List<OutputEvent>(2);
-            if (!result.Weather.IsEmpty)
+            var outputs = new List<OutputEvents>(2);
+            if (result.Weather.Count > 0)
             {
-                outputs.Add(new OutputEvent(WeatherOutput, result.Weather));
+                outputs.Add(new OutputEvents(WeatherOutput, result.Weather));
             }
 
-            if (!result.Seismic.IsEmpty)
+            if (result.Seismic.Count > 0)
             {
-                outputs.Add(new OutputEvent(SeismicOutput, result.Seismic));
+                outputs.Add(new OutputEvents(SeismicOutput, result.Seismic));
             }
 
             FunctionsLog.Split(logger, request.PartitionId, request.Events.Count, result.ReadingsReceived, result.WeatherReadings, result.SeismicReadings, result.DeadLetters.Count, request.RetryCount);
             var summary = string.Create(CultureInfo.InvariantCulture,
-                $"Splitter: {request.Events.Count} events, {result.ReadingsReceived} readings; weather {result.WeatherReadings}, seismic {result.SeismicReadings}, dead letters {result.DeadLetters.Count}");
+                $"Splitter: {request.Events.Count} events, {result.ReadingsReceived} readings; weather {result.WeatherReadings} in {result.Weather.Count} envelopes, seismic {result.SeismicReadings} in {result.Seismic.Count}, dead letters {result.DeadLetters.Count}");
             await InvocationResponse.WriteAsync(context.Response, StatusCodes.Status200OK, outputs, [summary], cancellationToken);
         }
         finally
         {
             // The envelopes live in the splitter's buffers: it goes back to the pool only after the response is written.
-            splitters.Return(splitter);
+            if (!larger)
+            {
+                splitters.Return(splitter);
+            }
         }
     }
 }

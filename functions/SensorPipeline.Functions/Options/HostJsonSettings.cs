@@ -4,8 +4,8 @@ using SensorPipeline.Core.Splitting;
 namespace SensorPipeline.Functions.Options;
 
 /// <summary>
-/// The one host.json value the handler depends on: <c>extensions.eventHubs.maxEventBatchSize</c>, which fixes
-/// the splitter's per-event byte share (<see cref="EnvelopeBudget"/>). Read once at start-up; a missing or
+/// The one host.json value the handler depends on: <c>extensions.eventHubs.maxEventBatchSize</c>, which bounds the
+/// largest request the host can send (<see cref="EnvelopeBudget"/>). Read once at start-up; a missing or
 /// unusable value stops start-up with a message naming the file and the setting.
 /// </summary>
 internal sealed record HostJsonSettings(string Path, int MaxEventBatchSize)
@@ -41,8 +41,7 @@ internal sealed record HostJsonSettings(string Path, int MaxEventBatchSize)
                 }
             }
 
-            var budget = new EnvelopeBudget(max);
-            return budget.Problem is { } problem
+            return new EnvelopeBudget(max).Problem is { } problem
                 ? throw new InvalidOperationException($"{path}: {problem}")
                 : new HostJsonSettings(path, max);
         }

@@ -7,7 +7,7 @@ internal sealed class PipelineOptions
 
     /// <summary>
     /// A reading older than this (now − its ingestion event's enqueued time) is stale: archived, not live.
-    /// Default 00:05:00 (the seeds' threshold); must be positive.
+    /// Default 00:05:00 (the cut-off in "Performance tuning - Event streaming"); must be positive.
     /// </summary>
     public TimeSpan MaxAge { get; set; } = TimeSpan.FromMinutes(5);
 
@@ -42,4 +42,12 @@ internal sealed class PipelineOptions
 
     /// <summary>Longest single back-off delay (a server's retry-after is honoured up to this). Default 00:00:05; at least the base delay, at most 1 minute.</summary>
     public TimeSpan TransientRetryMaxDelay { get; set; } = TimeSpan.FromSeconds(5);
+
+    /// <summary>
+    /// Failed attempts of one batch, for a reason no retry fixes (not a transient store answer), after which its events
+    /// are tested on their own: the ones that fail alone are dead-lettered as poison and the rest committed; if every
+    /// one fails alone the fault is systemic and nothing is dead-lettered. Counted across restarts (the attempt ledger).
+    /// Default 3 (with host.json's 2 s, 4 s back-off: isolated about 6 s after the first failure); 2 to 100.
+    /// </summary>
+    public int IsolateAfterAttempts { get; set; } = 3;
 }

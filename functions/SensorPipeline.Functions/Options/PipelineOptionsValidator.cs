@@ -44,6 +44,11 @@ internal sealed class PipelineOptionsValidator : IValidateOptions<PipelineOption
             failures.Add($"Pipeline__RedeliveryWindow must be from 00:00:00 to 01:00:00, found {options.RedeliveryWindow}.");
         }
 
+        if (options.IsolateAfterAttempts is < 2 or > 100)
+        {
+            failures.Add($"Pipeline__IsolateAfterAttempts must be from 2 to 100, found {options.IsolateAfterAttempts}.");
+        }
+
         return failures.Count == 0 ? ValidateOptionsResult.Success : ValidateOptionsResult.Fail(failures);
     }
 }

@@ -23,7 +23,7 @@ internal sealed class ContainerInitializer(CosmosClient client, IOptions<CosmosO
 
         Database database = (await client.CreateDatabaseIfNotExistsAsync(o.DatabaseName, cancellationToken: cancellationToken)).Database;
         var readings = new ContainerProperties(o.ReadingsContainer, "/deviceId") { DefaultTimeToLive = o.ReadingsTtlSeconds };
-        readings.IndexingPolicy.SpatialIndexes.Add(new SpatialPath { Path = "/geometry/?", SpatialTypes = { SpatialType.Point } });
+        readings.IndexingPolicy.SpatialIndexes.Add(new SpatialPath { Path = "/geometry/*", SpatialTypes = { SpatialType.Point } });
         await database.CreateContainerIfNotExistsAsync(readings, cancellationToken: cancellationToken);
         await database.CreateContainerIfNotExistsAsync(new ContainerProperties(o.DevicesContainer, "/deviceId"), cancellationToken: cancellationToken);
         await database.CreateContainerIfNotExistsAsync(new ContainerProperties(o.ArchiveContainer, "/deviceId"), cancellationToken: cancellationToken);

@@ -14,8 +14,8 @@ internal static class CosmosClientFactory
         var clientOptions = new CosmosClientOptions
         {
             ApplicationName = "sensorpipeline-functions",
-            // Gateway mode: one HTTPS endpoint, works through Flex Consumption's outbound rules and with the stand-in
-            // (which has no Direct-mode routes).
+            // Gateway mode: one HTTPS endpoint, works through Flex Consumption's outbound rules and with the local
+            // emulator (which serves the gateway protocol only).
             ConnectionMode = ConnectionMode.Gateway,
             GatewayModeMaxConnectionLimit = Math.Max(50, writeParallelism * 2),
             RequestTimeout = options.OperationTimeout,
@@ -27,8 +27,8 @@ internal static class CosmosClientFactory
 
         if (options.IsLoopback)
         {
-            // The local stand-in advertises addresses other than the one we dialled and serves a self-signed
-            // certificate; both concessions are made for a loopback endpoint only, never for a real account.
+            // The local emulator serves a self-signed certificate, accepted as the SDK's emulator guidance says, and
+            // only this endpoint is dialled; both concessions are made for a loopback endpoint only, never for a real account.
             clientOptions.LimitToEndpoint = true;
             clientOptions.ServerCertificateCustomValidationCallback = static (_, _, _) => true;
         }

@@ -21,11 +21,10 @@ internal sealed partial class DeviceStateGuard
                 "read",
                 (devices, latest.DeviceId),
                 static (s, token) => s.devices.ReadItemStreamAsync(s.DeviceId, new PartitionKey(s.DeviceId), cancellationToken: token),
-                cancellationToken,
-                // A 500 here is the stand-in's "missing": the create below settles it (201, or 409 if it did exist after all).
-                StoreStatus.IsTransientRead))
+                cancellationToken))
             {
-                if (read.StatusCode is HttpStatusCode.NotFound or HttpStatusCode.InternalServerError)
+                // Missing: the create below settles it (201, or 409 if another writer created it meanwhile).
+                if (read.StatusCode == HttpStatusCode.NotFound)
                 {
                     var (conflict, outcome) = await CreateAsync(devices, latest, document, cancellationToken);
                     if (!conflict)

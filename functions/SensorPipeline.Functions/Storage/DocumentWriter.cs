@@ -27,10 +27,7 @@ internal sealed class DocumentWriter(StoreRetry retry)
         return Classify("upsert", response);
     }
 
-    /// <summary>
-    /// True when the document exists. The local stand-in answers 500 for a missing document: a 500 here is taken as
-    /// "not found" without retrying, which on Cosmos DB errs on the safe side (a copy is kept, never dropped).
-    /// </summary>
+    /// <summary>True when the document exists (200), false when it does not (404).</summary>
     public async Task<bool> ExistsAsync(Container container, string partitionKey, string id, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(container);
@@ -39,12 +36,11 @@ internal sealed class DocumentWriter(StoreRetry retry)
             "read",
             (container, partitionKey, id),
             static (s, token) => s.container.ReadItemStreamAsync(s.id, new PartitionKey(s.partitionKey), cancellationToken: token),
-            cancellationToken,
-            StoreStatus.IsTransientRead);
+            cancellationToken);
         return response.StatusCode switch
         {
             HttpStatusCode.OK => true,
-            HttpStatusCode.NotFound or HttpStatusCode.InternalServerError => false,
+            HttpStatusCode.NotFound => false,
             _ => throw Unavailable("read", response),
         };
     }
@@ -75,18 +71,25 @@ internal sealed class DocumentWriter(StoreRetry retry)
             return WriteOutcome.Written(response.StatusCode);
         }
 
-        if (StoreStatus.IsPermanentRejection(response.StatusCode))
-        {
-            return new WriteOutcome(WriteResult.Rejected, response.StatusCode, Describe(response));
-        }
-
-        // 401/403/404 (container missing) and the like: no retry here fixes them, and dropping the batch would lose it.
-        throw Unavailable(operation, response);
+        // 400/413 and a full device partition (403.1014): this document, never the store, is the problem.
+        return StoreStatus.FaultOf(response.StatusCode, StoreStatus.SubStatus(response.Headers)) == StoreFault.Rejected
+            ? new WriteOutcome(WriteResult.Rejected, response.StatusCode, Describe(response))
+            : throw Unavailable(operation, response);
     }
 
-    /// <summary>An answer no retry here fixes (401/403/404 container missing, …): the invocation fails, the batch is kept.</summary>
-    internal static StoreUnavailableException Unavailable(string operation, ResponseMessage response) =>
-        new(operation, response.StatusCode, 1, new CosmosException(Describe(response), response.StatusCode, 0, response.Headers.ActivityId, 0));
+    /// <summary>
+    /// An answer no retry here fixes (a 403 or 404 by its cause, see <see cref="StoreStatus.FaultOf"/>): the invocation
+    /// fails and the batch is kept; the exception carries the substatus so the handler tells systemic from transient.
+    /// </summary>
+    internal static StoreUnavailableException Unavailable(string operation, ResponseMessage response)
+    {
+        var subStatus = StoreStatus.SubStatus(response.Headers);
+        return new(operation, response.StatusCode, 1, new CosmosException(Describe(response), response.StatusCode, subStatus, response.Headers.ActivityId, 0))
+        {
+            Fault = StoreStatus.FaultOf(response.StatusCode, subStatus),
+            SubStatus = subStatus,
+        };
+    }
 
     private static string Describe(ResponseMessage response) =>
         string.IsNullOrEmpty(response.ErrorMessage)

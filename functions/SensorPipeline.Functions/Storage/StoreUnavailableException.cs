@@ -39,4 +39,13 @@ internal sealed class StoreUnavailableException : Exception
     public HttpStatusCode Status { get; }
 
     public int Attempts { get; }
+
+    /// <summary>
+    /// Transient (the retries ran out: throttling, a timeout, an outage) unless the answer said otherwise: a systemic one
+    /// (403/404 by cause) refuses every document alike and must never lead to a dead letter.
+    /// </summary>
+    public StoreFault Fault { get; init; } = StoreFault.Transient;
+
+    /// <summary>The store's <c>x-ms-substatus</c>, 0 when none.</summary>
+    public int SubStatus { get; init; }
 }

@@ -38,6 +38,9 @@ internal sealed class PipelineMetrics
     private static readonly MetricConfiguration PerFunction = Configuration(FunctionLimit);
     private static readonly MetricConfiguration PerContainerOnly = Configuration(SmallLimit);
 
+    /// <summary>One slot per dead-letter reason, however many are added.</summary>
+    private static readonly int ReasonCount = Enum.GetValues<DeadLetterReason>().Max(r => (int)r) + 1;
+
     private readonly TimeProvider _clock;
     private readonly Metric? _eventsReceived;
     private readonly Metric? _readingsReceived;
@@ -56,6 +59,7 @@ internal sealed class PipelineMetrics
     private readonly Metric? _cosmosRetries;
     private readonly Metric? _invocationMs;
     private readonly Metric? _invocationFailures;
+    private readonly Metric? _systemicFailures;
 
     /// <param name="client">The process's one client, or null when telemetry is off.</param>
     /// <param name="clock">The clock that stamps "written" for the latency metrics.</param>
@@ -69,7 +73,7 @@ internal sealed class PipelineMetrics
         }
 
         // Cost (devhost/SensorPipeline.DevHost.Telemetry/README.md): a series with a Partition dimension is sent once per
-        // partition per period (100 a hub at the seeds' scale), a series without one once per instance. Partition is kept
+        // partition per period (100 a hub at 100,000 events/s), a series without one once per instance. Partition is kept
         // only where partition heat matters — freshness (one stuck partition shows as lateness) and readings received
         // (a hot partition) — the rest is per function: no chart or alert groups them by partition.
         _eventsReceived = client.GetMetric(MetricNames.EventsReceived, D.Function, PerFunction);
@@ -94,16 +98,18 @@ internal sealed class PipelineMetrics
         _cosmosRetries = client.GetMetric(MetricNames.CosmosRetries, D.Container, D.Status, PerContainer);
         _invocationMs = client.GetMetric(MetricNames.InvocationMs, D.Function, PerFunction);
         _invocationFailures = client.GetMetric(MetricNames.InvocationFailures, D.Function, D.Reason, PerReason);
+        _systemicFailures = client.GetMetric(MetricNames.SystemicFailures, D.Function, PerFunction);
     }
 
     /// <summary>False when telemetry is off; callers may skip work that only feeds metrics.</summary>
     public bool Enabled => _eventsReceived is not null;
 
     /// <summary>
-    /// A batch arrived and was decoded: events and readings received, batch size, and freshness (now − enqueued time of
-    /// the batch's oldest event on the hub the function reads: the seeds' lateness signal).
+    /// A batch arrived (every attempt, before anything can fail): freshness — now − the enqueued time of the batch's
+    /// oldest event on the hub the function reads, per function and partition. A batch that is retried reports a growing
+    /// age on each attempt, so a stalled partition shows here long before its backlog reaches the hub's retention.
     /// </summary>
-    public void BatchReceived(string function, string partition, IReadOnlyList<InputEvent> events, int readings, DateTimeOffset now)
+    public void BatchArrived(string function, string partition, IReadOnlyList<InputEvent> events, DateTimeOffset now)
     {
         ArgumentNullException.ThrowIfNull(events);
         if (!Enabled)
@@ -111,9 +117,6 @@ internal sealed class PipelineMetrics
             return;
         }
 
-        _eventsReceived!.TrackValue(events.Count, function);
-        _batchSize!.TrackValue(events.Count, function);
-        _readingsReceived!.TrackValue(readings, function, partition);
         var oldest = long.MaxValue;
         foreach (var e in events)
         {
@@ -124,6 +127,27 @@ internal sealed class PipelineMetrics
         {
             _freshness!.TrackValue(Math.Max(0, now.ToUnixTimeMilliseconds() - oldest), function, partition);
         }
+    }
+
+    /// <summary><see cref="BatchArrived"/> and <see cref="BatchReceived(string, string, IReadOnlyList{InputEvent}, int)"/> at once.</summary>
+    public void BatchReceived(string function, string partition, IReadOnlyList<InputEvent> events, int readings, DateTimeOffset now)
+    {
+        BatchArrived(function, partition, events, now);
+        BatchReceived(function, partition, events, readings);
+    }
+
+    /// <summary>A batch was committed: events and readings received and the batch size (once per batch, not per attempt).</summary>
+    public void BatchReceived(string function, string partition, IReadOnlyList<InputEvent> events, int readings)
+    {
+        ArgumentNullException.ThrowIfNull(events);
+        if (!Enabled)
+        {
+            return;
+        }
+
+        _eventsReceived!.TrackValue(events.Count, function);
+        _batchSize!.TrackValue(events.Count, function);
+        _readingsReceived!.TrackValue(readings, function, partition);
     }
 
     /// <summary>
@@ -180,7 +204,7 @@ internal sealed class PipelineMetrics
             return;
         }
 
-        Span<int> counts = stackalloc int[(int)DeadLetterReason.RejectedByStore + 1];
+        Span<int> counts = stackalloc int[ReasonCount];
         foreach (var deadLetter in deadLetters)
         {
             var index = (int)deadLetter.Reason;
@@ -243,6 +267,15 @@ internal sealed class PipelineMetrics
         if (failure is not null)
         {
             _invocationFailures!.TrackValue(1, function, failure);
+        }
+    }
+
+    /// <summary>A batch was proven systemic: every event failed on its own (see PoisonIsolation).</summary>
+    public void SystemicFailure(string function)
+    {
+        if (Enabled)
+        {
+            _systemicFailures!.TrackValue(1, function);
         }
     }
 

@@ -29,7 +29,7 @@ internal static class SendCommand
     private static readonly Option<TimeSpan> AttemptTimeout = Duration_("--attempt-timeout", "One HTTP attempt's timeout.", TimeSpan.FromSeconds(30));
     private static readonly Option<int> Poison = new("--poison") { Description = "Poison events (garbage bytes) to inject." };
     private static readonly Option<int> Oversize = new("--oversize") { Description = "Oversize events to inject." };
-    private static readonly Option<int> OversizeBytes = new("--oversize-bytes") { Description = "Minimum size of an oversize event.", DefaultValueFactory = _ => 20_000 };
+    private static readonly Option<int> OversizeBytes = new("--oversize-bytes") { Description = "Minimum size of an oversize event's one reading (740000..1000000).", DefaultValueFactory = _ => 800_000 };
     private static readonly Option<int> InjectEvery = new("--inject-every") { Description = "One injected event per this many events.", DefaultValueFactory = _ => 20 };
     private static readonly Option<int> DuplicateEvery = new("--duplicate-every") { Description = "Re-send an acknowledged event after every K events (0: never)." };
     private static readonly Option<string[]> PauseFunction = new("--pause-function") { Description = "devhost function to pause (repeatable), e.g. WeatherProcessor.", AllowMultipleArgumentsPerToken = false };

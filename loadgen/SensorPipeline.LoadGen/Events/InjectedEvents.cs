@@ -27,28 +27,57 @@ internal static class InjectedEvents
     }
 
     /// <summary>
-    /// A well-formed ReadingBatch of valid readings at least <paramref name="minimumBytes"/> long: over the
-    /// splitter's per-event budget (≈9.8 KB at maxEventBatchSize 100), so it is dead-lettered as oversize.
+    /// A well-formed ReadingBatch holding one valid reading of at least <paramref name="minimumBytes"/>, grown by an
+    /// unknown field. The splitter forwards any number of readings, but a reading this large cannot travel alone:
+    /// its base64 text would not fit one Event Hubs event, so it is dead-lettered as oversize — the one size case the
+    /// pipeline dead-letters. The dead letter holds the reading (<see cref="DeadLetterPayload"/>), not the event.
     /// </summary>
     public static byte[] Oversize(int number, int minimumBytes, DateTimeOffset now)
     {
         ArgumentOutOfRangeException.ThrowIfLessThan(minimumBytes, 1);
-        var batch = new ReadingBatch();
         var deviceId = string.Create(System.Globalization.CultureInfo.InvariantCulture, $"oversize-{number:D4}");
-        ulong sequence = 0;
-        while (batch.CalculateSize() < minimumBytes)
+        var reading = new Reading
         {
-            batch.Readings.Add(new Reading
-            {
-                DeviceId = deviceId,
-                Kind = SensorKind.Weather,
-                Sequence = ++sequence,
-                ObservedAt = Timestamp.FromDateTimeOffset(now),
-                Location = new Location { Latitude = 47.6205, Longitude = -122.3493, AltitudeM = 56 },
-                Weather = new WeatherPayload { TemperatureC = 12.5, RelativeHumidityPct = 80, PressureHpa = 1012.3, WindSpeedMps = 3.2, WindDirectionDeg = 210, RainMmph = 0.4 },
-            });
+            DeviceId = deviceId,
+            Kind = SensorKind.Weather,
+            Sequence = 1,
+            ObservedAt = Timestamp.FromDateTimeOffset(now),
+            Location = new Location { Latitude = 47.6205, Longitude = -122.3493, AltitudeM = 56 },
+            Weather = new WeatherPayload { TemperatureC = 12.5, RelativeHumidityPct = 80, PressureHpa = 1012.3, WindSpeedMps = 3.2, WindDirectionDeg = 210, RainMmph = 0.4 },
+        };
+        var padding = new byte[Math.Max(0, minimumBytes - reading.CalculateSize())];
+        using var readingStream = new MemoryStream();
+        using (var output = new CodedOutputStream(readingStream, leaveOpen: true))
+        {
+            reading.WriteTo(output);
+            output.WriteTag(PaddingField, WireFormat.WireType.LengthDelimited);
+            output.WriteBytes(ByteString.CopyFrom(padding));
         }
 
-        return batch.ToByteArray();
+        using var batchStream = new MemoryStream();
+        using (var output = new CodedOutputStream(batchStream, leaveOpen: true))
+        {
+            output.WriteTag(ReadingBatch.ReadingsFieldNumber, WireFormat.WireType.LengthDelimited);
+            output.WriteBytes(ByteString.CopyFrom(readingStream.ToArray()));
+        }
+
+        return batchStream.ToArray();
     }
+
+    /// <summary>What the dead letter of an injected event holds: a poison body whole; an oversize event's one reading.</summary>
+    public static ReadOnlySpan<byte> DeadLetterPayload(EventKind kind, byte[] body)
+    {
+        ArgumentNullException.ThrowIfNull(body);
+        if (kind != EventKind.Oversize)
+        {
+            return body;
+        }
+
+        var input = new CodedInputStream(body);
+        input.ReadTag();
+        return input.ReadBytes().Span;
+    }
+
+    /// <summary>An unused field number: readers skip it, so the reading stays valid.</summary>
+    private const int PaddingField = 99;
 }

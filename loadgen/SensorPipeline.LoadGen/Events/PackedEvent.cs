@@ -18,7 +18,7 @@ internal enum EventKind
     /// <summary>Garbage bytes the splitter must dead-letter whole.</summary>
     Poison,
 
-    /// <summary>A valid ReadingBatch over the splitter's per-event budget, dead-lettered whole.</summary>
+    /// <summary>A valid ReadingBatch of one reading too large to forward, which the splitter dead-letters.</summary>
     Oversize,
 }
 

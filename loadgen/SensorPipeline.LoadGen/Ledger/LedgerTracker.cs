@@ -91,7 +91,7 @@ internal sealed class LedgerTracker
                     _injected.Add(new LedgerInjection
                     {
                         Kind = packed.Kind == EventKind.Poison ? "poison" : "oversize",
-                        Sha256 = Convert.ToHexStringLower(SHA256.HashData(packed.Body)),
+                        Sha256 = Convert.ToHexStringLower(SHA256.HashData(InjectedEvents.DeadLetterPayload(packed.Kind, packed.Body))),
                         Bytes = packed.Body.Length,
                         Acknowledged = sent,
                         Status = outcome?.StatusCode ?? 0,

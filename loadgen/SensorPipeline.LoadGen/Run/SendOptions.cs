@@ -60,9 +60,9 @@ internal sealed class SendOptions
     /// <summary>Oversize events to inject [--oversize]. Default 0.</summary>
     public int Oversize { get; set; }
 
-    /// <summary>Minimum size in bytes of an oversize event [--oversize-bytes], up to 1,000,000 (under Event Hubs' 1 MB).
-    /// Default 20,000: over the splitter's ≈9.8 KB per-event budget at maxEventBatchSize 100.</summary>
-    public int OversizeBytes { get; set; } = 20_000;
+    /// <summary>Minimum size in bytes of an oversize event's one reading [--oversize-bytes], 740,000..1,000,000: over
+    /// the largest reading a forwarded event can carry after base64 (≈737 KB), under Event Hubs' 1 MB. Default 800,000.</summary>
+    public int OversizeBytes { get; set; } = 800_000;
 
     /// <summary>One injected event per this many events [--inject-every]; injections left at the end are sent then. Default 20.</summary>
     public int InjectEvery { get; set; } = 20;

@@ -7,6 +7,9 @@ namespace SensorPipeline.LoadGen.Run;
 internal sealed class SendOptionsValidator : IValidateOptions<SendOptions>
 {
     /// <summary>Event Hubs' 1 MB event limit, less room for the request's framing.</summary>
+    /// <summary>Smallest oversize reading: over the ≈737 KB a forwarded event can carry after base64.</summary>
+    public const int MinOversizeBytes = 740_000;
+
     public const int MaxOversizeBytes = 1_000_000;
 
     public ValidateOptionsResult Validate(string? name, SendOptions options)
@@ -49,7 +52,7 @@ internal sealed class SendOptionsValidator : IValidateOptions<SendOptions>
         Check(failures, options.BaseBackoff > TimeSpan.Zero && options.MaxBackoff >= options.BaseBackoff, "--base-backoff must be positive and not above --max-backoff.");
         Check(failures, options.AttemptTimeout > TimeSpan.Zero, "--attempt-timeout must be positive.");
         Check(failures, options.Poison >= 0 && options.Oversize >= 0 && options.DuplicateEvery >= 0, "--poison, --oversize and --duplicate-every must be 0 or more.");
-        Check(failures, options.OversizeBytes is >= 1 and <= MaxOversizeBytes, $"--oversize-bytes must be 1..{MaxOversizeBytes}.");
+        Check(failures, options.OversizeBytes is >= MinOversizeBytes and <= MaxOversizeBytes, $"--oversize-bytes must be {MinOversizeBytes}..{MaxOversizeBytes}.");
         Check(failures, options.InjectEvery >= 1, "--inject-every must be at least 1.");
         Check(failures, options.ProgressInterval >= TimeSpan.FromMilliseconds(100), "--progress-interval must be at least 100ms.");
         Check(failures, options.Grace >= TimeSpan.Zero, "--grace must not be negative.");

@@ -6,8 +6,9 @@ namespace SensorPipeline.LoadGen.Sending;
 
 /// <summary>
 /// Sends single events through the Event Hubs REST API (<c>POST {base}/{hub}/messages</c>, raw body,
-/// <c>application/octet-stream</c>) over one pooled HttpClient, so connections are reused (seed 001: a new
-/// connection per event is an order of magnitude slower). Retries only what can pass on a second try —
+/// <c>application/octet-stream</c>) over one pooled HttpClient, so connections are reused ("Event Hubs ingestion
+/// performance and throughput", https://vincentlauzon.com/2018/06/05/event-hubs-ingestion-performance-and-throughput/:
+/// a new connection per event is an order of magnitude slower). Retries only what can pass on a second try —
 /// connection failures, timeouts, 408, 429 and 5xx — with capped exponential backoff and jitter.
 /// </summary>
 internal sealed class EventSender : IDisposable

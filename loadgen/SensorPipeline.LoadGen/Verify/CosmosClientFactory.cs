@@ -3,8 +3,8 @@ using Microsoft.Azure.Cosmos;
 
 namespace SensorPipeline.LoadGen.Verify;
 
-/// <summary>Creates the Cosmos DB client verify reads with: Gateway mode; for a loopback endpoint (the local stand-in)
-/// also LimitToEndpoint, its self-signed certificate accepted, and the 404 fix-up handler.</summary>
+/// <summary>Creates the Cosmos DB client verify reads with: Gateway mode; for a loopback endpoint (the local emulator)
+/// also LimitToEndpoint and its self-signed certificate accepted.</summary>
 internal static class CosmosClientFactory
 {
     public static CosmosClient Create(VerifyOptions options)
@@ -23,13 +23,8 @@ internal static class CosmosClientFactory
         var key = options.CosmosKey;
         if (options.IsLoopback)
         {
-            // The stand-in has no query-plan endpoint; these make the SDK plan the dead-letter query itself.
-            // Process-wide, and read when the first client is created, hence here and only for loopback.
-            Environment.SetEnvironmentVariable("AZURE_COSMOS_USE_QUERY_PLAN_INTEROP_LINUX", "true");
-            Environment.SetEnvironmentVariable("AZURE_COSMOS_OPTIMISTIC_DIRECT_EXECUTION_ENABLED", "true");
-            clientOptions.LimitToEndpoint = true; // it advertises addresses it does not serve
+            clientOptions.LimitToEndpoint = true; // only the endpoint dialled
             clientOptions.ServerCertificateCustomValidationCallback = (_, _, _) => true; // self-signed, loopback only
-            clientOptions.CustomHandlers.Add(new CrossPartitionReadHandler());
             key ??= VerifyOptions.EmulatorKey;
         }
 

@@ -39,6 +39,26 @@ internal sealed class FaultProxy : IAsyncDisposable
     /// <summary>Every write (except to <c>deadletters</c>) whose body contains <paramref name="marker"/> is answered 413.</summary>
     public void RejectWritesContaining(string marker) => _rejectMarkers.Add(marker);
 
+    /// <summary>
+    /// Every write (except to <c>deadletters</c>) whose body contains <paramref name="marker"/> — or every write at all
+    /// when the marker is empty — is answered <paramref name="status"/> with <c>x-ms-substatus</c> <paramref name="subStatus"/>
+    /// until <see cref="StopAnswering"/>.
+    /// </summary>
+    public void AnswerWritesContaining(string marker, HttpStatusCode status, int subStatus) => _answers[marker] = (status, subStatus);
+
+    /// <summary>Stops an <see cref="AnswerWritesContaining"/> rule.</summary>
+    public void StopAnswering(string marker) => _answers.TryRemove(marker, out _);
+
+    /// <summary>Writes to <c>deadletters</c> whose body is larger than <paramref name="bytes"/> are answered 413.</summary>
+    public void RejectDeadLettersLargerThan(int bytes) => _deadLetterLimit = bytes;
+
+    /// <summary>Writes to <c>deadletters</c> answered 413 so far.</summary>
+    public int DeadLettersRejected => _deadLettersRejected;
+
+    private readonly ConcurrentDictionary<string, (HttpStatusCode Status, int SubStatus)> _answers = new(StringComparer.Ordinal);
+    private int _deadLetterLimit = int.MaxValue;
+    private int _deadLettersRejected;
+
     /// <summary>The first <paramref name="count"/> writes whose body contains <paramref name="marker"/> are answered 429.</summary>
     public void ThrottleWritesContaining(string marker, int count) => _throttles[marker] = count;
 
@@ -78,6 +98,23 @@ internal sealed class FaultProxy : IAsyncDisposable
             var text = System.Text.Encoding.UTF8.GetString(bytes);
             // Dead letters name the device too; they must get through, or the rejection could not be recorded.
             var deadLetter = context.Request.Path.Value!.Contains("/colls/deadletters/", StringComparison.Ordinal);
+            if (deadLetter && bytes.Length > _deadLetterLimit)
+            {
+                Interlocked.Increment(ref _deadLettersRejected);
+                await Answer(context, HttpStatusCode.RequestEntityTooLarge, """{"code":"RequestEntityTooLarge","message":"dead letter too large, injected by FaultProxy"}""");
+                return;
+            }
+
+            foreach (var (marker, (status, subStatus)) in _answers)
+            {
+                if (!deadLetter && (marker.Length == 0 || text.Contains(marker, StringComparison.Ordinal)))
+                {
+                    context.Response.Headers["x-ms-substatus"] = subStatus.ToString(System.Globalization.CultureInfo.InvariantCulture);
+                    await Answer(context, status, """{"code":"Injected","message":"answered by FaultProxy"}""");
+                    return;
+                }
+            }
+
             if (!deadLetter && _rejectMarkers.Any(m => text.Contains(m, StringComparison.Ordinal)))
             {
                 await Answer(context, HttpStatusCode.RequestEntityTooLarge, """{"code":"RequestEntityTooLarge","message":"injected by FaultProxy"}""");

@@ -9,6 +9,9 @@ namespace SensorPipeline.Functions.Tests.Infrastructure;
 /// </summary>
 internal sealed partial class HandlerProcess : IDisposable
 {
+    /// <summary>The well-known emulator key: the stand-in checks no signature, any base64 key works.</summary>
+    public const string EmulatorKey = "C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw==";
+
     private readonly ChildProcess _process;
 
     private HandlerProcess(ChildProcess process, Uri address)
@@ -25,25 +28,25 @@ internal sealed partial class HandlerProcess : IDisposable
     public string Output => _process.Output;
 
     /// <summary>Settings for a handler writing to <paramref name="standIn"/> in database <paramref name="database"/>.</summary>
-    public static Dictionary<string, string?> Settings(CosmosStandIn standIn, string database) => new()
+    public static Dictionary<string, string?> Settings(CosmosEmulatorProcess standIn, string database) => new()
     {
         ["FUNCTIONS_CUSTOMHANDLER_PORT"] = "0",
-        ["FUNCTIONS_APP_ROOT_PATH"] = RepoPaths.Root,
+        ["FUNCTIONS_APP_ROOT_PATH"] = RepoLayout.Current.Root,
         ["FUNCTIONS_WORKER_RUNTIME"] = "custom",
         ["Cosmos__AccountEndpoint"] = standIn.Endpoint.AbsoluteUri,
-        ["Cosmos__AuthKey"] = CosmosStandIn.EmulatorKey,
+        ["Cosmos__AuthKey"] = HandlerProcess.EmulatorKey,
         ["Cosmos__DatabaseName"] = database,
         ["Cosmos__CreateIfNotExists"] = "true",
         ["Logging__LogLevel__Default"] = "Warning",
         ["Logging__LogLevel__SensorPipeline"] = "Information",
     };
 
-    public static async Task<HandlerProcess> StartAsync(IDictionary<string, string?> settings)
+    public static async Task<HandlerProcess> StartAsync(Dictionary<string, string?> settings)
     {
         var process = Launch(settings);
         try
         {
-            return new HandlerProcess(process, await process.WaitForUrlAsync(TimeSpan.FromSeconds(60)));
+            return new HandlerProcess(process, await process.WaitForUrlAsync(Announce(), TimeSpan.FromSeconds(60)));
         }
         catch
         {
@@ -53,11 +56,10 @@ internal sealed partial class HandlerProcess : IDisposable
     }
 
     /// <summary>Starts a handler expected to fail at start-up; returns its exit code and everything it printed.</summary>
-    public static async Task<(int ExitCode, string Output)> RunToFailureAsync(IDictionary<string, string?> settings)
+    public static async Task<(int ExitCode, string Output)> RunToFailureAsync(Dictionary<string, string?> settings)
     {
         using var process = Launch(settings);
         var exitCode = await process.WaitForExitAsync(TimeSpan.FromSeconds(60));
-        await Task.Delay(200); // let the output readers drain the last lines
         return (exitCode, process.Output);
     }
 
@@ -67,8 +69,15 @@ internal sealed partial class HandlerProcess : IDisposable
         _process.Dispose();
     }
 
-    private static ChildProcess Launch(IDictionary<string, string?> settings) =>
-        ChildProcess.Start("dotnet", [RepoPaths.HandlerDll], settings, Announce());
+    private static ChildProcess Launch(Dictionary<string, string?> settings) =>
+        ChildProcess.Start(new ChildProcessOptions
+        {
+            Name = "handler",
+            FileName = "dotnet",
+            Arguments = [RepoLayout.Current.RequireBuilt("SensorPipeline.Functions", "SensorPipeline.Functions.dll")],
+            Environment = settings.AsReadOnly(),
+            WorkingDirectory = RepoLayout.Current.Root,
+        });
 
     [GeneratedRegex(@"SensorPipeline\.Functions listening on (?<url>http://127\.0\.0\.1:\d+)")]
     private static partial Regex Announce();

@@ -1,15 +1,35 @@
 using System.Net;
 using System.Text.Json;
+using SensorPipeline.Core.Splitting;
+using SensorPipeline.Protos;
 
 namespace SensorPipeline.Functions.Tests.Infrastructure;
 
-/// <summary>One invocation's answer: status, the parsed body, and the splitter's outputs decoded from base64.</summary>
+/// <summary>One invocation's answer: status, the parsed body, and the splitter's outputs as the host would send them.</summary>
 internal sealed record InvocationAnswer(HttpStatusCode Status, JsonElement Body)
 {
-    public byte[]? Output(string binding) =>
-        Body.TryGetProperty("Outputs", out var outputs) && outputs.TryGetProperty(binding, out var value) && value.ValueKind == JsonValueKind.String
-            ? value.GetBytesFromBase64()
+    /// <summary>
+    /// The events the host sends for an output: the handler answers a JSON array of strings, and the host sends one
+    /// event per element holding the UTF-8 of its text. Null when the output is absent.
+    /// </summary>
+    public IReadOnlyList<byte[]>? Events(string binding) =>
+        Body.TryGetProperty("Outputs", out var outputs) && outputs.TryGetProperty(binding, out var value)
+            ? value.ValueKind == JsonValueKind.Array
+                ? [.. value.EnumerateArray().Select(e => System.Text.Encoding.UTF8.GetBytes(e.GetString()!))]
+                : throw new InvalidOperationException($"Outputs.{binding} is {value.ValueKind}, expected an array of text envelopes")
             : null;
+
+    /// <summary>The one event of an output that must hold exactly one; null when the output is absent.</summary>
+    public byte[]? Output(string binding) => Events(binding) is { } events ? Assert.Single(events) : null;
+
+    /// <summary>The output's events decoded as forward envelopes (each checked to be under the 1 MB event limit).</summary>
+    public IReadOnlyList<ForwardEnvelope> Envelopes(string binding) => [.. (Events(binding) ?? []).Select(body =>
+    {
+        Assert.InRange(body.Length, 1, EnvelopeBudget.MaxEventTextBytes);
+        var bytes = new byte[EnvelopeText.MaxDecodedLength(body)];
+        Assert.True(EnvelopeText.TryDecode(body, bytes, out var written), "not a text envelope");
+        return ForwardEnvelope.Parser.ParseFrom(bytes, 0, written);
+    })];
 
     public string LogText => Body.TryGetProperty("Logs", out var logs) ? string.Join("\n", logs.EnumerateArray().Select(l => l.GetString())) : "";
 }

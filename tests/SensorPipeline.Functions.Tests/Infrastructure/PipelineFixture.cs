@@ -6,13 +6,13 @@ namespace SensorPipeline.Functions.Tests.Infrastructure;
 /// </summary>
 public sealed class PipelineFixture : IAsyncLifetime, IDisposable
 {
-    private CosmosStandIn? _standIn;
+    private CosmosEmulatorProcess? _standIn;
     private HandlerProcess? _handler;
     private StoreReader? _store;
     private HandlerProcess? _readReplaceHandler;
     private StoreReader? _readReplaceStore;
 
-    internal CosmosStandIn StandIn => _standIn ?? throw new InvalidOperationException("not started");
+    internal CosmosEmulatorProcess StandIn => _standIn ?? throw new InvalidOperationException("not started");
 
     internal HandlerProcess Handler => _handler ?? throw new InvalidOperationException("not started");
 
@@ -28,7 +28,7 @@ public sealed class PipelineFixture : IAsyncLifetime, IDisposable
 
     public async Task InitializeAsync()
     {
-        _standIn = await CosmosStandIn.StartAsync();
+        _standIn = await CosmosEmulatorProcess.StartAsync();
         var database = "tests-" + Guid.NewGuid().ToString("N")[..8];
         var readReplaceDatabase = database + "-rr";
         var readReplaceSettings = HandlerProcess.Settings(_standIn, readReplaceDatabase);

@@ -8,13 +8,13 @@ namespace SensorPipeline.Functions.Tests.Infrastructure;
 public abstract class SingleHandlerFixture : IAsyncLifetime, IDisposable
 {
     private readonly string _databasePrefix;
-    private CosmosStandIn? _standIn;
+    private CosmosEmulatorProcess? _standIn;
     private HandlerProcess? _handler;
     private StoreReader? _store;
 
     protected SingleHandlerFixture(string databasePrefix) => _databasePrefix = databasePrefix;
 
-    internal CosmosStandIn StandIn => _standIn ?? throw new InvalidOperationException("not started");
+    internal CosmosEmulatorProcess StandIn => _standIn ?? throw new InvalidOperationException("not started");
 
     internal HandlerProcess Handler => _handler ?? throw new InvalidOperationException("not started");
 
@@ -22,7 +22,7 @@ public abstract class SingleHandlerFixture : IAsyncLifetime, IDisposable
 
     public async Task InitializeAsync()
     {
-        _standIn = await CosmosStandIn.StartAsync();
+        _standIn = await CosmosEmulatorProcess.StartAsync();
         var database = _databasePrefix + "-" + Guid.NewGuid().ToString("N")[..8];
         var settings = HandlerProcess.Settings(_standIn, database);
         await ConfigureAsync(_standIn, settings);
@@ -44,7 +44,7 @@ public abstract class SingleHandlerFixture : IAsyncLifetime, IDisposable
     }
 
     /// <summary>Adjusts the handler's settings before it starts (the stand-in is already listening).</summary>
-    internal abstract Task ConfigureAsync(CosmosStandIn standIn, Dictionary<string, string?> settings);
+    internal abstract Task ConfigureAsync(CosmosEmulatorProcess standIn, Dictionary<string, string?> settings);
 
     protected virtual void Dispose(bool disposing)
     {

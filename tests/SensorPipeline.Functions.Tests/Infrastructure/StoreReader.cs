@@ -14,10 +14,10 @@ internal sealed class StoreReader : IDisposable
     private readonly CosmosClient _client;
     private readonly string _database;
 
-    public StoreReader(CosmosStandIn standIn, string database)
+    public StoreReader(CosmosEmulatorProcess standIn, string database)
     {
         _database = database;
-        _client = new CosmosClient(standIn.Endpoint.AbsoluteUri, CosmosStandIn.EmulatorKey, new CosmosClientOptions
+        _client = new CosmosClient(standIn.Endpoint.AbsoluteUri, HandlerProcess.EmulatorKey, new CosmosClientOptions
         {
             ConnectionMode = ConnectionMode.Gateway,
             LimitToEndpoint = true,
@@ -40,6 +40,14 @@ internal sealed class StoreReader : IDisposable
         response.EnsureSuccessStatusCode();
         using var document = await JsonDocument.ParseAsync(response.Content);
         return document.RootElement.Clone();
+    }
+
+    /// <summary>Stores a document as is (to set up a state the handler itself would never write).</summary>
+    public async Task UpsertAsync(string container, string partitionKey, string json)
+    {
+        using var stream = new MemoryStream(System.Text.Encoding.UTF8.GetBytes(json));
+        using var response = await _client.GetContainer(_database, container).UpsertItemStreamAsync(stream, new PartitionKey(partitionKey));
+        response.EnsureSuccessStatusCode();
     }
 
     /// <summary>Ids of every document in one partition (a single-partition query: cheap on a small container).</summary>

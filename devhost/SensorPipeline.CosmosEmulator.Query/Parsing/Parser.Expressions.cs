@@ -1,0 +1,228 @@
+using SensorPipeline.CosmosEmulator.Query.Evaluation;
+using SensorPipeline.CosmosEmulator.Query.Values;
+
+namespace SensorPipeline.CosmosEmulator.Query.Parsing;
+
+/// <summary>Scalar expressions, loosest binding first: ?:, ??, OR, AND, NOT, comparisons (with IN and BETWEEN),
+/// ||, + -, * / %, unary - +, then property access and indexing.</summary>
+internal sealed partial class Parser
+{
+    private Expr Expression()
+    {
+        var condition = Coalesce();
+        if (!AcceptSymbol("?"))
+        {
+            return condition;
+        }
+
+        var whenTrue = Expression();
+        ExpectSymbol(":", "in a conditional expression 'a ? b : c'");
+        var whenFalse = Expression();
+        return new ConditionalExpr(condition, whenTrue, whenFalse);
+    }
+
+    private Expr Coalesce()
+    {
+        var left = Or();
+        while (AcceptSymbol("??"))
+        {
+            left = new CoalesceExpr(left, Or());
+        }
+
+        return left;
+    }
+
+    private Expr Or()
+    {
+        var left = And();
+        while (Accept("OR"))
+        {
+            left = new OrExpr(left, And());
+        }
+
+        return left;
+    }
+
+    private Expr And()
+    {
+        var left = Not();
+        while (Accept("AND"))
+        {
+            left = new AndExpr(left, Not());
+        }
+
+        return left;
+    }
+
+    private Expr Not() => Accept("NOT") ? new UnaryExpr(UnaryOp.Not, Not()) : Comparison();
+
+    private Expr Comparison()
+    {
+        var left = Concat();
+        while (true)
+        {
+            var op = Current.Kind == TokenKind.Symbol ? Current.Text switch
+            {
+                "=" => BinaryOp.Equal,
+                "!=" or "<>" => BinaryOp.NotEqual,
+                "<" => BinaryOp.Less,
+                "<=" => BinaryOp.LessOrEqual,
+                ">" => BinaryOp.Greater,
+                ">=" => BinaryOp.GreaterOrEqual,
+                _ => (BinaryOp?)null,
+            } : null;
+            if (op is { } binary)
+            {
+                _pos++;
+                left = new BinaryExpr(binary, left, Concat());
+                continue;
+            }
+
+            var negated = false;
+            if (Current.IsKeyword("NOT") && _tokens[_pos + 1].Kind == TokenKind.Identifier)
+            {
+                var next = _tokens[_pos + 1];
+                if (next.IsKeyword("IN") || next.IsKeyword("BETWEEN") || next.IsKeyword("LIKE"))
+                {
+                    _pos++;
+                    negated = true;
+                }
+            }
+
+            if (Accept("IN"))
+            {
+                ExpectSymbol("(", "after IN");
+                if (Current.IsKeyword("SELECT"))
+                {
+                    throw Error("Subqueries are not supported by this emulator");
+                }
+
+                var items = new List<Expr> { Expression() };
+                while (AcceptSymbol(","))
+                {
+                    items.Add(Expression());
+                }
+
+                ExpectSymbol(")", "to close the IN list");
+                left = new InExpr(left, [.. items], negated);
+            }
+            else if (Accept("BETWEEN"))
+            {
+                var low = Concat();
+                Expect("AND", "BETWEEN takes 'low AND high'");
+                left = new BetweenExpr(left, low, Concat(), negated);
+            }
+            else if (Current.IsKeyword("LIKE"))
+            {
+                throw Error("LIKE is not supported by this emulator; use STARTSWITH, ENDSWITH or CONTAINS");
+            }
+            else
+            {
+                return left;
+            }
+        }
+    }
+
+    private Expr Concat()
+    {
+        var left = Additive();
+        while (AcceptSymbol("||"))
+        {
+            left = new BinaryExpr(BinaryOp.Concat, left, Additive());
+        }
+
+        if (Current.Kind == TokenKind.Symbol && Current.Text is "&" or "|" or "^")
+        {
+            throw Error($"The bitwise operator '{Current.Text}' is not supported by this emulator");
+        }
+
+        return left;
+    }
+
+    private Expr Additive()
+    {
+        var left = Multiplicative();
+        while (true)
+        {
+            if (AcceptSymbol("+"))
+            {
+                left = new BinaryExpr(BinaryOp.Add, left, Multiplicative());
+            }
+            else if (AcceptSymbol("-"))
+            {
+                left = new BinaryExpr(BinaryOp.Subtract, left, Multiplicative());
+            }
+            else
+            {
+                return left;
+            }
+        }
+    }
+
+    private Expr Multiplicative()
+    {
+        var left = Unary();
+        while (true)
+        {
+            if (AcceptSymbol("*"))
+            {
+                left = new BinaryExpr(BinaryOp.Multiply, left, Unary());
+            }
+            else if (AcceptSymbol("/"))
+            {
+                left = new BinaryExpr(BinaryOp.Divide, left, Unary());
+            }
+            else if (AcceptSymbol("%"))
+            {
+                left = new BinaryExpr(BinaryOp.Modulo, left, Unary());
+            }
+            else
+            {
+                return left;
+            }
+        }
+    }
+
+    private Expr Unary()
+    {
+        if (AcceptSymbol("-"))
+        {
+            return new UnaryExpr(UnaryOp.Negate, Unary());
+        }
+
+        if (AcceptSymbol("+"))
+        {
+            return new UnaryExpr(UnaryOp.Plus, Unary());
+        }
+
+        if (Current.IsSymbol("~"))
+        {
+            throw Error("The bitwise operator '~' is not supported by this emulator");
+        }
+
+        return Postfix(Primary());
+    }
+
+    private Expr Postfix(Expr target)
+    {
+        while (true)
+        {
+            if (AcceptSymbol("."))
+            {
+                target = new MemberExpr(target, Name("a property name after '.'"));
+            }
+            else if (AcceptSymbol("["))
+            {
+                var index = Expression();
+                ExpectSymbol("]", "to close the index");
+                target = index is ConstantExpr { Value.Kind: QKind.String } name
+                    ? new MemberExpr(target, name.Value.GetString())
+                    : new IndexExpr(target, index);
+            }
+            else
+            {
+                return target;
+            }
+        }
+    }
+}

@@ -1,0 +1,61 @@
+using System.Net;
+using System.Text.Json;
+using SensorPipeline.CosmosEmulator.Throttling;
+
+namespace SensorPipeline.CosmosEmulator.Http;
+
+internal sealed partial class GatewayDispatcher
+{
+    /// <summary>
+    /// The fault endpoint for chaos runs and tests, loopback only and never a simple cross-site request (POST/PUT with
+    /// the <c>x-emulator-admin</c> header): <c>POST /_emulator/faults</c> injects a fault
+    /// (<see cref="FaultRequest"/>), <c>DELETE /_emulator/faults</c> clears it, <c>PUT /_emulator/throughput</c> sets
+    /// one container's RU/s budget (<see cref="ThroughputRequest"/>).
+    /// </summary>
+    private async Task AdminAsync(HttpContext context, string[] segments)
+    {
+        var remote = context.Connection.RemoteIpAddress;
+        if (remote is null || !IPAddress.IsLoopback(remote) || context.Request.Headers[CosmosHeaders.AdminHeader].Count == 0)
+        {
+            await GatewayResponse.ErrorAsync(context, 403, "Forbidden", $"The fault endpoint takes loopback requests carrying the {CosmosHeaders.AdminHeader} header.");
+            return;
+        }
+
+        var method = context.Request.Method;
+        switch (segments)
+        {
+            case ["_emulator", "faults"] when HttpMethods.IsPost(method):
+                var fault = JsonSerializer.Deserialize((await ReadBodyAsync(context)).Span, GatewayJson.Default.FaultRequest);
+                if (fault is null || FaultInjector.Validate(fault) is { } problem)
+                {
+                    await GatewayResponse.ErrorAsync(context, 400, "BadRequest", "Fault: " + (fault is null ? "a body is required." : FaultInjector.Validate(fault)));
+                    return;
+                }
+
+                faults.Inject(fault);
+                GatewayLog.FaultInjected(logger, fault.Status, fault.Seconds, fault.WritesOnly, fault.Probability ?? 1);
+                await GatewayResponse.EmptyAsync(context, 204, 0);
+                return;
+            case ["_emulator", "faults"] when HttpMethods.IsDelete(method):
+                faults.Clear();
+                await GatewayResponse.EmptyAsync(context, 204, 0);
+                return;
+            case ["_emulator", "throughput"] when HttpMethods.IsPut(method):
+                var budget = JsonSerializer.Deserialize((await ReadBodyAsync(context)).Span, GatewayJson.Default.ThroughputRequest);
+                if (budget is null || !(budget.RequestUnitsPerSecond is >= 0 and <= 1_000_000))
+                {
+                    await GatewayResponse.ErrorAsync(context, 400, "BadRequest", "Throughput: {\"database\":…,\"container\":…,\"requestUnitsPerSecond\": 0 to 1000000}.");
+                    return;
+                }
+
+                var (_, container) = Find(budget.Database, budget.Container);
+                container.Budget.RequestUnitsPerSecond = budget.RequestUnitsPerSecond;
+                GatewayLog.BudgetSet(logger, budget.Database, budget.Container, budget.RequestUnitsPerSecond);
+                await GatewayResponse.EmptyAsync(context, 204, 0);
+                return;
+            default:
+                await NotSupported(context);
+                return;
+        }
+    }
+}

@@ -1,0 +1,216 @@
+// What a deployment would create, read from the compiler: `bicep snapshot` evaluates infra/main.bicep for a
+// parameter set as ARM would (modules expanded, names, scopes and conditions resolved, fail() raised), so these
+// tests see the role scopes, the diagnostic setting and the container settings Azure would receive, and see a bad
+// parameter combination rejected. The compiler's own checks (types, properties, lint) are the gate in ./pipeline.
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { repoRoot, snapshot } from './lib/bicep-cli.mjs';
+
+const deployer = '11111111-1111-1111-1111-111111111111';
+const base = { environmentName: 'test', location: 'westeurope', principalId: deployer };
+
+// All cases at once: each snapshot is a separate compiler process.
+const [defaults, premium, standard64, premium3, ttlZero] = await Promise.all([
+  snapshot(base),
+  snapshot({ ...base, eventHubsSku: 'Premium', eventHubsPartitionCount: 100, eventHubsCapacity: 16, readingsTtlSeconds: -1 }),
+  snapshot({ ...base, eventHubsSku: 'Standard', eventHubsPartitionCount: 64 }),
+  snapshot({ ...base, eventHubsSku: 'Premium', eventHubsCapacity: 3 }),
+  snapshot({ ...base, readingsTtlSeconds: 0 }),
+]);
+
+const ofType = (result, type) => result.resources.filter((r) => r.type === type);
+
+describe('parameter rules the decorators cannot express', () => {
+  it('accepts the defaults, and Premium with 100 partitions, 16 processing units and TTL -1', () => {
+    assert.ok(defaults.ok, defaults.output);
+    assert.ok(premium.ok, premium.output);
+    const hubs = ofType(premium, 'Microsoft.EventHub/namespaces/eventhubs');
+    assert.equal(hubs.length, 3);
+    for (const hub of hubs) assert.equal(hub.properties.partitionCount, 100, hub.name);
+    assert.equal(ofType(premium, 'Microsoft.EventHub/namespaces')[0].sku.capacity, 16);
+    for (const hub of ofType(defaults, 'Microsoft.EventHub/namespaces/eventhubs')) assert.equal(hub.properties.partitionCount, 32, hub.name);
+  });
+
+  it('rejects more than 32 partitions per hub on Standard, naming the parameter', () => {
+    assert.equal(standard64.ok, false);
+    assert.match(standard64.output, /eventHubsPartitionCount \(EVENTHUBS_PARTITION_COUNT\) is 64: Event Hubs Standard allows at most 32/);
+  });
+
+  it('rejects a Premium capacity other than 1, 2, 4, 8 or 16', () => {
+    assert.equal(premium3.ok, false);
+    assert.match(premium3.output, /eventHubsCapacity \(EVENTHUBS_CAPACITY\) is 3: Event Hubs Premium takes 1, 2, 4, 8 or 16/);
+  });
+
+  it('rejects a readings TTL of 0, which Cosmos DB refuses, and passes -1 and positive values through', () => {
+    assert.equal(ttlZero.ok, false);
+    assert.match(ttlZero.output, /readingsTtlSeconds is 0: Cosmos DB takes -1/);
+    const readings = (result) => ofType(result, 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containers').find((c) => c.properties.resource.id === 'readings');
+    assert.equal(readings(defaults).properties.resource.defaultTtl, 604800);
+    assert.equal(readings(premium).properties.resource.defaultTtl, -1);
+  });
+});
+
+describe('containers', () => {
+  it('index the GeoJSON geometry of readings and devices with a spatial path ending in /*', () => {
+    const containers = ofType(defaults, 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containers');
+    const spatial = Object.fromEntries(containers.map((c) => [c.properties.resource.id, c.properties.resource.indexingPolicy.spatialIndexes.map((s) => s.path)]));
+    assert.deepEqual(spatial, { readings: ['/geometry/*'], devices: ['/geometry/*'], archive: [], deadletters: [] });
+  });
+
+  it('agree with the spatial path the handler creates locally (ContainerInitializer)', () => {
+    const source = readFileSync(join(repoRoot, 'functions/SensorPipeline.Functions/Storage/ContainerInitializer.cs'), 'utf8');
+    const paths = [...source.matchAll(/"(\/geometry\/[^"]*)"/g)].map((m) => m[1]);
+    assert.ok(paths.length > 0, 'ContainerInitializer.cs names no /geometry path');
+    for (const path of paths) assert.equal(path, '/geometry/*');
+  });
+});
+
+// ---- Roles: exactly these grants, on exactly these scopes -----------------------------------------------------
+
+const roleNames = {
+  'a638d3c7-ab3a-418d-83e6-5f17a39d4fde': 'Azure Event Hubs Data Receiver',
+  '2b629674-e913-4c01-ae53-ef4638d8f975': 'Azure Event Hubs Data Sender',
+  'b7e6dc6d-f1e8-4753-8033-0f276bb0955b': 'Storage Blob Data Owner',
+  '974c5e8b-45b9-4653-ba55-5f855dd0fb88': 'Storage Queue Data Contributor',
+  '0a9a7e1f-b9d0-4cc4-a60d-0319b160aaa3': 'Storage Table Data Contributor',
+  '3913510d-42f4-4e42-8a64-420c390055eb': 'Monitoring Metrics Publisher',
+  '00000000-0000-0000-0000-000000000001': 'Cosmos DB Built-in Data Reader',
+  '00000000-0000-0000-0000-000000000002': 'Cosmos DB Built-in Data Contributor',
+};
+
+/** A readable name for a scope's resource id. */
+function scopeName(id) {
+  const rules = [
+    [/\/Microsoft\.EventHub\/namespaces\/[^/]+\/eventhubs\/([^/]+)$/, (m) => `hub ${m[1]}`],
+    [/\/Microsoft\.EventHub\/namespaces\/[^/]+$/, () => 'the Event Hubs namespace'],
+    [/\/Microsoft\.Storage\/storageAccounts\/[^/]+$/, () => 'the storage account'],
+    [/\/Microsoft\.Insights\/components\/[^/]+$/, () => 'Application Insights'],
+    [/\/Microsoft\.DocumentDB\/databaseAccounts\/[^/]+$/, () => 'the Cosmos DB account'],
+    [/\/resourceGroups\/[^/]+$/, () => 'the resource group'],
+  ];
+  for (const [pattern, name] of rules) {
+    const m = id.match(pattern);
+    if (m) return name(m);
+  }
+  return id;
+}
+
+/** Every grant of a snapshot as "who: role on scope". */
+function grants(result) {
+  const list = [];
+  for (const r of ofType(result, 'Microsoft.Authorization/roleAssignments')) {
+    // The app's assignments depend on the identity's principalId, so their ids stay expressions; the scope is the
+    // first argument of extensionResourceId() there, the part before /providers/Microsoft.Authorization otherwise.
+    const scope = r.id.startsWith('[') ? r.id.match(/^\[extensionResourceId\('([^']+)'/)[1] : r.id.split('/providers/Microsoft.Authorization/')[0];
+    list.push({ principal: r.properties.principalId, role: r.properties.roleDefinitionId.split('/').pop(), scope });
+  }
+  for (const r of ofType(result, 'Microsoft.DocumentDB/databaseAccounts/sqlRoleAssignments')) {
+    list.push({ principal: r.properties.principalId, role: r.properties.roleDefinitionId.split('/').pop(), scope: r.properties.scope });
+  }
+  return list.map((g) => {
+    const who = g.principal === deployer ? 'deployer' : /userAssignedIdentities\/id-pipeline-/.test(g.principal) ? 'app' : g.principal;
+    return `${who}: ${roleNames[g.role] ?? g.role} on ${scopeName(g.scope)}`;
+  }).sort();
+}
+
+describe('role assignments (least privilege)', () => {
+  it('give the app identity exactly what the host and handler use, on the narrowest scope', () => {
+    assert.deepEqual(grants(defaults).filter((g) => g.startsWith('app:')), [
+      'app: Azure Event Hubs Data Receiver on hub ingestion', // the splitter's trigger
+      'app: Azure Event Hubs Data Receiver on hub seismic', // SeismicProcessor's trigger
+      'app: Azure Event Hubs Data Receiver on hub weather', // WeatherProcessor's trigger
+      'app: Azure Event Hubs Data Sender on hub seismic', // the splitter's output binding
+      'app: Azure Event Hubs Data Sender on hub weather', // the splitter's output binding
+      'app: Cosmos DB Built-in Data Contributor on the Cosmos DB account', // writes readings, devices, archive, dead letters
+      'app: Monitoring Metrics Publisher on Application Insights', // Entra-authenticated telemetry
+      'app: Storage Blob Data Owner on the storage account', // host leases, checkpoints, the deployment package
+      'app: Storage Queue Data Contributor on the storage account', // host bookkeeping
+      'app: Storage Table Data Contributor on the storage account', // host bookkeeping
+    ].sort());
+  });
+
+  it('give the deploying user only what loadgen send and verify use', () => {
+    assert.deepEqual(grants(defaults).filter((g) => g.startsWith('deployer:')), [
+      'deployer: Azure Event Hubs Data Sender on hub ingestion',
+      'deployer: Cosmos DB Built-in Data Reader on the Cosmos DB account',
+    ]);
+  });
+
+  it('give no one else anything', () => {
+    assert.deepEqual(grants(defaults).filter((g) => !g.startsWith('app:') && !g.startsWith('deployer:')), []);
+  });
+});
+
+// ---- The workbook's tables are fed ----------------------------------------------------------------------------
+
+// Tables of a workspace-based Application Insights component (the handler's metrics, the host's requests/traces).
+const appInsightsTables = new Set(['customMetrics', 'customEvents', 'requests', 'dependencies', 'traces', 'exceptions', 'availabilityResults', 'performanceCounters', 'pageViews', 'browserTimings']);
+// Cosmos DB's resource-specific tables (logAnalyticsDestinationType Dedicated), by diagnostic category.
+const cosmosTables = {
+  DataPlaneRequests: 'CDBDataPlaneRequests',
+  PartitionKeyRUConsumption: 'CDBPartitionKeyRUConsumption',
+  PartitionKeyStatistics: 'CDBPartitionKeyStatistics',
+  QueryRuntimeStatistics: 'CDBQueryRuntimeStatistics',
+  ControlPlaneRequests: 'CDBControlPlaneRequests',
+};
+
+/**
+ * The tables a KQL query reads: a name that starts a tabular expression (alone on its line, after `let x =`, or
+ * after the `(` of a union leg) and is not a name the query binds with `let`.
+ */
+function tablesRead(kql) {
+  const code = kql.split('\n').map((line) => line.replace(/\/\/.*$/, '')).join('\n');
+  const bound = new Set([...code.matchAll(/\blet\s+(\w+)\s*=/g)].map((m) => m[1]));
+  const starts = [
+    ...code.matchAll(/^\s*\(?\s*([A-Za-z_]\w*)\s*$/gm),
+    ...code.matchAll(/\blet\s+\w+\s*=\s*([A-Za-z_]\w*)\s*$/gm),
+    ...code.matchAll(/^\s*\(\s*([A-Za-z_]\w*)\b/gm),
+  ].map((m) => m[1]);
+  return [...new Set(starts.filter((t) => !bound.has(t)))].sort();
+}
+
+/** Tables the deployment feeds: Application Insights' own, and each enabled Cosmos DB category sent to the workspace. */
+function fedTables(result) {
+  const fed = new Set(appInsightsTables);
+  const workspace = ofType(result, 'Microsoft.OperationalInsights/workspaces')[0]?.id;
+  for (const setting of ofType(result, 'Microsoft.Insights/diagnosticSettings')) {
+    if (setting.properties.workspaceId !== workspace || setting.properties.logAnalyticsDestinationType !== 'Dedicated') continue;
+    if (!/\/Microsoft\.DocumentDB\/databaseAccounts\/[^/]+\/providers\//.test(setting.id)) continue;
+    for (const log of setting.properties.logs) if (log.enabled && cosmosTables[log.category]) fed.add(cosmosTables[log.category]);
+  }
+  return fed;
+}
+
+const workbookDir = join(repoRoot, 'infra/workbook');
+const queries = readdirSync(workbookDir).filter((f) => f.endsWith('.kql')).map((f) => ({ name: f.replace(/\.kql$/, ''), tables: tablesRead(readFileSync(join(workbookDir, f), 'utf8')) }));
+
+describe('workbook', () => {
+  it('reads only tables the deployment feeds (Application Insights, or a diagnostic setting to the workspace)', () => {
+    const fed = fedTables(defaults);
+    assert.ok(queries.length >= 10);
+    for (const q of queries) {
+      assert.ok(q.tables.length > 0, `${q.name}.kql: no table found`);
+      for (const table of q.tables) assert.ok(fed.has(table), `${q.name}.kql reads ${table}, which nothing in infra/ feeds`);
+    }
+  });
+
+  it('runs each query that reads a Cosmos DB table against the workspace, the others against Application Insights', () => {
+    const layout = JSON.parse(readFileSync(join(workbookDir, 'workbook.json'), 'utf8'));
+    for (const q of queries) {
+      const item = layout.queries.find((x) => x.name === q.name);
+      assert.ok(item, `workbook.json has no query item ${q.name}`);
+      const workspace = q.tables.some((t) => t.startsWith('CDB'));
+      assert.equal(item.content.resourceType, workspace ? 'microsoft.operationalinsights/workspaces' : 'microsoft.insights/components', q.name);
+    }
+  });
+
+  it('finds the tables of a query and flags one nothing feeds (the check can fail)', () => {
+    const kql = 'let x = 5;\nlet totals = customMetrics\n    | where name == "A";\nunion isfuzzy=true\n    (AzureDiagnostics\n        | where Category == "DataPlaneRequests"),\n    (CDBDataPlaneRequests | take 1)\n| join totals on Function';
+    assert.deepEqual(tablesRead(kql), ['AzureDiagnostics', 'CDBDataPlaneRequests', 'customMetrics']);
+    assert.equal(fedTables(defaults).has('AzureDiagnostics'), false);
+    const noLogs = { resources: defaults.resources.filter((r) => r.type !== 'Microsoft.Insights/diagnosticSettings') };
+    assert.equal(fedTables(noLogs).has('CDBPartitionKeyRUConsumption'), false);
+  });
+});

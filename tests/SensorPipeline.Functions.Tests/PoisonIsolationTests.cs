@@ -1,0 +1,214 @@
+using System.Net;
+using System.Security.Cryptography;
+using SensorPipeline.Core.Readings;
+using SensorPipeline.Core.Splitting;
+using SensorPipeline.Functions.Tests.Infrastructure;
+
+namespace SensorPipeline.Functions.Tests;
+
+/// <summary>
+/// Poison versus systemic, decided by evidence, against the real handler and stand-in with <see cref="FaultProxy"/>
+/// giving the store answers the stand-in never gives. Each test uses its own partition id, so the handler's attempt
+/// counts (kept per function and partition) never mix.
+/// </summary>
+[Collection(FaultGroup.Name)]
+public sealed class PoisonIsolationTests(FaultFixture fixture)
+{
+    [Fact]
+    public async Task WeatherProcessor_OneEnvelopeFailsEveryTime_IsolatedAfterThreeAttemptsEvenWhenTheHostForgetsItsCount()
+    {
+        var (good1, bad, good2) = (Builders.Device("iso-a"), Builders.Device("iso-poison"), Builders.Device("iso-b"));
+        var envelopes = new[]
+        {
+            await PipelineDriver.WeatherEnvelopeAsync(fixture.Handler, PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(good1, 1)))),
+            await PipelineDriver.WeatherEnvelopeAsync(fixture.Handler, PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(bad, 1)))),
+            await PipelineDriver.WeatherEnvelopeAsync(fixture.Handler, PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(good2, 1)))),
+        };
+        // Refused on every attempt, for a reason no retry inside the invocation fixes — but only this device's documents.
+        fixture.Proxy.AnswerWritesContaining(bad, HttpStatusCode.Forbidden, 0);
+        try
+        {
+            // The host's retry count starts at 0 on every call, as after a host restart: only the handler's ledger counts.
+            var first = await PipelineDriver.ProcessAsync(fixture.Handler, "WeatherProcessor", envelopes, partitionId: "21", retryCount: 0);
+            var second = await PipelineDriver.ProcessAsync(fixture.Handler, "WeatherProcessor", envelopes, partitionId: "21", retryCount: 0);
+            Assert.Equal(HttpStatusCode.InternalServerError, first.Status);
+            Assert.Equal(HttpStatusCode.InternalServerError, second.Status);
+            var ledgerId = "attempts:WeatherProcessor:21";
+            var ledger = await fixture.Store.ReadAsync("deadletters", ledgerId, ledgerId) ?? throw new Xunit.Sdk.XunitException("no attempt ledger stored");
+            Assert.Equal(2, ledger.GetProperty("failures").GetInt32());
+            Assert.Equal(envelopes[0].SequenceNumber, ledger.GetProperty("firstSequenceNumber").GetInt64());
+
+            var third = await PipelineDriver.ProcessAsync(fixture.Handler, "WeatherProcessor", envelopes, partitionId: "21", retryCount: 0);
+
+            Assert.Equal(HttpStatusCode.OK, third.Status);
+            Assert.Contains("poison envelopes 1", third.LogText, StringComparison.Ordinal);
+            Assert.NotNull(await fixture.Store.ReadAsync("readings", $"{good1}:1", good1));
+            Assert.NotNull(await fixture.Store.ReadAsync("readings", $"{good2}:1", good2));
+            Assert.NotNull(await fixture.Store.ReadAsync("devices", good2, good2));
+            var id = $"weather-processor:21:{envelopes[1].SequenceNumber}";
+            var letter = await fixture.Store.ReadAsync("deadletters", id, id) ?? throw new Xunit.Sdk.XunitException("poison not dead-lettered");
+            Assert.Equal("failed-in-isolation", letter.GetProperty("reason").GetString());
+            Assert.Equal(envelopes[1].Body, letter.GetProperty("payloadBase64").GetBytesFromBase64());
+            Assert.Contains("403", letter.GetProperty("detail").GetString(), StringComparison.Ordinal);
+            // The batch committed: its count is gone, and the good envelopes are not dead letters.
+            Assert.Null(await fixture.Store.ReadAsync("deadletters", ledgerId, ledgerId));
+            var goodId = $"weather-processor:21:{envelopes[0].SequenceNumber}";
+            Assert.Null(await fixture.Store.ReadAsync("deadletters", goodId, goodId));
+        }
+        finally
+        {
+            fixture.Proxy.StopAnswering(bad);
+        }
+    }
+
+    [Fact]
+    public async Task WeatherProcessor_StoreRefusesEverything_SystemicNothingDeadLetteredAndTheBatchStoredOnceFixed()
+    {
+        var devices = new[] { Builders.Device("sys-a"), Builders.Device("sys-b"), Builders.Device("sys-c") };
+        var envelopes = new List<HubEvent>();
+        foreach (var device in devices)
+        {
+            envelopes.Add(await PipelineDriver.WeatherEnvelopeAsync(fixture.Handler, PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(device, 1)))));
+        }
+
+        // A role assignment still propagating: 403 for every document write.
+        fixture.Proxy.AnswerWritesContaining("", HttpStatusCode.Forbidden, 5301);
+        try
+        {
+            for (var attempt = 0; attempt < 4; attempt++)
+            {
+                var answer = await PipelineDriver.ProcessAsync(fixture.Handler, "WeatherProcessor", envelopes, partitionId: "22", retryCount: attempt);
+                Assert.Equal(HttpStatusCode.InternalServerError, answer.Status);
+                if (attempt >= 2)
+                {
+                    Assert.Contains("Systemic failure", answer.LogText, StringComparison.Ordinal);
+                }
+            }
+
+            foreach (var envelope in envelopes)
+            {
+                var id = $"weather-processor:22:{envelope.SequenceNumber}";
+                Assert.Null(await fixture.Store.ReadAsync("deadletters", id, id));
+            }
+        }
+        finally
+        {
+            fixture.Proxy.StopAnswering("");
+        }
+
+        // Roles propagated: the retry the host keeps making now stores everything.
+        var fixedAnswer = await PipelineDriver.ProcessAsync(fixture.Handler, "WeatherProcessor", envelopes, partitionId: "22", retryCount: 4);
+        Assert.Equal(HttpStatusCode.OK, fixedAnswer.Status);
+        foreach (var device in devices)
+        {
+            Assert.NotNull(await fixture.Store.ReadAsync("readings", $"{device}:1", device));
+        }
+    }
+
+    [Fact]
+    public async Task WeatherProcessor_DeviceLogicalPartitionFull_ItsDocumentsRejectedByStoreAndTheRestWritten()
+    {
+        var (full, fine) = (Builders.Device("pk-full"), Builders.Device("pk-fine"));
+        fixture.Proxy.AnswerWritesContaining(full, HttpStatusCode.Forbidden, 1014);
+        try
+        {
+            var envelope = await PipelineDriver.WeatherEnvelopeAsync(fixture.Handler,
+                PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(full, 1), Builders.Weather(fine, 1))));
+
+            var answer = await PipelineDriver.ProcessAsync(fixture.Handler, "WeatherProcessor", [envelope], partitionId: "23");
+
+            Assert.Equal(HttpStatusCode.OK, answer.Status);
+            Assert.NotNull(await fixture.Store.ReadAsync("readings", $"{fine}:1", fine));
+            var id = $"weather-processor-store:23:{envelope.SequenceNumber}:0";
+            var letter = await fixture.Store.ReadAsync("deadletters", id, id) ?? throw new Xunit.Sdk.XunitException("no rejected-by-store dead letter");
+            Assert.Equal("rejected-by-store", letter.GetProperty("reason").GetString());
+            Assert.Equal(full, letter.GetProperty("deviceId").GetString());
+        }
+        finally
+        {
+            fixture.Proxy.StopAnswering(full);
+        }
+    }
+
+    [Fact]
+    public async Task WeatherProcessor_ContainerGone404_FailsWithoutDeadLettering()
+    {
+        var device = Builders.Device("gone");
+        fixture.Proxy.AnswerWritesContaining(device, HttpStatusCode.NotFound, 1003);
+        try
+        {
+            var envelope = await PipelineDriver.WeatherEnvelopeAsync(fixture.Handler, PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(device, 1))));
+
+            var answer = await PipelineDriver.ProcessAsync(fixture.Handler, "WeatherProcessor", [envelope], partitionId: "24");
+
+            Assert.Equal(HttpStatusCode.InternalServerError, answer.Status);
+            var id = $"weather-processor-store:24:{envelope.SequenceNumber}:0";
+            Assert.Null(await fixture.Store.ReadAsync("deadletters", id, id));
+        }
+        finally
+        {
+            fixture.Proxy.StopAnswering(device);
+        }
+    }
+
+    [Fact]
+    public async Task WeatherProcessor_DeadLetterTooLargeForTheStore_StoredReducedWithItsHash()
+    {
+        // An undecodable envelope whose dead letter (base64 of 48 KB) the store refuses as too large.
+        var garbage = RandomNumberGenerator.GetBytes(48 * 1024);
+        garbage[0] = 0xFF; // never a valid protobuf tag
+        var envelope = new HubEvent(garbage, PipelineDriver.NextSequence(), DateTimeOffset.UtcNow);
+        fixture.Proxy.RejectDeadLettersLargerThan(40 * 1024);
+        try
+        {
+            var answer = await PipelineDriver.ProcessAsync(fixture.Handler, "WeatherProcessor", [envelope], partitionId: "25");
+
+            Assert.Equal(HttpStatusCode.OK, answer.Status);
+            var id = $"weather-processor:25:{envelope.SequenceNumber}";
+            var letter = await fixture.Store.ReadAsync("deadletters", id, id) ?? throw new Xunit.Sdk.XunitException("dead letter dropped");
+            Assert.Equal("undecodable", letter.GetProperty("reason").GetString());
+            Assert.True(letter.GetProperty("reduced").GetBoolean());
+            Assert.Equal(garbage.Length, letter.GetProperty("payloadBytes").GetInt32());
+            Assert.Equal(Convert.ToHexStringLower(SHA256.HashData(garbage)), letter.GetProperty("payloadSha256").GetString());
+            Assert.Equal(garbage.AsSpan(0, 16 * 1024).ToArray(), letter.GetProperty("payloadBase64").GetBytesFromBase64());
+            Assert.Contains("413", letter.GetProperty("refusedAsIs").GetString(), StringComparison.Ordinal);
+        }
+        finally
+        {
+            fixture.Proxy.RejectDeadLettersLargerThan(int.MaxValue);
+        }
+    }
+
+    [Fact]
+    public async Task WeatherProcessor_RetryCrossesTheMaxAge_StillLiveWithItsDeviceUpdate()
+    {
+        // Fresh at the first attempt (4 s under the 5-minute max age), stale by the time the retry runs.
+        // The envelope is split here, in process, right before the first attempt, so no handler warm-up eats the margin.
+        var device = Builders.Device("crossing");
+        fixture.Proxy.AnswerWritesContaining(device, HttpStatusCode.ServiceUnavailable, 0);
+        var now = DateTimeOffset.UtcNow;
+        var split = new Splitter(new EnvelopeBudget(100)).Split(
+            [new InputEvent(Builders.Batch(Builders.Weather(device, 1)), new SourcePosition("0", 1, (now - TimeSpan.FromMinutes(5) + TimeSpan.FromSeconds(4)).ToUnixTimeMilliseconds()))],
+            now.ToUnixTimeMilliseconds());
+        var envelope = new HubEvent(split.Weather.ToArray(), PipelineDriver.NextSequence(), now);
+        InvocationAnswer first;
+        try
+        {
+            // The in-invocation retries (0.1 s … 3.2 s) run out after about 6 s: the attempt fails as transient.
+            first = await PipelineDriver.ProcessAsync(fixture.Handler, "WeatherProcessor", [envelope], partitionId: "26", retryCount: 0);
+        }
+        finally
+        {
+            fixture.Proxy.StopAnswering(device);
+        }
+
+        Assert.Equal(HttpStatusCode.InternalServerError, first.Status);
+        var retried = await PipelineDriver.ProcessAsync(fixture.Handler, "WeatherProcessor", [envelope], partitionId: "26", retryCount: 1);
+
+        Assert.Equal(HttpStatusCode.OK, retried.Status);
+        Assert.True(retried.LogText.Contains("live 1, archived 0, devices 1 updated", StringComparison.Ordinal), retried.LogText);
+        Assert.NotNull(await fixture.Store.ReadAsync("readings", $"{device}:1", device));
+        Assert.Null(await fixture.Store.ReadAsync("archive", $"{device}:1", device));
+        Assert.NotNull(await fixture.Store.ReadAsync("devices", device, device));
+    }
+}
