@@ -7,6 +7,7 @@ using Google.Protobuf.WellKnownTypes;
 using Microsoft.Azure.Cosmos;
 using SensorPipeline.Protos;
 using SensorPipeline.Stack;
+using SensorPipeline.Toolkit;
 
 namespace SensorPipeline.EndToEnd.Tests;
 

@@ -187,10 +187,10 @@ public sealed class PoisonIsolationTests(FaultFixture fixture)
         var device = Builders.Device("crossing");
         fixture.Proxy.AnswerWritesContaining(device, HttpStatusCode.ServiceUnavailable, 0);
         var now = DateTimeOffset.UtcNow;
-        var split = new Splitter(new EnvelopeBudget(100)).Split(
+        var split = new Splitter().Split(
             [new InputEvent(Builders.Batch(Builders.Weather(device, 1)), new SourcePosition("0", 1, (now - TimeSpan.FromMinutes(5) + TimeSpan.FromSeconds(4)).ToUnixTimeMilliseconds()))],
             now.ToUnixTimeMilliseconds());
-        var envelope = new HubEvent(split.Weather.ToArray(), PipelineDriver.NextSequence(), now);
+        var envelope = new HubEvent(Assert.Single(split.Weather).ToArray(), PipelineDriver.NextSequence(), now);
         InvocationAnswer first;
         try
         {
