@@ -70,7 +70,7 @@ internal sealed class FaultProxy : IAsyncDisposable
         var app = builder.Build();
         var client = new HttpClient(new SocketsHttpHandler
         {
-            SslOptions = { RemoteCertificateValidationCallback = (_, certificate, _, _) => certificate?.Subject.Contains("CN=cosmosdb", StringComparison.Ordinal) == true }, // the stand-in's self-signed certificate only
+            SslOptions = { RemoteCertificateValidationCallback = (_, certificate, _, _) => certificate?.Subject.Contains("SensorPipeline Cosmos DB emulator", StringComparison.Ordinal) == true }, // the local emulator's self-signed certificate only
         })
         { BaseAddress = upstream };
         FaultProxy? proxy = null;
