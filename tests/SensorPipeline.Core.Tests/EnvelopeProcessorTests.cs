@@ -208,4 +208,21 @@ public class EnvelopeProcessorTests
         Assert.Equal(["w:8", "w:7"], result.Pending.Select(p => p.Id));
         Assert.Equal(7ul, Assert.Single(result.Latest).Sequence);
     }
+
+    [Fact]
+    public void Process_ConfiguredClockSkew_DecidesWhetherAReadingAheadMayWin()
+    {
+        var ahead = Builders.Weather("w", 8);
+        ahead.ObservedAt = Google.Protobuf.WellKnownTypes.Timestamp.FromDateTimeOffset(DateTimeOffset.FromUnixTimeMilliseconds(Now).AddMinutes(2));
+        var honest = Builders.Weather("w", 7);
+        honest.ObservedAt = Google.Protobuf.WellKnownTypes.Timestamp.FromDateTimeOffset(DateTimeOffset.FromUnixTimeMilliseconds(Now - 1000));
+
+        using var tolerant = Weather();
+        using var strict = new EnvelopeProcessor(1, "weather-processor", new StalenessPolicy(TimeSpan.FromMinutes(5), TimeSpan.FromMinutes(1)));
+
+        Assert.Equal(8ul, Assert.Single(tolerant.Process([Envelope(SensorKind.Weather, (ahead, Now), (honest, Now))], Now).Latest).Sequence);
+        var result = strict.Process([Envelope(SensorKind.Weather, (ahead, Now), (honest, Now))], Now);
+        Assert.Equal(2, result.Pending.Count); // stored either way
+        Assert.Equal(7ul, Assert.Single(result.Latest).Sequence);
+    }
 }

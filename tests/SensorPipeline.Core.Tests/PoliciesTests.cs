@@ -46,9 +46,29 @@ public class PoliciesTests
     public void NewerWins_ReadingDatedBeyondTheSkewAfterItsEnqueuedTime_MayNotWin()
     {
         var enqueued = Builders.Observed;
-        Assert.True(NewerWins.MayWin(enqueued.AddMinutes(5), enqueued.ToUnixTimeMilliseconds()));
-        Assert.True(NewerWins.MayWin(enqueued.AddDays(-30), enqueued.ToUnixTimeMilliseconds()));
-        Assert.False(NewerWins.MayWin(enqueued.AddMinutes(5).AddMilliseconds(1), enqueued.ToUnixTimeMilliseconds()));
+        var skew = NewerWins.DefaultMaxClockSkew;
+        Assert.True(NewerWins.MayWin(enqueued.AddMinutes(5), enqueued.ToUnixTimeMilliseconds(), skew));
+        Assert.True(NewerWins.MayWin(enqueued.AddDays(-30), enqueued.ToUnixTimeMilliseconds(), skew));
+        Assert.False(NewerWins.MayWin(enqueued.AddMinutes(5).AddMilliseconds(1), enqueued.ToUnixTimeMilliseconds(), skew));
+    }
+
+    [Fact]
+    public void NewerWins_ConfiguredSkew_MovesTheLimit()
+    {
+        var enqueued = Builders.Observed.ToUnixTimeMilliseconds();
+        var twoMinutesAhead = Builders.Observed.AddMinutes(2);
+        Assert.True(NewerWins.MayWin(twoMinutesAhead, enqueued, NewerWins.DefaultMaxClockSkew));
+        Assert.False(NewerWins.MayWin(twoMinutesAhead, enqueued, TimeSpan.FromMinutes(1)));
+        Assert.False(NewerWins.MayWin(Builders.Observed.AddMilliseconds(1), enqueued, TimeSpan.Zero));
+        Assert.True(NewerWins.MayWin(Builders.Observed, enqueued, TimeSpan.Zero));
+    }
+
+    [Fact]
+    public void StalenessPolicy_CarriesTheClockSkew_DefaultFiveMinutes_NegativeRefused()
+    {
+        Assert.Equal(TimeSpan.FromMinutes(5), new StalenessPolicy(StalenessPolicy.DefaultMaxAge).MaxClockSkew);
+        Assert.Equal(TimeSpan.FromSeconds(30), new StalenessPolicy(StalenessPolicy.DefaultMaxAge, TimeSpan.FromSeconds(30)).MaxClockSkew);
+        Assert.Throws<ArgumentOutOfRangeException>(() => new StalenessPolicy(StalenessPolicy.DefaultMaxAge, TimeSpan.FromSeconds(-1)));
     }
 
     [Fact]

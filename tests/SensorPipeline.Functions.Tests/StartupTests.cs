@@ -10,6 +10,8 @@ public sealed class StartupTests : IDisposable
     [Theory]
     [InlineData("Pipeline__WriteParallelism", "0")]
     [InlineData("Pipeline__MaxAge", "-00:00:01")]
+    [InlineData("Pipeline__MaxClockSkew", "-00:00:01")]
+    [InlineData("Pipeline__MaxClockSkew", "2.00:00:00")]
     [InlineData("Cosmos__ReadingsTtlSeconds", "0")]
     [InlineData("Cosmos__AccountEndpoint", "")]
     [InlineData("Cosmos__AuthKey", "not base64!")]

@@ -166,7 +166,7 @@ public sealed class EnvelopeProcessor : IDisposable
     private void UpdateLatest(List<DeviceLatest> latest, string deviceId, string readingId, in ReadingView reading, in SourcePosition source)
     {
         var observedAt = reading.ObservedAt;
-        if (!NewerWins.MayWin(observedAt, source.EnqueuedTimeUnixMs))
+        if (!NewerWins.MayWin(observedAt, source.EnqueuedTimeUnixMs, _staleness.MaxClockSkew))
         {
             return; // dated in the future by the device's clock: stored as a reading, never the device's state
         }

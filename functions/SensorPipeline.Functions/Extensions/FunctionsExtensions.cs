@@ -82,7 +82,8 @@ internal static class FunctionsExtensions
         {
             services.AddKeyedSingleton(definition.Name, (sp, _) =>
             {
-                var staleness = new StalenessPolicy(sp.GetRequiredService<IOptions<PipelineOptions>>().Value.MaxAge);
+                var pipeline = sp.GetRequiredService<IOptions<PipelineOptions>>().Value;
+                var staleness = new StalenessPolicy(pipeline.MaxAge, pipeline.MaxClockSkew);
                 var processors = pools.Create(new PooledPolicy<EnvelopeProcessor>(() => new EnvelopeProcessor(definition.Kind, definition.Stage, staleness)));
                 return ActivatorUtilities.CreateInstance<ProcessorFunction>(sp, definition, processors);
             });

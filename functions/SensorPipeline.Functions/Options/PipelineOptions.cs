@@ -12,6 +12,14 @@ internal sealed class PipelineOptions
     public TimeSpan MaxAge { get; set; } = TimeSpan.FromMinutes(5);
 
     /// <summary>
+    /// How far a reading's observed-at (the device's clock) may run ahead of its ingestion event's enqueued time (the
+    /// service's clock) and still become the device's state in <c>devices</c>. A reading dated further ahead is stored in
+    /// <c>readings</c> like any other but never wins, so a device with a clock set in the future cannot pin its state.
+    /// Default 00:05:00; 0 (no reading dated after its enqueued time wins) to 1.00:00:00 (one day).
+    /// </summary>
+    public TimeSpan MaxClockSkew { get; set; } = Core.Policies.NewerWins.DefaultMaxClockSkew;
+
+    /// <summary>
     /// How far apart two deliveries of the same reading (a producer's retry or duplicate) may be enqueued and still be
     /// reconciled when they straddle <see cref="MaxAge"/> — one copy fresh, the other stale — so the reading ends up in
     /// exactly one container: live wins. Fresh readings within this window of the max age delete a stale copy from

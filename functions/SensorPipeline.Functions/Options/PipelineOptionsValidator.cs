@@ -14,6 +14,11 @@ internal sealed class PipelineOptionsValidator : IValidateOptions<PipelineOption
             failures.Add($"Pipeline__MaxAge must be a positive duration like 00:05:00, found {options.MaxAge}.");
         }
 
+        if (options.MaxClockSkew < TimeSpan.Zero || options.MaxClockSkew > TimeSpan.FromDays(1))
+        {
+            failures.Add($"Pipeline__MaxClockSkew must be from 00:00:00 to 1.00:00:00, found {options.MaxClockSkew}.");
+        }
+
         if (options.WriteParallelism is < 1 or > 256)
         {
             failures.Add($"Pipeline__WriteParallelism must be from 1 to 256, found {options.WriteParallelism}.");
