@@ -4,14 +4,14 @@ using SensorPipeline.Core.Splitting;
 namespace SensorPipeline.Functions.Invocation;
 
 /// <summary>
-/// One invocation's trigger events: every body decoded from base64 into one pooled buffer, each with its source
-/// position. Dispose returns the buffer; the events must not be used after that.
+/// One invocation's trigger events: every body decoded from base64 into its own pooled buffer, each with its source
+/// position. Dispose returns the buffers; the events must not be used after that.
 /// </summary>
 internal sealed class InvocationRequest : IDisposable
 {
-    private byte[]? _bodies;
+    private IReadOnlyList<byte[]>? _bodies;
 
-    public InvocationRequest(byte[]? pooledBodies, IReadOnlyList<InputEvent> events, string partitionId, int retryCount)
+    public InvocationRequest(IReadOnlyList<byte[]>? pooledBodies, IReadOnlyList<InputEvent> events, string partitionId, int retryCount)
     {
         _bodies = pooledBodies;
         Events = events;
@@ -32,7 +32,10 @@ internal sealed class InvocationRequest : IDisposable
         if (_bodies is { } bodies)
         {
             _bodies = null;
-            ArrayPool<byte>.Shared.Return(bodies);
+            foreach (var buffer in bodies)
+            {
+                ArrayPool<byte>.Shared.Return(buffer);
+            }
         }
     }
 }

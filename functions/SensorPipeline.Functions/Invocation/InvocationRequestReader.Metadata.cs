@@ -5,7 +5,7 @@ namespace SensorPipeline.Functions.Invocation;
 /// <summary>The metadata half of the parser: sequence numbers, enqueued times, partition id and retry count.</summary>
 internal static partial class InvocationRequestReader
 {
-    private static long[] ReadSequenceNumbers(PooledText text)
+    internal static long[] ReadSequenceNumbers(PooledText text)
     {
         if (!text.HasValue)
         {
@@ -25,7 +25,7 @@ internal static partial class InvocationRequestReader
         return [.. values];
     }
 
-    private static long[] ReadEnqueuedTimes(PooledText text)
+    internal static long[] ReadEnqueuedTimes(PooledText text)
     {
         if (!text.HasValue)
         {
@@ -55,7 +55,7 @@ internal static partial class InvocationRequestReader
         return [.. values];
     }
 
-    private static string? ReadPartitionId(ref Utf8JsonReader reader, ReadOnlySpan<byte> json)
+    internal static string? ReadPartitionId(ref Utf8JsonReader reader, ReadOnlySpan<byte> json)
     {
         if (reader.TokenType == JsonTokenType.String)
         {
@@ -95,7 +95,7 @@ internal static partial class InvocationRequestReader
         return partitionId;
     }
 
-    private static int ReadRetryCount(ref Utf8JsonReader reader)
+    internal static int ReadRetryCount(ref Utf8JsonReader reader)
     {
         if (reader.TokenType != JsonTokenType.StartObject)
         {
@@ -119,5 +119,22 @@ internal static partial class InvocationRequestReader
         }
 
         return count;
+    }
+
+    /// <summary>Moves to the next property name of the current object; false at its end.</summary>
+    private static bool NextProperty(ref Utf8JsonReader reader) =>
+        reader.Read() && reader.TokenType == JsonTokenType.PropertyName;
+
+    private static void Expect(ref Utf8JsonReader reader, JsonTokenType type, string what)
+    {
+        if (reader.TokenType == JsonTokenType.None)
+        {
+            reader.Read();
+        }
+
+        if (reader.TokenType != type)
+        {
+            throw new InvalidInvocationException($"{what} is {reader.TokenType}, expected {type}.");
+        }
     }
 }

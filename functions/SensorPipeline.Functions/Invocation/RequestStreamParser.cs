@@ -1,0 +1,318 @@
+using System.Text.Json;
+using SensorPipeline.Core.Readings;
+using SensorPipeline.Core.Splitting;
+
+namespace SensorPipeline.Functions.Invocation;
+
+/// <summary>
+/// The custom-handler request parsed as it arrives: <see cref="Advance"/> takes whatever bytes have been read, consumes
+/// every complete piece and says how many bytes it used; the caller keeps the rest and reads more. Small values
+/// (partition context, sequence numbers, enqueued times, retry context) are read whole; the trigger's data, a JSON
+/// string that holds the whole batch, is unescaped piece by piece into a <see cref="TriggerArrayReader"/>, and other
+/// string values (the properties arrays can be as large as the events) are skipped without being held.
+/// </summary>
+internal sealed partial class RequestStreamParser(string triggerName) : IDisposable
+{
+    private enum Piece
+    {
+        Complete,
+        Incomplete,
+        StreamString,
+    }
+
+    private enum Context
+    {
+        Start,
+        Root,
+        Data,
+        Metadata,
+        TriggerArray,
+        Done,
+    }
+
+    private readonly string _triggerPath = "Data." + triggerName;
+    private readonly DecodedEvents _events = new("Data." + triggerName);
+    private JsonReaderState _state;
+    private Context _context;
+    private bool _sawTrigger;
+    private string? _partitionId;
+    private int _retryCount;
+    private PooledText _sequences;
+    private PooledText _enqueued;
+
+    public bool IsDone => _context == Context.Done;
+
+    /// <summary>Consumes what it can of <paramref name="window"/> (the unread bytes so far) and returns how many bytes it used.</summary>
+    /// <param name="window">The bytes read and not yet consumed.</param>
+    /// <param name="isFinalBlock">True when the body has ended: nothing more will follow.</param>
+    public int Advance(ReadOnlySpan<byte> window, bool isFinalBlock)
+    {
+        var position = 0;
+        while (_context != Context.Done)
+        {
+            if (_stringMode != StringMode.None)
+            {
+                position += ScanString(window[position..], out var closed);
+                if (!closed)
+                {
+                    break;
+                }
+
+                continue;
+            }
+
+            position += ReadTokens(window[position..], isFinalBlock, out var enteredString);
+            if (!enteredString)
+            {
+                break;
+            }
+        }
+
+        return position;
+    }
+
+    /// <summary>The parsed request; the event buffers pass to it. Only once <see cref="IsDone"/>.</summary>
+    public InvocationRequest Build()
+    {
+        if (!_sawTrigger)
+        {
+            throw new InvalidInvocationException($"{_triggerPath} is missing: the trigger binding in function.json must be named \"{triggerName}\".");
+        }
+
+        var partition = _partitionId ?? throw new InvalidInvocationException("Metadata.PartitionContext.PartitionId is missing.");
+        var sequenceNumbers = InvocationRequestReader.ReadSequenceNumbers(_sequences);
+        var enqueuedTimes = InvocationRequestReader.ReadEnqueuedTimes(_enqueued);
+        var count = _events.Count;
+        if (count > sequenceNumbers.Length || count > enqueuedTimes.Length)
+        {
+            throw new InvalidInvocationException($"{_triggerPath} has more events than Metadata.SequenceNumberArray ({sequenceNumbers.Length}) or EnqueuedTimeUtcArray ({enqueuedTimes.Length}).");
+        }
+
+        if (count != sequenceNumbers.Length || count != enqueuedTimes.Length)
+        {
+            throw new InvalidInvocationException($"{_triggerPath} has {count} events but Metadata.SequenceNumberArray has {sequenceNumbers.Length} and EnqueuedTimeUtcArray {enqueuedTimes.Length}.");
+        }
+
+        var events = new InputEvent[count];
+        for (var i = 0; i < count; i++)
+        {
+            events[i] = new InputEvent(_events.Bodies[i], new SourcePosition(partition, sequenceNumbers[i], enqueuedTimes[i]));
+        }
+
+        return new InvocationRequest(_events.Release(), events, partition, _retryCount);
+    }
+
+    public void Dispose()
+    {
+        _events.Dispose();
+        _trigger?.Dispose();
+        _sequences.Dispose();
+        _enqueued.Dispose();
+    }
+
+    /// <summary>
+    /// Reads tokens piece by piece. Returns the bytes of the whole pieces read; a piece cut off by the window's end is
+    /// rolled back, to be read again with more bytes. <paramref name="enteredString"/>: stopped after a property name
+    /// whose string value is to be streamed.
+    /// </summary>
+    private int ReadTokens(ReadOnlySpan<byte> window, bool isFinalBlock, out bool enteredString)
+    {
+        enteredString = false;
+        var reader = new Utf8JsonReader(window, isFinalBlock, _state);
+        var committed = 0;
+        var committedState = _state;
+        while (_context != Context.Done && reader.Read())
+        {
+            var piece = _context switch
+            {
+                Context.Start => Open(ref reader),
+                Context.TriggerArray => ReadElement(ref reader),
+                _ => ReadProperty(ref reader, window),
+            };
+            if (piece == Piece.Incomplete)
+            {
+                break;
+            }
+
+            committed = (int)reader.BytesConsumed;
+            committedState = reader.CurrentState;
+            if (piece == Piece.StreamString)
+            {
+                enteredString = true;
+                break;
+            }
+        }
+
+        _state = committedState;
+        return committed;
+    }
+
+    private Piece Open(ref Utf8JsonReader reader)
+    {
+        Expect(ref reader, JsonTokenType.StartObject, "the request body");
+        _context = Context.Root;
+        return Piece.Complete;
+    }
+
+    private Piece ReadElement(ref Utf8JsonReader reader)
+    {
+        if (reader.TokenType == JsonTokenType.EndArray)
+        {
+            _context = Context.Data;
+        }
+        else
+        {
+            _events.Add(ref reader);
+        }
+
+        return Piece.Complete;
+    }
+
+    /// <summary>One property of the root, Data or Metadata object (or that object's end). Changes nothing unless complete.</summary>
+    private Piece ReadProperty(ref Utf8JsonReader reader, ReadOnlySpan<byte> window)
+    {
+        if (reader.TokenType == JsonTokenType.EndObject)
+        {
+            _context = _context == Context.Root ? Context.Done : Context.Root;
+            return Piece.Complete;
+        }
+
+        switch (_context)
+        {
+            case Context.Root when reader.ValueTextEquals("Data"u8) || reader.ValueTextEquals("Metadata"u8):
+            {
+                var isData = reader.ValueTextEquals("Data"u8);
+                if (!reader.Read())
+                {
+                    return Piece.Incomplete;
+                }
+
+                Expect(ref reader, JsonTokenType.StartObject, isData ? "Data" : "Metadata");
+                _context = isData ? Context.Data : Context.Metadata;
+                return Piece.Complete;
+            }
+
+            case Context.Data when reader.ValueTextEquals(triggerName):
+                return ReadTrigger(ref reader, window);
+
+            case Context.Metadata when reader.ValueTextEquals("PartitionContext"u8) || reader.ValueTextEquals("SequenceNumberArray"u8)
+                || reader.ValueTextEquals("EnqueuedTimeUtcArray"u8) || reader.ValueTextEquals("RetryContext"u8):
+                return ReadMetadata(ref reader, window);
+
+            default:
+                return SkipValue(ref reader, window);
+        }
+    }
+
+    private Piece ReadTrigger(ref Utf8JsonReader reader, ReadOnlySpan<byte> window)
+    {
+        if (_sawTrigger)
+        {
+            throw new InvalidInvocationException($"{_triggerPath} appears more than once.");
+        }
+
+        var first = PeekValue(window, reader.BytesConsumed);
+        if (first == '"')
+        {
+            _sawTrigger = true;
+            _trigger = new TriggerArrayReader(_events, _triggerPath);
+            _stringMode = StringMode.Trigger;
+            return Piece.StreamString;
+        }
+
+        if (first < 0 || !reader.Read())
+        {
+            return Piece.Incomplete;
+        }
+
+        if (reader.TokenType != JsonTokenType.StartArray)
+        {
+            throw new InvalidInvocationException($"{_triggerPath} is {reader.TokenType}, expected a JSON string holding JSON text or an array.");
+        }
+
+        _sawTrigger = true;
+        _context = Context.TriggerArray;
+        return Piece.Complete;
+    }
+
+    /// <summary>
+    /// A metadata value the handler uses: small, so read only once it is wholly in the window, then parsed on its own as
+    /// a complete document (a reader over partial data cannot skip inside it).
+    /// </summary>
+    private Piece ReadMetadata(ref Utf8JsonReader reader, ReadOnlySpan<byte> window)
+    {
+        var probe = reader;
+        if (!probe.TrySkip())
+        {
+            return Piece.Incomplete;
+        }
+
+        var start = (int)reader.BytesConsumed;
+        while (IsWhitespace(window[start]))
+        {
+            start++;
+        }
+
+        var text = window[start..(int)probe.BytesConsumed];
+        var value = new Utf8JsonReader(text);
+        value.Read();
+        if (reader.ValueTextEquals("PartitionContext"u8))
+        {
+            _partitionId = InvocationRequestReader.ReadPartitionId(ref value, text) ?? _partitionId;
+        }
+        else if (reader.ValueTextEquals("SequenceNumberArray"u8))
+        {
+            _sequences.Dispose();
+            _sequences = PooledText.From(ref value, text, "Metadata.SequenceNumberArray");
+        }
+        else if (reader.ValueTextEquals("EnqueuedTimeUtcArray"u8))
+        {
+            _enqueued.Dispose();
+            _enqueued = PooledText.From(ref value, text, "Metadata.EnqueuedTimeUtcArray");
+        }
+        else
+        {
+            _retryCount = InvocationRequestReader.ReadRetryCount(ref value);
+        }
+
+        reader = probe;
+        return Piece.Complete;
+    }
+
+    /// <summary>A value nobody reads: a string is streamed past (it may be as large as the events), anything else skipped once whole.</summary>
+    private Piece SkipValue(ref Utf8JsonReader reader, ReadOnlySpan<byte> window)
+    {
+        var first = PeekValue(window, reader.BytesConsumed);
+        if (first == '"')
+        {
+            _stringMode = StringMode.Skip;
+            return Piece.StreamString;
+        }
+
+        return first >= 0 && reader.TrySkip() ? Piece.Complete : Piece.Incomplete;
+    }
+
+    /// <summary>The first byte of the value after a property name, or -1 when the window ends before it.</summary>
+    private static int PeekValue(ReadOnlySpan<byte> window, long afterName)
+    {
+        for (var i = (int)afterName; i < window.Length; i++)
+        {
+            if (!IsWhitespace(window[i]))
+            {
+                return window[i];
+            }
+        }
+
+        return -1;
+    }
+
+    private static bool IsWhitespace(byte b) => b is (byte)' ' or (byte)'\t' or (byte)'\n' or (byte)'\r';
+
+    private static void Expect(ref Utf8JsonReader reader, JsonTokenType type, string what)
+    {
+        if (reader.TokenType != type)
+        {
+            throw new InvalidInvocationException($"{what} is {reader.TokenType}, expected {type}.");
+        }
+    }
+}
