@@ -9,6 +9,12 @@ internal static class Builders
 {
     public static readonly DateTimeOffset Observed = new(2026, 11, 21, 12, 0, 0, TimeSpan.Zero);
 
+    /// <summary>The document id of a reading built here with its default observed time.</summary>
+    public static string Id(string device, ulong sequence) => GeoJson.DocumentIds.ReadingId(device, sequence, Observed.AddSeconds(sequence));
+
+    /// <summary>The document id of <paramref name="reading"/>.</summary>
+    public static string Id(Reading reading) => GeoJson.DocumentIds.ReadingId(reading.DeviceId, reading.Sequence, reading.ObservedAt.ToDateTimeOffset());
+
     public static Reading Weather(string device = "ws-0001", ulong sequence = 1, double lat = 47.6, double lon = -122.3) => new()
     {
         DeviceId = device,

@@ -39,7 +39,7 @@ public class EnvelopeProcessorTests
         Assert.Equal(new[] { DocumentTarget.Live, DocumentTarget.Archive }, result.Pending.Select(p => p.Target));
         using var archived = JsonDocument.Parse(result.Bytes(result.Pending[1]));
         Assert.Equal(1000, archived.RootElement.GetProperty("properties").GetProperty("staleByMs").GetInt64());
-        Assert.Equal("w2:1", result.Pending[1].Id);
+        Assert.Equal(Builders.Id("w2", 1), result.Pending[1].Id);
         Assert.Equal(Now - 301_000, result.OldestEnqueuedUnixMs);
         var latest = Assert.Single(result.Latest); // stale readings stay out of the live device state
         Assert.Equal("w1", latest.DeviceId);
@@ -62,7 +62,7 @@ public class EnvelopeProcessorTests
         using var doc = JsonDocument.Parse(result.Documents.Slice(w.DocumentOffset, w.DocumentLength));
         Assert.Equal("w", doc.RootElement.GetProperty("id").GetString());
         Assert.Equal(w.Version, doc.RootElement.GetProperty("version").GetString());
-        Assert.Equal("w:9", doc.RootElement.GetProperty("properties").GetProperty("readingId").GetString());
+        Assert.Equal(Builders.Id("w", 9), doc.RootElement.GetProperty("properties").GetProperty("readingId").GetString());
     }
 
     [Fact]
@@ -109,7 +109,7 @@ public class EnvelopeProcessorTests
         Assert.Equal(s.Pending.Count, split.SeismicReadings);
 
         var ids = w.Pending.Concat(s.Pending).Select(p => p.Id).Order().ToArray();
-        Assert.Equal(readings.Select(r => $"{r.DeviceId}:{r.Sequence}").Order().ToArray(), ids);
+        Assert.Equal(readings.Select(Builders.Id).Order().ToArray(), ids);
         Assert.Equal(5, w.Latest.Count);
         Assert.Equal(Now - 10, w.OldestEnqueuedUnixMs);
     }
@@ -131,7 +131,7 @@ public class EnvelopeProcessorTests
         Assert.Equal(DeadLetterReason.InvalidSource, letter.Reason);
         Assert.Null(letter.ReadingIndex);
         Assert.Equal(forged.Body.ToArray(), letter.Payload.ToArray());
-        Assert.Equal("next:1", Assert.Single(result.Pending).Id);
+        Assert.Equal(Builders.Id("next", 1), Assert.Single(result.Pending).Id);
         Assert.Equal("next", Assert.Single(result.Latest).DeviceId);
     }
 
@@ -205,7 +205,7 @@ public class EnvelopeProcessorTests
 
         var result = processor.Process([Envelope(SensorKind.Weather, (skewed, Now), (honest, Now))], Now);
 
-        Assert.Equal(["w:8", "w:7"], result.Pending.Select(p => p.Id));
+        Assert.Equal([Builders.Id(skewed), Builders.Id(honest)], result.Pending.Select(p => p.Id));
         Assert.Equal(7ul, Assert.Single(result.Latest).Sequence);
     }
 
@@ -224,5 +224,23 @@ public class EnvelopeProcessorTests
         var result = strict.Process([Envelope(SensorKind.Weather, (ahead, Now), (honest, Now))], Now);
         Assert.Equal(2, result.Pending.Count); // stored either way
         Assert.Equal(7ul, Assert.Single(result.Latest).Sequence);
+    }
+
+    [Fact]
+    public void Process_SequenceReset_BothReadingsKeepTheirOwnDocuments_ARedeliveryKeepsItsId()
+    {
+        using var processor = Weather();
+        var beforeReboot = Builders.Weather("w", 3);
+        var afterReboot = Builders.Weather("w", 3);
+        afterReboot.ObservedAt = Google.Protobuf.WellKnownTypes.Timestamp.FromDateTimeOffset(Builders.Observed.AddHours(2));
+        afterReboot.Weather.TemperatureC = -4;
+
+        var first = processor.Process([Envelope(SensorKind.Weather, (beforeReboot, Now), (afterReboot, Now))], Now)
+            .Pending.Select(p => p.Id).ToArray();
+        var replayed = processor.Process([Envelope(SensorKind.Weather, (afterReboot.Clone(), Now), (beforeReboot.Clone(), Now))], Now)
+            .Pending.Select(p => p.Id).ToArray();
+
+        Assert.Equal(2, first.Distinct().Count()); // the reading after the reset does not overwrite the one before it
+        Assert.Equal(first.Reverse(), replayed); // redeliveries land on the same documents
     }
 }

@@ -33,7 +33,7 @@ public class GeoJsonTests
         using var doc = Render(Builders.Weather("ws-7", 42, lat: 47.6, lon: -122.3));
         var root = doc.RootElement;
         Assert.Equal("Feature", root.GetProperty("type").GetString());
-        Assert.Equal("ws-7:42", root.GetProperty("id").GetString());
+        Assert.Equal(Builders.Id("ws-7", 42), root.GetProperty("id").GetString());
         Assert.Equal("ws-7", root.GetProperty("deviceId").GetString());
         var coordinates = root.GetProperty("geometry").GetProperty("coordinates").EnumerateArray().Select(e => e.GetDouble()).ToArray();
         Assert.Equal("Point", root.GetProperty("geometry").GetProperty("type").GetString());
@@ -63,7 +63,7 @@ public class GeoJsonTests
     {
         using var doc = Render(Builders.Weather("dev \"quoted\" ü"));
         Assert.Equal("dev \"quoted\" ü", doc.RootElement.GetProperty("deviceId").GetString());
-        Assert.Equal("dev \"quoted\" ü:1", doc.RootElement.GetProperty("id").GetString());
+        Assert.Equal(Builders.Id("dev \"quoted\" ü", 1), doc.RootElement.GetProperty("id").GetString());
     }
 
     [Fact]
@@ -94,32 +94,48 @@ public class GeoJsonTests
                 && c[2].GetDouble().Equals(t.Item3)
                 && root.GetProperty("properties").ValueKind == JsonValueKind.Object
                 && root.GetProperty("properties").GetProperty("temperatureC").GetDouble().Equals(t.Item4)
-                && root.GetProperty("id").GetString() == DocumentIds.ReadingId(t.device, t.Item5);
+                && root.GetProperty("id").GetString() == Builders.Id(reading);
         }).QuickCheckThrowOnFailure();
     }
 
     [Fact]
-    public void ReadingId_IsDeterministicAndDependsOnlyOnDeviceAndSequence()
+    public void ReadingId_IsDeterministic_DependsOnlyOnDeviceSequenceAndObservedTime()
     {
         Prop.ForAll<NonEmptyString, ulong, int>((device, sequence, noise) =>
         {
-            var a = Builders.Weather(device.Get.Replace("/", "", StringComparison.Ordinal), Math.Max(1, sequence));
+            var a = Builders.Weather(device.Get.Replace("/", "", StringComparison.Ordinal), Math.Max(1, sequence % 1_000_000_000));
             var b = a.Clone();
-            b.Weather.TemperatureC = noise; // other content differs: the id must not
-            b.ObservedAt = new Timestamp { Seconds = Math.Abs((long)noise) };
+            b.Weather.TemperatureC = noise; // other content differs (a redelivery re-encoded): the id must not
+            b.Location.Latitude = noise % 90;
             Span<byte> idA = stackalloc byte[DocumentIds.MaxReadingIdBytes + 400];
             Span<byte> idB = stackalloc byte[DocumentIds.MaxReadingIdBytes + 400];
-            var lengthA = DocumentIds.WriteReadingId(System.Text.Encoding.UTF8.GetBytes(a.DeviceId), a.Sequence, idA);
-            var lengthB = DocumentIds.WriteReadingId(System.Text.Encoding.UTF8.GetBytes(b.DeviceId), b.Sequence, idB);
+            var lengthA = DocumentIds.WriteReadingId(System.Text.Encoding.UTF8.GetBytes(a.DeviceId), a.Sequence, a.ObservedAt.ToDateTimeOffset(), idA);
+            var lengthB = DocumentIds.WriteReadingId(System.Text.Encoding.UTF8.GetBytes(b.DeviceId), b.Sequence, b.ObservedAt.ToDateTimeOffset(), idB);
             return idA[..lengthA].SequenceEqual(idB[..lengthB])
-                && System.Text.Encoding.UTF8.GetString(idA[..lengthA]) == DocumentIds.ReadingId(a.DeviceId, a.Sequence);
+                && System.Text.Encoding.UTF8.GetString(idA[..lengthA]) == Builders.Id(a);
         }).QuickCheckThrowOnFailure();
     }
 
     [Fact]
-    public void ReadingId_DiffersForDifferentSequenceOrDevice()
+    public void ReadingId_SameSequenceObservedAtAnotherTime_DiffersAsASequenceResetNeeds()
     {
-        Assert.NotEqual(DocumentIds.ReadingId("a", 1), DocumentIds.ReadingId("a", 2));
-        Assert.NotEqual(DocumentIds.ReadingId("a", 12), DocumentIds.ReadingId("a1", 2));
+        Prop.ForAll<ulong, int, int>((sequence, secondsA, secondsB) =>
+        {
+            var at = Builders.Observed;
+            var a = DocumentIds.ReadingId("dev", sequence, at.AddSeconds(secondsA));
+            var b = DocumentIds.ReadingId("dev", sequence, at.AddSeconds(secondsB));
+            return (a == b) == (secondsA == secondsB);
+        }).QuickCheckThrowOnFailure();
+    }
+
+    [Fact]
+    public void ReadingId_DiffersForDifferentSequenceOrDevice_AndFromTheFormerFormat()
+    {
+        var at = Builders.Observed;
+        Assert.NotEqual(DocumentIds.ReadingId("a", 1, at), DocumentIds.ReadingId("a", 2, at));
+        Assert.NotEqual(DocumentIds.ReadingId("a", 12, at), DocumentIds.ReadingId("a1", 2, at));
+        Assert.Equal($"a:12:{at.UtcTicks}", DocumentIds.ReadingId("a", 12, at));
+        Assert.Equal("a:12", DocumentIds.FormerReadingId("a", 12));
+        Assert.NotEqual(DocumentIds.FormerReadingId("a", 12), DocumentIds.ReadingId("a", 12, at));
     }
 }

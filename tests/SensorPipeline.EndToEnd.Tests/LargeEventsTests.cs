@@ -63,7 +63,7 @@ public sealed class LargeEventsTests : IDisposable
         var missing = 0;
         await Parallel.ForEachAsync(all, new ParallelOptions { MaxDegreeOfParallelism = 16, CancellationToken = timeout.Token }, async (reading, token) =>
         {
-            var id = string.Create(CultureInfo.InvariantCulture, $"{reading.DeviceId}:{reading.Sequence}");
+            var id = SensorPipeline.Core.GeoJson.DocumentIds.ReadingId(reading.DeviceId, reading.Sequence, reading.ObservedAt.ToDateTimeOffset());
             using var response = await database.GetContainer("readings").ReadItemStreamAsync(id, new PartitionKey(reading.DeviceId), cancellationToken: token);
             if (!response.IsSuccessStatusCode)
             {

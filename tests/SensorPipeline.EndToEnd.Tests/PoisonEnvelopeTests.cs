@@ -50,7 +50,7 @@ public sealed class PoisonEnvelopeTests : IDisposable
         });
         var database = store.GetDatabase("poison");
         var started = Stopwatch.StartNew();
-        var reading = await WaitForAsync(database.GetContainer("readings"), $"{validDevice}:1", validDevice, timeout.Token);
+        var reading = await WaitForAsync(database.GetContainer("readings"), SensorPipeline.Core.GeoJson.DocumentIds.ReadingId(validDevice, 1, now), validDevice, timeout.Token);
         var deadLetterId = string.Create(CultureInfo.InvariantCulture, $"weather-processor:0:{forgedSequence}");
         var letter = await WaitForAsync(database.GetContainer("deadletters"), deadLetterId, deadLetterId, timeout.Token);
 

@@ -9,6 +9,10 @@ internal static class Builders
 {
     public static readonly DateTimeOffset Observed = new(2026, 11, 21, 12, 0, 0, TimeSpan.Zero);
 
+    /// <summary>The document id of a reading built here (observed at <see cref="Observed"/> + sequence seconds).</summary>
+    public static string ReadingId(string device, ulong sequence) =>
+        SensorPipeline.Core.GeoJson.DocumentIds.ReadingId(device, sequence, Observed.AddSeconds(sequence));
+
     /// <summary>A device id unique to one test, so tests sharing a database never see each other's documents.</summary>
     public static string Device(string prefix) => $"{prefix}-{Guid.NewGuid():N}"[..Math.Min(prefix.Length + 13, 64)];
 

@@ -42,8 +42,8 @@ public sealed class PoisonIsolationTests(FaultFixture fixture)
 
             Assert.Equal(HttpStatusCode.OK, third.Status);
             Assert.Contains("poison envelopes 1", third.LogText, StringComparison.Ordinal);
-            Assert.NotNull(await fixture.Store.ReadAsync("readings", $"{good1}:1", good1));
-            Assert.NotNull(await fixture.Store.ReadAsync("readings", $"{good2}:1", good2));
+            Assert.NotNull(await fixture.Store.ReadAsync("readings", Builders.ReadingId(good1, 1), good1));
+            Assert.NotNull(await fixture.Store.ReadAsync("readings", Builders.ReadingId(good2, 1), good2));
             Assert.NotNull(await fixture.Store.ReadAsync("devices", good2, good2));
             var id = $"weather-processor:21:{envelopes[1].SequenceNumber}";
             var letter = await fixture.Store.ReadAsync("deadletters", id, id) ?? throw new Xunit.Sdk.XunitException("poison not dead-lettered");
@@ -101,7 +101,7 @@ public sealed class PoisonIsolationTests(FaultFixture fixture)
         Assert.Equal(HttpStatusCode.OK, fixedAnswer.Status);
         foreach (var device in devices)
         {
-            Assert.NotNull(await fixture.Store.ReadAsync("readings", $"{device}:1", device));
+            Assert.NotNull(await fixture.Store.ReadAsync("readings", Builders.ReadingId(device, 1), device));
         }
     }
 
@@ -118,7 +118,7 @@ public sealed class PoisonIsolationTests(FaultFixture fixture)
             var answer = await PipelineDriver.ProcessAsync(fixture.Handler, "WeatherProcessor", [envelope], partitionId: "23");
 
             Assert.Equal(HttpStatusCode.OK, answer.Status);
-            Assert.NotNull(await fixture.Store.ReadAsync("readings", $"{fine}:1", fine));
+            Assert.NotNull(await fixture.Store.ReadAsync("readings", Builders.ReadingId(fine, 1), fine));
             var id = $"weather-processor-store:23:{envelope.SequenceNumber}:0";
             var letter = await fixture.Store.ReadAsync("deadletters", id, id) ?? throw new Xunit.Sdk.XunitException("no rejected-by-store dead letter");
             Assert.Equal("rejected-by-store", letter.GetProperty("reason").GetString());
@@ -207,8 +207,8 @@ public sealed class PoisonIsolationTests(FaultFixture fixture)
 
         Assert.Equal(HttpStatusCode.OK, retried.Status);
         Assert.True(retried.LogText.Contains("live 1, archived 0, devices 1 updated", StringComparison.Ordinal), retried.LogText);
-        Assert.NotNull(await fixture.Store.ReadAsync("readings", $"{device}:1", device));
-        Assert.Null(await fixture.Store.ReadAsync("archive", $"{device}:1", device));
+        Assert.NotNull(await fixture.Store.ReadAsync("readings", Builders.ReadingId(device, 1), device));
+        Assert.Null(await fixture.Store.ReadAsync("archive", Builders.ReadingId(device, 1), device));
         Assert.NotNull(await fixture.Store.ReadAsync("devices", device, device));
     }
 }

@@ -27,7 +27,7 @@ public sealed class ProcessorFunctionTests(PipelineFixture fixture)
 
         Assert.Equal(HttpStatusCode.OK, answer.Status);
         Assert.Contains("live 2, archived 0", answer.LogText, StringComparison.Ordinal);
-        var feature = await ReadAsync(store, "readings", $"{device}:1", device);
+        var feature = await ReadAsync(store, "readings", Builders.ReadingId(device, 1), device);
         Assert.Equal("Feature", feature.GetProperty("type").GetString());
         Assert.Equal(device, feature.GetProperty("deviceId").GetString());
         Assert.Equal("Point", feature.GetProperty("geometry").GetProperty("type").GetString());
@@ -39,12 +39,12 @@ public sealed class ProcessorFunctionTests(PipelineFixture fixture)
         Assert.Equal("0", properties.GetProperty("sourcePartition").GetString());
         Assert.Equal(ingestion.SequenceNumber, properties.GetProperty("sourceSequenceNumber").GetInt64());
         Assert.False(properties.TryGetProperty("staleByMs", out _));
-        Assert.NotNull(await store.ReadAsync("readings", $"{device}:2", device));
+        Assert.NotNull(await store.ReadAsync("readings", Builders.ReadingId(device, 2), device));
 
         var state = await ReadAsync(store, "devices", device, device);
         Assert.Equal(2UL, state.GetProperty("properties").GetProperty("sequence").GetUInt64());
         Assert.Equal([21.25, 11.5, 56.5], state.GetProperty("geometry").GetProperty("coordinates").EnumerateArray().Select(c => c.GetDouble()));
-        Assert.Equal($"{device}:2", state.GetProperty("properties").GetProperty("readingId").GetString());
+        Assert.Equal(Builders.ReadingId(device, 2), state.GetProperty("properties").GetProperty("readingId").GetString());
     }
 
     [Theory]
@@ -64,7 +64,7 @@ public sealed class ProcessorFunctionTests(PipelineFixture fixture)
         Assert.Equal(HttpStatusCode.OK, again.Status);
         Assert.Contains("devices 0 updated / 1 superseded", again.LogText, StringComparison.Ordinal);
         var ids = await store.IdsAsync("readings", device);
-        Assert.Equal(Enumerable.Range(1, 5).Select(i => $"{device}:{i}").Order(), ids.Order());
+        Assert.Equal(Enumerable.Range(1, 5).Select(i => Builders.ReadingId(device, (ulong)i)).Order(), ids.Order());
         Assert.Equal(5UL, (await ReadAsync(store, "devices", device, device)).GetProperty("properties").GetProperty("sequence").GetUInt64());
     }
 
@@ -86,7 +86,7 @@ public sealed class ProcessorFunctionTests(PipelineFixture fixture)
         Assert.Equal(HttpStatusCode.OK, answer.Status);
         Assert.Contains("devices 1 updated / 0 superseded", answer.LogText, StringComparison.Ordinal);
         var state = await ReadAsync(store, "devices", device, device);
-        Assert.Equal($"{device}:3", state.GetProperty("properties").GetProperty("readingId").GetString());
+        Assert.Equal(Builders.ReadingId(device, 3), state.GetProperty("properties").GetProperty("readingId").GetString());
         // The version key orders by observed time, then sequence: it ends with the fixed-width sequence.
         Assert.EndsWith(".00000000000000000003", state.GetProperty("version").GetString(), StringComparison.Ordinal);
     }
@@ -106,14 +106,14 @@ public sealed class ProcessorFunctionTests(PipelineFixture fixture)
 
         var state = await ReadAsync(store, "devices", device, device);
         Assert.Equal(8UL, state.GetProperty("properties").GetProperty("sequence").GetUInt64());
-        Assert.Equal(["3", "4", "7", "8"], (await store.IdsAsync("readings", device)).Select(id => id[(id.LastIndexOf(':') + 1)..]).Order());
+        Assert.Equal(new ulong[] { 3, 4, 7, 8 }.Select(s => Builders.ReadingId(device, s)).Order(), (await store.IdsAsync("readings", device)).Order());
 
         // A newer one then patches the stored state: version, geometry and properties all move together.
         var newest = await PipelineDriver.WeatherEnvelopeAsync(handler, PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(device, 9, lat: -33.5, lon: 151.25))));
         Assert.Equal(HttpStatusCode.OK, (await PipelineDriver.ProcessAsync(handler, "WeatherProcessor", [newest])).Status);
         var patched = await ReadAsync(store, "devices", device, device);
         Assert.Equal(9UL, patched.GetProperty("properties").GetProperty("sequence").GetUInt64());
-        Assert.Equal($"{device}:9", patched.GetProperty("properties").GetProperty("readingId").GetString());
+        Assert.Equal(Builders.ReadingId(device, 9), patched.GetProperty("properties").GetProperty("readingId").GetString());
         Assert.Equal([151.25, -33.5, 56.5], patched.GetProperty("geometry").GetProperty("coordinates").EnumerateArray().Select(c => c.GetDouble()));
         Assert.EndsWith(".00000000000000000009", patched.GetProperty("version").GetString(), StringComparison.Ordinal);
         Assert.Equal(device, patched.GetProperty("deviceId").GetString());
@@ -153,9 +153,9 @@ public sealed class ProcessorFunctionTests(PipelineFixture fixture)
 
         Assert.Equal(HttpStatusCode.OK, answer.Status);
         Assert.Contains("live 0, archived 1", answer.LogText, StringComparison.Ordinal);
-        var archived = await ReadAsync("archive", $"{device}:1", device);
+        var archived = await ReadAsync("archive", Builders.ReadingId(device, 1), device);
         Assert.InRange(archived.GetProperty("properties").GetProperty("staleByMs").GetInt64(), 4 * 60_000, 6 * 60_000);
-        Assert.Null(await Store.ReadAsync("readings", $"{device}:1", device));
+        Assert.Null(await Store.ReadAsync("readings", Builders.ReadingId(device, 1), device));
         Assert.Null(await Store.ReadAsync("devices", device, device));
     }
 
@@ -184,8 +184,8 @@ public sealed class ProcessorFunctionTests(PipelineFixture fixture)
             Assert.Contains("stale copies of live readings 1", answers[1].LogText, StringComparison.Ordinal);
         }
 
-        Assert.NotNull(await Store.ReadAsync("readings", $"{device}:1", device));
-        Assert.Null(await Store.ReadAsync("archive", $"{device}:1", device));
+        Assert.NotNull(await Store.ReadAsync("readings", Builders.ReadingId(device, 1), device));
+        Assert.Null(await Store.ReadAsync("archive", Builders.ReadingId(device, 1), device));
     }
 
     [Fact]
@@ -213,7 +213,7 @@ public sealed class ProcessorFunctionTests(PipelineFixture fixture)
         var answer = await PipelineDriver.ProcessAsync(Handler, "SeismicProcessor", [poison, good]);
 
         Assert.Equal(HttpStatusCode.OK, answer.Status);
-        Assert.NotNull(await Store.ReadAsync("readings", $"{device}:4", device));
+        Assert.NotNull(await Store.ReadAsync("readings", Builders.ReadingId(device, 4), device));
         var id = $"seismic-processor:0:{poison.SequenceNumber}";
         Assert.Equal("undecodable", (await Store.ReadAsync("deadletters", id, id))?.GetProperty("reason").GetString());
     }
@@ -236,7 +236,7 @@ public sealed class ProcessorFunctionTests(PipelineFixture fixture)
         Assert.Contains("live 3", answer.LogText, StringComparison.Ordinal);
         foreach (var sequence in new[] { 1, 2, 3 })
         {
-            Assert.Equal(sequence, (await ReadAsync("readings", $"{device}:{sequence}", device)).GetProperty("properties").GetProperty("sequence").GetInt64());
+            Assert.Equal(sequence, (await ReadAsync("readings", Builders.ReadingId(device, (ulong)sequence), device)).GetProperty("properties").GetProperty("sequence").GetInt64());
         }
     }
 

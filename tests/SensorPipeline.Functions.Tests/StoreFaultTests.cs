@@ -51,15 +51,15 @@ public sealed class StoreFaultTests(FaultFixture fixture)
         Assert.Equal(HttpStatusCode.OK, answer.Status);
         // The reading and the device state of the rejected device: two dead letters; the other device is untouched.
         Assert.Contains("live 2, archived 0, devices 1 updated / 0 superseded, dead letters 2", answer.LogText, StringComparison.Ordinal);
-        Assert.NotNull(await fixture.Store.ReadAsync("readings", $"{fine}:2", fine));
+        Assert.NotNull(await fixture.Store.ReadAsync("readings", Builders.ReadingId(fine, 2), fine));
         Assert.NotNull(await fixture.Store.ReadAsync("devices", fine, fine));
-        Assert.Null(await fixture.Store.ReadAsync("readings", $"{rejected}:1", rejected));
+        Assert.Null(await fixture.Store.ReadAsync("readings", Builders.ReadingId(rejected, 1), rejected));
         var id = $"weather-processor-store:5:{envelope.SequenceNumber}:1";
         var letter = await fixture.Store.ReadAsync("deadletters", id, id) ?? throw new Xunit.Sdk.XunitException("dead letter not stored");
         Assert.Equal("rejected-by-store", letter.GetProperty("reason").GetString());
         Assert.Equal(rejected, letter.GetProperty("deviceId").GetString());
         Assert.Contains("413", letter.GetProperty("detail").GetString(), StringComparison.Ordinal);
-        Assert.Contains($"\"id\":\"{rejected}:1\"", System.Text.Encoding.UTF8.GetString(letter.GetProperty("payloadBase64").GetBytesFromBase64()), StringComparison.Ordinal);
+        Assert.Contains($"\"id\":\"{Builders.ReadingId(rejected, 1)}\"", System.Text.Encoding.UTF8.GetString(letter.GetProperty("payloadBase64").GetBytesFromBase64()), StringComparison.Ordinal);
     }
 
     [Fact]
@@ -74,7 +74,7 @@ public sealed class StoreFaultTests(FaultFixture fixture)
 
         Assert.Equal(HttpStatusCode.OK, answer.Status);
         Assert.Equal(3, fixture.Proxy.ThrottlesSent - throttledBefore);
-        Assert.NotNull(await fixture.Store.ReadAsync("readings", $"{device}:1", device));
+        Assert.NotNull(await fixture.Store.ReadAsync("readings", Builders.ReadingId(device, 1), device));
         Assert.NotNull(await fixture.Store.ReadAsync("devices", device, device));
     }
 }

@@ -20,8 +20,16 @@ internal static class CoreDocuments
     public static byte[] Reading(string deviceId, ulong sequence, long? staleByMs = null) =>
         Write(deviceId, sequence, (writer, view) => GeoJsonFeatureWriter.Write(writer, view, Source, staleByMs));
 
+    /// <summary>A reading as stored before the observed time was part of its id: the same document under <c>{device}:{sequence}</c>.</summary>
+    public static byte[] FormerReading(string deviceId, ulong sequence)
+    {
+        var document = System.Text.Json.Nodes.JsonNode.Parse(Reading(deviceId, sequence))!;
+        document["id"] = DocumentIds.FormerReadingId(deviceId, sequence);
+        return System.Text.Encoding.UTF8.GetBytes(document.ToJsonString());
+    }
+
     public static byte[] DeviceState(string deviceId, ulong sequence) =>
-        Write(deviceId, sequence, (writer, view) => DeviceStateWriter.Write(writer, view, Source, DocumentIds.ReadingId(deviceId, sequence), NewerWins.VersionKey(sequence, Observed)));
+        Write(deviceId, sequence, (writer, view) => DeviceStateWriter.Write(writer, view, Source, DocumentIds.ReadingId(deviceId, sequence, Observed), NewerWins.VersionKey(sequence, Observed)));
 
     public static byte[] DeadLetter(byte[] payload, long sequenceNumber) =>
         DeadLetterWriter.ToUtf8(new DeadLetter("splitter", DeadLetterReason.Undecodable, Source with { SequenceNumber = sequenceNumber }, null, null, payload), Observed);

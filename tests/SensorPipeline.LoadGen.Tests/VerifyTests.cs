@@ -54,11 +54,36 @@ public sealed class VerifyTests : IClassFixture<CosmosStandIn>, IDisposable
         Assert.Contains("verify: FAILED", output, StringComparison.Ordinal);
         Assert.Contains("missing: 1", output, StringComparison.Ordinal);
         Assert.Contains("  w1:3", output, StringComparison.Ordinal);
-        Assert.Contains("in both readings and archive: 1", output, StringComparison.Ordinal);
+        Assert.Contains("stored more than once (readings and archive, or under two ids): 1", output, StringComparison.Ordinal);
         Assert.Contains("  s1:2", output, StringComparison.Ordinal);
         Assert.Contains("s1: devices document has sequence 2, highest in readings is 4", output, StringComparison.Ordinal);
         Assert.Contains(Convert.ToHexStringLower(SHA256.HashData(Oversize)), output, StringComparison.Ordinal);
         Assert.DoesNotContain(Convert.ToHexStringLower(SHA256.HashData(Poison)), output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Verify_ReadingsUnderFormerAndCurrentIds_AllFound_OneUnderBothIsDuplicated()
+    {
+        var database = await _cosmos.CreateDatabaseAsync("upgraded");
+        // Stored before the id format changed: w1:1, w1:2, s1:1 under {device}:{sequence}; the rest under the current ids.
+        await WriteAsync(database, readings: ["w1:3", "w1:4", "s1:2", "s1:4"], archive: ["w1:5"],
+            devices: [("w1", 4), ("s1", 4)], deadLetters: [Poison, Oversize], formerReadings: ["w1:1", "w1:2", "s1:1"]);
+
+        var (exit, output, errors) = await VerifyAsync("upgraded", "--json");
+
+        Assert.True(exit == 0, $"exit {exit}\n{output}\n{errors}");
+        var verdict = JsonDocument.Parse(output).RootElement;
+        Assert.Equal(7, verdict.GetProperty("written").GetInt64());
+        Assert.Equal(0, verdict.GetProperty("missing").GetInt64());
+        Assert.Equal(0, verdict.GetProperty("duplicated").GetInt64());
+
+        // The same reading redelivered after the upgrade without the documented procedure: a second document.
+        await CosmosStandIn.UpsertAsync(database.GetContainer("readings"), CoreDocuments.Reading("w1", 1), "w1");
+        (exit, output, errors) = await VerifyAsync("upgraded");
+
+        Assert.True(exit == 1, $"exit {exit}\n{output}\n{errors}");
+        Assert.Contains("stored more than once (readings and archive, or under two ids): 1", output, StringComparison.Ordinal);
+        Assert.Contains("  w1:1", output, StringComparison.Ordinal);
     }
 
     [Fact]
@@ -96,8 +121,15 @@ public sealed class VerifyTests : IClassFixture<CosmosStandIn>, IDisposable
     private static LedgerInjection Injection(string kind, byte[] body, bool acknowledged) =>
         new() { Kind = kind, Sha256 = Convert.ToHexStringLower(SHA256.HashData(body)), Bytes = body.Length, Acknowledged = acknowledged, Status = acknowledged ? 201 : 413 };
 
-    private static async Task WriteAsync(Database database, string[] readings, string[] archive, (string Device, ulong Sequence)[] devices, byte[][] deadLetters)
+    private static async Task WriteAsync(Database database, string[] readings, string[] archive, (string Device, ulong Sequence)[] devices, byte[][] deadLetters,
+        string[]? formerReadings = null)
     {
+        foreach (var id in formerReadings ?? [])
+        {
+            var (device, sequence) = Split(id);
+            await CosmosStandIn.UpsertAsync(database.GetContainer("readings"), CoreDocuments.FormerReading(device, sequence), device);
+        }
+
         foreach (var id in readings)
         {
             var (device, sequence) = Split(id);

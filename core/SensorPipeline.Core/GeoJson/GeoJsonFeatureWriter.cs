@@ -50,7 +50,7 @@ public static class GeoJsonFeatureWriter
     {
         ArgumentNullException.ThrowIfNull(writer);
         Span<byte> id = stackalloc byte[DocumentIds.MaxReadingIdBytes];
-        var idLength = DocumentIds.WriteReadingId(reading.DeviceIdUtf8, reading.Sequence, id);
+        var idLength = DocumentIds.WriteReadingId(reading.DeviceIdUtf8, reading.Sequence, reading.ObservedAt, id);
 
         writer.WriteStartObject();
         writer.WriteString(Id, id[..idLength]);

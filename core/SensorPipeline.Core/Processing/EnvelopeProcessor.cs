@@ -112,7 +112,7 @@ public sealed class EnvelopeProcessor : IDisposable
                 oldest = Math.Min(oldest, source.EnqueuedTimeUnixMs);
                 var staleBy = _staleness.StaleBy(source.EnqueuedTimeUnixMs, nowUnixMs);
                 var deviceId = _deviceIds.Get(reading.DeviceIdUtf8);
-                var id = DocumentIds.ReadingId(deviceId, reading.Sequence);
+                var id = DocumentIds.ReadingId(deviceId, reading.Sequence, reading.ObservedAt);
                 var offset = _buffer.WrittenCount;
                 _writer.Reset(_buffer);
                 GeoJsonFeatureWriter.Write(_writer, reading, source, staleBy);

@@ -40,7 +40,7 @@ internal static class VerdictPrinter
         console.Write(table);
         output.WriteLine($"devices: {verdict.Devices} checked, {verdict.DeviceMismatches} with a stale or missing latest state; other dead letters: {verdict.OtherDeadLetters}");
         List(output, "missing", verdict.MissingIds, verdict.Missing);
-        List(output, "in both readings and archive", verdict.DuplicatedIds, verdict.Duplicated);
+        List(output, "stored more than once (readings and archive, or under two ids)", verdict.DuplicatedIds, verdict.Duplicated);
         List(output, "device state", verdict.DeviceProblems, verdict.DeviceMismatches);
         List(output, "injected events not dead-lettered (sha256)", verdict.MissingDeadLetters, verdict.InjectedSent - verdict.DeadLettered);
     }
