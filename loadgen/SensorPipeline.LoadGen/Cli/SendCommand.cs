@@ -29,6 +29,14 @@ internal static class SendCommand
     private static readonly Option<TimeSpan> AttemptTimeout = Duration_("--attempt-timeout", "One HTTP attempt's timeout.", TimeSpan.FromSeconds(30));
     private static readonly Option<int> Poison = new("--poison") { Description = "Poison events (garbage bytes) to inject." };
     private static readonly Option<int> Oversize = new("--oversize") { Description = "Oversize events to inject." };
+    private static readonly Option<int> Truncated = new("--truncated") { Description = "Truncated ReadingBatch events to inject (dead-lettered whole)." };
+    private static readonly Option<int> OutOfRange = new("--out-of-range") { Description = "Readings with a latitude beyond ±90 to inject (dead-lettered alone)." };
+    private static readonly Option<int> Forged = new("--forged") { Description = "Forged envelopes to send straight to --forged-hub (dead-lettered by the processor)." };
+    private static readonly Option<string> ForgedHub = new("--forged-hub") { Description = "The processor hub forged envelopes go to.", DefaultValueFactory = _ => "weather" };
+    private static readonly Option<TimeSpan> ClockSkew = new("--clock-skew")
+    {
+        Description = "Shift every device's clock: --clock-skew=2m ahead, --clock-skew=-10m behind.", CustomParser = DurationParser.ParseSigned,
+    };
     private static readonly Option<int> OversizeBytes = new("--oversize-bytes") { Description = "Minimum size of an oversize event's one reading (740000..1000000).", DefaultValueFactory = _ => 800_000 };
     private static readonly Option<int> InjectEvery = new("--inject-every") { Description = "One injected event per this many events.", DefaultValueFactory = _ => 20 };
     private static readonly Option<int> DuplicateEvery = new("--duplicate-every") { Description = "Re-send an acknowledged event after every K events (0: never)." };
@@ -48,7 +56,7 @@ internal static class SendCommand
     {
         ArgumentNullException.ThrowIfNull(root);
         Option[] options = [Connection, Namespace, Hub, Weather, Seismic, Seed, DevicePrefix, ReadingsPerEvent, Rate, Duration, Count, Concurrency,
-            MaxAttempts, BaseBackoff, MaxBackoff, AttemptTimeout, Poison, Oversize, OversizeBytes, InjectEvery, DuplicateEvery, PauseFunction,
+            MaxAttempts, BaseBackoff, MaxBackoff, AttemptTimeout, Poison, Oversize, Truncated, OutOfRange, Forged, ForgedHub, ClockSkew, OversizeBytes, InjectEvery, DuplicateEvery, PauseFunction,
             PauseFor, PauseAfter, DevHost, PauseRoute, ResumeRoute, LedgerPath, ProgressInterval, Grace, Verbose];
         foreach (var option in options)
         {
@@ -80,12 +88,17 @@ internal static class SendCommand
         var (baseAddress, authorization) = Authorization(options, time);
         using var sender = new EventSender(EventSender.MessagesUriFor(baseAddress, options.Hub), authorization,
             new SenderSettings(options.Concurrency, options.MaxAttempts, options.BaseBackoff, options.MaxBackoff, options.AttemptTimeout), time, logger);
+        // Forged envelopes bypass the splitter: the same sender settings, another hub.
+        using var forgedSender = options.Forged > 0
+            ? new EventSender(EventSender.MessagesUriFor(baseAddress, options.ForgedHub), authorization,
+                new SenderSettings(options.Concurrency, options.MaxAttempts, options.BaseBackoff, options.MaxBackoff, options.AttemptTimeout), time, logger)
+            : null;
         using var controlClient = new HttpClient { Timeout = TimeSpan.FromSeconds(30) };
         var pause = options.PauseFunctions.Count > 0
             ? new PauseController(controlClient, options.DevHost ?? baseAddress, options, time, logger)
             : null;
         var progress = new ProgressLine(Console.Out, live: !Console.IsOutputRedirected);
-        using var runner = new LoadRunner(options, sender, time, logger, progress, pause);
+        using var runner = new LoadRunner(options, sender, time, logger, progress, pause, forgedSender);
         var result = await runner.RunAsync(cancellationToken);
         (authorization as IDisposable)?.Dispose();
         RunSummary.Print(result, options, Console.Out);
@@ -116,6 +129,11 @@ internal static class SendCommand
         o.AttemptTimeout = parse.GetValue(AttemptTimeout);
         o.Poison = parse.GetValue(Poison);
         o.Oversize = parse.GetValue(Oversize);
+        o.Truncated = parse.GetValue(Truncated);
+        o.OutOfRange = parse.GetValue(OutOfRange);
+        o.Forged = parse.GetValue(Forged);
+        o.ForgedHub = parse.GetValue(ForgedHub)!;
+        o.ClockSkew = parse.GetValue(ClockSkew);
         o.OversizeBytes = parse.GetValue(OversizeBytes);
         o.InjectEvery = parse.GetValue(InjectEvery);
         o.DuplicateEvery = parse.GetValue(DuplicateEvery);
