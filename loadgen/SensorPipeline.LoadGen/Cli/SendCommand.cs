@@ -32,6 +32,7 @@ internal static class SendCommand
     private static readonly Option<int> Truncated = new("--truncated") { Description = "Truncated ReadingBatch events to inject (dead-lettered whole)." };
     private static readonly Option<int> OutOfRange = new("--out-of-range") { Description = "Readings with a latitude beyond ±90 to inject (dead-lettered alone)." };
     private static readonly Option<int> Forged = new("--forged") { Description = "Forged envelopes to send straight to --forged-hub (dead-lettered by the processor)." };
+    private static readonly Option<int> MalformedSends = new("--malformed-sends") { Description = "Requests the hub must refuse (oversize, malformed JSON, bad number, forged signature)." };
     private static readonly Option<string> ForgedHub = new("--forged-hub") { Description = "The processor hub forged envelopes go to.", DefaultValueFactory = _ => "weather" };
     private static readonly Option<TimeSpan> ClockSkew = new("--clock-skew")
     {
@@ -56,7 +57,7 @@ internal static class SendCommand
     {
         ArgumentNullException.ThrowIfNull(root);
         Option[] options = [Connection, Namespace, Hub, Weather, Seismic, Seed, DevicePrefix, ReadingsPerEvent, Rate, Duration, Count, Concurrency,
-            MaxAttempts, BaseBackoff, MaxBackoff, AttemptTimeout, Poison, Oversize, Truncated, OutOfRange, Forged, ForgedHub, ClockSkew, OversizeBytes, InjectEvery, DuplicateEvery, PauseFunction,
+            MaxAttempts, BaseBackoff, MaxBackoff, AttemptTimeout, Poison, Oversize, Truncated, OutOfRange, Forged, MalformedSends, ForgedHub, ClockSkew, OversizeBytes, InjectEvery, DuplicateEvery, PauseFunction,
             PauseFor, PauseAfter, DevHost, PauseRoute, ResumeRoute, LedgerPath, ProgressInterval, Grace, Verbose];
         foreach (var option in options)
         {
@@ -103,7 +104,8 @@ internal static class SendCommand
         (authorization as IDisposable)?.Dispose();
         RunSummary.Print(result, options, Console.Out);
         return result.Interrupted ? ExitCodes.Interrupted
-            : result.Ledger.Counts.EventsFailed > 0 || result.Ledger.Injected.Any(i => !i.Acknowledged) || result.PauseFailed ? ExitCodes.Failed
+            : result.Ledger.Counts.EventsFailed > 0 || result.Ledger.Injected.Any(i => !i.Acknowledged) || result.PauseFailed
+                || result.Ledger.Counts.MalformedAccepted > 0 ? ExitCodes.Failed
             : ExitCodes.Ok;
     }
 
@@ -132,6 +134,7 @@ internal static class SendCommand
         o.Truncated = parse.GetValue(Truncated);
         o.OutOfRange = parse.GetValue(OutOfRange);
         o.Forged = parse.GetValue(Forged);
+        o.MalformedSends = parse.GetValue(MalformedSends);
         o.ForgedHub = parse.GetValue(ForgedHub)!;
         o.ClockSkew = parse.GetValue(ClockSkew);
         o.OversizeBytes = parse.GetValue(OversizeBytes);

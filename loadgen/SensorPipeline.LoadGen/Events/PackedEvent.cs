@@ -29,6 +29,9 @@ internal enum EventKind
 
     /// <summary>An envelope sent straight to a processor hub with an impossible enqueued time: the processor dead-letters it.</summary>
     Forged,
+
+    /// <summary>A request the hub must refuse with a 4xx (<see cref="MalformedSends"/>); never tracked as an event.</summary>
+    MalformedSend,
 }
 
 /// <summary>One event body ready to send.</summary>

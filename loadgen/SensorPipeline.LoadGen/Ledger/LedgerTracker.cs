@@ -39,6 +39,22 @@ internal sealed class LedgerTracker
         }
     }
 
+    /// <summary>Records how the hub answered a malformed request.</summary>
+    public void RecordMalformed(bool refusedAsExpected)
+    {
+        lock (_gate)
+        {
+            if (refusedAsExpected)
+            {
+                _counts.MalformedRefused++;
+            }
+            else
+            {
+                _counts.MalformedAccepted++;
+            }
+        }
+    }
+
     /// <summary>Records one event's outcome; <paramref name="outcome"/> null means unconfirmed (interrupted mid-send).</summary>
     public void Record(PackedEvent packed, SendOutcome? outcome)
     {
@@ -149,6 +165,8 @@ internal sealed class LedgerTracker
                     TruncatedSent = _counts.TruncatedSent,
                     OutOfRangeSent = _counts.OutOfRangeSent,
                     ForgedSent = _counts.ForgedSent,
+                    MalformedRefused = _counts.MalformedRefused,
+                    MalformedAccepted = _counts.MalformedAccepted,
                     ElapsedSeconds = elapsed.TotalSeconds,
                     CpuSeconds = cpu.TotalSeconds,
                 },

@@ -62,6 +62,12 @@ internal sealed class LedgerCounts
 
     public long ForgedSent { get; set; }
 
+    /// <summary>Malformed requests the hub refused with the expected 4xx.</summary>
+    public long MalformedRefused { get; set; }
+
+    /// <summary>Malformed requests the hub accepted or answered otherwise (a failure of the hub's checks).</summary>
+    public long MalformedAccepted { get; set; }
+
     /// <summary>Seconds from the first send to the last answer.</summary>
     public double ElapsedSeconds { get; set; }
 

@@ -37,6 +37,7 @@ internal sealed partial class LoadRunner : IDisposable
     private PackedEvent? _lastAcknowledged;
     private Exception? _failure;
     private int _injectedSoFar;
+    private int _malformedSoFar;
 
     // forgedSender sends Forged envelopes to their processor hub; required when forged ones are asked for.
     public LoadRunner(SendOptions options, EventSender sender, TimeProvider time, ILogger logger, ProgressLine progress, PauseController? pause,
@@ -64,7 +65,7 @@ internal sealed partial class LoadRunner : IDisposable
         (EventKind Kind, int Count)[] injections =
         [
             (EventKind.Poison, options.Poison), (EventKind.Oversize, options.Oversize), (EventKind.Truncated, options.Truncated),
-            (EventKind.OutOfRange, options.OutOfRange), (EventKind.Forged, options.Forged),
+            (EventKind.OutOfRange, options.OutOfRange), (EventKind.Forged, options.Forged), (EventKind.MalformedSend, options.MalformedSends),
         ];
         for (var i = 0; i < injections.Max(k => k.Count); i++)
         {
@@ -213,6 +214,7 @@ internal sealed partial class LoadRunner : IDisposable
             EventKind.Truncated => InjectedEvents.Truncated(_injectionRandom, number, now),
             EventKind.OutOfRange => InjectedEvents.OutOfRange(number, now),
             EventKind.Forged => InjectedEvents.Forged(number, now),
+            EventKind.MalformedSend => [],
             _ => throw new ArgumentOutOfRangeException(nameof(kind), kind, "not an injection"),
         };
         return new PackedEvent(kind, body, 0, [], -1);
@@ -220,6 +222,12 @@ internal sealed partial class LoadRunner : IDisposable
 
     private async Task SendOneAsync(PackedEvent packed, CancellationTokenSource producerStop, CancellationToken sendToken)
     {
+        if (packed.Kind == EventKind.MalformedSend)
+        {
+            await ProbeOneAsync(sendToken);
+            return;
+        }
+
         try
         {
             var sender = packed.Kind == EventKind.Forged ? _forgedSender! : _sender;
@@ -252,6 +260,32 @@ internal sealed partial class LoadRunner : IDisposable
             Interlocked.CompareExchange(ref _failure, e, null);
             _tracker.Record(packed, null);
             await producerStop.CancelAsync();
+        }
+        finally
+        {
+            _permits.Release();
+        }
+    }
+
+    private async Task ProbeOneAsync(CancellationToken sendToken)
+    {
+        try
+        {
+            var (content, authorize, expected, name) = MalformedSends.Build(Interlocked.Increment(ref _malformedSoFar));
+            using (content)
+            {
+                var status = await _sender.ProbeAsync(content, authorize, sendToken);
+                var refused = expected.Contains(status);
+                _tracker.RecordMalformed(refused);
+                if (!refused)
+                {
+                    LoadGenLog.MalformedNotRefused(_logger, name, status, string.Join("/", expected));
+                }
+            }
+        }
+        catch (OperationCanceledException) when (sendToken.IsCancellationRequested)
+        {
+            // Abandoned with the run: nothing to account for, it was never an event.
         }
         finally
         {

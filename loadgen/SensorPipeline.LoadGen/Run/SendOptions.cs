@@ -72,6 +72,10 @@ internal sealed class SendOptions
     /// with an enqueued time no Event Hubs event can have; the processor dead-letters each as <c>invalid-source</c>. Default 0.</summary>
     public int Forged { get; set; }
 
+    /// <summary>Malformed requests to send [--malformed-sends]: an oversize body, a malformed JSON batch, a number out of
+    /// range, a forged signature, in turn. Each must be refused with its 4xx; one accepted fails the run. Default 0.</summary>
+    public int MalformedSends { get; set; }
+
     /// <summary>The processor hub forged envelopes go to [--forged-hub]. Default <c>weather</c>.</summary>
     public string ForgedHub { get; set; } = "weather";
 

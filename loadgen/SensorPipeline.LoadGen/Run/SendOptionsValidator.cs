@@ -55,7 +55,8 @@ internal sealed class SendOptionsValidator : IValidateOptions<SendOptions>
         Check(failures, options.BaseBackoff > TimeSpan.Zero && options.MaxBackoff >= options.BaseBackoff, "--base-backoff must be positive and not above --max-backoff.");
         Check(failures, options.AttemptTimeout > TimeSpan.Zero, "--attempt-timeout must be positive.");
         Check(failures, options.Poison >= 0 && options.Oversize >= 0 && options.DuplicateEvery >= 0, "--poison, --oversize and --duplicate-every must be 0 or more.");
-        Check(failures, options.Truncated >= 0 && options.OutOfRange >= 0 && options.Forged >= 0, "--truncated, --out-of-range and --forged must be 0 or more.");
+        Check(failures, options.Truncated >= 0 && options.OutOfRange >= 0 && options.Forged >= 0 && options.MalformedSends >= 0,
+            "--truncated, --out-of-range, --forged and --malformed-sends must be 0 or more.");
         Check(failures, options.Forged == 0 || !string.IsNullOrWhiteSpace(options.ForgedHub), "--forged-hub must not be empty.");
         Check(failures, options.ClockSkew.Duration() <= MaxClockSkew, "--clock-skew must be within ±1 day (e.g. 2m, -10m).");
         Check(failures, options.OversizeBytes is >= MinOversizeBytes and <= MaxOversizeBytes, $"--oversize-bytes must be {MinOversizeBytes}..{MaxOversizeBytes}.");

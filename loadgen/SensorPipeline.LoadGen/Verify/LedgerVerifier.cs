@@ -159,8 +159,10 @@ internal sealed class LedgerVerifier
         verdict.InjectedSent = expected.Count;
         var found = new HashSet<string>(StringComparer.OrdinalIgnoreCase);
         var total = 0;
-        // The one query: deadletters stays small (only bad input lands there), so its O(n²) cost in the stand-in is fine.
-        using var iterator = _containers.DeadLetters.GetItemQueryStreamIterator(new QueryDefinition("SELECT c.id, c.payloadBase64 FROM c"));
+        // The one query: deadletters stays small (only bad input lands there). Only dead letters have a reason: the
+        // handler's attempt counts for failing batches live in the same container and are not dead letters.
+        using var iterator = _containers.DeadLetters.GetItemQueryStreamIterator(
+            new QueryDefinition("SELECT c.id, c.payloadBase64, c.payloadSha256 FROM c WHERE IS_DEFINED(c.reason)"));
         while (iterator.HasMoreResults)
         {
             using var page = await iterator.ReadNextAsync(cancellationToken);
@@ -173,6 +175,11 @@ internal sealed class LedgerVerifier
                 {
                     found.Add(Convert.ToHexStringLower(SHA256.HashData(payload.GetBytesFromBase64())));
                 }
+                else if (document.TryGetProperty("payloadSha256", out var hash) && hash.ValueKind == JsonValueKind.String)
+                {
+                    // A dead letter stored reduced (the store refused it whole) keeps the payload's hash.
+                    found.Add(hash.GetString()!);
+                }
             }
         }
 
@@ -180,6 +187,7 @@ internal sealed class LedgerVerifier
         verdict.DeadLettered = matched.Count;
         verdict.MissingDeadLetters = [.. expected.Where(h => !found.Contains(h)).Take(Verdict.MaxListed)];
         verdict.OtherDeadLetters = total - matched.Distinct(StringComparer.OrdinalIgnoreCase).Count();
+        verdict.DeadLettersTotal = total;
     }
 
     private static async Task<bool> ExistsAsync(Container container, string id, PartitionKey key, CancellationToken cancellationToken)

@@ -39,6 +39,9 @@ internal sealed class Verdict
     /// <summary>Dead letters in the container that match no injected event (readings rejected one by one, say).</summary>
     public int OtherDeadLetters { get; set; }
 
+    /// <summary>Every dead letter in the container, this run's or not.</summary>
+    public int DeadLettersTotal { get; set; }
+
     public List<string> MissingIds { get; set; } = [];
 
     public List<string> DuplicatedIds { get; set; } = [];
