@@ -164,7 +164,7 @@ public static class Demo
             : "–";
 
     // verify --json prints the verdict object; anything before it (a warning) is skipped.
-    private static string ExtractJsonObject(string text)
+    internal static string ExtractJsonObject(string text)
     {
         var start = text.IndexOf('{', StringComparison.Ordinal);
         var end = text.LastIndexOf('}');

@@ -89,9 +89,10 @@ internal static class SendCommand
         var (baseAddress, authorization) = Authorization(options, time);
         using var sender = new EventSender(EventSender.MessagesUriFor(baseAddress, options.Hub), authorization,
             new SenderSettings(options.Concurrency, options.MaxAttempts, options.BaseBackoff, options.MaxBackoff, options.AttemptTimeout), time, logger);
-        // Forged envelopes bypass the splitter: the same sender settings, another hub.
-        using var forgedSender = options.Forged > 0
-            ? new EventSender(EventSender.MessagesUriFor(baseAddress, options.ForgedHub), authorization,
+        // Forged envelopes bypass the splitter: the same sender settings, another hub (and a token for it).
+        var forgedAuthorization = options.Forged > 0 ? Authorization(options, time, options.ForgedHub).Authorization : null;
+        using var forgedSender = forgedAuthorization is not null
+            ? new EventSender(EventSender.MessagesUriFor(baseAddress, options.ForgedHub), forgedAuthorization,
                 new SenderSettings(options.Concurrency, options.MaxAttempts, options.BaseBackoff, options.MaxBackoff, options.AttemptTimeout), time, logger)
             : null;
         using var controlClient = new HttpClient { Timeout = TimeSpan.FromSeconds(30) };
@@ -102,6 +103,7 @@ internal static class SendCommand
         using var runner = new LoadRunner(options, sender, time, logger, progress, pause, forgedSender);
         var result = await runner.RunAsync(cancellationToken);
         (authorization as IDisposable)?.Dispose();
+        (forgedAuthorization as IDisposable)?.Dispose();
         RunSummary.Print(result, options, Console.Out);
         return result.Interrupted ? ExitCodes.Interrupted
             : result.Ledger.Counts.EventsFailed > 0 || result.Ledger.Injected.Any(i => !i.Acknowledged) || result.PauseFailed
@@ -165,13 +167,13 @@ internal static class SendCommand
         }
     }
 
-    private static (Uri BaseAddress, IAuthorizationSource Authorization) Authorization(SendOptions options, TimeProvider time)
+    private static (Uri BaseAddress, IAuthorizationSource Authorization) Authorization(SendOptions options, TimeProvider time, string? hub = null)
     {
         if (options.Connection is { } connectionString)
         {
             var connection = EventHubsConnection.Parse(connectionString);
             // The token covers the hub (all its send paths), signed over the same URL the requests go to.
-            var resource = connection.BaseAddress.GetLeftPart(UriPartial.Authority) + "/" + options.Hub;
+            var resource = connection.BaseAddress.GetLeftPart(UriPartial.Authority) + "/" + (hub ?? options.Hub);
             return (connection.BaseAddress, new SasAuthorization(resource, connection.KeyName, connection.Key, time));
         }
 
