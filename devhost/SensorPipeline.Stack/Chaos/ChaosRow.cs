@@ -2,7 +2,8 @@ namespace SensorPipeline.Stack.Chaos;
 
 /// <summary>One fault's line in the chaos table.</summary>
 /// <param name="Fault">The fault's name.</param>
-/// <param name="Injected">Times it was injected (for faults carried by the load: bad events or requests sent).</param>
+/// <param name="Injected">Times it was injected (for faults carried by the load: bad events or requests sent;
+/// <see cref="WholePhase"/> when every event of the phase carried it).</param>
 /// <param name="Acknowledged">Readings the hub acknowledged (201) in the phase.</param>
 /// <param name="Written">Found in <c>readings</c>.</param>
 /// <param name="Archived">Found in <c>archive</c> (stale).</param>
@@ -35,5 +36,8 @@ public sealed record ChaosRow(
     TimeSpan? Recovery,
     IReadOnlyList<string> Problems)
 {
+    /// <summary><see cref="Injected"/> of a fault every event of the phase carried (skewed clocks).</summary>
+    public const int WholePhase = -1;
+
     public bool Passed => Problems.Count == 0;
 }

@@ -22,7 +22,7 @@ public static class ChaosTable
         foreach (var row in rows)
         {
             table.AddRow(
-                Markup.Escape(row.Fault), N(row.Injected), N(row.Acknowledged), N(row.Written), N(row.Archived),
+                Markup.Escape(row.Fault), row.Injected == ChaosRow.WholePhase ? "every event" : N(row.Injected), N(row.Acknowledged), N(row.Written), N(row.Archived),
                 $"{N(row.DeadLetteredExpected)} of {N(row.DeadLettersExpected)}", N(row.DeadLetteredUnexpected), N(row.Missing),
                 N(row.DuplicatesAbsorbed), N(row.RetriedInvocations), S(row.LongestStall), row.Recovery is { } r ? S(r) : "–",
                 row.Passed ? "[green]ok[/]" : "[red]FAIL[/]");

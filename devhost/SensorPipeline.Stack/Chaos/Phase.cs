@@ -76,6 +76,8 @@ internal sealed class Phase(LocalPipeline pipeline, ChaosOptions options, ChaosF
         {
             injected = (int)(Long(counts, "poisonSent") + Long(counts, "oversizeSent") + Long(counts, "truncatedSent") + Long(counts, "outOfRangeSent")
                 + Long(counts, "forgedSent") + Long(counts, "malformedRefused") + Long(counts, "malformedAccepted"));
+            // A fault the whole load carries (skewed clocks) has no count of its own: every event of the phase had it.
+            injected = injected == 0 ? ChaosRow.WholePhase : injected;
         }
 
         var row = new ChaosRow(fault.Name, injected, v.GetProperty("sent").GetInt64(), v.GetProperty("written").GetInt64(), v.GetProperty("archived").GetInt64(),
