@@ -64,9 +64,8 @@ internal sealed class Phase(LocalPipeline pipeline, ChaosOptions options, ChaosF
         await pipeline.WaitForDrainAsync(DrainTimeout, TimeSpan.FromMilliseconds(500), cancellationToken);
         var stall = monitor.LongestStall;
         var retried = monitor.RetriedInvocations;
-        using var verdict = await VerifyAsync(ledger, cancellationToken);
+        var (_, v) = await Demo.VerifyAsync(pipeline, ledger, Path.Combine(directory, _name + ".verdict.json"), cancellationToken);
         using var ledgerJson = JsonDocument.Parse(await File.ReadAllTextAsync(ledger, cancellationToken));
-        var v = verdict.RootElement;
         var counts = ledgerJson.RootElement.GetProperty("counts");
         var matched = v.GetProperty("deadLettered").GetInt32();
         // Dead letters of good data are attributed to the phase by its device ids (verify's "unexplained").
@@ -154,22 +153,6 @@ internal sealed class Phase(LocalPipeline pipeline, ChaosOptions options, ChaosF
             Name = "loadgen", FileName = "dotnet", Arguments = arguments, WorkingDirectory = pipeline.Layout.Root,
             LogPath = Path.Combine(pipeline.Options.DataDirectory, "logs", _name + "-loadgen.log"),
         };
-    }
-
-    private async Task<JsonDocument> VerifyAsync(string ledger, CancellationToken cancellationToken)
-    {
-        var path = Path.Combine(pipeline.Options.DataDirectory, "chaos", _name + ".verdict.json");
-        await using (var verify = ChildProcess.Start(new ChildProcessOptions
-        {
-            Name = "verify", FileName = "dotnet", WorkingDirectory = pipeline.Layout.Root, LogPath = path,
-            Arguments = [pipeline.Layout.LoadGenDll, "verify", "--ledger", ledger, "--cosmos-endpoint", pipeline.CosmosEndpoint.ToString(),
-                "--cosmos-key", LocalPipeline.CosmosEmulatorKey, "--database", pipeline.Options.DatabaseName, "--json"],
-        }))
-        {
-            await verify.WaitForExitAsync(cancellationToken);
-        }
-
-        return JsonDocument.Parse(Demo.ExtractJsonObject(await File.ReadAllTextAsync(path, cancellationToken)));
     }
 
     private static long Long(JsonElement counts, string name) =>
