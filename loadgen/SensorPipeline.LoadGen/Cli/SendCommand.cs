@@ -144,17 +144,22 @@ internal static class SendCommand
         }
     }
 
-    private static (Uri BaseAddress, IAuthorizationSource Authorization) Authorization(SendOptions options, TimeProvider time)
+    private static (Uri BaseAddress, IAuthorizationSource Authorization) Authorization(SendOptions options, TimeProvider time) =>
+        Authorization(options.Connection, options.Namespace, options.Hub, time);
+
+    /// <summary>The base address and the authorization for sends to <paramref name="hub"/>: SAS from a connection string,
+    /// else Microsoft Entra on <paramref name="ns"/>. Shared with <c>loadgen redrive</c>.</summary>
+    internal static (Uri BaseAddress, IAuthorizationSource Authorization) Authorization(string? connectionString, string? ns, string hub, TimeProvider time)
     {
-        if (options.Connection is { } connectionString)
+        if (connectionString is not null)
         {
             var connection = EventHubsConnection.Parse(connectionString);
             // The token covers the hub (all its send paths), signed over the same URL the requests go to.
-            var resource = connection.BaseAddress.GetLeftPart(UriPartial.Authority) + "/" + options.Hub;
+            var resource = connection.BaseAddress.GetLeftPart(UriPartial.Authority) + "/" + hub;
             return (connection.BaseAddress, new SasAuthorization(resource, connection.KeyName, connection.Key, time));
         }
 
-        var baseAddress = new Uri("https://" + options.Namespace);
+        var baseAddress = new Uri("https://" + ns);
         return (baseAddress, new EntraAuthorization(new DefaultAzureCredential(), time));
     }
 }
