@@ -35,11 +35,7 @@ public sealed class RedriveTests : IDisposable
         await using var pipeline = await LocalPipeline.StartAsync(RepoLayout.Current,
             new StackOptions { DataDirectory = _dir.File("stack"), DatabaseName = "redrive" }, timeout.Token);
         using var cosmos = CosmosClientFactory.Create(new VerifyOptions { CosmosEndpoint = pipeline.CosmosEndpoint });
-        var database = (await cosmos.CreateDatabaseIfNotExistsAsync("redrive", cancellationToken: timeout.Token)).Database;
-        foreach (var (name, key) in new[] { ("readings", "/deviceId"), ("archive", "/deviceId"), ("devices", "/deviceId"), ("deadletters", "/id") })
-        {
-            await database.CreateContainerIfNotExistsAsync(name, key, cancellationToken: timeout.Token);
-        }
+        var database = await CosmosStandIn.CreateDatabaseAsync(cosmos, "redrive");
 
         var deadLetters = database.GetContainer("deadletters");
         var readings = database.GetContainer("readings");
