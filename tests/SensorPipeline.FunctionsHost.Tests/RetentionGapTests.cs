@@ -66,6 +66,18 @@ public sealed class RetentionGapTests
         Assert.Equal(["1", lost.ToString("N0", System.Globalization.CultureInfo.InvariantCulture)], row[9..11]); // gaps, lost
     }
 
+    [Fact]
+    public void SameGapCrossedAgainAfterARestart_CountsOnce_AWiderOneCountsOnlyTheNewPart()
+    {
+        var health = new SensorPipeline.FunctionsHost.Status.PartitionHealth();
+
+        Assert.Equal(35, health.CountRetentionGap(5, 39));
+        Assert.Equal(0, health.CountRetentionGap(5, 39)); // the batch redelivered from the same checkpoint
+        Assert.Equal(11, health.CountRetentionGap(5, 50)); // retention removed more before the redelivery
+        Assert.Equal(2, health.RetentionGaps);
+        Assert.Equal(46, health.RetentionGapEvents);
+    }
+
     private static JsonElement Partition(JsonElement devHostStatus, string id) =>
         devHostStatus.GetProperty("hubs").EnumerateArray().Single(h => h.GetProperty("name").GetString() == "input")
             .GetProperty("partitions").EnumerateArray().Single(p => p.GetProperty("id").GetString() == id);

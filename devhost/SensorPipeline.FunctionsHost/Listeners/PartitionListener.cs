@@ -163,9 +163,11 @@ internal sealed partial class PartitionListener(
             return;
         }
 
-        long lost = found - expected;
-        _health.CountRetentionGap(lost);
-        FunctionsHostLog.RetentionGap(logger, _definition.Name, partitionId, _definition.Trigger.ConsumerGroup, expected, found - 1, lost);
+        long lost = _health.CountRetentionGap(expected, found - 1);
+        if (lost > 0)
+        {
+            FunctionsHostLog.RetentionGap(logger, _definition.Name, partitionId, _definition.Trigger.ConsumerGroup, found - lost, found - 1, lost);
+        }
     }
 
     private async Task InvokeWithRetriesAsync(InvocationRequestWriter writer, IReadOnlyList<ReceivedEvent> events, bool checkpointAfter, Generation generation)

@@ -10,6 +10,7 @@ internal sealed class PartitionHealth
     private long _retentionGapEvents;
     private StallVerdict _stall = StallVerdict.NotStalled;
     private long _stalls;
+    private long _gapCountedThrough = -1;
 
     /// <summary>Times the listener found its next sequence number already removed by retention.</summary>
     public long RetentionGaps => Interlocked.Read(ref _retentionGaps);
@@ -29,10 +30,24 @@ internal sealed class PartitionHealth
         }
     }
 
-    public void CountRetentionGap(long events)
+    /// <summary>Counts the gap <paramref name="from"/>..<paramref name="to"/> (inclusive) minus any part counted before:
+    /// a batch redelivered after a restart crosses the same gap again, and it must not count twice. Returns the events
+    /// newly counted (0: nothing new, nothing to log).</summary>
+    public long CountRetentionGap(long from, long to)
     {
-        Interlocked.Increment(ref _retentionGaps);
-        Interlocked.Add(ref _retentionGapEvents, events);
+        lock (_lock)
+        {
+            if (to <= _gapCountedThrough)
+            {
+                return 0;
+            }
+
+            long lost = to - Math.Max(from, _gapCountedThrough + 1) + 1;
+            _gapCountedThrough = to;
+            Interlocked.Increment(ref _retentionGaps);
+            Interlocked.Add(ref _retentionGapEvents, lost);
+            return lost;
+        }
     }
 
     /// <summary>The stall detector's latest verdict (not stalled until it first looked).</summary>
