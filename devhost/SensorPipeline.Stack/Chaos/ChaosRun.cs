@@ -28,7 +28,7 @@ public static class ChaosRun
         var rows = new List<ChaosRow>();
         var explained = 0;
         var total = 0;
-        await using var monitor = new StallMonitor(pipeline);
+        await using var monitor = new ProgressWatch(pipeline);
         for (var index = 0; index < faults.Count; index++)
         {
             var fault = faults[index];

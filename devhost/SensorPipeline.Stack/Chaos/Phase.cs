@@ -14,7 +14,7 @@ internal sealed class Phase(LocalPipeline pipeline, ChaosOptions options, ChaosF
     /// <summary>Dead letters in the store once the phase has drained, and of those the ones its injections explain.</summary>
     public (int Total, int Explained) DeadLetters { get; private set; }
 
-    public async Task<ChaosRow> RunAsync(StallMonitor monitor, TextWriter output, CancellationToken cancellationToken)
+    public async Task<ChaosRow> RunAsync(ProgressWatch monitor, TextWriter output, CancellationToken cancellationToken)
     {
         var problems = new List<string>();
         var directory = Path.Combine(pipeline.Options.DataDirectory, "chaos");

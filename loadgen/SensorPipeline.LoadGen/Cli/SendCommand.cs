@@ -90,7 +90,7 @@ internal static class SendCommand
         using var sender = new EventSender(EventSender.MessagesUriFor(baseAddress, options.Hub), authorization,
             new SenderSettings(options.Concurrency, options.MaxAttempts, options.BaseBackoff, options.MaxBackoff, options.AttemptTimeout), time, logger);
         // Forged envelopes bypass the splitter: the same sender settings, another hub (and a token for it).
-        var forgedAuthorization = options.Forged > 0 ? Authorization(options, time, options.ForgedHub).Authorization : null;
+        var forgedAuthorization = options.Forged > 0 ? Authorization(options.Connection, options.Namespace, options.ForgedHub, time).Authorization : null;
         using var forgedSender = forgedAuthorization is not null
             ? new EventSender(EventSender.MessagesUriFor(baseAddress, options.ForgedHub), forgedAuthorization,
                 new SenderSettings(options.Concurrency, options.MaxAttempts, options.BaseBackoff, options.MaxBackoff, options.AttemptTimeout), time, logger)
@@ -167,17 +167,22 @@ internal static class SendCommand
         }
     }
 
-    private static (Uri BaseAddress, IAuthorizationSource Authorization) Authorization(SendOptions options, TimeProvider time, string? hub = null)
+    private static (Uri BaseAddress, IAuthorizationSource Authorization) Authorization(SendOptions options, TimeProvider time) =>
+        Authorization(options.Connection, options.Namespace, options.Hub, time);
+
+    /// <summary>The base address and the authorization for sends to <paramref name="hub"/>: SAS from a connection string,
+    /// else Microsoft Entra on <paramref name="ns"/>. Shared with <c>loadgen redrive</c>.</summary>
+    internal static (Uri BaseAddress, IAuthorizationSource Authorization) Authorization(string? connectionString, string? ns, string hub, TimeProvider time)
     {
-        if (options.Connection is { } connectionString)
+        if (connectionString is not null)
         {
             var connection = EventHubsConnection.Parse(connectionString);
             // The token covers the hub (all its send paths), signed over the same URL the requests go to.
-            var resource = connection.BaseAddress.GetLeftPart(UriPartial.Authority) + "/" + (hub ?? options.Hub);
+            var resource = connection.BaseAddress.GetLeftPart(UriPartial.Authority) + "/" + hub;
             return (connection.BaseAddress, new SasAuthorization(resource, connection.KeyName, connection.Key, time));
         }
 
-        var baseAddress = new Uri("https://" + options.Namespace);
+        var baseAddress = new Uri("https://" + ns);
         return (baseAddress, new EntraAuthorization(new DefaultAzureCredential(), time));
     }
 }

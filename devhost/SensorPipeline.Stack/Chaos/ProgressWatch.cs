@@ -1,11 +1,12 @@
 namespace SensorPipeline.Stack.Chaos;
 
 /// <summary>
-/// Watches devhost's checkpoints and lag through a chaos run, as an operator's stall alarm would: a partition is stalled
-/// while it has events to read and its checkpoint does not move. While devhost itself is down nothing can be polled, and
-/// the time counts: the first poll after the restart finds the checkpoint where it was.
+/// Watches devhost's checkpoints and lag through a chaos run from outside, as an operator would: a partition is stalled
+/// while it has events to read and its checkpoint does not move. devhost's own stall detector answers the same question
+/// but forgets when devhost is killed; this watch keeps the clock running while devhost is down — the first poll after
+/// the restart finds the checkpoint where it was.
 /// </summary>
-public sealed class StallMonitor : IAsyncDisposable
+public sealed class ProgressWatch : IAsyncDisposable
 {
     private static readonly TimeSpan PollInterval = TimeSpan.FromMilliseconds(250);
     private static readonly TimeSpan BaselineWindow = TimeSpan.FromSeconds(3);
@@ -22,7 +23,7 @@ public sealed class StallMonitor : IAsyncDisposable
     private long _retried;
     private long _retriedSeen;
 
-    public StallMonitor(LocalPipeline pipeline)
+    public ProgressWatch(LocalPipeline pipeline)
     {
         _pipeline = pipeline ?? throw new ArgumentNullException(nameof(pipeline));
         _loop = RunAsync(_stop.Token);
