@@ -8,7 +8,7 @@ namespace SensorPipeline.DevHost;
 internal sealed class NamespaceGateway(EventHubsNamespace eventHubs) : IEventHubsGateway
 {
     public IReadOnlyList<HubInfo> Hubs { get; } =
-        eventHubs.Hubs.Select(h => new HubInfo(h.Name, h.PartitionCount, h.ConsumerGroups)).ToArray();
+        eventHubs.Hubs.Select(h => new HubInfo(h.Name, h.PartitionCount, h.ConsumerGroups, eventHubs.Options.RetentionPeriod)).ToArray();
 
     public async ValueTask<IReadOnlyList<ReceivedEvent>> ReadAsync(string hub, string partitionId, long fromSequenceNumber, int minEvents, int maxEvents, TimeSpan maxWait, CancellationToken cancellationToken)
     {

@@ -55,4 +55,16 @@ internal static partial class FunctionsHostLog
 
     [LoggerMessage(EventId = 5017, EventName = "TornFirstCheckpoint", Level = LogLevel.Warning, Message = "Checkpoint of {Hub}/{ConsumerGroup}/{PartitionId}: the only slot was torn by a crash during the first write; starting per initialOffsetOptions as if no checkpoint existed")]
     public static partial void TornFirstCheckpoint(ILogger logger, string hub, string consumerGroup, string partitionId);
+
+    [LoggerMessage(EventId = 5018, EventName = "RetentionGap", Level = LogLevel.Error, Message = "'Functions.{Function}' partition {PartitionId} (consumer group {ConsumerGroup}): retention removed sequence {From}-{To} ({Lost} events) before they were read; they are lost to this consumer group")]
+    public static partial void RetentionGap(ILogger logger, string function, string partitionId, string consumerGroup, long from, long to, long lost);
+
+    [LoggerMessage(EventId = 5019, EventName = "StallStarted", Level = LogLevel.Warning, Message = "'Functions.{Function}' partition {PartitionId} (consumer group {ConsumerGroup}) is stalled: lag {Lag}, no checkpoint progress for {SinceProgress}, oldest unprocessed event {OldestAge} old")]
+    public static partial void StallStarted(ILogger logger, string function, string partitionId, string consumerGroup, long lag, TimeSpan sinceProgress, TimeSpan? oldestAge);
+
+    [LoggerMessage(EventId = 5020, EventName = "StallEnded", Level = LogLevel.Information, Message = "'Functions.{Function}' partition {PartitionId} (consumer group {ConsumerGroup}) is moving again after a stall of about {Duration}; lag {Lag}")]
+    public static partial void StallEnded(ILogger logger, string function, string partitionId, string consumerGroup, TimeSpan duration, long lag);
+
+    [LoggerMessage(EventId = 5021, EventName = "StallCheckFailed", Level = LogLevel.Error, Message = "The stall detector could not look at every partition; it looks again at its next interval")]
+    public static partial void StallCheckFailed(ILogger logger, Exception exception);
 }

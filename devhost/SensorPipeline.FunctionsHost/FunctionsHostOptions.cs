@@ -40,6 +40,20 @@ public sealed class FunctionsHostOptions
     /// <summary>How long an idle listener waits in one read before looking again. Default 00:00:01 (1 second);
     /// from 10 ms to 1 minute. Does not delay events: a read returns as soon as one arrives.</summary>
     public TimeSpan IdleReadWait { get; set; } = TimeSpan.FromSeconds(1);
+
+    /// <summary>A partition with lag whose checkpoint has not moved for longer than this is reported stalled (logged once
+    /// when it starts and once when it ends, shown in /status/functions). Default 00:01:00 (60 seconds); from 1 second to
+    /// 1 day. A paused function's partitions with lag count as stalled too: nothing is processing them.</summary>
+    public TimeSpan StallThreshold { get; set; } = TimeSpan.FromSeconds(60);
+
+    /// <summary>A partition with lag is also reported stalled when its oldest unprocessed event is older than this
+    /// fraction of the hub's retention period, whatever its checkpoint does: events that old are about to be removed
+    /// unread. Default 0.5; greater than 0 and at most 1.</summary>
+    public double StallRetentionFraction { get; set; } = 0.5;
+
+    /// <summary>How often the stall detector looks at every partition (one small read per partition with lag).
+    /// Default 00:00:05 (5 seconds); from 100 ms to 1 minute. A stall is seen up to this late.</summary>
+    public TimeSpan StallCheckInterval { get; set; } = TimeSpan.FromSeconds(5);
 }
 
 /// <summary>Checks <see cref="FunctionsHostOptions"/> once at start-up; messages name the configuration key.</summary>
@@ -78,6 +92,21 @@ public sealed class FunctionsHostOptionsValidator : IValidateOptions<FunctionsHo
         if (options.IdleReadWait < TimeSpan.FromMilliseconds(10) || options.IdleReadWait > TimeSpan.FromMinutes(1))
         {
             failures.Add($"{P}IdleReadWait must be from 00:00:00.010 to 00:01:00, found {options.IdleReadWait}");
+        }
+
+        if (options.StallThreshold < TimeSpan.FromSeconds(1) || options.StallThreshold > TimeSpan.FromDays(1))
+        {
+            failures.Add($"{P}StallThreshold must be from 00:00:01 to 1.00:00:00, found {options.StallThreshold}");
+        }
+
+        if (!(options.StallRetentionFraction > 0 && options.StallRetentionFraction <= 1))
+        {
+            failures.Add($"{P}StallRetentionFraction must be greater than 0 and at most 1, found {options.StallRetentionFraction.ToString(System.Globalization.CultureInfo.InvariantCulture)}");
+        }
+
+        if (options.StallCheckInterval < TimeSpan.FromMilliseconds(100) || options.StallCheckInterval > TimeSpan.FromMinutes(1))
+        {
+            failures.Add($"{P}StallCheckInterval must be from 00:00:00.100 to 00:01:00, found {options.StallCheckInterval}");
         }
 
         if (string.IsNullOrWhiteSpace(options.HostVersion))

@@ -92,21 +92,32 @@ public static class Demo
         using var telemetry = await pipeline.GetTelemetrySummaryAsync(DateTimeOffset.UtcNow - started + TimeSpan.FromSeconds(30), cancellationToken);
 
         await output.WriteLineAsync("verifying every reading by point reads …");
-        var verifyArgs = new List<string>
-        {
+        var (verifyExit, verdict) = await VerifyAsync(pipeline, ledger, Path.Combine(pipeline.Options.DataDirectory, "verdict.json"), cancellationToken);
+        using var ledgerJson = JsonDocument.Parse(await File.ReadAllTextAsync(ledger, cancellationToken));
+        return new DemoResult(verdict, ledgerJson.RootElement.Clone(), telemetry.RootElement.Clone(), drain, sendExit, verifyExit);
+    }
+
+    /// <summary>
+    /// <c>loadgen verify</c> of a run's ledger against the pipeline's Cosmos DB (point reads of every reading and device
+    /// state); its output goes to <paramref name="verdictPath"/>. Returns its exit code (0: nothing missing or doubled)
+    /// and its JSON verdict.
+    /// </summary>
+    public static async Task<(int ExitCode, JsonElement Verdict)> VerifyAsync(LocalPipeline pipeline, string ledger, string verdictPath, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(pipeline);
+        List<string> arguments =
+        [
             pipeline.Layout.LoadGenDll, "verify", "--ledger", ledger, "--cosmos-endpoint", pipeline.CosmosEndpoint.ToString(),
             "--cosmos-key", LocalPipeline.CosmosEmulatorKey, "--database", pipeline.Options.DatabaseName, "--json",
-        };
-        var verdictPath = Path.Combine(pipeline.Options.DataDirectory, "verdict.json");
-        int verifyExit;
-        await using (var verify = ChildProcess.Start(new ChildProcessOptions { Name = "verify", FileName = "dotnet", Arguments = verifyArgs, LogPath = verdictPath, WorkingDirectory = pipeline.Layout.Root }))
+        ];
+        int exitCode;
+        await using (var verify = ChildProcess.Start(new ChildProcessOptions { Name = "verify", FileName = "dotnet", Arguments = arguments, LogPath = verdictPath, WorkingDirectory = pipeline.Layout.Root }))
         {
-            verifyExit = await verify.WaitForExitAsync(cancellationToken);
+            exitCode = await verify.WaitForExitAsync(cancellationToken);
         }
 
         using var verdict = JsonDocument.Parse(ExtractJsonObject(await File.ReadAllTextAsync(verdictPath, cancellationToken)));
-        using var ledgerJson = JsonDocument.Parse(await File.ReadAllTextAsync(ledger, cancellationToken));
-        return new DemoResult(verdict.RootElement.Clone(), ledgerJson.RootElement.Clone(), telemetry.RootElement.Clone(), drain, sendExit, verifyExit);
+        return (exitCode, verdict.RootElement.Clone());
     }
 
     /// <summary>Prints the one table a user reads: accounting, rates, latency percentiles, freshness.</summary>

@@ -9,7 +9,7 @@ namespace SensorPipeline.Stack;
 /// The whole local pipeline on loopback: the Cosmos DB emulator, and devhost — the Event Hubs emulator and the
 /// local Functions host, which starts the custom handler. Stopping it stops all of them.
 /// </summary>
-public sealed class LocalPipeline : IAsyncDisposable
+public sealed partial class LocalPipeline : IAsyncDisposable
 {
     /// <summary>The well-known emulator key (Cosmos DB emulator), which the local emulator checks signatures with.</summary>
     public const string CosmosEmulatorKey = "C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw==";
@@ -17,7 +17,7 @@ public sealed class LocalPipeline : IAsyncDisposable
     private static readonly JsonSerializerOptions Json = new(JsonSerializerDefaults.Web);
     private readonly HttpClient _http = new() { Timeout = TimeSpan.FromSeconds(30) };
 
-    private readonly CosmosEmulatorProcess _cosmos;
+    private CosmosEmulatorProcess _cosmos;
     private DevHostProcess? _devHost;
 
     private LocalPipeline(RepoLayout layout, StackOptions options, CosmosEmulatorProcess cosmos)
@@ -72,10 +72,11 @@ public sealed class LocalPipeline : IAsyncDisposable
         }
     }
 
-    private async Task StartDevHostAsync(string logs, CancellationToken cancellationToken)
+    private async Task StartDevHostAsync(string logs, CancellationToken cancellationToken, string logName = "devhost.log")
     {
-        // devhost's port is chosen here, not by devhost, because the handler's settings must name it before start.
-        var port = Options.DevHostPort == 0 ? LoopbackPort.GetFree() : Options.DevHostPort;
+        // devhost's port is chosen here, not by devhost, because the handler's settings must name it before start;
+        // a restart keeps it, so loadgen and the handler's settings stay valid.
+        var port = _devHost is not null ? DevHostUrl.Port : Options.DevHostPort == 0 ? LoopbackPort.GetFree() : Options.DevHostPort;
         DevHostUrl = new Uri(string.Create(CultureInfo.InvariantCulture, $"http://127.0.0.1:{port}/"));
         var appRoot = Options.AppRoot ?? Layout.PrepareAppRoot(Path.Combine(Options.DataDirectory, "app"));
         var environment = new Dictionary<string, string?>
@@ -107,7 +108,7 @@ public sealed class LocalPipeline : IAsyncDisposable
             DataDirectory = Path.Combine(Options.DataDirectory, "eventhubs"),
             Port = port,
             Environment = environment,
-            LogPath = Path.Combine(logs, "devhost.log"),
+            LogPath = Path.Combine(logs, logName),
             Echo = Options.Echo,
             StopGracePeriod = TimeSpan.FromSeconds(10),
             StartTimeout = TimeSpan.FromSeconds(90),

@@ -3,6 +3,7 @@ using Spectre.Console;
 
 // stack demo [--duration 40s] [--rate 1500] [--data DIR]   the one-command local run (./pipeline demo)
 // stack up   [--port 7071]   [--data DIR]                  start everything and keep it running (./pipeline up)
+// stack chaos [--minutes 10] [--rate 600] [--faults kill,storm] [--seed N]   the fault matrix (./pipeline chaos)
 using var cancel = new CancellationTokenSource();
 Console.CancelKeyPress += (_, e) =>
 {
@@ -24,6 +25,7 @@ try
     {
         "demo" => await RunDemoAsync(layout, arguments, cancel.Token),
         "up" => await RunUpAsync(layout, arguments, cancel.Token),
+        "chaos" => await RunChaosAsync(layout, arguments, cancel.Token),
         _ => throw new ArgumentException($"unknown command '{arguments.Command}': use demo or up"),
     };
 }
@@ -49,17 +51,36 @@ static async Task<int> RunDemoAsync(RepoLayout layout, StackArguments arguments,
     await using var pipeline = await LocalPipeline.StartAsync(layout, new StackOptions { DataDirectory = data, MaxAge = demo.MaxAge }, cancellationToken);
     Console.WriteLine($"devhost {pipeline.DevHostUrl}  ·  dashboard {pipeline.DashboardUrl}  ·  Cosmos DB emulator {pipeline.CosmosEndpoint}  ·  logs {data}/logs");
     var result = await Demo.RunAsync(pipeline, demo, Console.Out, cancellationToken);
-    // Redirected output (CI, a log file) gets a fixed wide width so the tables do not wrap.
-    var console = Console.IsOutputRedirected
-        ? AnsiConsole.Create(new AnsiConsoleSettings { Out = new AnsiConsoleOutput(Console.Out), Ansi = AnsiSupport.No, ColorSystem = ColorSystemSupport.NoColors })
-        : AnsiConsole.Console;
-    if (Console.IsOutputRedirected)
+    Demo.Print(result, pipeline, TableConsole());
+    return result.Passed ? 0 : 1;
+}
+
+static async Task<int> RunChaosAsync(RepoLayout layout, StackArguments arguments, CancellationToken cancellationToken)
+{
+    var data = arguments.Data ?? Path.Combine(layout.Root, ".pipeline", "chaos", DateTimeOffset.UtcNow.ToString("yyyyMMdd-HHmmss", System.Globalization.CultureInfo.InvariantCulture));
+    var chaos = new SensorPipeline.Stack.Chaos.ChaosOptions
     {
-        console.Profile.Width = 140;
+        Minutes = arguments.Minutes ?? 10, Rate = arguments.Rate ?? 600, Only = arguments.Faults, Seed = arguments.Seed ?? Random.Shared.Next(),
+    };
+    var faults = SensorPipeline.Stack.Chaos.ChaosRun.Select(chaos.Only);
+    await using var pipeline = await LocalPipeline.StartAsync(layout, new StackOptions { DataDirectory = data }, cancellationToken);
+    Console.WriteLine($"devhost {pipeline.DevHostUrl}  ·  Cosmos DB emulator {pipeline.CosmosEndpoint}  ·  logs {data}/logs  ·  {faults.Count} faults");
+    var rows = await SensorPipeline.Stack.Chaos.ChaosRun.RunAsync(pipeline, chaos, Console.Out, cancellationToken);
+    SensorPipeline.Stack.Chaos.ChaosTable.Print(rows, TableConsole());
+    return rows.All(r => r.Passed) ? 0 : 1;
+}
+
+// Redirected output (CI, a log file) gets a fixed wide width so the tables do not wrap.
+static IAnsiConsole TableConsole()
+{
+    if (!Console.IsOutputRedirected)
+    {
+        return AnsiConsole.Console;
     }
 
-    Demo.Print(result, pipeline, console);
-    return result.Passed ? 0 : 1;
+    var console = AnsiConsole.Create(new AnsiConsoleSettings { Out = new AnsiConsoleOutput(Console.Out), Ansi = AnsiSupport.No, ColorSystem = ColorSystemSupport.NoColors });
+    console.Profile.Width = 230;
+    return console;
 }
 
 static async Task<int> RunUpAsync(RepoLayout layout, StackArguments arguments, CancellationToken cancellationToken)

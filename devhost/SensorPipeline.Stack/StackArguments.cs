@@ -5,17 +5,29 @@ namespace SensorPipeline.Stack;
 /// <summary>The stack program's arguments: a command and a few options.</summary>
 public sealed record StackArguments(string Command, string? Data, int? Port, TimeSpan? Duration, int? Rate)
 {
+    /// <summary>chaos: minutes of load over the whole run.</summary>
+    public double? Minutes { get; init; }
+
+    /// <summary>chaos: only the faults whose names contain one of these.</summary>
+    public IReadOnlyList<string> Faults { get; init; } = [];
+
+    /// <summary>chaos: the random seed for injection points.</summary>
+    public int? Seed { get; init; }
+
     public static StackArguments Parse(IReadOnlyList<string> args)
     {
         ArgumentNullException.ThrowIfNull(args);
         if (args.Count == 0)
         {
-            throw new ArgumentException("usage: stack demo|up [--data DIR] [--port N] [--duration 40s] [--rate N]");
+            throw new ArgumentException("usage: stack demo|up|chaos [--data DIR] [--port N] [--duration 40s] [--rate N] [--minutes N] [--faults a,b] [--seed N]");
         }
 
         string? data = null;
         int? port = null, rate = null;
         TimeSpan? duration = null;
+        double? minutes = null;
+        int? seed = null;
+        string[] faults = [];
         for (var i = 1; i < args.Count; i++)
         {
             var value = i + 1 < args.Count ? args[i + 1] : throw new ArgumentException($"{args[i]} needs a value");
@@ -25,13 +37,19 @@ public sealed record StackArguments(string Command, string? Data, int? Port, Tim
                 case "--port": port = ParseInt(args[i], value, 0, 65535); break;
                 case "--rate": rate = ParseInt(args[i], value, 1, 1_000_000); break;
                 case "--duration": duration = ParseDuration(args[i], value); break;
+                case "--minutes":
+                    minutes = double.TryParse(value, NumberStyles.Float, CultureInfo.InvariantCulture, out var m) && m is >= 0.5 and <= 600
+                        ? m : throw new ArgumentException($"--minutes: '{value}' must be a number from 0.5 to 600");
+                    break;
+                case "--faults": faults = value.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries); break;
+                case "--seed": seed = ParseInt(args[i], value, 0, int.MaxValue); break;
                 default: throw new ArgumentException($"unknown option {args[i]}");
             }
 
             i++;
         }
 
-        return new StackArguments(args[0], data, port, duration, rate);
+        return new StackArguments(args[0], data, port, duration, rate) { Minutes = minutes, Faults = faults, Seed = seed };
     }
 
     /// <summary>"40s", "2m", "500ms" or a TimeSpan ("00:01:00").</summary>

@@ -40,4 +40,8 @@ internal static partial class LoadGenLog
     [LoggerMessage(EventId = 9, EventName = "DeadLettersQueried", Level = LogLevel.Information,
         Message = "Read {Count} dead letters from {Container}")]
     public static partial void DeadLettersQueried(ILogger logger, int count, string container);
+
+    [LoggerMessage(EventId = 10, EventName = "MalformedNotRefused", Level = LogLevel.Error,
+        Message = "A malformed send ({Name}) was answered {Status}, not {Expected}: the hub's checks let it through")]
+    public static partial void MalformedNotRefused(ILogger logger, string name, int status, string expected);
 }

@@ -1,10 +1,11 @@
 using System.CommandLine;
 using SensorPipeline.LoadGen.Cli;
 
-// loadgen: send synthetic readings (root command) or verify a run in Cosmos DB (verify).
+// loadgen: send synthetic readings (root command), verify a run in Cosmos DB (verify), re-send dead letters (redrive).
 var root = new RootCommand("SensorPipeline load generator: sends readings through the Event Hubs REST API and verifies none was lost.");
 SendCommand.Configure(root);
 root.Subcommands.Add(VerifyCommand.Create());
+root.Subcommands.Add(RedriveCommand.Create());
 var parse = root.Parse(args);
 if (parse.Errors.Count > 0)
 {

@@ -3,15 +3,26 @@ using System.Diagnostics;
 namespace SensorPipeline.CosmosEmulator.Tests;
 
 /// <summary>The JavaScript SDK (@azure/cosmos from npm, root package.json) against the real emulator process: the
-/// node test script tests/cosmos-js/emulator.test.mjs, run with the emulator's endpoint.</summary>
+/// node test scripts tests/cosmos-js (the SDK's own tests) and tests/cosmos-compat (the same operations against the
+/// former npm stand-in, answer by answer), run with the emulator's endpoint.</summary>
 public sealed class JavaScriptSdkTests(EmulatorFixture fixture) : IClassFixture<EmulatorFixture>
 {
     [Fact]
-    public async Task TheJavaScriptSdkPassesItsCrudQueryAndSpatialTests()
+    public Task TheJavaScriptSdkPassesItsCrudQueryAndSpatialTests() =>
+        RunNodeTestsAsync(Path.Combine("tests", "cosmos-js", "emulator.test.mjs"), passes: 3,
+            Path.Combine("node_modules", "@azure", "cosmos"), "run `npm ci` in the repository root (./pipeline does)");
+
+    [Fact]
+    public Task TheEmulatorAnswersAsTheFormerStandInDoesExceptForTheListedDifferences() =>
+        RunNodeTestsAsync(Path.Combine("tests", "cosmos-compat", "compat.test.mjs"), passes: 5,
+            Path.Combine("tests", "cosmos-compat", "node_modules", "@vercel", "cosmosdb-server"),
+            "run `npm ci --prefix tests/cosmos-compat` (./pipeline test does)");
+
+    private async Task RunNodeTestsAsync(string script, int passes, string requiredPackage, string install)
     {
         var root = RepoRoot();
-        Assert.True(Directory.Exists(Path.Combine(root, "node_modules", "@azure", "cosmos")), "run `npm ci` in the repository root (./pipeline does)");
-        var start = new ProcessStartInfo("node", ["--test", Path.Combine(root, "tests", "cosmos-js", "emulator.test.mjs")])
+        Assert.True(Directory.Exists(Path.Combine(root, requiredPackage)), $"{requiredPackage} is missing: {install}");
+        var start = new ProcessStartInfo("node", ["--test", Path.Combine(root, script)])
         {
             WorkingDirectory = root,
             RedirectStandardOutput = true,
@@ -23,8 +34,8 @@ public sealed class JavaScriptSdkTests(EmulatorFixture fixture) : IClassFixture<
         var output = node.StandardOutput.ReadToEndAsync();
         var errors = node.StandardError.ReadToEndAsync();
         await node.WaitForExitAsync().WaitAsync(TimeSpan.FromMinutes(3));
-        Assert.True(node.ExitCode == 0, $"node --test exited {node.ExitCode}:\n{await output}\n{await errors}");
-        Assert.Contains("# pass 3", await output, StringComparison.Ordinal);
+        Assert.True(node.ExitCode == 0, $"node --test {script} exited {node.ExitCode}:\n{await output}\n{await errors}");
+        Assert.Contains($"# pass {passes}", await output, StringComparison.Ordinal);
     }
 
     private static string RepoRoot()

@@ -56,14 +56,10 @@ public sealed class StatusTests
         Assert.True(exitCode == 0, errors);
         string[] lines = output.Split('\n', StringSplitOptions.TrimEntries);
         Assert.Contains(lines, l => l.StartsWith($"handler pid {host.GetProperty("handlerPid").GetInt32()} ", StringComparison.Ordinal));
-        string[] function = Columns(lines, "Fn");
+        string[] function = StatusTable.Row(lines, "Fn");
         Assert.Equal(["Fn", "input", "fn", "yes"], function[..4]);
-        Assert.Equal(["1", "0", "2"], function[5..]); // failed, retried, lag (ok depends on how the host batched the first three)
-        Assert.Equal(["fn", "input", "0", "2", "4", "2"], Columns(lines, "fn", "input", "0")[..6]);
-        Assert.Equal(["fn", "input", "1", "0", "0", "0"], Columns(lines, "fn", "input", "1")[..6]);
+        Assert.Equal(["1", "0", "2", "0", "0"], function[5..]); // failed, retried, lag, stalled, lost (ok depends on how the host batched the first three)
+        Assert.Equal(["fn", "input", "0", "2", "4", "2"], StatusTable.Row(lines, "fn", "input", "0")[..6]);
+        Assert.Equal(["fn", "input", "1", "0", "0", "0"], StatusTable.Row(lines, "fn", "input", "1")[..6]);
     }
-
-    // The whitespace-separated cells of the one table row that starts with these cells.
-    private static string[] Columns(string[] lines, params string[] leading) =>
-        Assert.Single(lines.Select(l => l.Split(' ', StringSplitOptions.RemoveEmptyEntries)), c => c.Length >= leading.Length && c.AsSpan(0, leading.Length).SequenceEqual(leading));
 }

@@ -67,6 +67,9 @@ public sealed class TestApp : IAsyncDisposable
 
     public Uri? Url { get; private set; }
 
+    /// <summary>More devhost settings (<c>Section:Key=Value</c>) for the next start, after the tests' defaults.</summary>
+    public List<string> ExtraSettings { get; } = [];
+
     /// <summary>An absolute URL on the running devhost (its port changes on every start).</summary>
     public Uri At(string relative) => new(Url!, relative);
 
@@ -128,7 +131,7 @@ public sealed class TestApp : IAsyncDisposable
             {
                 AppRoot = Root,
                 DataDirectory = Data,
-                Settings = ["EventHubs:Sas:AllowAnonymous=true", "EventHubs:Durability=None", "FunctionsHost:IdleReadWait=00:00:00.200"],
+                Settings = ["EventHubs:Sas:AllowAnonymous=true", "EventHubs:Durability=None", "FunctionsHost:IdleReadWait=00:00:00.200", .. ExtraSettings],
                 StartTimeout = timeout ?? TimeSpan.FromSeconds(90), // generous: a loaded machine starts devhost slowly
             });
             (_process, Url) = (devHost.Process, devHost.BaseAddress);

@@ -27,9 +27,13 @@ public sealed class CosmosStandIn : IAsyncLifetime
     }
 
     /// <summary>Creates a database with the four containers, keyed as docs/conventions.md says.</summary>
-    public async Task<Database> CreateDatabaseAsync(string name)
+    public Task<Database> CreateDatabaseAsync(string name) => CreateDatabaseAsync(Client, name);
+
+    /// <summary>Creates a database with the four containers on any Cosmos DB endpoint <paramref name="client"/> reaches.</summary>
+    public static async Task<Database> CreateDatabaseAsync(CosmosClient client, string name)
     {
-        Database database = await Client.CreateDatabaseIfNotExistsAsync(name);
+        ArgumentNullException.ThrowIfNull(client);
+        Database database = await client.CreateDatabaseIfNotExistsAsync(name);
         foreach (var (container, key) in new[] { ("readings", "/deviceId"), ("archive", "/deviceId"), ("devices", "/deviceId"), ("deadletters", "/id") })
         {
             await database.CreateContainerIfNotExistsAsync(container, key);

@@ -103,4 +103,47 @@ public class EventPackerTests
         Assert.Equal(DeadLetterReason.None, ReadingValidator.Validate(view));
         Assert.StartsWith("oversize-", Assert.Single(ReadingBatch.Parser.ParseFrom(body).Readings).DeviceId, StringComparison.Ordinal);
     }
+
+    [Fact]
+    public void Truncated_AlwaysFailsFramingAndIsDeadLetteredWhole()
+    {
+        var random = new Random(5);
+        var splitter = new Splitter();
+        for (var i = 0; i < 100; i++)
+        {
+            var body = InjectedEvents.Truncated(random, i, Now);
+
+            Assert.Equal(DeadLetterReason.Undecodable, ReadingBatchReader.TryCheckFraming(body, out _));
+            var letter = Assert.Single(splitter.Split([new InputEvent(body, new Core.Readings.SourcePosition("0", i, 0))], 0).DeadLetters);
+            Assert.Equal(InjectedEvents.DeadLetterPayload(EventKind.Truncated, body).ToArray(), letter.Payload.ToArray());
+        }
+    }
+
+    [Fact]
+    public void OutOfRange_TheOneReadingIsDeadLetteredAloneAsInvalidCoordinates()
+    {
+        var body = InjectedEvents.OutOfRange(7, Now);
+
+        var result = new Splitter().Split([new InputEvent(body, new Core.Readings.SourcePosition("0", 1, 0))], 0);
+
+        var letter = Assert.Single(result.DeadLetters);
+        Assert.Equal(DeadLetterReason.InvalidCoordinates, letter.Reason);
+        Assert.Equal("out-of-range-0007", letter.DeviceId);
+        Assert.Equal(InjectedEvents.DeadLetterPayload(EventKind.OutOfRange, body).ToArray(), letter.Payload.ToArray());
+        Assert.Empty(result.Weather);
+    }
+
+    [Fact]
+    public void Forged_TheWeatherProcessorDeadLettersTheWholeEnvelopeAsInvalidSource()
+    {
+        var body = InjectedEvents.Forged(3, Now);
+        using var processor = new Core.Processing.EnvelopeProcessor(1, "weather-processor", new Core.Policies.StalenessPolicy(TimeSpan.FromMinutes(5)));
+
+        var result = processor.Process([new InputEvent(body, new Core.Readings.SourcePosition("0", 1, Now.ToUnixTimeMilliseconds()))], Now.ToUnixTimeMilliseconds());
+
+        var letter = Assert.Single(result.DeadLetters);
+        Assert.Equal(DeadLetterReason.InvalidSource, letter.Reason);
+        Assert.Equal(InjectedEvents.DeadLetterPayload(EventKind.Forged, body).ToArray(), letter.Payload.ToArray());
+        Assert.Empty(result.Pending);
+    }
 }

@@ -26,6 +26,22 @@ public class SmallPartsTests
     [InlineData("5x")]
     public void DurationParser_Rejects(string text) => Assert.False(DurationParser.TryParse(text, out _));
 
+    [Theory]
+    [InlineData("-10m", -600_000)]
+    [InlineData("+2m", 120_000)]
+    [InlineData("30s", 30_000)]
+    public void DurationParser_SignedAcceptsAClockBehindOrAhead(string text, double milliseconds)
+    {
+        Assert.True(DurationParser.TryParseSigned(text, out var value));
+        Assert.Equal(TimeSpan.FromMilliseconds(milliseconds), value);
+    }
+
+    [Theory]
+    [InlineData("--5s")]
+    [InlineData("-")]
+    [InlineData("-soon")]
+    public void DurationParser_SignedRejects(string text) => Assert.False(DurationParser.TryParseSigned(text, out _));
+
     [Fact]
     public void LatencyHistogram_PercentilesWithinFivePercent()
     {

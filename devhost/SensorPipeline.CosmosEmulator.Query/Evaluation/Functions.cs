@@ -8,6 +8,8 @@ internal sealed class FunctionExpr(Builtin function, Expr[] args) : Expr
 {
     public Builtin Function { get; } = function;
 
+    public IReadOnlyList<Expr> Args => args;
+
     public override QValue Eval(EvalContext ctx) => Function.Implementation(args, ctx);
 
     public override IEnumerable<Expr> Children => args;

@@ -22,6 +22,12 @@ internal enum BinaryOp
 /// undefined, as do non-finite arithmetic results (JSON has no NaN or infinity).</summary>
 internal sealed class BinaryExpr(BinaryOp op, Expr left, Expr right) : Expr
 {
+    public BinaryOp Op => op;
+
+    public Expr Left => left;
+
+    public Expr Right => right;
+
     public override QValue Eval(EvalContext ctx) => Apply(op, left.Eval(ctx), right.Eval(ctx));
 
     public override IEnumerable<Expr> Children => [left, right];
@@ -77,6 +83,10 @@ internal sealed class BinaryExpr(BinaryOp op, Expr left, Expr right) : Expr
 /// <summary><c>a AND b</c> in three-valued logic: false if either side is false, true if both are true, else undefined.</summary>
 internal sealed class AndExpr(Expr left, Expr right) : Expr
 {
+    public Expr Left => left;
+
+    public Expr Right => right;
+
     public override QValue Eval(EvalContext ctx)
     {
         var a = left.Eval(ctx);

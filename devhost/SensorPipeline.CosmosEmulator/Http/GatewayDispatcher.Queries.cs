@@ -30,10 +30,28 @@ internal sealed partial class GatewayDispatcher
     {
         using var request = queries.Parse(await ReadBodyAsync(context));
         var key = HeaderKey(context.Request);
-        var page = queries.Execute(request, () => Documents(container, key), Continuation(context.Request), PageSize(context.Request), MaxPageBytes);
+        var page = queries.Execute(request, () => Candidates(container, key, request), Continuation(context.Request), PageSize(context.Request), MaxPageBytes);
         var charge = RequestCharge.Query(page.DocumentsScanned, page.Bytes);
         container.Budget.Charge(charge);
         await GatewayResponse.FeedAsync(context, container.Rid, "Documents", page.Items, charge, page.Continuation);
+    }
+
+    /// <summary>The documents a query must read: those a spatial index finds for its spatial term when the container's
+    /// policy indexes that path, else all of them (the service's full scan, charged per document).</summary>
+    private List<ReadOnlyMemory<byte>> Candidates(ContainerState container, string? key, Queries.QueryRunner.Request request)
+    {
+        if (request.Query.FindSpatialFilter(request.Parameters) is not { } filter || container.SpatialCandidates(filter, key, store.Now) is not { } found)
+        {
+            return Documents(container, key);
+        }
+
+        var documents = new List<ReadOnlyMemory<byte>>(found.Count);
+        foreach (var document in found)
+        {
+            documents.Add(document.Json);
+        }
+
+        return documents;
     }
 
     /// <summary>A query over databases or containers (their resources as documents).</summary>

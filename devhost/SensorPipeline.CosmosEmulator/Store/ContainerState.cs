@@ -6,7 +6,7 @@ namespace SensorPipeline.CosmosEmulator.Store;
 /// <summary>One container: its resource JSON, its partition key paths and TTL, and its documents by partition key and
 /// id. <see cref="Gate"/> orders every change with its log record; reads take it briefly too (the dictionaries are
 /// not safe for a read during a write).</summary>
-internal sealed class ContainerState
+internal sealed partial class ContainerState
 {
     private readonly Dictionary<string, Dictionary<string, StoredDocument>> _partitions = new(StringComparer.Ordinal);
     private long _bytes;
@@ -67,6 +67,7 @@ internal sealed class ContainerState
 
         PartitionKeyPaths = paths;
         DefaultTtl = root.TryGetProperty("defaultTtl", out var ttl) && ttl.ValueKind == JsonValueKind.Number ? ttl.GetInt32() : null;
+        ReadSpatialIndexes(root);
         Resource = resource;
     }
 
@@ -96,6 +97,7 @@ internal sealed class ContainerState
 
         partition.TryGetValue(id, out var previous);
         partition[id] = document;
+        IndexSpatially(partitionKey, id, document);
         Interlocked.Add(ref _bytes, document.Json.Length - (previous?.Json.Length ?? 0));
         if (previous is null)
         {
@@ -118,6 +120,7 @@ internal sealed class ContainerState
             _partitions.Remove(partitionKey);
         }
 
+        UnindexSpatially(partitionKey, id);
         Interlocked.Add(ref _bytes, -previous.Json.Length);
         DocumentCount--;
         return previous;

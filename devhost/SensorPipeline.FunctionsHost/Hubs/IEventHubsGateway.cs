@@ -1,7 +1,8 @@
 namespace SensorPipeline.FunctionsHost.Hubs;
 
-/// <summary>One event hub: name, partition count, consumer group names.</summary>
-public sealed record HubInfo(string Name, int PartitionCount, IReadOnlyList<string> ConsumerGroups);
+/// <summary>One event hub: name, partition count, consumer group names, and how long events are retained (null when
+/// the gateway does not know; the stall detector then judges by checkpoint progress alone).</summary>
+public sealed record HubInfo(string Name, int PartitionCount, IReadOnlyList<string> ConsumerGroups, TimeSpan? RetentionPeriod = null);
 
 /// <summary>An event read from a partition, with what the trigger's binding data needs.</summary>
 public sealed record ReceivedEvent(

@@ -23,6 +23,7 @@ internal sealed class FunctionsHostService(
     private readonly ILogger _logger = loggers.CreateLogger("SensorPipeline.FunctionsHost");
     private readonly CancellationTokenSource _stopping = new();
     private Task _run = Task.CompletedTask;
+    private Task _stallMonitor = Task.CompletedTask;
 
     // One client for the host's life, as DefaultHttpWorkerService keeps one. Its own timeout is off: functionTimeout
     // is enforced per invocation (the host sets HttpClient.Timeout to functionTimeout + 1 minute as a backstop).
@@ -81,12 +82,14 @@ internal sealed class FunctionsHostService(
             throw new FunctionAppConfigurationException(Path.Combine(app.AppRoot, "host.json"), "customHandler.description", ex.Message, ex);
         }
         _run = RunUntilStoppedAsync(app, store, settings, http, first, _stopping.Token);
+        _stallMonitor = new StallMonitor(state, store, gateway, settings, time, _logger).RunAsync(_stopping.Token);
     }
 
     public async Task StopAsync(CancellationToken cancellationToken)
     {
         await _stopping.CancelAsync();
         await _run.WaitAsync(cancellationToken);
+        await _stallMonitor.WaitAsync(cancellationToken);
     }
 
     public async ValueTask DisposeAsync()

@@ -28,6 +28,7 @@ internal sealed partial class PartitionListener(
     private readonly FunctionDefinition _definition = function.Definition;
     private readonly CheckpointKey _key = new(function.Definition.Trigger.EventHubName, function.Definition.Trigger.ConsumerGroup, partitionId);
     private readonly ArrayBufferWriter<byte> _body = new(64 * 1024);
+    private readonly PartitionHealth _health = function.Health(partitionId);
     private int _batchesSinceCheckpoint;
 
     public string PartitionId => partitionId;
@@ -49,6 +50,8 @@ internal sealed partial class PartitionListener(
                 // The extension never invokes a function with an empty batch, and never checkpoints one.
                 continue;
             }
+
+            NoteRetentionGap(next, events[0].SequenceNumber);
 
             // A pause requested while this read waited holds the batch until resumed.
             await function.Pause.WaitAsync(token);
@@ -143,10 +146,28 @@ internal sealed partial class PartitionListener(
             return first;
         }
 
+        NoteRetentionGap(first[^1].SequenceNumber + 1, more[0].SequenceNumber);
         var batch = new List<ReceivedEvent>(first.Count + more.Count);
         batch.AddRange(first);
         batch.AddRange(more);
         return batch;
+    }
+
+    /// <summary>A read from <paramref name="expected"/> that starts later means retention removed the events in
+    /// between before this consumer group read them (the log, like Event Hubs, reads on from its oldest retained event).
+    /// Event Hubs says nothing either; here it is logged and counted, never silent.</summary>
+    private void NoteRetentionGap(long expected, long found)
+    {
+        if (found <= expected)
+        {
+            return;
+        }
+
+        long lost = _health.CountRetentionGap(expected, found - 1);
+        if (lost > 0)
+        {
+            FunctionsHostLog.RetentionGap(logger, _definition.Name, partitionId, _definition.Trigger.ConsumerGroup, found - lost, found - 1, lost);
+        }
     }
 
     private async Task InvokeWithRetriesAsync(InvocationRequestWriter writer, IReadOnlyList<ReceivedEvent> events, bool checkpointAfter, Generation generation)

@@ -1,3 +1,4 @@
+using System.Collections.Concurrent;
 using SensorPipeline.FunctionsHost.Config;
 
 namespace SensorPipeline.FunctionsHost.Status;
@@ -8,6 +9,7 @@ internal sealed class FunctionState(FunctionDefinition definition)
     private long _succeeded;
     private long _failed;
     private long _retried;
+    private readonly ConcurrentDictionary<string, PartitionHealth> _health = new(StringComparer.Ordinal);
 
     public FunctionDefinition Definition { get; } = definition;
 
@@ -24,4 +26,7 @@ internal sealed class FunctionState(FunctionDefinition definition)
     public void CountFailed() => Interlocked.Increment(ref _failed);
 
     public void CountRetried() => Interlocked.Increment(ref _retried);
+
+    /// <summary>Retention gaps and stall verdict of one partition; kept across host generations.</summary>
+    public PartitionHealth Health(string partitionId) => _health.GetOrAdd(partitionId, static _ => new PartitionHealth());
 }

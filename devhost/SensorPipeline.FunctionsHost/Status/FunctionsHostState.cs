@@ -5,7 +5,7 @@ using SensorPipeline.FunctionsHost.Hubs;
 namespace SensorPipeline.FunctionsHost.Status;
 
 /// <summary>What the running host knows, for /status and the pause/resume endpoints.</summary>
-public sealed class FunctionsHostState(IEventHubsGateway gateway)
+public sealed class FunctionsHostState(IEventHubsGateway gateway, TimeProvider time)
 {
     private readonly Lock _lock = new();
     private FunctionState[] _functions = [];
@@ -58,6 +58,7 @@ public sealed class FunctionsHostState(IEventHubsGateway gateway)
             handler = _handler;
         }
 
+        DateTimeOffset now = time.GetUtcNow();
         var functions = new List<FunctionStatus>(_functions.Length);
         foreach (FunctionState function in _functions)
         {
@@ -73,7 +74,13 @@ public sealed class FunctionsHostState(IEventHubsGateway gateway)
                 // Unprocessed events: everything after the checkpoint, or everything retained when there is none.
                 long processedThrough = checkpoint?.SequenceNumber ?? (bounds.BeginningSequenceNumber - 1);
                 long lag = Math.Max(0, bounds.LastEnqueuedSequenceNumber - processedThrough);
-                partitions.Add(new PartitionStatus(id, checkpoint?.SequenceNumber, checkpoint?.LastModified, bounds.LastEnqueuedSequenceNumber, lag));
+                PartitionHealth health = function.Health(id);
+                StallVerdict stall = health.Stall;
+                partitions.Add(new PartitionStatus(id, checkpoint?.SequenceNumber, checkpoint?.LastModified, bounds.LastEnqueuedSequenceNumber, lag,
+                    health.RetentionGaps, health.RetentionGapEvents,
+                    stall.Stalled, stall.Stalled ? Seconds(now - stall.ProgressAt!.Value) : null,
+                    lag > 0 && stall.CheckpointSequenceNumber == checkpoint?.SequenceNumber && stall.OldestUnprocessedEnqueuedTime is { } oldest ? Seconds(now - oldest) : null,
+                    health.Stalls));
             }
 
             functions.Add(new FunctionStatus(function.Definition.Name, trigger.EventHubName, trigger.ConsumerGroup, function.Pause.IsPaused,
@@ -82,6 +89,8 @@ public sealed class FunctionsHostState(IEventHubsGateway gateway)
 
         return new FunctionsHostStatus(handler.pid == 0 ? null : handler.pid, handler.port == 0 ? null : handler.port, handler.starts, functions);
     }
+
+    private static double Seconds(TimeSpan span) => Math.Round(Math.Max(0, span.TotalSeconds), 1);
 }
 
 /// <summary>The /status/functions document.</summary>
@@ -91,5 +100,19 @@ public sealed record FunctionsHostStatus(int? HandlerPid, int? HandlerPort, int 
 public sealed record FunctionStatus(string Name, string EventHubName, string ConsumerGroup, bool Paused, long InvocationsSucceeded, long InvocationsFailed, long InvocationsRetried, IReadOnlyList<PartitionStatus> Partitions);
 
 /// <summary>One partition of a consumer group: the checkpointed sequence number (null before the first), the last
-/// enqueued one, and the lag between them.</summary>
-public sealed record PartitionStatus(string PartitionId, long? CheckpointSequenceNumber, DateTimeOffset? CheckpointTime, long LastEnqueuedSequenceNumber, long Lag);
+/// enqueued one, and the lag between them; the retention gaps the listener crossed (events removed before this consumer
+/// group read them); the stall detector's verdict as of its last look (stalledForSeconds: since the checkpoint last
+/// moved or the backlog was last empty, null when not stalled; oldestUnprocessedAgeSeconds: null when nothing waits)
+/// and how many stalls started since devhost started.</summary>
+public sealed record PartitionStatus(
+    string PartitionId,
+    long? CheckpointSequenceNumber,
+    DateTimeOffset? CheckpointTime,
+    long LastEnqueuedSequenceNumber,
+    long Lag,
+    long RetentionGaps,
+    long RetentionGapEvents,
+    bool Stalled,
+    double? StalledForSeconds,
+    double? OldestUnprocessedAgeSeconds,
+    long Stalls);

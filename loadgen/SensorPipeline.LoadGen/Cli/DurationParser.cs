@@ -25,6 +25,35 @@ internal static class DurationParser
         return TimeSpan.TryParse(trimmed, CultureInfo.InvariantCulture, out value) && value >= TimeSpan.Zero;
     }
 
+    /// <summary>A duration that may be negative (a clock behind): <c>-10m</c>, <c>2m</c>, <c>+2m</c>.</summary>
+    public static bool TryParseSigned(string text, out TimeSpan value)
+    {
+        ArgumentNullException.ThrowIfNull(text);
+        var trimmed = text.Trim();
+        var negative = trimmed.StartsWith('-');
+        if ((negative || trimmed.StartsWith('+')) && TryParse(trimmed[1..], out var magnitude))
+        {
+            value = negative ? -magnitude : magnitude;
+            return true;
+        }
+
+        return TryParse(trimmed, out value);
+    }
+
+    /// <summary>The System.CommandLine parser for a signed duration (write <c>--clock-skew=-10m</c>: a leading '-' would read as an option).</summary>
+    public static TimeSpan ParseSigned(ArgumentResult result)
+    {
+        ArgumentNullException.ThrowIfNull(result);
+        var text = result.Tokens.Count > 0 ? result.Tokens[0].Value : "";
+        if (TryParseSigned(text, out var value))
+        {
+            return value;
+        }
+
+        result.AddError($"'{text}' is not a signed duration (use e.g. 2m, -10m or +30s).");
+        return default;
+    }
+
     /// <summary>A System.CommandLine custom parser that reports a clear error for a bad duration.</summary>
     public static TimeSpan Parse(ArgumentResult result)
     {

@@ -29,6 +29,15 @@ internal static class SendCommand
     private static readonly Option<TimeSpan> AttemptTimeout = Duration_("--attempt-timeout", "One HTTP attempt's timeout.", TimeSpan.FromSeconds(30));
     private static readonly Option<int> Poison = new("--poison") { Description = "Poison events (garbage bytes) to inject." };
     private static readonly Option<int> Oversize = new("--oversize") { Description = "Oversize events to inject." };
+    private static readonly Option<int> Truncated = new("--truncated") { Description = "Truncated ReadingBatch events to inject (dead-lettered whole)." };
+    private static readonly Option<int> OutOfRange = new("--out-of-range") { Description = "Readings with a latitude beyond ±90 to inject (dead-lettered alone)." };
+    private static readonly Option<int> Forged = new("--forged") { Description = "Forged envelopes to send straight to --forged-hub (dead-lettered by the processor)." };
+    private static readonly Option<int> MalformedSends = new("--malformed-sends") { Description = "Requests the hub must refuse (oversize, malformed JSON, bad number, forged signature)." };
+    private static readonly Option<string> ForgedHub = new("--forged-hub") { Description = "The processor hub forged envelopes go to.", DefaultValueFactory = _ => "weather" };
+    private static readonly Option<TimeSpan> ClockSkew = new("--clock-skew")
+    {
+        Description = "Shift every device's clock: --clock-skew=2m ahead, --clock-skew=-10m behind.", CustomParser = DurationParser.ParseSigned,
+    };
     private static readonly Option<int> OversizeBytes = new("--oversize-bytes") { Description = "Minimum size of an oversize event's one reading (740000..1000000).", DefaultValueFactory = _ => 800_000 };
     private static readonly Option<int> InjectEvery = new("--inject-every") { Description = "One injected event per this many events.", DefaultValueFactory = _ => 20 };
     private static readonly Option<int> DuplicateEvery = new("--duplicate-every") { Description = "Re-send an acknowledged event after every K events (0: never)." };
@@ -48,7 +57,7 @@ internal static class SendCommand
     {
         ArgumentNullException.ThrowIfNull(root);
         Option[] options = [Connection, Namespace, Hub, Weather, Seismic, Seed, DevicePrefix, ReadingsPerEvent, Rate, Duration, Count, Concurrency,
-            MaxAttempts, BaseBackoff, MaxBackoff, AttemptTimeout, Poison, Oversize, OversizeBytes, InjectEvery, DuplicateEvery, PauseFunction,
+            MaxAttempts, BaseBackoff, MaxBackoff, AttemptTimeout, Poison, Oversize, Truncated, OutOfRange, Forged, MalformedSends, ForgedHub, ClockSkew, OversizeBytes, InjectEvery, DuplicateEvery, PauseFunction,
             PauseFor, PauseAfter, DevHost, PauseRoute, ResumeRoute, LedgerPath, ProgressInterval, Grace, Verbose];
         foreach (var option in options)
         {
@@ -80,17 +89,25 @@ internal static class SendCommand
         var (baseAddress, authorization) = Authorization(options, time);
         using var sender = new EventSender(EventSender.MessagesUriFor(baseAddress, options.Hub), authorization,
             new SenderSettings(options.Concurrency, options.MaxAttempts, options.BaseBackoff, options.MaxBackoff, options.AttemptTimeout), time, logger);
+        // Forged envelopes bypass the splitter: the same sender settings, another hub (and a token for it).
+        var forgedAuthorization = options.Forged > 0 ? Authorization(options.Connection, options.Namespace, options.ForgedHub, time).Authorization : null;
+        using var forgedSender = forgedAuthorization is not null
+            ? new EventSender(EventSender.MessagesUriFor(baseAddress, options.ForgedHub), forgedAuthorization,
+                new SenderSettings(options.Concurrency, options.MaxAttempts, options.BaseBackoff, options.MaxBackoff, options.AttemptTimeout), time, logger)
+            : null;
         using var controlClient = new HttpClient { Timeout = TimeSpan.FromSeconds(30) };
         var pause = options.PauseFunctions.Count > 0
             ? new PauseController(controlClient, options.DevHost ?? baseAddress, options, time, logger)
             : null;
         var progress = new ProgressLine(Console.Out, live: !Console.IsOutputRedirected);
-        using var runner = new LoadRunner(options, sender, time, logger, progress, pause);
+        using var runner = new LoadRunner(options, sender, time, logger, progress, pause, forgedSender);
         var result = await runner.RunAsync(cancellationToken);
         (authorization as IDisposable)?.Dispose();
+        (forgedAuthorization as IDisposable)?.Dispose();
         RunSummary.Print(result, options, Console.Out);
         return result.Interrupted ? ExitCodes.Interrupted
-            : result.Ledger.Counts.EventsFailed > 0 || result.Ledger.Injected.Any(i => !i.Acknowledged) || result.PauseFailed ? ExitCodes.Failed
+            : result.Ledger.Counts.EventsFailed > 0 || result.Ledger.Injected.Any(i => !i.Acknowledged) || result.PauseFailed
+                || result.Ledger.Counts.MalformedAccepted > 0 ? ExitCodes.Failed
             : ExitCodes.Ok;
     }
 
@@ -116,6 +133,12 @@ internal static class SendCommand
         o.AttemptTimeout = parse.GetValue(AttemptTimeout);
         o.Poison = parse.GetValue(Poison);
         o.Oversize = parse.GetValue(Oversize);
+        o.Truncated = parse.GetValue(Truncated);
+        o.OutOfRange = parse.GetValue(OutOfRange);
+        o.Forged = parse.GetValue(Forged);
+        o.MalformedSends = parse.GetValue(MalformedSends);
+        o.ForgedHub = parse.GetValue(ForgedHub)!;
+        o.ClockSkew = parse.GetValue(ClockSkew);
         o.OversizeBytes = parse.GetValue(OversizeBytes);
         o.InjectEvery = parse.GetValue(InjectEvery);
         o.DuplicateEvery = parse.GetValue(DuplicateEvery);
@@ -144,17 +167,22 @@ internal static class SendCommand
         }
     }
 
-    private static (Uri BaseAddress, IAuthorizationSource Authorization) Authorization(SendOptions options, TimeProvider time)
+    private static (Uri BaseAddress, IAuthorizationSource Authorization) Authorization(SendOptions options, TimeProvider time) =>
+        Authorization(options.Connection, options.Namespace, options.Hub, time);
+
+    /// <summary>The base address and the authorization for sends to <paramref name="hub"/>: SAS from a connection string,
+    /// else Microsoft Entra on <paramref name="ns"/>. Shared with <c>loadgen redrive</c>.</summary>
+    internal static (Uri BaseAddress, IAuthorizationSource Authorization) Authorization(string? connectionString, string? ns, string hub, TimeProvider time)
     {
-        if (options.Connection is { } connectionString)
+        if (connectionString is not null)
         {
             var connection = EventHubsConnection.Parse(connectionString);
             // The token covers the hub (all its send paths), signed over the same URL the requests go to.
-            var resource = connection.BaseAddress.GetLeftPart(UriPartial.Authority) + "/" + options.Hub;
+            var resource = connection.BaseAddress.GetLeftPart(UriPartial.Authority) + "/" + hub;
             return (connection.BaseAddress, new SasAuthorization(resource, connection.KeyName, connection.Key, time));
         }
 
-        var baseAddress = new Uri("https://" + options.Namespace);
+        var baseAddress = new Uri("https://" + ns);
         return (baseAddress, new EntraAuthorization(new DefaultAzureCredential(), time));
     }
 }

@@ -20,6 +20,18 @@ internal enum EventKind
 
     /// <summary>A valid ReadingBatch of one reading too large to forward, which the splitter dead-letters.</summary>
     Oversize,
+
+    /// <summary>A ReadingBatch cut inside its last reading: the splitter dead-letters the whole body as undecodable.</summary>
+    Truncated,
+
+    /// <summary>A ReadingBatch of one reading with a latitude beyond ±90: that reading is dead-lettered alone.</summary>
+    OutOfRange,
+
+    /// <summary>An envelope sent straight to a processor hub with an impossible enqueued time: the processor dead-letters it.</summary>
+    Forged,
+
+    /// <summary>A request the hub must refuse with a 4xx (<see cref="MalformedSends"/>); never tracked as an event.</summary>
+    MalformedSend,
 }
 
 /// <summary>One event body ready to send.</summary>

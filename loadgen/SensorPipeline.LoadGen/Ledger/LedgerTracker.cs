@@ -39,6 +39,22 @@ internal sealed class LedgerTracker
         }
     }
 
+    /// <summary>Records how the hub answered a malformed request.</summary>
+    public void RecordMalformed(bool refusedAsExpected)
+    {
+        lock (_gate)
+        {
+            if (refusedAsExpected)
+            {
+                _counts.MalformedRefused++;
+            }
+            else
+            {
+                _counts.MalformedAccepted++;
+            }
+        }
+    }
+
     /// <summary>Records one event's outcome; <paramref name="outcome"/> null means unconfirmed (interrupted mid-send).</summary>
     public void Record(PackedEvent packed, SendOutcome? outcome)
     {
@@ -77,20 +93,15 @@ internal sealed class LedgerTracker
                     }
 
                     break;
-                case EventKind.Poison:
-                case EventKind.Oversize:
-                    if (sent && packed.Kind == EventKind.Poison)
+                case EventKind.Poison or EventKind.Oversize or EventKind.Truncated or EventKind.OutOfRange or EventKind.Forged:
+                    if (sent)
                     {
-                        _counts.PoisonSent++;
-                    }
-                    else if (sent)
-                    {
-                        _counts.OversizeSent++;
+                        CountInjection(packed.Kind);
                     }
 
                     _injected.Add(new LedgerInjection
                     {
-                        Kind = packed.Kind == EventKind.Poison ? "poison" : "oversize",
+                        Kind = InjectionName(packed.Kind),
                         Sha256 = Convert.ToHexStringLower(SHA256.HashData(InjectedEvents.DeadLetterPayload(packed.Kind, packed.Body))),
                         Bytes = packed.Body.Length,
                         Acknowledged = sent,
@@ -102,6 +113,30 @@ internal sealed class LedgerTracker
             }
         }
     }
+
+    private void CountInjection(EventKind kind)
+    {
+        switch (kind)
+        {
+            case EventKind.Poison: _counts.PoisonSent++; break;
+            case EventKind.Oversize: _counts.OversizeSent++; break;
+            case EventKind.Truncated: _counts.TruncatedSent++; break;
+            case EventKind.OutOfRange: _counts.OutOfRangeSent++; break;
+            case EventKind.Forged: _counts.ForgedSent++; break;
+            default: throw new ArgumentOutOfRangeException(nameof(kind), kind, "not an injection");
+        }
+    }
+
+    /// <summary>The injection's name in the ledger.</summary>
+    internal static string InjectionName(EventKind kind) => kind switch
+    {
+        EventKind.Poison => "poison",
+        EventKind.Oversize => "oversize",
+        EventKind.Truncated => "truncated",
+        EventKind.OutOfRange => "out-of-range",
+        EventKind.Forged => "forged",
+        _ => throw new ArgumentOutOfRangeException(nameof(kind), kind, "not an injection"),
+    };
 
     /// <summary>A copy of the ledger as it stands.</summary>
     public RunLedger Snapshot(string target, int seed, DateTimeOffset startedAt, DateTimeOffset now, TimeSpan elapsed, bool complete, TimeSpan cpu = default)
@@ -127,6 +162,11 @@ internal sealed class LedgerTracker
                     DuplicateReadingsSent = _counts.DuplicateReadingsSent,
                     PoisonSent = _counts.PoisonSent,
                     OversizeSent = _counts.OversizeSent,
+                    TruncatedSent = _counts.TruncatedSent,
+                    OutOfRangeSent = _counts.OutOfRangeSent,
+                    ForgedSent = _counts.ForgedSent,
+                    MalformedRefused = _counts.MalformedRefused,
+                    MalformedAccepted = _counts.MalformedAccepted,
                     ElapsedSeconds = elapsed.TotalSeconds,
                     CpuSeconds = cpu.TotalSeconds,
                 },

@@ -56,6 +56,18 @@ internal sealed class LedgerCounts
 
     public long OversizeSent { get; set; }
 
+    public long TruncatedSent { get; set; }
+
+    public long OutOfRangeSent { get; set; }
+
+    public long ForgedSent { get; set; }
+
+    /// <summary>Malformed requests the hub refused with the expected 4xx.</summary>
+    public long MalformedRefused { get; set; }
+
+    /// <summary>Malformed requests the hub accepted or answered otherwise (a failure of the hub's checks).</summary>
+    public long MalformedAccepted { get; set; }
+
     /// <summary>Seconds from the first send to the last answer.</summary>
     public double ElapsedSeconds { get; set; }
 
@@ -84,7 +96,7 @@ internal sealed record SequenceRange(ulong First, ulong Last);
 /// <summary>One injected bad event.</summary>
 internal sealed class LedgerInjection
 {
-    /// <summary><c>poison</c> or <c>oversize</c>.</summary>
+    /// <summary><c>poison</c>, <c>oversize</c>, <c>truncated</c>, <c>out-of-range</c> or <c>forged</c>.</summary>
     public string Kind { get; set; } = "";
 
     /// <summary>Lowercase hex SHA-256 of the body; matched against a dead letter's <c>payloadBase64</c>.</summary>

@@ -26,6 +26,7 @@ internal sealed partial class LoadRunner : IDisposable
     private readonly ILogger _logger;
     private readonly ProgressLine _progress;
     private readonly PauseController? _pause;
+    private readonly EventSender? _forgedSender;
     private readonly DeviceFleet _fleet;
     private readonly EventPacker _packer;
     private readonly LedgerTracker _tracker;
@@ -36,8 +37,11 @@ internal sealed partial class LoadRunner : IDisposable
     private PackedEvent? _lastAcknowledged;
     private Exception? _failure;
     private int _injectedSoFar;
+    private int _malformedSoFar;
 
-    public LoadRunner(SendOptions options, EventSender sender, TimeProvider time, ILogger logger, ProgressLine progress, PauseController? pause)
+    // forgedSender sends Forged envelopes to their processor hub; required when forged ones are asked for.
+    public LoadRunner(SendOptions options, EventSender sender, TimeProvider time, ILogger logger, ProgressLine progress, PauseController? pause,
+        EventSender? forgedSender = null)
     {
         _options = options ?? throw new ArgumentNullException(nameof(options));
         _sender = sender ?? throw new ArgumentNullException(nameof(sender));
@@ -45,6 +49,12 @@ internal sealed partial class LoadRunner : IDisposable
         _logger = logger ?? throw new ArgumentNullException(nameof(logger));
         _progress = progress ?? throw new ArgumentNullException(nameof(progress));
         _pause = pause;
+        _forgedSender = forgedSender;
+        if (options.Forged > 0 && forgedSender is null)
+        {
+            throw new ArgumentException("Forged envelopes need a sender for their processor hub.", nameof(forgedSender));
+        }
+
         _fleet = new DeviceFleet(options.Weather, options.Seismic, options.Seed, options.DevicePrefix);
         _packer = new EventPacker(_fleet);
         _tracker = new LedgerTracker(_fleet);
@@ -52,16 +62,19 @@ internal sealed partial class LoadRunner : IDisposable
         // Unseeded on purpose: poison bodies differ between runs, so one run's dead letters never satisfy another run's ledger.
         _injectionRandom = new Random();
         // Alternate the kinds so a short run still gets some of each.
-        for (var i = 0; i < Math.Max(options.Poison, options.Oversize); i++)
+        (EventKind Kind, int Count)[] injections =
+        [
+            (EventKind.Poison, options.Poison), (EventKind.Oversize, options.Oversize), (EventKind.Truncated, options.Truncated),
+            (EventKind.OutOfRange, options.OutOfRange), (EventKind.Forged, options.Forged), (EventKind.MalformedSend, options.MalformedSends),
+        ];
+        for (var i = 0; i < injections.Max(k => k.Count); i++)
         {
-            if (i < options.Poison)
+            foreach (var (kind, wanted) in injections)
             {
-                _pendingInjections.Enqueue(EventKind.Poison);
-            }
-
-            if (i < options.Oversize)
-            {
-                _pendingInjections.Enqueue(EventKind.Oversize);
+                if (i < wanted)
+                {
+                    _pendingInjections.Enqueue(kind);
+                }
             }
         }
     }
@@ -157,7 +170,7 @@ internal sealed partial class LoadRunner : IDisposable
             {
                 await pacer.WaitAsync(next, token);
                 var size = (int)Math.Min(_options.ReadingsPerEvent, (_options.Count ?? long.MaxValue) - readingsBuilt);
-                packed = _packer.Next(size, _time.GetUtcNow());
+                packed = _packer.Next(size, _time.GetUtcNow() + _options.ClockSkew);
                 readingsBuilt += size;
                 sinceDuplicate++;
             }
@@ -193,17 +206,32 @@ internal sealed partial class LoadRunner : IDisposable
     private PackedEvent BuildInjection(EventKind kind)
     {
         var number = ++_injectedSoFar;
-        var body = kind == EventKind.Poison
-            ? InjectedEvents.Poison(_injectionRandom, 64 + _injectionRandom.Next(512))
-            : InjectedEvents.Oversize(number, _options.OversizeBytes, _time.GetUtcNow());
+        var now = _time.GetUtcNow();
+        var body = kind switch
+        {
+            EventKind.Poison => InjectedEvents.Poison(_injectionRandom, 64 + _injectionRandom.Next(512)),
+            EventKind.Oversize => InjectedEvents.Oversize(number, _options.OversizeBytes, now),
+            EventKind.Truncated => InjectedEvents.Truncated(_injectionRandom, number, now),
+            EventKind.OutOfRange => InjectedEvents.OutOfRange(number, now),
+            EventKind.Forged => InjectedEvents.Forged(number, now),
+            EventKind.MalformedSend => [],
+            _ => throw new ArgumentOutOfRangeException(nameof(kind), kind, "not an injection"),
+        };
         return new PackedEvent(kind, body, 0, [], -1);
     }
 
     private async Task SendOneAsync(PackedEvent packed, CancellationTokenSource producerStop, CancellationToken sendToken)
     {
+        if (packed.Kind == EventKind.MalformedSend)
+        {
+            await ProbeOneAsync(sendToken);
+            return;
+        }
+
         try
         {
-            var outcome = await _sender.SendAsync(packed.Body, sendToken);
+            var sender = packed.Kind == EventKind.Forged ? _forgedSender! : _sender;
+            var outcome = await sender.SendAsync(packed.Body, sendToken);
             _counters.Record(outcome, packed.ReadingCount);
             _tracker.Record(packed, outcome);
             switch (outcome.Status)
@@ -232,6 +260,32 @@ internal sealed partial class LoadRunner : IDisposable
             Interlocked.CompareExchange(ref _failure, e, null);
             _tracker.Record(packed, null);
             await producerStop.CancelAsync();
+        }
+        finally
+        {
+            _permits.Release();
+        }
+    }
+
+    private async Task ProbeOneAsync(CancellationToken sendToken)
+    {
+        try
+        {
+            var (content, authorize, expected, name) = MalformedSends.Build(Interlocked.Increment(ref _malformedSoFar));
+            using (content)
+            {
+                var status = await _sender.ProbeAsync(content, authorize, sendToken);
+                var refused = expected.Contains(status);
+                _tracker.RecordMalformed(refused);
+                if (!refused)
+                {
+                    LoadGenLog.MalformedNotRefused(_logger, name, status, string.Join("/", expected));
+                }
+            }
+        }
+        catch (OperationCanceledException) when (sendToken.IsCancellationRequested)
+        {
+            // Abandoned with the run: nothing to account for, it was never an event.
         }
         finally
         {

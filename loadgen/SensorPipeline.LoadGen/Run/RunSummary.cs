@@ -28,6 +28,11 @@ internal static class RunSummary
         Row("retries", N(counts.Retries));
         Row("duplicate events sent", N(counts.DuplicateEventsSent) + " (" + N(counts.DuplicateReadingsSent) + " readings)");
         Row("poison / oversize sent", N(counts.PoisonSent) + " / " + N(counts.OversizeSent));
+        if (counts.TruncatedSent + counts.OutOfRangeSent + counts.ForgedSent > 0)
+        {
+            Row("truncated / out-of-range / forged sent", N(counts.TruncatedSent) + " / " + N(counts.OutOfRangeSent) + " / " + N(counts.ForgedSent));
+        }
+
         Row("send latency p50 / p90 / p99 / max", string.Join(" / ", new[] { latency.Percentile(50), latency.Percentile(90), latency.Percentile(99), latency.Max }
             .Select(t => t.TotalMilliseconds.ToString("F1", CultureInfo.InvariantCulture))) + " ms");
         Row("loadgen CPU per reading", counts.ReadingsSent == 0 ? "-"

@@ -60,6 +60,29 @@ internal sealed class SendOptions
     /// <summary>Oversize events to inject [--oversize]. Default 0.</summary>
     public int Oversize { get; set; }
 
+    /// <summary>Truncated events to inject [--truncated]: a valid ReadingBatch cut inside its last reading, dead-lettered
+    /// whole as undecodable. Default 0.</summary>
+    public int Truncated { get; set; }
+
+    /// <summary>Out-of-range readings to inject [--out-of-range]: one reading whose latitude is beyond ±90, dead-lettered
+    /// alone as <c>invalid-coordinates</c>. Default 0.</summary>
+    public int OutOfRange { get; set; }
+
+    /// <summary>Forged envelopes to inject [--forged]: sent straight to <see cref="ForgedHub"/>, bypassing the splitter,
+    /// with an enqueued time no Event Hubs event can have; the processor dead-letters each as <c>invalid-source</c>. Default 0.</summary>
+    public int Forged { get; set; }
+
+    /// <summary>Malformed requests to send [--malformed-sends]: an oversize body, a malformed JSON batch, a number out of
+    /// range, a forged signature, in turn. Each must be refused with its 4xx; one accepted fails the run. Default 0.</summary>
+    public int MalformedSends { get; set; }
+
+    /// <summary>The processor hub forged envelopes go to [--forged-hub]. Default <c>weather</c>.</summary>
+    public string ForgedHub { get; set; } = "weather";
+
+    /// <summary>Shifts every device's clock [--clock-skew], e.g. <c>2m</c> ahead or <c>-10m</c> behind, within ±1 day: the
+    /// observed-at times are off by this much, as a fleet with unsynchronised clocks would send them. Default 0.</summary>
+    public TimeSpan ClockSkew { get; set; }
+
     /// <summary>Minimum size in bytes of an oversize event's one reading [--oversize-bytes], 740,000..1,000,000: over
     /// the largest reading a forwarded event can carry after base64 (≈737 KB), under Event Hubs' 1 MB. Default 800,000.</summary>
     public int OversizeBytes { get; set; } = 800_000;

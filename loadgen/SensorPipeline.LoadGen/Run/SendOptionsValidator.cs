@@ -12,6 +12,9 @@ internal sealed class SendOptionsValidator : IValidateOptions<SendOptions>
 
     public const int MaxOversizeBytes = 1_000_000;
 
+    /// <summary>The largest --clock-skew either way: far enough to test any freshness or skew rule.</summary>
+    public static readonly TimeSpan MaxClockSkew = TimeSpan.FromDays(1);
+
     public ValidateOptionsResult Validate(string? name, SendOptions options)
     {
         ArgumentNullException.ThrowIfNull(options);
@@ -52,6 +55,10 @@ internal sealed class SendOptionsValidator : IValidateOptions<SendOptions>
         Check(failures, options.BaseBackoff > TimeSpan.Zero && options.MaxBackoff >= options.BaseBackoff, "--base-backoff must be positive and not above --max-backoff.");
         Check(failures, options.AttemptTimeout > TimeSpan.Zero, "--attempt-timeout must be positive.");
         Check(failures, options.Poison >= 0 && options.Oversize >= 0 && options.DuplicateEvery >= 0, "--poison, --oversize and --duplicate-every must be 0 or more.");
+        Check(failures, options.Truncated >= 0 && options.OutOfRange >= 0 && options.Forged >= 0 && options.MalformedSends >= 0,
+            "--truncated, --out-of-range, --forged and --malformed-sends must be 0 or more.");
+        Check(failures, options.Forged == 0 || !string.IsNullOrWhiteSpace(options.ForgedHub), "--forged-hub must not be empty.");
+        Check(failures, options.ClockSkew.Duration() <= MaxClockSkew, "--clock-skew must be within ±1 day (e.g. 2m, -10m).");
         Check(failures, options.OversizeBytes is >= MinOversizeBytes and <= MaxOversizeBytes, $"--oversize-bytes must be {MinOversizeBytes}..{MaxOversizeBytes}.");
         Check(failures, options.InjectEvery >= 1, "--inject-every must be at least 1.");
         Check(failures, options.ProgressInterval >= TimeSpan.FromMilliseconds(100), "--progress-interval must be at least 100ms.");

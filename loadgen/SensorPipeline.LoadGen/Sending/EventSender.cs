@@ -106,6 +106,40 @@ internal sealed class EventSender : IDisposable
         }
     }
 
+    /// <summary>
+    /// One attempt with a request the hub must refuse (a chaos run's malformed sends): never retried, the status says how
+    /// the hub answered (0: no answer). <paramref name="authorize"/> false sends a forged signature instead of a token.
+    /// </summary>
+    public async Task<int> ProbeAsync(HttpContent content, bool authorize, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(content);
+        using var request = new HttpRequestMessage(HttpMethod.Post, _messagesUri) { Content = content };
+        var token = await _authorization.GetAsync(cancellationToken);
+        request.Headers.TryAddWithoutValidation("Authorization", authorize ? token : ForgeSignature(token));
+        try
+        {
+            using var response = await _client.SendAsync(request, HttpCompletionOption.ResponseHeadersRead, cancellationToken);
+            return (int)response.StatusCode;
+        }
+        catch (HttpRequestException)
+        {
+            return 0;
+        }
+    }
+
+    // The same token with its signature replaced: well-formed, wrong key.
+    private static string ForgeSignature(string token)
+    {
+        var at = token.IndexOf("sig=", StringComparison.Ordinal);
+        if (at < 0)
+        {
+            return "SharedAccessSignature sr=x&sig=forged&se=1&skn=forged";
+        }
+
+        var end = token.IndexOf('&', at);
+        return token[..(at + 4)] + "Zm9yZ2VkLXNpZ25hdHVyZQ%3D%3D" + (end < 0 ? "" : token[end..]);
+    }
+
     /// <summary>408, 429 and 5xx can succeed later; every other non-201 answer is the request's fault.</summary>
     public static bool IsTransient(HttpStatusCode status) =>
         status is HttpStatusCode.RequestTimeout or HttpStatusCode.TooManyRequests || (int)status >= 500;

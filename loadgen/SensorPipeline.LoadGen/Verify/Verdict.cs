@@ -39,6 +39,13 @@ internal sealed class Verdict
     /// <summary>Dead letters in the container that match no injected event (readings rejected one by one, say).</summary>
     public int OtherDeadLetters { get; set; }
 
+    /// <summary>Dead letters no injection explains that name one of this run's devices or carry its readings: good data
+    /// of this run dead-lettered (a systemic fault mistaken for poison, say).</summary>
+    public int UnexplainedDeadLetters { get; set; }
+
+    /// <summary>Every dead letter in the container, this run's or not.</summary>
+    public int DeadLettersTotal { get; set; }
+
     public List<string> MissingIds { get; set; } = [];
 
     public List<string> DuplicatedIds { get; set; } = [];

@@ -1,9 +1,10 @@
 using System.Diagnostics;
 using System.Globalization;
 
-namespace SensorPipeline.EndToEnd.Bench;
+namespace SensorPipeline.Toolkit;
 
-/// <summary>CPU time (user + system) of another process, from <c>/proc/&lt;pid&gt;/stat</c>.</summary>
+/// <summary>CPU time (user + system) and resident memory of another process, from <c>/proc/&lt;pid&gt;/stat</c> and
+/// <c>/proc/&lt;pid&gt;/status</c> (Linux): what the benches report per process.</summary>
 public static class ProcessCpu
 {
     private static readonly Lazy<int> ClockTicks = new(ReadClockTicks);

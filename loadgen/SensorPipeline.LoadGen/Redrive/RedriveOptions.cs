@@ -1,0 +1,71 @@
+namespace SensorPipeline.LoadGen.Redrive;
+
+/// <summary><c>loadgen redrive</c>'s settings (option names in brackets); validated at start by
+/// <see cref="RedriveOptionsValidator"/>. At least one selector (<see cref="Reasons"/>, <see cref="Since"/>,
+/// <see cref="Until"/>, <see cref="Ids"/>) is required, so nobody re-sends every dead letter by accident.</summary>
+internal sealed class RedriveOptions
+{
+    /// <summary>Event Hubs connection string [--connection, or env EventHubConnection]. One of this or
+    /// <see cref="Namespace"/> is required; its EntityPath, if any, is ignored (each dead letter names its hub).</summary>
+    public string? Connection { get; set; }
+
+    /// <summary>Namespace host name for Microsoft Entra auth [--namespace, or env EventHubConnection__fullyQualifiedNamespace].</summary>
+    public string? Namespace { get; set; }
+
+    /// <summary>The splitter's input hub [--ingestion-hub, or env IngestionHubName]. Default <c>ingestion</c>.</summary>
+    public string IngestionHub { get; set; } = "ingestion";
+
+    /// <summary>The weather processor's input hub [--weather-hub, or env WeatherHubName]. Default <c>weather</c>.</summary>
+    public string WeatherHub { get; set; } = "weather";
+
+    /// <summary>The seismic processor's input hub [--seismic-hub, or env SeismicHubName]. Default <c>seismic</c>.</summary>
+    public string SeismicHub { get; set; } = "seismic";
+
+    /// <summary>Cosmos DB account endpoint [--cosmos-endpoint, or env Cosmos__AccountEndpoint]. Required.</summary>
+    public Uri? CosmosEndpoint { get; set; }
+
+    /// <summary>Account key [--cosmos-key, or env Cosmos__AuthKey]. Default: the emulator key for a loopback endpoint,
+    /// otherwise unset = Microsoft Entra.</summary>
+    public string? CosmosKey { get; set; }
+
+    /// <summary>User-assigned identity's client id for Microsoft Entra [--managed-identity-client-id]. Default unset.</summary>
+    public string? ManagedIdentityClientId { get; set; }
+
+    /// <summary>Database [--database, or env Cosmos__DatabaseName]. Default <c>sensorpipeline</c>.</summary>
+    public string Database { get; set; } = "sensorpipeline";
+
+    /// <summary>Dead letters container [--deadletters-container, or env Cosmos__DeadLettersContainer]. Default <c>deadletters</c>.</summary>
+    public string DeadLettersContainer { get; set; } = "deadletters";
+
+    /// <summary>Reason codes to select [--reason, repeatable], e.g. <c>invalid-observed-at</c>. Default none (any reason).</summary>
+    public IReadOnlyList<string> Reasons { get; set; } = [];
+
+    /// <summary>Only dead letters stored at or after this time [--since, ISO 8601]. Default unset.</summary>
+    public DateTimeOffset? Since { get; set; }
+
+    /// <summary>Only dead letters stored before this time [--until, ISO 8601]. Default unset.</summary>
+    public DateTimeOffset? Until { get; set; }
+
+    /// <summary>Dead letter ids to select [--id, repeatable]. Default none.</summary>
+    public IReadOnlyList<string> Ids { get; set; } = [];
+
+    /// <summary>List what would be sent; send and mark nothing [--dry-run]. Default false.</summary>
+    public bool DryRun { get; set; }
+
+    /// <summary>Also re-send dead letters already marked re-driven [--again]. Default false.</summary>
+    public bool Again { get; set; }
+
+    /// <summary>HTTP attempts per event [--max-attempts], 1..100. Default 6.</summary>
+    public int MaxAttempts { get; set; } = 6;
+
+    /// <summary>The configured name of a hub.</summary>
+    public string HubName(RedriveHub hub) => hub switch
+    {
+        RedriveHub.Weather => WeatherHub,
+        RedriveHub.Seismic => SeismicHub,
+        _ => IngestionHub,
+    };
+
+    /// <summary>True when at least one selector is set.</summary>
+    public bool HasSelector => Reasons.Count > 0 || Since is not null || Until is not null || Ids.Count > 0;
+}

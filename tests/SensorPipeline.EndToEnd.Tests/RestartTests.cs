@@ -1,0 +1,88 @@
+using System.Globalization;
+using System.Text.Json;
+using SensorPipeline.Stack;
+using SensorPipeline.Toolkit;
+
+namespace SensorPipeline.EndToEnd.Tests;
+
+/// <summary>
+/// What a user gets from stopping <c>./pipeline up</c> and starting it again (it always runs on <c>.pipeline/up</c>):
+/// the stack restarted on the same data directory still has every reading the first run stored — the Cosmos DB
+/// emulator's log and devhost's checkpoints both live there — and new readings still flow.
+/// </summary>
+[Collection(OneAtATime.Name)]
+public sealed class RestartTests : IDisposable
+{
+    private readonly string _data = Path.Combine(Path.GetTempPath(), "sensorpipeline-restart-" + Guid.NewGuid().ToString("N"));
+
+    [Fact]
+    public async Task StackRestartedOnItsDataDirectory_KeepsEveryReading_AndNewReadingsStillFlow()
+    {
+        using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(5));
+        // A max age far beyond the test: every reading goes to the live view, none is archived as stale.
+        var options = new StackOptions { DataDirectory = _data, DatabaseName = "restart", MaxAge = TimeSpan.FromHours(1) };
+        var before = Path.Combine(_data, "ledger-before.json");
+        long writtenBefore;
+        await using (var first = await LocalPipeline.StartAsync(RepoLayout.Discover(), options, timeout.Token))
+        {
+            await SendAsync(first, before, "before", timeout.Token);
+            await first.WaitForDrainAsync(TimeSpan.FromMinutes(3), TimeSpan.FromMilliseconds(500), timeout.Token);
+            var (exit, verdict) = await Demo.VerifyAsync(first, before, Path.Combine(_data, "verdict-first.json"), timeout.Token);
+            AssertComplete(exit, verdict, "first run");
+            writtenBefore = verdict.GetProperty("written").GetInt64();
+        }
+
+        await using var second = await LocalPipeline.StartAsync(RepoLayout.Discover(), options, timeout.Token);
+        var (keptExit, kept) = await Demo.VerifyAsync(second, before, Path.Combine(_data, "verdict-kept.json"), timeout.Token);
+        AssertComplete(keptExit, kept, "after the restart, the first run's readings");
+        Assert.Equal(writtenBefore, kept.GetProperty("written").GetInt64());
+
+        var after = Path.Combine(_data, "ledger-after.json");
+        await SendAsync(second, after, "after", timeout.Token);
+        await second.WaitForDrainAsync(TimeSpan.FromMinutes(3), TimeSpan.FromMilliseconds(500), timeout.Token);
+        var (freshExit, fresh) = await Demo.VerifyAsync(second, after, Path.Combine(_data, "verdict-fresh.json"), timeout.Token);
+        AssertComplete(freshExit, fresh, "after the restart, new readings");
+    }
+
+    /// <summary>1,000 readings from 20 devices whose ids start with <paramref name="prefix"/> (so the runs never share
+    /// a document), with a ledger for verify.</summary>
+    private static async Task SendAsync(LocalPipeline pipeline, string ledger, string prefix, CancellationToken cancellationToken)
+    {
+        await using var loadgen = ChildProcess.Start(new ChildProcessOptions
+        {
+            Name = "loadgen",
+            FileName = "dotnet",
+            Arguments =
+            [
+                pipeline.Layout.LoadGenDll, "--connection", pipeline.EventHubConnection, "--count", "1000", "--rate", "1000",
+                "--weather", "10", "--seismic", "10", "--readings-per-event", "20", "--device-prefix", prefix, "--ledger", ledger,
+            ],
+            LogPath = Path.Combine(pipeline.Options.DataDirectory, "logs", string.Create(CultureInfo.InvariantCulture, $"loadgen-{prefix}.log")),
+            WorkingDirectory = pipeline.Layout.Root,
+        });
+        var exit = await loadgen.WaitForExitAsync(cancellationToken);
+        Assert.True(exit == 0, $"loadgen exited {exit}:\n{loadgen.Output}");
+    }
+
+    private static void AssertComplete(int exit, JsonElement verdict, string what)
+    {
+        Assert.True(exit == 0, $"{what}: verify exited {exit}: {verdict}");
+        Assert.Equal(1000, verdict.GetProperty("sent").GetInt64());
+        Assert.Equal(1000, verdict.GetProperty("written").GetInt64());
+        Assert.Equal(0, verdict.GetProperty("missing").GetInt64());
+        Assert.Equal(0, verdict.GetProperty("duplicated").GetInt64());
+        Assert.Equal(0, verdict.GetProperty("deviceMismatches").GetInt32());
+    }
+
+    public void Dispose()
+    {
+        try
+        {
+            Directory.Delete(_data, recursive: true);
+        }
+        catch (IOException)
+        {
+            // A log file still held by a just-stopped child: the temp folder is cleaned by the OS later.
+        }
+    }
+}

@@ -1,0 +1,42 @@
+using Google.Protobuf;
+using SensorPipeline.LoadGen.Redrive;
+using SensorPipeline.Protos;
+
+namespace SensorPipeline.LoadGen.Tests;
+
+/// <summary>Where a re-driven dead letter goes, from what it records (pure).</summary>
+public sealed class DeadLetterRouteTests
+{
+    private static readonly byte[] Reading = new Reading { DeviceId = "d1", Sequence = 4, Kind = SensorKind.Weather }.ToByteArray();
+
+    [Fact]
+    public void WholeEvents_GoBackToTheHubTheirStageReads_Unchanged()
+    {
+        byte[] body = [1, 2, 3];
+        Assert.Equal((RedriveHub?)RedriveHub.Ingestion, DeadLetterRoute.Plan("splitter", null, false, body).Hub);
+        var weather = DeadLetterRoute.Plan("weather-processor", null, false, body);
+        Assert.Equal(RedriveHub.Weather, weather.Hub);
+        Assert.Equal(body, weather.Body.ToArray());
+        Assert.Equal((RedriveHub?)RedriveHub.Seismic, DeadLetterRoute.Plan("seismic-processor", null, false, body).Hub);
+    }
+
+    [Fact]
+    public void OneReading_GoesToIngestionAsABatchOfThatReadingsExactBytes()
+    {
+        foreach (var stage in new[] { "splitter", "seismic-processor" })
+        {
+            var plan = DeadLetterRoute.Plan(stage, 3, false, Reading);
+            Assert.Equal(RedriveHub.Ingestion, plan.Hub);
+            var batch = ReadingBatch.Parser.ParseFrom(plan.Body.ToArray());
+            Assert.Equal(Reading, Assert.Single(batch.Readings).ToByteArray());
+        }
+    }
+
+    [Fact]
+    public void StoreRefusalsReducedAndUnknownStages_AreSkippedWithTheReason()
+    {
+        Assert.Contains("not an event", DeadLetterRoute.Plan("weather-processor-store", 0, false, Reading).Skip, StringComparison.Ordinal);
+        Assert.Contains("reduced", DeadLetterRoute.Plan("splitter", null, true, Reading).Skip, StringComparison.Ordinal);
+        Assert.Contains("unknown stage 'other'", DeadLetterRoute.Plan("other", null, false, Reading).Skip, StringComparison.Ordinal);
+    }
+}

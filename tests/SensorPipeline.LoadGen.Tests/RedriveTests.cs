@@ -1,0 +1,178 @@
+using System.Globalization;
+using System.Net;
+using System.Text.Json;
+using Google.Protobuf;
+using Google.Protobuf.WellKnownTypes;
+using Microsoft.Azure.Cosmos;
+using SensorPipeline.Core.DeadLetters;
+using SensorPipeline.Core.Readings;
+using SensorPipeline.Core.Splitting;
+using SensorPipeline.LoadGen.Verify;
+using SensorPipeline.Protos;
+using SensorPipeline.Stack;
+using SourcePosition = SensorPipeline.Core.Readings.SourcePosition;
+
+namespace SensorPipeline.LoadGen.Tests;
+
+/// <summary>
+/// <c>loadgen redrive</c> against the whole local chain (devhost running the real handler, the Cosmos DB emulator).
+/// The dead letters are written with core's own DeadLetterWriter, as the pipeline stores them, for a fault that has
+/// since been fixed: a splitter rule that wrongly refused these readings' observed-at times (one reading, and one whole
+/// event), and a weather envelope isolated while the store refused its device's writes. Re-driven, the readings are
+/// stored; the dead letters are marked, never deleted.
+/// </summary>
+public sealed class RedriveTests : IDisposable
+{
+    private static readonly TimeSpan Timeout = TimeSpan.FromSeconds(90);
+    private readonly TempDirectory _dir = new("redrive-");
+
+    public void Dispose() => _dir.Dispose();
+
+    [Fact]
+    public async Task Redrive_AfterTheFix_ReadingsStored_DeadLettersMarked_DryRunSendsNothing_AgainNeeded()
+    {
+        using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(4));
+        await using var pipeline = await LocalPipeline.StartAsync(RepoLayout.Current,
+            new StackOptions { DataDirectory = _dir.File("stack"), DatabaseName = "redrive" }, timeout.Token);
+        using var cosmos = CosmosClientFactory.Create(new VerifyOptions { CosmosEndpoint = pipeline.CosmosEndpoint });
+        var database = await CosmosStandIn.CreateDatabaseAsync(cosmos, "redrive");
+
+        var deadLetters = database.GetContainer("deadletters");
+        var readings = database.GetContainer("readings");
+        var now = DateTimeOffset.UtcNow;
+        var device = "redrive-" + Guid.NewGuid().ToString("N")[..8];
+        var isolated = "isolated-" + Guid.NewGuid().ToString("N")[..8];
+        var position = new SourcePosition("0", 7, now.ToUnixTimeMilliseconds());
+        var single = Weather(device, 1, now).ToByteArray();
+        var wholeEvent = new ReadingBatch { Readings = { Weather(device, 2, now), Weather(device, 3, now) } }.ToByteArray();
+        var envelope = Envelope(Weather(isolated, 1, now), now);
+        var letters = new[]
+        {
+            new DeadLetter(Splitter.Stage, DeadLetterReason.InvalidObservedAt, position, 0, device, single),
+            new DeadLetter(Splitter.Stage, DeadLetterReason.ManyInvalidReadings, position with { SequenceNumber = 8 }, null, null, wholeEvent),
+            new DeadLetter("weather-processor", DeadLetterReason.FailedInIsolation, position with { SequenceNumber = 9 }, null, null, envelope, "failed 3 times on its own"),
+            new DeadLetter("weather-processor-store", DeadLetterReason.RejectedByStore, position with { SequenceNumber = 10 }, 0, device, """{"id":"x"}"""u8.ToArray()),
+            new DeadLetter(Splitter.Stage, DeadLetterReason.Undecodable, position with { SequenceNumber = 11 }, null, null, new byte[] { 0x0A, 0xFF }),
+        };
+        foreach (var letter in letters)
+        {
+            await CosmosStandIn.UpsertAsync(deadLetters, DeadLetterWriter.ToUtf8(letter, now), letter.Id);
+        }
+
+        string[] select = ["--reason", "invalid-observed-at", "--reason", "many-invalid-readings", "--reason", "failed-in-isolation", "--reason", "rejected-by-store"];
+        string[] target = ["--connection", pipeline.EventHubConnection, "--cosmos-endpoint", pipeline.CosmosEndpoint.AbsoluteUri, "--database", "redrive"];
+        var hubsBefore = await LastSequenceNumbersAsync(pipeline);
+
+        // Dry run: lists, sends nothing, marks nothing.
+        var (exit, output, errors) = await LoadGenProcess.RunAsync(Timeout, ["redrive", .. target, .. select, "--dry-run"]);
+        Assert.True(exit == 0, $"exit {exit}\n{output}\n{errors}");
+        Assert.Contains("redrive (dry run): 4 selected, 0 sent, 3 would be sent, 1 skipped, 0 failed", output, StringComparison.Ordinal);
+        Assert.Contains($"would send {letters[2].Id}", output, StringComparison.Ordinal);
+        Assert.Contains("bytes to weather", output, StringComparison.Ordinal);
+        Assert.Contains($"skipped    {letters[3].Id}", output, StringComparison.Ordinal);
+        Assert.DoesNotContain(letters[4].Id, output, StringComparison.Ordinal); // another reason: not selected
+        Assert.Equal(hubsBefore, await LastSequenceNumbersAsync(pipeline));
+        foreach (var letter in letters)
+        {
+            Assert.False((await ReadAsync(deadLetters, letter.Id)).TryGetProperty("redrivenAt", out _), letter.Id);
+        }
+
+        // The re-drive: three events sent, each dead letter marked.
+        (exit, output, errors) = await LoadGenProcess.RunAsync(Timeout, ["redrive", .. target, .. select]);
+        Assert.True(exit == 0, $"exit {exit}\n{output}\n{errors}");
+        Assert.Contains("redrive: 4 selected, 3 sent, 0 would be sent, 1 skipped, 0 failed", output, StringComparison.Ordinal);
+        string Id(string d, ulong sequence) => SensorPipeline.Core.GeoJson.DocumentIds.ReadingId(d, sequence, now);
+        foreach (var (id, key) in new[] { (Id(device, 1), device), (Id(device, 2), device), (Id(device, 3), device), (Id(isolated, 1), isolated) })
+        {
+            await WaitForAsync(readings, id, key, timeout.Token);
+        }
+
+        foreach (var (letter, hub) in new[] { (letters[0], "ingestion"), (letters[1], "ingestion"), (letters[2], "weather") })
+        {
+            var marked = await ReadAsync(deadLetters, letter.Id);
+            Assert.Equal(1, marked.GetProperty("redriveCount").GetInt32());
+            Assert.Equal(hub, marked.GetProperty("redrivenTo").GetString());
+            Assert.True(DateTimeOffset.Parse(marked.GetProperty("redrivenAt").GetString()!, CultureInfo.InvariantCulture) >= now);
+            Assert.Equal(Convert.ToBase64String(letter.Payload.Span), marked.GetProperty("payloadBase64").GetString()); // kept whole
+        }
+
+        Assert.False((await ReadAsync(deadLetters, letters[3].Id)).TryGetProperty("redrivenAt", out _));
+
+        // Again without --again: skipped, nothing sent. With --again and --id: sent once more, counted.
+        var hubsAfter = await LastSequenceNumbersAsync(pipeline);
+        (exit, output, errors) = await LoadGenProcess.RunAsync(Timeout, ["redrive", .. target, .. select]);
+        Assert.True(exit == 0, $"exit {exit}\n{output}\n{errors}");
+        Assert.Contains("redrive: 4 selected, 0 sent, 0 would be sent, 4 skipped, 0 failed", output, StringComparison.Ordinal);
+        Assert.Contains("already re-driven 1 time(s)", output, StringComparison.Ordinal);
+        Assert.Equal(hubsAfter, await LastSequenceNumbersAsync(pipeline));
+
+        (exit, output, errors) = await LoadGenProcess.RunAsync(Timeout, ["redrive", .. target, "--id", letters[0].Id, "--again"]);
+        Assert.True(exit == 0, $"exit {exit}\n{output}\n{errors}");
+        Assert.Contains("redrive: 1 selected, 1 sent", output, StringComparison.Ordinal);
+        Assert.Equal(2, (await ReadAsync(deadLetters, letters[0].Id)).GetProperty("redriveCount").GetInt32());
+
+        // A time range that holds none of them selects nothing.
+        (exit, output, errors) = await LoadGenProcess.RunAsync(Timeout, ["redrive", .. target, "--since", now.AddHours(1).ToString("O", CultureInfo.InvariantCulture)]);
+        Assert.True(exit == 0, $"exit {exit}\n{output}\n{errors}");
+        Assert.Contains("redrive: 0 selected", output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Redrive_NoSelector_RefusedNamingTheOptions()
+    {
+        var (exit, _, errors) = await LoadGenProcess.RunAsync(Timeout, "redrive", "--connection", "Endpoint=sb://127.0.0.1:1;SharedAccessKeyName=k;SharedAccessKey=v", "--cosmos-endpoint", "https://127.0.0.1:1/");
+        Assert.Equal(2, exit);
+        Assert.Contains("--reason, --since, --until or --id", errors, StringComparison.Ordinal);
+    }
+
+    private static Reading Weather(string device, ulong sequence, DateTimeOffset observed) => new()
+    {
+        DeviceId = device,
+        Kind = SensorKind.Weather,
+        Sequence = sequence,
+        ObservedAt = Timestamp.FromDateTimeOffset(observed),
+        Location = new Location { Latitude = 47.6, Longitude = -122.3, AltitudeM = 56 },
+        Weather = new WeatherPayload { TemperatureC = 12.5, RelativeHumidityPct = 80, PressureHpa = 1013, WindSpeedMps = 4, WindDirectionDeg = 270, RainMmph = 0 },
+    };
+
+    /// <summary>The weather envelope the real splitter makes of one reading.</summary>
+    private static byte[] Envelope(Reading reading, DateTimeOffset now)
+    {
+        var result = new Splitter().Split([new InputEvent(new ReadingBatch { Readings = { reading } }.ToByteArray(), new SourcePosition("0", 1, now.ToUnixTimeMilliseconds()))],
+            now.ToUnixTimeMilliseconds());
+        return Assert.Single(result.Weather).ToArray();
+    }
+
+    private static async Task<string> LastSequenceNumbersAsync(LocalPipeline pipeline)
+    {
+        using var http = new HttpClient { BaseAddress = pipeline.DevHostUrl };
+        using var status = JsonDocument.Parse(await http.GetStringAsync(new Uri("status", UriKind.Relative)));
+        return string.Join(",", status.RootElement.GetProperty("hubs").EnumerateArray()
+            .SelectMany(h => h.GetProperty("partitions").EnumerateArray().Select(p => $"{h.GetProperty("name").GetString()}/{p.GetProperty("id").GetString()}={p.GetProperty("lastSequenceNumber").GetInt64()}")));
+    }
+
+    private static async Task<JsonElement> ReadAsync(Container container, string id)
+    {
+        using var response = await container.ReadItemStreamAsync(id, new PartitionKey(id));
+        Assert.True(response.StatusCode == HttpStatusCode.OK, $"{id}: {response.StatusCode}");
+        using var document = await JsonDocument.ParseAsync(response.Content);
+        return document.RootElement.Clone();
+    }
+
+    /// <summary>Polls one document until it is stored (bounded by the test's token).</summary>
+    private static async Task WaitForAsync(Container container, string id, string partitionKey, CancellationToken cancellationToken)
+    {
+        while (true)
+        {
+            using (var response = await container.ReadItemStreamAsync(id, new PartitionKey(partitionKey), cancellationToken: cancellationToken))
+            {
+                if (response.StatusCode == HttpStatusCode.OK)
+                {
+                    return;
+                }
+            }
+
+            await Task.Delay(TimeSpan.FromMilliseconds(250), cancellationToken);
+        }
+    }
+}
