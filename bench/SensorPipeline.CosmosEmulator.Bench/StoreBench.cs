@@ -125,7 +125,7 @@ internal sealed class StoreBench(Store store, BenchArguments settings)
 
     private async Task ReadAsync(Container container, long n, CancellationToken cancellationToken)
     {
-        var (deviceId, id) = _documents.Key(n);
+        var (deviceId, id) = _documents.Key(n, _enqueuedUnixMs);
         using var response = await container.ReadItemStreamAsync(id, new PartitionKey(deviceId), cancellationToken: cancellationToken);
         StoreAnswerException.ThrowUnlessSuccess(response, "point read");
     }
@@ -154,7 +154,7 @@ internal sealed class StoreBench(Store store, BenchArguments settings)
         var byDevice = new Dictionary<string, List<long>>();
         for (var n = from; n < to; n++)
         {
-            var deviceId = _documents.Key(n).DeviceId;
+            var deviceId = _documents.Key(n, _enqueuedUnixMs).DeviceId;
             if (!byDevice.TryGetValue(deviceId, out var list))
             {
                 byDevice[deviceId] = list = [];

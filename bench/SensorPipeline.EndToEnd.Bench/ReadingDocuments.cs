@@ -18,12 +18,15 @@ internal sealed class ReadingDocuments(int devices)
 
     private byte[][] DeviceIds => field ??= [.. _deviceNames.Select(Encoding.UTF8.GetBytes)];
 
-    /// <summary>The partition key and id of document <paramref name="n"/> (what a point read names).</summary>
-    public (string DeviceId, string Id) Key(long n)
+    /// <summary>The partition key and id of document <paramref name="n"/> written with <paramref name="enqueuedUnixMs"/> (what a point read names).</summary>
+    public (string DeviceId, string Id) Key(long n, long enqueuedUnixMs)
     {
         var device = (int)(n % _deviceNames.Length);
-        return (_deviceNames[device], DocumentIds.ReadingId(_deviceNames[device], (ulong)(n / _deviceNames.Length) + 1));
+        return (_deviceNames[device], DocumentIds.ReadingId(_deviceNames[device], (ulong)(n / _deviceNames.Length) + 1, ObservedAt(enqueuedUnixMs)));
     }
+
+    // Observed one second before it was enqueued, to the millisecond.
+    private static DateTimeOffset ObservedAt(long enqueuedUnixMs) => DateTimeOffset.FromUnixTimeMilliseconds(enqueuedUnixMs - 1000);
 
     /// <summary>Writes document <paramref name="n"/> (device n mod devices, its sequence n div devices + 1) into <paramref name="buffer"/>.</summary>
     public (string DeviceId, ReadOnlyMemory<byte> Bytes) Write(ArrayBufferWriter<byte> buffer, Utf8JsonWriter writer, long n, long enqueuedUnixMs)

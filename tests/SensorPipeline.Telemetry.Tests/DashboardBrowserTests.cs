@@ -20,9 +20,9 @@ public sealed class DashboardBrowserTests
     private static readonly FunctionsHostStatus Status = new(4242, 5001, 1,
     [
         new FunctionStatus("Splitter", "ingestion", "splitter", false, 2, 0, 0,
-            [new PartitionStatus("0", 9, DateTimeOffset.UnixEpoch, 9, 0), new PartitionStatus("1", 4, DateTimeOffset.UnixEpoch, 4, 0)]),
+            [new PartitionStatus("0", 9, DateTimeOffset.UnixEpoch, 9, 0, 0, 0, false, null, null, 0), new PartitionStatus("1", 4, DateTimeOffset.UnixEpoch, 4, 0, 0, 0, false, null, null, 0)]),
         new FunctionStatus("WeatherProcessor", "weather", "weather-processor", true, 1, 1, 0,
-            [new PartitionStatus("0", 10, DateTimeOffset.UnixEpoch, 1244, 1234), new PartitionStatus("1", null, null, 56, 57)]),
+            [new PartitionStatus("0", 10, DateTimeOffset.UnixEpoch, 1244, 1234, 0, 0, false, null, null, 0), new PartitionStatus("1", null, null, 56, 57, 0, 0, false, null, null, 0)]),
     ]);
 
     [Fact]
