@@ -1,5 +1,6 @@
 using System.Collections.Concurrent;
 using Microsoft.Extensions.Options;
+using SensorPipeline.EventHubs.Protocol;
 
 namespace SensorPipeline.EventHubs.Http;
 
@@ -19,7 +20,7 @@ public sealed class SasVerifier(IOptions<SasOptions> options)
     {
         if (authorization is null || !_verified.TryGetValue(authorization, out var token))
         {
-            if (SharedAccessSignature.Verify(authorization, Options, out token) is { } invalid)
+            if (SharedAccessSignature.Verify(authorization, Options.KeyName, Options.Key, out token) is { } invalid)
             {
                 return invalid;
             }
