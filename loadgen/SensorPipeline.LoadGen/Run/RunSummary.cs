@@ -28,7 +28,7 @@ internal static class RunSummary
         Row("retries", N(counts.Retries));
         Row("duplicate events sent", N(counts.DuplicateEventsSent) + " (" + N(counts.DuplicateReadingsSent) + " readings)");
         Row("poison / oversize sent", N(counts.PoisonSent) + " / " + N(counts.OversizeSent));
-        Row("send latency p50 / p90 / p99 / max", string.Join(" / ", new[] { latency.Percentile(50), latency.Percentile(90), latency.Percentile(99), latency.Max }
+        Row("send latency p50 / p90 / p99 / max", string.Join(" / ", new[] { latency.Percentile(0.5), latency.Percentile(0.9), latency.Percentile(0.99), latency.Max }
             .Select(t => t.TotalMilliseconds.ToString("F1", CultureInfo.InvariantCulture))) + " ms");
         Row("loadgen CPU per reading", counts.ReadingsSent == 0 ? "-"
             : (counts.CpuSeconds * 1e6 / counts.ReadingsSent).ToString("F1", CultureInfo.InvariantCulture) + " µs (" + counts.CpuSeconds.ToString("F1", CultureInfo.InvariantCulture) + " s CPU)");
