@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Text.Json;
+using SensorPipeline.DevHost.Common;
 using Spectre.Console;
 
 namespace SensorPipeline.Stack;
@@ -95,7 +96,7 @@ public static class Demo
         var verifyArgs = new List<string>
         {
             pipeline.Layout.LoadGenDll, "verify", "--ledger", ledger, "--cosmos-endpoint", pipeline.CosmosEndpoint.ToString(),
-            "--cosmos-key", LocalPipeline.CosmosEmulatorKey, "--database", pipeline.Options.DatabaseName, "--json",
+            "--cosmos-key", CosmosEmulatorAccount.Key, "--database", pipeline.Options.DatabaseName, "--json",
         };
         var verdictPath = Path.Combine(pipeline.Options.DataDirectory, "verdict.json");
         int verifyExit;

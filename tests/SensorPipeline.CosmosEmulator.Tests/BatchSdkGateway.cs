@@ -15,8 +15,7 @@ namespace SensorPipeline.CosmosEmulator.Tests;
 internal sealed class BatchSdkGateway : HttpMessageHandler
 {
     private const string Endpoint = "https://localhost:8081/";
-    private const string EmulatorKey =
-        "C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw==";
+    private const string EmulatorKey = SensorPipeline.DevHost.Common.CosmosEmulatorAccount.Key;
 
     private const string AccountJson =
         """{"id":"localhost","_rid":"localhost","_self":"","media":"//media/","addresses":"//addresses/","_dbs":"//dbs/","writableLocations":[{"name":"Local","databaseAccountEndpoint":"https://localhost:8081/"}],"readableLocations":[{"name":"Local","databaseAccountEndpoint":"https://localhost:8081/"}],"enableMultipleWriteLocations":false,"userReplicationPolicy":{"asyncReplication":false,"minReplicaSetSize":1,"maxReplicasetSize":4},"userConsistencyPolicy":{"defaultConsistencyLevel":"Session"},"systemReplicationPolicy":{"minReplicaSetSize":1,"maxReplicasetSize":4},"readPolicy":{"primaryReadCoefficient":1,"secondaryReadCoefficient":1},"queryEngineConfiguration":"{}"}""";

@@ -51,12 +51,7 @@ public sealed class LargeEventsTests : IDisposable
 
         await pipeline.WaitForDrainAsync(TimeSpan.FromMinutes(5), TimeSpan.FromSeconds(1), timeout.Token);
 
-        using var cosmos = new CosmosClient(pipeline.CosmosEndpoint.AbsoluteUri, LocalPipeline.CosmosEmulatorKey, new CosmosClientOptions
-        {
-            ConnectionMode = ConnectionMode.Gateway,
-            LimitToEndpoint = true,
-            HttpClientFactory = () => new HttpClient(new HttpClientHandler { ServerCertificateCustomValidationCallback = HttpClientHandler.DangerousAcceptAnyServerCertificateValidator }),
-        });
+        using var cosmos = pipeline.CreateCosmosClient();
         var database = cosmos.GetDatabase("large");
         var all = events.SelectMany(e => e).ToList();
         Assert.Equal(1 + 50 + 500 + nearlyOneMegabyte.Count, all.Count);

@@ -42,12 +42,7 @@ public sealed class PoisonEnvelopeTests : IDisposable
         var forgedSequence = await SendAsync(http, forged, timeout.Token);
         await SendAsync(http, valid, timeout.Token);
 
-        using var store = new CosmosClient(pipeline.CosmosEndpoint.AbsoluteUri, LocalPipeline.CosmosEmulatorKey, new CosmosClientOptions
-        {
-            ConnectionMode = ConnectionMode.Gateway,
-            LimitToEndpoint = true,
-            HttpClientFactory = () => new HttpClient(new HttpClientHandler { ServerCertificateCustomValidationCallback = HttpClientHandler.DangerousAcceptAnyServerCertificateValidator }),
-        });
+        using var store = pipeline.CreateCosmosClient();
         var database = store.GetDatabase("poison");
         var started = Stopwatch.StartNew();
         var reading = await WaitForAsync(database.GetContainer("readings"), $"{validDevice}:1", validDevice, timeout.Token);
