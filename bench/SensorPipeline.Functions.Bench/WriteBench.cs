@@ -41,7 +41,7 @@ internal sealed class WriteBench(string repoRoot, CosmosEmulatorProcess store, i
             (Function: Weather(patch), Tally: new Tally("handler write path, devices by Patch")),
             (Function: Weather(readReplace), Tally: new Tally("handler write path, devices by ReadReplace")),
         };
-        using var processor = new EnvelopeProcessor(1, "weather-processor", new StalenessPolicy(StalenessPolicy.DefaultMaxAge));
+        using var processor = new EnvelopeProcessor(SensorPipeline.Protos.SensorKind.Weather, "weather-processor", new StalenessPolicy(StalenessPolicy.DefaultMaxAge));
         var splitter = new Splitter();
         var batches = Math.Max(1, readings / ReadingsPerBatch);
         for (var b = 0; b < batches; b++)
