@@ -118,11 +118,21 @@ public sealed class SasVerifierTests
     {
         var verifier = new SasVerifier(Microsoft.Extensions.Options.Options.Create(new SasOptions()));
         var now = DateTimeOffset.UtcNow;
-        var token = SharedAccessSignature.Create("sb://ns/", "RootManageSharedAccessKey", "wrong", now.AddMinutes(5));
+        var wrongKey = SharedAccessSignature.Create("sb://ns/", "RootManageSharedAccessKey", "wrong", now.AddMinutes(5));
+        var good = SharedAccessSignature.Create("sb://ns/", "RootManageSharedAccessKey", "SAS_KEY_VALUE", now.AddMinutes(5));
 
-        // Both answers must be the signature check's: a rejected token that was remembered would come back the second
-        // time with another answer (accepted, or the cheap expiry/resource check on an empty entry).
-        Assert.Contains("signature does not match", verifier.Check(token, "h/messages", now), StringComparison.Ordinal);
-        Assert.Contains("signature does not match", verifier.Check(token, "h/messages", now), StringComparison.Ordinal);
+        // Every answer is the full check's, and nothing rejected is remembered: not a wrong signature, not a missing
+        // or malformed header (the cache is observed directly, so a cache that stores a rejection but still answers
+        // the same fails here too).
+        Assert.Contains("signature does not match", verifier.Check(wrongKey, "h/messages", now), StringComparison.Ordinal);
+        Assert.Contains("signature does not match", verifier.Check(wrongKey, "h/messages", now), StringComparison.Ordinal);
+        Assert.NotNull(verifier.Check(null, "h/messages", now));
+        Assert.NotNull(verifier.Check("SharedAccessSignature sr=x&se=1", "h/messages", now));
+        Assert.Equal(0, verifier.CachedTokens);
+
+        // The observation itself works: a good token is remembered once, however often it is used.
+        Assert.Null(verifier.Check(good, "h/messages", now));
+        Assert.Null(verifier.Check(good, "h/messages", now));
+        Assert.Equal(1, verifier.CachedTokens);
     }
 }

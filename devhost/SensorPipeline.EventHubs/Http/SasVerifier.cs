@@ -15,6 +15,9 @@ public sealed class SasVerifier(IOptions<SasOptions> options)
 
     public SasOptions Options { get; } = options.Value;
 
+    /// <summary>How many tokens are remembered as verified (what the tests observe: a rejected token must never count).</summary>
+    internal int CachedTokens => _verified.Count;
+
     /// <summary>Null when allowed; otherwise why not.</summary>
     public string? Check(string? authorization, string resourcePath, DateTimeOffset now)
     {
