@@ -66,7 +66,7 @@ internal sealed class NaivePath : IPath
         {
             var properties = new Dictionary<string, object>
             {
-                ["kind"] = r.Kind == SensorKind.Weather ? "weather" : "seismic",
+                ["kind"] = r.Kind.Name(),
                 ["sequence"] = r.Sequence,
                 ["observedAt"] = r.ObservedAt.ToDateTimeOffset(),
                 ["enqueuedAt"] = enqueued,

@@ -9,7 +9,7 @@ internal sealed partial class Store : IAsyncDisposable
 {
     public const string Emulator = "emulator";
     public const string StandIn = "standin";
-    public const string EmulatorKey = "C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw==";
+    public const string EmulatorKey = SensorPipeline.DevHost.Common.CosmosEmulatorAccount.Key;
 
     private readonly IAsyncDisposable _process;
 

@@ -18,15 +18,11 @@ internal sealed class RawUpsertPhase(LocalPipeline pipeline, int parallelism, Ti
         var options = new CosmosClientOptions
         {
             ApplicationName = "sensorpipeline-e2e-bench",
-            ConnectionMode = ConnectionMode.Gateway,
             GatewayModeMaxConnectionLimit = Math.Max(50, parallelism * 2),
             EnableContentResponseOnWrite = false,
             MaxRetryAttemptsOnRateLimitedRequests = 0,
-            // The stand-in on loopback advertises other addresses and serves a self-signed certificate (as the handler allows).
-            LimitToEndpoint = true,
-            ServerCertificateCustomValidationCallback = static (_, _, _) => true,
         };
-        using var client = new CosmosClient(pipeline.CosmosEndpoint.AbsoluteUri, LocalPipeline.CosmosEmulatorKey, options);
+        using var client = pipeline.CreateCosmosClient(options);
         var database = (await client.CreateDatabaseIfNotExistsAsync("bench-raw", cancellationToken: cancellationToken)).Database;
         var container = (await database.CreateContainerIfNotExistsAsync(new ContainerProperties("readings", "/deviceId"), cancellationToken: cancellationToken)).Container;
         var documents = new ReadingDocuments(200);

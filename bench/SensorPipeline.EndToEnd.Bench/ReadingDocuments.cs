@@ -35,7 +35,7 @@ internal sealed class ReadingDocuments(int devices)
         var reading = new ReadingView
         {
             DeviceIdUtf8 = DeviceIds[device],
-            Kind = device % 2 == 0 ? 1 : 2,
+            Kind = device % 2 == 0 ? SensorPipeline.Protos.SensorKind.Weather : SensorPipeline.Protos.SensorKind.Seismic,
             Sequence = (ulong)(n / DeviceIds.Length) + 1,
             HasObservedAt = true,
             ObservedSeconds = (enqueuedUnixMs / 1000) - 1,

@@ -1,7 +1,7 @@
 using System.Diagnostics;
 using System.Net;
 using System.Text;
-using SensorPipeline.EventHubs.Http;
+using SensorPipeline.EventHubs.Protocol;
 
 namespace SensorPipeline.EventHubs.Bench;
 

@@ -14,7 +14,7 @@ namespace SensorPipeline.Functions.Bench;
 internal sealed class BacklogBench(CosmosEmulatorProcess store, int rounds, int events, string? handlerDll = null)
 {
     /// <summary>The local emulator's well-known key (not a secret).</summary>
-    private const string EmulatorKey = "C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw==";
+    private const string EmulatorKey = SensorPipeline.DevHost.Common.CosmosEmulatorAccount.Key;
 
     /// <summary>host.json's extensions.eventHubs.maxEventBatchSize as shipped: the events of the largest invocation.</summary>
     public const int ShippedMaxEventBatchSize = 2;
@@ -160,6 +160,8 @@ internal sealed class BacklogBench(CosmosEmulatorProcess store, int rounds, int 
                 ["FUNCTIONS_APP_ROOT_PATH"] = appRoot,
                 ["Cosmos__AccountEndpoint"] = store.Endpoint.AbsoluteUri,
                 ["Cosmos__AuthKey"] = EmulatorKey,
+                // The handler trusts the emulator's certificate as it would any other: through the trust directory.
+                ["SSL_CERT_DIR"] = store.SslCertDir,
                 ["Cosmos__DatabaseName"] = "backlog-bench",
                 ["Cosmos__CreateIfNotExists"] = "true",
                 ["Logging__LogLevel__Default"] = "Warning",

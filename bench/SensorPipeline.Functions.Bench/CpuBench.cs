@@ -49,7 +49,7 @@ internal static class CpuBench
         var weather = Workload.IngestionEvents(100, 20, 500, "cpu", mixedKinds: false, now);
         var envelopes = splitter.Split(weather, nowMs).Weather.Select((e, i) => new InputEvent(e.ToArray(), new SourcePosition("0", i, nowMs))).ToArray();
         var processorBody = Workload.HostRequest(envelopes);
-        using var processor = new EnvelopeProcessor(1, "weather-processor", new StalenessPolicy(StalenessPolicy.DefaultMaxAge));
+        using var processor = new EnvelopeProcessor(SensorPipeline.Protos.SensorKind.Weather, "weather-processor", new StalenessPolicy(StalenessPolicy.DefaultMaxAge));
         Measure("Processor: parse + decode + GeoJSON + coalesce", iterations, 2000, processorBody.Length, () =>
         {
             using var request = InvocationRequestReader.Parse(processorBody, "events");

@@ -6,6 +6,8 @@ using SensorPipeline.Core.Policies;
 using SensorPipeline.Core.Processing;
 using SensorPipeline.Core.Readings;
 using SensorPipeline.Core.Splitting;
+using SensorPipeline.CosmosSetup;
+using SensorPipeline.DevHost.Common;
 using SensorPipeline.Functions.Extensions;
 using SensorPipeline.Functions.Functions;
 using SensorPipeline.Functions.Invocation;
@@ -29,7 +31,7 @@ internal sealed class WriteBench(string repoRoot, CosmosEmulatorProcess store, i
         await using var patch = await StartHandlerAsync(DeviceWriteMode.Patch);
         await using var readReplace = await StartHandlerAsync(DeviceWriteMode.ReadReplace);
         var options = patch.Services.GetRequiredService<Microsoft.Extensions.Options.IOptions<CosmosOptions>>().Value;
-        using var rawClient = CosmosClientFactory.Create(options, parallelism);
+        using var rawClient = CosmosClients.Create(store.Endpoint, CosmosClientFactory.ClientOptions(options, parallelism));
         var rawDatabase = (await rawClient.CreateDatabaseIfNotExistsAsync("bench-raw")).Database;
         var rawContainer = (await rawDatabase.CreateContainerIfNotExistsAsync(new ContainerProperties("readings", "/deviceId"))).Container;
 
@@ -39,7 +41,7 @@ internal sealed class WriteBench(string repoRoot, CosmosEmulatorProcess store, i
             (Function: Weather(patch), Tally: new Tally("handler write path, devices by Patch")),
             (Function: Weather(readReplace), Tally: new Tally("handler write path, devices by ReadReplace")),
         };
-        using var processor = new EnvelopeProcessor(1, "weather-processor", new StalenessPolicy(StalenessPolicy.DefaultMaxAge));
+        using var processor = new EnvelopeProcessor(SensorPipeline.Protos.SensorKind.Weather, "weather-processor", new StalenessPolicy(StalenessPolicy.DefaultMaxAge));
         var splitter = new Splitter();
         var batches = Math.Max(1, readings / ReadingsPerBatch);
         for (var b = 0; b < batches; b++)
@@ -92,7 +94,7 @@ internal sealed class WriteBench(string repoRoot, CosmosEmulatorProcess store, i
             ["FUNCTIONS_APP_ROOT_PATH"] = repoRoot,
             ["FUNCTIONS_CUSTOMHANDLER_PORT"] = "0",
             ["Cosmos:AccountEndpoint"] = store.Endpoint.AbsoluteUri,
-            ["Cosmos:AuthKey"] = "C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw==",
+            ["Cosmos:AuthKey"] = CosmosEmulatorAccount.Key,
             ["Cosmos:DatabaseName"] = "bench-" + mode.ToString().ToLowerInvariant(),
             ["Cosmos:CreateIfNotExists"] = "true",
             ["Pipeline:WriteParallelism"] = parallelism.ToString(System.Globalization.CultureInfo.InvariantCulture),
@@ -100,6 +102,10 @@ internal sealed class WriteBench(string repoRoot, CosmosEmulatorProcess store, i
             ["Logging:LogLevel:Default"] = "Warning",
         });
         builder.AddSensorPipelineFunctions();
+        // In this process the handler cannot trust the emulator through SSL_CERT_DIR (read once at process start), so
+        // its client is the handler's settings made by the one set-up that accepts the emulator on loopback.
+        builder.Services.AddSingleton(sp => CosmosClients.Create(store.Endpoint, CosmosClientFactory.ClientOptions(
+            sp.GetRequiredService<Microsoft.Extensions.Options.IOptions<CosmosOptions>>().Value, parallelism)));
         var app = builder.Build();
         await app.StartAsync();
         return app;

@@ -16,7 +16,7 @@ using SensorPipeline.FunctionsHost.Invocation;
 // Local Functions host benchmark. Part A: dispatch overhead per invocation in process (request writer + POST +
 // response parse) beside a raw POST of the same bytes. Part B: invocations/s and events/s through the real devhost
 // against a trivial Node handler, beside a raw POST loop to the same kind of handler. Figures go to devhost/README.md.
-int iterations = args.Length > 0 ? int.Parse(args[0], CultureInfo.InvariantCulture) : 20_000;
+var iterations = args.Length > 0 ? int.Parse(args[0], CultureInfo.InvariantCulture) : 20_000;
 await DispatchOverhead.RunAsync(iterations);
 await EndToEnd.RunAsync(batchSize: 1, events: 4_000, fsync: true);
 await EndToEnd.RunAsync(batchSize: 1, events: 8_000, fsync: false);
@@ -32,7 +32,7 @@ internal static class DispatchOverhead
         var builder = WebApplication.CreateSlimBuilder();
         builder.Logging.ClearProviders();
         builder.WebHost.ConfigureKestrel(k => k.Listen(IPAddress.Loopback, 0));
-        await using WebApplication app = builder.Build();
+        await using var app = builder.Build();
         app.MapPost("/{name}", async (HttpContext context) =>
         {
             await context.Request.Body.CopyToAsync(Stream.Null);
@@ -40,27 +40,27 @@ internal static class DispatchOverhead
             await context.Response.Body.WriteAsync(Answer);
         });
         await app.StartAsync();
-        int port = new Uri(app.Urls.First()).Port;
+        var port = new Uri(app.Urls.First()).Port;
 
         using var http = new HttpClient(new SocketsHttpHandler { UseProxy = false }) { Timeout = Timeout.InfiniteTimeSpan };
         var client = new HandlerClient(http, "4.1044.100.0");
-        foreach (int batchSize in new[] { 1, 100 })
+        foreach (var batchSize in new[] { 1, 100 })
         {
             var function = new FunctionDefinition("Fn", "bench", new TriggerBinding("events", "in", "fn", "Conn", TriggerDataType.Binary), [], null, "127.0.0.1");
-            ReceivedEvent[] events = Enumerable.Range(0, batchSize)
+            var events = Enumerable.Range(0, batchSize)
                 .Select(i => new ReceivedEvent(i, i * 256L, DateTimeOffset.UtcNow, null, new byte[200], new Dictionary<string, object?>()))
                 .ToArray();
             using var writer = new InvocationRequestWriter();
             var body = new ArrayBufferWriter<byte>(64 * 1024);
             InvocationBatch Batch() => new(function, "0", events, true, null, DateTime.UtcNow, Guid.NewGuid());
             writer.Write(body, Batch());
-            byte[] prebuilt = body.WrittenSpan.ToArray();
+            var prebuilt = body.WrittenSpan.ToArray();
             var uri = new Uri($"http://127.0.0.1:{port}/Fn");
 
             async Task Baseline()
             {
                 using var content = new ByteArrayContent(prebuilt);
-                using HttpResponseMessage response = await http.PostAsync(uri, content);
+                using var response = await http.PostAsync(uri, content);
                 _ = await response.Content.ReadAsByteArrayAsync();
             }
 
@@ -72,22 +72,22 @@ internal static class DispatchOverhead
             }
 
             // Warm both paths, then measure alternately so drift hits both.
-            for (int i = 0; i < 2000; i++)
+            for (var i = 0; i < 2000; i++)
             {
                 await Baseline();
                 await Ours();
             }
 
-            (double baseUs, double baseAlloc) = await MeasureAsync(Baseline, iterations);
-            (double oursUs, double oursAlloc) = await MeasureAsync(Ours, iterations);
+            (var baseUs, var baseAlloc) = await MeasureAsync(Baseline, iterations);
+            (var oursUs, var oursAlloc) = await MeasureAsync(Ours, iterations);
             var writeOnly = Stopwatch.StartNew();
-            for (int i = 0; i < iterations; i++)
+            for (var i = 0; i < iterations; i++)
             {
                 body.ResetWrittenCount();
                 writer.Write(body, Batch());
             }
 
-            double writeUs = writeOnly.Elapsed.TotalMicroseconds / iterations;
+            var writeUs = writeOnly.Elapsed.TotalMicroseconds / iterations;
             Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
                 $"A dispatch, {batchSize,3} events/invocation ({prebuilt.Length,6} B body): raw POST {baseUs,7:F1} µs ({baseAlloc,7:F0} B alloc) | devhost invoke {oursUs,7:F1} µs ({oursAlloc,7:F0} B alloc) | overhead {oursUs - baseUs,6:F1} µs, of which request writing {writeUs,6:F1} µs"));
         }
@@ -97,9 +97,9 @@ internal static class DispatchOverhead
 
     private static async Task<(double Microseconds, double AllocatedBytes)> MeasureAsync(Func<Task> action, int iterations)
     {
-        long allocated = GC.GetTotalAllocatedBytes(precise: true);
+        var allocated = GC.GetTotalAllocatedBytes(precise: true);
         var stopwatch = Stopwatch.StartNew();
-        for (int i = 0; i < iterations; i++)
+        for (var i = 0; i < iterations; i++)
         {
             await action();
         }
@@ -115,9 +115,9 @@ internal static class EndToEnd
 
     public static async Task RunAsync(int batchSize, int events, bool fsync)
     {
-        string root = Path.Combine(Path.GetTempPath(), "fh-bench-" + Guid.NewGuid().ToString("N")[..8]);
+        var root = Path.Combine(Path.GetTempPath(), "fh-bench-" + Guid.NewGuid().ToString("N")[..8]);
         Directory.CreateDirectory(Path.Combine(root, "Fn"));
-        string handler = Path.Combine(AppContext.BaseDirectory, "trivial-handler.js");
+        var handler = Path.Combine(AppContext.BaseDirectory, "trivial-handler.js");
         File.WriteAllText(Path.Combine(root, "host.json"), $$$"""
             {"version": "2.0", "customHandler": {"description": {"defaultExecutablePath": "node", "arguments": ["{{{handler}}}"]}},
              "extensions": {"eventHubs": {"maxEventBatchSize": {{{batchSize}}} } } }
@@ -139,17 +139,17 @@ internal static class EndToEnd
             Settings = ["EventHubs:Sas:AllowAnonymous=true", "EventHubs:Durability=None", "Logging:LogLevel:Default=Warning",
                 "FunctionsHost:FsyncCheckpoints=" + (fsync ? "true" : "false")],
         });
-        Uri url = devhost.BaseAddress;
+        var url = devhost.BaseAddress;
         using var http = new HttpClient { BaseAddress = url, Timeout = TimeSpan.FromMinutes(2), DefaultRequestHeaders = { { "X-DevHost-Admin", "1" } } }; // pause/resume are admin endpoints
         try
         {
             // Build a backlog while paused, then time the drain: every partition's checkpoint reaching its last event.
             (await http.PostAsync(new Uri("admin/functions/Fn/pause", UriKind.Relative), null)).EnsureSuccessStatusCode();
-            int perPartition = events / Partitions;
-            string chunk = JsonSerializer.Serialize(Enumerable.Range(0, 500).Select(i => new { Body = new string('x', 200) }));
-            for (int p = 0; p < Partitions; p++)
+            var perPartition = events / Partitions;
+            var chunk = JsonSerializer.Serialize(Enumerable.Range(0, 500).Select(i => new { Body = new string('x', 200) }));
+            for (var p = 0; p < Partitions; p++)
             {
-                for (int sent = 0; sent < perPartition; sent += 500)
+                for (var sent = 0; sent < perPartition; sent += 500)
                 {
                     using var content = new StringContent(chunk, Encoding.UTF8, "application/vnd.microsoft.servicebus.json");
                     (await http.PostAsync(new Uri($"in/partitions/{p}/messages", UriKind.Relative), content)).EnsureSuccessStatusCode();
@@ -157,12 +157,12 @@ internal static class EndToEnd
             }
 
             long last = (((perPartition + 499) / 500) * 500) - 1;
-            int invocations = Partitions * (int)Math.Ceiling((last + 1) / (double)batchSize);
+            var invocations = Partitions * (int)Math.Ceiling((last + 1) / (double)batchSize);
             var stopwatch = Stopwatch.StartNew();
             (await http.PostAsync(new Uri("admin/functions/Fn/resume", UriKind.Relative), null)).EnsureSuccessStatusCode();
             while (true)
             {
-                using JsonDocument status = JsonDocument.Parse(await http.GetStringAsync(new Uri("status/functions", UriKind.Relative)));
+                using var status = JsonDocument.Parse(await http.GetStringAsync(new Uri("status/functions", UriKind.Relative)));
                 if (status.RootElement.GetProperty("functions")[0].GetProperty("partitions").EnumerateArray()
                     .All(p => p.GetProperty("checkpointSequenceNumber") is { ValueKind: JsonValueKind.Number } n && n.GetInt64() == last))
                 {
@@ -173,7 +173,7 @@ internal static class EndToEnd
             }
 
             stopwatch.Stop();
-            double baseline = await RawHandlerLoopAsync(handler, batchSize, Math.Min(invocations, 20_000));
+            var baseline = await RawHandlerLoopAsync(handler, batchSize, Math.Min(invocations, 20_000));
             Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
                 $"B devhost, {batchSize,3} events/invocation, {Partitions} partitions, checkpoint fsync {(fsync ? "on " : "off")}: {invocations / stopwatch.Elapsed.TotalSeconds,8:F0} invocations/s, {(last + 1) * Partitions / stopwatch.Elapsed.TotalSeconds,9:F0} events/s | raw POST loop to the same handler, {Partitions} concurrent: {baseline,8:F0} requests/s"));
         }
@@ -187,7 +187,7 @@ internal static class EndToEnd
     /// <summary>The handler's own ceiling: requests of the same size as an invocation body, posted by 4 loops.</summary>
     private static async Task<double> RawHandlerLoopAsync(string handler, int batchSize, int requests)
     {
-        int port = LoopbackPort.GetFree();
+        var port = LoopbackPort.GetFree();
         await using var node = ChildProcess.Start(new ChildProcessOptions
         {
             FileName = "node",
@@ -196,11 +196,11 @@ internal static class EndToEnd
         });
         using var http = new HttpClient(new SocketsHttpHandler { UseProxy = false });
         var uri = new Uri($"http://127.0.0.1:{port}/Fn");
-        for (int i = 0; i < 200; i++)
+        for (var i = 0; i < 200; i++)
         {
             try
             {
-                using HttpResponseMessage ping = await http.GetAsync(uri);
+                using var ping = await http.GetAsync(uri);
                 break;
             }
             catch (HttpRequestException)
@@ -209,18 +209,18 @@ internal static class EndToEnd
             }
         }
 
-        byte[] body = new byte[300 + (batchSize * 380)];
+        var body = new byte[300 + (batchSize * 380)];
         Array.Fill(body, (byte)' ');
         body[0] = (byte)'{';
         body[^1] = (byte)'}';
-        int remaining = requests;
+        var remaining = requests;
         var stopwatch = Stopwatch.StartNew();
         await Task.WhenAll(Enumerable.Range(0, Partitions).Select(async worker =>
         {
             while (Interlocked.Decrement(ref remaining) >= 0)
             {
                 using var content = new ByteArrayContent(body);
-                using HttpResponseMessage response = await http.PostAsync(uri, content);
+                using var response = await http.PostAsync(uri, content);
                 _ = await response.Content.ReadAsByteArrayAsync();
             }
         }));

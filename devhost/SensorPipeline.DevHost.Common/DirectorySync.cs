@@ -15,7 +15,7 @@ public static partial class DirectorySync
             return;
         }
 
-        int fd = Open(directory, ReadOnlyDirectory);
+        var fd = Open(directory, ReadOnlyDirectory);
         if (fd < 0)
         {
             throw new IOException($"open({directory}) failed: errno {Marshal.GetLastPInvokeError()}");

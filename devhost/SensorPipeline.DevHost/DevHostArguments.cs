@@ -1,4 +1,4 @@
-using System.Globalization;
+using SensorPipeline.DevHost.Common;
 
 namespace SensorPipeline.DevHost;
 
@@ -22,59 +22,15 @@ public sealed record DevHostArguments(string AppRoot, string DataDirectory, int 
     /// <summary>The emulator's directory inside <see cref="DataDirectory"/>.</summary>
     public string EventHubsDataDirectory => Path.Combine(DataDirectory, "eventhubs");
 
-    /// <summary>Parses the arguments; on failure returns null and a message for stderr.</summary>
+    /// <summary>Parses the arguments (<see cref="CommandLine"/>); on failure returns null and a message for stderr.</summary>
     public static DevHostArguments? Parse(IReadOnlyList<string> args, out string? error)
     {
-        ArgumentNullException.ThrowIfNull(args);
-        string? appRoot = null, data = null, hubs = null;
-        var port = DefaultPort;
-        var settings = new Dictionary<string, string?>(StringComparer.OrdinalIgnoreCase);
-        for (var i = 0; i < args.Count; i++)
+        if (CommandLine.Parse(args, ["--app-root", "--data", "--hubs"], Usage, out error) is not { } line)
         {
-            var name = args[i];
-            if (i + 1 >= args.Count)
-            {
-                error = $"{name}: a value is missing.\n{Usage}";
-                return null;
-            }
-
-            var value = args[++i];
-            switch (name)
-            {
-                case "--app-root":
-                    appRoot = value;
-                    break;
-                case "--data":
-                    data = value;
-                    break;
-                case "--hubs":
-                    hubs = value;
-                    break;
-                case "--port":
-                    if (!int.TryParse(value, NumberStyles.None, CultureInfo.InvariantCulture, out port) || port > 65535)
-                    {
-                        error = $"--port: '{value}' is not a port number from 0 to 65535.";
-                        return null;
-                    }
-
-                    break;
-                case "--set":
-                    var eq = value.IndexOf('=', StringComparison.Ordinal);
-                    if (eq <= 0)
-                    {
-                        error = $"--set: '{value}' is not Key=Value.";
-                        return null;
-                    }
-
-                    settings[value[..eq]] = value[(eq + 1)..];
-                    break;
-                default:
-                    error = $"unknown option '{name}'.\n{Usage}";
-                    return null;
-            }
+            return null;
         }
 
-        if (appRoot is null || data is null)
+        if (line["--app-root"] is not { } appRoot || line["--data"] is not { } data)
         {
             error = $"--app-root and --data are required.\n{Usage}";
             return null;
@@ -86,8 +42,8 @@ public sealed record DevHostArguments(string AppRoot, string DataDirectory, int 
             return null;
         }
 
-        error = null;
         var root = Path.GetFullPath(appRoot);
-        return new DevHostArguments(root, Path.GetFullPath(data), port, Path.GetFullPath(hubs ?? Path.Combine(root, "eventhubs.emulator.json")), settings);
+        var hubs = line["--hubs"] ?? Path.Combine(root, "eventhubs.emulator.json");
+        return new DevHostArguments(root, Path.GetFullPath(data), line.Port ?? DefaultPort, Path.GetFullPath(hubs), line.Settings);
     }
 }

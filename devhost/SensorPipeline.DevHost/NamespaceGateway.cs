@@ -12,16 +12,16 @@ internal sealed class NamespaceGateway(EventHubsNamespace eventHubs) : IEventHub
 
     public async ValueTask<IReadOnlyList<ReceivedEvent>> ReadAsync(string hub, string partitionId, long fromSequenceNumber, int minEvents, int maxEvents, TimeSpan maxWait, CancellationToken cancellationToken)
     {
-        IReadOnlyList<StoredEvent> stored = await eventHubs.ReadAsync(hub, partitionId, fromSequenceNumber, minEvents, maxEvents, maxWait, cancellationToken);
+        var stored = await eventHubs.ReadAsync(hub, partitionId, fromSequenceNumber, minEvents, maxEvents, maxWait, cancellationToken);
         if (stored.Count == 0)
         {
             return [];
         }
 
         var events = new ReceivedEvent[stored.Count];
-        for (int i = 0; i < events.Length; i++)
+        for (var i = 0; i < events.Length; i++)
         {
-            StoredEvent e = stored[i];
+            var e = stored[i];
             events[i] = new ReceivedEvent(e.SequenceNumber, e.Offset, e.EnqueuedTime, e.PartitionKey, e.Body, e.Properties);
         }
 
@@ -31,7 +31,7 @@ internal sealed class NamespaceGateway(EventHubsNamespace eventHubs) : IEventHub
     public async ValueTask AppendAsync(string hub, IReadOnlyList<ReadOnlyMemory<byte>> bodies, CancellationToken cancellationToken)
     {
         var events = new EventToAppend[bodies.Count];
-        for (int i = 0; i < events.Length; i++)
+        for (var i = 0; i < events.Length; i++)
         {
             events[i] = new EventToAppend(bodies[i], null, null);
         }
@@ -43,7 +43,7 @@ internal sealed class NamespaceGateway(EventHubsNamespace eventHubs) : IEventHub
 
     public PartitionBounds GetBounds(string hub, string partitionId)
     {
-        PartitionProperties properties = eventHubs.GetPartitionProperties(hub, partitionId);
+        var properties = eventHubs.GetPartitionProperties(hub, partitionId);
         return new PartitionBounds(properties.BeginningSequenceNumber, properties.LastEnqueuedSequenceNumber);
     }
 }

@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Text.Json;
+using SensorPipeline.DevHost.Common;
 using Spectre.Console;
 
 namespace SensorPipeline.Stack;
@@ -108,7 +109,7 @@ public static class Demo
         List<string> arguments =
         [
             pipeline.Layout.LoadGenDll, "verify", "--ledger", ledger, "--cosmos-endpoint", pipeline.CosmosEndpoint.ToString(),
-            "--cosmos-key", LocalPipeline.CosmosEmulatorKey, "--database", pipeline.Options.DatabaseName, "--json",
+            "--cosmos-key", CosmosEmulatorAccount.Key, "--database", pipeline.Options.DatabaseName, "--json",
         ];
         int exitCode;
         await using (var verify = ChildProcess.Start(new ChildProcessOptions { Name = "verify", FileName = "dotnet", Arguments = arguments, LogPath = verdictPath, WorkingDirectory = pipeline.Layout.Root }))

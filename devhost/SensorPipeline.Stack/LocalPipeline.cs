@@ -1,6 +1,9 @@
 using System.Globalization;
 using System.Net.Http.Json;
 using System.Text.Json;
+using Microsoft.Azure.Cosmos;
+using SensorPipeline.CosmosSetup;
+using SensorPipeline.DevHost.Common;
 using SensorPipeline.Toolkit;
 
 namespace SensorPipeline.Stack;
@@ -11,9 +14,6 @@ namespace SensorPipeline.Stack;
 /// </summary>
 public sealed partial class LocalPipeline : IAsyncDisposable
 {
-    /// <summary>The well-known emulator key (Cosmos DB emulator), which the local emulator checks signatures with.</summary>
-    public const string CosmosEmulatorKey = "C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw==";
-
     private static readonly JsonSerializerOptions Json = new(JsonSerializerDefaults.Web);
     private readonly HttpClient _http = new() { Timeout = TimeSpan.FromSeconds(30) };
 
@@ -37,6 +37,9 @@ public sealed partial class LocalPipeline : IAsyncDisposable
     public ChildProcess? DevHost => _devHost?.Process;
 
     public Uri CosmosEndpoint => _cosmos.Endpoint;
+
+    /// <summary>A client on the stack's Cosmos DB emulator (<see cref="CosmosClients"/>); the caller disposes it.</summary>
+    public CosmosClient CreateCosmosClient(CosmosClientOptions? options = null) => CosmosClients.Create(CosmosEndpoint, options);
 
     public Uri DevHostUrl { get; private set; } = new("http://127.0.0.1/");
 
@@ -83,7 +86,9 @@ public sealed partial class LocalPipeline : IAsyncDisposable
         {
             ["EventHubConnection"] = EventHubConnection,
             ["Cosmos__AccountEndpoint"] = CosmosEndpoint.ToString(),
-            ["Cosmos__AuthKey"] = CosmosEmulatorKey,
+            ["Cosmos__AuthKey"] = CosmosEmulatorAccount.Key,
+            // The handler trusts the emulator's certificate from here, as it would any server's (it has no code for it).
+            ["SSL_CERT_DIR"] = _cosmos.SslCertDir,
             ["Cosmos__DatabaseName"] = Options.DatabaseName,
             ["Cosmos__CreateIfNotExists"] = "true",
             // The handler's metrics go to devhost's local Application Insights endpoint, aggregated every few seconds.

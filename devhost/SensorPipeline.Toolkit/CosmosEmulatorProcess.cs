@@ -27,6 +27,17 @@ public sealed partial class CosmosEmulatorProcess : IAsyncDisposable, IDisposabl
     /// <summary>Where the emulator keeps its durable log.</summary>
     public string DataDirectory { get; }
 
+    /// <summary>The folder holding only the emulator's certificate as PEM (the emulator's
+    /// <c>CosmosEmulatorAccount.TrustDirectoryName</c>).</summary>
+    public string TrustDirectory => Path.Combine(DataDirectory, "trust");
+
+    /// <summary>The <c>SSL_CERT_DIR</c> value that makes a .NET process on Linux trust the emulator with no code of its
+    /// own: the trust folder, then any folders the environment already names. The system's roots still come from the
+    /// default bundle file, which this does not replace.</summary>
+    public string SslCertDir => System.Environment.GetEnvironmentVariable("SSL_CERT_DIR") is { Length: > 0 } existing
+        ? TrustDirectory + Path.PathSeparator + existing
+        : TrustDirectory;
+
     /// <summary>Starts the emulator over a fresh temporary data directory, deleted again on dispose (a test fixture).</summary>
     public static Task<CosmosEmulatorProcess> StartAsync(CancellationToken cancellationToken = default) =>
         StartAsync(Path.Combine(Path.GetTempPath(), "sensorpipeline-cosmos", Guid.NewGuid().ToString("N")), temporary: true, cancellationToken: cancellationToken);

@@ -24,7 +24,7 @@ public class EnvelopeProcessorTests
         return new InputEvent(envelope.ToByteArray(), new Readings.SourcePosition("2", 99, Now));
     }
 
-    private static EnvelopeProcessor Weather() => new(1, "weather-processor", new StalenessPolicy(TimeSpan.FromMinutes(5)));
+    private static EnvelopeProcessor Weather() => new(SensorKind.Weather, "weather-processor", new StalenessPolicy(TimeSpan.FromMinutes(5)));
 
     [Fact]
     public void Process_FreshAndStale_SplitBetweenLiveAndArchive()
@@ -101,7 +101,7 @@ public class EnvelopeProcessorTests
         var readings = Enumerable.Range(1, 50).Select(i => i % 3 == 0 ? Builders.Seismic($"s{i % 7}", (ulong)i) : Builders.Weather($"w{i % 5}", (ulong)i)).ToArray();
         var split = splitter.Split([new InputEvent(Builders.Batch(readings), new Readings.SourcePosition("0", 1, Now - 10))], Now);
         using var weather = Weather();
-        using var seismic = new EnvelopeProcessor(2, "seismic-processor", new StalenessPolicy(TimeSpan.FromMinutes(5)));
+        using var seismic = new EnvelopeProcessor(SensorKind.Seismic, "seismic-processor", new StalenessPolicy(TimeSpan.FromMinutes(5)));
 
         var w = weather.Process([new InputEvent(Assert.Single(split.Weather), new Readings.SourcePosition("0", 0, Now))], Now);
         Assert.Equal(w.Pending.Count, split.WeatherReadings);

@@ -18,7 +18,7 @@ public class ReadingDecoderTests
 
         Assert.True(ok);
         Assert.Equal("ws-42", Encoding.UTF8.GetString(view.DeviceIdUtf8));
-        Assert.Equal(1, view.Kind);
+        Assert.Equal(SensorKind.Weather, view.Kind);
         Assert.Equal(7ul, view.Sequence);
         Assert.Equal(Builders.Observed.AddSeconds(7), view.ObservedAt);
         Assert.Equal((47.6, -122.3, 56.5), (view.Latitude, view.Longitude, view.AltitudeM));

@@ -20,9 +20,9 @@ public sealed class BatchEndToEndTests(EmulatorFixture fixture) : IClassFixture<
     public async Task TransactionalBatch_AppliesEveryOperationInOrder()
     {
         var key = new PartitionKey("d1");
-        ItemResponse<Item> existing = await _container.CreateItemAsync(new Item("old", "d1", 1), key);
+        var existing = await _container.CreateItemAsync(new Item("old", "d1", 1), key);
 
-        using TransactionalBatchResponse response = await _container.CreateTransactionalBatch(key)
+        using var response = await _container.CreateTransactionalBatch(key)
             .CreateItem(new Item("a", "d1", 1))
             .UpsertItem(new Item("b", "d1", 2))
             .ReadItem("a")
@@ -38,7 +38,7 @@ public sealed class BatchEndToEndTests(EmulatorFixture fixture) : IClassFixture<
         Assert.Equal(1, response.GetOperationResultAtIndex<Item>(2).Resource.Seq);
         Assert.True(response.RequestCharge > 0);
 
-        ItemResponse<Item> b = await _container.ReadItemAsync<Item>("b", key);
+        var b = await _container.ReadItemAsync<Item>("b", key);
         Assert.Equal(7, b.Resource.Seq);
         Assert.Equal(response[4].ETag, b.ETag);
         Assert.Equal(9, (await _container.ReadItemAsync<Item>("old", key)).Resource.Seq);
@@ -51,7 +51,7 @@ public sealed class BatchEndToEndTests(EmulatorFixture fixture) : IClassFixture<
         var key = new PartitionKey("d2");
         await _container.CreateItemAsync(new Item("taken", "d2", 1), key);
 
-        using TransactionalBatchResponse response = await _container.CreateTransactionalBatch(key)
+        using var response = await _container.CreateTransactionalBatch(key)
             .CreateItem(new Item("first", "d2", 1))
             .CreateItem(new Item("taken", "d2", 2))
             .UpsertItem(new Item("third", "d2", 3))
@@ -66,7 +66,7 @@ public sealed class BatchEndToEndTests(EmulatorFixture fixture) : IClassFixture<
         Assert.Equal(1, (await _container.ReadItemAsync<Item>("taken", key)).Resource.Seq);
 
         // A read of a missing item fails the batch too.
-        using TransactionalBatchResponse missingRead = await _container.CreateTransactionalBatch(key)
+        using var missingRead = await _container.CreateTransactionalBatch(key)
             .UpsertItem(new Item("fourth", "d2", 4))
             .ReadItem("nope")
             .ExecuteAsync().WaitAsync(Patience);
@@ -81,9 +81,9 @@ public sealed class BatchEndToEndTests(EmulatorFixture fixture) : IClassFixture<
         var dataDirectory = EmulatorProcess.NewDataDirectory();
         var key = new PartitionKey("d3");
         string[] etags;
-        await using (EmulatorProcess first = await EmulatorProcess.StartAsync(dataDirectory))
+        await using (var first = await EmulatorProcess.StartAsync(dataDirectory))
         {
-            using CosmosClient client = first.CreateClient();
+            using var client = first.CreateClient();
             Database database = await client.CreateDatabaseIfNotExistsAsync("durable");
             Container container = await database.CreateContainerIfNotExistsAsync("items", "/deviceId");
             var batch = container.CreateTransactionalBatch(key);
@@ -92,18 +92,18 @@ public sealed class BatchEndToEndTests(EmulatorFixture fixture) : IClassFixture<
                 batch.CreateItem(new Item($"k{i}", "d3", i));
             }
 
-            using TransactionalBatchResponse response = await batch.ExecuteAsync().WaitAsync(Patience);
+            using var response = await batch.ExecuteAsync().WaitAsync(Patience);
             Assert.True(response.IsSuccessStatusCode, response.ErrorMessage);
             etags = [.. response.Select(r => r.ETag)];
             await first.KillHardAsync();
         }
 
-        await using EmulatorProcess second = await EmulatorProcess.StartAsync(dataDirectory);
-        using CosmosClient reader = second.CreateClient();
-        Container restarted = reader.GetContainer("durable", "items");
+        await using var second = await EmulatorProcess.StartAsync(dataDirectory);
+        using var reader = second.CreateClient();
+        var restarted = reader.GetContainer("durable", "items");
         for (var i = 0; i < 50; i++)
         {
-            ItemResponse<Item> read = await restarted.ReadItemAsync<Item>($"k{i}", key);
+            var read = await restarted.ReadItemAsync<Item>($"k{i}", key);
             Assert.Equal(i, read.Resource.Seq);
             Assert.Equal(etags[i], read.ETag);
         }
@@ -119,7 +119,7 @@ public sealed class BatchEndToEndTests(EmulatorFixture fixture) : IClassFixture<
             batch.UpsertItem(new Item($"n{i}", "d4", i));
         }
 
-        using TransactionalBatchResponse response = await batch.ExecuteAsync().WaitAsync(Patience);
+        using var response = await batch.ExecuteAsync().WaitAsync(Patience);
 
         Assert.Equal(HttpStatusCode.BadRequest, response.StatusCode);
         await AssertMissingAsync("n0", key);
@@ -128,15 +128,15 @@ public sealed class BatchEndToEndTests(EmulatorFixture fixture) : IClassFixture<
     [Fact]
     public async Task Bulk_ManyItemsAcrossPartitions_AllWrittenAndReadable()
     {
-        using CosmosClient bulkClient = fixture.Emulator.CreateClient(bulk: true);
-        Container bulk = bulkClient.GetContainer(fixture.Database.Id, _container.Id);
+        using var bulkClient = fixture.Emulator.CreateClient(bulk: true);
+        var bulk = bulkClient.GetContainer(fixture.Database.Id, _container.Id);
 
-        ItemResponse<Item>[] written = await Task.WhenAll(Enumerable.Range(0, 300).Select(i =>
+        var written = await Task.WhenAll(Enumerable.Range(0, 300).Select(i =>
             bulk.UpsertItemAsync(new Item($"bulk{i}", $"dev{i % 20}", i), new PartitionKey($"dev{i % 20}")))).WaitAsync(Patience);
 
         Assert.All(written, r => Assert.Equal(HttpStatusCode.Created, r.StatusCode));
         Assert.All(written, r => Assert.True(r.RequestCharge > 0));
-        ItemResponse<Item>[] read = await Task.WhenAll(Enumerable.Range(0, 300).Select(i =>
+        var read = await Task.WhenAll(Enumerable.Range(0, 300).Select(i =>
             bulk.ReadItemAsync<Item>($"bulk{i}", new PartitionKey($"dev{i % 20}")))).WaitAsync(Patience);
         Assert.Equal(Enumerable.Range(0, 300), read.Select(r => r.Resource.Seq));
         Assert.Equal(written.Select(w => w.ETag), read.Select(r => r.ETag));
@@ -159,7 +159,7 @@ public sealed class BatchEndToEndTests(EmulatorFixture fixture) : IClassFixture<
                 Content = JsonContent.Create(new { database = fixture.Database.Id, container = _container.Id, requestUnitsPerSecond = 40 }),
             };
             budget.Headers.Add("x-emulator-admin", "1");
-            using HttpResponseMessage set = await admin.SendAsync(budget);
+            using var set = await admin.SendAsync(budget);
             Assert.Equal(HttpStatusCode.NoContent, set.StatusCode);
         }
 
@@ -170,7 +170,7 @@ public sealed class BatchEndToEndTests(EmulatorFixture fixture) : IClassFixture<
             AllowBulkExecution = true,
             HttpClientFactory = () => new HttpClient(new CountingHandler(sent, LoopbackHandler())),
         });
-        Container container = client.GetContainer(fixture.Database.Id, _container.Id);
+        var container = client.GetContainer(fixture.Database.Id, _container.Id);
 
         var written = new List<ItemResponse<Item>>();
         foreach (var wave in new[] { 0, 1 })

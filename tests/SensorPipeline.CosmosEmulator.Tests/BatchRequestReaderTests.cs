@@ -14,9 +14,9 @@ public sealed class BatchRequestReaderTests
     [Fact]
     public async Task Read_TransactionalBatchOfEveryKind_GivesEachFieldTheSdkWrote()
     {
-        CapturedBatch captured = await CaptureAsync(bulk: false, async client =>
+        var captured = await CaptureAsync(bulk: false, async client =>
         {
-            Container container = client.GetContainer("db", "c");
+            var container = client.GetContainer("db", "c");
             await container.CreateTransactionalBatch(new PartitionKey("dev-1"))
                 .CreateItem(new { id = "a", pk = "dev-1", v = 1 })
                 .UpsertItem(new { id = "b", pk = "dev-1" }, new TransactionalBatchItemRequestOptions { IfMatchEtag = "\"e1\"" })
@@ -40,7 +40,7 @@ public sealed class BatchRequestReaderTests
         Assert.Equal("True", captured.Header("x-ms-cosmos-batch-atomic"));
         Assert.Equal("[\"dev-1\"]", captured.Header("x-ms-documentdb-partitionkey"));
 
-        IReadOnlyList<BatchOperation> ops = BatchRequestReader.Read(captured.Body);
+        var ops = BatchRequestReader.Read(captured.Body);
 
         Assert.Equal(
             [BatchOperationKind.Create, BatchOperationKind.Upsert, BatchOperationKind.Read, BatchOperationKind.Replace,
@@ -76,9 +76,9 @@ public sealed class BatchRequestReaderTests
     [Fact]
     public async Task Read_BulkRequest_CarriesEachOperationsPartitionKeyAndIsNotAtomic()
     {
-        CapturedBatch captured = await CaptureAsync(bulk: true, async client =>
+        var captured = await CaptureAsync(bulk: true, async client =>
         {
-            Container container = client.GetContainer("db", "c");
+            var container = client.GetContainer("db", "c");
             await Task.WhenAll(Enumerable.Range(0, 3).Select(i =>
                 container.UpsertItemAsync(new { id = "x" + i, pk = "dev-" + i }, new PartitionKey("dev-" + i))));
         });
@@ -88,7 +88,7 @@ public sealed class BatchRequestReaderTests
         Assert.Equal("True", captured.Header("x-ms-cosmos-batch-continue-on-error"));
         Assert.Equal("0", captured.Header("x-ms-documentdb-partitionkeyrangeid"));
 
-        IReadOnlyList<BatchOperation> ops = BatchRequestReader.Read(captured.Body);
+        var ops = BatchRequestReader.Read(captured.Body);
 
         Assert.Equal(3, ops.Count);
         Assert.All(ops, o => Assert.Equal(BatchOperationKind.Upsert, o.Kind));
@@ -101,8 +101,8 @@ public sealed class BatchRequestReaderTests
     [Fact]
     public async Task Read_TruncatedAnywhere_IsAFormatErrorNotACrash()
     {
-        byte[] body = await CaptureSingleUpsertAsync();
-        for (int length = 0; length < body.Length; length++)
+        var body = await CaptureSingleUpsertAsync();
+        for (var length = 0; length < body.Length; length++)
         {
             var e = Assert.Throws<BatchFormatException>(() => BatchRequestReader.Read(body.AsMemory(0, length)));
             Assert.Equal(400, e.StatusCode);
@@ -112,7 +112,7 @@ public sealed class BatchRequestReaderTests
     [Fact]
     public async Task Read_FlippedByteInARecord_IsRejectedByTheCrc()
     {
-        byte[] body = await CaptureSingleUpsertAsync();
+        var body = await CaptureSingleUpsertAsync();
         body[^3] ^= 0x20;
 
         var e = Assert.Throws<BatchFormatException>(() => BatchRequestReader.Read(body));
@@ -124,18 +124,18 @@ public sealed class BatchRequestReaderTests
     public async Task Read_AnyByteOfARowChanged_EitherParsesOrIsAFormatError()
     {
         // The CRC would catch every change; resealing it makes the row parser itself face each corrupt byte.
-        CapturedBatch captured = await CaptureAsync(bulk: true, client =>
+        var captured = await CaptureAsync(bulk: true, client =>
             client.GetContainer("db", "c").ReplaceItemAsync(
                 new { id = "r", pk = "p" }, "r", new PartitionKey("p"), new ItemRequestOptions { IfMatchEtag = "\"7\"" }));
-        byte[] original = captured.Body;
-        int recordOffset = RecordIoFraming.MinimalSegmentSize;
-        int rowStart = recordOffset + RecordIoFraming.RecordHeaderSize;
-        int outcomes = 0;
-        foreach (byte replacement in new byte[] { 0x00, 0x7F, 0x80, 0xFF })
+        var original = captured.Body;
+        var recordOffset = RecordIoFraming.MinimalSegmentSize;
+        var rowStart = recordOffset + RecordIoFraming.RecordHeaderSize;
+        var outcomes = 0;
+        foreach (var replacement in new byte[] { 0x00, 0x7F, 0x80, 0xFF })
         {
-            for (int i = rowStart; i < original.Length; i++)
+            for (var i = rowStart; i < original.Length; i++)
             {
-                byte[] body = (byte[])original.Clone();
+                var body = (byte[])original.Clone();
                 body[i] = replacement;
                 Reseal(body, recordOffset);
                 try
@@ -157,8 +157,8 @@ public sealed class BatchRequestReaderTests
     [Fact]
     public async Task Read_UnknownOperationType_NamesTheOperationAndType()
     {
-        byte[] body = await CaptureSingleUpsertAsync();
-        int row = RecordIoFraming.MinimalSegmentSize + RecordIoFraming.RecordHeaderSize;
+        var body = await CaptureSingleUpsertAsync();
+        var row = RecordIoFraming.MinimalSegmentSize + RecordIoFraming.RecordHeaderSize;
         BinaryPrimitives.WriteInt32LittleEndian(body.AsSpan(row + 6), 40);
         Reseal(body, RecordIoFraming.MinimalSegmentSize);
 
@@ -170,9 +170,9 @@ public sealed class BatchRequestReaderTests
     [Fact]
     public async Task Read_MoreThanOneHundredOperations_IsRefused()
     {
-        byte[] body = await CaptureSingleUpsertAsync();
-        byte[] segment = body[..RecordIoFraming.MinimalSegmentSize];
-        byte[] record = body[RecordIoFraming.MinimalSegmentSize..];
+        var body = await CaptureSingleUpsertAsync();
+        var segment = body[..RecordIoFraming.MinimalSegmentSize];
+        var record = body[RecordIoFraming.MinimalSegmentSize..];
         byte[] hundred = [.. segment, .. Enumerable.Repeat(record, 100).SelectMany(r => r)];
         byte[] hundredAndOne = [.. hundred, .. record];
 
@@ -203,7 +203,7 @@ public sealed class BatchRequestReaderTests
         {
             Content = new StringContent("""{"code":"BadRequest","message":"captured"}"""),
         });
-        using CosmosClient client = gateway.CreateClient(bulk);
+        using var client = gateway.CreateClient(bulk);
         try
         {
             await act(client);
@@ -218,7 +218,7 @@ public sealed class BatchRequestReaderTests
 
     private static async Task<byte[]> CaptureSingleUpsertAsync()
     {
-        CapturedBatch captured = await CaptureAsync(bulk: false, client =>
+        var captured = await CaptureAsync(bulk: false, client =>
             client.GetContainer("db", "c").CreateTransactionalBatch(new PartitionKey("p"))
                 .UpsertItem(new { id = "only", pk = "p" }).ExecuteAsync());
         return captured.Body;
@@ -227,8 +227,8 @@ public sealed class BatchRequestReaderTests
     /// <summary>Recomputes the CRC of the record whose header starts at <paramref name="recordOffset"/>.</summary>
     private static void Reseal(byte[] body, int recordOffset)
     {
-        int length = BinaryPrimitives.ReadInt32LittleEndian(body.AsSpan(recordOffset + 5));
-        uint crc = RecordIoCrc32.Compute(body.AsSpan(recordOffset + RecordIoFraming.RecordHeaderSize, length));
+        var length = BinaryPrimitives.ReadInt32LittleEndian(body.AsSpan(recordOffset + 5));
+        var crc = RecordIoCrc32.Compute(body.AsSpan(recordOffset + RecordIoFraming.RecordHeaderSize, length));
         BinaryPrimitives.WriteUInt32LittleEndian(body.AsSpan(recordOffset + 9), crc);
     }
 

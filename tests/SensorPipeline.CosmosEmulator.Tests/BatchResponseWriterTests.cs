@@ -19,7 +19,7 @@ public sealed class BatchResponseWriterTests
         string bigValue = new('x', 300);
         using var gateway = new BatchSdkGateway(batch =>
         {
-            IReadOnlyList<BatchOperation> ops = BatchRequestReader.Read(batch.Body);
+            var ops = BatchRequestReader.Read(batch.Body);
             BatchOperationResult[] results =
             [
                 new(201, ETag: "\"etag-a\"", ResourceBody: ops[0].ResourceBody, RequestCharge: 6.19),
@@ -28,9 +28,9 @@ public sealed class BatchResponseWriterTests
             ];
             return BatchSdkGateway.HybridRowResponse(HttpStatusCode.OK, Write(results), charge: 12.69);
         });
-        using CosmosClient client = gateway.CreateClient(bulk: false);
+        using var client = gateway.CreateClient(bulk: false);
 
-        using TransactionalBatchResponse response = await client.GetContainer("db", "c")
+        using var response = await client.GetContainer("db", "c")
             .CreateTransactionalBatch(new PartitionKey("dev-1"))
             .CreateItem(new { id = "a", pk = "dev-1", v = 7 })
             .ReadItem("b")
@@ -44,9 +44,9 @@ public sealed class BatchResponseWriterTests
         Assert.Equal(["\"etag-a\"", "\"é-b\"", null], response.Select(r => r.ETag));
         Assert.Equal(12.69, response.RequestCharge);
 
-        JObject created = response.GetOperationResultAtIndex<JObject>(0).Resource;
+        var created = response.GetOperationResultAtIndex<JObject>(0).Resource;
         Assert.Equal(7, (int)created["v"]!);
-        JObject read = response.GetOperationResultAtIndex<JObject>(1).Resource;
+        var read = response.GetOperationResultAtIndex<JObject>(1).Resource;
         Assert.Equal(bigValue, (string)read["big"]!);
         Assert.Null(response[2].ResourceStream);
     }
@@ -56,14 +56,14 @@ public sealed class BatchResponseWriterTests
     {
         using var gateway = new BatchSdkGateway(batch =>
         {
-            int count = BatchRequestReader.Read(batch.Body).Count;
-            BatchOperationResult[] results = BatchOutcome.AbortedAtomic(
+            var count = BatchRequestReader.Read(batch.Body).Count;
+            var results = BatchOutcome.AbortedAtomic(
                 count, failedIndex: 1, new BatchOperationResult(409, RequestCharge: 1.24));
             return BatchSdkGateway.HybridRowResponse((HttpStatusCode)BatchOutcome.HttpStatus(results), Write(results));
         });
-        using CosmosClient client = gateway.CreateClient(bulk: false);
+        using var client = gateway.CreateClient(bulk: false);
 
-        using TransactionalBatchResponse response = await client.GetContainer("db", "c")
+        using var response = await client.GetContainer("db", "c")
             .CreateTransactionalBatch(new PartitionKey("dev-1"))
             .UpsertItem(new { id = "a", pk = "dev-1" })
             .CreateItem(new { id = "exists", pk = "dev-1" })
@@ -80,22 +80,22 @@ public sealed class BatchResponseWriterTests
     [Fact]
     public async Task Bulk_ThrottledOperation_IsRetriedAfterTheGivenDelayAndThenSucceeds()
     {
-        int requests = 0;
+        var requests = 0;
         using var gateway = new BatchSdkGateway(batch =>
         {
-            bool first = Interlocked.Increment(ref requests) == 1;
-            IReadOnlyList<BatchOperation> ops = BatchRequestReader.Read(batch.Body);
-            BatchOperationResult[] results = ops
+            var first = Interlocked.Increment(ref requests) == 1;
+            var ops = BatchRequestReader.Read(batch.Body);
+            var results = ops
                 .Select(op => first && op.PartitionKeyJson == "[\"dev-1\"]"
                     ? new BatchOperationResult(429, SubStatusCode: 3200, RetryAfterMilliseconds: 20)
                     : new BatchOperationResult(201, ETag: $"\"{op.PartitionKeyJson!.Length}-{op.Index}\"", ResourceBody: op.ResourceBody, RequestCharge: 7.5))
                 .ToArray();
             return BatchSdkGateway.HybridRowResponse((HttpStatusCode)BatchOutcome.HttpStatus(results), Write(results));
         });
-        using CosmosClient client = gateway.CreateClient(bulk: true);
-        Container container = client.GetContainer("db", "c");
+        using var client = gateway.CreateClient(bulk: true);
+        var container = client.GetContainer("db", "c");
 
-        ItemResponse<JObject>[] responses = await Task.WhenAll(Enumerable.Range(0, 3).Select(i =>
+        var responses = await Task.WhenAll(Enumerable.Range(0, 3).Select(i =>
             container.CreateItemAsync(JObject.FromObject(new { id = "x" + i, pk = "dev-" + i }), new PartitionKey("dev-" + i))))
             .WaitAsync(Patience);
 
@@ -115,22 +115,22 @@ public sealed class BatchResponseWriterTests
     {
         using var gateway = new BatchSdkGateway(batch =>
         {
-            BatchOperationResult[] results = BatchRequestReader.Read(batch.Body)
+            var results = BatchRequestReader.Read(batch.Body)
                 .Select(op => op.PartitionKeyJson == "[\"dev-0\"]"
                     ? new BatchOperationResult(409, ResourceBody: Encoding.UTF8.GetBytes("""{"code":"Conflict","message":"exists"}"""))
                     : new BatchOperationResult(201, ETag: "\"ok\"", ResourceBody: op.ResourceBody))
                 .ToArray();
             return BatchSdkGateway.HybridRowResponse((HttpStatusCode)BatchOutcome.HttpStatus(results), Write(results));
         });
-        using CosmosClient client = gateway.CreateClient(bulk: true);
-        Container container = client.GetContainer("db", "c");
+        using var client = gateway.CreateClient(bulk: true);
+        var container = client.GetContainer("db", "c");
 
         Task<ItemResponse<JObject>>[] calls = [.. Enumerable.Range(0, 2).Select(i =>
             container.CreateItemAsync(JObject.FromObject(new { id = "y" + i, pk = "dev-" + i }), new PartitionKey("dev-" + i)))];
 
         var conflict = await Assert.ThrowsAsync<CosmosException>(() => calls[0].WaitAsync(Patience));
         Assert.Equal(HttpStatusCode.Conflict, conflict.StatusCode);
-        ItemResponse<JObject> created = await calls[1].WaitAsync(Patience);
+        var created = await calls[1].WaitAsync(Patience);
         Assert.Equal(HttpStatusCode.Created, created.StatusCode);
         Assert.Equal("\"ok\"", created.ETag);
     }
@@ -138,12 +138,12 @@ public sealed class BatchResponseWriterTests
     [Fact]
     public void Write_StartsWithTheSegmentTheSdkWrites_AndEveryRecordVerifies()
     {
-        byte[] body = Write([new(201, ETag: "\"1\""), new(429, RetryAfterMilliseconds: 1000)]);
+        var body = Write([new(201, ETag: "\"1\""), new(429, RetryAfterMilliseconds: 1000)]);
 
         Assert.Equal(Convert.FromHexString("81F0D8FF7F010A000000"), body[..RecordIoFraming.MinimalSegmentSize]);
-        int offset = 0;
-        int records = 0;
-        bool segmentSeen = false;
+        var offset = 0;
+        var records = 0;
+        var segmentSeen = false;
         while (RecordIoFraming.TryReadRecord(body, ref offset, ref segmentSeen, out _))
         {
             records++;

@@ -15,8 +15,7 @@ namespace SensorPipeline.CosmosEmulator.Tests;
 internal sealed class BatchSdkGateway : HttpMessageHandler
 {
     private const string Endpoint = "https://localhost:8081/";
-    private const string EmulatorKey =
-        "C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw==";
+    private const string EmulatorKey = SensorPipeline.DevHost.Common.CosmosEmulatorAccount.Key;
 
     private const string AccountJson =
         """{"id":"localhost","_rid":"localhost","_self":"","media":"//media/","addresses":"//addresses/","_dbs":"//dbs/","writableLocations":[{"name":"Local","databaseAccountEndpoint":"https://localhost:8081/"}],"readableLocations":[{"name":"Local","databaseAccountEndpoint":"https://localhost:8081/"}],"enableMultipleWriteLocations":false,"userReplicationPolicy":{"asyncReplication":false,"minReplicaSetSize":1,"maxReplicasetSize":4},"userConsistencyPolicy":{"defaultConsistencyLevel":"Session"},"systemReplicationPolicy":{"minReplicaSetSize":1,"maxReplicasetSize":4},"readPolicy":{"primaryReadCoefficient":1,"secondaryReadCoefficient":1},"queryEngineConfiguration":"{}"}""";
@@ -27,11 +26,11 @@ internal sealed class BatchSdkGateway : HttpMessageHandler
     private const string RangesJson =
         """{"_rid":"2bEdAKvT0Eg=","PartitionKeyRanges":[{"id":"0","_rid":"2bEdAKvT0EgCAAAAAAAAUA==","_etag":"\"0\"","minInclusive":"","maxExclusive":"FF","ridPrefix":0,"_self":"dbs/2bEdAA==/colls/2bEdAKvT0Eg=/pkranges/2bEdAKvT0EgCAAAAAAAAUA==/","throughputFraction":1,"status":"online","parents":[],"_ts":1700000000}],"_count":1}""";
 
-    private readonly Func<CapturedBatch, HttpResponseMessage> answer;
+    private readonly Func<CapturedBatch, HttpResponseMessage> _answer;
 
     public BatchSdkGateway(Func<CapturedBatch, HttpResponseMessage> answer)
     {
-        this.answer = answer;
+        _answer = answer;
     }
 
     /// <summary>Every batch request the SDK sent, in order.</summary>
@@ -60,14 +59,14 @@ internal sealed class BatchSdkGateway : HttpMessageHandler
 
     protected override async Task<HttpResponseMessage> SendAsync(HttpRequestMessage request, CancellationToken cancellationToken)
     {
-        string path = request.RequestUri!.AbsolutePath;
+        var path = request.RequestUri!.AbsolutePath;
         if (request.Method == HttpMethod.Post && path.EndsWith("/docs", StringComparison.Ordinal))
         {
-            byte[] body = await request.Content!.ReadAsByteArrayAsync(cancellationToken);
+            var body = await request.Content!.ReadAsByteArrayAsync(cancellationToken);
             var headers = request.Headers.ToDictionary(h => h.Key, h => string.Join(",", h.Value), StringComparer.OrdinalIgnoreCase);
             var batch = new CapturedBatch(path, headers, body);
             Batches.Enqueue(batch);
-            return answer(batch);
+            return _answer(batch);
         }
 
         if (path.EndsWith("/pkranges", StringComparison.Ordinal) && request.Headers.IfNoneMatch.Count > 0)
@@ -75,7 +74,7 @@ internal sealed class BatchSdkGateway : HttpMessageHandler
             return new HttpResponseMessage(HttpStatusCode.NotModified);
         }
 
-        string? json = path switch
+        var json = path switch
         {
             "/" => AccountJson,
             "/dbs/db/colls/c" => ContainerJson,
@@ -95,5 +94,5 @@ internal sealed class BatchSdkGateway : HttpMessageHandler
 /// <summary>One batch POST as the SDK sent it.</summary>
 internal sealed record CapturedBatch(string Path, IReadOnlyDictionary<string, string> Headers, byte[] Body)
 {
-    public string? Header(string name) => Headers.TryGetValue(name, out string? value) ? value : null;
+    public string? Header(string name) => Headers.TryGetValue(name, out var value) ? value : null;
 }

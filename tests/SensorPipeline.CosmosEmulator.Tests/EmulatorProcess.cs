@@ -9,7 +9,7 @@ namespace SensorPipeline.CosmosEmulator.Tests;
 /// from its readiness line) over a data directory that outlives it, and killed on dispose.</summary>
 internal sealed class EmulatorProcess : IAsyncDisposable
 {
-    public const string Key = "C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw==";
+    public const string Key = SensorPipeline.DevHost.Common.CosmosEmulatorAccount.Key;
     private static readonly TimeSpan StartTimeout = TimeSpan.FromSeconds(60);
     private readonly Process _process;
     private readonly StringBuilder _errors;

@@ -17,18 +17,16 @@ namespace SensorPipeline.EndToEnd.Tests;
 /// API. Every reading is checked by a point read in <c>readings</c>, every device's state in <c>devices</c>.
 /// </summary>
 [Collection(OneAtATime.Name)]
-public sealed class LargeEventsTests : IDisposable
+public sealed class LargeEventsTests
 {
     private static readonly DateTimeOffset Observed = DateTimeOffset.UtcNow;
-    private readonly string _data = Path.Combine(Path.GetTempPath(), "sensorpipeline-large-" + Guid.NewGuid().ToString("N"));
 
     [Fact]
     public async Task IngestionEventsUpToOneMegabyte_EveryReadingLandsAndDevicesHoldTheNewest()
     {
         using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(8));
-        var anonymous = new Dictionary<string, string> { ["EventHubs__Sas__AllowAnonymous"] = "true" };
-        await using var pipeline = await LocalPipeline.StartAsync(RepoLayout.Discover(),
-            new StackOptions { DataDirectory = _data, DatabaseName = "large", Environment = anonymous }, timeout.Token);
+        await using var stack = await RawSendPipeline.StartAsync("large", timeout.Token);
+        var pipeline = stack.Pipeline;
 
         var events = new List<List<Reading>> { Readings("one", 1), Readings("fifty", 50), Readings("five-hundred", 500), new List<Reading>() };
         var nearlyOneMegabyte = events[3];
@@ -38,25 +36,16 @@ public sealed class LargeEventsTests : IDisposable
         }
 
         Assert.InRange(Size(nearlyOneMegabyte), 1_000_000, 1024 * 1024 - 1);
-        using var http = new HttpClient { BaseAddress = pipeline.DevHostUrl };
         foreach (var readings in events)
         {
             var batch = new ReadingBatch();
             batch.Readings.AddRange(readings);
-            using var content = new ByteArrayContent(batch.ToByteArray());
-            content.Headers.ContentType = new MediaTypeHeaderValue("application/octet-stream");
-            using var response = await http.PostAsync(new Uri("ingestion/messages", UriKind.Relative), content, timeout.Token);
-            Assert.Equal(HttpStatusCode.Created, response.StatusCode);
+            await stack.SendAsync("ingestion/messages", batch.ToByteArray(), timeout.Token);
         }
 
         await pipeline.WaitForDrainAsync(TimeSpan.FromMinutes(5), TimeSpan.FromSeconds(1), timeout.Token);
 
-        using var cosmos = new CosmosClient(pipeline.CosmosEndpoint.AbsoluteUri, LocalPipeline.CosmosEmulatorKey, new CosmosClientOptions
-        {
-            ConnectionMode = ConnectionMode.Gateway,
-            LimitToEndpoint = true,
-            HttpClientFactory = () => new HttpClient(new HttpClientHandler { ServerCertificateCustomValidationCallback = HttpClientHandler.DangerousAcceptAnyServerCertificateValidator }),
-        });
+        using var cosmos = pipeline.CreateCosmosClient();
         var database = cosmos.GetDatabase("large");
         var all = events.SelectMany(e => e).ToList();
         Assert.Equal(1 + 50 + 500 + nearlyOneMegabyte.Count, all.Count);
@@ -116,17 +105,5 @@ public sealed class LargeEventsTests : IDisposable
         var batch = new ReadingBatch();
         batch.Readings.AddRange(readings);
         return batch.CalculateSize();
-    }
-
-    public void Dispose()
-    {
-        try
-        {
-            Directory.Delete(_data, recursive: true);
-        }
-        catch (IOException)
-        {
-            // A log file still held by a just-stopped child: the temp folder is cleaned by the OS later.
-        }
     }
 }

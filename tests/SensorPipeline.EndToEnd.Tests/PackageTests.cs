@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Text.Json;
+using SensorPipeline.DevHost.Common;
 using SensorPipeline.Stack;
 using SensorPipeline.Toolkit;
 
@@ -53,7 +54,7 @@ public sealed class PackageTests : IDisposable
             ["FUNCTIONS_CUSTOMHANDLER_PORT"] = port.ToString(CultureInfo.InvariantCulture),
             ["FUNCTIONS_APP_ROOT_PATH"] = _out,
             ["Cosmos__AccountEndpoint"] = "https://127.0.0.1:9/", // nothing is written in this test
-            ["Cosmos__AuthKey"] = LocalPipeline.CosmosEmulatorKey,
+            ["Cosmos__AuthKey"] = CosmosEmulatorAccount.Key,
         };
         await using var handler = ChildProcess.Start(new ChildProcessOptions
         {

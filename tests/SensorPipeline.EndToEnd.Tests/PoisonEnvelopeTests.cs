@@ -20,18 +20,16 @@ namespace SensorPipeline.EndToEnd.Tests;
 /// same partition must be stored — not wait behind an invocation that fails forever.
 /// </summary>
 [Collection(OneAtATime.Name)]
-public sealed class PoisonEnvelopeTests : IDisposable
+public sealed class PoisonEnvelopeTests
 {
-    private readonly string _data = Path.Combine(Path.GetTempPath(), "sensorpipeline-poison-" + Guid.NewGuid().ToString("N"));
+    private const string WeatherPartition0 = "weather/partitions/0/messages";
 
     [Fact]
     public async Task WeatherHub_EnvelopeWithOutOfRangeEnqueuedTime_DeadLetteredAndTheEnvelopeBehindItStored()
     {
         using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(4));
-        var settings = new Dictionary<string, string> { ["EventHubs__Sas__AllowAnonymous"] = "true" };
-        await using var pipeline = await LocalPipeline.StartAsync(RepoLayout.Discover(),
-            new StackOptions { DataDirectory = _data, DatabaseName = "poison", Environment = settings }, timeout.Token);
-        using var http = new HttpClient { BaseAddress = pipeline.DevHostUrl };
+        await using var stack = await RawSendPipeline.StartAsync("poison", timeout.Token);
+        var pipeline = stack.Pipeline;
         var now = DateTimeOffset.UtcNow;
         var forgedDevice = "forged-" + Guid.NewGuid().ToString("N")[..8];
         var validDevice = "behind-" + Guid.NewGuid().ToString("N")[..8];
@@ -39,15 +37,10 @@ public sealed class PoisonEnvelopeTests : IDisposable
         // The splitter writes whatever enqueued time its input carries: long.MaxValue is the corrupted/forged value.
         var forged = Envelope(forgedDevice, now, long.MaxValue);
         var valid = Envelope(validDevice, now, now.ToUnixTimeMilliseconds());
-        var forgedSequence = await SendAsync(http, forged, timeout.Token);
-        await SendAsync(http, valid, timeout.Token);
+        var forgedSequence = await stack.SendAsync(WeatherPartition0, forged, timeout.Token);
+        await stack.SendAsync(WeatherPartition0, valid, timeout.Token);
 
-        using var store = new CosmosClient(pipeline.CosmosEndpoint.AbsoluteUri, LocalPipeline.CosmosEmulatorKey, new CosmosClientOptions
-        {
-            ConnectionMode = ConnectionMode.Gateway,
-            LimitToEndpoint = true,
-            HttpClientFactory = () => new HttpClient(new HttpClientHandler { ServerCertificateCustomValidationCallback = HttpClientHandler.DangerousAcceptAnyServerCertificateValidator }),
-        });
+        using var store = pipeline.CreateCosmosClient();
         var database = store.GetDatabase("poison");
         var started = Stopwatch.StartNew();
         var reading = await WaitForAsync(database.GetContainer("readings"), SensorPipeline.Core.GeoJson.DocumentIds.ReadingId(validDevice, 1, now), validDevice, timeout.Token);
@@ -81,16 +74,6 @@ public sealed class PoisonEnvelopeTests : IDisposable
         return Assert.Single(result.Weather).ToArray();
     }
 
-    /// <summary>Sends one event to weather partition 0 and returns its sequence number.</summary>
-    private static async Task<long> SendAsync(HttpClient http, byte[] body, CancellationToken cancellationToken)
-    {
-        using var content = new ByteArrayContent(body);
-        content.Headers.ContentType = new MediaTypeHeaderValue("application/octet-stream");
-        using var response = await http.PostAsync(new Uri("weather/partitions/0/messages", UriKind.Relative), content, cancellationToken);
-        Assert.Equal(HttpStatusCode.Created, response.StatusCode);
-        return long.Parse(response.Headers.GetValues("X-First-Sequence-Number").Single(), CultureInfo.InvariantCulture);
-    }
-
     /// <summary>Polls one document until it is stored (the stand-in answers a missing one with an error status).</summary>
     private static async Task<JsonElement> WaitForAsync(Container container, string id, string partitionKey, CancellationToken cancellationToken)
     {
@@ -106,18 +89,6 @@ public sealed class PoisonEnvelopeTests : IDisposable
             }
 
             await Task.Delay(TimeSpan.FromMilliseconds(250), cancellationToken);
-        }
-    }
-
-    public void Dispose()
-    {
-        try
-        {
-            Directory.Delete(_data, recursive: true);
-        }
-        catch (IOException)
-        {
-            // A log file still held by a just-stopped child: the temp folder is cleaned by the OS later.
         }
     }
 }

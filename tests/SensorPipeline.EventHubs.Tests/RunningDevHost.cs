@@ -1,6 +1,4 @@
-using System.Globalization;
-using System.Security.Cryptography;
-using System.Text;
+using SensorPipeline.EventHubs.Protocol;
 
 namespace SensorPipeline.EventHubs.Tests;
 
@@ -47,20 +45,15 @@ internal sealed class RunningDevHost : IAsyncDisposable
     }
 }
 
-/// <summary>SAS tokens built independently of the emulator's own code, as an Event Hubs client builds them.</summary>
+/// <summary>SAS tokens as a sender builds them, by the one builder (pinned to independently computed vectors in
+/// <see cref="SharedAccessSignatureTests"/>).</summary>
 internal static class Sas
 {
     public const string Key = "SAS_KEY_VALUE";
     public const string KeyName = "RootManageSharedAccessKey";
 
     public static string Token(string resourceUri, string key = Key, string keyName = KeyName, long? expiry = null)
-    {
-        var encoded = Uri.EscapeDataString(resourceUri);
-        var se = (expiry ?? DateTimeOffset.UtcNow.AddHours(1).ToUnixTimeSeconds()).ToString(CultureInfo.InvariantCulture);
-        using var hmac = new HMACSHA256(Encoding.UTF8.GetBytes(key));
-        var sig = Convert.ToBase64String(hmac.ComputeHash(Encoding.UTF8.GetBytes(encoded + "\n" + se)));
-        return $"SharedAccessSignature sr={encoded}&sig={Uri.EscapeDataString(sig)}&se={se}&skn={keyName}";
-    }
+        => SharedAccessSignature.Create(resourceUri, keyName, key, expiry is { } se ? DateTimeOffset.FromUnixTimeSeconds(se) : DateTimeOffset.UtcNow.AddHours(1));
 
     public static string Namespace => Token("sb://emulatorns1.servicebus.windows.net/");
 }

@@ -1,4 +1,5 @@
 using SensorPipeline.EventHubs.Http;
+using SensorPipeline.EventHubs.Protocol;
 
 namespace SensorPipeline.EventHubs.Tests;
 
@@ -28,6 +29,15 @@ public sealed class SharedAccessSignatureTests
     private static string Token(string uri, string? key = null, TimeSpan? life = null, string? keyName = null) =>
         SharedAccessSignature.Create(uri, keyName ?? Options.KeyName, key ?? Options.Key, Now + (life ?? TimeSpan.FromHours(1)));
 
+    // Known vectors computed independently (Python: urllib.parse.quote(uri, safe=''), hmac/sha256, base64).
+    [Theory]
+    [InlineData("http://127.0.0.1:5000/ingestion", "RootManageSharedAccessKey", "SAS_KEY_VALUE",
+        "SharedAccessSignature sr=http%3A%2F%2F127.0.0.1%3A5000%2Fingestion&sig=%2BJfJvWICL12ebFsMToM0cj2p5qTncbehAf%2BBKZv11Rw%3D&se=1893456000&skn=RootManageSharedAccessKey")]
+    [InlineData("https://myns.servicebus.windows.net/my hub", "send-only", "k3y+/=",
+        "SharedAccessSignature sr=https%3A%2F%2Fmyns.servicebus.windows.net%2Fmy%20hub&sig=QNj817Yo473BwuB4lm0o9pumdSk5kjF0%2F8xRNmI0fGs%3D&se=1893456000&skn=send-only")]
+    public void Create_MatchesKnownVector(string uri, string keyName, string key, string expected) =>
+        Assert.Equal(expected, SharedAccessSignature.Create(uri, keyName, key, DateTimeOffset.FromUnixTimeSeconds(1893456000)));
+
     [Theory]
     [InlineData("sb://emulatorns1.servicebus.windows.net/", "ingestion/messages")]
     [InlineData("sb://127.0.0.1:7071", "ingestion/messages")]
@@ -36,7 +46,7 @@ public sealed class SharedAccessSignatureTests
     [InlineData("HTTPS://ns/ingestion/publishers/dev1", "ingestion/publishers/dev1/messages")]
     [InlineData("amqps://ns/ingestion/messages", "ingestion/messages")]
     public void Check_TokenCoveringResource_Accepted(string sr, string resource) =>
-        Assert.Null(SharedAccessSignature.Check(Token(sr), resource, Options, Now));
+        Assert.Null(SharedAccessSignature.Check(Token(sr), resource, Options.KeyName, Options.Key, Now));
 
     [Theory]
     [InlineData("sb://ns/weather", "ingestion/messages")]
@@ -44,19 +54,19 @@ public sealed class SharedAccessSignatureTests
     [InlineData("sb://ns/ingestion/publishers/dev1", "ingestion/publishers/dev2/messages")]
     [InlineData("sb://ns/ingestion/publishers/dev1", "ingestion/messages")]
     public void Check_TokenForOtherResource_Rejected(string sr, string resource) =>
-        Assert.Contains("does not cover", SharedAccessSignature.Check(Token(sr), resource, Options, Now), StringComparison.Ordinal);
+        Assert.Contains("does not cover", SharedAccessSignature.Check(Token(sr), resource, Options.KeyName, Options.Key, Now), StringComparison.Ordinal);
 
     [Fact]
     public void Check_WrongKey_Rejected() =>
-        Assert.Contains("signature", SharedAccessSignature.Check(Token("sb://ns/", key: "other"), "h/messages", Options, Now), StringComparison.Ordinal);
+        Assert.Contains("signature", SharedAccessSignature.Check(Token("sb://ns/", key: "other"), "h/messages", Options.KeyName, Options.Key, Now), StringComparison.Ordinal);
 
     [Fact]
     public void Check_WrongKeyName_Rejected() =>
-        Assert.Contains("key name", SharedAccessSignature.Check(Token("sb://ns/", keyName: "Other"), "h/messages", Options, Now), StringComparison.Ordinal);
+        Assert.Contains("key name", SharedAccessSignature.Check(Token("sb://ns/", keyName: "Other"), "h/messages", Options.KeyName, Options.Key, Now), StringComparison.Ordinal);
 
     [Fact]
     public void Check_Expired_Rejected() =>
-        Assert.Contains("expired", SharedAccessSignature.Check(Token("sb://ns/", life: TimeSpan.FromSeconds(-1)), "h/messages", Options, Now), StringComparison.Ordinal);
+        Assert.Contains("expired", SharedAccessSignature.Check(Token("sb://ns/", life: TimeSpan.FromSeconds(-1)), "h/messages", Options.KeyName, Options.Key, Now), StringComparison.Ordinal);
 
     [Theory]
     [InlineData(null)]
@@ -65,7 +75,7 @@ public sealed class SharedAccessSignatureTests
     [InlineData("SharedAccessSignature sr=x&se=1")]
     [InlineData("SharedAccessSignature garbage")]
     public void Check_MissingOrMalformed_Rejected(string? header) =>
-        Assert.NotNull(SharedAccessSignature.Check(header, "h/messages", Options, Now));
+        Assert.NotNull(SharedAccessSignature.Check(header, "h/messages", Options.KeyName, Options.Key, Now));
 }
 
 public sealed class OptionsValidatorTests
@@ -108,11 +118,52 @@ public sealed class SasVerifierTests
     {
         var verifier = new SasVerifier(Microsoft.Extensions.Options.Options.Create(new SasOptions()));
         var now = DateTimeOffset.UtcNow;
-        var token = SharedAccessSignature.Create("sb://ns/", "RootManageSharedAccessKey", "wrong", now.AddMinutes(5));
+        var wrongKey = SharedAccessSignature.Create("sb://ns/", "RootManageSharedAccessKey", "wrong", now.AddMinutes(5));
+        var good = SharedAccessSignature.Create("sb://ns/", "RootManageSharedAccessKey", "SAS_KEY_VALUE", now.AddMinutes(5));
 
-        // Both answers must be the signature check's: a rejected token that was remembered would come back the second
-        // time with another answer (accepted, or the cheap expiry/resource check on an empty entry).
-        Assert.Contains("signature does not match", verifier.Check(token, "h/messages", now), StringComparison.Ordinal);
-        Assert.Contains("signature does not match", verifier.Check(token, "h/messages", now), StringComparison.Ordinal);
+        // Every answer is the full check's, and nothing rejected is remembered: not a wrong signature, not a missing
+        // or malformed header (the cache is observed directly, so a cache that stores a rejection but still answers
+        // the same fails here too).
+        Assert.Contains("signature does not match", verifier.Check(wrongKey, "h/messages", now), StringComparison.Ordinal);
+        Assert.Contains("signature does not match", verifier.Check(wrongKey, "h/messages", now), StringComparison.Ordinal);
+        Assert.NotNull(verifier.Check(null, "h/messages", now));
+        Assert.NotNull(verifier.Check("SharedAccessSignature sr=x&se=1", "h/messages", now));
+        Assert.Equal(0, verifier.CachedTokens);
+
+        // The observation itself works: a good token is remembered once, however often it is used.
+        Assert.Null(verifier.Check(good, "h/messages", now));
+        Assert.Null(verifier.Check(good, "h/messages", now));
+        Assert.Equal(1, verifier.CachedTokens);
+    }
+}
+
+public sealed class CommandLineTests
+{
+    private const string Usage = "usage: x --data <dir>";
+
+    [Fact]
+    public void Parse_OwnOptionsPortAndSettings()
+    {
+        var line = SensorPipeline.DevHost.Common.CommandLine.Parse(["--data", "d", "--port", "0", "--set", "A:B=c=d", "--set", "a:b=e"], ["--data"], Usage, out var error);
+
+        Assert.Null(error);
+        Assert.NotNull(line);
+        Assert.Equal("d", line["--data"]);
+        Assert.Null(line["--hubs"]);
+        Assert.Equal(0, line.Port);
+        // Configuration keys ignore case: the later --set wins.
+        Assert.Equal("e", Assert.Single(line.Settings).Value);
+    }
+
+    [Theory]
+    [InlineData("--port 65536", "--port: '65536' is not a port number from 0 to 65535.")]
+    [InlineData("--port -1", "--port: '-1' is not a port number")]
+    [InlineData("--set novalue", "--set: 'novalue' is not Key=Value.")]
+    [InlineData("--hubs f", "unknown option '--hubs'.\nusage: x --data <dir>")]
+    [InlineData("--data", "--data: a value is missing.\nusage: x --data <dir>")]
+    public void Parse_BadLine_NamesTheFlag(string args, string message)
+    {
+        Assert.Null(SensorPipeline.DevHost.Common.CommandLine.Parse(args.Split(' '), ["--data"], Usage, out var error));
+        Assert.StartsWith(message, error, StringComparison.Ordinal);
     }
 }

@@ -1,3 +1,4 @@
+using SensorPipeline.DevHost.Common;
 using SensorPipeline.Functions.Tests.Infrastructure;
 
 namespace SensorPipeline.Functions.Tests;
@@ -61,7 +62,7 @@ public sealed class StartupTests : IDisposable
         ["FUNCTIONS_APP_ROOT_PATH"] = RepoLayout.Current.Root,
         // Nothing listens here: every case must fail before the first store call.
         ["Cosmos__AccountEndpoint"] = "https://127.0.0.1:9/",
-        ["Cosmos__AuthKey"] = HandlerProcess.EmulatorKey,
+        ["Cosmos__AuthKey"] = CosmosEmulatorAccount.Key,
         ["Cosmos__CreateIfNotExists"] = "false",
     };
 }

@@ -5,9 +5,9 @@ public sealed class BadConfigurationTests
 {
     private static async Task AssertStartFailsAsync(TestApp app, params string[] expected)
     {
-        int? exitCode = await app.StartAsync();
+        var exitCode = await app.StartAsync();
         Assert.True(exitCode is not null and not 0, "devhost should have stopped:\n" + app.Output);
-        foreach (string text in expected)
+        foreach (var text in expected)
         {
             Assert.Contains(text, app.Output, StringComparison.Ordinal);
         }
@@ -77,7 +77,7 @@ public sealed class BadConfigurationTests
     public async Task HandlerThatNeverStarts_NamesCustomHandler()
     {
         await using var app = new TestApp();
-        string host = File.ReadAllText(Path.Combine(app.Root, "host.json"));
+        var host = File.ReadAllText(Path.Combine(app.Root, "host.json"));
         File.WriteAllText(Path.Combine(app.Root, "host.json"), host.Replace("\"defaultExecutablePath\":\"node\"", "\"defaultExecutablePath\":\"./no-such-handler\"", StringComparison.Ordinal));
         await AssertStartFailsAsync(app, "customHandler.description.defaultExecutablePath");
     }

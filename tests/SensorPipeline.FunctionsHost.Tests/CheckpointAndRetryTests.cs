@@ -29,7 +29,7 @@ public sealed class CheckpointAndRetryTests
         Assert.Null(await app.CheckpointAsync("0"));
         await app.WaitUntilAsync(async () => await app.CheckpointAsync("0") == 1, "checkpoint after the last retry");
 
-        List<Record> records = app.Records();
+        var records = app.Records();
         Assert.Equal(4, records.Count);
         Assert.Equal([0, 1, 2, 3], records.Select(r => r.Metadata.GetProperty("RetryContext").GetProperty("RetryCount").GetInt32()));
         Assert.All(records, r => Assert.Equal([0L, 1L], r.SequenceNumbers));
@@ -37,7 +37,7 @@ public sealed class CheckpointAndRetryTests
         Assert.Contains("500", records[1].Metadata.GetProperty("RetryContext").GetProperty("Exception").GetProperty("InnerException").GetProperty("Message").GetString(), StringComparison.Ordinal);
         Assert.Equal(4, records.Select(r => r.Header("X-Azure-Functions-InvocationId")).Distinct().Count());
 
-        JsonElement fn = (await app.StatusAsync()).GetProperty("functions")[0];
+        var fn = (await app.StatusAsync()).GetProperty("functions")[0];
         Assert.Equal(4, fn.GetProperty("invocationsFailed").GetInt64());
         Assert.Equal(3, fn.GetProperty("invocationsRetried").GetInt64());
     }
@@ -70,7 +70,7 @@ public sealed class CheckpointAndRetryTests
         await app.SendAsync("input", "0", "a", "b", "c", "d", "e", "f");
         await app.WaitForRecordsAsync(r => r.Count == 3, "three batches of two");
         await app.WaitUntilAsync(async () => await app.CheckpointAsync("0") == 3, "checkpoint after the second batch");
-        List<Record> records = app.Records();
+        var records = app.Records();
         Assert.Equal([false, true, false], records.Select(r => r.Metadata.GetProperty("PartitionContext").GetProperty("IsCheckpointingAfterInvocation").GetBoolean()));
         Assert.Equal(3, await app.CheckpointAsync("0"));
     }

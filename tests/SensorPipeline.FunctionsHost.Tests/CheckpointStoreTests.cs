@@ -25,7 +25,7 @@ public sealed class CheckpointStoreTests : IDisposable
         await writer.WriteAsync(_key, 41, 4096, CancellationToken.None);
         await writer.WriteAsync(_key, 42, 8192, CancellationToken.None);
 
-        Checkpoint? read = await new FileCheckpointStore(_root, TimeProvider.System).ReadAsync(_key with { Hub = "ingestion" }, CancellationToken.None);
+        var read = await new FileCheckpointStore(_root, TimeProvider.System).ReadAsync(_key with { Hub = "ingestion" }, CancellationToken.None);
         Assert.Equal(42, read!.SequenceNumber);
         Assert.Equal(8192, read.Offset);
         Assert.Equal(2, Slots().Length);
@@ -37,11 +37,11 @@ public sealed class CheckpointStoreTests : IDisposable
         var writer = new FileCheckpointStore(_root, TimeProvider.System);
         await writer.WriteAsync(_key, 10, 100, CancellationToken.None); // generation 1 → slot 1
         await writer.WriteAsync(_key, 11, 110, CancellationToken.None); // generation 2 → slot 0
-        string newest = Slots()[0];
-        string text = File.ReadAllText(newest);
+        var newest = Slots()[0];
+        var text = File.ReadAllText(newest);
         File.WriteAllText(newest, text[..(text.Length / 2)]); // a write cut short by a crash
 
-        Checkpoint? read = await new FileCheckpointStore(_root, TimeProvider.System).ReadAsync(_key, CancellationToken.None);
+        var read = await new FileCheckpointStore(_root, TimeProvider.System).ReadAsync(_key, CancellationToken.None);
         Assert.Equal(10, read!.SequenceNumber);
     }
 
@@ -52,10 +52,10 @@ public sealed class CheckpointStoreTests : IDisposable
         await writer.WriteAsync(_key, 10, 100, CancellationToken.None);
         await writer.WriteAsync(_key, 11, 110, CancellationToken.None);
         await writer.WriteAsync(_key, 12, 120, CancellationToken.None); // generation 3 → slot 1, over generation 1
-        string slot1 = Slots()[1];
+        var slot1 = Slots()[1];
         File.WriteAllText(slot1, File.ReadAllText(slot1).Replace(" 12 ", " 19 ", StringComparison.Ordinal));
 
-        Checkpoint? read = await new FileCheckpointStore(_root, TimeProvider.System).ReadAsync(_key, CancellationToken.None);
+        var read = await new FileCheckpointStore(_root, TimeProvider.System).ReadAsync(_key, CancellationToken.None);
         Assert.Equal(11, read!.SequenceNumber);
     }
 
@@ -64,8 +64,8 @@ public sealed class CheckpointStoreTests : IDisposable
     {
         var writer = new FileCheckpointStore(_root, TimeProvider.System);
         await writer.WriteAsync(_key, 10, 100, CancellationToken.None); // generation 1 → slot 1, no predecessor
-        string only = Assert.Single(Slots());
-        string text = File.ReadAllText(only);
+        var only = Assert.Single(Slots());
+        var text = File.ReadAllText(only);
         File.WriteAllText(only, text[..(text.Length / 2)]); // the crash cut the very first write short
 
         var logger = new CapturingLogger();
@@ -87,7 +87,7 @@ public sealed class CheckpointStoreTests : IDisposable
         Assert.Null(await store.ReadAsync(_key, CancellationToken.None));
         await store.WriteAsync(_key, 1, 1, CancellationToken.None);
         await store.WriteAsync(_key, 2, 2, CancellationToken.None);
-        foreach (string slot in Slots())
+        foreach (var slot in Slots())
         {
             File.WriteAllText(slot, "garbage");
         }

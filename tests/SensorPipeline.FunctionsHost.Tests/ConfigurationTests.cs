@@ -18,7 +18,7 @@ public sealed class ConfigurationTests : IDisposable
 
     private void Write(string relative, string text)
     {
-        string path = Path.Combine(_root, relative);
+        var path = Path.Combine(_root, relative);
         Directory.CreateDirectory(Path.GetDirectoryName(path)!);
         File.WriteAllText(path, text);
     }
@@ -34,11 +34,11 @@ public sealed class ConfigurationTests : IDisposable
     {
         Write("host.json", "{" + Handler + "}");
         Write("A/function.json", """{"bindings": [""" + Trigger + "]}");
-        FunctionApp app = await LoadAsync();
+        var app = await LoadAsync();
         Assert.Equal(EventHubsHostSettings.Default, app.Host.EventHubs);
         Assert.Equal(TimeSpan.FromMinutes(30), app.Host.FunctionTimeout);
         Assert.Null(app.Host.Retry);
-        FunctionDefinition a = Assert.Single(app.Functions);
+        var a = Assert.Single(app.Functions);
         Assert.Equal("input", a.Trigger.EventHubName);
         Assert.Equal("ns.example", a.FullyQualifiedNamespace);
         Assert.Equal("7", app.Values["Port"]);
@@ -48,7 +48,7 @@ public sealed class ConfigurationTests : IDisposable
     public async Task Load_HandlerDescription_ArgumentsThenWorkerPathThenWorkerArguments()
     {
         Write("host.json", "{" + Handler + "}");
-        CustomHandlerDescription handler = (await LoadAsync()).Host.Handler;
+        var handler = (await LoadAsync()).Host.Handler;
         Assert.Equal("node", handler.ExecutablePath);
         Assert.Equal(Path.Combine(_root, "sub"), handler.WorkingDirectory);
         Assert.Equal(["a.js", Path.Combine(_root, "sub", "w.js"), "--x"], handler.Arguments);
@@ -62,7 +62,7 @@ public sealed class ConfigurationTests : IDisposable
         Write("functions/B/function.json", """{"bindings": [""" + Trigger + """], "retry": {"strategy": "exponentialBackoff", "maxRetryCount": -1, "minimumInterval": "00:00:01", "maximumInterval": "00:01:00"}}""");
         Write("functions/C/function.json", """{"disabled": true, "bindings": [""" + Trigger + "]}");
         Write("functions/H/function.json", """{"bindings": [{"type": "httpTrigger", "direction": "in", "name": "req"}]}""");
-        FunctionApp app = await LoadAsync();
+        var app = await LoadAsync();
         Assert.Null(app.Host.FunctionTimeout);
         Assert.Equal(["A", "B"], app.Functions.Select(f => f.Name));
         Assert.Equal(RetryStrategy.FixedDelay, app.Functions[0].Retry!.Strategy);
@@ -122,7 +122,7 @@ public sealed class ConfigurationTests : IDisposable
     {
         Write("host.json", "{" + Handler + "}");
         Write("functions/F/function.json", """{"bindings": [""" + Trigger + """, {"type": "eventHub", "direction": "out", "name": "o", "eventHubName": "nowhere", "connection": "Conn"}]}""");
-        FunctionApp app = await LoadAsync();
+        var app = await LoadAsync();
         Assert.Contains("'input' does not exist", Assert.Throws<FunctionAppConfigurationException>(() => FunctionAppLoader.ValidateAgainst(app, [new HubInfo("other", 1, ["cg"])])).Message, StringComparison.Ordinal);
         Assert.Contains("consumer group 'cg'", Assert.Throws<FunctionAppConfigurationException>(() => FunctionAppLoader.ValidateAgainst(app, [new HubInfo("INPUT", 1, ["$Default"])])).Message, StringComparison.Ordinal);
         Assert.Contains("'nowhere' does not exist", Assert.Throws<FunctionAppConfigurationException>(() => FunctionAppLoader.ValidateAgainst(app, [new HubInfo("input", 1, ["CG"])])).Message, StringComparison.Ordinal);

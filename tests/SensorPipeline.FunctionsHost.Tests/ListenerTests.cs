@@ -15,7 +15,7 @@ public sealed class ListenerTests
         await app.SendAsync("input", "1", Enumerable.Range(0, 5).Select(i => $"p1-{i}").ToArray());
         await app.WaitUntilAsync(async () => await app.CheckpointAsync("0") == 24 && await app.CheckpointAsync("1") == 4, "both partitions done");
 
-        List<Record> p0 = app.Records().Where(r => r.PartitionId == "0").ToList();
+        var p0 = app.Records().Where(r => r.PartitionId == "0").ToList();
         Assert.All(p0, r => Assert.InRange(r.SequenceNumbers.Length, 1, 10));
         Assert.Equal(Enumerable.Range(0, 25).Select(i => (long)i), p0.SelectMany(r => r.SequenceNumbers));
         Assert.Equal(Enumerable.Range(0, 5).Select(i => (long)i), app.Records().Where(r => r.PartitionId == "1").SelectMany(r => r.SequenceNumbers));
@@ -44,7 +44,7 @@ public sealed class ListenerTests
     {
         await using var app = new TestApp();
         Assert.Null(await app.StartAsync());
-        using (HttpResponseMessage paused = await app.Http.PostAsync(app.At("admin/functions/Fn/pause"), null))
+        using (var paused = await app.Http.PostAsync(app.At("admin/functions/Fn/pause"), null))
         {
             Assert.True(paused.IsSuccessStatusCode);
         }
@@ -52,11 +52,11 @@ public sealed class ListenerTests
         await app.SendAsync("input", "0", "a", "b", "c", "d", "e");
         await Task.Delay(500);
         Assert.Empty(app.Records());
-        JsonElement fn = (await app.StatusAsync()).GetProperty("functions")[0];
+        var fn = (await app.StatusAsync()).GetProperty("functions")[0];
         Assert.True(fn.GetProperty("paused").GetBoolean());
         Assert.Equal(5, fn.GetProperty("partitions")[0].GetProperty("lag").GetInt64());
 
-        using (HttpResponseMessage resumed = await app.Http.PostAsync(app.At("admin/functions/Fn/resume"), null))
+        using (var resumed = await app.Http.PostAsync(app.At("admin/functions/Fn/resume"), null))
         {
             Assert.True(resumed.IsSuccessStatusCode);
         }
@@ -65,7 +65,7 @@ public sealed class ListenerTests
         fn = (await app.StatusAsync()).GetProperty("functions")[0];
         Assert.Equal(0, fn.GetProperty("partitions")[0].GetProperty("lag").GetInt64());
 
-        using HttpResponseMessage unknown = await app.Http.PostAsync(app.At("admin/functions/Nope/pause"), null);
+        using var unknown = await app.Http.PostAsync(app.At("admin/functions/Nope/pause"), null);
         Assert.Equal(System.Net.HttpStatusCode.NotFound, unknown.StatusCode);
     }
 
@@ -79,14 +79,14 @@ public sealed class ListenerTests
         // What any web page can send without a preflight: a form POST from its own origin.
         using var form = new HttpRequestMessage(HttpMethod.Post, app.At("admin/functions/Fn/pause")) { Content = new FormUrlEncodedContent([new("x", "1")]) };
         form.Headers.Add("Origin", "http://evil.example");
-        using HttpResponseMessage simple = await browser.SendAsync(form);
+        using var simple = await browser.SendAsync(form);
         Assert.Equal(System.Net.HttpStatusCode.Forbidden, simple.StatusCode);
 
         // DNS rebinding: the page is same-origin with devhost under its own name, so it may add headers — but the Host is not loopback.
         using var rebound = new HttpRequestMessage(HttpMethod.Post, app.At("admin/functions/Fn/pause"));
         rebound.Headers.Add("X-DevHost-Admin", "1");
         rebound.Headers.Host = "evil.example:" + app.Url!.Port;
-        using HttpResponseMessage rebinding = await browser.SendAsync(rebound);
+        using var rebinding = await browser.SendAsync(rebound);
         Assert.Equal(System.Net.HttpStatusCode.Forbidden, rebinding.StatusCode);
 
         Assert.False((await app.StatusAsync()).GetProperty("functions")[0].GetProperty("paused").GetBoolean());
@@ -112,7 +112,7 @@ public sealed class ListenerTests
 
         // The listener takes its fromEnd position when it starts; keep sending until something arrives, so the test
         // does not depend on when that is. Whatever is delivered, the two old events never are.
-        for (int i = 0; app.Records().Count == 0 && i < 100; i++)
+        for (var i = 0; app.Records().Count == 0 && i < 100; i++)
         {
             await app.SendAsync("input", "0", $"new-{i}");
             await Task.Delay(100);

@@ -28,7 +28,7 @@ public sealed class OutputBindingTests : IAsyncLifetime
         _app.SetScript("""{"Fn": {"mode": "ok", "outputs": {"out": ["a", {"k": 1}, 5, true, null], "outBinary": "AAEC"}}}""");
         await _app.SendAsync("input", "0", "x");
         await _app.WaitUntilAsync(async () => (await OutputEventsAsync()).Count == 6, "six output events");
-        string[] texts = (await OutputEventsAsync()).Select(b => Encoding.UTF8.GetString(b)).Order(StringComparer.Ordinal).ToArray();
+        var texts = (await OutputEventsAsync()).Select(b => Encoding.UTF8.GetString(b)).Order(StringComparer.Ordinal).ToArray();
         Assert.Equal(new[] { "", "5", "AAEC", "True", "a", "{\n  \"k\": 1\n}" }.Order(StringComparer.Ordinal), texts);
     }
 
@@ -69,7 +69,7 @@ public sealed class OutputBindingTests : IAsyncLifetime
         _app.SetScript("""{"Fn": {"mode": "text"}}""");
         await _app.SendAsync("input", "0", "x");
         await _app.WaitUntilAsync(async () => await _app.CheckpointAsync("0") == 0, "the failed batch checkpointed");
-        JsonElement fn = (await _app.StatusAsync()).GetProperty("functions")[0];
+        var fn = (await _app.StatusAsync()).GetProperty("functions")[0];
         Assert.Equal(1, fn.GetProperty("invocationsFailed").GetInt64());
         Assert.Equal(0, fn.GetProperty("invocationsSucceeded").GetInt64());
     }

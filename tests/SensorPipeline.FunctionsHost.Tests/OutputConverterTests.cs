@@ -10,7 +10,7 @@ public sealed class OutputConverterTests
 {
     private static List<string> Convert(string json, bool binary = false)
     {
-        using JsonDocument document = JsonDocument.Parse(json);
+        using var document = JsonDocument.Parse(json);
         var events = new List<ReadOnlyMemory<byte>>();
         OutputConverter.Convert(document.RootElement, binary, events);
         return events.Select(e => Encoding.UTF8.GetString(e.Span)).ToList();
@@ -34,7 +34,7 @@ public sealed class OutputConverterTests
     [Fact]
     public void Convert_Base64StringOnNonBinaryBinding_IsOneDecodedEvent()
     {
-        using JsonDocument document = JsonDocument.Parse("\"AAEC/w==\"");
+        using var document = JsonDocument.Parse("\"AAEC/w==\"");
         var events = new List<ReadOnlyMemory<byte>>();
         OutputConverter.Convert(document.RootElement, isBinaryBinding: false, events);
         Assert.Equal(new byte[] { 0, 1, 2, 255 }, Assert.Single(events).ToArray());
@@ -64,7 +64,7 @@ public sealed class OutputConverterTests
 
     private static byte[] ConvertBytes(string json, bool binary)
     {
-        using JsonDocument document = JsonDocument.Parse(json);
+        using var document = JsonDocument.Parse(json);
         var events = new List<ReadOnlyMemory<byte>>();
         OutputConverter.Convert(document.RootElement, binary, events);
         return Assert.Single(events).ToArray();

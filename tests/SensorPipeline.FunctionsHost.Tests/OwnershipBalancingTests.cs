@@ -35,8 +35,8 @@ public sealed class OwnershipBalancingTests : IDisposable
     // One round: every owner runs a cycle, then the clock moves one interval. Returns whether any ownership changed.
     private async Task<bool> RoundAsync(IEnumerable<PartitionOwner> owners, string[] partitions)
     {
-        bool changed = false;
-        foreach (PartitionOwner owner in owners)
+        var changed = false;
+        foreach (var owner in owners)
         {
             var before = owner.Owned.ToHashSet();
             changed |= !before.SetEquals(await owner.RunCycleAsync(partitions, CancellationToken.None));
@@ -50,7 +50,7 @@ public sealed class OwnershipBalancingTests : IDisposable
     {
         var all = owners.SelectMany(o => o.Owned).ToList();
         Assert.Equal(partitions.Order(StringComparer.Ordinal), all.Order(StringComparer.Ordinal)); // each exactly once
-        int min = partitions.Length / owners.Count;
+        var min = partitions.Length / owners.Count;
         Assert.All(owners, o => Assert.InRange(o.Owned.Count, min, min + (partitions.Length % owners.Count == 0 ? 0 : 1)));
     }
 
@@ -65,18 +65,18 @@ public sealed class OwnershipBalancingTests : IDisposable
     [InlineData(4, 32)]
     public async Task Converges_ToBalanced_AndStaysThere(int ownerCount, int partitionCount)
     {
-        string[] partitions = Partitions(partitionCount);
+        var partitions = Partitions(partitionCount);
         var owners = Owners(ownerCount);
 
         // Each owner makes at most one claim per cycle, so P rounds plus a margin for lost races is enough.
-        int rounds = 0;
+        var rounds = 0;
         while (await RoundAsync(owners, partitions))
         {
             Assert.True(++rounds < partitionCount * 3, $"no steady state after {rounds} rounds");
         }
 
         AssertBalanced(owners, partitions);
-        for (int i = 0; i < 5; i++)
+        for (var i = 0; i < 5; i++)
         {
             Assert.False(await RoundAsync(owners, partitions), "a balanced distribution moved");
         }
@@ -85,14 +85,14 @@ public sealed class OwnershipBalancingTests : IDisposable
     [Fact]
     public async Task LateJoiner_StealsItsShare()
     {
-        string[] partitions = Partitions(32);
+        var partitions = Partitions(32);
         var owners = Owners(4);
         while (await RoundAsync(owners.Take(2), partitions))
         {
         }
 
         Assert.All(owners.Take(2), o => Assert.Equal(16, o.Owned.Count));
-        int rounds = 0;
+        var rounds = 0;
         while (await RoundAsync(owners, partitions))
         {
             Assert.True(++rounds < 100, "late joiners never got their share");
@@ -104,13 +104,13 @@ public sealed class OwnershipBalancingTests : IDisposable
     [Fact]
     public async Task OwnerThatStopsRenewing_LosesItsPartitions_OnlyAfterExpiry()
     {
-        string[] partitions = Partitions(4);
+        var partitions = Partitions(4);
         var owners = Owners(2);
         while (await RoundAsync(owners, partitions))
         {
         }
 
-        PartitionOwner survivor = owners[0];
+        var survivor = owners[0];
         var orphaned = owners[1].Owned.ToHashSet();
         Assert.Equal(2, orphaned.Count);
 
@@ -131,7 +131,7 @@ public sealed class OwnershipBalancingTests : IDisposable
     [Fact]
     public async Task Relinquished_PartitionsAreClaimedWithoutWaitingForExpiry()
     {
-        string[] partitions = Partitions(4);
+        var partitions = Partitions(4);
         var owners = Owners(2);
         while (await RoundAsync(owners, partitions))
         {

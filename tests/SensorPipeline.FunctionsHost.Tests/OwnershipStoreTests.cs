@@ -21,14 +21,14 @@ public sealed class OwnershipStoreTests : IDisposable
     public async Task Claim_IsCompareAndSwapOnTheVersion()
     {
         var store = new FileOwnershipStore(_root, _time);
-        PartitionOwnership first = (await store.TryClaimAsync(Scope, new OwnershipClaim("3", "a", 0), CancellationToken.None))!;
+        var first = (await store.TryClaimAsync(Scope, new OwnershipClaim("3", "a", 0), CancellationToken.None))!;
         Assert.Equal(1, first.Version);
         Assert.Equal(_time.GetUtcNow(), first.LastModified);
 
         // A second "create" and a claim with a stale version both lose and write nothing.
         Assert.Null(await store.TryClaimAsync(Scope, new OwnershipClaim("3", "b", 0), CancellationToken.None));
         _time.Advance(TimeSpan.FromSeconds(10));
-        PartitionOwnership renewed = (await store.TryClaimAsync(Scope, new OwnershipClaim("3", "a", 1), CancellationToken.None))!;
+        var renewed = (await store.TryClaimAsync(Scope, new OwnershipClaim("3", "a", 1), CancellationToken.None))!;
         Assert.Null(await store.TryClaimAsync(Scope, new OwnershipClaim("3", "b", 1), CancellationToken.None));
 
         // Another store on the same directory (another process) sees the newest record, case-insensitively by hub.
@@ -37,7 +37,7 @@ public sealed class OwnershipStoreTests : IDisposable
         Assert.Equal(2, renewed.Version);
 
         // Relinquish empties the owner and keeps a version to claim against.
-        PartitionOwnership released = (await store.TryClaimAsync(Scope, new OwnershipClaim("3", string.Empty, 2), CancellationToken.None))!;
+        var released = (await store.TryClaimAsync(Scope, new OwnershipClaim("3", string.Empty, 2), CancellationToken.None))!;
         Assert.Equal(string.Empty, (await store.ListAsync(Scope, CancellationToken.None)).Single().OwnerId);
         Assert.NotNull(await store.TryClaimAsync(Scope, new OwnershipClaim("3", "b", released.Version), CancellationToken.None));
     }
@@ -50,10 +50,10 @@ public sealed class OwnershipStoreTests : IDisposable
         await store.TryClaimAsync(Scope, new OwnershipClaim("0", "a", 1), CancellationToken.None);
 
         // Version 3 goes to slot 1 (version 1's); a crash mid-write leaves half a line there.
-        string slot1 = Directory.GetFiles(_root, "0.1.ownership", SearchOption.AllDirectories).Single();
+        var slot1 = Directory.GetFiles(_root, "0.1.ownership", SearchOption.AllDirectories).Single();
         await File.WriteAllTextAsync(slot1, "3 b 2026-01-01T00:0");
 
-        PartitionOwnership record = (await store.ListAsync(Scope, CancellationToken.None)).Single();
+        var record = (await store.ListAsync(Scope, CancellationToken.None)).Single();
         Assert.Equal(("a", 2L), (record.OwnerId, record.Version));
         Assert.NotNull(await store.TryClaimAsync(Scope, new OwnershipClaim("0", "b", 2), CancellationToken.None));
     }
@@ -64,7 +64,7 @@ public sealed class OwnershipStoreTests : IDisposable
         // Each racer has its own store instance and so its own lock-file handle: the exclusive lock conflicts between
         // handles exactly as between processes. 8 racers per partition, 16 partitions, all released at once.
         const int Racers = 8;
-        string[] partitions = Enumerable.Range(0, 16).Select(i => i.ToString(System.Globalization.CultureInfo.InvariantCulture)).ToArray();
+        var partitions = Enumerable.Range(0, 16).Select(i => i.ToString(System.Globalization.CultureInfo.InvariantCulture)).ToArray();
         var stores = Enumerable.Range(0, Racers).Select(_ => new FileOwnershipStore(_root, TimeProvider.System, fsync: false)).ToArray();
         var start = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         var races = partitions.SelectMany(p => stores.Select(async (store, racer) =>
@@ -76,7 +76,7 @@ public sealed class OwnershipStoreTests : IDisposable
         var results = await Task.WhenAll(races).WaitAsync(TimeSpan.FromMinutes(2));
 
         var records = (await stores[0].ListAsync(Scope, CancellationToken.None)).ToDictionary(r => r.PartitionId);
-        foreach (string partition in partitions)
+        foreach (var partition in partitions)
         {
             var winner = Assert.Single(results, r => r.Partition == partition && r.Won);
             Assert.Equal(winner.Racer, records[partition].OwnerId);

@@ -19,7 +19,7 @@ public sealed class PartitionLoadBalancerTests
         var records = new List<PartitionOwnership>();
         foreach (var (owner, count) in owners)
         {
-            for (int i = 0; i < count; i++)
+            for (var i = 0; i < count; i++)
             {
                 records.Add(new PartitionOwnership(records.Count.ToString(System.Globalization.CultureInfo.InvariantCulture), owner, _time.GetUtcNow(), 5));
             }
@@ -34,7 +34,7 @@ public sealed class PartitionLoadBalancerTests
         var records = Layout(("A", 2));
         records.Add(new PartitionOwnership("2", "C", _time.GetUtcNow() - Expiration, 9)); // expired: unowned
 
-        OwnershipClaim claim = Balancer().FindClaim(records, Partitions(4), "B")!.Value;
+        var claim = Balancer().FindClaim(records, Partitions(4), "B")!.Value;
 
         Assert.Contains(claim.PartitionId, new[] { "2", "3" });
         Assert.Equal(claim.PartitionId == "2" ? 9 : 0, claim.ExpectedVersion);
@@ -57,7 +57,7 @@ public sealed class PartitionLoadBalancerTests
     {
         // 4 partitions, 2 owners: min 2, max 3. B (1) is below min, A (3) at max.
         var records = Layout(("A", 3), ("B", 1));
-        OwnershipClaim claim = Balancer().FindClaim(records, Partitions(4), "B")!.Value;
+        var claim = Balancer().FindClaim(records, Partitions(4), "B")!.Value;
         Assert.Contains(claim.PartitionId, new[] { "0", "1", "2" });
         Assert.Equal(5, claim.ExpectedVersion);
     }
@@ -67,7 +67,7 @@ public sealed class PartitionLoadBalancerTests
     {
         // 8 partitions, 3 owners: min 2, max 3. A holds 4 > max; C at min with nobody below min steals from A.
         var records = Layout(("A", 4), ("B", 2), ("C", 2));
-        OwnershipClaim claim = Balancer().FindClaim(records, Partitions(8), "C")!.Value;
+        var claim = Balancer().FindClaim(records, Partitions(8), "C")!.Value;
         Assert.Contains(claim.PartitionId, new[] { "0", "1", "2", "3" });
 
         // A holds 3 = max: C at min does not steal.

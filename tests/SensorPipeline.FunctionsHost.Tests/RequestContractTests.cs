@@ -55,7 +55,7 @@ public sealed class RequestContractTests(RequestContractTests.Fixture fixture) :
     [Fact]
     public void Data_BinaryMany_IsJsonStringOfBase64Array()
     {
-        JsonElement data = _record.Body.GetProperty("Data");
+        var data = _record.Body.GetProperty("Data");
         Assert.Equal(["events"], data.EnumerateObject().Select(p => p.Name));
         Assert.Equal(JsonValueKind.String, data.GetProperty("events").ValueKind);
         Assert.Equal("[\"aGVsbG8=\",\"" + Convert.ToBase64String(Encoding.UTF8.GetBytes("wörld \"quoted\"")) + "\"]", data.GetProperty("events").GetString());
@@ -64,7 +64,7 @@ public sealed class RequestContractTests(RequestContractTests.Fixture fixture) :
     [Fact]
     public void Metadata_ArraysAreJsonStringsHoldingJsonText()
     {
-        foreach (string name in new[] { "PartitionKeyArray", "OffsetArray", "OffsetStringArray", "SequenceNumberArray", "EnqueuedTimeUtcArray", "PropertiesArray", "SystemPropertiesArray" })
+        foreach (var name in new[] { "PartitionKeyArray", "OffsetArray", "OffsetStringArray", "SequenceNumberArray", "EnqueuedTimeUtcArray", "PropertiesArray", "SystemPropertiesArray" })
         {
             Assert.Equal(JsonValueKind.Array, _record.MetadataText(name).ValueKind);
             Assert.Equal(2, _record.MetadataText(name).GetArrayLength());
@@ -79,16 +79,16 @@ public sealed class RequestContractTests(RequestContractTests.Fixture fixture) :
     [Fact]
     public void Metadata_EnqueuedTimeUtcArray_IsoWithoutZoneSuffix()
     {
-        string text = _record.MetadataText("EnqueuedTimeUtcArray")[0].GetString()!;
+        var text = _record.MetadataText("EnqueuedTimeUtcArray")[0].GetString()!;
         Assert.Matches(@"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?$", text);
-        DateTime parsed = DateTime.Parse(text, CultureInfo.InvariantCulture, DateTimeStyles.AssumeUniversal | DateTimeStyles.AdjustToUniversal);
+        var parsed = DateTime.Parse(text, CultureInfo.InvariantCulture, DateTimeStyles.AssumeUniversal | DateTimeStyles.AdjustToUniversal);
         Assert.InRange(DateTime.UtcNow - parsed, TimeSpan.FromSeconds(-5), TimeSpan.FromMinutes(2));
     }
 
     [Fact]
     public void Metadata_PropertiesArray_CarriesApplicationProperties()
     {
-        JsonElement properties = _record.MetadataText("PropertiesArray")[0];
+        var properties = _record.MetadataText("PropertiesArray")[0];
         Assert.Equal("test", properties.GetProperty("kind").GetString());
         Assert.Equal(7.0, properties.GetProperty("n").GetDouble());
     }
@@ -96,7 +96,7 @@ public sealed class RequestContractTests(RequestContractTests.Fixture fixture) :
     [Fact]
     public void Metadata_SystemPropertiesArray_AmqpAnnotationsThenBindingKeys()
     {
-        JsonElement system = _record.MetadataText("SystemPropertiesArray")[1];
+        var system = _record.MetadataText("SystemPropertiesArray")[1];
         Assert.Equal(
             ["x-opt-sequence-number", "x-opt-offset", "x-opt-enqueued-time", "SequenceNumber", "Offset", "OffsetString", "PartitionKey", "EnqueuedTimeUtc"],
             system.EnumerateObject().Select(p => p.Name));
@@ -110,9 +110,9 @@ public sealed class RequestContractTests(RequestContractTests.Fixture fixture) :
     [Fact]
     public void Metadata_PartitionContexts_AreObjects()
     {
-        foreach (string name in new[] { "TriggerPartitionContext", "PartitionContext" })
+        foreach (var name in new[] { "TriggerPartitionContext", "PartitionContext" })
         {
-            JsonElement context = _record.Metadata.GetProperty(name);
+            var context = _record.Metadata.GetProperty(name);
             Assert.Equal(JsonValueKind.Object, context.ValueKind);
             Assert.True(context.GetProperty("IsCheckpointingAfterInvocation").GetBoolean());
             Assert.Equal("127.0.0.1", context.GetProperty("FullyQualifiedNamespace").GetString());
@@ -125,7 +125,7 @@ public sealed class RequestContractTests(RequestContractTests.Fixture fixture) :
     [Fact]
     public void Metadata_Sys_MethodNameUtcNowRandGuid()
     {
-        JsonElement sys = _record.Metadata.GetProperty("sys");
+        var sys = _record.Metadata.GetProperty("sys");
         Assert.Equal("Fn", sys.GetProperty("MethodName").GetString());
         Assert.EndsWith("Z", sys.GetProperty("UtcNow").GetString(), StringComparison.Ordinal);
         Assert.True(Guid.TryParse(sys.GetProperty("RandGuid").GetString(), out _));
@@ -134,7 +134,7 @@ public sealed class RequestContractTests(RequestContractTests.Fixture fixture) :
     [Fact]
     public void Metadata_RetryContext_PresentFromFirstAttemptWhenPolicyExists()
     {
-        JsonElement retry = _record.Metadata.GetProperty("RetryContext");
+        var retry = _record.Metadata.GetProperty("RetryContext");
         Assert.Equal(0, retry.GetProperty("RetryCount").GetInt32());
         Assert.Equal(1, retry.GetProperty("MaxRetryCount").GetInt32());
         Assert.Equal(JsonValueKind.Null, retry.GetProperty("Exception").ValueKind);
@@ -149,7 +149,7 @@ public sealed class RequestContractTests(RequestContractTests.Fixture fixture) :
     [Fact]
     public void HandlerEnvironment_PortWorkerIdAppRootAndValues()
     {
-        JsonElement env = _record.Raw.GetProperty("env");
+        var env = _record.Raw.GetProperty("env");
         Assert.Equal(env.GetProperty("port").GetString(), env.GetProperty("httpWorkerPort").GetString());
         Assert.True(Guid.TryParse(env.GetProperty("workerId").GetString(), out _));
         Assert.Equal(_app.Root, env.GetProperty("appRoot").GetString());

@@ -26,15 +26,15 @@ public sealed class RequestWriterTests
     [Fact]
     public void DataTypeString_BodiesAsUtf8TextInsideTheJsonString()
     {
-        JsonElement body = Write(TriggerDataType.Text, null, Event(0, "line\n\"q\""), Event(1, "é"));
-        string data = body.GetProperty("Data").GetProperty("items").GetString()!;
+        var body = Write(TriggerDataType.Text, null, Event(0, "line\n\"q\""), Event(1, "é"));
+        var data = body.GetProperty("Data").GetProperty("items").GetString()!;
         Assert.Equal("[\"line\\n\\\"q\\\"\",\"é\"]", data);
     }
 
     [Fact]
     public void EnqueuedTimes_MillisecondPrecision_TrailingZerosTrimmed()
     {
-        JsonElement body = Write(TriggerDataType.Binary, null, Event(5, "x"));
+        var body = Write(TriggerDataType.Binary, null, Event(5, "x"));
         Assert.Equal("[\"2026-01-02T03:04:05.123\"]", body.GetProperty("Metadata").GetProperty("EnqueuedTimeUtcArray").GetString());
         Assert.Equal("2026-01-02T03:04:05.6Z", body.GetProperty("Metadata").GetProperty("sys").GetProperty("UtcNow").GetString());
     }
@@ -42,9 +42,9 @@ public sealed class RequestWriterTests
     [Fact]
     public void PartitionKey_AppearsInArrayAndSystemProperties()
     {
-        JsonElement metadata = Write(TriggerDataType.Binary, null, Event(0, "x", key: "dev-1")).GetProperty("Metadata");
+        var metadata = Write(TriggerDataType.Binary, null, Event(0, "x", key: "dev-1")).GetProperty("Metadata");
         Assert.Equal("[\"dev-1\"]", metadata.GetProperty("PartitionKeyArray").GetString());
-        using JsonDocument system = JsonDocument.Parse(metadata.GetProperty("SystemPropertiesArray").GetString()!);
+        using var system = JsonDocument.Parse(metadata.GetProperty("SystemPropertiesArray").GetString()!);
         Assert.Equal("dev-1", system.RootElement[0].GetProperty("x-opt-partition-key").GetString());
         Assert.Equal("dev-1", system.RootElement[0].GetProperty("PartitionKey").GetString());
     }
@@ -53,7 +53,7 @@ public sealed class RequestWriterTests
     public void Properties_NewtonsoftValueFormats()
     {
         var properties = new Dictionary<string, object?> { ["d"] = 2.0, ["t"] = new DateTimeOffset(2026, 1, 2, 3, 4, 5, TimeSpan.Zero), ["b"] = new byte[] { 1, 2 }, ["n"] = null };
-        string text = Write(TriggerDataType.Binary, null, Event(0, "x", properties: properties)).GetProperty("Metadata").GetProperty("PropertiesArray").GetString()!;
+        var text = Write(TriggerDataType.Binary, null, Event(0, "x", properties: properties)).GetProperty("Metadata").GetProperty("PropertiesArray").GetString()!;
         Assert.Equal("[{\"d\":2.0,\"t\":\"2026-01-02T03:04:05+00:00\",\"b\":\"AQI=\",\"n\":null}]", text);
     }
 
@@ -61,7 +61,7 @@ public sealed class RequestWriterTests
     public void RetryContext_AfterAFailure_CarriesTheException()
     {
         var failure = new HttpRequestException("Response status code does not indicate success: 500 (Internal Server Error).");
-        JsonElement retry = Write(TriggerDataType.Binary, new RetryState(2, 5, failure), Event(0, "x")).GetProperty("Metadata").GetProperty("RetryContext");
+        var retry = Write(TriggerDataType.Binary, new RetryState(2, 5, failure), Event(0, "x")).GetProperty("Metadata").GetProperty("RetryContext");
         Assert.Equal(2, retry.GetProperty("RetryCount").GetInt32());
         Assert.Equal(5, retry.GetProperty("MaxRetryCount").GetInt32());
         Assert.Equal("Exception while executing function: Functions.F", retry.GetProperty("Exception").GetProperty("Message").GetString());

@@ -16,7 +16,7 @@ public sealed class RestartTests
         await app.WaitForRecordsAsync(r => r.Count >= 2, "the batch delivered again after the restart");
         await app.WaitUntilAsync(async () => await app.CheckpointAsync("0") == 1, "checkpoint after the redelivered batch");
 
-        List<Record> records = app.Records();
+        var records = app.Records();
         Assert.Equal(records[0].SequenceNumbers, records[1].SequenceNumbers);
         Assert.NotEqual(records[0].Pid, records[1].Pid);
         Assert.Contains("exited with code 3", app.Output, StringComparison.Ordinal);
@@ -30,7 +30,7 @@ public sealed class RestartTests
         Assert.Null(await app.StartAsync());
         await app.SendAsync("input", "1", "a", "b", "c");
         await app.WaitForRecordsAsync(r => r.Count == 1, "the batch in flight");
-        int pid = (await app.StatusAsync()).GetProperty("handlerPid").GetInt32();
+        var pid = (await app.StatusAsync()).GetProperty("handlerPid").GetInt32();
         Assert.Equal(app.Records()[0].Pid, pid);
 
         app.SetScript("""{"Fn": {"mode": "ok"}}""");
@@ -40,11 +40,11 @@ public sealed class RestartTests
         }
 
         await app.WaitUntilAsync(async () => await app.CheckpointAsync("1") == 2, "checkpoint after the redelivery");
-        List<Record> records = app.Records();
+        var records = app.Records();
         Assert.Equal(2, records.Count);
         Assert.Equal([0L, 1L, 2L], records[1].SequenceNumbers);
         Assert.NotEqual(pid, records[1].Pid);
-        JsonElement fn = (await app.StatusAsync()).GetProperty("functions")[0];
+        var fn = (await app.StatusAsync()).GetProperty("functions")[0];
         Assert.Equal(0, fn.GetProperty("invocationsFailed").GetInt64());
         Assert.Equal(2, (await app.StatusAsync()).GetProperty("handlerStarts").GetInt32());
     }
@@ -54,7 +54,7 @@ public sealed class RestartTests
     {
         await using var app = new TestApp();
         Assert.Null(await app.StartAsync());
-        int pid = (await app.StatusAsync()).GetProperty("handlerPid").GetInt32();
+        var pid = (await app.StatusAsync()).GetProperty("handlerPid").GetInt32();
         Assert.Equal(0, await app.TerminateAsync());
         Assert.Throws<ArgumentException>(() => System.Diagnostics.Process.GetProcessById(pid));
     }
@@ -70,7 +70,7 @@ public sealed class RestartTests
         app.SetScript("""{"Fn": {"mode": "ok"}}""");
         await app.WaitUntilAsync(async () => await app.CheckpointAsync("0") == 0, "checkpoint after the redelivery");
 
-        List<Record> records = app.Records();
+        var records = app.Records();
         Assert.Equal(2, records.Count);
         Assert.Equal([0L], records[1].SequenceNumbers);
         Assert.NotEqual(records[0].Pid, records[1].Pid);
@@ -101,9 +101,9 @@ public sealed class RestartTests
         Assert.Null(await app.StartAsync());
         await app.SendAsync("input", "0", Enumerable.Range(0, 40).Select(i => $"e{i}").ToArray());
         await app.WaitUntilAsync(async () => await app.CheckpointAsync("0") >= 7, "some batches checkpointed");
-        int orphanPid = (await app.StatusAsync()).GetProperty("handlerPid").GetInt32();
+        var orphanPid = (await app.StatusAsync()).GetProperty("handlerPid").GetInt32();
         await app.KillAsync();
-        int before = app.Records().Count;
+        var before = app.Records().Count;
         using (var orphan = System.Diagnostics.Process.GetProcessById(orphanPid))
         {
             Assert.False(orphan.HasExited, "kill -9 of devhost leaves its handler running");
@@ -113,12 +113,12 @@ public sealed class RestartTests
         Assert.Contains($"Stopped handler pid {orphanPid} left running by a previous devhost", app.Output, StringComparison.Ordinal);
         await app.WaitUntilAsync(async () => await app.CheckpointAsync("0") == 39, "every event checkpointed after the restart");
 
-        List<Record> records = app.Records();
+        var records = app.Records();
         var seen = records.SelectMany(r => r.SequenceNumbers).ToHashSet();
         Assert.Equal(Enumerable.Range(0, 40).Select(i => (long)i), seen.Order());
 
         // After the restart, delivery resumes at or before the first event not yet checkpointed, in order, without gaps.
-        List<long> after = records.Skip(before).SelectMany(r => r.SequenceNumbers).ToList();
+        var after = records.Skip(before).SelectMany(r => r.SequenceNumbers).ToList();
         Assert.True(after.Count > 0, "nothing was delivered after the restart: the kill came after the last batch, so the resume was not exercised");
         Assert.Equal(Enumerable.Range((int)after[0], after.Count).Select(i => (long)i), after);
         Assert.True(after[0] <= records.Take(before).SelectMany(r => r.SequenceNumbers).Max() + 1);

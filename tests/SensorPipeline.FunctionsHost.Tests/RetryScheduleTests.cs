@@ -35,7 +35,7 @@ public sealed class RetryScheduleTests
     {
         TimeSpan min = TimeSpan.FromSeconds(1), max = TimeSpan.FromSeconds(10);
         var schedule = new RetrySchedule(new RetryPolicy(RetryStrategy.ExponentialBackoff, -1, default, min, max), new Random(42));
-        TimeSpan[] delays = Enumerable.Range(0, 8).Select(_ => schedule.NextDelay()).ToArray();
+        var delays = Enumerable.Range(0, 8).Select(_ => schedule.NextDelay()).ToArray();
         Assert.Equal(min, delays[0]);
         Assert.InRange(delays[1].TotalSeconds, 1 + 0.8, 1 + 1.2);   // min + r·2⁰·min
         Assert.InRange(delays[2].TotalSeconds, 1 + 1.6, 1 + 2.4);   // min + r·2¹·min

@@ -20,22 +20,22 @@ public sealed class StatusTests
         app.SetScript("""{"Fn": {"mode": "fail", "status": 500}}""");
         await app.SendAsync("input", "1", "x");
         await app.WaitUntilAsync(async () => await app.CheckpointAsync("1") == 0, "checkpoint past the failed batch on partition 1");
-        using (HttpResponseMessage paused = await app.Http.PostAsync(app.At("admin/functions/Fn/pause"), null))
+        using (var paused = await app.Http.PostAsync(app.At("admin/functions/Fn/pause"), null))
         {
             Assert.True(paused.IsSuccessStatusCode);
         }
 
         await app.SendAsync("input", "0", "d", "e");
 
-        JsonElement status = await app.DevHostStatusAsync();
+        var status = await app.DevHostStatusAsync();
         Assert.Equal(["input", "output"], status.GetProperty("hubs").EnumerateArray().Select(h => h.GetProperty("name").GetString()));
-        JsonElement host = status.GetProperty("functionsHost");
-        JsonElement functionsOnly = await app.StatusAsync();
+        var host = status.GetProperty("functionsHost");
+        var functionsOnly = await app.StatusAsync();
         Assert.Equal(functionsOnly.GetProperty("handlerPid").GetInt32(), host.GetProperty("handlerPid").GetInt32());
         Assert.Equal(1, host.GetProperty("handlerStarts").GetInt32());
         Assert.True(host.GetProperty("handlerPort").GetInt32() > 0);
 
-        JsonElement fn = Assert.Single(host.GetProperty("functions").EnumerateArray());
+        var fn = Assert.Single(host.GetProperty("functions").EnumerateArray());
         Assert.Equal("Fn", fn.GetProperty("name").GetString());
         Assert.Equal("input", fn.GetProperty("eventHubName").GetString());
         Assert.Equal("fn", fn.GetProperty("consumerGroup").GetString());
@@ -54,9 +54,9 @@ public sealed class StatusTests
 
         var (exitCode, output, errors) = await app.RunStatusCommandAsync();
         Assert.True(exitCode == 0, errors);
-        string[] lines = output.Split('\n', StringSplitOptions.TrimEntries);
+        var lines = output.Split('\n', StringSplitOptions.TrimEntries);
         Assert.Contains(lines, l => l.StartsWith($"handler pid {host.GetProperty("handlerPid").GetInt32()} ", StringComparison.Ordinal));
-        string[] function = StatusTable.Row(lines, "Fn");
+        var function = StatusTable.Row(lines, "Fn");
         Assert.Equal(["Fn", "input", "fn", "yes"], function[..4]);
         Assert.Equal(["1", "0", "2", "0", "0"], function[5..]); // failed, retried, lag, stalled, lost (ok depends on how the host batched the first three)
         Assert.Equal(["fn", "input", "0", "2", "4", "2"], StatusTable.Row(lines, "fn", "input", "0")[..6]);

@@ -81,7 +81,7 @@ public sealed class TestApp : IAsyncDisposable
 
     public void AddFunction(string name, string functionJson, bool underFunctionsFolder = true)
     {
-        string folder = underFunctionsFolder ? Path.Combine(Root, "functions", name) : Path.Combine(Root, name);
+        var folder = underFunctionsFolder ? Path.Combine(Root, "functions", name) : Path.Combine(Root, name);
         Directory.CreateDirectory(folder);
         File.WriteAllText(Path.Combine(folder, "function.json"), functionJson);
     }
@@ -99,7 +99,7 @@ public sealed class TestApp : IAsyncDisposable
             ["RECORD_FILE"] = RecordFile,
             ["SCRIPT_FILE"] = ScriptFile,
         };
-        foreach ((string key, string value) in extra)
+        foreach ((var key, var value) in extra)
         {
             values[key] = value;
         }
@@ -110,7 +110,7 @@ public sealed class TestApp : IAsyncDisposable
     public void SetScript(string json)
     {
         // Written whole and renamed, so the handler never reads half a script.
-        string temporary = ScriptFile + ".tmp";
+        var temporary = ScriptFile + ".tmp";
         File.WriteAllText(temporary, json);
         File.Move(temporary, ScriptFile, overwrite: true);
     }
@@ -158,30 +158,30 @@ public sealed class TestApp : IAsyncDisposable
 
     public async Task SendAsync(string hub, string partitionId, params string[] bodies)
     {
-        string json = JsonSerializer.Serialize(bodies.Select(b => new { Body = b, UserProperties = new { kind = "test", n = 7 } }));
+        var json = JsonSerializer.Serialize(bodies.Select(b => new { Body = b, UserProperties = new { kind = "test", n = 7 } }));
         using var content = new StringContent(json, Encoding.UTF8, "application/vnd.microsoft.servicebus.json");
-        using HttpResponseMessage response = await Http.PostAsync(At($"{hub}/partitions/{partitionId}/messages"), content);
+        using var response = await Http.PostAsync(At($"{hub}/partitions/{partitionId}/messages"), content);
         Assert.True(response.IsSuccessStatusCode, $"send: {(int)response.StatusCode} {await response.Content.ReadAsStringAsync()}");
     }
 
     public async Task<List<JsonElement>> PeekAsync(string hub, string partitionId)
     {
-        using JsonDocument document = JsonDocument.Parse(await Http.GetStringAsync(At($"{hub}/partitions/{partitionId}/events?from=0&max=1000")));
-        JsonElement root = document.RootElement;
-        JsonElement events = root.ValueKind == JsonValueKind.Array ? root : root.GetProperty("events");
+        using var document = JsonDocument.Parse(await Http.GetStringAsync(At($"{hub}/partitions/{partitionId}/events?from=0&max=1000")));
+        var root = document.RootElement;
+        var events = root.ValueKind == JsonValueKind.Array ? root : root.GetProperty("events");
         return events.EnumerateArray().Select(e => e.Clone()).ToList();
     }
 
     public async Task<JsonElement> StatusAsync()
     {
-        using JsonDocument document = JsonDocument.Parse(await Http.GetStringAsync(At("status/functions")));
+        using var document = JsonDocument.Parse(await Http.GetStringAsync(At("status/functions")));
         return document.RootElement.Clone();
     }
 
     /// <summary>The emulator's <c>GET /status</c>, which also carries the Functions host's part as <c>functionsHost</c>.</summary>
     public async Task<JsonElement> DevHostStatusAsync()
     {
-        using JsonDocument document = JsonDocument.Parse(await Http.GetStringAsync(At("status")));
+        using var document = JsonDocument.Parse(await Http.GetStringAsync(At("status")));
         return document.RootElement.Clone();
     }
 
@@ -195,21 +195,21 @@ public sealed class TestApp : IAsyncDisposable
     /// <summary>The checkpointed sequence number of Fn on a partition, null before the first checkpoint.</summary>
     public async Task<long?> CheckpointAsync(string partitionId, string function = "Fn")
     {
-        JsonElement status = await StatusAsync();
-        JsonElement fn = status.GetProperty("functions").EnumerateArray().Single(f => f.GetProperty("name").GetString() == function);
-        JsonElement partition = fn.GetProperty("partitions").EnumerateArray().Single(p => p.GetProperty("partitionId").GetString() == partitionId);
-        JsonElement checkpoint = partition.GetProperty("checkpointSequenceNumber");
+        var status = await StatusAsync();
+        var fn = status.GetProperty("functions").EnumerateArray().Single(f => f.GetProperty("name").GetString() == function);
+        var partition = fn.GetProperty("partitions").EnumerateArray().Single(p => p.GetProperty("partitionId").GetString() == partitionId);
+        var checkpoint = partition.GetProperty("checkpointSequenceNumber");
         return checkpoint.ValueKind == JsonValueKind.Null ? null : checkpoint.GetInt64();
     }
 
     public List<Record> Records()
     {
         var records = new List<Record>();
-        foreach (string line in File.ReadAllLines(RecordFile))
+        foreach (var line in File.ReadAllLines(RecordFile))
         {
             if (line.Length > 0)
             {
-                using JsonDocument document = JsonDocument.Parse(line);
+                using var document = JsonDocument.Parse(line);
                 records.Add(new Record(document.RootElement.Clone()));
             }
         }
@@ -246,7 +246,7 @@ public sealed class TestApp : IAsyncDisposable
 
         // A handler whose devhost was killed with -9 outlives it (devhost stops it at its next start, which a test may
         // not do): stop every handler this app ever ran.
-        foreach (int pid in Records().Select(r => r.Pid).Distinct())
+        foreach (var pid in Records().Select(r => r.Pid).Distinct())
         {
             try
             {
@@ -280,7 +280,7 @@ public sealed class Record(JsonElement raw)
 
     public string Url => Raw.GetProperty("url").GetString()!;
 
-    public string Header(string name) => Raw.GetProperty("headers").TryGetProperty(name.ToLowerInvariant(), out JsonElement v) ? v.GetString()! : "";
+    public string Header(string name) => Raw.GetProperty("headers").TryGetProperty(name.ToLowerInvariant(), out var v) ? v.GetString()! : "";
 
     public bool HasHeader(string name) => Raw.GetProperty("headers").TryGetProperty(name.ToLowerInvariant(), out _);
 
@@ -291,7 +291,7 @@ public sealed class Record(JsonElement raw)
     /// <summary>A Metadata value that is a JSON string holding JSON text, parsed.</summary>
     public JsonElement MetadataText(string name)
     {
-        JsonElement value = Metadata.GetProperty(name);
+        var value = Metadata.GetProperty(name);
         Assert.Equal(JsonValueKind.String, value.ValueKind);
         return JsonDocument.Parse(value.GetString()!).RootElement;
     }
@@ -304,7 +304,7 @@ public sealed class Record(JsonElement raw)
     {
         get
         {
-            JsonElement data = Body.GetProperty("Data").GetProperty("events");
+            var data = Body.GetProperty("Data").GetProperty("events");
             Assert.Equal(JsonValueKind.String, data.ValueKind);
             return JsonDocument.Parse(data.GetString()!).RootElement.EnumerateArray().Select(e => Convert.FromBase64String(e.GetString()!)).ToArray();
         }

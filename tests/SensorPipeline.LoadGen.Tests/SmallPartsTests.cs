@@ -1,4 +1,6 @@
+using SensorPipeline.Core.Telemetry;
 using SensorPipeline.LoadGen.Cli;
+using SensorPipeline.LoadGen.Run;
 using SensorPipeline.LoadGen.Sending;
 using SensorPipeline.LoadGen.Verify;
 
@@ -43,40 +45,20 @@ public class SmallPartsTests
     public void DurationParser_SignedRejects(string text) => Assert.False(DurationParser.TryParseSigned(text, out _));
 
     [Fact]
-    public void LatencyHistogram_PercentilesWithinFivePercent()
+    public void SendLatency_ResolvesMicrosecondsAndSharesThePipelineBoundsFromOneMillisecond()
     {
-        var histogram = new LatencyHistogram();
-        for (var ms = 1; ms <= 1000; ms++)
+        var counters = new RunCounters();
+        counters.Record(new SendOutcome(SendStatus.Sent, 1, 201, TimeSpan.FromMicroseconds(40), null), 1);
+        counters.Record(new SendOutcome(SendStatus.Sent, 1, 201, TimeSpan.FromMicroseconds(400), null), 1);
+
+        // Two sends a decade apart below 1 ms land in different buckets, each read back within one bucket (9.05 %).
+        Assert.InRange(counters.Latency.Percentile(0.5).TotalMicroseconds, 40, 40 * 1.0906);
+        Assert.Equal(TimeSpan.FromMicroseconds(400), counters.Latency.Percentile(1));
+        var layout = RunCounters.SendLatencyBuckets;
+        foreach (var ms in new[] { 1.0, 1.5, 37.0, 250.0, 9_000.0 })
         {
-            histogram.Record(TimeSpan.FromMilliseconds(ms));
+            Assert.Equal(LatencyBuckets.UpperBoundMs(LatencyBuckets.Index(ms)), layout.UpperBoundMs(layout.Index(ms)), 9);
         }
-
-        Assert.Equal(1000, histogram.Count);
-        Assert.InRange(histogram.Percentile(50).TotalMilliseconds, 500, 525);
-        Assert.InRange(histogram.Percentile(99).TotalMilliseconds, 990, 1000);
-        Assert.Equal(TimeSpan.FromMilliseconds(1000), histogram.Percentile(100));
-        Assert.Equal(TimeSpan.FromMilliseconds(1000), histogram.Max);
-    }
-
-    [Fact]
-    public void LatencyHistogram_Empty_Zero() => Assert.Equal(TimeSpan.Zero, new LatencyHistogram().Percentile(99));
-
-    [Fact]
-    public async Task LatencyHistogram_ConcurrentRecords_NoneLost()
-    {
-        var histogram = new LatencyHistogram();
-
-        await Parallel.ForEachAsync(Enumerable.Range(0, 8), (_, _) =>
-        {
-            for (var i = 0; i < 10_000; i++)
-            {
-                histogram.Record(TimeSpan.FromMicroseconds(i));
-            }
-
-            return ValueTask.CompletedTask;
-        });
-
-        Assert.Equal(80_000, histogram.Count);
     }
 
     [Fact]

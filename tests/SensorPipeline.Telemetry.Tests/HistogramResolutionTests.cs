@@ -1,5 +1,7 @@
 using SensorPipeline.Core.Telemetry;
 using SensorPipeline.Functions.Telemetry;
+// The handler's per-bucket metric, not the core recorder of the same name.
+using LatencyHistogram = SensorPipeline.Functions.Telemetry.LatencyHistogram;
 
 namespace SensorPipeline.Telemetry.Tests;
 

@@ -2,8 +2,8 @@ using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Options;
-using SensorPipeline.Core.Splitting;
 using SensorPipeline.Core.Readings;
+using SensorPipeline.Core.Splitting;
 using SensorPipeline.Core.Telemetry;
 using SensorPipeline.Functions.Telemetry;
 

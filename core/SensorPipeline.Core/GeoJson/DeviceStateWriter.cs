@@ -31,7 +31,7 @@ public static class DeviceStateWriter
         writer.WriteEndArray();
         writer.WriteEndObject();
         writer.WriteStartObject("properties");
-        writer.WriteString("kind", reading.Payload == PayloadCase.Weather ? "weather" : "seismic");
+        writer.WriteString("kind", reading.Kind.EncodedName());
         writer.WriteNumber("sequence", reading.Sequence);
         writer.WriteString("observedAt", reading.ObservedAt.UtcDateTime);
         writer.WriteString("enqueuedAt", source.EnqueuedTime.UtcDateTime);

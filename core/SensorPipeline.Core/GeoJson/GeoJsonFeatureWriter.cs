@@ -21,8 +21,6 @@ public static class GeoJsonFeatureWriter
     private static readonly JsonEncodedText Coordinates = JsonEncodedText.Encode("coordinates");
     private static readonly JsonEncodedText Properties = JsonEncodedText.Encode("properties");
     private static readonly JsonEncodedText Kind = JsonEncodedText.Encode("kind");
-    private static readonly JsonEncodedText Weather = JsonEncodedText.Encode("weather");
-    private static readonly JsonEncodedText Seismic = JsonEncodedText.Encode("seismic");
     private static readonly JsonEncodedText Sequence = JsonEncodedText.Encode("sequence");
     private static readonly JsonEncodedText ObservedAt = JsonEncodedText.Encode("observedAt");
     private static readonly JsonEncodedText EnqueuedAt = JsonEncodedText.Encode("enqueuedAt");
@@ -67,7 +65,7 @@ public static class GeoJsonFeatureWriter
         writer.WriteEndObject();
 
         writer.WriteStartObject(Properties);
-        writer.WriteString(Kind, reading.Payload == PayloadCase.Weather ? Weather : Seismic);
+        writer.WriteString(Kind, reading.Kind.EncodedName());
         writer.WriteNumber(Sequence, reading.Sequence);
         writer.WriteString(ObservedAt, reading.ObservedAt.UtcDateTime);
         writer.WriteString(EnqueuedAt, source.EnqueuedTime.UtcDateTime);

@@ -5,6 +5,7 @@ using SensorPipeline.Core.GeoJson;
 using SensorPipeline.Core.Policies;
 using SensorPipeline.Core.Readings;
 using SensorPipeline.Core.Splitting;
+using SensorKind = SensorPipeline.Protos.SensorKind;
 
 namespace SensorPipeline.Core.Processing;
 
@@ -17,7 +18,7 @@ namespace SensorPipeline.Core.Processing;
 /// </summary>
 public sealed class EnvelopeProcessor : IDisposable
 {
-    private readonly int _kind;
+    private readonly SensorKind _kind;
     private readonly string _kindName;
     private readonly StalenessPolicy _staleness;
     private readonly DeviceIdCache _deviceIds;
@@ -27,19 +28,14 @@ public sealed class EnvelopeProcessor : IDisposable
     private readonly Dictionary<string, int> _latestIndex = new(StringComparer.Ordinal);
     private byte[] _decoded = new byte[64 * 1024];
 
-    /// <param name="kind">The proto SensorKind number this processor accepts (1 weather, 2 seismic).</param>
+    /// <param name="kind">The kind this processor accepts: weather or seismic.</param>
     /// <param name="stage">The stage name stored in dead letters (e.g. <c>weather-processor</c>).</param>
     /// <param name="staleness">The staleness rule.</param>
     /// <param name="deviceIds">Optional shared-per-instance string cache.</param>
-    public EnvelopeProcessor(int kind, string stage, StalenessPolicy staleness, DeviceIdCache? deviceIds = null)
+    public EnvelopeProcessor(SensorKind kind, string stage, StalenessPolicy staleness, DeviceIdCache? deviceIds = null)
     {
-        if (kind is not (1 or 2))
-        {
-            throw new ArgumentOutOfRangeException(nameof(kind), kind, "1 (weather) or 2 (seismic)");
-        }
-
+        _kindName = kind.Name(); // throws for a kind the pipeline does not route
         _kind = kind;
-        _kindName = kind == 1 ? "weather" : "seismic";
         Stage = stage ?? throw new ArgumentNullException(nameof(stage));
         _staleness = staleness ?? throw new ArgumentNullException(nameof(staleness));
         _deviceIds = deviceIds ?? new DeviceIdCache();

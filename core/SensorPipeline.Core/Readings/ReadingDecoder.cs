@@ -1,4 +1,5 @@
 using SensorPipeline.Core.Wire;
+using SensorKind = SensorPipeline.Protos.SensorKind;
 
 namespace SensorPipeline.Core.Readings;
 
@@ -27,7 +28,7 @@ public static class ReadingDecoder
             var ok = (field, wire) switch
             {
                 (1, WireType.LengthDelimited) => reader.TryReadLengthDelimited(out reading.DeviceIdUtf8),
-                (2, WireType.Varint) => TryReadInt32(ref reader, out reading.Kind),
+                (2, WireType.Varint) => TryReadKind(ref reader, out reading.Kind),
                 (3, WireType.Varint) => reader.TryReadVarint(out reading.Sequence),
                 (4, WireType.LengthDelimited) => reader.TryReadLengthDelimited(out var timestamp) && TryReadTimestamp(timestamp, ref reading),
                 (5, WireType.LengthDelimited) => reader.TryReadLengthDelimited(out var location) && TryReadLocation(location, ref reading),
@@ -49,6 +50,13 @@ public static class ReadingDecoder
         // proto3 int32/enum: negative values are sign-extended to ten bytes; truncation is the spec'd behaviour.
         var ok = reader.TryReadVarint(out var raw);
         value = unchecked((int)raw);
+        return ok;
+    }
+
+    private static bool TryReadKind(ref ProtoReader reader, out SensorKind kind)
+    {
+        var ok = TryReadInt32(ref reader, out var number);
+        kind = (SensorKind)number;
         return ok;
     }
 

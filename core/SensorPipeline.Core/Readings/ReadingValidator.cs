@@ -22,12 +22,7 @@ public static class ReadingValidator
             return DeadLetterReason.InvalidDeviceId;
         }
 
-        var expectedPayload = reading.Kind switch
-        {
-            1 => PayloadCase.Weather,
-            2 => PayloadCase.Seismic,
-            _ => PayloadCase.None,
-        };
+        var expectedPayload = reading.Kind.ExpectedPayload();
         if (expectedPayload == PayloadCase.None)
         {
             return DeadLetterReason.UnknownKind;

@@ -1,3 +1,5 @@
+using SensorKind = SensorPipeline.Protos.SensorKind;
+
 namespace SensorPipeline.Core.Readings;
 
 /// <summary>Which measurement set a reading carries (the proto's <c>payload</c> oneof).</summary>
@@ -44,8 +46,8 @@ public ref struct ReadingView
     /// <summary>The device id's UTF-8 bytes (a slice of the event body).</summary>
     public ReadOnlySpan<byte> DeviceIdUtf8;
 
-    /// <summary>The proto's <c>SensorKind</c> number, kept raw so unknown values can be reported.</summary>
-    public int Kind;
+    /// <summary>The proto's kind; any number the wire carries (unknown ones are kept so they can be reported).</summary>
+    public SensorKind Kind;
 
     /// <summary>Per-device sequence number, from 1.</summary>
     public ulong Sequence;

@@ -1,6 +1,7 @@
 using System.Text;
 using SensorPipeline.Core.Readings;
 using SensorPipeline.Core.Wire;
+using SensorKind = SensorPipeline.Protos.SensorKind;
 
 namespace SensorPipeline.Core.Splitting;
 
@@ -12,7 +13,7 @@ namespace SensorPipeline.Core.Splitting;
 public static class EnvelopeReader
 {
     /// <summary>Collects the envelope's header fields into <paramref name="sources"/> (cleared first).</summary>
-    public static DeadLetterReason TryReadHeader(ReadOnlySpan<byte> body, List<SourcePosition> sources, out int kind, out long forwardedTimeUnixMs, out int readingCount)
+    public static DeadLetterReason TryReadHeader(ReadOnlySpan<byte> body, List<SourcePosition> sources, out SensorKind kind, out long forwardedTimeUnixMs, out int readingCount)
     {
         ArgumentNullException.ThrowIfNull(sources);
         sources.Clear();
@@ -37,7 +38,7 @@ public static class EnvelopeReader
             {
                 case (1, WireType.Varint):
                     ok = reader.TryReadVarint(out var k);
-                    kind = unchecked((int)k);
+                    kind = (SensorKind)unchecked((int)k);
                     break;
                 case (2, WireType.LengthDelimited):
                     if (!reader.TryReadLengthDelimited(out var source))

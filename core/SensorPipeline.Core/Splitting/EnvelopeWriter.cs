@@ -1,6 +1,7 @@
 using System.Buffers;
 using SensorPipeline.Core.Readings;
 using SensorPipeline.Core.Wire;
+using SensorKind = SensorPipeline.Protos.SensorKind;
 
 namespace SensorPipeline.Core.Splitting;
 
@@ -25,10 +26,10 @@ public sealed class EnvelopeWriter
     private int _envelopeReadings;
     private long _forwardedTimeUnixMs;
 
-    public EnvelopeWriter(int kind) => Kind = kind;
+    public EnvelopeWriter(SensorKind kind) => Kind = kind;
 
-    /// <summary>The proto SensorKind number of every reading written.</summary>
-    public int Kind { get; }
+    /// <summary>The kind of every reading written.</summary>
+    public SensorKind Kind { get; }
 
     /// <summary>Readings written since the last reset.</summary>
     public int ReadingCount { get; private set; }

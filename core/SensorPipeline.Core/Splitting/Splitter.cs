@@ -1,5 +1,6 @@
 using SensorPipeline.Core.DeadLetters;
 using SensorPipeline.Core.Readings;
+using SensorKind = SensorPipeline.Protos.SensorKind;
 
 namespace SensorPipeline.Core.Splitting;
 
@@ -54,8 +55,8 @@ public sealed class Splitter
     /// </summary>
     public const int MaxReadingDeadLettersPerEvent = 100;
 
-    private readonly EnvelopeWriter _weather = new(1);
-    private readonly EnvelopeWriter _seismic = new(2);
+    private readonly EnvelopeWriter _weather = new(SensorKind.Weather);
+    private readonly EnvelopeWriter _seismic = new(SensorKind.Seismic);
 
     public SplitResult Split(IReadOnlyList<InputEvent> events, long nowUnixMs)
     {

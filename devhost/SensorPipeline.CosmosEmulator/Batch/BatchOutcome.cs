@@ -16,7 +16,7 @@ public static class BatchOutcome
     public static int HttpStatus(IReadOnlyList<BatchOperationResult> results)
     {
         ArgumentNullException.ThrowIfNull(results);
-        foreach (BatchOperationResult result in results)
+        foreach (var result in results)
         {
             if (!result.IsSuccess)
             {
@@ -43,7 +43,7 @@ public static class BatchOutcome
         }
 
         var results = new BatchOperationResult[operationCount];
-        for (int i = 0; i < operationCount; i++)
+        for (var i = 0; i < operationCount; i++)
         {
             results[i] = i == failedIndex ? failure : new BatchOperationResult(FailedDependency);
         }

@@ -45,9 +45,9 @@ public static class BatchRequestReader
         }
 
         var operations = new List<BatchOperation>();
-        int offset = 0;
-        bool segmentSeen = false;
-        while (RecordIoFraming.TryReadRecord(body.Span, ref offset, ref segmentSeen, out Range range))
+        var offset = 0;
+        var segmentSeen = false;
+        while (RecordIoFraming.TryReadRecord(body.Span, ref offset, ref segmentSeen, out var range))
         {
             if (operations.Count == BatchLimits.MaxOperations)
             {
@@ -68,8 +68,8 @@ public static class BatchRequestReader
 
     private static BatchOperation ReadOperation(ReadOnlyMemory<byte> rowMemory, int index)
     {
-        string what = $"Operation {index}";
-        ReadOnlySpan<byte> row = rowMemory.Span;
+        var what = $"Operation {index}";
+        var row = rowMemory.Span;
         HybridRowFormat.ExpectHeader(row, HybridRowFormat.BatchOperationSchemaId, what);
         if (row.Length < VariableOffset)
         {
@@ -77,8 +77,8 @@ public static class BatchRequestReader
         }
 
         int presence = row[PresenceOffset];
-        int operationType = BinaryPrimitives.ReadInt32LittleEndian(row[OperationTypeOffset..]);
-        int resourceType = BinaryPrimitives.ReadInt32LittleEndian(row[ResourceTypeOffset..]);
+        var operationType = BinaryPrimitives.ReadInt32LittleEndian(row[OperationTypeOffset..]);
+        var resourceType = BinaryPrimitives.ReadInt32LittleEndian(row[ResourceTypeOffset..]);
         if ((presence & 0b11) != 0b11)
         {
             throw new BatchFormatException($"{what}: operationType or resourceType is missing.");
@@ -94,12 +94,12 @@ public static class BatchRequestReader
             throw new BatchFormatException($"{what}: resource type {resourceType}; batches operate on documents (2) only.");
         }
 
-        int offset = VariableOffset;
-        string? partitionKey = ReadVariableString(rowMemory, presence, BitPartitionKey, ref offset, what);
-        ReadOnlyMemory<byte> epk = ReadVariable(rowMemory, presence, BitEffectivePartitionKey, ref offset, what);
-        string? id = ReadVariableString(rowMemory, presence, BitId, ref offset, what);
-        ReadOnlyMemory<byte> binaryId = ReadVariable(rowMemory, presence, BitBinaryId, ref offset, what);
-        ReadOnlyMemory<byte> resourceBody = ReadVariable(rowMemory, presence, BitResourceBody, ref offset, what);
+        var offset = VariableOffset;
+        var partitionKey = ReadVariableString(rowMemory, presence, BitPartitionKey, ref offset, what);
+        var epk = ReadVariable(rowMemory, presence, BitEffectivePartitionKey, ref offset, what);
+        var id = ReadVariableString(rowMemory, presence, BitId, ref offset, what);
+        var binaryId = ReadVariable(rowMemory, presence, BitBinaryId, ref offset, what);
+        var resourceBody = ReadVariable(rowMemory, presence, BitResourceBody, ref offset, what);
 
         var sparse = new SparseFields();
         ReadSparse(row, offset, ref sparse, what);
@@ -114,8 +114,8 @@ public static class BatchRequestReader
 
     private static void Validate(BatchOperation operation, string what)
     {
-        bool needsId = operation.Kind is not (BatchOperationKind.Create or BatchOperationKind.Upsert);
-        bool needsBody = operation.Kind is not (BatchOperationKind.Read or BatchOperationKind.Delete);
+        var needsId = operation.Kind is not (BatchOperationKind.Create or BatchOperationKind.Upsert);
+        var needsBody = operation.Kind is not (BatchOperationKind.Read or BatchOperationKind.Delete);
         if (needsId && string.IsNullOrEmpty(operation.Id))
         {
             throw new BatchFormatException($"{what}: {operation.Kind} needs an item id.");
@@ -135,7 +135,7 @@ public static class BatchRequestReader
             return ReadOnlyMemory<byte>.Empty;
         }
 
-        int length = HybridRowFormat.ReadLengthPrefixed(row.Span, ref offset, what).Length;
+        var length = HybridRowFormat.ReadLengthPrefixed(row.Span, ref offset, what).Length;
         return row.Slice(offset - length, length);
     }
 
@@ -147,12 +147,12 @@ public static class BatchRequestReader
     {
         while (offset < row.Length)
         {
-            byte code = row[offset++];
-            int token = checked((int)Math.Min(HybridRowFormat.ReadVarUInt(row, ref offset, what), int.MaxValue));
+            var code = row[offset++];
+            var token = checked((int)Math.Min(HybridRowFormat.ReadVarUInt(row, ref offset, what), int.MaxValue));
             if (token >= TokenCount)
             {
                 // An unknown, inline-spelled path: a newer SDK's field. Skip its name; its value is skipped below.
-                int nameLength = token - TokenCount;
+                var nameLength = token - TokenCount;
                 if (nameLength > row.Length - offset)
                 {
                     throw new BatchFormatException($"{what}: a sparse field name runs past the end of the row.");
@@ -222,7 +222,7 @@ public static class BatchRequestReader
             throw new BatchFormatException($"{what}: a sparse value runs past the end of the row.");
         }
 
-        ReadOnlySpan<byte> value = row.Slice(offset, size);
+        var value = row.Slice(offset, size);
         offset += size;
         return value;
     }

@@ -31,17 +31,17 @@ public static class BatchResponseWriter
         RecordIoFraming.WriteSegment(output.GetSpan(RecordIoFraming.MinimalSegmentSize));
         output.Advance(RecordIoFraming.MinimalSegmentSize);
 
-        foreach (BatchOperationResult result in results)
+        foreach (var result in results)
         {
-            int size = RowSize(result);
-            byte[] rented = ArrayPool<byte>.Shared.Rent(size);
+            var size = RowSize(result);
+            var rented = ArrayPool<byte>.Shared.Rent(size);
             try
             {
-                Span<byte> row = rented.AsSpan(0, size);
+                var row = rented.AsSpan(0, size);
                 WriteRow(row, result);
 
                 // The record header carries the row's CRC, so the row is built first and copied after it.
-                Span<byte> destination = output.GetSpan(RecordIoFraming.RecordHeaderSize + size);
+                var destination = output.GetSpan(RecordIoFraming.RecordHeaderSize + size);
                 RecordIoFraming.WriteRecordHeader(destination, row);
                 row.CopyTo(destination[RecordIoFraming.RecordHeaderSize..]);
                 output.Advance(RecordIoFraming.RecordHeaderSize + size);
@@ -55,10 +55,10 @@ public static class BatchResponseWriter
 
     private static int RowSize(BatchOperationResult result)
     {
-        int size = FixedEnd;
+        var size = FixedEnd;
         if (result.ETag is not null)
         {
-            int etagBytes = Encoding.UTF8.GetByteCount(result.ETag);
+            var etagBytes = Encoding.UTF8.GetByteCount(result.ETag);
             size += HybridRowFormat.VarUIntSize((ulong)etagBytes) + etagBytes;
         }
 
@@ -78,15 +78,15 @@ public static class BatchResponseWriter
     private static void WriteRow(Span<byte> row, BatchOperationResult result)
     {
         HybridRowFormat.WriteHeader(row, HybridRowFormat.BatchResultSchemaId);
-        byte presence = PresenceStatus;
+        var presence = PresenceStatus;
         BinaryPrimitives.WriteInt32LittleEndian(row[(PresenceOffset + 1)..], result.StatusCode);
         BinaryPrimitives.WriteInt32LittleEndian(row[(PresenceOffset + 5)..], result.SubStatusCode);
 
-        int offset = FixedEnd;
+        var offset = FixedEnd;
         if (result.ETag is not null)
         {
             presence |= BitETag;
-            int etagBytes = Encoding.UTF8.GetByteCount(result.ETag);
+            var etagBytes = Encoding.UTF8.GetByteCount(result.ETag);
             offset += HybridRowFormat.WriteVarUInt(row[offset..], (ulong)etagBytes);
             offset += Encoding.UTF8.GetBytes(result.ETag, row[offset..]);
         }

@@ -67,7 +67,7 @@ internal static class HybridRowFormat
             throw new BatchFormatException($"{what}: HybridRow version byte 0x{row[0]:X2}, expected 0x{Version1:X2}.");
         }
 
-        int schemaId = BinaryPrimitives.ReadInt32LittleEndian(row[1..]);
+        var schemaId = BinaryPrimitives.ReadInt32LittleEndian(row[1..]);
         if (schemaId != expectedSchemaId)
         {
             throw new BatchFormatException($"{what}: schema id {schemaId}, expected {expectedSchemaId}.");
@@ -78,14 +78,14 @@ internal static class HybridRowFormat
     public static ulong ReadVarUInt(ReadOnlySpan<byte> source, ref int offset, string what)
     {
         ulong value = 0;
-        for (int shift = 0; shift < 64; shift += 7)
+        for (var shift = 0; shift < 64; shift += 7)
         {
             if (offset >= source.Length)
             {
                 throw new BatchFormatException($"{what}: the row ends inside a length prefix.");
             }
 
-            byte b = source[offset++];
+            var b = source[offset++];
             value |= (ulong)(b & 0x7F) << shift;
             if (b < 0x80)
             {
@@ -99,13 +99,13 @@ internal static class HybridRowFormat
     /// <summary>Reads a length-prefixed value (variable column, or sparse utf8/binary) and returns its bytes.</summary>
     public static ReadOnlySpan<byte> ReadLengthPrefixed(ReadOnlySpan<byte> source, ref int offset, string what)
     {
-        ulong length = ReadVarUInt(source, ref offset, what);
+        var length = ReadVarUInt(source, ref offset, what);
         if (length > (ulong)(source.Length - offset))
         {
             throw new BatchFormatException($"{what}: a value of {length} bytes runs past the end of its row.");
         }
 
-        ReadOnlySpan<byte> value = source.Slice(offset, (int)length);
+        var value = source.Slice(offset, (int)length);
         offset += (int)length;
         return value;
     }
@@ -113,7 +113,7 @@ internal static class HybridRowFormat
     /// <summary>Number of bytes <see cref="WriteVarUInt"/> uses for <paramref name="value"/>.</summary>
     public static int VarUIntSize(ulong value)
     {
-        int size = 1;
+        var size = 1;
         while (value >= 0x80)
         {
             value >>= 7;
@@ -126,7 +126,7 @@ internal static class HybridRowFormat
     /// <summary>Writes a 7-bit-group unsigned varint; returns the bytes written.</summary>
     public static int WriteVarUInt(Span<byte> destination, ulong value)
     {
-        int i = 0;
+        var i = 0;
         while (value >= 0x80)
         {
             destination[i++] = unchecked((byte)(value | 0x80));

@@ -11,8 +11,8 @@ internal static class RecordIoCrc32
 
     public static uint Compute(ReadOnlySpan<byte> data)
     {
-        uint crc = 0xFFFFFFFFu;
-        foreach (byte b in data)
+        var crc = 0xFFFFFFFFu;
+        foreach (var b in data)
         {
             crc = Table[(crc ^ b) & 0xFF] ^ (crc >> 8);
         }
@@ -25,8 +25,8 @@ internal static class RecordIoCrc32
         var table = new uint[256];
         for (uint i = 0; i < 256; i++)
         {
-            uint c = i;
-            for (int k = 0; k < 8; k++)
+            var c = i;
+            for (var k = 0; k < 8; k++)
             {
                 c = (c & 1) != 0 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
             }

@@ -40,13 +40,13 @@ internal static class RecordIoFraming
     {
         while (offset < stream.Length)
         {
-            ReadOnlySpan<byte> rest = stream[offset..];
+            var rest = stream[offset..];
             if (rest.Length < HybridRowFormat.HeaderSize || rest[0] != HybridRowFormat.Version1)
             {
                 throw new BatchFormatException($"Byte {offset}: expected a RecordIO segment or record header.");
             }
 
-            int schemaId = BinaryPrimitives.ReadInt32LittleEndian(rest[1..]);
+            var schemaId = BinaryPrimitives.ReadInt32LittleEndian(rest[1..]);
             if (schemaId == HybridRowFormat.SegmentSchemaId)
             {
                 offset += ReadSegmentLength(rest, offset);
@@ -67,15 +67,15 @@ internal static class RecordIoFraming
                 throw new BatchFormatException($"Byte {offset}: the body ends inside a record header.");
             }
 
-            int length = BinaryPrimitives.ReadInt32LittleEndian(rest[HybridRowFormat.HeaderSize..]);
-            uint crc = BinaryPrimitives.ReadUInt32LittleEndian(rest[(HybridRowFormat.HeaderSize + 4)..]);
+            var length = BinaryPrimitives.ReadInt32LittleEndian(rest[HybridRowFormat.HeaderSize..]);
+            var crc = BinaryPrimitives.ReadUInt32LittleEndian(rest[(HybridRowFormat.HeaderSize + 4)..]);
             if (length <= 0 || length > rest.Length - RecordHeaderSize)
             {
                 throw new BatchFormatException(
                     $"Byte {offset}: record length {length} does not fit the {rest.Length - RecordHeaderSize} bytes left.");
             }
 
-            int start = offset + RecordHeaderSize;
+            var start = offset + RecordHeaderSize;
             if (RecordIoCrc32.Compute(stream.Slice(start, length)) != crc)
             {
                 throw new BatchFormatException($"Byte {offset}: record CRC-32 mismatch (corrupt body).");
@@ -102,7 +102,7 @@ internal static class RecordIoFraming
             throw new BatchFormatException($"Byte {offset}: the body ends inside a RecordIO segment header.");
         }
 
-        int length = BinaryPrimitives.ReadInt32LittleEndian(rest[(HybridRowFormat.HeaderSize + 1)..]);
+        var length = BinaryPrimitives.ReadInt32LittleEndian(rest[(HybridRowFormat.HeaderSize + 1)..]);
         if ((rest[HybridRowFormat.HeaderSize] & 0x01) == 0 || length < MinimalSegmentSize || length > rest.Length)
         {
             throw new BatchFormatException($"Byte {offset}: RecordIO segment length {length} is missing or out of range.");

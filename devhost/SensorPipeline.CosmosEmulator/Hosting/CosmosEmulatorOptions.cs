@@ -1,3 +1,4 @@
+using SensorPipeline.DevHost.Common;
 using SensorPipeline.EventHubs;
 
 namespace SensorPipeline.CosmosEmulator.Hosting;
@@ -9,12 +10,9 @@ public sealed class CosmosEmulatorOptions
     /// <summary>The configuration section these options bind from.</summary>
     public const string SectionName = "Cosmos";
 
-    /// <summary>The Azure Cosmos DB emulator's published, well-known account key.</summary>
-    public const string WellKnownKey = "C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw==";
-
     /// <summary>The master key requests are signed with (base64). Default the well-known emulator key; must decode
     /// from base64 to at least 16 bytes.</summary>
-    public string AccountKey { get; set; } = WellKnownKey;
+    public string AccountKey { get; set; } = CosmosEmulatorAccount.Key;
 
     /// <summary>When a write is acknowledged relative to the disk (the Event Hubs emulator's modes). Default
     /// <see cref="DurabilityMode.Always"/>: fsync before the answer, concurrent writes sharing one fsync.</summary>

@@ -1,4 +1,4 @@
-using System.Globalization;
+using SensorPipeline.DevHost.Common;
 
 namespace SensorPipeline.CosmosEmulator.Hosting;
 
@@ -14,59 +14,20 @@ public sealed record EmulatorArguments(string DataDirectory, int Port, IReadOnly
 
     public const string Usage = "usage: cosmos-emulator --data <dir> [--port N] [--set Key=Value]...";
 
-    /// <summary>Parses the arguments; on failure returns null and a message for stderr.</summary>
+    /// <summary>Parses the arguments (<see cref="CommandLine"/>); on failure returns null and a message for stderr.</summary>
     public static EmulatorArguments? Parse(IReadOnlyList<string> args, out string? error)
     {
-        ArgumentNullException.ThrowIfNull(args);
-        string? data = null;
-        var port = DefaultPort;
-        var settings = new Dictionary<string, string?>(StringComparer.OrdinalIgnoreCase);
-        for (var i = 0; i < args.Count; i++)
+        if (CommandLine.Parse(args, ["--data"], Usage, out error) is not { } line)
         {
-            var name = args[i];
-            if (i + 1 >= args.Count)
-            {
-                error = $"{name}: a value is missing.\n{Usage}";
-                return null;
-            }
-
-            var value = args[++i];
-            switch (name)
-            {
-                case "--data":
-                    data = value;
-                    break;
-                case "--port":
-                    if (!int.TryParse(value, NumberStyles.None, CultureInfo.InvariantCulture, out port) || port > 65535)
-                    {
-                        error = $"--port: '{value}' is not a port number from 0 to 65535.";
-                        return null;
-                    }
-
-                    break;
-                case "--set":
-                    var eq = value.IndexOf('=', StringComparison.Ordinal);
-                    if (eq <= 0)
-                    {
-                        error = $"--set: '{value}' is not Key=Value.";
-                        return null;
-                    }
-
-                    settings[value[..eq]] = value[(eq + 1)..];
-                    break;
-                default:
-                    error = $"unknown option '{name}'.\n{Usage}";
-                    return null;
-            }
+            return null;
         }
 
-        if (data is null)
+        if (line["--data"] is not { } data)
         {
             error = $"--data is required.\n{Usage}";
             return null;
         }
 
-        error = null;
-        return new EmulatorArguments(Path.GetFullPath(data), port, settings);
+        return new EmulatorArguments(Path.GetFullPath(data), line.Port ?? DefaultPort, line.Settings);
     }
 }

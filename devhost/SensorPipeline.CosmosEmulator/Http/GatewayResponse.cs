@@ -10,10 +10,10 @@ namespace SensorPipeline.CosmosEmulator.Http;
 /// (<c>{"_rid":…,"Documents":[…],"_count":n}</c>) and errors (<c>{"code":"NotFound","message":"…"}</c>).</summary>
 internal static class GatewayResponse
 {
-    private static long s_lsn;
+    private static long _lsn;
 
     /// <summary>Advances the session token's LSN (every write).</summary>
-    public static void Written() => Interlocked.Increment(ref s_lsn);
+    public static void Written() => Interlocked.Increment(ref _lsn);
 
     public static void SetCommonHeaders(HttpContext context, double charge)
     {
@@ -22,7 +22,7 @@ internal static class GatewayResponse
         var activity = context.Request.Headers[CosmosHeaders.ActivityId].ToString();
         headers[CosmosHeaders.ActivityId] = activity.Length > 0 ? activity : Guid.NewGuid().ToString();
         headers[CosmosHeaders.RequestCharge] = charge.ToString("0.##", CultureInfo.InvariantCulture);
-        var lsn = Interlocked.Read(ref s_lsn).ToString(CultureInfo.InvariantCulture);
+        var lsn = Interlocked.Read(ref _lsn).ToString(CultureInfo.InvariantCulture);
         headers[CosmosHeaders.SessionToken] = "0:-1#" + lsn;
         headers["lsn"] = lsn;
         headers["x-ms-gatewayversion"] = "version=2.14.0";

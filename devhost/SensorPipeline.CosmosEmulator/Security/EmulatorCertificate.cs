@@ -1,12 +1,15 @@
 using System.Net;
 using System.Security.Cryptography;
 using System.Security.Cryptography.X509Certificates;
+using SensorPipeline.DevHost.Common;
 
 namespace SensorPipeline.CosmosEmulator.Security;
 
 /// <summary>The emulator's TLS certificate: self-signed for localhost/127.0.0.1, generated on first start and kept in
-/// the data directory so clients that pin it keep working across restarts. Clients accept it the way the SDKs'
-/// emulator settings do (a certificate callback for a loopback endpoint).</summary>
+/// the data directory so clients that pin it keep working across restarts. In-process clients accept it the way the
+/// SDKs' emulator settings do (a certificate callback for a loopback endpoint); a process that must not carry such a
+/// callback (the Function App) trusts it from the environment: <c>SSL_CERT_DIR</c> naming
+/// <see cref="CosmosEmulatorAccount.TrustDirectoryName"/>, where the public certificate is written as PEM.</summary>
 public static class EmulatorCertificate
 {
     public const string FileName = "emulator-certificate.pfx";
@@ -23,6 +26,7 @@ public static class EmulatorCertificate
             var stored = X509CertificateLoader.LoadPkcs12FromFile(path, password: null, X509KeyStorageFlags.Exportable);
             if (stored.NotAfter.ToUniversalTime() > now.UtcDateTime.AddDays(1))
             {
+                WriteTrust(dataDirectory, stored);
                 return stored;
             }
 
@@ -33,7 +37,18 @@ public static class EmulatorCertificate
         var temporary = path + ".tmp";
         File.WriteAllBytes(temporary, created.Export(X509ContentType.Pkcs12));
         File.Move(temporary, path, overwrite: true);
+        WriteTrust(dataDirectory, created);
         return created;
+    }
+
+    /// <summary>The public certificate alone, as PEM, in a folder of its own (OpenSSL-style trust directories read
+    /// every file in them).</summary>
+    private static void WriteTrust(string dataDirectory, X509Certificate2 certificate)
+    {
+        var directory = Directory.CreateDirectory(Path.Combine(dataDirectory, CosmosEmulatorAccount.TrustDirectoryName));
+        var path = Path.Combine(directory.FullName, "emulator.pem");
+        File.WriteAllText(path + ".tmp", certificate.ExportCertificatePem());
+        File.Move(path + ".tmp", path, overwrite: true);
     }
 
     /// <summary>A new self-signed ECDSA P-256 certificate for localhost and 127.0.0.1, valid for a year.</summary>

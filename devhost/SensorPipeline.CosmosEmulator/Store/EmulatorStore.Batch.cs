@@ -19,7 +19,7 @@ internal sealed partial class EmulatorStore
         ArgumentNullException.ThrowIfNull(container);
         ArgumentNullException.ThrowIfNull(operations);
         var results = new BatchOperationResult[operations.Count];
-        Task logged = Task.CompletedTask;
+        var logged = Task.CompletedTask;
         lock (container.Gate)
         {
             var now = Now;

@@ -1,5 +1,6 @@
 using System.Collections.Concurrent;
 using Microsoft.Extensions.Options;
+using SensorPipeline.EventHubs.Protocol;
 
 namespace SensorPipeline.EventHubs.Http;
 
@@ -14,12 +15,15 @@ public sealed class SasVerifier(IOptions<SasOptions> options)
 
     public SasOptions Options { get; } = options.Value;
 
+    /// <summary>How many tokens are remembered as verified (what the tests observe: a rejected token must never count).</summary>
+    internal int CachedTokens => _verified.Count;
+
     /// <summary>Null when allowed; otherwise why not.</summary>
     public string? Check(string? authorization, string resourcePath, DateTimeOffset now)
     {
         if (authorization is null || !_verified.TryGetValue(authorization, out var token))
         {
-            if (SharedAccessSignature.Verify(authorization, Options, out token) is { } invalid)
+            if (SharedAccessSignature.Verify(authorization, Options.KeyName, Options.Key, out token) is { } invalid)
             {
                 return invalid;
             }

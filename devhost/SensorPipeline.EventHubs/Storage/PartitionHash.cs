@@ -12,7 +12,7 @@ internal static class PartitionHash
     {
         var max = Encoding.UTF8.GetMaxByteCount(key.Length);
         byte[]? rented = null;
-        Span<byte> bytes = max <= 256 ? stackalloc byte[256] : (rented = ArrayPool<byte>.Shared.Rent(max));
+        var bytes = max <= 256 ? stackalloc byte[256] : (rented = ArrayPool<byte>.Shared.Rent(max));
         try
         {
             var length = Encoding.UTF8.GetBytes(key, bytes);

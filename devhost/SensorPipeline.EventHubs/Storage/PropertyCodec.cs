@@ -76,7 +76,7 @@ internal static class PropertyCodec
             BinaryPrimitives.WriteUInt16LittleEndian(destination[at..], (ushort)nameLength);
             at += 2 + nameLength;
             var v = destination[(at + 1)..];
-            (Tag tag, int length) = value switch
+            (var tag, var length) = value switch
             {
                 null => (Tag.Null, 0),
                 string s => (Tag.String, WriteBlob(v, s)),
@@ -109,7 +109,7 @@ internal static class PropertyCodec
             at += 2 + nameLength;
             var tag = (Tag)source[at];
             var v = source[(at + 1)..];
-            (object? value, int length) = tag switch
+            (var value, var length) = tag switch
             {
                 Tag.Null => (null, 0),
                 Tag.String => ReadString(v),

@@ -61,8 +61,8 @@ public sealed class FileCheckpointStore
     public async Task<Checkpoint> WriteAsync(CheckpointKey key, long sequenceNumber, long offset, CancellationToken cancellationToken)
     {
         var checkpoint = new Checkpoint(sequenceNumber, offset, _time.GetUtcNow());
-        long generation = _cache.TryGetValue(key, out var previous) ? previous.Generation + 1 : 1;
-        string fields = string.Create(CultureInfo.InvariantCulture, $"{checkpoint.SequenceNumber} {checkpoint.Offset} {checkpoint.LastModified:O}");
+        var generation = _cache.TryGetValue(key, out var previous) ? previous.Generation + 1 : 1;
+        var fields = string.Create(CultureInfo.InvariantCulture, $"{checkpoint.SequenceNumber} {checkpoint.Offset} {checkpoint.LastModified:O}");
         await SlotFile.WriteAsync(KeyDirectory(key), key.PartitionId, Extension, generation, fields, _fsync, cancellationToken);
         _cache[key] = (checkpoint, generation);
         return checkpoint;

@@ -20,20 +20,20 @@ internal static class SlotFile
     public static async Task<(string[]? Newest, int Damaged)> ReadNewestAsync(string directory, string name, string extension, CancellationToken cancellationToken)
     {
         string[]? newest = null;
-        long newestGeneration = long.MinValue;
-        int damaged = 0;
-        for (int slot = 0; slot < 2; slot++)
+        var newestGeneration = long.MinValue;
+        var damaged = 0;
+        for (var slot = 0; slot < 2; slot++)
         {
-            string path = SlotPath(directory, name, slot, extension);
+            var path = SlotPath(directory, name, slot, extension);
             if (!File.Exists(path))
             {
                 continue;
             }
 
-            string text = await File.ReadAllTextAsync(path, cancellationToken);
-            string[] parts = text.TrimEnd('\n').Split(' ');
+            var text = await File.ReadAllTextAsync(path, cancellationToken);
+            var parts = text.TrimEnd('\n').Split(' ');
             if (parts.Length < 2 || parts[^1] != Check(string.Join(' ', parts[..^1]))
-                || !long.TryParse(parts[0], NumberStyles.Integer, CultureInfo.InvariantCulture, out long generation))
+                || !long.TryParse(parts[0], NumberStyles.Integer, CultureInfo.InvariantCulture, out var generation))
             {
                 damaged++;
                 continue;
@@ -53,15 +53,15 @@ internal static class SlotFile
     /// flushed to disk when <paramref name="fsync"/>; the directory is fsynced when the slot file is created.</summary>
     public static async Task WriteAsync(string directory, string name, string extension, long generation, string fields, bool fsync, CancellationToken cancellationToken)
     {
-        string path = SlotPath(directory, name, generation, extension);
-        bool created = !File.Exists(path);
+        var path = SlotPath(directory, name, generation, extension);
+        var created = !File.Exists(path);
         if (created)
         {
             Directory.CreateDirectory(directory);
         }
 
-        string body = string.Create(CultureInfo.InvariantCulture, $"{generation} {fields}");
-        byte[] content = Encoding.UTF8.GetBytes(body + " " + Check(body) + "\n");
+        var body = string.Create(CultureInfo.InvariantCulture, $"{generation} {fields}");
+        var content = Encoding.UTF8.GetBytes(body + " " + Check(body) + "\n");
         await using (var stream = new FileStream(path, FileMode.OpenOrCreate, FileAccess.Write, FileShare.Read, 1, FileOptions.None))
         {
             await stream.WriteAsync(content, cancellationToken);

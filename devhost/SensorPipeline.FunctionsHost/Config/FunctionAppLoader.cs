@@ -11,29 +11,29 @@ public static class FunctionAppLoader
     public static async Task<FunctionApp> LoadAsync(string appRoot, CancellationToken cancellationToken)
     {
         appRoot = Path.GetFullPath(appRoot);
-        string hostPath = Path.Combine(appRoot, "host.json");
+        var hostPath = Path.Combine(appRoot, "host.json");
         if (!File.Exists(hostPath))
         {
             throw new FunctionAppConfigurationException(hostPath, "$", "not found: --app-root must name a function app folder holding host.json");
         }
 
-        IReadOnlyDictionary<string, string> values = await ReadLocalSettingsAsync(Path.Combine(appRoot, "local.settings.json"), cancellationToken);
+        var values = await ReadLocalSettingsAsync(Path.Combine(appRoot, "local.settings.json"), cancellationToken);
         var settings = new SettingResolver(values);
-        JsonFile hostFile = await JsonFile.LoadAsync(hostPath, cancellationToken);
-        HostSettings host = HostJsonReader.Read(hostFile, appRoot);
+        var hostFile = await JsonFile.LoadAsync(hostPath, cancellationToken);
+        var host = HostJsonReader.Read(hostFile, appRoot);
 
         var functions = new List<FunctionDefinition>();
         var seen = new Dictionary<string, string>(StringComparer.OrdinalIgnoreCase);
-        foreach (string path in FunctionJsonPaths(appRoot))
+        foreach (var path in FunctionJsonPaths(appRoot))
         {
-            string name = Path.GetFileName(Path.GetDirectoryName(path)!);
-            if (seen.TryGetValue(name, out string? other))
+            var name = Path.GetFileName(Path.GetDirectoryName(path)!);
+            if (seen.TryGetValue(name, out var other))
             {
                 throw new FunctionAppConfigurationException(path, "$", $"function '{name}' is also defined by {other}");
             }
 
             seen[name] = path;
-            JsonFile file = await JsonFile.LoadAsync(path, cancellationToken);
+            var file = await JsonFile.LoadAsync(path, cancellationToken);
             if (FunctionJsonReader.Read(file, name, settings, host.Retry) is { } function)
             {
                 functions.Add(function);
@@ -47,9 +47,9 @@ public static class FunctionAppLoader
     /// as the extension's listener would fail to start against a real namespace.</summary>
     public static void ValidateAgainst(FunctionApp app, IReadOnlyList<HubInfo> hubs)
     {
-        foreach (FunctionDefinition function in app.Functions)
+        foreach (var function in app.Functions)
         {
-            HubInfo hub = Find(hubs, function.Trigger.EventHubName)
+            var hub = Find(hubs, function.Trigger.EventHubName)
                 ?? throw new FunctionAppConfigurationException(function.FilePath, $"bindings[{function.Trigger.Name}].eventHubName",
                     $"event hub '{function.Trigger.EventHubName}' does not exist in the namespace (hubs: {string.Join(", ", hubs.Select(h => h.Name))})");
             if (!hub.ConsumerGroups.Contains(function.Trigger.ConsumerGroup, StringComparer.OrdinalIgnoreCase))
@@ -58,7 +58,7 @@ public static class FunctionAppLoader
                     $"consumer group '{function.Trigger.ConsumerGroup}' does not exist on hub '{hub.Name}' (groups: {string.Join(", ", hub.ConsumerGroups)})");
             }
 
-            foreach (OutputBinding output in function.Outputs)
+            foreach (var output in function.Outputs)
             {
                 if (Find(hubs, output.EventHubName) is null)
                 {
@@ -74,16 +74,16 @@ public static class FunctionAppLoader
 
     private static IEnumerable<string> FunctionJsonPaths(string appRoot)
     {
-        foreach (string folder in new[] { appRoot, Path.Combine(appRoot, "functions") })
+        foreach (var folder in new[] { appRoot, Path.Combine(appRoot, "functions") })
         {
             if (!Directory.Exists(folder))
             {
                 continue;
             }
 
-            foreach (string directory in Directory.EnumerateDirectories(folder).Order(StringComparer.Ordinal))
+            foreach (var directory in Directory.EnumerateDirectories(folder).Order(StringComparer.Ordinal))
             {
-                string path = Path.Combine(directory, "function.json");
+                var path = Path.Combine(directory, "function.json");
                 if (File.Exists(path))
                 {
                     yield return path;
@@ -100,13 +100,13 @@ public static class FunctionAppLoader
             return values;
         }
 
-        JsonFile file = await JsonFile.LoadAsync(path, cancellationToken);
+        var file = await JsonFile.LoadAsync(path, cancellationToken);
         if (file.Object(file.Root, "Values", "Values") is not { } section)
         {
             return values;
         }
 
-        foreach (JsonProperty property in section.EnumerateObject())
+        foreach (var property in section.EnumerateObject())
         {
             values[property.Name] = property.Value.ValueKind switch
             {

@@ -9,8 +9,8 @@ internal static class FunctionJsonReader
     /// <summary>Returns null when the function is not Event Hubs-triggered or is disabled (devhost has nothing to run).</summary>
     public static FunctionDefinition? Read(JsonFile file, string name, SettingResolver settings, RetryPolicy? hostRetry)
     {
-        JsonElement root = file.Root;
-        if (JsonFile.TryGet(root, "disabled", out JsonElement disabled) && disabled.ValueKind == JsonValueKind.True)
+        var root = file.Root;
+        if (JsonFile.TryGet(root, "disabled", out var disabled) && disabled.ValueKind == JsonValueKind.True)
         {
             return null;
         }
@@ -20,26 +20,26 @@ internal static class FunctionJsonReader
             return null;
         }
 
-        if (!JsonFile.TryGet(root, "bindings", out JsonElement bindings) || bindings.ValueKind != JsonValueKind.Array)
+        if (!JsonFile.TryGet(root, "bindings", out var bindings) || bindings.ValueKind != JsonValueKind.Array)
         {
             throw file.Error("bindings", "is required: an array of bindings");
         }
 
         TriggerBinding? trigger = null;
-        bool otherTrigger = false;
+        var otherTrigger = false;
         var outputs = new List<OutputBinding>();
-        int index = 0;
-        foreach (JsonElement binding in bindings.EnumerateArray())
+        var index = 0;
+        foreach (var binding in bindings.EnumerateArray())
         {
-            string field = $"bindings[{index++}]";
+            var field = $"bindings[{index++}]";
             if (binding.ValueKind != JsonValueKind.Object)
             {
                 throw file.Error(field, $"expected an object, found {binding.ValueKind}");
             }
 
-            string type = file.String(binding, "type", field + ".type") ?? throw file.Error(field + ".type", "is required");
-            string bindingName = file.String(binding, "name", field + ".name") ?? throw file.Error(field + ".name", "is required");
-            string direction = file.String(binding, "direction", field + ".direction") ?? "in";
+            var type = file.String(binding, "type", field + ".type") ?? throw file.Error(field + ".type", "is required");
+            var bindingName = file.String(binding, "name", field + ".name") ?? throw file.Error(field + ".name", "is required");
+            var direction = file.String(binding, "direction", field + ".direction") ?? "in";
             if (type.EndsWith("Trigger", StringComparison.OrdinalIgnoreCase) && !type.Equals("eventHubTrigger", StringComparison.OrdinalIgnoreCase))
             {
                 otherTrigger = true;
@@ -65,26 +65,26 @@ internal static class FunctionJsonReader
             return otherTrigger ? null : throw file.Error("bindings", "has no trigger binding");
         }
 
-        RetryPolicy? retry = file.Object(root, "retry", "retry") is { } retryElement
+        var retry = file.Object(root, "retry", "retry") is { } retryElement
             ? HostJsonReader.ReadRetry(file, retryElement, "retry")
             : hostRetry;
-        string fqns = FullyQualifiedNamespace(file, trigger.Connection, settings);
+        var fqns = FullyQualifiedNamespace(file, trigger.Connection, settings);
         return new FunctionDefinition(name, file.Path, trigger, outputs, retry, fqns);
     }
 
     private static TriggerBinding ReadTrigger(JsonFile file, JsonElement binding, string field, string name, SettingResolver settings)
     {
-        string hub = HubName(file, binding, field, settings);
-        string consumerGroup = settings.Resolve(file.String(binding, "consumerGroup", field + ".consumerGroup") ?? "$Default", file, field + ".consumerGroup");
-        string connection = Connection(file, binding, field, settings);
-        string cardinality = file.String(binding, "cardinality", field + ".cardinality") ?? "one";
+        var hub = HubName(file, binding, field, settings);
+        var consumerGroup = settings.Resolve(file.String(binding, "consumerGroup", field + ".consumerGroup") ?? "$Default", file, field + ".consumerGroup");
+        var connection = Connection(file, binding, field, settings);
+        var cardinality = file.String(binding, "cardinality", field + ".cardinality") ?? "one";
         if (!cardinality.Equals("many", StringComparison.OrdinalIgnoreCase))
         {
             throw file.Error(field + ".cardinality", $"devhost dispatches batches only: set \"cardinality\": \"many\" (found \"{cardinality}\")");
         }
 
-        string? dataTypeText = file.String(binding, "dataType", field + ".dataType");
-        TriggerDataType dataType = dataTypeText switch
+        var dataTypeText = file.String(binding, "dataType", field + ".dataType");
+        var dataType = dataTypeText switch
         {
             null => TriggerDataType.Unspecified,
             _ when dataTypeText.Equals("binary", StringComparison.OrdinalIgnoreCase) => TriggerDataType.Binary,
@@ -96,16 +96,16 @@ internal static class FunctionJsonReader
 
     private static OutputBinding ReadOutput(JsonFile file, JsonElement binding, string field, string name, SettingResolver settings)
     {
-        string hub = HubName(file, binding, field, settings);
-        string connection = Connection(file, binding, field, settings);
-        string? dataType = file.String(binding, "dataType", field + ".dataType");
+        var hub = HubName(file, binding, field, settings);
+        var connection = Connection(file, binding, field, settings);
+        var dataType = file.String(binding, "dataType", field + ".dataType");
         return new OutputBinding(name, hub, connection, string.Equals(dataType, "binary", StringComparison.OrdinalIgnoreCase));
     }
 
     private static string HubName(JsonFile file, JsonElement binding, string field, SettingResolver settings)
     {
         // "path" is the extension's older name for eventHubName.
-        string raw = file.String(binding, "eventHubName", field + ".eventHubName")
+        var raw = file.String(binding, "eventHubName", field + ".eventHubName")
             ?? file.String(binding, "path", field + ".path")
             ?? throw file.Error(field + ".eventHubName", "is required");
         return settings.Resolve(raw, file, field + ".eventHubName");
@@ -113,7 +113,7 @@ internal static class FunctionJsonReader
 
     private static string Connection(JsonFile file, JsonElement binding, string field, SettingResolver settings)
     {
-        string raw = file.String(binding, "connection", field + ".connection") ?? throw file.Error(field + ".connection", "is required");
+        var raw = file.String(binding, "connection", field + ".connection") ?? throw file.Error(field + ".connection", "is required");
         return settings.Resolve(raw, file, field + ".connection");
     }
 
@@ -123,10 +123,10 @@ internal static class FunctionJsonReader
         // for identity-based connections. Neither set stops the host, so it stops devhost too.
         if (settings.Get(connection) is { Length: > 0 } connectionString)
         {
-            foreach (string part in connectionString.Split(';', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries))
+            foreach (var part in connectionString.Split(';', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries))
             {
                 if (part.StartsWith("Endpoint=", StringComparison.OrdinalIgnoreCase)
-                    && Uri.TryCreate(part["Endpoint=".Length..], UriKind.Absolute, out Uri? endpoint))
+                    && Uri.TryCreate(part["Endpoint=".Length..], UriKind.Absolute, out var endpoint))
                 {
                     return endpoint.Host;
                 }

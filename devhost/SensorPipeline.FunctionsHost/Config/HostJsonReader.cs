@@ -12,30 +12,30 @@ internal static class HostJsonReader
 
     public static HostSettings Read(JsonFile file, string appRoot)
     {
-        JsonElement root = file.Root;
-        EventHubsHostSettings eventHubs = ReadEventHubs(file, root);
-        RetryPolicy? retry = file.Object(root, "retry", "retry") is { } retryElement ? ReadRetry(file, retryElement, "retry") : null;
-        TimeSpan? timeout = ReadFunctionTimeout(file, root);
-        CustomHandlerDescription handler = ReadHandler(file, root, appRoot);
+        var root = file.Root;
+        var eventHubs = ReadEventHubs(file, root);
+        var retry = file.Object(root, "retry", "retry") is { } retryElement ? ReadRetry(file, retryElement, "retry") : null;
+        var timeout = ReadFunctionTimeout(file, root);
+        var handler = ReadHandler(file, root, appRoot);
         return new HostSettings(eventHubs, retry, timeout, handler);
     }
 
     private static EventHubsHostSettings ReadEventHubs(JsonFile file, JsonElement root)
     {
-        EventHubsHostSettings d = EventHubsHostSettings.Default;
-        JsonElement? extensions = file.Object(root, "extensions", "extensions");
-        JsonElement? section = extensions is { } e ? file.Object(e, "eventHubs", "extensions.eventHubs") : null;
+        var d = EventHubsHostSettings.Default;
+        var extensions = file.Object(root, "extensions", "extensions");
+        var section = extensions is { } e ? file.Object(e, "eventHubs", "extensions.eventHubs") : null;
         if (section is not { } s)
         {
             return d;
         }
 
         const string P = "extensions.eventHubs.";
-        int max = file.Int(s, "maxEventBatchSize", P + "maxEventBatchSize") ?? d.MaxEventBatchSize;
-        int min = file.Int(s, "minEventBatchSize", P + "minEventBatchSize") ?? d.MinEventBatchSize;
-        TimeSpan wait = file.Duration(s, "maxWaitTime", P + "maxWaitTime") ?? d.MaxWaitTime;
-        int frequency = file.Int(s, "batchCheckpointFrequency", P + "batchCheckpointFrequency") ?? d.BatchCheckpointFrequency;
-        int prefetch = file.Int(s, "prefetchCount", P + "prefetchCount") ?? d.PrefetchCount;
+        var max = file.Int(s, "maxEventBatchSize", P + "maxEventBatchSize") ?? d.MaxEventBatchSize;
+        var min = file.Int(s, "minEventBatchSize", P + "minEventBatchSize") ?? d.MinEventBatchSize;
+        var wait = file.Duration(s, "maxWaitTime", P + "maxWaitTime") ?? d.MaxWaitTime;
+        var frequency = file.Int(s, "batchCheckpointFrequency", P + "batchCheckpointFrequency") ?? d.BatchCheckpointFrequency;
+        var prefetch = file.Int(s, "prefetchCount", P + "prefetchCount") ?? d.PrefetchCount;
         if (max < 1)
         {
             throw file.Error(P + "maxEventBatchSize", $"must be at least 1, found {max}");
@@ -61,20 +61,20 @@ internal static class HostJsonReader
             throw file.Error(P + "prefetchCount", $"must be at least 0, found {prefetch}");
         }
 
-        InitialOffsetType type = d.InitialOffsetType;
+        var type = d.InitialOffsetType;
         DateTimeOffset? enqueuedTime = null;
         if (file.Object(s, "initialOffsetOptions", P + "initialOffsetOptions") is { } offset)
         {
-            string? typeText = file.String(offset, "type", P + "initialOffsetOptions.type");
+            var typeText = file.String(offset, "type", P + "initialOffsetOptions.type");
             if (typeText is not null && !Enum.TryParse(typeText, ignoreCase: true, out type))
             {
                 throw file.Error(P + "initialOffsetOptions.type", $"must be fromStart, fromEnd or fromEnqueuedTime, found \"{typeText}\"");
             }
 
-            string? timeText = file.String(offset, "enqueuedTimeUtc", P + "initialOffsetOptions.enqueuedTimeUtc");
+            var timeText = file.String(offset, "enqueuedTimeUtc", P + "initialOffsetOptions.enqueuedTimeUtc");
             if (timeText is not null)
             {
-                enqueuedTime = DateTimeOffset.TryParse(timeText, CultureInfo.InvariantCulture, DateTimeStyles.AssumeUniversal | DateTimeStyles.AdjustToUniversal, out DateTimeOffset parsed)
+                enqueuedTime = DateTimeOffset.TryParse(timeText, CultureInfo.InvariantCulture, DateTimeStyles.AssumeUniversal | DateTimeStyles.AdjustToUniversal, out var parsed)
                     ? parsed
                     : throw file.Error(P + "initialOffsetOptions.enqueuedTimeUtc", $"expected a UTC date and time, found \"{timeText}\"");
             }
@@ -90,14 +90,14 @@ internal static class HostJsonReader
 
     public static RetryPolicy ReadRetry(JsonFile file, JsonElement retry, string field)
     {
-        string strategyText = file.String(retry, "strategy", field + ".strategy")
+        var strategyText = file.String(retry, "strategy", field + ".strategy")
             ?? throw file.Error(field + ".strategy", "is required (fixedDelay or exponentialBackoff)");
         if (!Enum.TryParse(strategyText, ignoreCase: true, out RetryStrategy strategy))
         {
             throw file.Error(field + ".strategy", $"must be fixedDelay or exponentialBackoff, found \"{strategyText}\"");
         }
 
-        int count = file.Int(retry, "maxRetryCount", field + ".maxRetryCount")
+        var count = file.Int(retry, "maxRetryCount", field + ".maxRetryCount")
             ?? throw file.Error(field + ".maxRetryCount", "is required (-1 retries forever)");
         if (count < -1)
         {
@@ -106,16 +106,16 @@ internal static class HostJsonReader
 
         if (strategy == RetryStrategy.FixedDelay)
         {
-            TimeSpan delay = file.Duration(retry, "delayInterval", field + ".delayInterval")
+            var delay = file.Duration(retry, "delayInterval", field + ".delayInterval")
                 ?? throw file.Error(field + ".delayInterval", "is required for fixedDelay");
             return delay < TimeSpan.Zero
                 ? throw file.Error(field + ".delayInterval", "must not be negative")
                 : new RetryPolicy(strategy, count, delay, TimeSpan.Zero, TimeSpan.Zero);
         }
 
-        TimeSpan minimum = file.Duration(retry, "minimumInterval", field + ".minimumInterval")
+        var minimum = file.Duration(retry, "minimumInterval", field + ".minimumInterval")
             ?? throw file.Error(field + ".minimumInterval", "is required for exponentialBackoff");
-        TimeSpan maximum = file.Duration(retry, "maximumInterval", field + ".maximumInterval")
+        var maximum = file.Duration(retry, "maximumInterval", field + ".maximumInterval")
             ?? throw file.Error(field + ".maximumInterval", "is required for exponentialBackoff");
         if (minimum < TimeSpan.Zero || maximum < minimum)
         {
@@ -127,7 +127,7 @@ internal static class HostJsonReader
 
     private static TimeSpan? ReadFunctionTimeout(JsonFile file, JsonElement root)
     {
-        string? text = file.String(root, "functionTimeout", "functionTimeout");
+        var text = file.String(root, "functionTimeout", "functionTimeout");
         if (text is null)
         {
             return DefaultFunctionTimeout;
@@ -138,7 +138,7 @@ internal static class HostJsonReader
             return null;
         }
 
-        return TimeSpan.TryParse(text, CultureInfo.InvariantCulture, out TimeSpan timeout) && timeout > TimeSpan.Zero
+        return TimeSpan.TryParse(text, CultureInfo.InvariantCulture, out var timeout) && timeout > TimeSpan.Zero
             ? timeout
             : throw file.Error("functionTimeout", $"expected a positive duration like \"00:10:00\" or \"-1\", found \"{text}\"");
     }
@@ -146,18 +146,18 @@ internal static class HostJsonReader
     private static CustomHandlerDescription ReadHandler(JsonFile file, JsonElement root, string appRoot)
     {
         const string P = "customHandler.description";
-        JsonElement description = (file.Object(root, "customHandler", "customHandler") is { } handler ? file.Object(handler, "description", P) : null)
+        var description = (file.Object(root, "customHandler", "customHandler") is { } handler ? file.Object(handler, "description", P) : null)
             ?? throw file.Error(P, "is required: devhost runs the function app as a custom handler");
-        string executable = file.String(description, "defaultExecutablePath", P + ".defaultExecutablePath")
+        var executable = file.String(description, "defaultExecutablePath", P + ".defaultExecutablePath")
             ?? throw file.Error(P + ".defaultExecutablePath", "is required");
-        string workingDirectory = file.String(description, "workingDirectory", P + ".workingDirectory") is { Length: > 0 } wd
+        var workingDirectory = file.String(description, "workingDirectory", P + ".workingDirectory") is { Length: > 0 } wd
             ? System.IO.Path.GetFullPath(wd, appRoot)
             : appRoot;
 
         // The host expands %VAR% in the executable path and arguments from the environment, and uses the executable
         // from the working directory when it exists there (else it is looked up on PATH, e.g. "node").
         executable = Environment.ExpandEnvironmentVariables(executable);
-        string candidate = System.IO.Path.GetFullPath(executable, workingDirectory);
+        var candidate = System.IO.Path.GetFullPath(executable, workingDirectory);
         if (File.Exists(candidate))
         {
             executable = candidate;
@@ -176,7 +176,7 @@ internal static class HostJsonReader
 
     private static List<string> StringArray(JsonFile file, JsonElement parent, string name, string field)
     {
-        if (!JsonFile.TryGet(parent, name, out JsonElement value))
+        if (!JsonFile.TryGet(parent, name, out var value))
         {
             return [];
         }
@@ -187,8 +187,8 @@ internal static class HostJsonReader
         }
 
         var list = new List<string>();
-        int index = 0;
-        foreach (JsonElement item in value.EnumerateArray())
+        var index = 0;
+        foreach (var item in value.EnumerateArray())
         {
             list.Add(item.ValueKind == JsonValueKind.String
                 ? Environment.ExpandEnvironmentVariables(item.GetString()!)

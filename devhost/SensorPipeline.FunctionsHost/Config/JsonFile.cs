@@ -22,7 +22,7 @@ internal sealed class JsonFile
 
     public static async Task<JsonFile> LoadAsync(string path, CancellationToken cancellationToken)
     {
-        byte[] bytes = await File.ReadAllBytesAsync(path, cancellationToken);
+        var bytes = await File.ReadAllBytesAsync(path, cancellationToken);
         try
         {
             using var document = JsonDocument.Parse(bytes, Options);
@@ -46,7 +46,7 @@ internal sealed class JsonFile
     {
         if (obj.ValueKind == JsonValueKind.Object)
         {
-            foreach (JsonProperty property in obj.EnumerateObject())
+            foreach (var property in obj.EnumerateObject())
             {
                 if (string.Equals(property.Name, name, StringComparison.OrdinalIgnoreCase))
                 {
@@ -62,7 +62,7 @@ internal sealed class JsonFile
 
     public JsonElement? Object(JsonElement parent, string name, string field)
     {
-        if (!TryGet(parent, name, out JsonElement value))
+        if (!TryGet(parent, name, out var value))
         {
             return null;
         }
@@ -72,7 +72,7 @@ internal sealed class JsonFile
 
     public string? String(JsonElement parent, string name, string field)
     {
-        if (!TryGet(parent, name, out JsonElement value))
+        if (!TryGet(parent, name, out var value))
         {
             return null;
         }
@@ -82,13 +82,13 @@ internal sealed class JsonFile
 
     public int? Int(JsonElement parent, string name, string field)
     {
-        if (!TryGet(parent, name, out JsonElement value))
+        if (!TryGet(parent, name, out var value))
         {
             return null;
         }
 
         // The Functions host binds host.json through IConfiguration, where "100" and 100 are the same value.
-        if (value.ValueKind == JsonValueKind.Number && value.TryGetInt32(out int number))
+        if (value.ValueKind == JsonValueKind.Number && value.TryGetInt32(out var number))
         {
             return number;
         }
@@ -103,13 +103,13 @@ internal sealed class JsonFile
 
     public TimeSpan? Duration(JsonElement parent, string name, string field)
     {
-        string? text = String(parent, name, field);
+        var text = String(parent, name, field);
         if (text is null)
         {
             return null;
         }
 
-        return TimeSpan.TryParse(text, CultureInfo.InvariantCulture, out TimeSpan span)
+        return TimeSpan.TryParse(text, CultureInfo.InvariantCulture, out var span)
             ? span
             : throw Error(field, $"expected a duration like \"00:01:00\", found \"{text}\"");
     }

@@ -18,7 +18,7 @@ public static class FunctionsHostExtensions
     public static IHostApplicationBuilder AddFunctionsHost(this IHostApplicationBuilder builder, Action<FunctionsHostOptions>? configure = null)
     {
         ArgumentNullException.ThrowIfNull(builder);
-        OptionsBuilder<FunctionsHostOptions> options = builder.Services.AddOptions<FunctionsHostOptions>()
+        var options = builder.Services.AddOptions<FunctionsHostOptions>()
             .BindConfiguration(FunctionsHostOptions.SectionName);
         if (configure is not null)
         {

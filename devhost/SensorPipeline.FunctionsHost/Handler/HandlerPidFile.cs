@@ -20,15 +20,15 @@ internal static class HandlerPidFile
     /// <summary>Kills the handler a previous devhost left behind, if it still runs; returns its pid, or null.</summary>
     public static async Task<int?> KillOrphanAsync(string dataDirectory, CancellationToken cancellationToken)
     {
-        string path = PathIn(dataDirectory);
+        var path = PathIn(dataDirectory);
         if (!File.Exists(path))
         {
             return null;
         }
 
-        string[] lines = (await File.ReadAllTextAsync(path, cancellationToken)).Split('\n', 2);
+        var lines = (await File.ReadAllTextAsync(path, cancellationToken)).Split('\n', 2);
         File.Delete(path);
-        if (!int.TryParse(lines[0], NumberStyles.None, CultureInfo.InvariantCulture, out int pid) || lines.Length < 2
+        if (!int.TryParse(lines[0], NumberStyles.None, CultureInfo.InvariantCulture, out var pid) || lines.Length < 2
             || lines[1].Length == 0 || CommandLine(pid) != lines[1])
         {
             return null;
@@ -36,7 +36,7 @@ internal static class HandlerPidFile
 
         try
         {
-            using Process orphan = Process.GetProcessById(pid);
+            using var orphan = Process.GetProcessById(pid);
             orphan.Kill(entireProcessTree: true);
             await orphan.WaitForExitAsync(cancellationToken);
             return pid;
@@ -50,7 +50,7 @@ internal static class HandlerPidFile
 
     private static string CommandLine(int pid)
     {
-        string cmdline = $"/proc/{pid.ToString(CultureInfo.InvariantCulture)}/cmdline";
+        var cmdline = $"/proc/{pid.ToString(CultureInfo.InvariantCulture)}/cmdline";
         try
         {
             return File.Exists(cmdline) ? File.ReadAllText(cmdline).Replace('\0', ' ').Trim() : string.Empty;

@@ -32,8 +32,8 @@ internal sealed class HandlerProcess : IAsyncDisposable
 
     public static async Task<HandlerProcess> StartAsync(FunctionApp app, TimeSpan readyTimeout, HttpClient http, ILogger logger, int attempt, CancellationToken cancellationToken)
     {
-        int port = FreePort();
-        CustomHandlerDescription description = app.Host.Handler;
+        var port = FreePort();
+        var description = app.Host.Handler;
         var start = new ProcessStartInfo(description.ExecutablePath)
         {
             WorkingDirectory = description.WorkingDirectory,
@@ -42,19 +42,19 @@ internal sealed class HandlerProcess : IAsyncDisposable
             RedirectStandardError = true,
             RedirectStandardInput = false,
         };
-        foreach (string argument in description.Arguments)
+        foreach (var argument in description.Arguments)
         {
             start.ArgumentList.Add(argument);
         }
 
         // Values become app settings unless the environment already sets them: Core Tools' precedence.
-        foreach ((string key, string value) in app.Values)
+        foreach ((var key, var value) in app.Values)
         {
             start.Environment.TryAdd(key, value);
         }
 
-        string workerId = Guid.NewGuid().ToString();
-        string portText = port.ToString(CultureInfo.InvariantCulture);
+        var workerId = Guid.NewGuid().ToString();
+        var portText = port.ToString(CultureInfo.InvariantCulture);
         start.Environment["FUNCTIONS_CUSTOMHANDLER_PORT"] = portText;
         start.Environment["FUNCTIONS_CUSTOMHANDLER_WORKER_ID"] = workerId;
         start.Environment["FUNCTIONS_HTTPWORKER_PORT"] = portText;
@@ -65,7 +65,7 @@ internal sealed class HandlerProcess : IAsyncDisposable
             start.Environment["FUNCTIONS_WORKER_RUNTIME"] = "custom";
         }
 
-        string commandLine = string.Join(' ', description.Arguments);
+        var commandLine = string.Join(' ', description.Arguments);
         FunctionsHostLog.HandlerStarting(logger, description.ExecutablePath, commandLine, port, attempt);
         var process = new Process { StartInfo = start, EnableRaisingEvents = true };
         var handler = new HandlerProcess(process, port);
@@ -113,7 +113,7 @@ internal sealed class HandlerProcess : IAsyncDisposable
             try
             {
                 using var request = new HttpRequestMessage(HttpMethod.Get, uri);
-                using HttpResponseMessage response = await http.SendAsync(request, cancellationToken);
+                using var response = await http.SendAsync(request, cancellationToken);
 
                 // Any HTTP answer, even 404, means the server is up.
                 FunctionsHostLog.HandlerReady(logger, Pid, Port, stopwatch.ElapsedMilliseconds);
@@ -174,7 +174,7 @@ internal sealed class HandlerProcess : IAsyncDisposable
     {
         using var listener = new TcpListener(IPAddress.Loopback, 0);
         listener.Start();
-        int port = ((IPEndPoint)listener.LocalEndpoint).Port;
+        var port = ((IPEndPoint)listener.LocalEndpoint).Port;
         listener.Stop();
         return port;
     }

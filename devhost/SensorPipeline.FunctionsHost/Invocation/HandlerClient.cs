@@ -21,7 +21,7 @@ internal sealed class HandlerClient(HttpClient http, string hostVersion)
     /// <exception cref="OperationCanceledException">The function timeout or shutdown.</exception>
     public async Task<InvocationResult> InvokeAsync(int port, FunctionDefinition function, Guid invocationId, ArrayBufferWriter<byte> body, CancellationToken cancellationToken)
     {
-        Uri uri = _uris.GetOrAdd((port, function.Name), static key => new Uri($"http://127.0.0.1:{key.Port.ToString(CultureInfo.InvariantCulture)}/{key.Function}"));
+        var uri = _uris.GetOrAdd((port, function.Name), static key => new Uri($"http://127.0.0.1:{key.Port.ToString(CultureInfo.InvariantCulture)}/{key.Function}"));
         using var request = new HttpRequestMessage(HttpMethod.Post, uri)
         {
             Content = new InvocationContent(body),
@@ -32,17 +32,17 @@ internal sealed class HandlerClient(HttpClient http, string hostVersion)
         request.Headers.TryAddWithoutValidation("X-Azure-Functions-InvocationId", invocationId.ToString());
         request.Headers.TryAddWithoutValidation("User-Agent", _userAgent);
 
-        using HttpResponseMessage response = await http.SendAsync(request, HttpCompletionOption.ResponseContentRead, cancellationToken);
+        using var response = await http.SendAsync(request, HttpCompletionOption.ResponseContentRead, cancellationToken);
         response.EnsureSuccessStatusCode();
 
-        string? mediaType = response.Content.Headers.ContentType?.MediaType;
+        var mediaType = response.Content.Headers.ContentType?.MediaType;
         if (!string.Equals(mediaType, "application/json", StringComparison.OrdinalIgnoreCase)
             && !string.Equals(mediaType, "text/json", StringComparison.OrdinalIgnoreCase))
         {
             throw new InvocationFailedException($"Invalid HttpResponseMessage: no JSON formatter reads content with media type '{mediaType ?? "application/octet-stream"}' (send application/json)");
         }
 
-        byte[] content = await response.Content.ReadAsByteArrayAsync(cancellationToken);
+        var content = await response.Content.ReadAsByteArrayAsync(cancellationToken);
         if (content.AsSpan().Trim(" \t\r\n"u8).IsEmpty)
         {
             // The host deserializes an empty body to null and never completes the invocation: it hangs until the
@@ -67,7 +67,7 @@ internal sealed class HandlerClient(HttpClient http, string hostVersion)
 
         using (document)
         {
-            JsonElement root = document.RootElement;
+            var root = document.RootElement;
             if (root.ValueKind != JsonValueKind.Object)
             {
                 throw new InvocationFailedException($"Invalid HttpResponseMessage: expected a JSON object with Outputs, Logs, ReturnValue; found {root.ValueKind}");
@@ -75,13 +75,13 @@ internal sealed class HandlerClient(HttpClient http, string hostVersion)
 
             // Newtonsoft matches the result's property names case-insensitively; the Outputs dictionary's keys are
             // matched to binding names case-sensitively.
-            JsonFile.TryGet(root, "Outputs", out JsonElement outputs);
-            JsonFile.TryGet(root, "ReturnValue", out JsonElement returnValue);
+            JsonFile.TryGet(root, "Outputs", out var outputs);
+            JsonFile.TryGet(root, "ReturnValue", out var returnValue);
             var converted = new List<(OutputBinding, List<ReadOnlyMemory<byte>>)>(function.Outputs.Count);
-            foreach (OutputBinding binding in function.Outputs)
+            foreach (var binding in function.Outputs)
             {
                 JsonElement value = default;
-                bool found = binding.Name == "$return"
+                var found = binding.Name == "$return"
                     ? returnValue.ValueKind is not JsonValueKind.Undefined and not JsonValueKind.Null && (value = returnValue).ValueKind != JsonValueKind.Undefined
                     : outputs.ValueKind == JsonValueKind.Object && outputs.TryGetProperty(binding.Name, out value);
                 if (!found || value.ValueKind == JsonValueKind.Null)
@@ -95,9 +95,9 @@ internal sealed class HandlerClient(HttpClient http, string hostVersion)
             }
 
             var logs = new List<string>();
-            if (JsonFile.TryGet(root, "Logs", out JsonElement logArray) && logArray.ValueKind == JsonValueKind.Array)
+            if (JsonFile.TryGet(root, "Logs", out var logArray) && logArray.ValueKind == JsonValueKind.Array)
             {
-                foreach (JsonElement log in logArray.EnumerateArray())
+                foreach (var log in logArray.EnumerateArray())
                 {
                     logs.Add(log.ValueKind == JsonValueKind.String ? log.GetString()! : log.GetRawText());
                 }

@@ -23,7 +23,7 @@ internal sealed class InvocationRequestWriter : IDisposable
     public void Write(IBufferWriter<byte> output, InvocationBatch batch)
     {
         using var writer = new Utf8JsonWriter(output, NewtonsoftFormats.Compact);
-        TriggerBinding trigger = batch.Function.Trigger;
+        var trigger = batch.Function.Trigger;
         writer.WriteStartObject();
 
         writer.WritePropertyName("Data"u8);
@@ -39,7 +39,7 @@ internal sealed class InvocationRequestWriter : IDisposable
         writer.WritePropertyName("PartitionKeyArray"u8);
         WriteInner(writer, batch, static (w, b) =>
         {
-            foreach (ReceivedEvent e in b.Events)
+            foreach (var e in b.Events)
             {
                 w.WriteStringValue(e.PartitionKey);
             }
@@ -51,7 +51,7 @@ internal sealed class InvocationRequestWriter : IDisposable
         writer.WritePropertyName("SequenceNumberArray"u8);
         WriteInner(writer, batch, static (w, b) =>
         {
-            foreach (ReceivedEvent e in b.Events)
+            foreach (var e in b.Events)
             {
                 w.WriteNumberValue(e.SequenceNumber);
             }
@@ -59,7 +59,7 @@ internal sealed class InvocationRequestWriter : IDisposable
         writer.WritePropertyName("EnqueuedTimeUtcArray"u8);
         WriteInner(writer, batch, static (w, b) =>
         {
-            foreach (ReceivedEvent e in b.Events)
+            foreach (var e in b.Events)
             {
                 NewtonsoftFormats.WriteDateTime(w, NewtonsoftFormats.EnqueuedTimeUtc(e.EnqueuedTime), utcSuffix: false);
             }
@@ -67,10 +67,10 @@ internal sealed class InvocationRequestWriter : IDisposable
         writer.WritePropertyName("PropertiesArray"u8);
         WriteInner(writer, batch, static (w, b) =>
         {
-            foreach (ReceivedEvent e in b.Events)
+            foreach (var e in b.Events)
             {
                 w.WriteStartObject();
-                foreach (KeyValuePair<string, object?> property in e.Properties)
+                foreach (var property in e.Properties)
                 {
                     w.WritePropertyName(property.Key);
                     NewtonsoftFormats.WritePropertyValue(w, property.Value);
@@ -82,7 +82,7 @@ internal sealed class InvocationRequestWriter : IDisposable
         writer.WritePropertyName("SystemPropertiesArray"u8);
         WriteInner(writer, batch, static (w, b) =>
         {
-            foreach (ReceivedEvent e in b.Events)
+            foreach (var e in b.Events)
             {
                 WriteSystemProperties(w, e);
             }
@@ -126,12 +126,12 @@ internal sealed class InvocationRequestWriter : IDisposable
     internal static void WriteAsJsonString(Utf8JsonWriter outer, ReadOnlySpan<byte> json, ArrayBufferWriter<byte> scratch)
     {
         scratch.ResetWrittenCount();
-        Span<byte> destination = scratch.GetSpan((json.Length * 2) + 2);
-        int written = 0;
+        var destination = scratch.GetSpan((json.Length * 2) + 2);
+        var written = 0;
         destination[written++] = (byte)'"';
         while (true)
         {
-            int next = json.IndexOfAny((byte)'"', (byte)'\\');
+            var next = json.IndexOfAny((byte)'"', (byte)'\\');
             if (next < 0)
             {
                 json.CopyTo(destination[written..]);
@@ -153,7 +153,7 @@ internal sealed class InvocationRequestWriter : IDisposable
 
     private static void WriteBodies(Utf8JsonWriter writer, IReadOnlyList<ReceivedEvent> events, TriggerDataType dataType)
     {
-        foreach (ReceivedEvent e in events)
+        foreach (var e in events)
         {
             if (dataType == TriggerDataType.Binary)
             {
@@ -171,9 +171,9 @@ internal sealed class InvocationRequestWriter : IDisposable
     private static void WriteOffsetStrings(Utf8JsonWriter writer, InvocationBatch batch)
     {
         Span<byte> digits = stackalloc byte[20];
-        foreach (ReceivedEvent e in batch.Events)
+        foreach (var e in batch.Events)
         {
-            e.Offset.TryFormat(digits, out int length, default, System.Globalization.CultureInfo.InvariantCulture);
+            e.Offset.TryFormat(digits, out var length, default, System.Globalization.CultureInfo.InvariantCulture);
             writer.WriteStringValue(digits[..length]);
         }
     }
@@ -193,9 +193,9 @@ internal sealed class InvocationRequestWriter : IDisposable
 
     private static void WriteSystemProperties(Utf8JsonWriter writer, ReceivedEvent e)
     {
-        DateTime enqueued = NewtonsoftFormats.EnqueuedTimeUtc(e.EnqueuedTime);
+        var enqueued = NewtonsoftFormats.EnqueuedTimeUtc(e.EnqueuedTime);
         Span<byte> offset = stackalloc byte[20];
-        e.Offset.TryFormat(offset, out int offsetLength, default, System.Globalization.CultureInfo.InvariantCulture);
+        e.Offset.TryFormat(offset, out var offsetLength, default, System.Globalization.CultureInfo.InvariantCulture);
         offset = offset[..offsetLength];
         writer.WriteStartObject();
 

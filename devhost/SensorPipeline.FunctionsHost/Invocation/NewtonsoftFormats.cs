@@ -32,7 +32,7 @@ internal static class NewtonsoftFormats
     public static void WriteDateTime(Utf8JsonWriter writer, DateTime value, bool utcSuffix)
     {
         Span<byte> text = stackalloc byte[28];
-        value.Deconstruct(out int year, out int month, out int day);
+        value.Deconstruct(out var year, out var month, out var day);
         int hour = value.Hour, minute = value.Minute, second = value.Second;
         Digits(text[..4], year);
         text[4] = (byte)'-';
@@ -45,8 +45,8 @@ internal static class NewtonsoftFormats
         Digits(text.Slice(14, 2), minute);
         text[16] = (byte)':';
         Digits(text.Slice(17, 2), second);
-        int length = 19;
-        int fraction = (int)(value.Ticks % TimeSpan.TicksPerSecond);
+        var length = 19;
+        var fraction = (int)(value.Ticks % TimeSpan.TicksPerSecond);
         if (fraction != 0)
         {
             text[length++] = (byte)'.';
@@ -68,7 +68,7 @@ internal static class NewtonsoftFormats
 
     private static void Digits(Span<byte> destination, int value)
     {
-        for (int i = destination.Length - 1; i >= 0; i--)
+        for (var i = destination.Length - 1; i >= 0; i--)
         {
             destination[i] = (byte)('0' + (value % 10));
             value /= 10;
@@ -78,7 +78,7 @@ internal static class NewtonsoftFormats
     /// <summary>Event Hubs stamps enqueued times with AMQP timestamps: millisecond precision.</summary>
     public static DateTime EnqueuedTimeUtc(DateTimeOffset enqueued)
     {
-        DateTime utc = enqueued.UtcDateTime;
+        var utc = enqueued.UtcDateTime;
         return new DateTime(utc.Ticks - (utc.Ticks % TimeSpan.TicksPerMillisecond), DateTimeKind.Utc);
     }
 

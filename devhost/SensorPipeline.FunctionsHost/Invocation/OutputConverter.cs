@@ -41,7 +41,7 @@ internal static class OutputConverter
 
     private static void ConvertString(string text, bool isBinaryBinding, List<ReadOnlyMemory<byte>> events)
     {
-        if (!isBinaryBinding && TryDecodeBase64(text, out byte[]? decoded))
+        if (!isBinaryBinding && TryDecodeBase64(text, out var decoded))
         {
             events.Add(decoded);
             return;
@@ -79,7 +79,7 @@ internal static class OutputConverter
 
     private static void AddElements(JsonElement array, List<ReadOnlyMemory<byte>> events)
     {
-        foreach (JsonElement element in array.EnumerateArray())
+        foreach (var element in array.EnumerateArray())
         {
             events.Add(ElementBytes(element));
         }
@@ -99,7 +99,7 @@ internal static class OutputConverter
             case JsonValueKind.Null:
                 return [];
             case JsonValueKind.Number:
-                return element.TryGetInt64(out long integer)
+                return element.TryGetInt64(out var integer)
                     ? Encoding.UTF8.GetBytes(integer.ToString(CultureInfo.InvariantCulture))
                     : Encoding.UTF8.GetBytes(element.GetDouble().ToString(CultureInfo.InvariantCulture));
             default:
@@ -116,7 +116,7 @@ internal static class OutputConverter
     /// <summary>Utility.IsJson in the host: trimmed text that starts with '{' and ends with '}', or '[' and ']'.</summary>
     internal static bool LooksLikeJson(string text)
     {
-        ReadOnlySpan<char> trimmed = text.AsSpan().Trim();
+        var trimmed = text.AsSpan().Trim();
         return trimmed.Length > 0
             && ((trimmed[0] == '{' && trimmed[^1] == '}') || (trimmed[0] == '[' && trimmed[^1] == ']'));
     }
@@ -125,10 +125,10 @@ internal static class OutputConverter
     /// padding is required, the empty string is valid (zero bytes).</summary>
     internal static bool TryDecodeBase64(string text, out byte[]? bytes)
     {
-        byte[] buffer = ArrayPool<byte>.Shared.Rent(Math.Max(4, (text.Length * 3 / 4) + 3));
+        var buffer = ArrayPool<byte>.Shared.Rent(Math.Max(4, (text.Length * 3 / 4) + 3));
         try
         {
-            if (System.Convert.TryFromBase64String(text, buffer, out int written))
+            if (System.Convert.TryFromBase64String(text, buffer, out var written))
             {
                 bytes = buffer.AsSpan(0, written).ToArray();
                 return true;

@@ -28,10 +28,10 @@ internal sealed class RetrySchedule(RetryPolicy policy, Random random)
             return _current;
         }
 
-        TimeSpan next = policy.MinimumInterval;
+        var next = policy.MinimumInterval;
         if (_exponent > 0)
         {
-            double factor = (1.0 - RandomizationFactor) + (random.NextDouble() * 2 * RandomizationFactor);
+            var factor = (1.0 - RandomizationFactor) + (random.NextDouble() * 2 * RandomizationFactor);
             next += TimeSpan.FromMilliseconds(factor * Math.Pow(2.0, _exponent - 1) * policy.MinimumInterval.TotalMilliseconds);
         }
 

@@ -39,7 +39,7 @@ internal sealed class FunctionsHostService(
 
     public async Task StartAsync(CancellationToken cancellationToken)
     {
-        FunctionsHostOptions settings = options.Value;
+        var settings = options.Value;
         if (!settings.Enabled)
         {
             return;
@@ -48,16 +48,16 @@ internal sealed class FunctionsHostService(
         if (!File.Exists(Path.Combine(settings.AppRoot, "host.json")))
         {
             // Not a function app (e.g. devhost serving only the emulator): nothing to trigger.
-            string appRoot = Path.GetFullPath(settings.AppRoot);
+            var appRoot = Path.GetFullPath(settings.AppRoot);
             FunctionsHostLog.NoFunctionApp(_logger, appRoot);
             return;
         }
 
-        FunctionApp app = await FunctionAppLoader.LoadAsync(settings.AppRoot, cancellationToken);
+        var app = await FunctionAppLoader.LoadAsync(settings.AppRoot, cancellationToken);
         FunctionAppLoader.ValidateAgainst(app, gateway.Hubs);
         var store = new FileCheckpointStore(settings.DataDirectory, time, settings.FsyncCheckpoints, _logger);
         state.Initialize(app, store);
-        string names = string.Join(", ", app.Functions.Select(f => f.Name));
+        var names = string.Join(", ", app.Functions.Select(f => f.Name));
         FunctionsHostLog.HostStarted(_logger, app.Functions.Count, names, app.AppRoot);
         if (app.Functions.Count == 0)
         {
@@ -71,7 +71,7 @@ internal sealed class FunctionsHostService(
 
         // The first handler start is part of start-up: a handler that cannot start (wrong path, crashes at once,
         // never listens) stops devhost with the reason, as the Functions host fails to initialize.
-        HttpClient http = _http;
+        var http = _http;
         HandlerProcess first;
         try
         {
@@ -114,8 +114,8 @@ internal sealed class FunctionsHostService(
     private async Task RunAsync(FunctionApp app, FileCheckpointStore store, FunctionsHostOptions settings, HttpClient http, HandlerProcess firstHandler, CancellationToken stopping)
     {
         var client = new HandlerClient(http, settings.HostVersion);
-        int attempt = 1;
-        HandlerProcess? started = firstHandler;
+        var attempt = 1;
+        var started = firstHandler;
         while (!stopping.IsCancellationRequested)
         {
             HandlerProcess handler;
@@ -153,21 +153,21 @@ internal sealed class FunctionsHostService(
         using var restart = CancellationTokenSource.CreateLinkedTokenSource(stopping);
         var generation = new Generation(handler.Port, handler.Exited, restart, stopping);
         var listeners = new List<Task>();
-        foreach (FunctionState function in state.Functions)
+        foreach (var function in state.Functions)
         {
-            HubInfo hub = FunctionAppLoader.Find(gateway.Hubs, function.Definition.Trigger.EventHubName)!;
-            for (int p = 0; p < hub.PartitionCount; p++)
+            var hub = FunctionAppLoader.Find(gateway.Hubs, function.Definition.Trigger.EventHubName)!;
+            for (var p = 0; p < hub.PartitionCount; p++)
             {
                 var listener = new PartitionListener(function, p.ToString(System.Globalization.CultureInfo.InvariantCulture), app.Host, gateway, store, client, settings, time, _logger);
                 listeners.Add(RunListenerAsync(listener, function.Definition.Name, generation));
             }
         }
 
-        Task all = Task.WhenAll(listeners);
+        var all = Task.WhenAll(listeners);
         var ended = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         using (generation.Token.Register(() => ended.TrySetResult()))
         {
-            Task first = await Task.WhenAny(handler.Exited, ended.Task);
+            var first = await Task.WhenAny(handler.Exited, ended.Task);
             if (first == handler.Exited && !stopping.IsCancellationRequested)
             {
                 FunctionsHostLog.HandlerExited(_logger, handler.Pid, handler.Exited.Result);

@@ -35,16 +35,16 @@ internal sealed partial class PartitionListener(
 
     public async Task RunAsync(Generation generation)
     {
-        CancellationToken token = generation.Token;
-        Checkpoint? checkpoint = await checkpoints.ReadAsync(_key, token);
-        long next = checkpoint is not null ? checkpoint.SequenceNumber + 1 : await InitialPositionAsync(token);
+        var token = generation.Token;
+        var checkpoint = await checkpoints.ReadAsync(_key, token);
+        var next = checkpoint is not null ? checkpoint.SequenceNumber + 1 : await InitialPositionAsync(token);
         FunctionsHostLog.ListenerStarted(logger, _definition.Name, partitionId, next, checkpoint is not null ? "checkpoint" : host.EventHubs.InitialOffsetType.ToString());
-        bool firstInvocation = true;
+        var firstInvocation = true;
         using var writer = new InvocationRequestWriter();
         while (!token.IsCancellationRequested)
         {
             await function.Pause.WaitAsync(token);
-            IReadOnlyList<ReceivedEvent> events = await ReadBatchAsync(next, firstInvocation, checkpoint, token);
+            var events = await ReadBatchAsync(next, firstInvocation, checkpoint, token);
             if (events.Count == 0)
             {
                 // The extension never invokes a function with an empty batch, and never checkpoints one.
@@ -57,7 +57,7 @@ internal sealed partial class PartitionListener(
             await function.Pause.WaitAsync(token);
             firstInvocation = false;
             _batchesSinceCheckpoint++;
-            bool checkpointAfter = _batchesSinceCheckpoint >= host.EventHubs.BatchCheckpointFrequency;
+            var checkpointAfter = _batchesSinceCheckpoint >= host.EventHubs.BatchCheckpointFrequency;
             await InvokeWithRetriesAsync(writer, events, checkpointAfter, generation);
             next = events[^1].SequenceNumber + 1;
 
@@ -68,7 +68,7 @@ internal sealed partial class PartitionListener(
             // been processed, and the next generation must see it again.
             if (checkpointAfter && generation.MayCheckpoint)
             {
-                ReceivedEvent last = events[^1];
+                var last = events[^1];
                 checkpoint = await checkpoints.WriteAsync(_key, last.SequenceNumber, last.Offset, token);
                 _batchesSinceCheckpoint = 0;
             }
@@ -77,7 +77,7 @@ internal sealed partial class PartitionListener(
 
     private async Task<long> InitialPositionAsync(CancellationToken cancellationToken)
     {
-        PartitionBounds bounds = gateway.GetBounds(_definition.Trigger.EventHubName, partitionId);
+        var bounds = gateway.GetBounds(_definition.Trigger.EventHubName, partitionId);
         switch (host.EventHubs.InitialOffsetType)
         {
             case InitialOffsetType.FromEnd:
@@ -91,16 +91,16 @@ internal sealed partial class PartitionListener(
 
     private async Task<long> SeekEnqueuedTimeAsync(PartitionBounds bounds, DateTimeOffset enqueuedTime, CancellationToken cancellationToken)
     {
-        long position = bounds.BeginningSequenceNumber;
+        var position = bounds.BeginningSequenceNumber;
         while (position <= bounds.LastEnqueuedSequenceNumber)
         {
-            IReadOnlyList<ReceivedEvent> page = await gateway.ReadAsync(_definition.Trigger.EventHubName, partitionId, position, 1, 1000, TimeSpan.Zero, cancellationToken);
+            var page = await gateway.ReadAsync(_definition.Trigger.EventHubName, partitionId, position, 1, 1000, TimeSpan.Zero, cancellationToken);
             if (page.Count == 0)
             {
                 break;
             }
 
-            foreach (ReceivedEvent e in page)
+            foreach (var e in page)
             {
                 if (e.EnqueuedTime >= enqueuedTime)
                 {
@@ -116,9 +116,9 @@ internal sealed partial class PartitionListener(
 
     private async Task<IReadOnlyList<ReceivedEvent>> ReadBatchAsync(long next, bool firstInvocation, Checkpoint? checkpoint, CancellationToken cancellationToken)
     {
-        string hub = _definition.Trigger.EventHubName;
-        EventHubsHostSettings settings = host.EventHubs;
-        IReadOnlyList<ReceivedEvent> first = await gateway.ReadAsync(hub, partitionId, next, 1, settings.MaxEventBatchSize, options.IdleReadWait, cancellationToken);
+        var hub = _definition.Trigger.EventHubName;
+        var settings = host.EventHubs;
+        var first = await gateway.ReadAsync(hub, partitionId, next, 1, settings.MaxEventBatchSize, options.IdleReadWait, cancellationToken);
         if (settings.MinEventBatchSize <= 1 || first.Count == 0 || first.Count >= settings.MinEventBatchSize)
         {
             return first;
@@ -127,10 +127,10 @@ internal sealed partial class PartitionListener(
         // Fewer than minEventBatchSize: hold them and wait for more, up to maxWaitTime from now (when the events
         // were first held). The first invocation after start waits less, as GetAdjustedMaxWaitTime does: not at all
         // without a checkpoint, else only what remains of maxWaitTime since the checkpoint was written.
-        TimeSpan wait = settings.MaxWaitTime;
+        var wait = settings.MaxWaitTime;
         if (firstInvocation)
         {
-            TimeSpan sinceCheckpoint = checkpoint is null ? TimeSpan.MaxValue : time.GetUtcNow() - checkpoint.LastModified;
+            var sinceCheckpoint = checkpoint is null ? TimeSpan.MaxValue : time.GetUtcNow() - checkpoint.LastModified;
             wait = sinceCheckpoint >= settings.MaxWaitTime ? TimeSpan.Zero : settings.MaxWaitTime - sinceCheckpoint;
         }
 
@@ -139,7 +139,7 @@ internal sealed partial class PartitionListener(
             return first;
         }
 
-        IReadOnlyList<ReceivedEvent> more = await gateway.ReadAsync(
+        var more = await gateway.ReadAsync(
             hub, partitionId, first[^1].SequenceNumber + 1, settings.MinEventBatchSize - first.Count, settings.MaxEventBatchSize - first.Count, wait, cancellationToken);
         if (more.Count == 0)
         {
@@ -172,14 +172,14 @@ internal sealed partial class PartitionListener(
 
     private async Task InvokeWithRetriesAsync(InvocationRequestWriter writer, IReadOnlyList<ReceivedEvent> events, bool checkpointAfter, Generation generation)
     {
-        RetryPolicy? policy = _definition.Retry;
-        RetrySchedule? schedule = policy is null ? null : new RetrySchedule(policy, Random.Shared);
-        RetryState? retry = policy is null ? null : new RetryState(0, policy.MaxRetryCount, null);
+        var policy = _definition.Retry;
+        var schedule = policy is null ? null : new RetrySchedule(policy, Random.Shared);
+        var retry = policy is null ? null : new RetryState(0, policy.MaxRetryCount, null);
         while (true)
         {
             var invocationId = Guid.NewGuid();
             var batch = new InvocationBatch(_definition, partitionId, events, checkpointAfter, retry, time.GetUtcNow().UtcDateTime, Guid.NewGuid());
-            Exception? failure = await InvokeOnceAsync(writer, batch, invocationId, generation);
+            var failure = await InvokeOnceAsync(writer, batch, invocationId, generation);
             if (failure is null)
             {
                 function.CountSucceeded();
@@ -201,7 +201,7 @@ internal sealed partial class PartitionListener(
 
             retry = new RetryState(retry.RetryCount + 1, retry.MaxRetryCount, failure);
             function.CountRetried();
-            TimeSpan delay = schedule.NextDelay();
+            var delay = schedule.NextDelay();
             FunctionsHostLog.RetryScheduled(logger, _definition.Name, partitionId, delay, retry.RetryCount, retry.MaxRetryCount);
             await Task.Delay(delay, time, generation.Token);
         }
@@ -213,19 +213,19 @@ internal sealed partial class PartitionListener(
     {
         _body.ResetWrittenCount();
         writer.Write(_body, batch);
-        using CancellationTokenSource timeout = host.FunctionTimeout is { } limit
+        using var timeout = host.FunctionTimeout is { } limit
             ? new CancellationTokenSource(limit, time)
             : new CancellationTokenSource();
         using var linked = CancellationTokenSource.CreateLinkedTokenSource(generation.Token, timeout.Token);
         try
         {
-            InvocationResult result = await client.InvokeAsync(generation.HandlerPort, _definition, invocationId, _body, linked.Token);
-            foreach (string line in result.Logs)
+            var result = await client.InvokeAsync(generation.HandlerPort, _definition, invocationId, _body, linked.Token);
+            foreach (var line in result.Logs)
             {
                 FunctionsHostLog.FunctionLog(logger, _definition.Name, line);
             }
 
-            int sent = await SendOutputsAsync(result, generation.Token);
+            var sent = await SendOutputsAsync(result, generation.Token);
             FunctionsHostLog.InvocationSucceeded(logger, _definition.Name, invocationId, partitionId, batch.Events.Count, sent);
             return null;
         }
@@ -258,20 +258,20 @@ internal sealed partial class PartitionListener(
 
     private static async Task<bool> HandlerDiedAsync(Generation generation)
     {
-        Task finished = await Task.WhenAny(generation.HandlerExited, Task.Delay(TimeSpan.FromSeconds(2), generation.Token));
+        var finished = await Task.WhenAny(generation.HandlerExited, Task.Delay(TimeSpan.FromSeconds(2), generation.Token));
         return finished == generation.HandlerExited || generation.Token.IsCancellationRequested;
     }
 
     private async Task<int> SendOutputsAsync(InvocationResult result, CancellationToken cancellationToken)
     {
-        int sent = 0;
-        foreach ((OutputBinding binding, List<ReadOnlyMemory<byte>> events) in result.Outputs)
+        var sent = 0;
+        foreach ((var binding, var events) in result.Outputs)
         {
             // EventHubAsyncCollector: one batch per binding (no partition key → one partition chosen by the service),
             // a new batch when the current one is full, an event larger than a batch fails the invocation.
-            int start = 0;
+            var start = 0;
             long size = 0;
-            for (int i = 0; i < events.Count; i++)
+            for (var i = 0; i < events.Count; i++)
             {
                 long eventSize = events[i].Length + EventOverheadBytes;
                 if (eventSize > MaxBatchBytes)

@@ -35,7 +35,7 @@ public sealed class FileOwnershipStore : IOwnershipStore
 
     public async Task<IReadOnlyList<PartitionOwnership>> ListAsync(OwnershipScope scope, CancellationToken cancellationToken)
     {
-        string directory = ScopeDirectory(scope);
+        var directory = ScopeDirectory(scope);
         if (!Directory.Exists(directory))
         {
             return [];
@@ -47,7 +47,7 @@ public sealed class FileOwnershipStore : IOwnershipStore
             .Distinct(StringComparer.Ordinal)
             .Order(StringComparer.Ordinal);
         var records = new List<PartitionOwnership>();
-        foreach (string partitionId in partitions)
+        foreach (var partitionId in partitions)
         {
             if (await ReadAsync(directory, partitionId, cancellationToken) is { } record)
             {
@@ -65,10 +65,10 @@ public sealed class FileOwnershipStore : IOwnershipStore
             throw new ArgumentException($"owner id '{claim.OwnerId}' must not contain spaces and partition id '{claim.PartitionId}' no dots", nameof(claim));
         }
 
-        string directory = ScopeDirectory(scope);
+        var directory = ScopeDirectory(scope);
         Directory.CreateDirectory(directory);
-        await using FileStream lockFile = await LockAsync(Path.Combine(directory, LockFileName), cancellationToken);
-        PartitionOwnership? current = await ReadAsync(directory, claim.PartitionId, cancellationToken);
+        await using var lockFile = await LockAsync(Path.Combine(directory, LockFileName), cancellationToken);
+        var current = await ReadAsync(directory, claim.PartitionId, cancellationToken);
         if ((current?.Version ?? 0) != claim.ExpectedVersion)
         {
             return null;
@@ -76,7 +76,7 @@ public sealed class FileOwnershipStore : IOwnershipStore
 
         var record = new PartitionOwnership(claim.PartitionId, claim.OwnerId, _time.GetUtcNow(), claim.ExpectedVersion + 1);
         // "-" stands for "no owner" so the slot line keeps a fixed field count.
-        string fields = string.Create(CultureInfo.InvariantCulture, $"{(record.OwnerId.Length == 0 ? "-" : record.OwnerId)} {record.LastModified:O}");
+        var fields = string.Create(CultureInfo.InvariantCulture, $"{(record.OwnerId.Length == 0 ? "-" : record.OwnerId)} {record.LastModified:O}");
         await SlotFile.WriteAsync(directory, claim.PartitionId, Extension, record.Version, fields, _fsync, cancellationToken);
         return record;
     }
@@ -102,7 +102,7 @@ public sealed class FileOwnershipStore : IOwnershipStore
     // Waits for the scope's lock; the holder keeps it for one read and one small write, so short polls suffice.
     private static async Task<FileStream> LockAsync(string path, CancellationToken cancellationToken)
     {
-        long started = Stopwatch.GetTimestamp();
+        var started = Stopwatch.GetTimestamp();
         while (true)
         {
             try

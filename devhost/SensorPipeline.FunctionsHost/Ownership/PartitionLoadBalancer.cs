@@ -27,7 +27,7 @@ public sealed class PartitionLoadBalancer
     /// <summary>The partitions <paramref name="ownerId"/> holds by active records.</summary>
     public IReadOnlyList<PartitionOwnership> ActiveOwnedBy(IEnumerable<PartitionOwnership> records, string ownerId)
     {
-        DateTimeOffset now = _time.GetUtcNow();
+        var now = _time.GetUtcNow();
         return records.Where(r => r.OwnerId == ownerId && r.IsActive(now, _expiration)).ToList();
     }
 
@@ -37,19 +37,19 @@ public sealed class PartitionLoadBalancer
     /// <param name="ownerId">This owner.</param>
     public OwnershipClaim? FindClaim(IReadOnlyList<PartitionOwnership> records, IReadOnlyList<string> partitionIds, string ownerId)
     {
-        DateTimeOffset now = _time.GetUtcNow();
+        var now = _time.GetUtcNow();
         var known = new HashSet<string>(partitionIds, StringComparer.Ordinal);
         var byPartition = records.Where(r => known.Contains(r.PartitionId)).ToDictionary(r => r.PartitionId, StringComparer.Ordinal);
         var owners = new Dictionary<string, List<string>>(StringComparer.Ordinal) { [ownerId] = [] };
-        foreach (PartitionOwnership record in byPartition.Values.Where(r => r.IsActive(now, _expiration)))
+        foreach (var record in byPartition.Values.Where(r => r.IsActive(now, _expiration)))
         {
             (owners.TryGetValue(record.OwnerId, out var owned) ? owned : owners[record.OwnerId] = []).Add(record.PartitionId);
         }
 
-        int min = partitionIds.Count / owners.Count;
-        int max = min + 1;
-        int mine = owners[ownerId].Count;
-        bool eligible = mine < min || (mine == min && !owners.Values.Any(owned => owned.Count < min));
+        var min = partitionIds.Count / owners.Count;
+        var max = min + 1;
+        var mine = owners[ownerId].Count;
+        var eligible = mine < min || (mine == min && !owners.Values.Any(owned => owned.Count < min));
         if (!eligible)
         {
             return null;

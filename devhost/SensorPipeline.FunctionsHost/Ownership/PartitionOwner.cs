@@ -29,7 +29,7 @@ public sealed class PartitionOwner
     public async Task<IReadOnlyCollection<string>> RunCycleAsync(IReadOnlyList<string> partitionIds, CancellationToken cancellationToken)
     {
         var renewed = new Dictionary<string, PartitionOwnership>(StringComparer.Ordinal);
-        foreach (PartitionOwnership held in _owned.Values)
+        foreach (var held in _owned.Values)
         {
             if (await _store.TryClaimAsync(_scope, new OwnershipClaim(held.PartitionId, OwnerId, held.Version), cancellationToken) is { } record)
             {
@@ -38,7 +38,7 @@ public sealed class PartitionOwner
         }
 
         _owned = renewed;
-        IReadOnlyList<PartitionOwnership> records = await _store.ListAsync(_scope, cancellationToken);
+        var records = await _store.ListAsync(_scope, cancellationToken);
         if (_balancer.FindClaim(records, partitionIds, OwnerId) is { } claim
             && await _store.TryClaimAsync(_scope, claim, cancellationToken) is { } claimed)
         {
@@ -52,7 +52,7 @@ public sealed class PartitionOwner
     /// rather than after the expiration.</summary>
     public async Task RelinquishAsync(CancellationToken cancellationToken)
     {
-        foreach (PartitionOwnership held in _owned.Values)
+        foreach (var held in _owned.Values)
         {
             await _store.TryClaimAsync(_scope, new OwnershipClaim(held.PartitionId, string.Empty, held.Version), cancellationToken);
         }

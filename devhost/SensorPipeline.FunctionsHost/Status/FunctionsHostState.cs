@@ -31,7 +31,7 @@ public sealed class FunctionsHostState(IEventHubsGateway gateway, TimeProvider t
     /// <summary>Pauses (true) or resumes (false) one function's listeners; false when no such function runs.</summary>
     public bool SetPaused(string functionName, bool paused)
     {
-        FunctionState? function = _functions.FirstOrDefault(f => string.Equals(f.Definition.Name, functionName, StringComparison.OrdinalIgnoreCase));
+        var function = _functions.FirstOrDefault(f => string.Equals(f.Definition.Name, functionName, StringComparison.OrdinalIgnoreCase));
         if (function is null)
         {
             return false;
@@ -60,22 +60,22 @@ public sealed class FunctionsHostState(IEventHubsGateway gateway, TimeProvider t
 
         DateTimeOffset now = time.GetUtcNow();
         var functions = new List<FunctionStatus>(_functions.Length);
-        foreach (FunctionState function in _functions)
+        foreach (var function in _functions)
         {
-            TriggerBinding trigger = function.Definition.Trigger;
-            HubInfo? hub = gateway.Hubs.FirstOrDefault(h => string.Equals(h.Name, trigger.EventHubName, StringComparison.OrdinalIgnoreCase));
+            var trigger = function.Definition.Trigger;
+            var hub = gateway.Hubs.FirstOrDefault(h => string.Equals(h.Name, trigger.EventHubName, StringComparison.OrdinalIgnoreCase));
             var partitions = new List<PartitionStatus>();
-            for (int p = 0; hub is not null && p < hub.PartitionCount; p++)
+            for (var p = 0; hub is not null && p < hub.PartitionCount; p++)
             {
-                string id = p.ToString(System.Globalization.CultureInfo.InvariantCulture);
-                PartitionBounds bounds = gateway.GetBounds(trigger.EventHubName, id);
-                Checkpoint? checkpoint = _store?.Peek(new CheckpointKey(trigger.EventHubName, trigger.ConsumerGroup, id));
+                var id = p.ToString(System.Globalization.CultureInfo.InvariantCulture);
+                var bounds = gateway.GetBounds(trigger.EventHubName, id);
+                var checkpoint = _store?.Peek(new CheckpointKey(trigger.EventHubName, trigger.ConsumerGroup, id));
 
                 // Unprocessed events: everything after the checkpoint, or everything retained when there is none.
-                long processedThrough = checkpoint?.SequenceNumber ?? (bounds.BeginningSequenceNumber - 1);
-                long lag = Math.Max(0, bounds.LastEnqueuedSequenceNumber - processedThrough);
-                PartitionHealth health = function.Health(id);
-                StallVerdict stall = health.Stall;
+                var processedThrough = checkpoint?.SequenceNumber ?? (bounds.BeginningSequenceNumber - 1);
+                var lag = Math.Max(0, bounds.LastEnqueuedSequenceNumber - processedThrough);
+                var health = function.Health(id);
+                var stall = health.Stall;
                 partitions.Add(new PartitionStatus(id, checkpoint?.SequenceNumber, checkpoint?.LastModified, bounds.LastEnqueuedSequenceNumber, lag,
                     health.RetentionGaps, health.RetentionGapEvents,
                     stall.Stalled, stall.Stalled ? Seconds(now - stall.ProgressAt!.Value) : null,

@@ -1,10 +1,12 @@
+using SensorPipeline.Protos;
+
 namespace SensorPipeline.Functions.Functions;
 
 /// <summary>One processor function: its route, the envelope kind it accepts and the stage name in its dead letters.</summary>
-internal sealed record ProcessorDefinition(string Name, int Kind, string Stage)
+internal sealed record ProcessorDefinition(string Name, SensorKind Kind, string Stage)
 {
-    public static readonly ProcessorDefinition Weather = new("WeatherProcessor", 1, "weather-processor");
-    public static readonly ProcessorDefinition Seismic = new("SeismicProcessor", 2, "seismic-processor");
+    public static readonly ProcessorDefinition Weather = new("WeatherProcessor", SensorKind.Weather, "weather-processor");
+    public static readonly ProcessorDefinition Seismic = new("SeismicProcessor", SensorKind.Seismic, "seismic-processor");
 
     /// <summary>The trigger binding's name in function.json.</summary>
     public const string TriggerName = "events";

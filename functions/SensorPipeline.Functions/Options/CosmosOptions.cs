@@ -49,7 +49,4 @@ internal sealed class CosmosOptions
     /// invocation instead of hanging it). Default 00:00:10; 100 ms to 5 minutes.
     /// </summary>
     public TimeSpan OperationTimeout { get; set; } = TimeSpan.FromSeconds(10);
-
-    /// <summary>True for a loopback endpoint (the local stand-in): the only case where its self-signed certificate is accepted.</summary>
-    public bool IsLoopback => AccountEndpoint is { IsLoopback: true };
 }

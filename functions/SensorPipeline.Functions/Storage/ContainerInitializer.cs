@@ -21,7 +21,7 @@ internal sealed class ContainerInitializer(CosmosClient client, IOptions<CosmosO
             return;
         }
 
-        Database database = (await client.CreateDatabaseIfNotExistsAsync(o.DatabaseName, cancellationToken: cancellationToken)).Database;
+        var database = (await client.CreateDatabaseIfNotExistsAsync(o.DatabaseName, cancellationToken: cancellationToken)).Database;
         var readings = new ContainerProperties(o.ReadingsContainer, "/deviceId") { DefaultTimeToLive = o.ReadingsTtlSeconds };
         readings.IndexingPolicy.SpatialIndexes.Add(new SpatialPath { Path = "/geometry/*", SpatialTypes = { SpatialType.Point } });
         await database.CreateContainerIfNotExistsAsync(readings, cancellationToken: cancellationToken);

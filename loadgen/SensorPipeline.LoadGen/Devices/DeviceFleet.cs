@@ -1,3 +1,6 @@
+using SensorPipeline.Core.Readings;
+using SensorPipeline.Protos;
+
 namespace SensorPipeline.LoadGen.Devices;
 
 /// <summary>
@@ -22,12 +25,12 @@ internal sealed class DeviceFleet
         {
             if (i < weatherCount)
             {
-                devices.Add(new WeatherDevice(DeviceId(prefix, "weather", i), DeviceRandom(seed, 0, i)));
+                devices.Add(new WeatherDevice(DeviceId(prefix, SensorKind.Weather.Name(), i), DeviceRandom(seed, 0, i)));
             }
 
             if (i < seismicCount)
             {
-                devices.Add(new SeismicDevice(DeviceId(prefix, "seismic", i), DeviceRandom(seed, 1, i)));
+                devices.Add(new SeismicDevice(DeviceId(prefix, SensorKind.Seismic.Name(), i), DeviceRandom(seed, 1, i)));
             }
         }
 

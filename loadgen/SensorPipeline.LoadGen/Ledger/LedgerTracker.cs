@@ -1,4 +1,5 @@
 using System.Security.Cryptography;
+using SensorPipeline.Core.Readings;
 using SensorPipeline.LoadGen.Devices;
 using SensorPipeline.LoadGen.Events;
 using SensorPipeline.LoadGen.Sending;
@@ -24,7 +25,7 @@ internal sealed class LedgerTracker
     public LedgerTracker(DeviceFleet fleet)
     {
         ArgumentNullException.ThrowIfNull(fleet);
-        _devices = [.. fleet.Devices.Select(d => new LedgerDevice { Id = d.Id, Kind = d.Kind == SensorKind.Weather ? "weather" : "seismic" })];
+        _devices = [.. fleet.Devices.Select(d => new LedgerDevice { Id = d.Id, Kind = d.Kind.Name() })];
     }
 
     /// <summary>Tracked events applied so far (all events below this index are resolved).</summary>

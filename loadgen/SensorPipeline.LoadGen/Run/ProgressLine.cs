@@ -18,7 +18,7 @@ internal sealed class ProgressLine
 
     public static string Format(TimeSpan elapsed, double readingsPerSecond, RunCounters counters) =>
         string.Create(CultureInfo.InvariantCulture,
-            $"[{elapsed:hh\\:mm\\:ss}] {readingsPerSecond,9:F0} readings/s  sent {counters.Readings} readings in {counters.Events} events  errors {counters.Errors}  retries {counters.Retries}  send p50 {counters.Latency.Percentile(50).TotalMilliseconds:F1} ms  p99 {counters.Latency.Percentile(99).TotalMilliseconds:F1} ms");
+            $"[{elapsed:hh\\:mm\\:ss}] {readingsPerSecond,9:F0} readings/s  sent {counters.Readings} readings in {counters.Events} events  errors {counters.Errors}  retries {counters.Retries}  send p50 {counters.Latency.Percentile(0.5).TotalMilliseconds:F1} ms  p99 {counters.Latency.Percentile(0.99).TotalMilliseconds:F1} ms");
 
     public void Write(string line)
     {

@@ -1,3 +1,4 @@
+using SensorPipeline.Core.Telemetry;
 using SensorPipeline.LoadGen.Sending;
 
 namespace SensorPipeline.LoadGen.Run;
@@ -10,7 +11,12 @@ internal sealed class RunCounters
     private long _errors;
     private long _retries;
 
-    public LatencyHistogram Latency { get; } = new();
+    /// <summary>Send latency buckets: the pipeline's (<see cref="LatencyBuckets"/>, 8 per doubling) extended down to
+    /// 2^-7 ms ≈ 7.8 µs, since a send on loopback can take tens of microseconds. From 1 ms up the bounds are the
+    /// pipeline's own, so a send percentile and a pipeline stage's percentile of the same latencies are the same number.</summary>
+    public static readonly LatencyBucketLayout SendLatencyBuckets = new(LatencyBuckets.FirstUpperBoundMs / 128, LatencyBuckets.PerDoubling, LatencyBuckets.MaxTrackedMs);
+
+    public LatencyHistogram Latency { get; } = new(SendLatencyBuckets);
 
     public long Events => Interlocked.Read(ref _events);
 

@@ -33,7 +33,7 @@ internal static class RunSummary
             Row("truncated / out-of-range / forged sent", N(counts.TruncatedSent) + " / " + N(counts.OutOfRangeSent) + " / " + N(counts.ForgedSent));
         }
 
-        Row("send latency p50 / p90 / p99 / max", string.Join(" / ", new[] { latency.Percentile(50), latency.Percentile(90), latency.Percentile(99), latency.Max }
+        Row("send latency p50 / p90 / p99 / max", string.Join(" / ", new[] { latency.Percentile(0.5), latency.Percentile(0.9), latency.Percentile(0.99), latency.Max }
             .Select(t => t.TotalMilliseconds.ToString("F1", CultureInfo.InvariantCulture))) + " ms");
         Row("loadgen CPU per reading", counts.ReadingsSent == 0 ? "-"
             : (counts.CpuSeconds * 1e6 / counts.ReadingsSent).ToString("F1", CultureInfo.InvariantCulture) + " µs (" + counts.CpuSeconds.ToString("F1", CultureInfo.InvariantCulture) + " s CPU)");

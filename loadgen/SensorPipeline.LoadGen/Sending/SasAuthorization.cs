@@ -1,3 +1,5 @@
+using SensorPipeline.EventHubs.Protocol;
+
 namespace SensorPipeline.LoadGen.Sending;
 
 /// <summary>A SAS token for the hub, renewed well before it expires so no send carries an expired one.</summary>

@@ -3,9 +3,6 @@ namespace SensorPipeline.LoadGen.Verify;
 /// <summary><c>loadgen verify</c>'s settings (option names in brackets); validated at start by <see cref="VerifyOptionsValidator"/>.</summary>
 internal sealed class VerifyOptions
 {
-    /// <summary>The well-known Cosmos DB emulator key; the local stand-in accepts any key, so this is the loopback default.</summary>
-    public const string EmulatorKey = "C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw==";
-
     /// <summary>The run's ledger [--ledger]. Required.</summary>
     public string Ledger { get; set; } = "";
 
@@ -43,6 +40,6 @@ internal sealed class VerifyOptions
     /// <summary>How often progress is printed (stderr) [--progress-interval]. Default 2 s.</summary>
     public TimeSpan ProgressInterval { get; set; } = TimeSpan.FromSeconds(2);
 
-    /// <summary>True for a loopback endpoint: the local stand-in, whose quirks the client works around.</summary>
+    /// <summary>True for a loopback endpoint: the local emulator, whose key is the default and whose certificate is accepted.</summary>
     public bool IsLoopback => CosmosEndpoint is { IsLoopback: true };
 }

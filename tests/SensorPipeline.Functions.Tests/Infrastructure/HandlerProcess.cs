@@ -1,4 +1,5 @@
 using System.Text.RegularExpressions;
+using SensorPipeline.DevHost.Common;
 
 namespace SensorPipeline.Functions.Tests.Infrastructure;
 
@@ -9,9 +10,6 @@ namespace SensorPipeline.Functions.Tests.Infrastructure;
 /// </summary>
 internal sealed partial class HandlerProcess : IDisposable
 {
-    /// <summary>The well-known emulator key: the stand-in checks no signature, any base64 key works.</summary>
-    public const string EmulatorKey = "C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw==";
-
     private readonly ChildProcess _process;
 
     private HandlerProcess(ChildProcess process, Uri address)
@@ -34,7 +32,9 @@ internal sealed partial class HandlerProcess : IDisposable
         ["FUNCTIONS_APP_ROOT_PATH"] = RepoLayout.Current.Root,
         ["FUNCTIONS_WORKER_RUNTIME"] = "custom",
         ["Cosmos__AccountEndpoint"] = standIn.Endpoint.AbsoluteUri,
-        ["Cosmos__AuthKey"] = HandlerProcess.EmulatorKey,
+        ["Cosmos__AuthKey"] = CosmosEmulatorAccount.Key,
+        // The handler has no code for the emulator's self-signed certificate: it trusts it as any server's, from here.
+        ["SSL_CERT_DIR"] = standIn.SslCertDir,
         ["Cosmos__DatabaseName"] = database,
         ["Cosmos__CreateIfNotExists"] = "true",
         ["Logging__LogLevel__Default"] = "Warning",

@@ -1,14 +1,11 @@
 using System.Net;
 using System.Text.Json;
 using Microsoft.Azure.Cosmos;
+using SensorPipeline.CosmosSetup;
 
 namespace SensorPipeline.Functions.Tests.Infrastructure;
 
-/// <summary>
-/// Reads what the handler wrote, by point reads (queries cost the square of a container's size on the stand-in).
-/// The stand-in answers 500 for a missing document; a handler adds the cross-partition header to document GETs,
-/// which makes it answer 404 as Cosmos DB does.
-/// </summary>
+/// <summary>Reads what the handler wrote, by point reads, with the one client set-up (<see cref="CosmosClients"/>).</summary>
 internal sealed class StoreReader : IDisposable
 {
     private readonly CosmosClient _client;
@@ -17,15 +14,7 @@ internal sealed class StoreReader : IDisposable
     public StoreReader(CosmosEmulatorProcess standIn, string database)
     {
         _database = database;
-        _client = new CosmosClient(standIn.Endpoint.AbsoluteUri, HandlerProcess.EmulatorKey, new CosmosClientOptions
-        {
-            ConnectionMode = ConnectionMode.Gateway,
-            LimitToEndpoint = true,
-            HttpClientFactory = () => new HttpClient(new MissingAs404Handler
-            {
-                InnerHandler = new HttpClientHandler { ServerCertificateCustomValidationCallback = HttpClientHandler.DangerousAcceptAnyServerCertificateValidator },
-            }),
-        });
+        _client = CosmosClients.Create(standIn.Endpoint);
     }
 
     /// <summary>The document, or null when it does not exist.</summary>
@@ -70,17 +59,4 @@ internal sealed class StoreReader : IDisposable
     public void Dispose() => _client.Dispose();
 
     private sealed record IdOnly([property: Newtonsoft.Json.JsonProperty("id")] string Id);
-
-    private sealed class MissingAs404Handler : DelegatingHandler
-    {
-        protected override Task<HttpResponseMessage> SendAsync(HttpRequestMessage request, CancellationToken cancellationToken)
-        {
-            if (request.Method == HttpMethod.Get && request.RequestUri?.AbsolutePath.Contains("/docs/", StringComparison.Ordinal) == true)
-            {
-                request.Headers.TryAddWithoutValidation("x-ms-documentdb-query-enablecrosspartition", "True");
-            }
-
-            return base.SendAsync(request, cancellationToken);
-        }
-    }
 }

@@ -2,9 +2,9 @@ using System.Globalization;
 using System.Security.Cryptography;
 using System.Text;
 
-namespace SensorPipeline.EventHubs.Http;
+namespace SensorPipeline.EventHubs.Protocol;
 
-/// <summary>Verifies <c>SharedAccessSignature sr=…&amp;sig=…&amp;se=…&amp;skn=…</c> as Event Hubs does:
+/// <summary>Builds and verifies <c>SharedAccessSignature sr=…&amp;sig=…&amp;se=…&amp;skn=…</c> as Event Hubs does:
 /// <c>sig = base64(HMAC-SHA256(key, sr + "\n" + se))</c> over <c>sr</c> exactly as sent (URL-encoded), expiry
 /// <c>se</c> (Unix seconds) in the future, <c>skn</c> the configured key name, and <c>sr</c> covering the resource.</summary>
 /// <remarks><c>sr</c> is matched without its scheme (<c>sb://</c>, <c>http://</c>, <c>https://</c>, <c>amqps://</c>),
@@ -17,8 +17,8 @@ public static class SharedAccessSignature
     private static readonly string[] Schemes = ["sb://", "http://", "https://", "amqps://", "amqp://"];
 
     /// <summary>Null when the token is valid for <paramref name="resourcePath"/> (e.g. <c>hub/messages</c>); otherwise why not.</summary>
-    public static string? Check(string? authorization, string resourcePath, SasOptions options, DateTimeOffset now) =>
-        Verify(authorization, options, out var token) ?? Authorize(token, resourcePath, now);
+    public static string? Check(string? authorization, string resourcePath, string keyName, string key, DateTimeOffset now) =>
+        Verify(authorization, keyName, key, out var token) ?? Authorize(token, resourcePath, now);
 
     /// <summary>A token whose format, key name and signature checked out (expiry and resource not yet).</summary>
     /// <param name="Resource">The URL-decoded <c>sr</c>.</param>
@@ -26,9 +26,10 @@ public static class SharedAccessSignature
     public readonly record struct VerifiedToken(string Resource, long Expiry);
 
     /// <summary>The costly part (parsing, HMAC); the result depends only on the header and the key, so it can be cached.</summary>
-    public static string? Verify(string? authorization, SasOptions options, out VerifiedToken token)
+    public static string? Verify(string? authorization, string keyName, string key, out VerifiedToken token)
     {
-        ArgumentNullException.ThrowIfNull(options);
+        ArgumentNullException.ThrowIfNull(keyName);
+        ArgumentNullException.ThrowIfNull(key);
         token = default;
         const string Prefix = "SharedAccessSignature ";
         if (string.IsNullOrEmpty(authorization))
@@ -71,12 +72,12 @@ public static class SharedAccessSignature
             return $"The token's expiry se='{se}' is not a Unix time in seconds.";
         }
 
-        if (!string.Equals(Uri.UnescapeDataString(skn), options.KeyName, StringComparison.Ordinal))
+        if (!string.Equals(Uri.UnescapeDataString(skn), keyName, StringComparison.Ordinal))
         {
             return $"The token's key name skn='{skn}' is not the configured key name.";
         }
 
-        if (!SignatureMatches(sr, se, Uri.UnescapeDataString(sig), options.Key))
+        if (!SignatureMatches(sr, se, Uri.UnescapeDataString(sig), key))
         {
             return "The token's signature does not match the configured key.";
         }
@@ -99,10 +100,12 @@ public static class SharedAccessSignature
             : $"The token's resource sr='{token.Resource}' does not cover '{resourcePath}'.";
     }
 
-    /// <summary>Creates a token the way Event Hubs clients do (for tests, tools and the benchmark).</summary>
+    /// <summary>Creates a token the way Event Hubs clients do: <c>sr</c> is the URL-encoded
+    /// <paramref name="resourceUri"/>, signed with the UTF-8 bytes of <paramref name="key"/>.</summary>
     public static string Create(string resourceUri, string keyName, string key, DateTimeOffset expiry)
     {
         ArgumentNullException.ThrowIfNull(resourceUri);
+        ArgumentNullException.ThrowIfNull(keyName);
         ArgumentNullException.ThrowIfNull(key);
         var encoded = Uri.EscapeDataString(resourceUri);
         var se = expiry.ToUnixTimeSeconds().ToString(CultureInfo.InvariantCulture);
