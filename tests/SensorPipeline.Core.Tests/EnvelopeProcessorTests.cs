@@ -218,7 +218,7 @@ public class EnvelopeProcessorTests
         honest.ObservedAt = Google.Protobuf.WellKnownTypes.Timestamp.FromDateTimeOffset(DateTimeOffset.FromUnixTimeMilliseconds(Now - 1000));
 
         using var tolerant = Weather();
-        using var strict = new EnvelopeProcessor(1, "weather-processor", new StalenessPolicy(TimeSpan.FromMinutes(5), TimeSpan.FromMinutes(1)));
+        using var strict = new EnvelopeProcessor(SensorKind.Weather, "weather-processor", new StalenessPolicy(TimeSpan.FromMinutes(5), TimeSpan.FromMinutes(1)));
 
         Assert.Equal(8ul, Assert.Single(tolerant.Process([Envelope(SensorKind.Weather, (ahead, Now), (honest, Now))], Now).Latest).Sequence);
         var result = strict.Process([Envelope(SensorKind.Weather, (ahead, Now), (honest, Now))], Now);

@@ -97,7 +97,7 @@ public sealed class MetricsAtCommitTests(MetricsFixture fixture)
         var markerEnvelope = await PipelineDriver.WeatherEnvelopeAsync(fixture.Handler, PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(marker, 1))));
         Assert.Equal(HttpStatusCode.OK, (await PipelineDriver.ProcessAsync(fixture.Handler, "WeatherProcessor", [markerEnvelope])).Status);
 
-        long counted = await WaitForEndToEndCountAsync(atLeast: 5);
+        var counted = await WaitForEndToEndCountAsync(atLeast: 5);
         Assert.Equal(5, counted); // 4 readings of the retried batch + the marker; the failed attempt's writes count nothing
     }
 

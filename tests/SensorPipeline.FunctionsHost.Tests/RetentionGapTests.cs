@@ -18,13 +18,13 @@ public sealed class RetentionGapTests
         Assert.Null(await app.StartAsync());
         await app.SendAsync("input", "0", "first");
         await app.WaitUntilAsync(async () => await app.CheckpointAsync("0") == 0, "checkpoint 0 on partition 0");
-        using (HttpResponseMessage paused = await app.Http.PostAsync(app.At("admin/functions/Fn/pause"), null))
+        using (var paused = await app.Http.PostAsync(app.At("admin/functions/Fn/pause"), null))
         {
             Assert.True(paused.IsSuccessStatusCode);
         }
 
         string body = new('x', 6000);
-        for (int batch = 0; batch < 8; batch++)
+        for (var batch = 0; batch < 8; batch++)
         {
             await app.SendAsync("input", "0", [.. Enumerable.Repeat(body, 8)]);
         }
@@ -33,16 +33,16 @@ public sealed class RetentionGapTests
         await app.WaitUntilAsync(async () => (beginning = Partition(await app.DevHostStatusAsync(), "0").GetProperty("beginningSequenceNumber").GetInt64()) > 1, "retention to remove unread events");
         Assert.Equal(0, PartitionOfFn(await app.StatusAsync(), "0").GetProperty("retentionGaps").GetInt64()); // not read yet: nothing crossed
 
-        using (HttpResponseMessage resumed = await app.Http.PostAsync(app.At("admin/functions/Fn/resume"), null))
+        using (var resumed = await app.Http.PostAsync(app.At("admin/functions/Fn/resume"), null))
         {
             Assert.True(resumed.IsSuccessStatusCode);
         }
 
         await app.WaitUntilAsync(async () => await app.CheckpointAsync("0") == 64, "the rest of partition 0 processed");
-        JsonElement partition = PartitionOfFn(await app.StatusAsync(), "0");
+        var partition = PartitionOfFn(await app.StatusAsync(), "0");
 
         // The listener may have read a first batch before the pause held it; what it never received is the gap.
-        List<Record> records = app.Records();
+        var records = app.Records();
         HashSet<long> received = [.. records.Where(r => r.PartitionId == "0").SelectMany(r => r.SequenceNumbers)];
         long[] missing = [.. Enumerable.Range(1, (int)beginning - 1).Select(i => (long)i).Where(s => !received.Contains(s))];
         Assert.NotEmpty(missing);
@@ -59,10 +59,10 @@ public sealed class RetentionGapTests
 
         var (exitCode, output, errors) = await app.RunStatusCommandAsync();
         Assert.True(exitCode == 0, errors);
-        string[] lines = output.Split('\n', StringSplitOptions.TrimEntries);
-        string[] function = StatusTable.Row(lines, "Fn");
+        var lines = output.Split('\n', StringSplitOptions.TrimEntries);
+        var function = StatusTable.Row(lines, "Fn");
         Assert.Equal(lost.ToString("N0", System.Globalization.CultureInfo.InvariantCulture), function[^1]); // lost
-        string[] row = StatusTable.Row(lines, "fn", "input", "0");
+        var row = StatusTable.Row(lines, "fn", "input", "0");
         Assert.Equal(["1", lost.ToString("N0", System.Globalization.CultureInfo.InvariantCulture)], row[9..11]); // gaps, lost
     }
 

@@ -23,20 +23,20 @@ public sealed class StallDetectorTests
         app.SetScript("""{"Fn": {"mode": "fail", "status": 500}}""");
         await app.SendAsync("input", "1", "x", "y");
         await app.WaitUntilAsync(async () => Partition(await app.StatusAsync(), "1").GetProperty("stalled").GetBoolean(), "partition 1 reported stalled");
-        JsonElement status = await app.StatusAsync();
-        JsonElement stalled = Partition(status, "1");
+        var status = await app.StatusAsync();
+        var stalled = Partition(status, "1");
         Assert.Equal(2, stalled.GetProperty("lag").GetInt64());
         Assert.True(stalled.GetProperty("stalledForSeconds").GetDouble() >= 1, stalled.ToString());
         Assert.True(stalled.GetProperty("oldestUnprocessedAgeSeconds").GetDouble() >= 0, stalled.ToString());
         Assert.Equal(1, stalled.GetProperty("stalls").GetInt64());
-        JsonElement healthy = Partition(status, "0");
+        var healthy = Partition(status, "0");
         Assert.False(healthy.GetProperty("stalled").GetBoolean());
         Assert.Equal(JsonValueKind.Null, healthy.GetProperty("stalledForSeconds").ValueKind);
         Assert.Equal(JsonValueKind.Null, healthy.GetProperty("oldestUnprocessedAgeSeconds").ValueKind);
 
         var (exitCode, output, errors) = await app.RunStatusCommandAsync();
         Assert.True(exitCode == 0, errors);
-        string[] lines = output.Split('\n', StringSplitOptions.TrimEntries);
+        var lines = output.Split('\n', StringSplitOptions.TrimEntries);
         Assert.Equal("1", StatusTable.Row(lines, "Fn")[^2]); // partitions stalled now
         Assert.EndsWith("s", StatusTable.Row(lines, "fn", "input", "1")[6], StringComparison.Ordinal); // stalled for
         Assert.Equal("-", StatusTable.Row(lines, "fn", "input", "0")[6]);
@@ -44,7 +44,7 @@ public sealed class StallDetectorTests
         // Fixed: the retried batch succeeds, the checkpoint moves, the stall ends.
         app.SetScript("""{"Fn": {"mode": "ok"}}""");
         await app.WaitUntilAsync(async () => Partition(await app.StatusAsync(), "1") is var p && !p.GetProperty("stalled").GetBoolean() && p.GetProperty("lag").GetInt64() == 0, "the stall on partition 1 to clear");
-        JsonElement cleared = Partition(await app.StatusAsync(), "1");
+        var cleared = Partition(await app.StatusAsync(), "1");
         Assert.Equal(1, cleared.GetProperty("stalls").GetInt64());
         Assert.Equal(JsonValueKind.Null, cleared.GetProperty("stalledForSeconds").ValueKind);
         await WaitForLogAsync(app, "'Functions.Fn' partition 1 (consumer group fn) is moving again");
@@ -62,18 +62,18 @@ public sealed class StallDetectorTests
         // only the age of the backlog can call the stall: half of retention, the default fraction.
         app.ExtraSettings.AddRange(["EventHubs:RetentionPeriod=00:00:04", "FunctionsHost:StallThreshold=01:00:00", "FunctionsHost:StallCheckInterval=00:00:00.200"]);
         Assert.Null(await app.StartAsync());
-        using (HttpResponseMessage paused = await app.Http.PostAsync(app.At("admin/functions/Fn/pause"), null))
+        using (var paused = await app.Http.PostAsync(app.At("admin/functions/Fn/pause"), null))
         {
             Assert.True(paused.IsSuccessStatusCode);
         }
 
         await app.SendAsync("input", "0", "waiting");
         await app.WaitUntilAsync(async () => Partition(await app.StatusAsync(), "0").GetProperty("stalled").GetBoolean(), "partition 0 reported stalled");
-        JsonElement stalled = Partition(await app.StatusAsync(), "0");
+        var stalled = Partition(await app.StatusAsync(), "0");
         Assert.True(stalled.GetProperty("oldestUnprocessedAgeSeconds").GetDouble() >= 2, stalled.ToString());
         Assert.True(stalled.GetProperty("stalledForSeconds").GetDouble() < 3600, stalled.ToString());
 
-        using (HttpResponseMessage resumed = await app.Http.PostAsync(app.At("admin/functions/Fn/resume"), null))
+        using (var resumed = await app.Http.PostAsync(app.At("admin/functions/Fn/resume"), null))
         {
             Assert.True(resumed.IsSuccessStatusCode);
         }
@@ -101,8 +101,8 @@ public sealed class StallDetectorTests
 
     private static int Occurrences(string text, string value)
     {
-        int count = 0;
-        for (int at = text.IndexOf(value, StringComparison.Ordinal); at >= 0; at = text.IndexOf(value, at + value.Length, StringComparison.Ordinal))
+        var count = 0;
+        for (var at = text.IndexOf(value, StringComparison.Ordinal); at >= 0; at = text.IndexOf(value, at + value.Length, StringComparison.Ordinal))
         {
             count++;
         }

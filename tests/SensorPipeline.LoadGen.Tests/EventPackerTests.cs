@@ -137,7 +137,7 @@ public class EventPackerTests
     public void Forged_TheWeatherProcessorDeadLettersTheWholeEnvelopeAsInvalidSource()
     {
         var body = InjectedEvents.Forged(3, Now);
-        using var processor = new Core.Processing.EnvelopeProcessor(1, "weather-processor", new Core.Policies.StalenessPolicy(TimeSpan.FromMinutes(5)));
+        using var processor = new Core.Processing.EnvelopeProcessor(SensorKind.Weather, "weather-processor", new Core.Policies.StalenessPolicy(TimeSpan.FromMinutes(5)));
 
         var result = processor.Process([new InputEvent(body, new Core.Readings.SourcePosition("0", 1, Now.ToUnixTimeMilliseconds()))], Now.ToUnixTimeMilliseconds());
 

@@ -163,7 +163,7 @@ internal sealed partial class PartitionListener(
             return;
         }
 
-        long lost = _health.CountRetentionGap(expected, found - 1);
+        var lost = _health.CountRetentionGap(expected, found - 1);
         if (lost > 0)
         {
             FunctionsHostLog.RetentionGap(logger, _definition.Name, partitionId, _definition.Trigger.ConsumerGroup, found - lost, found - 1, lost);

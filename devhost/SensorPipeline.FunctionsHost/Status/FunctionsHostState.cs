@@ -58,7 +58,7 @@ public sealed class FunctionsHostState(IEventHubsGateway gateway, TimeProvider t
             handler = _handler;
         }
 
-        DateTimeOffset now = time.GetUtcNow();
+        var now = time.GetUtcNow();
         var functions = new List<FunctionStatus>(_functions.Length);
         foreach (var function in _functions)
         {

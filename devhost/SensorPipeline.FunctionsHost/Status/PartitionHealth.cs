@@ -42,7 +42,7 @@ internal sealed class PartitionHealth
                 return 0;
             }
 
-            long lost = to - Math.Max(from, _gapCountedThrough + 1) + 1;
+            var lost = to - Math.Max(from, _gapCountedThrough + 1) + 1;
             _gapCountedThrough = to;
             Interlocked.Increment(ref _retentionGaps);
             Interlocked.Add(ref _retentionGapEvents, lost);
@@ -67,7 +67,7 @@ internal sealed class PartitionHealth
     {
         lock (_lock)
         {
-            StallVerdict previous = _stall;
+            var previous = _stall;
             _stall = verdict;
             if (verdict.Stalled && !previous.Stalled)
             {

@@ -47,13 +47,13 @@ internal sealed class StallMonitor(
     /// <summary>One look at every partition of every function.</summary>
     public async Task CheckAllAsync(CancellationToken cancellationToken)
     {
-        foreach (FunctionState function in state.Functions)
+        foreach (var function in state.Functions)
         {
-            TriggerBinding trigger = function.Definition.Trigger;
-            HubInfo? hub = FunctionAppLoader.Find(gateway.Hubs, trigger.EventHubName);
-            for (int p = 0; hub is not null && p < hub.PartitionCount; p++)
+            var trigger = function.Definition.Trigger;
+            var hub = FunctionAppLoader.Find(gateway.Hubs, trigger.EventHubName);
+            for (var p = 0; hub is not null && p < hub.PartitionCount; p++)
             {
-                string id = p.ToString(CultureInfo.InvariantCulture);
+                var id = p.ToString(CultureInfo.InvariantCulture);
                 await CheckAsync(function, hub, id, cancellationToken);
             }
         }
@@ -61,24 +61,24 @@ internal sealed class StallMonitor(
 
     private async Task CheckAsync(FunctionState function, HubInfo hub, string partitionId, CancellationToken cancellationToken)
     {
-        TriggerBinding trigger = function.Definition.Trigger;
-        PartitionHealth health = function.Health(partitionId);
-        StallVerdict previous = health.Stall;
-        PartitionBounds bounds = gateway.GetBounds(hub.Name, partitionId);
-        Checkpoint? checkpoint = checkpoints.Peek(new CheckpointKey(trigger.EventHubName, trigger.ConsumerGroup, partitionId));
-        long processedThrough = checkpoint?.SequenceNumber ?? (bounds.BeginningSequenceNumber - 1);
-        long lag = Math.Max(0, bounds.LastEnqueuedSequenceNumber - processedThrough);
-        DateTimeOffset now = time.GetUtcNow();
+        var trigger = function.Definition.Trigger;
+        var health = function.Health(partitionId);
+        var previous = health.Stall;
+        var bounds = gateway.GetBounds(hub.Name, partitionId);
+        var checkpoint = checkpoints.Peek(new CheckpointKey(trigger.EventHubName, trigger.ConsumerGroup, partitionId));
+        var processedThrough = checkpoint?.SequenceNumber ?? (bounds.BeginningSequenceNumber - 1);
+        var lag = Math.Max(0, bounds.LastEnqueuedSequenceNumber - processedThrough);
+        var now = time.GetUtcNow();
 
         // Progress is a moved checkpoint or an empty backlog. Measuring from the checkpoint's own time would call a
         // partition that was idle for an hour stalled the moment one event arrives.
-        bool progressed = previous.EvaluatedAt is null || lag == 0 || checkpoint?.SequenceNumber != previous.CheckpointSequenceNumber;
-        DateTimeOffset progressAt = progressed ? now : previous.ProgressAt ?? now;
-        DateTimeOffset? oldest = lag == 0 ? null : await OldestUnprocessedAsync(hub.Name, partitionId, processedThrough + 1, cancellationToken);
+        var progressed = previous.EvaluatedAt is null || lag == 0 || checkpoint?.SequenceNumber != previous.CheckpointSequenceNumber;
+        var progressAt = progressed ? now : previous.ProgressAt ?? now;
+        var oldest = lag == 0 ? null : await OldestUnprocessedAsync(hub.Name, partitionId, processedThrough + 1, cancellationToken);
 
-        TimeSpan sinceProgress = now - progressAt;
+        var sinceProgress = now - progressAt;
         TimeSpan? oldestAge = oldest is { } o ? now - o : null;
-        bool stalled = lag > 0
+        var stalled = lag > 0
             && (sinceProgress > options.StallThreshold
                 || (hub.RetentionPeriod is { } retention && oldestAge > retention * options.StallRetentionFraction));
         health.Record(new StallVerdict(stalled, checkpoint?.SequenceNumber, lag, progressAt, oldest, now));
@@ -96,7 +96,7 @@ internal sealed class StallMonitor(
     {
         // A read from below the oldest retained event starts at that event: after a retention gap the oldest
         // unprocessed event is the oldest one still there.
-        IReadOnlyList<ReceivedEvent> events = await gateway.ReadAsync(hub, partitionId, next, 1, 1, TimeSpan.Zero, cancellationToken);
+        var events = await gateway.ReadAsync(hub, partitionId, next, 1, 1, TimeSpan.Zero, cancellationToken);
         return events.Count == 0 ? null : events[0].EnqueuedTime;
     }
 }

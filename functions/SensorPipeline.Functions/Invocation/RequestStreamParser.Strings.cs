@@ -198,7 +198,7 @@ internal sealed partial class RequestStreamParser
 
         var unit = Hex(raw.Slice(2, 4));
         var consumed = 6;
-        int scalar = unit;
+        var scalar = unit;
         if (char.IsHighSurrogate((char)unit))
         {
             if (raw.Length < 12)

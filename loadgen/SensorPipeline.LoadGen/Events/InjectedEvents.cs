@@ -1,8 +1,8 @@
 using Google.Protobuf;
 using Google.Protobuf.WellKnownTypes;
-using SourcePosition = SensorPipeline.Core.Readings.SourcePosition;
 using SensorPipeline.Core.Splitting;
 using SensorPipeline.Protos;
+using SourcePosition = SensorPipeline.Core.Readings.SourcePosition;
 
 namespace SensorPipeline.LoadGen.Events;
 
