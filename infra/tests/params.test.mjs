@@ -46,7 +46,7 @@ describe('parameters', () => {
     assert.equal(paramProblems(bad).length, 3);
   });
 
-  it('has the defaults the issue asks for', () => {
+  it('has the documented defaults', () => {
     assert.equal(defaultOf(main, 'eventHubsPartitionCount'), 32);
     assert.equal(defaultOf(main, 'eventHubsSku'), 'Standard');
     assert.ok(defaultOf(main, 'eventHubsMaximumThroughputUnits') > defaultOf(main, 'eventHubsCapacity'), 'auto-inflate on by default');

@@ -41,30 +41,23 @@ internal static class DurationParser
     }
 
     /// <summary>The System.CommandLine parser for a signed duration (write <c>--clock-skew=-10m</c>: a leading '-' would read as an option).</summary>
-    public static TimeSpan ParseSigned(ArgumentResult result)
-    {
-        ArgumentNullException.ThrowIfNull(result);
-        var text = result.Tokens.Count > 0 ? result.Tokens[0].Value : "";
-        if (TryParseSigned(text, out var value))
-        {
-            return value;
-        }
-
-        result.AddError($"'{text}' is not a signed duration (use e.g. 2m, -10m or +30s).");
-        return default;
-    }
+    public static TimeSpan ParseSigned(ArgumentResult result) => ParseWith(result, TryParseSigned, "a signed duration (use e.g. 2m, -10m or +30s)");
 
     /// <summary>A System.CommandLine custom parser that reports a clear error for a bad duration.</summary>
-    public static TimeSpan Parse(ArgumentResult result)
+    public static TimeSpan Parse(ArgumentResult result) => ParseWith(result, TryParse, "a duration (use e.g. 500ms, 30s, 5m, 1h or 00:05:00)");
+
+    private delegate bool TryParser(string text, out TimeSpan value);
+
+    private static TimeSpan ParseWith(ArgumentResult result, TryParser tryParse, string expected)
     {
         ArgumentNullException.ThrowIfNull(result);
         var text = result.Tokens.Count > 0 ? result.Tokens[0].Value : "";
-        if (TryParse(text, out var value))
+        if (tryParse(text, out var value))
         {
             return value;
         }
 
-        result.AddError($"'{text}' is not a duration (use e.g. 500ms, 30s, 5m, 1h or 00:05:00).");
+        result.AddError($"'{text}' is not {expected}.");
         return default;
     }
 }
