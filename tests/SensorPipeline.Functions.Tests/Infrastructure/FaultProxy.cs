@@ -154,12 +154,25 @@ internal sealed class FaultProxy : IAsyncDisposable
 
         using var response = await _upstream.SendAsync(request, context.RequestAborted);
         context.Response.StatusCode = (int)response.StatusCode;
+        // The account document names the emulator's own address as the region endpoint; a client that follows it (as the
+        // SDK does unless LimitToEndpoint) would go around the proxy. Name the proxy instead, as a gateway in front would.
+        var account = context.Request.Method == "GET" && context.Request.Path.Value is "/" or "";
         foreach (var (name, values) in response.Headers.Concat(response.Content.Headers))
         {
-            if (!name.Equals("Transfer-Encoding", StringComparison.OrdinalIgnoreCase) && !name.Equals("Connection", StringComparison.OrdinalIgnoreCase))
+            if (!name.Equals("Transfer-Encoding", StringComparison.OrdinalIgnoreCase) && !name.Equals("Connection", StringComparison.OrdinalIgnoreCase)
+                && !(account && name.Equals("Content-Length", StringComparison.OrdinalIgnoreCase)))
             {
                 context.Response.Headers[name] = values.ToArray();
             }
+        }
+
+        if (account)
+        {
+            var text = await response.Content.ReadAsStringAsync(context.RequestAborted);
+            var upstream = _upstream.BaseAddress!.GetLeftPart(UriPartial.Authority);
+            await context.Response.WriteAsync(text.Replace(upstream + "/", Address.AbsoluteUri, StringComparison.OrdinalIgnoreCase)
+                .Replace(upstream, Address.GetLeftPart(UriPartial.Authority), StringComparison.OrdinalIgnoreCase), context.RequestAborted);
+            return;
         }
 
         await response.Content.CopyToAsync(context.Response.Body, context.RequestAborted);
