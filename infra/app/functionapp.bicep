@@ -291,6 +291,11 @@ resource functionApp 'Microsoft.Web/sites@2024-04-01' = {
           name: 'Pipeline__IsolateAfterAttempts'
           value: '3'
         }
+        // A reading dated more than this after its enqueue (a fast device clock) is stored but never becomes the device's state.
+        {
+          name: 'Pipeline__MaxClockSkew'
+          value: '00:05:00'
+        }
         {
           name: 'Cosmos__OperationTimeout'
           value: '00:00:10'
