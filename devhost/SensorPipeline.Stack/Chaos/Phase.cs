@@ -81,9 +81,10 @@ internal sealed class Phase(LocalPipeline pipeline, ChaosOptions options, ChaosF
 
         var row = new ChaosRow(fault.Name, injected, v.GetProperty("sent").GetInt64(), v.GetProperty("written").GetInt64(), v.GetProperty("archived").GetInt64(),
             matched, v.GetProperty("injectedSent").GetInt32(), unexpected, v.GetProperty("missing").GetInt64(), v.GetProperty("duplicated").GetInt64(),
-            Long(counts, "duplicateReadingsSent"), retried, v.GetProperty("deviceMismatches").GetInt32(), stall, recovery, problems);
+            Long(counts, "duplicateReadingsSent"), retried, v.GetProperty("deviceMismatches").GetInt32(), stall, recovery, []);
+        // The row's own figures decide the rest of its verdict, after the problems seen while it ran.
         Judge(row, Long(counts, "malformedAccepted"), problems);
-        return row;
+        return row with { Problems = problems };
     }
 
     private static void Judge(ChaosRow row, long malformedAccepted, List<string> problems)

@@ -87,13 +87,14 @@ internal static class SendCommand
         var time = provider.GetRequiredService<TimeProvider>();
         var logger = provider.GetRequiredService<ILoggerFactory>().CreateLogger("loadgen");
         var (baseAddress, authorization) = Authorization(options, time);
+        var senderSettings = new SenderSettings(options.Concurrency, options.MaxAttempts, options.BaseBackoff, options.MaxBackoff, options.AttemptTimeout);
         using var sender = new EventSender(EventSender.MessagesUriFor(baseAddress, options.Hub), authorization,
-            new SenderSettings(options.Concurrency, options.MaxAttempts, options.BaseBackoff, options.MaxBackoff, options.AttemptTimeout), time, logger);
+            senderSettings, time, logger);
         // Forged envelopes bypass the splitter: the same sender settings, another hub (and a token for it).
         var forgedAuthorization = options.Forged > 0 ? Authorization(options.Connection, options.Namespace, options.ForgedHub, time).Authorization : null;
         using var forgedSender = forgedAuthorization is not null
             ? new EventSender(EventSender.MessagesUriFor(baseAddress, options.ForgedHub), forgedAuthorization,
-                new SenderSettings(options.Concurrency, options.MaxAttempts, options.BaseBackoff, options.MaxBackoff, options.AttemptTimeout), time, logger)
+                senderSettings, time, logger)
             : null;
         using var controlClient = new HttpClient { Timeout = TimeSpan.FromSeconds(30) };
         var pause = options.PauseFunctions.Count > 0
