@@ -133,6 +133,15 @@ public sealed partial class LocalPipeline : IAsyncDisposable
         return await JsonDocument.ParseAsync(stream, cancellationToken: cancellationToken);
     }
 
+    /// <summary>The telemetry summary of the aggregation periods that started in [<paramref name="from"/>, <paramref name="to"/>).</summary>
+    public async Task<JsonDocument> GetTelemetrySummaryAsync(DateTimeOffset from, DateTimeOffset to, CancellationToken cancellationToken)
+    {
+        var uri = new Uri(DevHostUrl, string.Create(CultureInfo.InvariantCulture,
+            $"telemetry/summary?from={Uri.EscapeDataString(from.UtcDateTime.ToString("O", CultureInfo.InvariantCulture))}&to={Uri.EscapeDataString(to.UtcDateTime.ToString("O", CultureInfo.InvariantCulture))}&bin=5"));
+        await using var stream = await _http.GetStreamAsync(uri, cancellationToken);
+        return await JsonDocument.ParseAsync(stream, cancellationToken: cancellationToken);
+    }
+
     /// <summary>
     /// Waits until every function's consumer group has caught up on every partition three polls in a row (a splitter's
     /// last outputs land on the processor hubs just after its own lag reaches zero), and returns the time of the first
