@@ -3,37 +3,29 @@ namespace SensorPipeline.FunctionsHost.Status;
 /// <summary>The largest succeeded invocations of one function since devhost started, each figure its own maximum: the
 /// request body the host posted, the events in one batch, and the time from posting the request to having sent its
 /// outputs. What a bench reads to show the work per invocation (the handler's memory and <c>functionTimeout</c> are
-/// sized for the largest), updated lock-free by every partition listener of the function.</summary>
+/// sized for the largest), updated by every partition listener of the function.</summary>
 internal sealed class InvocationExtremes
 {
-    private long _requestBytes;
-    private long _events;
-    private long _ticks;
+    // One update per invocation: a lock costs nothing next to the invocation itself.
+    private readonly Lock _lock = new();
+    private LargestInvocations _largest = new(0, 0, 0);
 
     public void Record(long requestBytes, int events, TimeSpan duration)
     {
-        Max(ref _requestBytes, requestBytes);
-        Max(ref _events, events);
-        Max(ref _ticks, duration.Ticks);
+        lock (_lock)
+        {
+            _largest = new LargestInvocations(
+                Math.Max(_largest.RequestBytes, requestBytes),
+                Math.Max(_largest.Events, events),
+                Math.Max(_largest.Seconds, Math.Round(duration.TotalSeconds, 3)));
+        }
     }
 
-    public LargestInvocations Snapshot() => new(
-        Interlocked.Read(ref _requestBytes),
-        Interlocked.Read(ref _events),
-        Math.Round(TimeSpan.FromTicks(Interlocked.Read(ref _ticks)).TotalSeconds, 3));
-
-    private static void Max(ref long target, long value)
+    public LargestInvocations Snapshot()
     {
-        var current = Interlocked.Read(ref target);
-        while (value > current)
+        lock (_lock)
         {
-            var seen = Interlocked.CompareExchange(ref target, value, current);
-            if (seen == current)
-            {
-                return;
-            }
-
-            current = seen;
+            return _largest;
         }
     }
 }
