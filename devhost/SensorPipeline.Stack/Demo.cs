@@ -193,15 +193,19 @@ public static class Demo
         }
 
         long covered = 0;
+        var processors = Processors(result.Telemetry).Select(f => f.GetProperty("function").GetString() ?? "?").ToList();
         foreach (var (phase, telemetry) in result.Phases)
         {
-            foreach (var function in Processors(telemetry))
+            // Every processor in every phase, a phase without documents too: an empty "before" row says the chain was late.
+            var byName = telemetry.GetProperty("functions").EnumerateArray().ToDictionary(f => f.GetProperty("function").GetString() ?? "?");
+            foreach (var name in processors)
             {
-                var e2e = function.TryGetProperty("endToEnd", out var value) && value.ValueKind == JsonValueKind.Object ? value : default;
-                var documents = function.GetProperty("documentsWritten").GetInt64();
+                var function = byName.GetValueOrDefault(name);
+                var e2e = function.ValueKind == JsonValueKind.Object && function.TryGetProperty("endToEnd", out var value) && value.ValueKind == JsonValueKind.Object ? value : default;
+                var documents = function.ValueKind == JsonValueKind.Object ? function.GetProperty("documentsWritten").GetInt64() : 0;
                 covered += documents;
                 latency.AddRow(
-                    phase.Name, function.GetProperty("function").GetString() ?? "?", N(documents),
+                    phase.Name, name, N(documents),
                     Ms(e2e, "p50"), Ms(e2e, "p90"), Ms(e2e, "p99"), Ms(e2e, "p999"), Ms(e2e, "max"),
                     Ms(function, "freshnessMsMax"));
             }
