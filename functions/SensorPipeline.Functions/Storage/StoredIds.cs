@@ -1,4 +1,3 @@
-using System.Buffers;
 using System.Text.Json;
 
 namespace SensorPipeline.Functions.Storage;
@@ -7,37 +6,12 @@ namespace SensorPipeline.Functions.Storage;
 internal static class StoredIds
 {
     /// <summary>Adds the ids of the answer's documents to <paramref name="ids"/>.</summary>
-    public static async Task CollectAsync(Stream? content, HashSet<string> ids, CancellationToken cancellationToken)
-    {
-        if (content is null)
+    public static Task<HashSet<string>> CollectAsync(Stream? content, HashSet<string> ids, CancellationToken cancellationToken) =>
+        ResponseContent.ParseAsync(content, ids, json =>
         {
-            return;
-        }
-
-        var buffer = ArrayPool<byte>.Shared.Rent(16 * 1024);
-        try
-        {
-            var length = 0;
-            int read;
-            while ((read = await content.ReadAsync(buffer.AsMemory(length), cancellationToken)) > 0)
-            {
-                length += read;
-                if (length == buffer.Length)
-                {
-                    var larger = ArrayPool<byte>.Shared.Rent(buffer.Length * 2);
-                    buffer.AsSpan(0, length).CopyTo(larger);
-                    ArrayPool<byte>.Shared.Return(buffer);
-                    buffer = larger;
-                }
-            }
-
-            Collect(buffer.AsSpan(0, length), ids);
-        }
-        finally
-        {
-            ArrayPool<byte>.Shared.Return(buffer);
-        }
-    }
+            Collect(json, ids);
+            return ids;
+        }, cancellationToken);
 
     /// <summary>The top-level <c>id</c> of each object in the root's <c>Documents</c> array.</summary>
     internal static void Collect(ReadOnlySpan<byte> json, HashSet<string> ids)
