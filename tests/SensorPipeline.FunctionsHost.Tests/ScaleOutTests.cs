@@ -4,108 +4,31 @@ using System.Text.Json;
 
 namespace SensorPipeline.FunctionsHost.Tests;
 
-/// <summary>Several Functions-host instances, each its own process with its own handler, against one devhost that
-/// serves the hubs (observing: no listeners of its own) and one data directory (checkpoints, ownership records).
-/// Intervals are short (cycle 200 ms, expiration 3 s) so each test takes seconds.</summary>
+/// <summary>Two instance processes sharing four partitions: the split, and a kill -9 of one while it owns some.</summary>
 public sealed class ScaleOutTests : IAsyncLifetime
 {
-    private const int Partitions = 4;
-    private const int BatchSize = 10;
-    private static readonly TimeSpan Expiration = TimeSpan.FromSeconds(3);
-    private readonly TestApp _app = new(hostJsonExtensions: $$"""{"maxEventBatchSize": {{BatchSize}}}""");
-    private readonly List<DevHostProcess> _instances = [];
+    private const int Partitions = ScaleOutApp.Partitions;
+    private const int BatchSize = ScaleOutApp.BatchSize;
+    private static readonly TimeSpan Expiration = ScaleOutApp.Expiration;
+    private readonly ScaleOutApp _scaleOut = new();
 
-    public async Task InitializeAsync()
-    {
-        File.WriteAllText(Path.Combine(_app.Root, "eventhubs.emulator.json"), """
-            {"UserConfig": {"NamespaceConfig": [{"Type": "EventHub", "Name": "testNs", "Entities": [
-              {"Name": "input", "PartitionCount": "PARTITIONS", "ConsumerGroups": [{"Name": "fn"}]},
-              {"Name": "output", "PartitionCount": "2", "ConsumerGroups": [{"Name": "reader"}]}
-            ]}], "LoggingConfig": {"Type": "File"}}}
-            """.Replace("PARTITIONS", Partitions.ToString(CultureInfo.InvariantCulture), StringComparison.Ordinal));
-        _app.ExtraSettings.AddRange(["FunctionsHost:ObserveOnly=true", "FunctionsHost:ObserveInterval=00:00:00.100"]);
-        Assert.Null(await _app.StartAsync());
-    }
+    private TestApp App => _scaleOut.App;
 
-    public async Task DisposeAsync()
-    {
-        foreach (var instance in _instances)
-        {
-            await instance.DisposeAsync();
-        }
+    public Task InitializeAsync() => _scaleOut.StartAsync();
 
-        await _app.DisposeAsync();
-    }
+    public async Task DisposeAsync() => await _scaleOut.DisposeAsync();
 
-    private async Task<DevHostProcess> StartInstanceAsync(string id)
-    {
-        var instance = await DevHostProcess.StartInstanceAsync(new DevHostInstanceStart
-        {
-            DevHost = _app.Url!,
-            AppRoot = _app.Root,
-            DataDirectory = _app.Data,
-            InstanceId = id,
-            Settings =
-            [
-                "FunctionsHost:LoadBalancingUpdateInterval=00:00:00.200",
-                "FunctionsHost:PartitionOwnershipExpirationInterval=" + Expiration.ToString("c", CultureInfo.InvariantCulture),
-                "FunctionsHost:IdleReadWait=00:00:00.200",
-            ],
-            StartTimeout = TimeSpan.FromSeconds(90),
-        });
-        _instances.Add(instance);
-        return instance;
-    }
+    private Task<DevHostProcess> StartInstanceAsync(string id) => _scaleOut.StartInstanceAsync(id);
 
-    /// <summary>Owner per partition as the observing devhost reports it (null: none active).</summary>
-    private async Task<Dictionary<string, string?>> OwnersAsync()
-    {
-        var status = await _app.StatusAsync();
-        var fn = status.GetProperty("functions").EnumerateArray().Single();
-        return fn.GetProperty("partitions").EnumerateArray().ToDictionary(
-            p => p.GetProperty("partitionId").GetString()!,
-            p => p.GetProperty("owner").ValueKind == JsonValueKind.Null ? null : p.GetProperty("owner").GetString());
-    }
+    private Task<Dictionary<string, string?>> OwnersAsync() => _scaleOut.OwnersAsync();
 
-    private async Task WaitBalancedAsync(params string[] owners)
-    {
-        await _app.WaitUntilAsync(async () =>
-        {
-            var current = await OwnersAsync();
-            return current.Values.All(o => o is not null && owners.Contains(o))
-                && owners.All(o => current.Values.Count(v => v == o) == Partitions / owners.Length);
-        }, $"every partition owned, {Partitions / owners.Length} by each of {string.Join(", ", owners)}", seconds: 60);
-    }
+    private Task WaitBalancedAsync(params string[] owners) => _scaleOut.WaitBalancedAsync(owners);
 
-    private async Task SendAsync(int perPartition, int from = 0)
-    {
-        for (var p = 0; p < Partitions; p++)
-        {
-            var bodies = Enumerable.Range(from, perPartition).Select(i => $"p{p}-{i}").ToArray();
-            await _app.SendAsync("input", p.ToString(CultureInfo.InvariantCulture), bodies);
-        }
-    }
+    private Task SendAsync(int perPartition) => _scaleOut.SendAsync(perPartition);
 
-    // (partition, sequence number) → how many times a handler was invoked with it, and by which handler pids.
-    private Dictionary<(string Partition, long Sequence), List<int>> Deliveries()
-    {
-        var deliveries = new Dictionary<(string, long), List<int>>();
-        foreach (var record in _app.Records().Where(r => r.Url.EndsWith("/Fn", StringComparison.Ordinal)))
-        {
-            foreach (var sequence in record.SequenceNumbers)
-            {
-                (deliveries.TryGetValue((record.PartitionId, sequence), out var pids) ? pids : deliveries[(record.PartitionId, sequence)] = []).Add(record.Pid);
-            }
-        }
+    private Dictionary<(string Partition, long Sequence), List<int>> Deliveries() => _scaleOut.Deliveries();
 
-        return deliveries;
-    }
-
-    private Task WaitAllDeliveredAsync(int perPartition) => _app.WaitForRecordsAsync(_ =>
-    {
-        var delivered = Deliveries();
-        return Enumerable.Range(0, Partitions).All(p => Enumerable.Range(0, perPartition).All(s => delivered.ContainsKey((p.ToString(CultureInfo.InvariantCulture), s))));
-    }, $"every one of {Partitions} × {perPartition} events delivered", seconds: 90);
+    private Task WaitAllDeliveredAsync(int perPartition) => _scaleOut.WaitAllDeliveredAsync(perPartition);
 
     [Fact]
     public async Task TwoInstances_SplitThePartitionsEvenly_AndEachPartitionHasOneHandler()
@@ -128,7 +51,7 @@ public sealed class ScaleOutTests : IAsyncLifetime
     [Fact]
     public async Task InstanceKilledWhileOwning_ItsPartitionsAreOwnedAgain_NothingMissing_DuplicatesBoundedByInFlight()
     {
-        _app.SetScript("""{"*": {"mode": "ok", "delayMs": 40}}""");
+        App.SetScript("""{"*": {"mode": "ok", "delayMs": 40}}""");
         await StartInstanceAsync("a");
         var victim = await StartInstanceAsync("b");
         await WaitBalancedAsync("a", "b");
@@ -137,11 +60,11 @@ public sealed class ScaleOutTests : IAsyncLifetime
         // A backlog, so the victim is mid-batch on its partitions when it dies.
         const int PerPartition = 200;
         await SendAsync(PerPartition);
-        await _app.WaitForRecordsAsync(_ => Deliveries().Keys.Count(k => moved.Contains(k.Partition)) >= 2 * BatchSize, "the victim processing its partitions");
+        await App.WaitForRecordsAsync(_ => Deliveries().Keys.Count(k => moved.Contains(k.Partition)) >= 2 * BatchSize, "the victim processing its partitions");
 
         var killed = Stopwatch.StartNew();
         await victim.Process.KillAsync(entireProcessTree: true); // kill -9 of the instance and its handler
-        await _app.WaitUntilAsync(async () => (await OwnersAsync()).Values.All(o => o == "a"), "the survivor owning every partition", seconds: 60);
+        await App.WaitUntilAsync(async () => (await OwnersAsync()).Values.All(o => o == "a"), "the survivor owning every partition", seconds: 60);
         var takeover = killed.Elapsed;
 
         await WaitAllDeliveredAsync(PerPartition);

@@ -13,6 +13,7 @@ public sealed class FunctionsHostState(IEventHubsGateway gateway, TimeProvider t
     private (int Pid, int Port, int Starts) _handler;
     private string _instanceId = string.Empty;
     private TimeSpan _expiration = EventHubsHostSettings.Default.PartitionOwnershipExpirationInterval;
+    private int _targetPerInstance = EventHubsHostSettings.Default.TargetEventsPerInstance;
 
     internal IReadOnlyList<FunctionState> Functions => _functions;
 
@@ -22,6 +23,7 @@ public sealed class FunctionsHostState(IEventHubsGateway gateway, TimeProvider t
         _store = store;
         _instanceId = instanceId;
         _expiration = app.Host.EventHubs.PartitionOwnershipExpirationInterval;
+        _targetPerInstance = app.Host.EventHubs.TargetEventsPerInstance;
     }
 
     internal void SetHandler(int pid, int port, int starts)
@@ -92,7 +94,7 @@ public sealed class FunctionsHostState(IEventHubsGateway gateway, TimeProvider t
 
             functions.Add(new FunctionStatus(function.Definition.Name, trigger.EventHubName, trigger.ConsumerGroup, function.Pause.IsPaused,
                 function.Succeeded, function.Failed, function.Retried, partitions,
-                owners.Values.Distinct(StringComparer.Ordinal).Count(), function.Owned.Changes));
+                owners.Values.Distinct(StringComparer.Ordinal).Count(), function.Owned.Changes, _targetPerInstance));
         }
 
         return new FunctionsHostStatus(handler.pid == 0 ? null : handler.pid, handler.port == 0 ? null : handler.port, handler.starts, functions,
@@ -109,9 +111,11 @@ public sealed record FunctionsHostStatus(int? HandlerPid, int? HandlerPort, int 
 
 /// <summary>One function: invocations ok / failed / retried, whether paused, and its consumer group's partitions;
 /// <paramref name="Instances"/>: distinct owners with an active ownership record; <paramref name="OwnershipChanges"/>:
-/// times this host's own set of owned partitions changed.</summary>
+/// times this host's own set of owned partitions changed; <paramref name="TargetEventsPerInstance"/>: the
+/// target-based scaler's unprocessed events per instance (host.json targetUnprocessedEventThreshold, else
+/// maxEventBatchSize).</summary>
 public sealed record FunctionStatus(string Name, string EventHubName, string ConsumerGroup, bool Paused, long InvocationsSucceeded, long InvocationsFailed, long InvocationsRetried, IReadOnlyList<PartitionStatus> Partitions,
-    int Instances = 0, long OwnershipChanges = 0);
+    int Instances = 0, long OwnershipChanges = 0, int TargetEventsPerInstance = 100);
 
 /// <summary>One partition of a consumer group: the checkpointed sequence number (null before the first), the last
 /// enqueued one, and the lag between them; the retention gaps the listener crossed (events removed before this consumer
