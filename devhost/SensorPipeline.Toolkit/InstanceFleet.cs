@@ -6,16 +6,23 @@ namespace SensorPipeline.Toolkit;
 /// function), each a <c>devhost instance</c> process with its own handler. Instance ids are
 /// <c>{function}-{n}</c>, n counting up per function and never reused, so an ownership record names one process.
 /// Scaling in stops the newest instance with SIGTERM (it finishes its in-flight batch and relinquishes its partitions);
-/// <see cref="KillOneAsync"/> is the crash: kill -9 of the instance and its handler. Not thread-safe: one caller
-/// (the scaler loop or the demo) drives it.</summary>
+/// <see cref="KillOneAsync"/> is the crash: kill -9 of the instance and its handler. Changes are serialized, so the
+/// scaler loop and a demo's kill may act at once.</summary>
 public sealed class InstanceFleet(DevHostInstanceStart template, RepoLayout? layout = null) : IAsyncDisposable
 {
     private readonly Dictionary<string, List<DevHostProcess>> _instances = new(StringComparer.OrdinalIgnoreCase);
     private readonly Dictionary<string, int> _started = new(StringComparer.OrdinalIgnoreCase);
     private readonly List<string> _events = [];
+    private readonly SemaphoreSlim _gate = new(1, 1);
 
     /// <summary>Instances running now for <paramref name="function"/> (killed ones excluded).</summary>
-    public int Count(string function) => Running(function).Count;
+    public int Count(string function)
+    {
+        lock (_instances)
+        {
+            return Running(function).Count;
+        }
+    }
 
     /// <summary>The running instances of a function, oldest first.</summary>
     public IReadOnlyList<DevHostProcess> Running(string function)
@@ -32,15 +39,38 @@ public sealed class InstanceFleet(DevHostInstanceStart template, RepoLayout? lay
     public async Task ScaleToAsync(string function, int count, CancellationToken cancellationToken)
     {
         ArgumentOutOfRangeException.ThrowIfNegative(count);
-        while (Count(function) < count)
+        await _gate.WaitAsync(cancellationToken);
+        try
         {
-            await StartOneAsync(function, cancellationToken);
+            await ScaleToLockedAsync(function, count, cancellationToken);
+        }
+        finally
+        {
+            _gate.Release();
+        }
+    }
+
+    private async Task ScaleToLockedAsync(string function, int count, CancellationToken cancellationToken)
+    {
+        if (Count(function) < count)
+        {
+            // Started together, as the platform adds several instances in one decision: each cold start overlaps.
+            var ids = Enumerable.Range(0, count - Count(function)).Select(_ => NextId(function)).ToList();
+            var started = await Task.WhenAll(ids.Select(id => LaunchAsync(function, id, cancellationToken)));
+            foreach (var instance in started)
+            {
+                Add(function, instance);
+            }
         }
 
         while (Count(function) > count)
         {
             var newest = Running(function)[^1];
-            _instances[function].Remove(newest);
+            lock (_instances)
+            {
+                _instances[function].Remove(newest);
+            }
+
             await newest.Process.TerminateAsync(TimeSpan.FromSeconds(30), cancellationToken);
             await newest.DisposeAsync();
             Note($"stopped {newest.Process.Name}");
@@ -50,27 +80,60 @@ public sealed class InstanceFleet(DevHostInstanceStart template, RepoLayout? lay
     /// <summary>Starts one more instance of <paramref name="function"/> and waits until it listens.</summary>
     public async Task<DevHostProcess> StartOneAsync(string function, CancellationToken cancellationToken)
     {
+        var instance = await LaunchAsync(function, NextId(function), cancellationToken);
+        Add(function, instance);
+        return instance;
+    }
+
+    private string NextId(string function)
+    {
         var n = _started[function] = _started.GetValueOrDefault(function) + 1;
-        var id = string.Create(CultureInfo.InvariantCulture, $"{function}-{n}");
-        var instance = await DevHostProcess.StartInstanceAsync(template with
+        return string.Create(CultureInfo.InvariantCulture, $"{function}-{n}");
+    }
+
+    private Task<DevHostProcess> LaunchAsync(string function, string id, CancellationToken cancellationToken) =>
+        DevHostProcess.StartInstanceAsync(template with
         {
             InstanceId = id,
             Functions = function,
             LogPath = template.LogPath is { } log ? Path.Combine(Path.GetDirectoryName(log)!, $"instance-{id}.log") : null,
         }, layout, cancellationToken);
-        (_instances.TryGetValue(function, out var list) ? list : _instances[function] = []).Add(instance);
-        Note($"started {id} (pid {instance.Process.Id})");
-        return instance;
+
+    private void Add(string function, DevHostProcess instance)
+    {
+        lock (_instances)
+        {
+            (_instances.TryGetValue(function, out var list) ? list : _instances[function] = []).Add(instance);
+        }
+
+        Note($"started {instance.Process.Name.Replace("instance ", "", StringComparison.Ordinal)} (pid {instance.Process.Id})");
     }
 
     /// <summary>kill -9 of one running instance of <paramref name="function"/> and its handler (the oldest, which
     /// has had the longest to claim partitions); returns its id.</summary>
     public async Task<string> KillOneAsync(string function)
     {
+        await _gate.WaitAsync();
+        try
+        {
+            return await KillOneLockedAsync(function);
+        }
+        finally
+        {
+            _gate.Release();
+        }
+    }
+
+    private async Task<string> KillOneLockedAsync(string function)
+    {
         var running = Running(function);
         var victim = running.Count > 0 ? running[0] : throw new InvalidOperationException($"no running instance of {function} to kill");
         await victim.Process.KillAsync(entireProcessTree: true);
-        _instances[function].Remove(victim);
+        lock (_instances)
+        {
+            _instances[function].Remove(victim);
+        }
+
         var id = victim.Process.Name.Replace("instance ", "", StringComparison.Ordinal);
         Note($"killed {id} (kill -9 of the instance and its handler)");
         await victim.DisposeAsync();
@@ -86,6 +149,7 @@ public sealed class InstanceFleet(DevHostInstanceStart template, RepoLayout? lay
         }
 
         _instances.Clear();
+        _gate.Dispose();
     }
 
     private void Note(string what)
