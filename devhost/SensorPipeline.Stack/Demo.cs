@@ -85,7 +85,9 @@ public static class Demo
         }
 
         await output.WriteLineAsync($"loadgen: {demo.Rate:N0} readings/s for {seconds}, {demo.Poison} poison + {demo.Oversize} oversize events, " +
-            $"a duplicate every {demo.DuplicateEvery} events, processors paused {Seconds(demo.PauseFor)} after {Seconds(demo.PauseAfter)} (max age {Seconds(demo.MaxAge)})");
+            $"a duplicate every {demo.DuplicateEvery} events, " + (pipeline.Fleet is null
+                ? $"processors paused {Seconds(demo.PauseFor)} after {Seconds(demo.PauseAfter)} (max age {Seconds(demo.MaxAge)})"
+                : $"{pipeline.Options.Instances} instances per function, one WeatherProcessor instance killed after {Seconds(demo.KillAfter)} (max age {Seconds(demo.MaxAge)})"));
         int sendExit;
         await using (var loadgen = ChildProcess.Start(new ChildProcessOptions { Name = "loadgen", FileName = "dotnet", Arguments = send, LogPath = Path.Combine(logs, "loadgen.log"), Echo = true, WorkingDirectory = pipeline.Layout.Root }))
         {
