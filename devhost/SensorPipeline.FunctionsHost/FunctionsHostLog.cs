@@ -67,4 +67,13 @@ internal static partial class FunctionsHostLog
 
     [LoggerMessage(EventId = 5021, EventName = "StallCheckFailed", Level = LogLevel.Error, Message = "The stall detector could not look at every partition; it looks again at its next interval")]
     public static partial void StallCheckFailed(ILogger logger, Exception exception);
+
+    [LoggerMessage(EventId = 5022, EventName = "CheckpointRewound", Level = LogLevel.Warning, Message = "Checkpoint of {Hub}/{ConsumerGroup}/{PartitionId} moved back from sequence {Stored} to {Written}: another instance checkpointed it after this one took the partition over (checkpoints are not conditioned on ownership); a restart from here redelivers the difference")]
+    public static partial void CheckpointRewound(ILogger logger, string hub, string consumerGroup, string partitionId, long stored, long written);
+
+    [LoggerMessage(EventId = 5023, EventName = "OwnershipChanged", Level = LogLevel.Information, Message = "Instance {InstanceId} of '{Function}' now owns {Count} partitions of {Hub}/{ConsumerGroup} ({Partitions}); gained {Gained}, lost {Lost}")]
+    public static partial void OwnershipChanged(ILogger logger, string instanceId, string function, string hub, string consumerGroup, int count, string partitions, string gained, string lost);
+
+    [LoggerMessage(EventId = 5024, EventName = "OwnershipCycleFailed", Level = LogLevel.Error, Message = "Ownership cycle of '{Function}' (instance {InstanceId}) failed; held partitions are kept until their records expire, and the cycle runs again")]
+    public static partial void OwnershipCycleFailed(ILogger logger, Exception exception, string function, string instanceId);
 }

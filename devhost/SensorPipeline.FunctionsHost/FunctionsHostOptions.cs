@@ -1,4 +1,5 @@
 using Microsoft.Extensions.Options;
+using SensorPipeline.FunctionsHost.Ownership;
 
 namespace SensorPipeline.FunctionsHost;
 
@@ -50,6 +51,39 @@ public sealed class FunctionsHostOptions
     /// fraction of the hub's retention period, whatever its checkpoint does: events that old are about to be removed
     /// unread. Default 0.5; greater than 0 and at most 1.</summary>
     public double StallRetentionFraction { get; set; } = 0.5;
+
+    /// <summary>The id this host uses as a partition owner. Default empty: a single instance that listens on every
+    /// partition with no ownership records (devhost's behaviour before scale-out). Set (e.g. <c>instance-1</c>; no
+    /// spaces), the host is one instance among several: per function it claims and balances partitions through the
+    /// ownership records under the data directory and listens only on those it owns.</summary>
+    public string InstanceId { get; set; } = string.Empty;
+
+    /// <summary>Comma-separated names of the functions this host runs (per-function scaling: an instance runs one
+    /// function). Default empty: every function of the app.</summary>
+    public string Functions { get; set; } = string.Empty;
+
+    /// <summary>True: run no handler and no listeners, only report — checkpoints read from disk, ownership from the
+    /// records — what separate instance processes do (the devhost that serves the emulator to them). Default false.</summary>
+    public bool ObserveOnly { get; set; }
+
+    /// <summary>How an instance times its ownership cycles. Default Greedy, as the Functions extension configures the
+    /// processor.</summary>
+    public LoadBalancingStrategy LoadBalancingStrategy { get; set; } = LoadBalancingStrategy.Greedy;
+
+    /// <summary>Overrides host.json <c>extensions.eventHubs.loadBalancingUpdateInterval</c> (default there 30 s) for
+    /// tests and demos; from 10 ms to 10 minutes. Default unset.</summary>
+    public TimeSpan? LoadBalancingUpdateInterval { get; set; }
+
+    /// <summary>Overrides host.json <c>extensions.eventHubs.partitionOwnershipExpirationInterval</c> (default there
+    /// 2 min); more than the update interval, at most 1 hour. Default unset.</summary>
+    public TimeSpan? PartitionOwnershipExpirationInterval { get; set; }
+
+    /// <summary>How often an observing host re-reads checkpoints and ownership records from disk. Default 00:00:01;
+    /// from 50 ms to 1 minute.</summary>
+    public TimeSpan ObserveInterval { get; set; } = TimeSpan.FromSeconds(1);
+
+    /// <summary>The names in <see cref="Functions"/>.</summary>
+    public IReadOnlyList<string> FunctionNames => Functions.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
 
     /// <summary>How often the stall detector looks at every partition (one small read per partition with lag).
     /// Default 00:00:05 (5 seconds); from 100 ms to 1 minute. A stall is seen up to this late.</summary>
@@ -107,6 +141,27 @@ public sealed class FunctionsHostOptionsValidator : IValidateOptions<FunctionsHo
         if (options.StallCheckInterval < TimeSpan.FromMilliseconds(100) || options.StallCheckInterval > TimeSpan.FromMinutes(1))
         {
             failures.Add($"{P}StallCheckInterval must be from 00:00:00.100 to 00:01:00, found {options.StallCheckInterval}");
+        }
+
+        if (options.InstanceId.Contains(' ', StringComparison.Ordinal))
+        {
+            failures.Add($"{P}InstanceId must not contain spaces, found '{options.InstanceId}'");
+        }
+
+        if (options.LoadBalancingUpdateInterval is { } update && (update < TimeSpan.FromMilliseconds(10) || update > TimeSpan.FromMinutes(10)))
+        {
+            failures.Add($"{P}LoadBalancingUpdateInterval must be from 00:00:00.010 to 00:10:00, found {update}");
+        }
+
+        if (options.PartitionOwnershipExpirationInterval is { } expiration
+            && (expiration <= (options.LoadBalancingUpdateInterval ?? TimeSpan.Zero) || expiration > TimeSpan.FromHours(1)))
+        {
+            failures.Add($"{P}PartitionOwnershipExpirationInterval must be more than LoadBalancingUpdateInterval and at most 01:00:00, found {expiration}");
+        }
+
+        if (options.ObserveInterval < TimeSpan.FromMilliseconds(50) || options.ObserveInterval > TimeSpan.FromMinutes(1))
+        {
+            failures.Add($"{P}ObserveInterval must be from 00:00:00.050 to 00:01:00, found {options.ObserveInterval}");
         }
 
         if (string.IsNullOrWhiteSpace(options.HostVersion))

@@ -42,6 +42,10 @@ public sealed class DemoOptions
 
     /// <summary>Random seed for the devices.</summary>
     public int Seed { get; init; } = 42;
+
+    /// <summary>With separate instances: when one WeatherProcessor instance is killed (kill -9 of it and its handler)
+    /// instead of the pause episode. Default 15 s; zero = no kill.</summary>
+    public TimeSpan KillAfter { get; init; } = TimeSpan.FromSeconds(15);
 }
 
 /// <summary>The outcome of a demo run.</summary>
@@ -79,14 +83,20 @@ public static class Demo
             "--poison", demo.Poison.ToString(CultureInfo.InvariantCulture), "--oversize", demo.Oversize.ToString(CultureInfo.InvariantCulture),
             "--duplicate-every", demo.DuplicateEvery.ToString(CultureInfo.InvariantCulture),
         ];
-        if (demo.PauseAfter > TimeSpan.Zero)
+        // Separate instances have no pause endpoint of devhost's to honour: their episode is a killed instance.
+        var killing = pipeline.Fleet is { } fleet && demo.KillAfter > TimeSpan.Zero
+            ? KillLaterAsync(fleet, demo.KillAfter, output, cancellationToken)
+            : Task.CompletedTask;
+        if (demo.PauseAfter > TimeSpan.Zero && pipeline.Fleet is null)
         {
             send.AddRange(["--pause-function", "WeatherProcessor", "--pause-function", "SeismicProcessor",
                 "--pause-after", Seconds(demo.PauseAfter), "--pause-for", Seconds(demo.PauseFor)]);
         }
 
         await output.WriteLineAsync($"loadgen: {demo.Rate:N0} readings/s for {seconds}, {demo.Poison} poison + {demo.Oversize} oversize events, " +
-            $"a duplicate every {demo.DuplicateEvery} events, processors paused {Seconds(demo.PauseFor)} after {Seconds(demo.PauseAfter)} (max age {Seconds(demo.MaxAge)})");
+            $"a duplicate every {demo.DuplicateEvery} events, " + (pipeline.Fleet is null
+                ? $"processors paused {Seconds(demo.PauseFor)} after {Seconds(demo.PauseAfter)} (max age {Seconds(demo.MaxAge)})"
+                : $"{pipeline.Options.Instances} instances per function, one WeatherProcessor instance killed after {Seconds(demo.KillAfter)} (max age {Seconds(demo.MaxAge)})"));
         int sendExit;
         // Watched from outside for the whole run: the lag tells where the backlog episode ends (DemoPhases).
         await using var watch = new ProgressWatch(pipeline, keepHistory: true);
@@ -94,6 +104,8 @@ public static class Demo
         {
             sendExit = await loadgen.WaitForExitAsync(cancellationToken);
         }
+
+        await killing;
 
         await output.WriteLineAsync("waiting for the pipeline to drain …");
         var sendEnded = DateTimeOffset.UtcNow;
@@ -220,6 +232,49 @@ public static class Demo
     // The functions that write documents: the splitter forwards events and writes none.
     private static IEnumerable<JsonElement> Processors(JsonElement telemetry) =>
         telemetry.GetProperty("functions").EnumerateArray().Where(f => f.GetProperty("documentsWritten").GetInt64() > 0 || f.TryGetProperty("endToEnd", out var e) && e.ValueKind == JsonValueKind.Object);
+
+    private static async Task KillLaterAsync(SensorPipeline.Toolkit.InstanceFleet fleet, TimeSpan after, TextWriter output, CancellationToken cancellationToken)
+    {
+        await Task.Delay(after, cancellationToken);
+        const string Function = "WeatherProcessor";
+        if (fleet.Count(Function) == 0)
+        {
+            await output.WriteLineAsync($"no {Function} instance running to kill");
+            return;
+        }
+
+        var killed = await fleet.KillOneAsync(Function);
+        await output.WriteLineAsync($"killed instance {killed} (kill -9 of its host and handler); its partitions move once their ownership expires or is stolen");
+    }
+
+    /// <summary>With separate instances: owners per partition now, ownership changes, and what the fleet and the
+    /// scaler did.</summary>
+    public static async Task PrintInstancesAsync(LocalPipeline pipeline, IAnsiConsole console, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(pipeline);
+        ArgumentNullException.ThrowIfNull(console);
+        if (pipeline.Fleet is not { } fleet)
+        {
+            return;
+        }
+
+        var status = await pipeline.GetFunctionsStatusAsync(cancellationToken);
+        var table = new Table().Title("instances and partition owners at the end (owner changes while devhost watched)");
+        table.AddColumn("function");
+        table.AddColumn(new TableColumn("instances").RightAligned());
+        table.AddColumn("owners per partition");
+        foreach (var function in status.Functions)
+        {
+            table.AddRow(function.Name, fleet.Count(function.Name).ToString(CultureInfo.InvariantCulture),
+                string.Join("  ", function.Partitions.Select(p => $"{p.PartitionId}:{p.Owner ?? "-"} ({p.OwnerChanges})")));
+        }
+
+        console.Write(table);
+        foreach (var line in fleet.Events.Concat(pipeline.Scaler?.Decisions ?? []))
+        {
+            console.WriteLine(line);
+        }
+    }
 
     private static string Seconds(TimeSpan value) => value.TotalSeconds.ToString("0.###", CultureInfo.InvariantCulture) + "s";
 

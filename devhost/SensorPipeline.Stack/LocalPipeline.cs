@@ -66,6 +66,7 @@ public sealed partial class LocalPipeline : IAsyncDisposable
         try
         {
             await stack.StartDevHostAsync(logs, cancellationToken);
+            await stack.StartInstancesAsync(logs, cancellationToken);
             return stack;
         }
         catch
@@ -106,6 +107,8 @@ public sealed partial class LocalPipeline : IAsyncDisposable
             environment[key] = value;
         }
 
+        (_appRoot, _environment) = (appRoot, environment);
+
         // SIGTERM first on stop, so devhost stops its handler and closes its logs itself.
         _devHost = await DevHostProcess.StartAsync(new DevHostStart
         {
@@ -117,6 +120,8 @@ public sealed partial class LocalPipeline : IAsyncDisposable
             Echo = Options.Echo,
             StopGracePeriod = TimeSpan.FromSeconds(10),
             StartTimeout = TimeSpan.FromSeconds(90),
+            // With separate instances devhost serves the hubs and reports what the instances write, running no listeners.
+            Settings = Options.Instances is null ? [] : ["FunctionsHost:ObserveOnly=true", "FunctionsHost:ObserveInterval=00:00:00.500"],
         }, Layout, cancellationToken);
     }
 
@@ -191,6 +196,7 @@ public sealed partial class LocalPipeline : IAsyncDisposable
 
     public async ValueTask DisposeAsync()
     {
+        await StopInstancesAsync();
         if (_devHost is not null)
         {
             await _devHost.DisposeAsync();
@@ -209,10 +215,20 @@ public sealed record FunctionStatusView(string Name, string EventHubName, string
 {
     /// <summary>The function's largest succeeded invocations so far (null from a devhost that does not report them).</summary>
     public LargestInvocationsView? Largest { get; init; }
+
+    /// <summary>Distinct owners with an active ownership record (separate instances only).</summary>
+    public int Instances { get; init; }
 }
 
 /// <summary>Three separate maxima over a function's succeeded invocations: request body bytes, events in one batch,
 /// seconds from the request posted to its outputs sent.</summary>
 public sealed record LargestInvocationsView(long RequestBytes, long Events, double Seconds);
 
-public sealed record PartitionStatusView(string PartitionId, long? CheckpointSequenceNumber, long LastEnqueuedSequenceNumber, long Lag);
+public sealed record PartitionStatusView(string PartitionId, long? CheckpointSequenceNumber, long LastEnqueuedSequenceNumber, long Lag)
+{
+    /// <summary>The instance owning the partition (separate instances only; null: none).</summary>
+    public string? Owner { get; init; }
+
+    /// <summary>How often the partition's owner changed while devhost watched.</summary>
+    public long OwnerChanges { get; init; }
+}

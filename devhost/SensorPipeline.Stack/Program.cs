@@ -1,8 +1,8 @@
 using SensorPipeline.Stack;
 using Spectre.Console;
 
-// stack demo [--duration 40s] [--rate 1500] [--data DIR]   the one-command local run (./pipeline demo)
-// stack up   [--port 7071]   [--data DIR]                  start everything and keep it running (./pipeline up)
+// stack demo [--duration 40s] [--rate 1500] [--data DIR] [--instances auto|N]   the one-command local run (./pipeline demo)
+// stack up   [--port 7071]   [--data DIR] [--instances auto|N]                  start everything and keep it running (./pipeline up)
 // stack chaos [--minutes 10] [--rate 600] [--faults kill,storm] [--seed N]   the fault matrix (./pipeline chaos)
 using var cancel = new CancellationTokenSource();
 Console.CancelKeyPress += (_, e) =>
@@ -48,10 +48,11 @@ static async Task<int> RunDemoAsync(RepoLayout layout, StackArguments arguments,
 {
     var data = arguments.Data ?? Path.Combine(layout.Root, ".pipeline", "demo", DateTimeOffset.UtcNow.ToString("yyyyMMdd-HHmmss", System.Globalization.CultureInfo.InvariantCulture));
     var demo = new DemoOptions { Duration = arguments.Duration ?? TimeSpan.FromSeconds(40), Rate = arguments.Rate ?? 1500 };
-    await using var pipeline = await LocalPipeline.StartAsync(layout, new StackOptions { DataDirectory = data, MaxAge = demo.MaxAge }, cancellationToken);
+    await using var pipeline = await LocalPipeline.StartAsync(layout, new StackOptions { DataDirectory = data, MaxAge = demo.MaxAge, Instances = arguments.Instances }, cancellationToken);
     Console.WriteLine($"devhost {pipeline.DevHostUrl}  ·  dashboard {pipeline.DashboardUrl}  ·  Cosmos DB emulator {pipeline.CosmosEndpoint}  ·  logs {data}/logs");
     var result = await Demo.RunAsync(pipeline, demo, Console.Out, cancellationToken);
     Demo.Print(result, pipeline, TableConsole());
+    await Demo.PrintInstancesAsync(pipeline, TableConsole(), cancellationToken);
     return result.Passed ? 0 : 1;
 }
 
@@ -89,7 +90,7 @@ static async Task<int> RunUpAsync(RepoLayout layout, StackArguments arguments, C
     // The repository itself is the app root when the handler has been published to ./handler (./pipeline up does).
     var appRoot = File.Exists(Path.Combine(layout.Root, "handler", "SensorPipeline.Functions")) ? layout.Root : null;
     await using var pipeline = await LocalPipeline.StartAsync(layout,
-        new StackOptions { DataDirectory = data, AppRoot = appRoot, DevHostPort = arguments.Port ?? 7071, Echo = true }, cancellationToken);
+        new StackOptions { DataDirectory = data, AppRoot = appRoot, DevHostPort = arguments.Port ?? 7071, Echo = true, Instances = arguments.Instances }, cancellationToken);
     Console.WriteLine($"""
 
         SensorPipeline is running locally (Ctrl+C stops everything):

@@ -14,12 +14,16 @@ public sealed record StackArguments(string Command, string? Data, int? Port, Tim
     /// <summary>chaos: the random seed for injection points.</summary>
     public int? Seed { get; init; }
 
+    /// <summary>demo, up: Functions-host instances per function as separate processes — a number, or auto for the
+    /// target-based scaler; null runs the one in-process host.</summary>
+    public InstanceCount? Instances { get; init; }
+
     public static StackArguments Parse(IReadOnlyList<string> args)
     {
         ArgumentNullException.ThrowIfNull(args);
         if (args.Count == 0)
         {
-            throw new ArgumentException("usage: stack demo|up|chaos [--data DIR] [--port N] [--duration 40s] [--rate N] [--minutes N] [--faults a,b] [--seed N]");
+            throw new ArgumentException("usage: stack demo|up|chaos [--data DIR] [--port N] [--duration 40s] [--rate N] [--instances auto|N] [--minutes N] [--faults a,b] [--seed N]");
         }
 
         string? data = null;
@@ -28,6 +32,7 @@ public sealed record StackArguments(string Command, string? Data, int? Port, Tim
         double? minutes = null;
         int? seed = null;
         string[] faults = [];
+        InstanceCount? instances = null;
         for (var i = 1; i < args.Count; i++)
         {
             var value = i + 1 < args.Count ? args[i + 1] : throw new ArgumentException($"{args[i]} needs a value");
@@ -43,13 +48,14 @@ public sealed record StackArguments(string Command, string? Data, int? Port, Tim
                     break;
                 case "--faults": faults = value.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries); break;
                 case "--seed": seed = ParseInt(args[i], value, 0, int.MaxValue); break;
+                case "--instances": instances = value == "auto" ? InstanceCount.Auto : new InstanceCount(ParseInt(args[i], value, 1, 32)); break;
                 default: throw new ArgumentException($"unknown option {args[i]}");
             }
 
             i++;
         }
 
-        return new StackArguments(args[0], data, port, duration, rate) { Minutes = minutes, Faults = faults, Seed = seed };
+        return new StackArguments(args[0], data, port, duration, rate) { Minutes = minutes, Faults = faults, Seed = seed, Instances = instances };
     }
 
     /// <summary>"40s", "2m", "500ms" or a TimeSpan ("00:01:00").</summary>
@@ -74,4 +80,15 @@ public sealed record StackArguments(string Command, string? Data, int? Port, Tim
         int.TryParse(text, NumberStyles.Integer, CultureInfo.InvariantCulture, out var value) && value >= min && value <= max
             ? value
             : throw new ArgumentException($"{option}: '{text}' must be a whole number from {min} to {max}");
+}
+
+/// <summary><c>--instances</c>: a fixed number of instances per function, or <see cref="Auto"/> (the target-based
+/// scaler decides).</summary>
+public sealed record InstanceCount(int? Fixed)
+{
+    public static InstanceCount Auto { get; } = new((int?)null);
+
+    public bool IsAuto => Fixed is null;
+
+    public override string ToString() => Fixed?.ToString(CultureInfo.InvariantCulture) ?? "auto";
 }

@@ -1,3 +1,5 @@
+using SensorPipeline.Toolkit;
+
 namespace SensorPipeline.Stack;
 
 /// <summary>How to start the local pipeline.</summary>
@@ -26,4 +28,15 @@ public sealed class StackOptions
 
     /// <summary>Extra environment for devhost and, through it, the handler (the environment wins over local.settings.json).</summary>
     public IReadOnlyDictionary<string, string> Environment { get; init; } = new Dictionary<string, string>();
+
+    /// <summary>Functions-host instances per function, each its own process with its own handler, against devhost's
+    /// hubs (devhost then only observes); null (the default) runs the one in-process host that owns every partition.</summary>
+    public InstanceCount? Instances { get; init; }
+
+    /// <summary>Settings every instance gets (<c>Key=Value</c>), e.g. shorter ownership intervals. Default none: the
+    /// app's host.json and the Event Hubs processor's defaults (30 s cycle, 2 min expiration).</summary>
+    public IReadOnlyList<string> InstanceSettings { get; init; } = [];
+
+    /// <summary>How the scaler decides under <c>--instances auto</c>.</summary>
+    public TargetScalerOptions Scaler { get; init; } = new();
 }

@@ -11,7 +11,11 @@ namespace SensorPipeline.FunctionsHost.Checkpoints;
 /// it, so reading takes the newest intact slot — the previous checkpoint at worst (redelivery, never loss). In-place
 /// writes avoid rename-over-existing, which ext4 turns into a synchronous data flush (~1.7 ms here even without
 /// fsync). With fsync on, each write is flushed to disk before the listener moves on; the directory is fsynced once,
-/// when the slot files are created. One listener owns each partition, so writes to one key never race.</summary>
+/// when the slot files are created. In one instance one listener owns each partition, so writes to one key never race.
+/// With several instances (<c>sharedWriters</c>) a partition's old owner may still checkpoint its last batch after
+/// the new owner started — as in Azure, where a checkpoint write is not conditioned on ownership — so each write first
+/// reads the newest slot on disk: the next generation follows it (a stale cached generation would overwrite the newer
+/// slot), and a write below the stored sequence number is a <em>rewind</em>, counted and logged.</summary>
 public sealed class FileCheckpointStore
 {
     private readonly string _root;
@@ -20,9 +24,13 @@ public sealed class FileCheckpointStore
     private readonly ILogger _logger;
     private const string Extension = "checkpoint";
     private readonly ConcurrentDictionary<CheckpointKey, (Checkpoint Checkpoint, long Generation)> _cache = new();
+    private readonly bool _sharedWriters;
+    private long _rewinds;
 
-    public FileCheckpointStore(string dataDirectory, TimeProvider time, bool fsync = true, ILogger? logger = null)
+    /// <param name="sharedWriters">True when other processes may write the same keys (several instances).</param>
+    public FileCheckpointStore(string dataDirectory, TimeProvider time, bool fsync = true, ILogger? logger = null, bool sharedWriters = false)
     {
+        _sharedWriters = sharedWriters;
         _logger = logger ?? NullLogger.Instance;
         _root = Path.Combine(Path.GetFullPath(dataDirectory), "checkpoints");
         _time = time;
@@ -58,10 +66,25 @@ public sealed class FileCheckpointStore
         return newest?.Checkpoint;
     }
 
+    /// <summary>Checkpoint writes by this process that moved a partition's checkpoint backwards (shared writers only).</summary>
+    public long Rewinds => Interlocked.Read(ref _rewinds);
+
     public async Task<Checkpoint> WriteAsync(CheckpointKey key, long sequenceNumber, long offset, CancellationToken cancellationToken)
     {
         var checkpoint = new Checkpoint(sequenceNumber, offset, _time.GetUtcNow());
         var generation = _cache.TryGetValue(key, out var previous) ? previous.Generation + 1 : 1;
+        if (_sharedWriters
+            && (await SlotFile.ReadNewestAsync(KeyDirectory(key), key.PartitionId, Extension, cancellationToken)).Newest is { } storedFields
+            && Parse(storedFields) is { } stored)
+        {
+            generation = Math.Max(generation, stored.Item2 + 1);
+            if (sequenceNumber < stored.Item1.SequenceNumber)
+            {
+                Interlocked.Increment(ref _rewinds);
+                FunctionsHostLog.CheckpointRewound(_logger, key.Hub, key.ConsumerGroup, key.PartitionId, stored.Item1.SequenceNumber, sequenceNumber);
+            }
+        }
+
         var fields = string.Create(CultureInfo.InvariantCulture, $"{checkpoint.SequenceNumber} {checkpoint.Offset} {checkpoint.LastModified:O}");
         await SlotFile.WriteAsync(KeyDirectory(key), key.PartitionId, Extension, generation, fields, _fsync, cancellationToken);
         _cache[key] = (checkpoint, generation);

@@ -20,6 +20,12 @@ public enum InitialOffsetType
 /// <param name="MaxWaitTime">Longest wait for MinEventBatchSize events; only used when MinEventBatchSize &gt; 1. Default 1 minute; 0 … 10 minutes.</param>
 /// <param name="BatchCheckpointFrequency">Batches between checkpoints. Default 1; at least 1.</param>
 /// <param name="PrefetchCount">Events read ahead per partition. Default 300; at least 0. Devhost reads from a local log, so it only bounds one read.</param>
+/// <param name="LoadBalancingUpdateInterval">Time between an instance's ownership cycles (the processor's
+/// LoadBalancingUpdateInterval). Default 30 seconds; more than 0.</param>
+/// <param name="PartitionOwnershipExpirationInterval">How long an ownership record counts without renewal (the
+/// processor's PartitionOwnershipExpirationInterval). Default 2 minutes; more than the update interval.</param>
+/// <param name="TargetUnprocessedEventThreshold">Unprocessed events per instance the target-based scaler aims at;
+/// null = MaxEventBatchSize. At least 1.</param>
 public sealed record EventHubsHostSettings(
     int MaxEventBatchSize,
     int MinEventBatchSize,
@@ -27,11 +33,19 @@ public sealed record EventHubsHostSettings(
     int BatchCheckpointFrequency,
     int PrefetchCount,
     InitialOffsetType InitialOffsetType,
-    DateTimeOffset? InitialOffsetEnqueuedTimeUtc)
+    DateTimeOffset? InitialOffsetEnqueuedTimeUtc,
+    TimeSpan LoadBalancingUpdateInterval,
+    TimeSpan PartitionOwnershipExpirationInterval,
+    int? TargetUnprocessedEventThreshold)
 {
-    /// <summary>The extension's defaults, used when host.json says nothing.</summary>
+    /// <summary>The extension's defaults, used when host.json says nothing. The two ownership intervals are the
+    /// Event Hubs processor's (EventProcessorOptions), which the extension does not change.</summary>
     public static EventHubsHostSettings Default { get; } =
-        new(100, 1, TimeSpan.FromMinutes(1), 1, 300, InitialOffsetType.FromStart, null);
+        new(100, 1, TimeSpan.FromMinutes(1), 1, 300, InitialOffsetType.FromStart, null, TimeSpan.FromSeconds(30), TimeSpan.FromMinutes(2), null);
+
+    /// <summary>The scaler's target of unprocessed events per instance: TargetUnprocessedEventThreshold, else
+    /// MaxEventBatchSize (target-based scaling for Event Hubs).</summary>
+    public int TargetEventsPerInstance => TargetUnprocessedEventThreshold ?? MaxEventBatchSize;
 }
 
 /// <summary>The retry strategy of host.json or function.json <c>retry</c>.</summary>

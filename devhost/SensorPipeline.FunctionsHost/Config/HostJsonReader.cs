@@ -85,7 +85,33 @@ internal static class HostJsonReader
             }
         }
 
-        return new EventHubsHostSettings(max, min, wait, frequency, prefetch, type, enqueuedTime);
+        var (update, expiration, target) = ReadScaleOut(file, s, d);
+        return new EventHubsHostSettings(max, min, wait, frequency, prefetch, type, enqueuedTime, update, expiration, target);
+    }
+
+    // The extension's EventHubOptions exposes these three for host.json; the intervals pass to the processor as is.
+    private static (TimeSpan Update, TimeSpan Expiration, int? Target) ReadScaleOut(JsonFile file, JsonElement s, EventHubsHostSettings d)
+    {
+        const string P = "extensions.eventHubs.";
+        var update = file.Duration(s, "loadBalancingUpdateInterval", P + "loadBalancingUpdateInterval") ?? d.LoadBalancingUpdateInterval;
+        var expiration = file.Duration(s, "partitionOwnershipExpirationInterval", P + "partitionOwnershipExpirationInterval") ?? d.PartitionOwnershipExpirationInterval;
+        var target = file.Int(s, "targetUnprocessedEventThreshold", P + "targetUnprocessedEventThreshold");
+        if (update <= TimeSpan.Zero)
+        {
+            throw file.Error(P + "loadBalancingUpdateInterval", $"must be more than 00:00:00, found {update}");
+        }
+
+        if (expiration <= update)
+        {
+            throw file.Error(P + "partitionOwnershipExpirationInterval", $"must be more than loadBalancingUpdateInterval ({update}), found {expiration}");
+        }
+
+        if (target is < 1)
+        {
+            throw file.Error(P + "targetUnprocessedEventThreshold", $"must be at least 1, found {target}");
+        }
+
+        return (update, expiration, target);
     }
 
     public static RetryPolicy ReadRetry(JsonFile file, JsonElement retry, string field)

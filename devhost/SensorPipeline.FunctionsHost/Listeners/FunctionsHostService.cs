@@ -6,14 +6,17 @@ using SensorPipeline.FunctionsHost.Config;
 using SensorPipeline.FunctionsHost.Handler;
 using SensorPipeline.FunctionsHost.Hubs;
 using SensorPipeline.FunctionsHost.Invocation;
+using SensorPipeline.FunctionsHost.Ownership;
 using SensorPipeline.FunctionsHost.Status;
 
 namespace SensorPipeline.FunctionsHost.Listeners;
 
 /// <summary>Runs the function app: loads and checks its configuration at start-up (a bad file stops devhost), then
 /// loops over generations — start the handler, start one listener per function per partition, and when the handler
-/// dies or a function times out, stop them all and start again from the checkpoints.</summary>
-internal sealed class FunctionsHostService(
+/// dies or a function times out, stop them all and start again from the checkpoints. As one instance among several
+/// (<see cref="FunctionsHostOptions.InstanceId"/>) each function also runs an ownership loop, and its listeners follow
+/// the partitions that loop holds (<see cref="PartitionSupervisor"/>).</summary>
+internal sealed partial class FunctionsHostService(
     IOptions<FunctionsHostOptions> options,
     IEventHubsGateway gateway,
     FunctionsHostState state,
@@ -24,6 +27,7 @@ internal sealed class FunctionsHostService(
     private readonly CancellationTokenSource _stopping = new();
     private Task _run = Task.CompletedTask;
     private Task _stallMonitor = Task.CompletedTask;
+    private Task _ownership = Task.CompletedTask;
 
     // One client for the host's life, as DefaultHttpWorkerService keeps one. Its own timeout is off: functionTimeout
     // is enforced per invocation (the host sets HttpClient.Timeout to functionTimeout + 1 minute as a backstop).
@@ -53,10 +57,11 @@ internal sealed class FunctionsHostService(
             return;
         }
 
-        var app = await FunctionAppLoader.LoadAsync(settings.AppRoot, cancellationToken);
+        var app = WithOverrides(Select(await FunctionAppLoader.LoadAsync(settings.AppRoot, cancellationToken), settings), settings);
         FunctionAppLoader.ValidateAgainst(app, gateway.Hubs);
-        var store = new FileCheckpointStore(settings.DataDirectory, time, settings.FsyncCheckpoints, _logger);
-        state.Initialize(app, store);
+        var multiInstance = settings.InstanceId.Length > 0;
+        var store = new FileCheckpointStore(settings.DataDirectory, time, settings.FsyncCheckpoints, _logger, sharedWriters: multiInstance || settings.ObserveOnly);
+        state.Initialize(app, store, settings.InstanceId);
         var names = string.Join(", ", app.Functions.Select(f => f.Name));
         FunctionsHostLog.HostStarted(_logger, app.Functions.Count, names, app.AppRoot);
         if (app.Functions.Count == 0)
@@ -64,7 +69,17 @@ internal sealed class FunctionsHostService(
             return;
         }
 
-        if (await HandlerPidFile.KillOrphanAsync(settings.DataDirectory, cancellationToken) is { } orphan)
+        if (settings.ObserveOnly)
+        {
+            // Instances run in their own processes: this host only reads what they write, for status and the scaler.
+            var observer = new Observer(state, store, new FileOwnershipStore(settings.DataDirectory, time, settings.FsyncCheckpoints), gateway, settings, _logger);
+            _ownership = observer.RunAsync(_stopping.Token);
+            _stallMonitor = new StallMonitor(state, store, gateway, settings, time, _logger).RunAsync(_stopping.Token);
+            return;
+        }
+
+        StartOwnership(app, settings, multiInstance);
+        if (!multiInstance && await HandlerPidFile.KillOrphanAsync(settings.DataDirectory, cancellationToken) is { } orphan)
         {
             FunctionsHostLog.OrphanKilled(_logger, orphan);
         }
@@ -90,6 +105,13 @@ internal sealed class FunctionsHostService(
         await _stopping.CancelAsync();
         await _run.WaitAsync(cancellationToken);
         await _stallMonitor.WaitAsync(cancellationToken);
+        await _ownership.WaitAsync(cancellationToken);
+
+        // Listeners have stopped: give the partitions up so other instances take them at their next cycle.
+        foreach (var loop in state.Functions.Select(f => f.Ownership).OfType<OwnershipLoop>())
+        {
+            await loop.RelinquishAsync(cancellationToken);
+        }
     }
 
     public async ValueTask DisposeAsync()
@@ -138,7 +160,11 @@ internal sealed class FunctionsHostService(
             await using (handler)
             {
                 state.SetHandler(handler.Pid, handler.Port, attempt);
-                await HandlerPidFile.WriteAsync(settings.DataDirectory, handler.Pid, stopping);
+                if (settings.InstanceId.Length == 0)
+                {
+                    // Several instances share the data directory, and each one's handler dies with it (its own child).
+                    await HandlerPidFile.WriteAsync(settings.DataDirectory, handler.Pid, stopping);
+                }
                 if (await RunGenerationAsync(app, store, settings, client, handler, stopping))
                 {
                     await DelayQuietlyAsync(settings.HandlerRestartDelay, stopping);
@@ -155,12 +181,8 @@ internal sealed class FunctionsHostService(
         var listeners = new List<Task>();
         foreach (var function in state.Functions)
         {
-            var hub = FunctionAppLoader.Find(gateway.Hubs, function.Definition.Trigger.EventHubName)!;
-            for (var p = 0; p < hub.PartitionCount; p++)
-            {
-                var listener = new PartitionListener(function, p.ToString(System.Globalization.CultureInfo.InvariantCulture), app.Host, gateway, store, client, settings, time, _logger);
-                listeners.Add(RunListenerAsync(listener, function.Definition.Name, generation));
-            }
+            var supervisor = new PartitionSupervisor(function, partitionId => new PartitionListener(function, partitionId, app.Host, gateway, store, client, settings, time, _logger), RunListenerAsync);
+            listeners.Add(supervisor.RunAsync(generation));
         }
 
         var all = Task.WhenAll(listeners);
@@ -179,15 +201,16 @@ internal sealed class FunctionsHostService(
         return generation.ListenerFailed;
     }
 
-    private async Task RunListenerAsync(PartitionListener listener, string function, Generation generation)
+    private async Task RunListenerAsync(PartitionListener listener, string function, Generation generation, CancellationToken lost)
     {
         try
         {
-            await listener.RunAsync(generation);
+            await listener.RunAsync(generation, lost);
         }
-        catch (OperationCanceledException) when (generation.Token.IsCancellationRequested)
+        catch (OperationCanceledException) when (generation.Token.IsCancellationRequested || lost.IsCancellationRequested)
         {
-            // The generation ended (restart or shutdown): the in-flight batch is redelivered from the checkpoint.
+            // The generation ended (restart or shutdown): the in-flight batch is redelivered from the checkpoint. Or
+            // the partition was lost while the listener waited for events: its new owner reads them.
         }
         catch (Exception ex)
         {

@@ -33,18 +33,23 @@ internal sealed partial class PartitionListener(
 
     public string PartitionId => partitionId;
 
-    public async Task RunAsync(Generation generation)
+    /// <summary>Runs until the generation ends or, between batches, until <paramref name="lost"/> says another instance
+    /// took the partition: a read or pause wait is cut short, an in-flight invocation finishes (and a retry policy
+    /// stops retrying), and the batch it finished is checkpointed as usual — checkpoints are not conditioned on
+    /// ownership. A batch whose retries were cut short is not checkpointed: the new owner redelivers it.</summary>
+    public async Task RunAsync(Generation generation, CancellationToken lost)
     {
         var token = generation.Token;
-        var checkpoint = await checkpoints.ReadAsync(_key, token);
-        var next = checkpoint is not null ? checkpoint.SequenceNumber + 1 : await InitialPositionAsync(token);
+        using var reading = CancellationTokenSource.CreateLinkedTokenSource(token, lost);
+        var checkpoint = await checkpoints.ReadAsync(_key, reading.Token);
+        var next = checkpoint is not null ? checkpoint.SequenceNumber + 1 : await InitialPositionAsync(reading.Token);
         FunctionsHostLog.ListenerStarted(logger, _definition.Name, partitionId, next, checkpoint is not null ? "checkpoint" : host.EventHubs.InitialOffsetType.ToString());
         var firstInvocation = true;
         using var writer = new InvocationRequestWriter();
-        while (!token.IsCancellationRequested)
+        while (!reading.IsCancellationRequested)
         {
-            await function.Pause.WaitAsync(token);
-            var events = await ReadBatchAsync(next, firstInvocation, checkpoint, token);
+            await function.Pause.WaitAsync(reading.Token);
+            var events = await ReadBatchAsync(next, firstInvocation, checkpoint, reading.Token);
             if (events.Count == 0)
             {
                 // The extension never invokes a function with an empty batch, and never checkpoints one.
@@ -54,11 +59,11 @@ internal sealed partial class PartitionListener(
             NoteRetentionGap(next, events[0].SequenceNumber);
 
             // A pause requested while this read waited holds the batch until resumed.
-            await function.Pause.WaitAsync(token);
+            await function.Pause.WaitAsync(reading.Token);
             firstInvocation = false;
             _batchesSinceCheckpoint++;
             var checkpointAfter = _batchesSinceCheckpoint >= host.EventHubs.BatchCheckpointFrequency;
-            await InvokeWithRetriesAsync(writer, events, checkpointAfter, generation);
+            var finished = await InvokeWithRetriesAsync(writer, events, checkpointAfter, generation, lost);
             next = events[^1].SequenceNumber + 1;
 
             // CHECKPOINT. At-least-once: the checkpoint moves only after the invocation and all its retries ended, so a
@@ -66,7 +71,7 @@ internal sealed partial class PartitionListener(
             // "intentionally checkpoint[s] the batch regardless of function success/failure" (no poison-event model;
             // a retry policy is what holds it). Never after a restart or shutdown was requested: the batch may not have
             // been processed, and the next generation must see it again.
-            if (checkpointAfter && generation.MayCheckpoint)
+            if (finished && checkpointAfter && generation.MayCheckpoint)
             {
                 var last = events[^1];
                 checkpoint = await checkpoints.WriteAsync(_key, last.SequenceNumber, last.Offset, token);
@@ -170,7 +175,8 @@ internal sealed partial class PartitionListener(
         }
     }
 
-    private async Task InvokeWithRetriesAsync(InvocationRequestWriter writer, IReadOnlyList<ReceivedEvent> events, bool checkpointAfter, Generation generation)
+    /// <summary>Returns false when the partition was lost while retries remained: the batch is left to its new owner.</summary>
+    private async Task<bool> InvokeWithRetriesAsync(InvocationRequestWriter writer, IReadOnlyList<ReceivedEvent> events, bool checkpointAfter, Generation generation, CancellationToken lost)
     {
         var policy = _definition.Retry;
         var schedule = policy is null ? null : new RetrySchedule(policy, Random.Shared);
@@ -183,27 +189,35 @@ internal sealed partial class PartitionListener(
             if (failure is null)
             {
                 function.CountSucceeded();
-                return;
+                return true;
             }
 
             function.CountFailed();
             FunctionsHostLog.InvocationFailed(logger, failure, _definition.Name, invocationId, partitionId, events.Count, events[0].SequenceNumber, events[^1].SequenceNumber);
             if (schedule is null || retry is null)
             {
-                return;
+                return true;
             }
 
             if (!schedule.CanRetry(retry.RetryCount))
             {
                 FunctionsHostLog.RetriesExhausted(logger, _definition.Name, partitionId, retry.RetryCount + 1, events[^1].SequenceNumber);
-                return;
+                return true;
             }
 
             retry = new RetryState(retry.RetryCount + 1, retry.MaxRetryCount, failure);
             function.CountRetried();
             var delay = schedule.NextDelay();
             FunctionsHostLog.RetryScheduled(logger, _definition.Name, partitionId, delay, retry.RetryCount, retry.MaxRetryCount);
-            await Task.Delay(delay, time, generation.Token);
+            using var waiting = CancellationTokenSource.CreateLinkedTokenSource(generation.Token, lost);
+            try
+            {
+                await Task.Delay(delay, time, waiting.Token);
+            }
+            catch (OperationCanceledException) when (lost.IsCancellationRequested && !generation.Token.IsCancellationRequested)
+            {
+                return false;
+            }
         }
     }
 

@@ -25,6 +25,13 @@ public sealed class PartitionOwner
     /// <summary>The partitions this instance held after its last cycle.</summary>
     public IReadOnlyCollection<string> Owned => _owned.Keys;
 
+    /// <summary>False when the last cycle claimed a partition: the SDK's <c>IsBalanced</c>, which the greedy strategy
+    /// uses to run the next cycle at once.</summary>
+    public bool IsBalanced { get; private set; }
+
+    /// <summary>Every record of the scope as the last cycle listed it (before its claim).</summary>
+    public IReadOnlyList<PartitionOwnership> LastRecords { get; private set; } = [];
+
     /// <summary>One balancing cycle; returns the partitions this instance owns after it.</summary>
     public async Task<IReadOnlyCollection<string>> RunCycleAsync(IReadOnlyList<string> partitionIds, CancellationToken cancellationToken)
     {
@@ -39,10 +46,13 @@ public sealed class PartitionOwner
 
         _owned = renewed;
         var records = await _store.ListAsync(_scope, cancellationToken);
+        LastRecords = records;
+        IsBalanced = true;
         if (_balancer.FindClaim(records, partitionIds, OwnerId) is { } claim
             && await _store.TryClaimAsync(_scope, claim, cancellationToken) is { } claimed)
         {
             _owned[claimed.PartitionId] = claimed;
+            IsBalanced = false;
         }
 
         return _owned.Keys;

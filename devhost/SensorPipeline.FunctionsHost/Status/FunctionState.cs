@@ -1,5 +1,6 @@
 using System.Collections.Concurrent;
 using SensorPipeline.FunctionsHost.Config;
+using SensorPipeline.FunctionsHost.Ownership;
 
 namespace SensorPipeline.FunctionsHost.Status;
 
@@ -16,6 +17,13 @@ internal sealed class FunctionState(FunctionDefinition definition)
     public PauseGate Pause { get; } = new();
 
     public InvocationExtremes Largest { get; } = new();
+
+    /// <summary>The partitions this host listens on: all of them for a single instance, else what its ownership loop
+    /// holds.</summary>
+    public OwnedPartitions Owned { get; } = new();
+
+    /// <summary>The ownership loop of an instance among several; null for a single instance or an observer.</summary>
+    public OwnershipLoop? Ownership { get; set; }
 
     public long Succeeded => Interlocked.Read(ref _succeeded);
 

@@ -11,13 +11,19 @@ public sealed class FunctionsHostState(IEventHubsGateway gateway, TimeProvider t
     private FunctionState[] _functions = [];
     private FileCheckpointStore? _store;
     private (int Pid, int Port, int Starts) _handler;
+    private string _instanceId = string.Empty;
+    private TimeSpan _expiration = EventHubsHostSettings.Default.PartitionOwnershipExpirationInterval;
+    private int _targetPerInstance = EventHubsHostSettings.Default.TargetEventsPerInstance;
 
     internal IReadOnlyList<FunctionState> Functions => _functions;
 
-    internal void Initialize(FunctionApp app, FileCheckpointStore store)
+    internal void Initialize(FunctionApp app, FileCheckpointStore store, string instanceId = "")
     {
         _functions = app.Functions.Select(f => new FunctionState(f)).ToArray();
         _store = store;
+        _instanceId = instanceId;
+        _expiration = app.Host.EventHubs.PartitionOwnershipExpirationInterval;
+        _targetPerInstance = app.Host.EventHubs.TargetEventsPerInstance;
     }
 
     internal void SetHandler(int pid, int port, int starts)
@@ -65,6 +71,8 @@ public sealed class FunctionsHostState(IEventHubsGateway gateway, TimeProvider t
             var trigger = function.Definition.Trigger;
             var hub = gateway.Hubs.FirstOrDefault(h => string.Equals(h.Name, trigger.EventHubName, StringComparison.OrdinalIgnoreCase));
             var partitions = new List<PartitionStatus>();
+            var owners = function.Owned.Records.Where(r => r.IsActive(now, _expiration)).ToDictionary(r => r.PartitionId, r => r.OwnerId, StringComparer.Ordinal);
+            var owned = function.Owned.Current;
             for (var p = 0; hub is not null && p < hub.PartitionCount; p++)
             {
                 var id = p.ToString(System.Globalization.CultureInfo.InvariantCulture);
@@ -80,26 +88,36 @@ public sealed class FunctionsHostState(IEventHubsGateway gateway, TimeProvider t
                     health.RetentionGaps, health.RetentionGapEvents,
                     stall.Stalled, stall.Stalled ? Seconds(now - stall.ProgressAt!.Value) : null,
                     lag > 0 && stall.CheckpointSequenceNumber == checkpoint?.SequenceNumber && stall.OldestUnprocessedEnqueuedTime is { } oldest ? Seconds(now - oldest) : null,
-                    health.Stalls));
+                    health.Stalls,
+                    owners.GetValueOrDefault(id), owned.Contains(id), function.Owned.OwnerChanges(id)));
             }
 
             functions.Add(new FunctionStatus(function.Definition.Name, trigger.EventHubName, trigger.ConsumerGroup, function.Pause.IsPaused,
-                function.Succeeded, function.Failed, function.Retried, partitions) { Largest = function.Largest.Snapshot() });
+                function.Succeeded, function.Failed, function.Retried, partitions,
+                owners.Values.Distinct(StringComparer.Ordinal).Count(), function.Owned.Changes, _targetPerInstance) { Largest = function.Largest.Snapshot() });
         }
 
-        return new FunctionsHostStatus(handler.pid == 0 ? null : handler.pid, handler.port == 0 ? null : handler.port, handler.starts, functions);
+        return new FunctionsHostStatus(handler.pid == 0 ? null : handler.pid, handler.port == 0 ? null : handler.port, handler.starts, functions,
+            _instanceId.Length == 0 ? null : _instanceId, _store?.Rewinds ?? 0);
     }
 
     private static double Seconds(TimeSpan span) => Math.Round(Math.Max(0, span.TotalSeconds), 1);
 }
 
-/// <summary>The /status/functions document.</summary>
-public sealed record FunctionsHostStatus(int? HandlerPid, int? HandlerPort, int HandlerStarts, IReadOnlyList<FunctionStatus> Functions);
+/// <summary>The /status/functions document. <paramref name="InstanceId"/>: this host's owner id (null: a single
+/// instance owning every partition); <paramref name="CheckpointRewinds"/>: checkpoint writes of this host that moved a
+/// checkpoint backwards (another instance had checkpointed further after a move).</summary>
+public sealed record FunctionsHostStatus(int? HandlerPid, int? HandlerPort, int HandlerStarts, IReadOnlyList<FunctionStatus> Functions, string? InstanceId = null, long CheckpointRewinds = 0);
 
-/// <summary>One function: invocations ok / failed / retried, whether paused, its consumer group's partitions, and its
-/// largest invocations so far.</summary>
-public sealed record FunctionStatus(string Name, string EventHubName, string ConsumerGroup, bool Paused, long InvocationsSucceeded, long InvocationsFailed, long InvocationsRetried, IReadOnlyList<PartitionStatus> Partitions)
+/// <summary>One function: invocations ok / failed / retried, whether paused, its consumer group's partitions, and its largest invocations so far;
+/// <paramref name="Instances"/>: distinct owners with an active ownership record; <paramref name="OwnershipChanges"/>:
+/// times this host's own set of owned partitions changed; <paramref name="TargetEventsPerInstance"/>: the
+/// target-based scaler's unprocessed events per instance (host.json targetUnprocessedEventThreshold, else
+/// maxEventBatchSize).</summary>
+public sealed record FunctionStatus(string Name, string EventHubName, string ConsumerGroup, bool Paused, long InvocationsSucceeded, long InvocationsFailed, long InvocationsRetried, IReadOnlyList<PartitionStatus> Partitions,
+    int Instances = 0, long OwnershipChanges = 0, int TargetEventsPerInstance = 100)
 {
+    /// <summary>The function's largest invocations so far.</summary>
     public LargestInvocations Largest { get; init; } = new(0, 0, 0);
 }
 
@@ -107,7 +125,8 @@ public sealed record FunctionStatus(string Name, string EventHubName, string Con
 /// enqueued one, and the lag between them; the retention gaps the listener crossed (events removed before this consumer
 /// group read them); the stall detector's verdict as of its last look (stalledForSeconds: since the checkpoint last
 /// moved or the backlog was last empty, null when not stalled; oldestUnprocessedAgeSeconds: null when nothing waits)
-/// and how many stalls started since devhost started.</summary>
+/// and how many stalls started since devhost started. With several instances: the active owner (null: none), whether
+/// this host owns it, and how often its recorded owner changed while this host watched.</summary>
 public sealed record PartitionStatus(
     string PartitionId,
     long? CheckpointSequenceNumber,
@@ -119,4 +138,7 @@ public sealed record PartitionStatus(
     bool Stalled,
     double? StalledForSeconds,
     double? OldestUnprocessedAgeSeconds,
-    long Stalls);
+    long Stalls,
+    string? Owner = null,
+    bool OwnedHere = false,
+    long OwnerChanges = 0);

@@ -1,0 +1,68 @@
+using System.Globalization;
+using SensorPipeline.FunctionsHost.Config;
+using SensorPipeline.FunctionsHost.Ownership;
+
+namespace SensorPipeline.FunctionsHost.Listeners;
+
+internal sealed partial class FunctionsHostService
+{
+    /// <summary>The functions named in <see cref="FunctionsHostOptions.Functions"/> (all when empty); an unknown name
+    /// stops start-up.</summary>
+    private static FunctionApp Select(FunctionApp app, FunctionsHostOptions settings)
+    {
+        var names = settings.FunctionNames;
+        if (names.Count == 0)
+        {
+            return app;
+        }
+
+        var unknown = names.Where(n => !app.Functions.Any(f => string.Equals(f.Name, n, StringComparison.OrdinalIgnoreCase))).ToList();
+        if (unknown.Count > 0)
+        {
+            throw new InvalidOperationException(
+                $"{FunctionsHostOptions.SectionName}:Functions names {string.Join(", ", unknown)}, which {Path.Combine(app.AppRoot, "host.json")}'s app does not have (it has {string.Join(", ", app.Functions.Select(f => f.Name))})");
+        }
+
+        return app with { Functions = app.Functions.Where(f => names.Contains(f.Name, StringComparer.OrdinalIgnoreCase)).ToList() };
+    }
+
+    /// <summary>host.json's ownership intervals with the devhost overrides applied (tests and demos shorten them).</summary>
+    private static FunctionApp WithOverrides(FunctionApp app, FunctionsHostOptions settings)
+    {
+        var eventHubs = app.Host.EventHubs with
+        {
+            LoadBalancingUpdateInterval = settings.LoadBalancingUpdateInterval ?? app.Host.EventHubs.LoadBalancingUpdateInterval,
+            PartitionOwnershipExpirationInterval = settings.PartitionOwnershipExpirationInterval ?? app.Host.EventHubs.PartitionOwnershipExpirationInterval,
+        };
+        if (eventHubs.PartitionOwnershipExpirationInterval <= eventHubs.LoadBalancingUpdateInterval)
+        {
+            throw new InvalidOperationException(
+                $"{FunctionsHostOptions.SectionName}:PartitionOwnershipExpirationInterval ({eventHubs.PartitionOwnershipExpirationInterval}) must be more than the load-balancing update interval ({eventHubs.LoadBalancingUpdateInterval})");
+        }
+
+        return app with { Host = app.Host with { EventHubs = eventHubs } };
+    }
+
+    /// <summary>A single instance listens on every partition, fixed. One instance among several starts an ownership
+    /// loop per function; its listeners follow what the loop holds.</summary>
+    private void StartOwnership(FunctionApp app, FunctionsHostOptions settings, bool multiInstance)
+    {
+        var loops = new List<Task>();
+        var ownershipStore = multiInstance ? new FileOwnershipStore(settings.DataDirectory, time, settings.FsyncCheckpoints) : null;
+        foreach (var function in state.Functions)
+        {
+            var hub = FunctionAppLoader.Find(gateway.Hubs, function.Definition.Trigger.EventHubName)!;
+            if (ownershipStore is null)
+            {
+                function.Owned.Set(Enumerable.Range(0, hub.PartitionCount).Select(p => p.ToString(CultureInfo.InvariantCulture)));
+                continue;
+            }
+
+            function.Ownership = new OwnershipLoop(function.Definition, hub.PartitionCount, app.Host.EventHubs, settings.LoadBalancingStrategy,
+                ownershipStore, settings.InstanceId, function.Owned, time, _logger);
+            loops.Add(function.Ownership.RunAsync(_stopping.Token));
+        }
+
+        _ownership = Task.WhenAll(loops);
+    }
+}

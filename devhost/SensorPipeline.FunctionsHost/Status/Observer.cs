@@ -1,0 +1,62 @@
+using System.Globalization;
+using Microsoft.Extensions.Logging;
+using SensorPipeline.FunctionsHost.Checkpoints;
+using SensorPipeline.FunctionsHost.Config;
+using SensorPipeline.FunctionsHost.Hubs;
+using SensorPipeline.FunctionsHost.Ownership;
+
+namespace SensorPipeline.FunctionsHost.Status;
+
+/// <summary>The status side of a host that runs no listeners (<see cref="FunctionsHostOptions.ObserveOnly"/>): every
+/// ObserveInterval it re-reads each partition's checkpoint and each consumer group's ownership records from the data
+/// directory the instance processes write, so <c>/status/functions</c> shows their lag, owners and ownership
+/// changes.</summary>
+internal sealed class Observer(
+    FunctionsHostState state,
+    FileCheckpointStore checkpoints,
+    IOwnershipStore ownership,
+    IEventHubsGateway gateway,
+    FunctionsHostOptions options,
+    ILogger logger)
+{
+    public async Task RunAsync(CancellationToken cancellationToken)
+    {
+        try
+        {
+            while (!cancellationToken.IsCancellationRequested)
+            {
+                try
+                {
+                    await RefreshAsync(cancellationToken);
+                }
+                catch (Exception ex) when (ex is not OperationCanceledException)
+                {
+                    // A torn or locked file is read again at the next interval; status shows the last good view.
+                    FunctionsHostLog.StallCheckFailed(logger, ex);
+                }
+
+                await Task.Delay(options.ObserveInterval, cancellationToken);
+            }
+        }
+        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+        {
+            // Shutdown.
+        }
+    }
+
+    public async Task RefreshAsync(CancellationToken cancellationToken)
+    {
+        foreach (var function in state.Functions)
+        {
+            var trigger = function.Definition.Trigger;
+            var hub = FunctionAppLoader.Find(gateway.Hubs, trigger.EventHubName);
+            for (var p = 0; hub is not null && p < hub.PartitionCount; p++)
+            {
+                await checkpoints.ReadAsync(new CheckpointKey(trigger.EventHubName, trigger.ConsumerGroup, p.ToString(CultureInfo.InvariantCulture)), cancellationToken);
+            }
+
+            var records = await ownership.ListAsync(new OwnershipScope(trigger.EventHubName, trigger.ConsumerGroup), cancellationToken);
+            function.Owned.Set([], records);
+        }
+    }
+}

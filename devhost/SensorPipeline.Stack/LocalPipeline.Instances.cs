@@ -1,0 +1,70 @@
+using SensorPipeline.Toolkit;
+
+namespace SensorPipeline.Stack;
+
+/// <summary>Separate Functions-host instances (<see cref="StackOptions.Instances"/>): a fleet of <c>devhost instance</c>
+/// processes per function against devhost's hubs, a fixed number each or sized by the target-based scaler.</summary>
+public sealed partial class LocalPipeline
+{
+    private string _appRoot = string.Empty;
+    private Dictionary<string, string?> _environment = [];
+    private CancellationTokenSource? _scaling;
+    private Task _scaler = Task.CompletedTask;
+
+    /// <summary>The instances, when the stack runs them as separate processes.</summary>
+    public InstanceFleet? Fleet { get; private set; }
+
+    /// <summary>The scaler under <c>--instances auto</c>.</summary>
+    public TargetScaler? Scaler { get; private set; }
+
+    private async Task StartInstancesAsync(string logs, CancellationToken cancellationToken)
+    {
+        if (Options.Instances is not { } instances)
+        {
+            return;
+        }
+
+        Fleet = new InstanceFleet(new DevHostInstanceStart
+        {
+            DevHost = DevHostUrl,
+            AppRoot = _appRoot,
+            DataDirectory = Path.Combine(Options.DataDirectory, "eventhubs"),
+            InstanceId = "instance",
+            Settings = Options.InstanceSettings,
+            Environment = _environment,
+            LogPath = Path.Combine(logs, "instance.log"),
+            StopGracePeriod = TimeSpan.FromSeconds(10),
+            StartTimeout = TimeSpan.FromSeconds(120),
+        }, Layout);
+        if (instances.Fixed is { } count)
+        {
+            var status = await GetFunctionsStatusAsync(cancellationToken);
+            foreach (var function in status.Functions)
+            {
+                await Fleet.ScaleToAsync(function.Name, count, cancellationToken);
+            }
+
+            return;
+        }
+
+        Scaler = new TargetScaler(DevHostUrl, Fleet, Options.Scaler, _http);
+        await Scaler.DecideOnceAsync(cancellationToken); // the first instance of each function before load starts
+        _scaling = new CancellationTokenSource();
+        _scaler = Scaler.RunAsync(_scaling.Token);
+    }
+
+    private async Task StopInstancesAsync()
+    {
+        if (_scaling is not null)
+        {
+            await _scaling.CancelAsync();
+            await _scaler;
+            _scaling.Dispose();
+        }
+
+        if (Fleet is not null)
+        {
+            await Fleet.DisposeAsync();
+        }
+    }
+}

@@ -1,0 +1,82 @@
+using System.Diagnostics;
+using System.Globalization;
+using System.Text.Json;
+
+namespace SensorPipeline.FunctionsHost.Tests;
+
+/// <summary>Two instance processes sharing four partitions: the split, and a kill -9 of one while it owns some.</summary>
+public sealed class ScaleOutTests : IAsyncLifetime
+{
+    private const int Partitions = ScaleOutApp.Partitions;
+    private const int BatchSize = ScaleOutApp.BatchSize;
+    private static readonly TimeSpan Expiration = ScaleOutApp.Expiration;
+    private readonly ScaleOutApp _scaleOut = new();
+
+    private TestApp App => _scaleOut.App;
+
+    public Task InitializeAsync() => _scaleOut.StartAsync();
+
+    public async Task DisposeAsync() => await _scaleOut.DisposeAsync();
+
+    private Task<DevHostProcess> StartInstanceAsync(string id) => _scaleOut.StartInstanceAsync(id);
+
+    private Task<Dictionary<string, string?>> OwnersAsync() => _scaleOut.OwnersAsync();
+
+    private Task WaitBalancedAsync(params string[] owners) => _scaleOut.WaitBalancedAsync(owners);
+
+    private Task SendAsync(int perPartition) => _scaleOut.SendAsync(perPartition);
+
+    private Dictionary<(string Partition, long Sequence), List<int>> Deliveries() => _scaleOut.Deliveries();
+
+    private Task WaitAllDeliveredAsync(int perPartition) => _scaleOut.WaitAllDeliveredAsync(perPartition);
+
+    [Fact]
+    public async Task TwoInstances_SplitThePartitionsEvenly_AndEachPartitionHasOneHandler()
+    {
+        await StartInstanceAsync("a");
+        await StartInstanceAsync("b");
+        await WaitBalancedAsync("a", "b");
+
+        await SendAsync(30);
+        await WaitAllDeliveredAsync(30);
+
+        // Steady ownership: every event once, and each partition served by one handler process.
+        var deliveries = Deliveries();
+        Assert.All(deliveries, d => Assert.Single(d.Value));
+        var handlersPerPartition = deliveries.GroupBy(d => d.Key.Partition).ToDictionary(g => g.Key, g => g.SelectMany(d => d.Value).Distinct().Count());
+        Assert.All(handlersPerPartition.Values, count => Assert.Equal(1, count));
+        Assert.Equal(2, deliveries.Values.SelectMany(p => p).Distinct().Count());
+    }
+
+    [Fact]
+    public async Task InstanceKilledWhileOwning_ItsPartitionsAreOwnedAgain_NothingMissing_DuplicatesBoundedByInFlight()
+    {
+        App.SetScript("""{"*": {"mode": "ok", "delayMs": 40}}""");
+        await StartInstanceAsync("a");
+        var victim = await StartInstanceAsync("b");
+        await WaitBalancedAsync("a", "b");
+        var moved = (await OwnersAsync()).Where(o => o.Value == "b").Select(o => o.Key).ToHashSet();
+
+        // A backlog, so the victim is mid-batch on its partitions when it dies.
+        const int PerPartition = 200;
+        await SendAsync(PerPartition);
+        await App.WaitForRecordsAsync(_ => Deliveries().Keys.Count(k => moved.Contains(k.Partition)) >= 2 * BatchSize, "the victim processing its partitions");
+
+        var killed = Stopwatch.StartNew();
+        await victim.Process.KillAsync(entireProcessTree: true); // kill -9 of the instance and its handler
+        await App.WaitUntilAsync(async () => (await OwnersAsync()).Values.All(o => o == "a"), "the survivor owning every partition", seconds: 60);
+        var takeover = killed.Elapsed;
+
+        await WaitAllDeliveredAsync(PerPartition);
+        var deliveries = Deliveries();
+        var duplicates = deliveries.Where(d => d.Value.Count > 1).GroupBy(d => d.Key.Partition).ToDictionary(g => g.Key, g => g.Sum(d => d.Value.Count - 1));
+
+        // 0 missing (WaitAllDelivered), nothing doubled on the partitions that did not move, and on each moved one at
+        // most the batch in flight when the victim died: one invocation per partition at a time, maxEventBatchSize
+        // events, checkpointed after each batch.
+        Assert.All(duplicates.Keys, p => Assert.Contains(p, moved));
+        Assert.All(duplicates.Values, count => Assert.InRange(count, 1, BatchSize));
+        Console.WriteLine($"takeover after kill: {takeover.TotalSeconds:0.0} s (expiration {Expiration.TotalSeconds} s); duplicates per moved partition: " +
+            string.Join(", ", moved.Order().Select(p => $"{p}={duplicates.GetValueOrDefault(p)}")));
+    }
+}
