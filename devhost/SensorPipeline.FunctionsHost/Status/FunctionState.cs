@@ -15,6 +15,8 @@ internal sealed class FunctionState(FunctionDefinition definition)
 
     public PauseGate Pause { get; } = new();
 
+    public InvocationExtremes Largest { get; } = new();
+
     public long Succeeded => Interlocked.Read(ref _succeeded);
 
     public long Failed => Interlocked.Read(ref _failed);

@@ -84,7 +84,7 @@ public sealed class FunctionsHostState(IEventHubsGateway gateway, TimeProvider t
             }
 
             functions.Add(new FunctionStatus(function.Definition.Name, trigger.EventHubName, trigger.ConsumerGroup, function.Pause.IsPaused,
-                function.Succeeded, function.Failed, function.Retried, partitions));
+                function.Succeeded, function.Failed, function.Retried, partitions) { Largest = function.Largest.Snapshot() });
         }
 
         return new FunctionsHostStatus(handler.pid == 0 ? null : handler.pid, handler.port == 0 ? null : handler.port, handler.starts, functions);
@@ -96,8 +96,12 @@ public sealed class FunctionsHostState(IEventHubsGateway gateway, TimeProvider t
 /// <summary>The /status/functions document.</summary>
 public sealed record FunctionsHostStatus(int? HandlerPid, int? HandlerPort, int HandlerStarts, IReadOnlyList<FunctionStatus> Functions);
 
-/// <summary>One function: invocations ok / failed / retried, whether paused, and its consumer group's partitions.</summary>
-public sealed record FunctionStatus(string Name, string EventHubName, string ConsumerGroup, bool Paused, long InvocationsSucceeded, long InvocationsFailed, long InvocationsRetried, IReadOnlyList<PartitionStatus> Partitions);
+/// <summary>One function: invocations ok / failed / retried, whether paused, its consumer group's partitions, and its
+/// largest invocations so far.</summary>
+public sealed record FunctionStatus(string Name, string EventHubName, string ConsumerGroup, bool Paused, long InvocationsSucceeded, long InvocationsFailed, long InvocationsRetried, IReadOnlyList<PartitionStatus> Partitions)
+{
+    public LargestInvocations Largest { get; init; } = new(0, 0, 0);
+}
 
 /// <summary>One partition of a consumer group: the checkpointed sequence number (null before the first), the last
 /// enqueued one, and the lag between them; the retention gaps the listener crossed (events removed before this consumer
