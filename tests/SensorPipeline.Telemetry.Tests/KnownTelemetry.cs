@@ -58,7 +58,7 @@ internal sealed class KnownTelemetry : IDisposable
         return Math.Min(LatencyBuckets.UpperBoundMs(LatencyBuckets.Index(sorted[rank - 1])), sorted[^1]);
     }
 
-    /// <summary>Feeds the run and sends it: Flush cuts the aggregation period and the channel posts synchronously.</summary>
+    /// <summary>Feeds the run and sends it: Cut ends the aggregation period, Flush makes the channel post synchronously.</summary>
     public void FeedAndFlush()
     {
         var m = Metrics;
@@ -88,6 +88,7 @@ internal sealed class KnownTelemetry : IDisposable
             m.CosmosRetry("readings", 429);
         }
 
+        m.Cut();
         Client.Flush();
     }
 

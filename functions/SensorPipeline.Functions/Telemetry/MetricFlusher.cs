@@ -10,8 +10,8 @@ namespace SensorPipeline.Functions.Telemetry;
 /// <see cref="PipelineMetrics.Cut"/>, the only cut (the handler aggregates itself instead of through the SDK's
 /// <c>GetMetric</c>, whose fixed minute cycle cannot be stopped): the period can be longer than a minute (5 min in Azure,
 /// a fifth of the items) or shorter (2 s for devhost's dashboard). Aggregates carry
-/// <c>_MS.AggregationIntervalMs</c> = the time since the previous cut; the channel sends them within its
-/// <c>SendingInterval</c>. On shutdown the last partial period is cut and sent, so a short run loses nothing.
+/// <c>_MS.AggregationIntervalMs</c> = the time since the previous cut, and are sent at once. On shutdown the last
+/// partial period is cut and sent, so a short run loses nothing.
 /// </summary>
 internal sealed class MetricFlusher(PipelineMetrics metrics, TelemetryClient client, IOptions<TelemetryOptions> options,
     TimeProvider clock, ILogger<MetricFlusher> logger) : BackgroundService
@@ -28,7 +28,10 @@ internal sealed class MetricFlusher(PipelineMetrics metrics, TelemetryClient cli
         {
             while (await timer.WaitForNextTickAsync(stoppingToken))
             {
+                // Send the period now rather than on the channel's own timer, whose first wait is its 30 s default
+                // whatever SendingInterval says afterwards.
                 metrics.Cut();
+                await client.FlushAsync(stoppingToken);
             }
         }
         catch (OperationCanceledException) when (stoppingToken.IsCancellationRequested)
