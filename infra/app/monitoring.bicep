@@ -55,8 +55,8 @@ var actions = notify ? {
 }
 
 // Every alert looks back 15 minutes, evaluated every 5: the handler sends one aggregate per series every 5 minutes
-// (Telemetry__MetricFlushInterval), stamped when its period ends, and Application Insights ingests it a few minutes
-// later; a 5-minute window could have moved past an aggregate before it was queryable. A longer window only keeps a
+// (Telemetry__MetricFlushInterval), stamped with its period's start, sent at its end and ingested a few minutes later;
+// a 5-minute window would have moved past an aggregate before it was queryable. A longer window only keeps a
 // fired alert open up to 10 minutes longer (autoMitigate closes it).
 
 // Freshness is the lateness signal of "Performance tuning - Event streaming"

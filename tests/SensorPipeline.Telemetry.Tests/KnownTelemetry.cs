@@ -16,7 +16,9 @@ namespace SensorPipeline.Telemetry.Tests;
 /// </summary>
 internal sealed class KnownTelemetry : IDisposable
 {
-    public static readonly DateTimeOffset Now = new(2026, 11, 21, 12, 0, 0, TimeSpan.Zero);
+    /// <summary>The run's clock, whole seconds: recent, because aggregates are stamped with their period's start on this
+    /// clock and the summary only reads the last hour.</summary>
+    public static readonly DateTimeOffset Now = DateTimeOffset.FromUnixTimeSeconds(DateTimeOffset.UtcNow.ToUnixTimeSeconds());
 
     private readonly TelemetryConfiguration _configuration;
 

@@ -39,7 +39,7 @@ internal sealed class LatencyHistogram(string metricName, int bucketsPerDoubling
     /// Ends the period: one metric item per function that tracked a value since the last cut (none for an idle function,
     /// as the SDK sends no aggregate for an idle series), then starts the next period from empty.
     /// </summary>
-    public void Send(TelemetryClient client, TimeSpan period)
+    public void Send(TelemetryClient client, DateTimeOffset periodStart, TimeSpan period)
     {
         ArgumentNullException.ThrowIfNull(client);
         var pairs = new StringBuilder();
@@ -68,6 +68,7 @@ internal sealed class LatencyHistogram(string metricName, int bucketsPerDoubling
                 state.Reset();
             }
 
+            item.Timestamp = periodStart;
             item.Properties[D.Function] = function;
             item.Properties[D.Buckets] = pairs.ToString();
 

@@ -27,7 +27,7 @@ internal sealed class MetricAggregates(int seriesLimit = MetricAggregates.Defaul
         Track(new SeriesKey(name, dimension, dimensionValue, dimension2, dimensionValue2), value);
 
     /// <summary>Ends the period: one item per series that saw a value since the last cut; idle series send nothing.</summary>
-    public void Send(TelemetryClient client, TimeSpan period)
+    public void Send(TelemetryClient client, DateTimeOffset periodStart, TimeSpan period)
     {
         ArgumentNullException.ThrowIfNull(client);
         var interval = ((long)period.TotalMilliseconds).ToString(CultureInfo.InvariantCulture);
@@ -51,6 +51,8 @@ internal sealed class MetricAggregates(int seriesLimit = MetricAggregates.Defaul
                 item.Properties[key.Dimension2] = key.Value2!;
             }
 
+            // Stamped with the period's start, as the SDK stamps its aggregates.
+            item.Timestamp = periodStart;
             item.Properties[MetricFlusher.AggregationIntervalProperty] = interval;
             client.TrackMetric(item);
         }

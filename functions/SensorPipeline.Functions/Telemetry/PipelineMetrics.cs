@@ -247,11 +247,11 @@ internal sealed class PipelineMetrics
             return;
         }
 
+        var start = _periodStart;
         var now = _clock.GetUtcNow();
-        var period = now - _periodStart;
         _periodStart = now;
-        _series.Send(_client, period);
-        _endToEnd!.Send(_client, period);
-        _deviceToStore!.Send(_client, period);
+        _series.Send(_client, start, now - start);
+        _endToEnd!.Send(_client, start, now - start);
+        _deviceToStore!.Send(_client, start, now - start);
     }
 }
