@@ -32,7 +32,7 @@ internal sealed class TelemetryOptions
 
     /// <summary>
     /// How often pre-aggregated metrics are cut and sent (<c>Telemetry__MetricFlushInterval</c>). Default 00:05:00; from
-    /// 00:00:01 to 00:05:00. The handler cuts the periods itself (the SDK's fixed 60 s cycle is stopped). Cost scales with
+    /// 00:00:01 to 00:05:00. The handler aggregates and cuts the periods itself (not through the SDK's GetMetric, whose cycle is a fixed minute). Cost scales with
     /// series × instances × (1 / interval), never with events: 5 minutes is the alerts' evaluation frequency, so in Azure a
     /// shorter period buys nothing an alert or the workbook shows; devhost sets 00:00:02 so its dashboard moves during a run.
     /// </summary>
