@@ -310,10 +310,14 @@ resource functionApp 'Microsoft.Web/sites@2024-04-01' = {
           name: 'Cosmos__ConnectionMode'
           value: 'Gateway'
         }
-        // One aggregation period per minute and 8 buckets per doubling: pre-aggregated telemetry whose volume
-        // does not grow with the event rate (see the telemetry cost figures in README).
+        // One aggregation period per 5 minutes (the alerts' evaluation frequency) and 8 buckets per doubling:
+        // pre-aggregated telemetry whose volume grows with instances, not events (telemetry cost in docs/benchmarks.md).
         {
           name: 'Telemetry__MetricFlushInterval'
+          value: '00:05:00'
+        }
+        {
+          name: 'Telemetry__PartitionLagThreshold'
           value: '00:01:00'
         }
         {

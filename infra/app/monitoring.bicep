@@ -54,6 +54,11 @@ var actions = notify ? {
   actionGroups: []
 }
 
+// Every alert looks back 15 minutes, evaluated every 5: the handler sends one aggregate per series every 5 minutes
+// (Telemetry__MetricFlushInterval), stamped with its period's start, sent at its end and ingested a few minutes later;
+// a 5-minute window would have moved past an aggregate before it was queryable. A longer window only keeps a
+// fired alert open up to 10 minutes longer (autoMitigate closes it).
+
 // Freshness is the lateness signal of "Performance tuning - Event streaming"
 // (https://learn.microsoft.com/azure/architecture/performance/event-streaming): a consumer that falls behind shows it here first,
 // minutes before its readings cross the max age and go to the archive instead of the live view.
@@ -71,7 +76,7 @@ resource freshnessAlert 'Microsoft.Insights/scheduledQueryRules@2023-12-01' = {
       applicationInsightsId
     ]
     evaluationFrequency: 'PT5M'
-    windowSize: 'PT5M'
+    windowSize: 'PT15M'
     criteria: {
       allOf: [
         {
@@ -108,7 +113,7 @@ resource deadLetterAlert 'Microsoft.Insights/scheduledQueryRules@2023-12-01' = {
       applicationInsightsId
     ]
     evaluationFrequency: 'PT5M'
-    windowSize: 'PT5M'
+    windowSize: 'PT15M'
     criteria: {
       allOf: [
         {
@@ -148,7 +153,7 @@ resource stallAlerts 'Microsoft.Insights/scheduledQueryRules@2023-12-01' = [for 
       applicationInsightsId
     ]
     evaluationFrequency: 'PT5M'
-    windowSize: 'PT5M'
+    windowSize: 'PT15M'
     criteria: {
       allOf: [
         {

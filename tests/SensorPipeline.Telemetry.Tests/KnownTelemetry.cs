@@ -16,7 +16,9 @@ namespace SensorPipeline.Telemetry.Tests;
 /// </summary>
 internal sealed class KnownTelemetry : IDisposable
 {
-    public static readonly DateTimeOffset Now = new(2026, 11, 21, 12, 0, 0, TimeSpan.Zero);
+    /// <summary>The run's clock, whole seconds: recent, because aggregates are stamped with their period's start on this
+    /// clock and the summary only reads the last hour.</summary>
+    public static readonly DateTimeOffset Now = DateTimeOffset.FromUnixTimeSeconds(DateTimeOffset.UtcNow.ToUnixTimeSeconds());
 
     private readonly TelemetryConfiguration _configuration;
 
@@ -58,7 +60,7 @@ internal sealed class KnownTelemetry : IDisposable
         return Math.Min(LatencyBuckets.UpperBoundMs(LatencyBuckets.Index(sorted[rank - 1])), sorted[^1]);
     }
 
-    /// <summary>Feeds the run and sends it: Flush cuts the aggregation period and the channel posts synchronously.</summary>
+    /// <summary>Feeds the run and sends it: Cut ends the aggregation period, Flush makes the channel post synchronously.</summary>
     public void FeedAndFlush()
     {
         var m = Metrics;
@@ -88,6 +90,7 @@ internal sealed class KnownTelemetry : IDisposable
             m.CosmosRetry("readings", 429);
         }
 
+        m.Cut();
         Client.Flush();
     }
 

@@ -8,7 +8,7 @@ namespace SensorPipeline.Telemetry.Tests;
 
 /// <summary>
 /// The workbook's percentile KQL (infra/workbook/e2e-percentiles.kql), ported step by step to C#, must give what the
-/// dashboard gives (LatencyBuckets.Percentile over bucket indices). KQL only sees the Bucket label strings, so this is
+/// dashboard gives (LatencyBuckets.Percentile over bucket indices). KQL only sees the label strings of the Buckets pairs, so this is
 /// where a label format that does not sort or parse like its bound would show.
 /// </summary>
 public sealed class KqlPercentileTests
@@ -32,7 +32,7 @@ public sealed class KqlPercentileTests
         // 1..10,000 ms uniform: the exact nearest-rank p50 is 5,000 ms, p99 9,900 ms.
         var rows = Rows(Enumerable.Range(1, 10_000).Select(v => (double)v));
 
-        var histogram = Histogram(rows);
+        var histogram = Histogram(rows, max: 10_000);
 
         Assert.Equal(LatencyBuckets.UpperBoundMs(LatencyBuckets.Index(5_000)), histogram.Percentile(0.5)!.Value, 9);
         foreach (var p in Quantiles)
@@ -48,8 +48,8 @@ public sealed class KqlPercentileTests
         Prop.ForAll(latencies.ToArbitrary(), values =>
         {
             var rows = Rows(values);
-            var histogram = Histogram(rows);
             var max = values.Max();
+            var histogram = Histogram(rows, max);
             foreach (var p in Quantiles)
             {
                 var dashboard = histogram.Percentile(p)!.Value;
@@ -66,26 +66,36 @@ public sealed class KqlPercentileTests
         }).QuickCheckThrowOnFailure();
     }
 
-    /// <summary>What the handler sends: (Bucket label, valueCount, valueMax) per populated bucket.</summary>
-    private static List<(string Bucket, long Count, double Max)> Rows(IEnumerable<double> values) =>
-        [.. values.GroupBy(v => LatencyBuckets.Index(v)).Select(g => (LatencyBuckets.Label(g.Key), (long)g.Count(), g.Max()))];
+    /// <summary>What the handler sends per function and period: the non-empty buckets as label:count pairs (the Buckets
+    /// dimension), here split across two items as two instances or two periods would send them.</summary>
+    private static List<string> Rows(IEnumerable<double> values)
+    {
+        var pairs = values.GroupBy(v => LatencyBuckets.Index(v)).OrderBy(g => g.Key)
+            .Select(g => string.Create(CultureInfo.InvariantCulture, $"{LatencyBuckets.Label(g.Key)}:{g.Count()}")).ToList();
+        var half = pairs.Count / 2;
+        return [string.Join(',', pairs.Take(half)), string.Join(',', pairs.Skip(half))];
+    }
 
-    private static BucketHistogram Histogram(List<(string Bucket, long Count, double Max)> rows)
+    private static BucketHistogram Histogram(List<string> rows, double max)
     {
         var histogram = new BucketHistogram();
-        foreach (var (bucket, count, max) in rows)
+        foreach (var buckets in rows)
         {
-            histogram.Add(bucket, count, sum: 0, max);
+            histogram.AddPacked(buckets, sum: 0, max);
         }
 
         return histogram;
     }
 
-    /// <summary>e2e-percentiles.kql: UpperMs = iff(Bucket == "inf", +inf, todouble(Bucket)); order by UpperMs;
-    /// Cumulative = row_cumsum(Count); P = minif(UpperMs, Cumulative >= ceiling(p * Total)); min_of(P, Max).</summary>
-    private static double KqlPercentile(List<(string Bucket, long Count, double Max)> rows, double p, double max)
+    /// <summary>e2e-percentiles.kql: mv-expand Pair = split(Buckets, ","); Bucket = split(Pair, ":")[0], PairCount =
+    /// tolong(split(Pair, ":")[1]); Count = sum(PairCount) by Bucket; UpperMs = iff(Bucket == "inf", +inf, todouble(Bucket));
+    /// order by UpperMs; Cumulative = row_cumsum(Count); P = minif(UpperMs, Cumulative >= ceiling(p * Total)); min_of(P, Max).</summary>
+    private static double KqlPercentile(List<string> rows, double p, double max)
     {
-        var ordered = rows.Select(r => (UpperMs: KqlUpperMs(r.Bucket), r.Count)).OrderBy(r => r.UpperMs).ToList();
+        var expanded = rows.SelectMany(r => r.Split(',', StringSplitOptions.RemoveEmptyEntries))
+            .Select(pair => (Bucket: pair.Split(':')[0], PairCount: long.Parse(pair.Split(':')[1], CultureInfo.InvariantCulture)));
+        var ordered = expanded.GroupBy(e => e.Bucket).Select(g => (UpperMs: KqlUpperMs(g.Key), Count: g.Sum(e => e.PairCount)))
+            .OrderBy(r => r.UpperMs).ToList();
         var total = ordered.Sum(r => r.Count);
         var rank = Math.Ceiling(p * total);
         long cumulative = 0;

@@ -53,7 +53,9 @@ public sealed class MetricFlusherTests
     }
 
     [Theory]
-    [InlineData("Telemetry:MetricFlushInterval", "00:05:00", "Telemetry__MetricFlushInterval")]
+    [InlineData("Telemetry:MetricFlushInterval", "00:05:01", "Telemetry__MetricFlushInterval")]
+    [InlineData("Telemetry:MetricFlushInterval", "00:00:00.5", "Telemetry__MetricFlushInterval")]
+    [InlineData("Telemetry:PartitionLagThreshold", "01:00:01", "Telemetry__PartitionLagThreshold")]
     [InlineData(TelemetryOptions.AuthenticationStringSetting, "Authorization=Key;ClientId=abc", TelemetryOptions.AuthenticationStringSetting)]
     [InlineData(TelemetryOptions.ConnectionStringSetting, "IngestionEndpoint=http://127.0.0.1:1/", TelemetryOptions.ConnectionStringSetting)]
     public async Task AddPipelineMetrics_BadSetting_FailsAtStartNamingIt(string key, string value, string named)

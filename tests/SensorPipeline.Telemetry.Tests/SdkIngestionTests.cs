@@ -69,22 +69,25 @@ public sealed class SdkIngestionTests
     }
 
     [Fact]
-    public async Task RealSdk_BucketSeries_CarryLatencyBucketsLabels()
+    public async Task RealSdk_LatencyItem_CarriesItsHistogramAsLatencyBucketsPairs()
     {
         await using var server = await TelemetryServer.StartAsync();
         using var known = new KnownTelemetry(server.ConnectionString);
 
         known.FeedAndFlush();
         await server.WaitForAsync(s => s.Functions.Count == 2);
-        using var document = JsonDocument.Parse(await server.Http.GetStringAsync(server.At($"telemetry/metrics?name={MetricNames.EndToEndBucket}")));
+        using var document = JsonDocument.Parse(await server.Http.GetStringAsync(server.At($"telemetry/metrics?name={MetricNames.EndToEndMs}")));
 
-        var points = document.RootElement.GetProperty("points").EnumerateArray().ToList();
-        var expectedLabels = KnownTelemetry.WeatherLatencies.Select(l => LatencyBuckets.Label(LatencyBuckets.Index(l))).Distinct().Order(StringComparer.Ordinal);
-        var labels = points.Select(p => p.GetProperty("dimensions").GetProperty("Bucket").GetString()!).Order(StringComparer.Ordinal);
-        Assert.Equal(expectedLabels, labels);
-        Assert.Contains("inf", labels);
-        Assert.Equal(KnownTelemetry.WeatherLatencies.Count, points.Sum(p => p.GetProperty("count").GetInt64()));
-        Assert.All(points, p => Assert.Equal("WeatherProcessor", p.GetProperty("dimensions").GetProperty("Function").GetString()));
+        // One item for the function's whole period, not one per bucket.
+        var point = Assert.Single(document.RootElement.GetProperty("points").EnumerateArray());
+        var dimensions = point.GetProperty("dimensions");
+        Assert.Equal("WeatherProcessor", dimensions.GetProperty("Function").GetString());
+        Assert.Equal(KnownTelemetry.WeatherLatencies.Count, point.GetProperty("count").GetInt64());
+        var pairs = dimensions.GetProperty("Buckets").GetString()!.Split(',').Select(p => p.Split(':')).ToList();
+        var expected = KnownTelemetry.WeatherLatencies.GroupBy(l => LatencyBuckets.Index(l)).OrderBy(g => g.Key)
+            .Select(g => (LatencyBuckets.Label(g.Key), (long)g.Count()));
+        Assert.Equal(expected, pairs.Select(p => (p[0], long.Parse(p[1], System.Globalization.CultureInfo.InvariantCulture))));
+        Assert.Contains("inf", pairs.Select(p => p[0]));
     }
 
     [Fact]

@@ -45,7 +45,8 @@ public sealed partial class WorkbookTests
 
         Assert.NotEmpty(named);
         Assert.Subset(known, named);
-        Assert.Contains(MetricNames.EndToEndBucket, named);
+        Assert.Contains(MetricNames.EndToEndMs, named);
+        Assert.Contains(MetricNames.DeviceToStoreMs, named);
         Assert.Contains(MetricNames.FreshnessMs, named);
     }
 
@@ -57,7 +58,9 @@ public sealed partial class WorkbookTests
             var kql = File.ReadAllText(Path.Combine(WorkbookDir, file));
             Assert.Contains("""iff(Bucket == "inf", real(+inf), todouble(Bucket))""", kql, StringComparison.Ordinal);
             Assert.Contains("row_cumsum(Count", kql, StringComparison.Ordinal);
-            Assert.Contains("sum(valueCount)", kql, StringComparison.Ordinal);
+            // One item per function and period carries the histogram: its label:count pairs are expanded and summed per label.
+            Assert.Contains("""mv-expand Pair = split(tostring(customDimensions.Buckets), ",")""", kql, StringComparison.Ordinal);
+            Assert.Contains("sum(PairCount)", kql, StringComparison.Ordinal);
             foreach (var p in new[] { "0.5", "0.9", "0.99", "0.999" })
             {
                 Assert.Contains($"Cumulative >= ceiling({p} * Total)", kql, StringComparison.Ordinal);
@@ -75,7 +78,7 @@ public sealed partial class WorkbookTests
     [GeneratedRegex(@"loadTextContent\('\.\./workbook/([^']+\.kql)'\)")]
     private static partial Regex LoadTextContent();
 
-    [GeneratedRegex(@"name (?:==|in) \([^)]*\)|name == ""[^""]+""|bucketMetric = ""[^""]+""")]
+    [GeneratedRegex(@"name (?:==|in) \([^)]*\)|name == ""[^""]+""|latencyMetric = ""[^""]+""")]
     private static partial Regex MetricName();
 
     [GeneratedRegex(@"""([A-Za-z]+)""")]

@@ -8,34 +8,28 @@ namespace SensorPipeline.Core.Telemetry;
 /// </summary>
 public static class MetricNames
 {
-    /// <summary>Events in a batch, per function (sum = events received).</summary>
+    /// <summary>Events in a batch, per function (sum = events received, count = batches, sum / count = the batch size).</summary>
     public const string EventsReceived = "EventsReceived";
 
-    /// <summary>Readings in a batch, per function and partition (sum = readings received; the "received" side of received vs written).</summary>
+    /// <summary>Readings in a batch, per function (sum = readings received; the "received" side of received vs written).</summary>
     public const string ReadingsReceived = "ReadingsReceived";
 
     /// <summary>Documents stored (live + archive) for a batch, per function (the "written" side).</summary>
     public const string DocumentsWritten = "DocumentsWritten";
 
-    /// <summary>Events per invocation, per function (avg/min/max batch size).</summary>
-    public const string BatchSize = "BatchSize";
-
-    /// <summary>Now − ingestion enqueued time of the oldest event in a batch, ms, per function and partition: the
-    /// lateness signal of "Performance tuning - Event streaming" (a consumer falling behind shows here first). The freshness alert reads this name.</summary>
+    /// <summary>Now − ingestion enqueued time of the oldest event in a batch, ms, per function; a partition at or over
+    /// the lag threshold gets its own series (<see cref="Dimensions.Partition"/>), the others share <see cref="AllPartitions"/>:
+    /// the lateness signal of "Performance tuning - Event streaming" (a consumer falling behind shows here first). The
+    /// freshness and stall alerts read this name.</summary>
     public const string FreshnessMs = "FreshnessMs";
 
-    /// <summary>Ingestion enqueued → document written, ms, per function (sum, count, min, max).</summary>
+    /// <summary>Ingestion enqueued → document written, ms, per function (sum, count, min, max exact), with its histogram in
+    /// <see cref="Dimensions.Buckets"/>: one item per function per period.</summary>
     public const string EndToEndMs = "EndToEndMs";
 
-    /// <summary>The same latency counted per <see cref="Dimensions.Bucket"/>, per function: valueCount per bucket is the histogram.</summary>
-    public const string EndToEndBucket = "EndToEndBucket";
-
-    /// <summary>Device observed-at → document written, ms, per function.</summary>
+    /// <summary>Device observed-at → document written, ms, per function, with its histogram in <see cref="Dimensions.Buckets"/>
+    /// at most 2 buckets per doubling (labels are still LatencyBuckets upper bounds, so the same percentile arithmetic applies).</summary>
     public const string DeviceToStoreMs = "DeviceToStoreMs";
-
-    /// <summary>The device-to-store latency counted per <see cref="Dimensions.Bucket"/>, per function, at most 2 buckets per
-    /// doubling (labels are still LatencyBuckets upper bounds, so the same percentile arithmetic applies).</summary>
-    public const string DeviceToStoreBucket = "DeviceToStoreBucket";
 
     /// <summary>Readings older than the max age, archived instead of live, per function.</summary>
     public const string StaleReadings = "StaleReadings";
@@ -65,18 +59,23 @@ public static class MetricNames
     /// The systemic-failure alert reads this name.</summary>
     public const string SystemicFailures = "SystemicFailures";
 
+    /// <summary>The <see cref="Dimensions.Partition"/> value of the <see cref="FreshnessMs"/> series that holds every partition under the lag threshold.</summary>
+    public const string AllPartitions = "*";
+
     /// <summary>Dimension names (Application Insights <c>customDimensions</c> keys).</summary>
     public static class Dimensions
     {
         /// <summary>The function name: <c>Splitter</c>, <c>WeatherProcessor</c>, <c>SeismicProcessor</c>.</summary>
         public const string Function = "Function";
 
-        /// <summary>The Event Hubs partition id of the batch: only on <see cref="FreshnessMs"/> and <see cref="ReadingsReceived"/>
-        /// (every other series is per function, sent once per instance instead of once per partition: cheaper at scale).</summary>
+        /// <summary>The Event Hubs partition id of a batch: only on <see cref="FreshnessMs"/>, and only for a partition at or
+        /// over the lag threshold (<see cref="AllPartitions"/> otherwise). Every other series is per function, sent once per
+        /// instance instead of once per partition: at 100 partitions a hub a per-partition series is the costliest kind.</summary>
         public const string Partition = "Partition";
 
-        /// <summary>A latency bucket: <see cref="LatencyBuckets.Label"/> (its upper bound in ms, or <c>inf</c>).</summary>
-        public const string Bucket = "Bucket";
+        /// <summary>A latency histogram: the non-empty buckets as <c>label:count</c> pairs joined by commas, each label a
+        /// <see cref="LatencyBuckets.Label"/> (the bucket's upper bound in ms, or <c>inf</c>).</summary>
+        public const string Buckets = "Buckets";
 
         /// <summary>A dead-letter reason code (<see cref="Readings.DeadLetterReasons.Code"/>) or an invocation failure kind.</summary>
         public const string Reason = "Reason";

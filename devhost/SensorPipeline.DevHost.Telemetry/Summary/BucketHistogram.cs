@@ -1,9 +1,10 @@
+using System.Globalization;
 using SensorPipeline.Core.Telemetry;
 
 namespace SensorPipeline.DevHost.Telemetry.Summary;
 
 /// <summary>
-/// Bucket counts summed from <c>…Bucket</c> metric aggregates (valueCount per Bucket label), and their percentiles by
+/// Bucket counts summed from latency items' <c>Buckets</c> pairs (count per bucket label), and their percentiles by
 /// <see cref="LatencyBuckets.Percentile"/>: the same nearest-rank arithmetic the handler's tests check and the KQL ports.
 /// A percentile is clamped to the exact max: both are upper bounds of the true value, the smaller is the tighter, and
 /// a percentile in the overflow bucket (over 10 minutes, upper bound +∞) becomes a number JSON and charts can carry.
@@ -19,21 +20,32 @@ internal sealed class BucketHistogram
 
     public long Total { get; private set; }
 
-    /// <summary>Aggregates whose Bucket label is not one of <see cref="LatencyBuckets"/> (another build's buckets): ignored.</summary>
+    /// <summary>Pairs whose label is not one of <see cref="LatencyBuckets"/> (another build's buckets) or that do not parse: ignored.</summary>
     public long UnknownLabels { get; private set; }
 
-    public void Add(string? label, long count, double sum, double max)
+    /// <summary>
+    /// One latency item as the handler sends it: its exact sum and max, and its non-empty buckets as
+    /// <c>label:count</c> pairs joined by commas (the Buckets dimension). Pairs that do not parse, or whose label is not
+    /// one of <see cref="LatencyBuckets"/>, count as <see cref="UnknownLabels"/>; their readings are left out of the
+    /// percentiles and the count but not of the sum and max.
+    /// </summary>
+    public void AddPacked(string? buckets, double sum, double max)
     {
-        if (label is null || !IndexByLabel.TryGetValue(label, out var index))
-        {
-            UnknownLabels++;
-            return;
-        }
-
-        _counts[index] += count;
-        Total += count;
         _sum += sum;
         _max = Math.Max(_max, max);
+        foreach (var pair in (buckets ?? "").Split(',', StringSplitOptions.RemoveEmptyEntries))
+        {
+            var colon = pair.LastIndexOf(':');
+            if (colon <= 0 || !IndexByLabel.TryGetValue(pair[..colon], out var index)
+                || !long.TryParse(pair.AsSpan(colon + 1), NumberStyles.None, CultureInfo.InvariantCulture, out var n))
+            {
+                UnknownLabels++;
+                continue;
+            }
+
+            _counts[index] += n;
+            Total += n;
+        }
     }
 
     public double? Percentile(double p) => Total == 0 ? null : Math.Min(LatencyBuckets.Percentile(_counts, p)!.Value, _max);

@@ -162,7 +162,6 @@ internal static class SummaryBuilder
     {
         private readonly BucketHistogram _endToEnd = new();
         private readonly BucketHistogram _deviceToStore = new();
-        private double _batchSizeSum;
         private DateTimeOffset _freshnessLastTime = DateTimeOffset.MinValue;
 
         public long Events { get; private set; }
@@ -190,7 +189,9 @@ internal static class SummaryBuilder
             switch (p.Name)
             {
                 case MetricNames.EventsReceived:
+                    // One value per batch: the sum is the events, the count the batches.
                     Events += (long)p.Sum;
+                    Batches += p.Count;
                     break;
                 case MetricNames.ReadingsReceived:
                     Readings += (long)p.Sum;
@@ -210,10 +211,6 @@ internal static class SummaryBuilder
                 case MetricNames.InvocationFailures:
                     Failures += (long)p.Sum;
                     break;
-                case MetricNames.BatchSize:
-                    Batches += p.Count;
-                    _batchSizeSum += p.Sum;
-                    break;
                 case MetricNames.FreshnessMs:
                     FreshnessMax = Math.Max(FreshnessMax ?? double.MinValue, p.Max);
                     if (p.Time >= _freshnessLastTime)
@@ -224,11 +221,11 @@ internal static class SummaryBuilder
                     }
 
                     break;
-                case MetricNames.EndToEndBucket:
-                    _endToEnd.Add(p.Dimension(D.Bucket), p.Count, p.Sum, p.Max);
+                case MetricNames.EndToEndMs:
+                    _endToEnd.AddPacked(p.Dimension(D.Buckets), p.Sum, p.Max);
                     break;
-                case MetricNames.DeviceToStoreBucket:
-                    _deviceToStore.Add(p.Dimension(D.Bucket), p.Count, p.Sum, p.Max);
+                case MetricNames.DeviceToStoreMs:
+                    _deviceToStore.AddPacked(p.Dimension(D.Buckets), p.Sum, p.Max);
                     break;
                 default:
                     break;
@@ -237,7 +234,7 @@ internal static class SummaryBuilder
 
         public FunctionSummary ToSummary(string function) =>
             new(function, Events, Readings, Documents, Stale, DeadLetters, Invocations, Failures, Batches,
-                Batches == 0 ? null : _batchSizeSum / Batches, FreshnessMax, FreshnessLast, _endToEnd.Summarize(), _deviceToStore.Summarize());
+                Batches == 0 ? null : (double)Events / Batches, FreshnessMax, FreshnessLast, _endToEnd.Summarize(), _deviceToStore.Summarize());
 
         public FunctionBin ToBin(string function, double seconds) =>
             new(function, Events / seconds, Readings / seconds, Documents / seconds, FreshnessMax,

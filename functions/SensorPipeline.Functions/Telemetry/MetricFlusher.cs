@@ -1,6 +1,4 @@
 using Microsoft.ApplicationInsights;
-using Microsoft.ApplicationInsights.Extensibility;
-using Microsoft.ApplicationInsights.Metrics;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
@@ -8,39 +6,37 @@ using Microsoft.Extensions.Options;
 namespace SensorPipeline.Functions.Telemetry;
 
 /// <summary>
-/// Cuts the metric aggregation period to <see cref="TelemetryOptions.MetricFlushInterval"/>. The SDK aggregates for 60 s
-/// before it sends; in 2.23 <c>MetricManager.Flush()</c> completes the current cycle (aggregates carry
-/// <c>_MS.AggregationIntervalMs</c> = the time since the previous cut) and starts the next, and the channel, whose
-/// <c>SendingInterval</c> is at most the same interval, sends them. At 60 s the SDK's own cycle (cut at each minute
-/// boundary) does the job alone: a second, unaligned 60 s cut would send every series twice a minute, doubling the cost.
-/// On shutdown the last partial period is flushed so a short run loses nothing.
+/// Ends each metric aggregation period every <see cref="TelemetryOptions.MetricFlushInterval"/> with
+/// <see cref="PipelineMetrics.Cut"/>, the only cut (the handler aggregates itself instead of through the SDK's
+/// <c>GetMetric</c>, whose fixed minute cycle cannot be stopped): the period can be longer than a minute (5 min in Azure,
+/// a fifth of the items) or shorter (2 s for devhost's dashboard). Aggregates carry
+/// <c>_MS.AggregationIntervalMs</c> = the time since the previous cut, and are sent at once. On shutdown the last
+/// partial period is cut and sent, so a short run loses nothing.
 /// </summary>
-internal sealed class MetricFlusher(TelemetryConfiguration configuration, TelemetryClient client, IOptions<TelemetryOptions> options,
+internal sealed class MetricFlusher(PipelineMetrics metrics, TelemetryClient client, IOptions<TelemetryOptions> options,
     TimeProvider clock, ILogger<MetricFlusher> logger) : BackgroundService
 {
-    /// <summary>The SDK's default aggregation cycle, cut at every minute boundary.</summary>
-    internal static readonly TimeSpan SdkAggregationPeriod = TimeSpan.FromMinutes(1);
+    /// <summary>The property every aggregate carries: its period's length in ms, as the SDK writes it.</summary>
+    internal const string AggregationIntervalProperty = "_MS.AggregationIntervalMs";
 
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)
     {
         var interval = options.Value.MetricFlushInterval;
         FunctionsLog.TelemetryOn(logger, interval.TotalSeconds);
-        if (interval >= SdkAggregationPeriod)
-        {
-            return;
-        }
-
         using var timer = new PeriodicTimer(interval, clock);
         try
         {
             while (await timer.WaitForNextTickAsync(stoppingToken))
             {
-                configuration.GetMetricManager().Flush();
+                // Send the period now rather than on the channel's own timer, whose first wait is its 30 s default
+                // whatever SendingInterval says afterwards.
+                metrics.Cut();
+                await client.FlushAsync(stoppingToken);
             }
         }
         catch (OperationCanceledException) when (stoppingToken.IsCancellationRequested)
         {
-            // Shutting down: StopAsync flushes the final period below.
+            // Shutting down: StopAsync cuts the final period below.
         }
     }
 
@@ -49,7 +45,8 @@ internal sealed class MetricFlusher(TelemetryConfiguration configuration, Teleme
         await base.StopAsync(cancellationToken);
 
         // The last partial period: without this a run shorter than the interval would send no metric at all.
-        // TelemetryClient.Flush cuts the aggregates and hands them to the channel, which sends them synchronously.
+        // TelemetryClient.Flush hands everything cut to the channel, which sends it synchronously.
+        metrics.Cut();
         client.Flush();
     }
 }

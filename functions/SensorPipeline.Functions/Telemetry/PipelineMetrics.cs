@@ -1,6 +1,5 @@
 using System.Globalization;
 using Microsoft.ApplicationInsights;
-using Microsoft.ApplicationInsights.Metrics;
 using SensorPipeline.Core.DeadLetters;
 using SensorPipeline.Core.Readings;
 using SensorPipeline.Core.Splitting;
@@ -10,99 +9,59 @@ using D = SensorPipeline.Core.Telemetry.MetricNames.Dimensions;
 namespace SensorPipeline.Functions.Telemetry;
 
 /// <summary>
-/// The handler's metrics, all pre-aggregated with <see cref="TelemetryClient.GetMetric(string)"/>: values are summed
-/// in-process and only one aggregate (sum, count, min, max) per series per flush interval leaves the process, so the
-/// volume scales with series × flushes, never with events, and nothing is sampled away. Every method is a no-op when
-/// telemetry is off (<see cref="TelemetryOptions.ConnectionString"/> unset). Thread-safe: the SDK's series are.
+/// The handler's metrics, all pre-aggregated: values are summed in-process and only one aggregate (sum, count, min, max)
+/// per series per period leaves the process (<see cref="MetricAggregates"/>; each latency with its whole histogram in one
+/// item, <see cref="LatencyHistogram"/>), so the volume scales with series × periods, never with events, and nothing is
+/// sampled away. <see cref="Cut"/> ends a period. Every method is a no-op when telemetry is off
+/// (<see cref="TelemetryOptions.ConnectionString"/> unset). Thread-safe.
 /// </summary>
 internal sealed class PipelineMetrics
 {
-    /// <summary>Most functions a handler process hosts (the three of conventions.md, with room).</summary>
-    private const int FunctionLimit = 16;
-
-    /// <summary>Event Hubs allows up to 1024 partitions per hub (dedicated tier); one series per partition at most.</summary>
-    private const int PartitionLimit = 1024;
-
     /// <summary>Resolution of the device-to-store histogram: at most this many buckets per doubling (see the constructor).</summary>
     internal const int DeviceToStoreBucketsPerDoubling = 2;
-
-    /// <summary>Different Cosmos DB containers, operations, status codes or dead-letter reasons per metric.</summary>
-    private const int SmallLimit = 64;
-
-    // The SDK's default caps a dimension at 100 values and a metric at 1000 series: the Bucket dimension has
-    // LatencyBuckets.Count + 1 values and the Partition dimension up to 1024, so both caps are raised explicitly.
-    private static readonly MetricConfiguration PerPartition = Configuration(FunctionLimit, PartitionLimit);
-    private static readonly MetricConfiguration PerBucket = Configuration(FunctionLimit, LatencyBuckets.Count + 1);
-    private static readonly MetricConfiguration PerReason = Configuration(FunctionLimit, SmallLimit);
-    private static readonly MetricConfiguration PerContainer = Configuration(SmallLimit, SmallLimit);
-    private static readonly MetricConfiguration PerFunction = Configuration(FunctionLimit);
-    private static readonly MetricConfiguration PerContainerOnly = Configuration(SmallLimit);
 
     /// <summary>One slot per dead-letter reason, however many are added.</summary>
     private static readonly int ReasonCount = Enum.GetValues<DeadLetterReason>().Max(r => (int)r) + 1;
 
     private readonly TimeProvider _clock;
-    private readonly Metric? _eventsReceived;
-    private readonly Metric? _readingsReceived;
-    private readonly Metric? _documentsWritten;
-    private readonly Metric? _batchSize;
-    private readonly Metric? _freshness;
-    private readonly Metric? _endToEnd;
-    private readonly Metric? _deviceToStore;
-    private readonly LatencyHistogram? _endToEndBuckets;
-    private readonly LatencyHistogram? _deviceToStoreBuckets;
-    private readonly Metric? _stale;
-    private readonly Metric? _deadLetters;
-    private readonly Metric? _cosmosLatency;
-    private readonly Metric? _cosmosCharge;
-    private readonly Metric? _cosmosThrottled;
-    private readonly Metric? _cosmosRetries;
-    private readonly Metric? _invocationMs;
-    private readonly Metric? _invocationFailures;
-    private readonly Metric? _systemicFailures;
+    private readonly TelemetryClient? _client;
+    private readonly double _partitionLagThresholdMs;
+    private readonly MetricAggregates _series = new();
+    private readonly LatencyHistogram? _endToEnd;
+    private readonly LatencyHistogram? _deviceToStore;
+    private DateTimeOffset _periodStart;
 
     /// <param name="client">The process's one client, or null when telemetry is off.</param>
     /// <param name="clock">The clock that stamps "written" for the latency metrics.</param>
     /// <param name="histogramBucketsPerDoubling">See <see cref="TelemetryOptions.HistogramBucketsPerDoubling"/>.</param>
-    public PipelineMetrics(TelemetryClient? client, TimeProvider clock, int histogramBucketsPerDoubling = LatencyBuckets.PerDoubling)
+    /// <param name="partitionLagThreshold">See <see cref="TelemetryOptions.PartitionLagThreshold"/>; default its default.</param>
+    public PipelineMetrics(TelemetryClient? client, TimeProvider clock, int histogramBucketsPerDoubling = LatencyBuckets.PerDoubling,
+        TimeSpan? partitionLagThreshold = null)
     {
         _clock = clock ?? throw new ArgumentNullException(nameof(clock));
+        _partitionLagThresholdMs = (partitionLagThreshold ?? TelemetryOptions.DefaultPartitionLagThreshold).TotalMilliseconds;
         if (client is null)
         {
             return;
         }
 
-        // Cost (devhost/SensorPipeline.DevHost.Telemetry/README.md): a series with a Partition dimension is sent once per
-        // partition per period (100 a hub at 100,000 events/s), a series without one once per instance. Partition is kept
-        // only where partition heat matters — freshness (one stuck partition shows as lateness) and readings received
-        // (a hot partition) — the rest is per function: no chart or alert groups them by partition.
-        _eventsReceived = client.GetMetric(MetricNames.EventsReceived, D.Function, PerFunction);
-        _readingsReceived = client.GetMetric(MetricNames.ReadingsReceived, D.Function, D.Partition, PerPartition);
-        _documentsWritten = client.GetMetric(MetricNames.DocumentsWritten, D.Function, PerFunction);
-        _batchSize = client.GetMetric(MetricNames.BatchSize, D.Function, PerFunction);
-        _freshness = client.GetMetric(MetricNames.FreshnessMs, D.Function, D.Partition, PerPartition);
-        _endToEnd = client.GetMetric(MetricNames.EndToEndMs, D.Function, PerFunction);
-        _deviceToStore = client.GetMetric(MetricNames.DeviceToStoreMs, D.Function, PerFunction);
-        _endToEndBuckets = new LatencyHistogram(client.GetMetric(MetricNames.EndToEndBucket, D.Function, D.Bucket, PerBucket), histogramBucketsPerDoubling);
+        _client = client;
+        _periodStart = clock.GetUtcNow();
 
-        // Every non-empty bucket is one item per instance per period, so the histograms dominate the cost. Device-to-store
-        // latency includes device clocks and buffering, so it is kept exact to a coarser bucket (±41 % at 2 per doubling)
-        // and costs a quarter of end-to-end's buckets; its exact max still comes from DeviceToStoreMs.
-        _deviceToStoreBuckets = new LatencyHistogram(client.GetMetric(MetricNames.DeviceToStoreBucket, D.Function, D.Bucket, PerBucket),
-            Math.Min(histogramBucketsPerDoubling, DeviceToStoreBucketsPerDoubling));
-        _stale = client.GetMetric(MetricNames.StaleReadings, D.Function, PerFunction);
-        _deadLetters = client.GetMetric(MetricNames.DeadLetters, D.Function, D.Reason, PerReason);
-        _cosmosLatency = client.GetMetric(MetricNames.CosmosLatencyMs, D.Container, D.Operation, PerContainer);
-        _cosmosCharge = client.GetMetric(MetricNames.CosmosRequestCharge, D.Container, D.Operation, PerContainer);
-        _cosmosThrottled = client.GetMetric(MetricNames.CosmosThrottled, D.Container, PerContainerOnly);
-        _cosmosRetries = client.GetMetric(MetricNames.CosmosRetries, D.Container, D.Status, PerContainer);
-        _invocationMs = client.GetMetric(MetricNames.InvocationMs, D.Function, PerFunction);
-        _invocationFailures = client.GetMetric(MetricNames.InvocationFailures, D.Function, D.Reason, PerReason);
-        _systemicFailures = client.GetMetric(MetricNames.SystemicFailures, D.Function, PerFunction);
+        // Cost (devhost/SensorPipeline.DevHost.Telemetry/README.md): every series is sent once per instance per period, a
+        // series with a Partition dimension once per partition (100 a hub at 100,000 events/s). Partition is only where
+        // a question needs it — which partition is stuck — and only for the partitions over the lag threshold; all the
+        // others share one series per function (FreshnessMs, Partition = AllPartitions). No chart or alert groups any
+        // other metric by partition (partition heat comes from Cosmos DB's own logs: partition-heat.kql).
+        _endToEnd = new LatencyHistogram(MetricNames.EndToEndMs, histogramBucketsPerDoubling);
+
+        // Device-to-store latency includes device clocks and buffering, so it is kept exact to a coarser bucket (±41 % at
+        // 2 per doubling): a shorter Buckets property. Its sum, count and max stay exact.
+        _deviceToStore = new LatencyHistogram(MetricNames.DeviceToStoreMs, Math.Min(histogramBucketsPerDoubling, DeviceToStoreBucketsPerDoubling));
     }
 
     /// <summary>False when telemetry is off; callers may skip work that only feeds metrics.</summary>
-    public bool Enabled => _eventsReceived is not null;
+    public bool Enabled => _client is not null;
 
     /// <summary>
     /// A batch arrived (every attempt, before anything can fail): freshness — now − the enqueued time of the batch's
@@ -125,7 +84,8 @@ internal sealed class PipelineMetrics
 
         if (events.Count > 0 && oldest > 0)
         {
-            _freshness!.TrackValue(Math.Max(0, now.ToUnixTimeMilliseconds() - oldest), function, partition);
+            var lateness = Math.Max(0, now.ToUnixTimeMilliseconds() - oldest);
+            _series.Track(MetricNames.FreshnessMs, lateness, D.Function, function, D.Partition, lateness >= _partitionLagThresholdMs ? partition : MetricNames.AllPartitions);
         }
     }
 
@@ -145,9 +105,9 @@ internal sealed class PipelineMetrics
             return;
         }
 
-        _eventsReceived!.TrackValue(events.Count, function);
-        _batchSize!.TrackValue(events.Count, function);
-        _readingsReceived!.TrackValue(readings, function, partition);
+        // One value per batch: valueSum is the events, valueCount the batches, their ratio the batch size.
+        _series.Track(MetricNames.EventsReceived, events.Count, D.Function, function);
+        _series.Track(MetricNames.ReadingsReceived, readings, D.Function, function);
     }
 
     /// <summary>
@@ -166,16 +126,12 @@ internal sealed class PipelineMetrics
         var now = _clock.GetUtcNow().ToUnixTimeMilliseconds();
         if (ingestionEnqueuedUnixMs > 0)
         {
-            double e2e = now - ingestionEnqueuedUnixMs;
-            _endToEnd!.TrackValue(e2e, function);
-            _endToEndBuckets!.Track(function, e2e);
+            _endToEnd!.Track(function, now - ingestionEnqueuedUnixMs);
         }
 
         if (observedUnixMs > 0)
         {
-            double d2s = now - observedUnixMs;
-            _deviceToStore!.TrackValue(d2s, function);
-            _deviceToStoreBuckets!.Track(function, d2s);
+            _deviceToStore!.Track(function, now - observedUnixMs);
         }
     }
 
@@ -188,10 +144,10 @@ internal sealed class PipelineMetrics
             return;
         }
 
-        _documentsWritten!.TrackValue(documentsWritten, function);
+        _series.Track(MetricNames.DocumentsWritten, documentsWritten, D.Function, function);
         if (staleArchived > 0)
         {
-            _stale!.TrackValue(staleArchived, function);
+            _series.Track(MetricNames.StaleReadings, staleArchived, D.Function, function);
         }
     }
 
@@ -218,7 +174,7 @@ internal sealed class PipelineMetrics
         {
             if (counts[i] > 0)
             {
-                _deadLetters!.TrackValue(counts[i], function, DeadLetterReasons.Code((DeadLetterReason)i));
+                _series.Track(MetricNames.DeadLetters, counts[i], D.Function, function, D.Reason, DeadLetterReasons.Code((DeadLetterReason)i));
             }
         }
     }
@@ -231,11 +187,11 @@ internal sealed class PipelineMetrics
             return;
         }
 
-        _cosmosLatency!.TrackValue(elapsed.TotalMilliseconds, container, operation);
-        _cosmosCharge!.TrackValue(requestCharge, container, operation);
+        _series.Track(MetricNames.CosmosLatencyMs, elapsed.TotalMilliseconds, D.Container, container, D.Operation, operation);
+        _series.Track(MetricNames.CosmosRequestCharge, requestCharge, D.Container, container, D.Operation, operation);
         if (statusCode == 429)
         {
-            _cosmosThrottled!.TrackValue(1, container);
+            _series.Track(MetricNames.CosmosThrottled, 1, D.Container, container);
         }
     }
 
@@ -247,10 +203,10 @@ internal sealed class PipelineMetrics
             return;
         }
 
-        _cosmosRetries!.TrackValue(1, container, statusCode.ToString(CultureInfo.InvariantCulture));
+        _series.Track(MetricNames.CosmosRetries, 1, D.Container, container, D.Status, statusCode.ToString(CultureInfo.InvariantCulture));
         if (statusCode == 429)
         {
-            _cosmosThrottled!.TrackValue(1, container);
+            _series.Track(MetricNames.CosmosThrottled, 1, D.Container, container);
         }
     }
 
@@ -263,10 +219,10 @@ internal sealed class PipelineMetrics
             return;
         }
 
-        _invocationMs!.TrackValue(duration.TotalMilliseconds, function);
+        _series.Track(MetricNames.InvocationMs, duration.TotalMilliseconds, D.Function, function);
         if (failure is not null)
         {
-            _invocationFailures!.TrackValue(1, function, failure);
+            _series.Track(MetricNames.InvocationFailures, 1, D.Function, function, D.Reason, failure);
         }
     }
 
@@ -275,12 +231,27 @@ internal sealed class PipelineMetrics
     {
         if (Enabled)
         {
-            _systemicFailures!.TrackValue(1, function);
+            _series.Track(MetricNames.SystemicFailures, 1, D.Function, function);
         }
     }
 
-    private static MetricConfiguration Configuration(params int[] valuesPerDimension) =>
-        new(seriesCountLimit: valuesPerDimension.Aggregate(1, (product, v) => product * v),
-            valuesPerDimensionLimits: valuesPerDimension,
-            seriesConfig: new MetricSeriesConfigurationForMeasurement(restrictToUInt32Values: false));
+    /// <summary>
+    /// Ends the aggregation period: every series that saw a value and each function's histograms become one item each,
+    /// stamped with the period's length, and go to the channel. <see cref="MetricFlusher"/> calls this at each
+    /// <see cref="TelemetryOptions.MetricFlushInterval"/>. Called from one thread at a time.
+    /// </summary>
+    public void Cut()
+    {
+        if (_client is null)
+        {
+            return;
+        }
+
+        var start = _periodStart;
+        var now = _clock.GetUtcNow();
+        _periodStart = now;
+        _series.Send(_client, start, now - start);
+        _endToEnd!.Send(_client, start, now - start);
+        _deviceToStore!.Send(_client, start, now - start);
+    }
 }

@@ -37,8 +37,12 @@ internal static class TelemetryExtensions
 
         services.AddSingleton(sp => CreateConfiguration(sp.GetRequiredService<IOptions<TelemetryOptions>>().Value));
         services.AddSingleton(sp => new TelemetryClient(sp.GetRequiredService<TelemetryConfiguration>()));
-        services.AddSingleton(sp => new PipelineMetrics(sp.GetRequiredService<TelemetryClient>(), sp.GetRequiredService<TimeProvider>(),
-            sp.GetRequiredService<IOptions<TelemetryOptions>>().Value.HistogramBucketsPerDoubling));
+        services.AddSingleton(sp =>
+        {
+            var options = sp.GetRequiredService<IOptions<TelemetryOptions>>().Value;
+            return new PipelineMetrics(sp.GetRequiredService<TelemetryClient>(), sp.GetRequiredService<TimeProvider>(),
+                options.HistogramBucketsPerDoubling, options.PartitionLagThreshold);
+        });
         services.AddHostedService<MetricFlusher>();
         return builder;
     }

@@ -24,12 +24,28 @@ internal sealed class TelemetryOptions
     /// </summary>
     public string? AuthenticationString { get; set; }
 
+    /// <summary>The longest aggregation period: log alerts evaluate every 5 minutes at most, and the workbook's finest grain is 5 minutes.</summary>
+    public static readonly TimeSpan MaxMetricFlushInterval = TimeSpan.FromMinutes(5);
+
+    /// <summary>Default of <see cref="PartitionLagThreshold"/>.</summary>
+    public static readonly TimeSpan DefaultPartitionLagThreshold = TimeSpan.FromMinutes(1);
+
     /// <summary>
-    /// How often pre-aggregated metrics are cut and sent (<c>Telemetry__MetricFlushInterval</c>). Default 00:01:00 (the SDK's
-    /// own aggregation period); from 00:00:01 to 00:01:00. Cost scales with series × (1 / interval), never with events:
-    /// keep the default in Azure; devhost sets 00:00:02 so its dashboard moves during a run.
+    /// How often pre-aggregated metrics are cut and sent (<c>Telemetry__MetricFlushInterval</c>). Default 00:05:00; from
+    /// 00:00:01 to 00:05:00. The handler aggregates and cuts the periods itself (not through the SDK's GetMetric, whose cycle is a fixed minute). Cost scales with
+    /// series × instances × (1 / interval), never with events: 5 minutes is the alerts' evaluation frequency, so in Azure a
+    /// shorter period buys nothing an alert or the workbook shows; devhost sets 00:00:02 so its dashboard moves during a run.
     /// </summary>
-    public TimeSpan MetricFlushInterval { get; set; } = TimeSpan.FromMinutes(1);
+    public TimeSpan MetricFlushInterval { get; set; } = MaxMetricFlushInterval;
+
+    /// <summary>
+    /// A batch whose freshness (now − enqueued time of its oldest event) is at least this is reported on its partition's own
+    /// <c>FreshnessMs</c> series, so the stall alert names the partition; every other batch goes to the function's shared
+    /// series (<c>Partition = *</c>). Worst and mean freshness per function are unchanged either way
+    /// (<c>Telemetry__PartitionLagThreshold</c>). Default 00:01:00; from 00:00:00 (every partition its own series: the
+    /// cost of one series per partition) to 01:00:00 (the stall alert's threshold, so a stalled partition is always named).
+    /// </summary>
+    public TimeSpan PartitionLagThreshold { get; set; } = DefaultPartitionLagThreshold;
 
     /// <summary>
     /// Latency histogram resolution sent (<c>Telemetry__HistogramBucketsPerDoubling</c>): 8, 4, 2 or 1. Default 8 (percentiles

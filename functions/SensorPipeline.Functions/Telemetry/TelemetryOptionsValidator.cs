@@ -9,9 +9,14 @@ internal sealed class TelemetryOptionsValidator : IValidateOptions<TelemetryOpti
     {
         ArgumentNullException.ThrowIfNull(options);
         var failures = new List<string>();
-        if (options.MetricFlushInterval < TimeSpan.FromSeconds(1) || options.MetricFlushInterval > TimeSpan.FromMinutes(1))
+        if (options.MetricFlushInterval < TimeSpan.FromSeconds(1) || options.MetricFlushInterval > TelemetryOptions.MaxMetricFlushInterval)
         {
-            failures.Add($"Telemetry__MetricFlushInterval must be from 00:00:01 to 00:01:00, found {options.MetricFlushInterval}.");
+            failures.Add($"Telemetry__MetricFlushInterval must be from 00:00:01 to {TelemetryOptions.MaxMetricFlushInterval:c}, found {options.MetricFlushInterval}.");
+        }
+
+        if (options.PartitionLagThreshold < TimeSpan.Zero || options.PartitionLagThreshold > TimeSpan.FromHours(1))
+        {
+            failures.Add($"Telemetry__PartitionLagThreshold must be from 00:00:00 to 01:00:00, found {options.PartitionLagThreshold}.");
         }
 
         if (options.HistogramBucketsPerDoubling is not (8 or 4 or 2 or 1))
