@@ -32,7 +32,7 @@ internal sealed class BacklogBench(CosmosEmulatorProcess store, int rounds, int 
         using var process = handler;
         using var http = new HttpClient { BaseAddress = address, Timeout = TimeSpan.FromMinutes(10) };
         var pid = handler.Id;
-        Console.WriteLine($"  handler {handlerDll ?? "(this build)"}, pid {pid}, RSS at start {Status(pid, "VmRSS")} kB; {rounds} rounds per case, peak = VmHWM reset before each invocation");
+        Console.WriteLine($"  handler {handlerDll ?? "(this build)"}, pid {pid}, RSS at start {HandlerMemory.ResidentKb(pid)} kB; {rounds} rounds per case, peak = VmHWM reset before each invocation");
         Console.WriteLine("  | case | request body | readings | documents written | duration (median / max) | handler peak RSS (max) |");
         Console.WriteLine("  |---|---|---|---|---|---|");
 
@@ -52,7 +52,7 @@ internal sealed class BacklogBench(CosmosEmulatorProcess store, int rounds, int 
         for (var round = 0; round < rounds; round++)
         {
             last = build(round);
-            File.WriteAllText($"/proc/{pid}/clear_refs", "5"); // resets VmHWM to the current RSS
+            HandlerMemory.ResetPeak(pid);
             var started = Stopwatch.GetTimestamp();
             using var content = new StreamContent(new MemoryStream(last.Body));
             content.Headers.ContentType = new MediaTypeHeaderValue("application/json");
@@ -64,7 +64,7 @@ internal sealed class BacklogBench(CosmosEmulatorProcess store, int rounds, int 
                 throw new InvalidOperationException($"{function} answered {(int)response.StatusCode}: {text}");
             }
 
-            peak = Math.Max(peak, Status(pid, "VmHWM"));
+            peak = Math.Max(peak, HandlerMemory.PeakKb(pid));
         }
 
         if (print)
@@ -176,18 +176,5 @@ internal sealed class BacklogBench(CosmosEmulatorProcess store, int rounds, int 
             process.Dispose();
             throw;
         }
-    }
-
-    private static long Status(int pid, string field)
-    {
-        foreach (var line in File.ReadLines($"/proc/{pid}/status"))
-        {
-            if (line.StartsWith(field + ":", StringComparison.Ordinal))
-            {
-                return long.Parse(line.AsSpan(field.Length + 1).Trim().TrimEnd("kB").Trim(), CultureInfo.InvariantCulture);
-            }
-        }
-
-        throw new InvalidOperationException($"{field} not in /proc/{pid}/status");
     }
 }

@@ -2,16 +2,11 @@ using System.Globalization;
 using SensorPipeline.Functions.Bench;
 
 // dotnet run -c Release --project bench/SensorPipeline.Functions.Bench [-- readings devices parallelism cpu-iterations]
-// dotnet run -c Release --project bench/SensorPipeline.Functions.Bench -- backlog [rounds [events [handler.dll]]]   (./pipeline bench backlog)
-// events: events per invocation (default host.json's 2; more runs the handler with a host.json copy allowing them);
-// handler.dll: measure another build of the handler (e.g. an earlier commit's) with the same invocations.
+// ./pipeline bench backlog [--readings 1000000] [--rounds 3] [--events 2] [--handler DLL] …   (BacklogArguments.cs):
+// the largest invocations POSTed to the handler, then a backlog drained through the local Release stack.
 if (args.Length > 0 && args[0] == "backlog")
 {
-    await using var emulator = await CosmosEmulatorProcess.StartAsync();
-    Console.WriteLine($"Largest invocations, real handler process (Release) → Cosmos DB emulator {emulator.Endpoint}, {Environment.ProcessorCount} cores:");
-    var rounds = args.Length > 1 ? int.Parse(args[1], CultureInfo.InvariantCulture) : 3;
-    var events = args.Length > 2 ? int.Parse(args[2], CultureInfo.InvariantCulture) : BacklogBench.ShippedMaxEventBatchSize;
-    await new BacklogBench(emulator, rounds, events, args.Length > 3 ? args[3] : null).RunAsync();
+    Environment.ExitCode = await BacklogCommand.RunAsync(args[1..]);
     return;
 }
 

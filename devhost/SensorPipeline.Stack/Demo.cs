@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Text.Json;
 using SensorPipeline.DevHost.Common;
+using SensorPipeline.Stack.Chaos;
 using Spectre.Console;
 
 namespace SensorPipeline.Stack;
@@ -48,7 +49,15 @@ public sealed class DemoOptions
 }
 
 /// <summary>The outcome of a demo run.</summary>
-public sealed record DemoResult(JsonElement Verdict, JsonElement Ledger, JsonElement Telemetry, TimeSpan DrainTime, int LoadGenExitCode, int VerifyExitCode)
+/// <param name="Verdict">verify's JSON verdict.</param>
+/// <param name="Ledger">loadgen's ledger.</param>
+/// <param name="Telemetry">The telemetry summary of the whole run.</param>
+/// <param name="Phases">The run's steady state and backlog episode, each with its own telemetry summary.</param>
+/// <param name="DrainTime">From loadgen's end until the pipeline had drained.</param>
+/// <param name="LoadGenExitCode">loadgen's exit code.</param>
+/// <param name="VerifyExitCode">verify's exit code.</param>
+public sealed record DemoResult(JsonElement Verdict, JsonElement Ledger, JsonElement Telemetry, IReadOnlyList<(DemoPhase Phase, JsonElement Telemetry)> Phases,
+    TimeSpan DrainTime, int LoadGenExitCode, int VerifyExitCode)
 {
     public bool Passed => LoadGenExitCode == 0 && VerifyExitCode == 0 && Verdict.GetProperty("missing").GetInt64() == 0 && Verdict.GetProperty("duplicated").GetInt64() == 0;
 }
@@ -89,6 +98,8 @@ public static class Demo
                 ? $"processors paused {Seconds(demo.PauseFor)} after {Seconds(demo.PauseAfter)} (max age {Seconds(demo.MaxAge)})"
                 : $"{pipeline.Options.Instances} instances per function, one WeatherProcessor instance killed after {Seconds(demo.KillAfter)} (max age {Seconds(demo.MaxAge)})"));
         int sendExit;
+        // Watched from outside for the whole run: the lag tells where the backlog episode ends (DemoPhases).
+        await using var watch = new ProgressWatch(pipeline, keepHistory: true);
         await using (var loadgen = ChildProcess.Start(new ChildProcessOptions { Name = "loadgen", FileName = "dotnet", Arguments = send, LogPath = Path.Combine(logs, "loadgen.log"), Echo = true, WorkingDirectory = pipeline.Layout.Root }))
         {
             sendExit = await loadgen.WaitForExitAsync(cancellationToken);
@@ -104,18 +115,34 @@ public static class Demo
         await Task.Delay(pipeline.Options.MetricFlushInterval * 2 + TimeSpan.FromSeconds(1), cancellationToken);
         using var telemetry = await pipeline.GetTelemetrySummaryAsync(DateTimeOffset.UtcNow - started + TimeSpan.FromSeconds(30), cancellationToken);
 
-        await output.WriteLineAsync("verifying every reading by point reads …");
-        var (verifyExit, verdict) = await VerifyAsync(pipeline, ledger, Path.Combine(pipeline.Options.DataDirectory, "verdict.json"), cancellationToken);
         using var ledgerJson = JsonDocument.Parse(await File.ReadAllTextAsync(ledger, cancellationToken));
-        return new DemoResult(verdict, ledgerJson.RootElement.Clone(), telemetry.RootElement.Clone(), drain, sendExit, verifyExit);
+        var ended = DateTimeOffset.UtcNow;
+        List<(DemoPhase, JsonElement)> phases = [];
+        foreach (var phase in DemoPhases.Split(started, ended, Episode(ledgerJson.RootElement), watch.History))
+        {
+            using var summary = await pipeline.GetTelemetrySummaryAsync(phase.From, phase.To, cancellationToken);
+            phases.Add((phase, summary.RootElement.Clone()));
+        }
+
+        await output.WriteLineAsync("verifying every reading by point reads …");
+        var (verifyExit, verdict) = await VerifyAsync(pipeline, ledger, Path.Combine(pipeline.Options.DataDirectory, "verdict.json"), cancellationToken, demo.MaxAge);
+        return new DemoResult(verdict, ledgerJson.RootElement.Clone(), telemetry.RootElement.Clone(), phases, drain, sendExit, verifyExit);
     }
+
+    // The ledger's first backlog episode: loadgen paused the processors then (null when the run had none).
+    private static (DateTimeOffset, DateTimeOffset)? Episode(JsonElement ledger) =>
+        ledger.TryGetProperty("pauses", out var pauses) && pauses.ValueKind == JsonValueKind.Array && pauses.GetArrayLength() > 0
+            ? (pauses[0].GetProperty("pausedAt").GetDateTimeOffset(), pauses[0].GetProperty("resumedAt").GetDateTimeOffset())
+            : null;
 
     /// <summary>
     /// <c>loadgen verify</c> of a run's ledger against the pipeline's Cosmos DB (point reads of every reading and device
     /// state); its output goes to <paramref name="verdictPath"/>. Returns its exit code (0: nothing missing or doubled)
-    /// and its JSON verdict.
+    /// and its JSON verdict. With <paramref name="maxAge"/>, it also counts stale readings enqueued outside the run's
+    /// backlog episodes.
     /// </summary>
-    public static async Task<(int ExitCode, JsonElement Verdict)> VerifyAsync(LocalPipeline pipeline, string ledger, string verdictPath, CancellationToken cancellationToken)
+    public static async Task<(int ExitCode, JsonElement Verdict)> VerifyAsync(LocalPipeline pipeline, string ledger, string verdictPath, CancellationToken cancellationToken,
+        TimeSpan? maxAge = null)
     {
         ArgumentNullException.ThrowIfNull(pipeline);
         List<string> arguments =
@@ -123,6 +150,11 @@ public static class Demo
             pipeline.Layout.LoadGenDll, "verify", "--ledger", ledger, "--cosmos-endpoint", pipeline.CosmosEndpoint.ToString(),
             "--cosmos-key", CosmosEmulatorAccount.Key, "--database", pipeline.Options.DatabaseName, "--json",
         ];
+        if (maxAge is { } age)
+        {
+            arguments.AddRange(["--max-age", Seconds(age)]);
+        }
+
         int exitCode;
         await using (var verify = ChildProcess.Start(new ChildProcessOptions { Name = "verify", FileName = "dotnet", Arguments = arguments, LogPath = verdictPath, WorkingDirectory = pipeline.Layout.Root }))
         {
@@ -158,24 +190,43 @@ public static class Demo
         console.MarkupLine(CultureInfo.InvariantCulture, $"sustained: [bold]{sent / Math.Max(elapsed, 0.001):N0}[/] readings/s sent over {elapsed:N1} s; drained {result.DrainTime.TotalSeconds:N1} s after loadgen stopped; " +
             $"{v.GetProperty("devices").GetInt32()} devices' latest state checked, {v.GetProperty("deviceMismatches").GetInt32()} behind");
 
+        if (v.TryGetProperty("staleOutsideEpisodes", out var outside) && outside.ValueKind == JsonValueKind.Number)
+        {
+            var archived = v.GetProperty("archived").GetInt64();
+            console.MarkupLine(CultureInfo.InvariantCulture, outside.GetInt64() == 0
+                ? $"stale readings: [green]all {N(archived)} enqueued during the backlog episode or the max age before it[/]"
+                : $"stale readings: [red]{N(outside.GetInt64())} of {N(archived)} enqueued outside the backlog episode[/]: the chain fell more than the max age behind on its own (try a lower --rate)");
+        }
+
         var latency = new Table().Title("end-to-end latency: ingestion enqueued → document written (ms, exact to one histogram bucket)");
-        foreach (var column in new[] { "function", "documents", "P50", "P90", "P99", "P99.9", "max", "freshness max (ms)" })
+        foreach (var column in new[] { "phase", "function", "documents", "P50", "P90", "P99", "P99.9", "max", "freshness max (ms)" })
         {
             latency.AddColumn(new TableColumn(column).RightAligned());
         }
 
-        foreach (var function in result.Telemetry.GetProperty("functions").EnumerateArray())
+        long covered = 0;
+        var processors = Processors(result.Telemetry).Select(f => f.GetProperty("function").GetString() ?? "?").ToList();
+        foreach (var (phase, telemetry) in result.Phases)
         {
-            var e2e = function.TryGetProperty("endToEnd", out var value) && value.ValueKind == JsonValueKind.Object ? value : default;
-            latency.AddRow(
-                function.GetProperty("function").GetString() ?? "?",
-                N(function.GetProperty("documentsWritten").GetInt64()),
-                Ms(e2e, "p50"), Ms(e2e, "p90"), Ms(e2e, "p99"), Ms(e2e, "p999"), Ms(e2e, "max"),
-                Ms(function, "freshnessMsMax"));
+            // Every processor in every phase, a phase without documents too: an empty "before" row says the chain was late.
+            var byName = telemetry.GetProperty("functions").EnumerateArray().ToDictionary(f => f.GetProperty("function").GetString() ?? "?");
+            foreach (var name in processors)
+            {
+                var function = byName.GetValueOrDefault(name);
+                var e2e = function.ValueKind == JsonValueKind.Object && function.TryGetProperty("endToEnd", out var value) && value.ValueKind == JsonValueKind.Object ? value : default;
+                var documents = function.ValueKind == JsonValueKind.Object ? function.GetProperty("documentsWritten").GetInt64() : 0;
+                covered += documents;
+                latency.AddRow(
+                    phase.Name, name, N(documents),
+                    Ms(e2e, "p50"), Ms(e2e, "p90"), Ms(e2e, "p99"), Ms(e2e, "p999"), Ms(e2e, "max"),
+                    Ms(function, "freshnessMsMax"));
+            }
         }
 
         console.Write(latency);
-        console.MarkupLine(CultureInfo.InvariantCulture, $"the backlog episode's stale readings are in these figures by design; dashboard: [link]{pipeline.DashboardUrl}[/]");
+        var written = Processors(result.Telemetry).Sum(f => f.GetProperty("documentsWritten").GetInt64());
+        console.MarkupLine(CultureInfo.InvariantCulture,
+            $"the rows cover {N(covered)} of the {N(written)} documents written (redelivered duplicates included: each write is one document write); the backlog episode lasts from the pause until devhost's lag is back to its level before it; dashboard: [link]{pipeline.DashboardUrl}[/]");
     }
 
     private static async Task KillLaterAsync(SensorPipeline.Toolkit.InstanceFleet fleet, TimeSpan after, TextWriter output, CancellationToken cancellationToken)
@@ -220,6 +271,10 @@ public static class Demo
             console.WriteLine(line);
         }
     }
+
+    // The functions that write documents: the splitter forwards events and writes none.
+    private static IEnumerable<JsonElement> Processors(JsonElement telemetry) =>
+        telemetry.GetProperty("functions").EnumerateArray().Where(f => f.GetProperty("documentsWritten").GetInt64() > 0 || f.TryGetProperty("endToEnd", out var e) && e.ValueKind == JsonValueKind.Object);
 
     private static string Seconds(TimeSpan value) => value.TotalSeconds.ToString("0.###", CultureInfo.InvariantCulture) + "s";
 

@@ -130,10 +130,33 @@ public sealed partial class LocalPipeline : IAsyncDisposable
         await _http.GetFromJsonAsync<FunctionsStatus>(new Uri(DevHostUrl, "status/functions"), Json, cancellationToken)
         ?? throw new InvalidOperationException("devhost returned no status");
 
+    /// <summary>Pauses (true) or resumes (false) one function's listeners through devhost's admin API: a paused function
+    /// finishes the batch it is invoking and then holds, so its hub's events accumulate as lag.</summary>
+    public async Task SetPausedAsync(string function, bool paused, CancellationToken cancellationToken)
+    {
+        var route = string.Create(CultureInfo.InvariantCulture, $"admin/functions/{Uri.EscapeDataString(function)}/{(paused ? "pause" : "resume")}");
+        using var request = new HttpRequestMessage(HttpMethod.Post, new Uri(DevHostUrl, route));
+        request.Headers.Add("X-DevHost-Admin", "1");
+        using var response = await _http.SendAsync(request, cancellationToken);
+        if (!response.IsSuccessStatusCode)
+        {
+            throw new InvalidOperationException($"devhost answered {(int)response.StatusCode} to {route}: {await response.Content.ReadAsStringAsync(cancellationToken)}");
+        }
+    }
+
     /// <summary>The telemetry summary over the last <paramref name="window"/>.</summary>
     public async Task<JsonDocument> GetTelemetrySummaryAsync(TimeSpan window, CancellationToken cancellationToken)
     {
         var uri = new Uri(DevHostUrl, string.Create(CultureInfo.InvariantCulture, $"telemetry/summary?window={Math.Ceiling(window.TotalSeconds)}&bin=5"));
+        await using var stream = await _http.GetStreamAsync(uri, cancellationToken);
+        return await JsonDocument.ParseAsync(stream, cancellationToken: cancellationToken);
+    }
+
+    /// <summary>The telemetry summary of the aggregation periods that started in [<paramref name="from"/>, <paramref name="to"/>).</summary>
+    public async Task<JsonDocument> GetTelemetrySummaryAsync(DateTimeOffset from, DateTimeOffset to, CancellationToken cancellationToken)
+    {
+        var uri = new Uri(DevHostUrl, string.Create(CultureInfo.InvariantCulture,
+            $"telemetry/summary?from={Uri.EscapeDataString(from.UtcDateTime.ToString("O", CultureInfo.InvariantCulture))}&to={Uri.EscapeDataString(to.UtcDateTime.ToString("O", CultureInfo.InvariantCulture))}&bin=5"));
         await using var stream = await _http.GetStreamAsync(uri, cancellationToken);
         return await JsonDocument.ParseAsync(stream, cancellationToken: cancellationToken);
     }
@@ -192,7 +215,14 @@ public sealed record FunctionStatusView(string Name, string EventHubName, string
 {
     /// <summary>Distinct owners with an active ownership record (separate instances only).</summary>
     public int Instances { get; init; }
+
+    /// <summary>The function's largest succeeded invocations so far (null from a devhost that does not report them).</summary>
+    public LargestInvocationsView? Largest { get; init; }
 }
+
+/// <summary>Three separate maxima over a function's succeeded invocations: request body bytes, events in one batch,
+/// seconds from the request posted to its outputs sent.</summary>
+public sealed record LargestInvocationsView(long RequestBytes, long Events, double Seconds);
 
 public sealed record PartitionStatusView(string PartitionId, long? CheckpointSequenceNumber, long LastEnqueuedSequenceNumber, long Lag)
 {

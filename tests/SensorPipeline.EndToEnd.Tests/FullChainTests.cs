@@ -55,6 +55,16 @@ public sealed class FullChainTests : IDisposable
         Assert.True(stale >= verdict.GetProperty("archived").GetInt64(), $"telemetry counted {stale} stale readings, verify found {verdict.GetProperty("archived")} archived");
         Assert.True(functions["Splitter"].GetProperty("deadLetters").GetInt64() >= 3);
         Assert.True(functions["WeatherProcessor"].GetProperty("endToEnd").GetProperty("count").GetInt64() > 0);
+
+        // The latency rows: the steady state and the backlog episode apart, together covering every document written.
+        Assert.Contains(result.Phases, p => p.Phase.Name == DemoPhases.Backlog);
+        Assert.Equal(DemoPhases.Before, result.Phases[0].Phase.Name);
+        var written = functions.Values.Sum(f => f.GetProperty("documentsWritten").GetInt64());
+        var covered = result.Phases.Sum(p => p.Telemetry.GetProperty("functions").EnumerateArray().Sum(f => f.GetProperty("documentsWritten").GetInt64()));
+        Assert.Equal(written, covered);
+        // verify judged every archived reading against the episode (the count itself depends on the machine's speed).
+        Assert.Equal(JsonValueKind.Number, verdict.GetProperty("staleOutsideEpisodes").ValueKind);
+        Assert.Single(result.Ledger.GetProperty("pauses").EnumerateArray());
     }
 
     [Fact]

@@ -62,4 +62,39 @@ public sealed class StatusTests
         Assert.Equal(["fn", "input", "0", "2", "4", "2"], StatusTable.Row(lines, "fn", "input", "0")[..6]);
         Assert.Equal(["fn", "input", "1", "0", "0", "0"], StatusTable.Row(lines, "fn", "input", "1")[..6]);
     }
+
+    [Fact]
+    public async Task Status_LargestInvocations_AreTheLargestRequestBodyAndBatchTheHandlerReceived()
+    {
+        await using var app = new TestApp();
+        Assert.Null(await app.StartAsync());
+        var before = Assert.Single((await app.StatusAsync()).GetProperty("functions").EnumerateArray()).GetProperty("largest");
+        Assert.Equal(0, before.GetProperty("requestBytes").GetInt64());
+
+        // Three batches of different sizes on two partitions: a large body alone, then four small ones sent while paused
+        // (so they arrive as one batch of four), then one small.
+        await app.SendAsync("input", "0", new string('x', 20_000));
+        await app.WaitUntilAsync(async () => await app.CheckpointAsync("0") == 0, "the large event processed");
+        using (var paused = await app.Http.PostAsync(app.At("admin/functions/Fn/pause"), null))
+        {
+            Assert.True(paused.IsSuccessStatusCode);
+        }
+
+        await app.SendAsync("input", "1", "a", "b", "c", "d");
+        using (var resumed = await app.Http.PostAsync(app.At("admin/functions/Fn/resume"), null))
+        {
+            Assert.True(resumed.IsSuccessStatusCode);
+        }
+
+        await app.WaitUntilAsync(async () => await app.CheckpointAsync("1") == 3, "the four small events processed");
+        await app.SendAsync("input", "0", "e");
+        await app.WaitUntilAsync(async () => await app.CheckpointAsync("0") == 1, "the last event processed");
+
+        var records = app.Records();
+        var largest = Assert.Single((await app.StatusAsync()).GetProperty("functions").EnumerateArray()).GetProperty("largest");
+        Assert.Equal(records.Max(r => System.Text.Encoding.UTF8.GetByteCount(r.Raw.GetProperty("body").GetString()!)), largest.GetProperty("requestBytes").GetInt64());
+        Assert.True(largest.GetProperty("requestBytes").GetInt64() > 20_000);
+        Assert.Equal(records.Max(r => r.SequenceNumbers.Length), largest.GetProperty("events").GetInt64());
+        Assert.True(largest.GetProperty("seconds").GetDouble() > 0);
+    }
 }

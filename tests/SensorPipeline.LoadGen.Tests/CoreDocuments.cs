@@ -15,7 +15,10 @@ namespace SensorPipeline.LoadGen.Tests;
 internal static class CoreDocuments
 {
     private static readonly DateTimeOffset Observed = new(2026, 11, 21, 12, 0, 0, TimeSpan.Zero);
-    private static readonly SourcePosition Source = new("0", 42, Observed.AddSeconds(1).ToUnixTimeMilliseconds());
+    private static readonly SourcePosition Source = new("0", 42, EnqueuedAt.ToUnixTimeMilliseconds());
+
+    /// <summary>When every document's ingestion event was enqueued.</summary>
+    public static DateTimeOffset EnqueuedAt => Observed.AddSeconds(1);
 
     public static byte[] Reading(string deviceId, ulong sequence, long? staleByMs = null) =>
         Write(deviceId, sequence, (writer, view) => GeoJsonFeatureWriter.Write(writer, view, Source, staleByMs));

@@ -139,10 +139,11 @@ public sealed class LoadGenProcessTests : IAsyncLifetime, IDisposable
     }
 
     [Fact]
-    public async Task Send_PauseFunction_PausesThenResumesThroughTheControlRoutes()
+    public async Task Send_PauseFunction_PausesThenResumesThroughTheControlRoutes_LedgerRecordsTheEpisode()
     {
+        var ledgerPath = _dir.File("ledger.json");
         var (exit, output, errors) = await LoadGenProcess.RunAsync(Timeout, "--connection", _server.EmulatorConnectionString,
-            "--weather", "1", "--seismic", "1", "--count", "20", "--readings-per-event", "10",
+            "--weather", "1", "--seismic", "1", "--count", "20", "--readings-per-event", "10", "--ledger", ledgerPath,
             "--pause-function", "WeatherProcessor", "--pause-function", "SeismicProcessor", "--pause-after", "0s", "--pause-for", "400ms");
 
         Assert.True(exit == 0, $"exit {exit}\n{output}\n{errors}");
@@ -151,6 +152,11 @@ public sealed class LoadGenProcessTests : IAsyncLifetime, IDisposable
             ["/admin/functions/WeatherProcessor/pause", "/admin/functions/SeismicProcessor/pause", "/admin/functions/WeatherProcessor/resume", "/admin/functions/SeismicProcessor/resume"],
             control.Select(r => r.Path));
         Assert.True(control[2].At - control[1].At >= TimeSpan.FromMilliseconds(390), $"resumed after {(control[2].At - control[1].At).TotalMilliseconds} ms");
+
+        // The episode brackets every control call: verify judges stale readings by it.
+        var episode = Assert.Single((await LedgerFile.ReadAsync(ledgerPath, CancellationToken.None)).Pauses);
+        Assert.Equal(["WeatherProcessor", "SeismicProcessor"], episode.Functions);
+        Assert.True(episode.PausedAt <= control[0].At && episode.ResumedAt >= control[3].At, $"{episode} vs {control[0].At:O} … {control[3].At:O}");
     }
 
     [Fact]

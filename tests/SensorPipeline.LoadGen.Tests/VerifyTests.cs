@@ -87,6 +87,37 @@ public sealed class VerifyTests : IClassFixture<CosmosStandIn>, IDisposable
     }
 
     [Fact]
+    public async Task Verify_MaxAge_CountsArchivedReadingsEnqueuedOutsideTheRunsBacklogEpisodes()
+    {
+        var database = await _cosmos.CreateDatabaseAsync("episodes");
+        await WriteAsync(database, readings: ["w1:1", "w1:2", "w1:3", "w1:4", "s1:1", "s1:2", "s1:4"], archive: ["w1:5"],
+            devices: [("w1", 4), ("s1", 4)], deadLetters: [Poison, Oversize]);
+        var enqueued = CoreDocuments.EnqueuedAt;
+
+        // Paused 3 s after w1:5 was enqueued, max age 5 s: it was young when the pause began, so the episode explains it.
+        var (exit, output, errors) = await VerifyAsync("episodes", [new LedgerPause(enqueued.AddSeconds(3), enqueued.AddSeconds(20), ["WeatherProcessor"])], "--json", "--max-age", "5s");
+        Assert.True(exit == 0, $"exit {exit}\n{output}\n{errors}");
+        var verdict = JsonDocument.Parse(output).RootElement;
+        Assert.Equal(1, verdict.GetProperty("archived").GetInt64());
+        Assert.Equal(0, verdict.GetProperty("staleOutsideEpisodes").GetInt64());
+        Assert.Single(verdict.GetProperty("episodes").EnumerateArray());
+
+        // Paused 10 s after: w1:5 was already older than the max age, so the chain had fallen behind on its own.
+        (exit, output, errors) = await VerifyAsync("episodes", [new LedgerPause(enqueued.AddSeconds(10), enqueued.AddSeconds(20), ["WeatherProcessor"])], "--max-age", "5s");
+        Assert.True(exit == 0, $"exit {exit}\n{output}\n{errors}"); // nothing lost: a lateness figure, not a failure
+        Assert.Contains("stale readings outside the run's backlog episodes: 1 of 1 archived", output, StringComparison.Ordinal);
+        Assert.Contains("  w1:5", output, StringComparison.Ordinal);
+
+        // No episode at all: every stale reading is the chain's own.
+        (exit, output, errors) = await VerifyAsync("episodes", [], "--json", "--max-age", "5s");
+        Assert.Equal(1, JsonDocument.Parse(output).RootElement.GetProperty("staleOutsideEpisodes").GetInt64());
+
+        // Without --max-age nothing is judged.
+        (exit, output, errors) = await VerifyAsync("episodes", "--json");
+        Assert.Equal(JsonValueKind.Null, JsonDocument.Parse(output).RootElement.GetProperty("staleOutsideEpisodes").ValueKind);
+    }
+
+    [Fact]
     public async Task Verify_NoSuchDatabase_CannotGiveAVerdictExitThree()
     {
         var (exit, output, errors) = await VerifyAsync("never-created");
@@ -95,7 +126,9 @@ public sealed class VerifyTests : IClassFixture<CosmosStandIn>, IDisposable
         Assert.Contains("readings", errors, StringComparison.Ordinal);
     }
 
-    private async Task<(int Exit, string Output, string Errors)> VerifyAsync(string databaseName, params string[] extra)
+    private Task<(int Exit, string Output, string Errors)> VerifyAsync(string databaseName, params string[] extra) => VerifyAsync(databaseName, [], extra);
+
+    private async Task<(int Exit, string Output, string Errors)> VerifyAsync(string databaseName, List<LedgerPause> pauses, params string[] extra)
     {
         var ledger = new RunLedger
         {
@@ -112,6 +145,7 @@ public sealed class VerifyTests : IClassFixture<CosmosStandIn>, IDisposable
                 Injection("oversize", Oversize, acknowledged: true),
                 Injection("oversize", [7, 7, 7], acknowledged: false), // rejected by the hub: not expected anywhere
             ],
+            Pauses = pauses,
         };
         var path = _dir.File(databaseName + ".json");
         await LedgerFile.WriteAsync(path, ledger, CancellationToken.None);

@@ -4,6 +4,7 @@ using System.Net.Http.Headers;
 using System.Net.Http.Json;
 using System.Text;
 using System.Text.Json;
+using SensorPipeline.DevHost.Telemetry.Summary;
 
 namespace SensorPipeline.Telemetry.Tests;
 
@@ -46,6 +47,28 @@ public sealed class TrackEndpointTests
         Assert.Equal(("EventsReceived", 7.0, 2L, 2000.0, "3"),
             (point.GetProperty("name").GetString(), point.GetProperty("sum").GetDouble(), point.GetProperty("count").GetInt64(),
              point.GetProperty("intervalMs").GetDouble(), point.GetProperty("dimensions").GetProperty("Partition").GetString()));
+    }
+
+    [Fact]
+    public async Task Summary_FromTo_CountsOnlyThePeriodsThatStartedInTheRange()
+    {
+        await using var server = await TelemetryServer.StartAsync();
+        var later = Metric.Replace("12:00:00.0000000Z", "12:00:10.0000000Z", StringComparison.Ordinal).Replace("\"value\":7", "\"value\":5", StringComparison.Ordinal);
+        using var response = await PostAsync(server, Encoding.UTF8.GetBytes(Metric + "\n" + later), gzip: false);
+        Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+
+        async Task<long> EventsAsync(string query) =>
+            (await server.Http.GetFromJsonAsync<TelemetrySummary>(server.At("telemetry/summary?" + query)))!.Functions.SingleOrDefault()?.EventsReceived ?? 0;
+
+        Assert.Equal(7, await EventsAsync("from=2026-11-21T12:00:00Z&to=2026-11-21T12:00:10Z")); // to is exclusive
+        Assert.Equal(5, await EventsAsync("from=2026-11-21T12:00:10Z&to=2026-11-21T12:01:00Z"));
+        Assert.Equal(12, await EventsAsync("from=2026-11-21T11:00:00Z&to=2026-11-21T13:00:00Z"));
+        Assert.Equal(0, await EventsAsync("from=2026-11-21T12:00:01Z&to=2026-11-21T12:00:09Z"));
+        foreach (var bad in new[] { "from=2026-11-21T12:00:10Z&to=2026-11-21T12:00:00Z", "from=2026-11-21T12:00:00Z", "from=soon&to=later", "from=2026-11-21T12:00:00Z&to=2026-11-21T12:01:00Z&window=60" })
+        {
+            using var answer = await server.Http.GetAsync(server.At("telemetry/summary?" + bad));
+            Assert.Equal(HttpStatusCode.BadRequest, answer.StatusCode);
+        }
     }
 
     [Fact]

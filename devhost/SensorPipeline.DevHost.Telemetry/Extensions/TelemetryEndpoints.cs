@@ -28,7 +28,7 @@ public static class TelemetryEndpoints
             .WithSummary("The metric aggregates received, oldest first: ?since=<ISO time>&after=<sequence>&name=<metric>&limit=<n>.");
         app.MapGet("/telemetry/summary", GetSummary)
             .WithName("GetTelemetrySummary")
-            .WithSummary("Throughput, freshness, latency percentiles from the bucket counts, stale, dead letters, Cosmos figures, bytes received per hour: ?window=<seconds>&bin=<seconds>.");
+            .WithSummary("Throughput, freshness, latency percentiles from the bucket counts, stale, dead letters, Cosmos figures, bytes received per hour: ?window=<seconds>&bin=<seconds>, or ?from=<ISO time>&to=<ISO time> for the aggregation periods that started in [from, to).");
         app.MapGet(DashboardPath, () => Results.Bytes(DashboardHtml.Value, "text/html; charset=utf-8"))
             .WithName("GetDashboard")
             .WithSummary("The live dashboard: polls /telemetry/summary and /status/functions every 2 s.");
@@ -57,7 +57,7 @@ public static class TelemetryEndpoints
         return TypedResults.Ok(new { points, last = points.Count == 0 ? after ?? 0 : points[^1].Sequence });
     }
 
-    private static IResult GetSummary(TelemetryStore store, TimeProvider clock, double? window, double? bin)
+    private static IResult GetSummary(TelemetryStore store, TimeProvider clock, double? window, double? bin, string? from, string? to)
     {
         if (window is { } w && (w < 1 || w > 7 * 24 * 3600))
         {
@@ -69,7 +69,24 @@ public static class TelemetryEndpoints
             return TypedResults.BadRequest(new { error = $"bin must be from 1 to 3600 seconds, found {b}" });
         }
 
-        return TypedResults.Ok(SummaryBuilder.Build(store, clock.GetUtcNow(), TimeSpan.FromSeconds(window ?? 900), TimeSpan.FromSeconds(bin ?? 5)));
+        var binSpan = TimeSpan.FromSeconds(bin ?? 5);
+        if (from is null && to is null)
+        {
+            return TypedResults.Ok(SummaryBuilder.Build(store, clock.GetUtcNow(), TimeSpan.FromSeconds(window ?? 900), binSpan));
+        }
+
+        if (window is not null || !TryParseTime(from, out var start) || !TryParseTime(to, out var end) || end <= start)
+        {
+            return TypedResults.BadRequest(new { error = $"from and to must both be ISO 8601 times with from before to, and without window; found from '{from}', to '{to}'" });
+        }
+
+        return TypedResults.Ok(SummaryBuilder.Build(store, clock.GetUtcNow(), start, end, binSpan));
+    }
+
+    private static bool TryParseTime(string? text, out DateTimeOffset value)
+    {
+        value = default;
+        return !string.IsNullOrEmpty(text) && DateTimeOffset.TryParse(text, CultureInfo.InvariantCulture, DateTimeStyles.AssumeUniversal, out value);
     }
 
     private static byte[] LoadDashboard()

@@ -80,9 +80,10 @@ public sealed class TelemetryStore(IOptions<TelemetryIngestionOptions> options, 
         }
     }
 
-    /// <summary>The points whose period started at or after <paramref name="since"/> and that arrived after sequence
-    /// <paramref name="after"/>, optionally of one metric, at most <paramref name="limit"/>, oldest first.</summary>
-    public IReadOnlyList<MetricPoint> Query(DateTimeOffset? since = null, long after = 0, string? name = null, int limit = int.MaxValue)
+    /// <summary>The points whose period started at or after <paramref name="since"/> (and before <paramref name="until"/>)
+    /// and that arrived after sequence <paramref name="after"/>, optionally of one metric, at most <paramref name="limit"/>,
+    /// oldest first.</summary>
+    public IReadOnlyList<MetricPoint> Query(DateTimeOffset? since = null, long after = 0, string? name = null, int limit = int.MaxValue, DateTimeOffset? until = null)
     {
         var result = new List<MetricPoint>();
         lock (_lock)
@@ -94,7 +95,7 @@ public sealed class TelemetryStore(IOptions<TelemetryIngestionOptions> options, 
                     break;
                 }
 
-                if (p.Sequence > after && (since is null || p.Time >= since) && (name is null || string.Equals(p.Name, name, StringComparison.Ordinal)))
+                if (p.Sequence > after && (since is null || p.Time >= since) && (until is null || p.Time < until) && (name is null || string.Equals(p.Name, name, StringComparison.Ordinal)))
                 {
                     result.Add(p);
                 }

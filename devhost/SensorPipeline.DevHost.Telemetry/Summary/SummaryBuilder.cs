@@ -9,9 +9,15 @@ internal static class SummaryBuilder
 {
     private const string NoFunction = "(none)";
 
-    public static TelemetrySummary Build(TelemetryStore store, DateTimeOffset now, TimeSpan window, TimeSpan bin)
+    public static TelemetrySummary Build(TelemetryStore store, DateTimeOffset now, TimeSpan window, TimeSpan bin) =>
+        Build(store, now, now - window, null, bin);
+
+    /// <summary>The summary of the aggregation periods that started in [<paramref name="from"/>, <paramref name="to"/>)
+    /// (to: open-ended when null).</summary>
+    public static TelemetrySummary Build(TelemetryStore store, DateTimeOffset now, DateTimeOffset from, DateTimeOffset? to, TimeSpan bin)
     {
-        var points = store.Query(since: now - window);
+        var window = (to ?? now) - from;
+        var points = store.Query(since: from, until: to);
         var functions = new SortedDictionary<string, FunctionTotals>(StringComparer.Ordinal);
         var deadLetters = new SortedDictionary<(string, string), long>();
         var cosmos = new SortedDictionary<string, CosmosTotals>(StringComparer.Ordinal);

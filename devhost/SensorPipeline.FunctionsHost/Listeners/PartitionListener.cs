@@ -233,6 +233,7 @@ internal sealed partial class PartitionListener(
         using var linked = CancellationTokenSource.CreateLinkedTokenSource(generation.Token, timeout.Token);
         try
         {
+            var started = time.GetTimestamp();
             var result = await client.InvokeAsync(generation.HandlerPort, _definition, invocationId, _body, linked.Token);
             foreach (var line in result.Logs)
             {
@@ -240,6 +241,7 @@ internal sealed partial class PartitionListener(
             }
 
             var sent = await SendOutputsAsync(result, generation.Token);
+            function.Largest.Record(_body.WrittenCount, batch.Events.Count, time.GetElapsedTime(started));
             FunctionsHostLog.InvocationSucceeded(logger, _definition.Name, invocationId, partitionId, batch.Events.Count, sent);
             return null;
         }

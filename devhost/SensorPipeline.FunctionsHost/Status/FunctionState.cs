@@ -23,6 +23,8 @@ internal sealed class FunctionState(FunctionDefinition definition)
     /// <summary>The ownership loop of an instance among several; null for a single instance or an observer.</summary>
     public OwnershipLoop? Ownership { get; set; }
 
+    public InvocationExtremes Largest { get; } = new();
+
     public long Succeeded => Interlocked.Read(ref _succeeded);
 
     public long Failed => Interlocked.Read(ref _failed);

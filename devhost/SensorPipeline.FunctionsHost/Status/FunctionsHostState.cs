@@ -94,7 +94,7 @@ public sealed class FunctionsHostState(IEventHubsGateway gateway, TimeProvider t
 
             functions.Add(new FunctionStatus(function.Definition.Name, trigger.EventHubName, trigger.ConsumerGroup, function.Pause.IsPaused,
                 function.Succeeded, function.Failed, function.Retried, partitions,
-                owners.Values.Distinct(StringComparer.Ordinal).Count(), function.Owned.Changes, _targetPerInstance));
+                owners.Values.Distinct(StringComparer.Ordinal).Count(), function.Owned.Changes, _targetPerInstance) { Largest = function.Largest.Snapshot() });
         }
 
         return new FunctionsHostStatus(handler.pid == 0 ? null : handler.pid, handler.port == 0 ? null : handler.port, handler.starts, functions,
@@ -109,13 +109,16 @@ public sealed class FunctionsHostState(IEventHubsGateway gateway, TimeProvider t
 /// checkpoint backwards (another instance had checkpointed further after a move).</summary>
 public sealed record FunctionsHostStatus(int? HandlerPid, int? HandlerPort, int HandlerStarts, IReadOnlyList<FunctionStatus> Functions, string? InstanceId = null, long CheckpointRewinds = 0);
 
-/// <summary>One function: invocations ok / failed / retried, whether paused, and its consumer group's partitions;
-/// <paramref name="Instances"/>: distinct owners with an active ownership record; <paramref name="OwnershipChanges"/>:
-/// times this host's own set of owned partitions changed; <paramref name="TargetEventsPerInstance"/>: the
-/// target-based scaler's unprocessed events per instance (host.json targetUnprocessedEventThreshold, else
-/// maxEventBatchSize).</summary>
+/// <summary>One function: invocations ok / failed / retried, whether paused, its consumer group's partitions, and its
+/// largest invocations so far; <paramref name="Instances"/>: distinct owners with an active ownership record;
+/// <paramref name="OwnershipChanges"/>: times this host's own set of owned partitions changed;
+/// <paramref name="TargetEventsPerInstance"/>: the target-based scaler's unprocessed events per instance (host.json
+/// targetUnprocessedEventThreshold, else maxEventBatchSize).</summary>
 public sealed record FunctionStatus(string Name, string EventHubName, string ConsumerGroup, bool Paused, long InvocationsSucceeded, long InvocationsFailed, long InvocationsRetried, IReadOnlyList<PartitionStatus> Partitions,
-    int Instances = 0, long OwnershipChanges = 0, int TargetEventsPerInstance = 100);
+    int Instances = 0, long OwnershipChanges = 0, int TargetEventsPerInstance = 100)
+{
+    public LargestInvocations Largest { get; init; } = new(0, 0, 0);
+}
 
 /// <summary>One partition of a consumer group: the checkpointed sequence number (null before the first), the last
 /// enqueued one, and the lag between them; the retention gaps the listener crossed (events removed before this consumer

@@ -11,9 +11,16 @@ public sealed class ProgressWatch : IAsyncDisposable
     private static readonly TimeSpan PollInterval = TimeSpan.FromMilliseconds(250);
     private static readonly TimeSpan BaselineWindow = TimeSpan.FromSeconds(3);
 
+    /// <summary>Events of lag above the baseline that still count as caught up: a poll can land mid-invocation.</summary>
+    public const long LagSlack = 5;
+
+    /// <summary>How far back before an episode the steady state's lag is taken from.</summary>
+    public static TimeSpan BaselineSpan => BaselineWindow;
+
     private readonly LocalPipeline _pipeline;
     private readonly Dictionary<(string Function, string Partition), (long? Checkpoint, DateTimeOffset Since)> _partitions = [];
     private readonly Queue<(DateTimeOffset At, long Lag)> _recentLag = new();
+    private readonly List<(DateTimeOffset At, long Lag)>? _history;
     private readonly Lock _gate = new();
     private readonly CancellationTokenSource _stop = new();
     private readonly Task _loop;
@@ -23,9 +30,12 @@ public sealed class ProgressWatch : IAsyncDisposable
     private long _retried;
     private long _retriedSeen;
 
-    public ProgressWatch(LocalPipeline pipeline)
+    /// <param name="pipeline">The stack to watch.</param>
+    /// <param name="keepHistory">Keep every poll's total lag (<see cref="History"/>): for a run of minutes, not hours.</param>
+    public ProgressWatch(LocalPipeline pipeline, bool keepHistory = false)
     {
         _pipeline = pipeline ?? throw new ArgumentNullException(nameof(pipeline));
+        _history = keepHistory ? [] : null;
         _loop = RunAsync(_stop.Token);
     }
 
@@ -63,6 +73,18 @@ public sealed class ProgressWatch : IAsyncDisposable
         }
     }
 
+    /// <summary>Every poll's total lag (events, every function and partition), oldest first; empty unless kept.</summary>
+    public IReadOnlyList<(DateTimeOffset At, long Lag)> History
+    {
+        get
+        {
+            lock (_gate)
+            {
+                return _history is null ? [] : [.. _history];
+            }
+        }
+    }
+
     /// <summary>The highest total lag (events, every function and partition) seen in the last few seconds: the steady state
     /// a fault's recovery is measured back to.</summary>
     public long BaselineLag()
@@ -82,7 +104,7 @@ public sealed class ProgressWatch : IAsyncDisposable
         {
             lock (_gate)
             {
-                if (_lastPoll > since && _lastTotalLag <= baseline + 5)
+                if (_lastPoll > since && _lastTotalLag <= baseline + LagSlack)
                 {
                     return _lastPoll;
                 }
@@ -150,6 +172,7 @@ public sealed class ProgressWatch : IAsyncDisposable
             _lastTotalLag = totalLag;
             _lastPoll = now;
             _recentLag.Enqueue((now, totalLag));
+            _history?.Add((now, totalLag));
             while (_recentLag.Count > 0 && now - _recentLag.Peek().At > BaselineWindow)
             {
                 _recentLag.Dequeue();

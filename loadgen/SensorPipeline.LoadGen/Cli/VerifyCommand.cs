@@ -27,10 +27,16 @@ internal static class VerifyCommand
         Description = "Progress interval (stderr).", DefaultValueFactory = _ => TimeSpan.FromSeconds(2), CustomParser = DurationParser.Parse,
     };
 
+    private static readonly Option<TimeSpan?> MaxAge = new("--max-age")
+    {
+        Description = "The pipeline's max age: also count archived readings enqueued outside the run's backlog episodes (and the max age before each).",
+        CustomParser = r => DurationParser.Parse(r),
+    };
+
     public static Command Create()
     {
         var command = new Command("verify", "Checks in Cosmos DB that every reading of a run's ledger arrived exactly once; exits 1 on any loss.");
-        foreach (var option in new Option[] { LedgerPath, Endpoint, Key, ClientId, Database, Readings, Archive, Devices, DeadLetters, Concurrency, Json, ProgressInterval })
+        foreach (var option in new Option[] { LedgerPath, Endpoint, Key, ClientId, Database, Readings, Archive, Devices, DeadLetters, Concurrency, Json, ProgressInterval, MaxAge })
         {
             command.Options.Add(option);
         }
@@ -66,7 +72,7 @@ internal static class VerifyCommand
         using var client = CosmosClientFactory.Create(options);
         var database = client.GetDatabase(options.Database);
         var verifier = new LedgerVerifier(new VerifyContainers(database.GetContainer(options.ReadingsContainer), database.GetContainer(options.ArchiveContainer),
-            database.GetContainer(options.DevicesContainer), database.GetContainer(options.DeadLettersContainer)), options.Concurrency);
+            database.GetContainer(options.DevicesContainer), database.GetContainer(options.DeadLettersContainer)), options.Concurrency, options.MaxAge);
         var expected = LedgerVerifier.Expected(ledger);
         var progress = new ProgressLine(Console.Error, live: !Console.IsErrorRedirected);
         using var stopProgress = new CancellationTokenSource();
@@ -137,6 +143,7 @@ internal static class VerifyCommand
         o.Concurrency = parse.GetValue(Concurrency);
         o.Json = parse.GetValue(Json);
         o.ProgressInterval = parse.GetValue(ProgressInterval);
+        o.MaxAge = parse.GetValue(MaxAge);
     }
 
     private static string Pick(ParseResult parse, Option<string> option, string environmentName) =>

@@ -29,7 +29,17 @@ internal sealed class RunLedger
     public List<LedgerDevice> Devices { get; set; } = [];
 
     public List<LedgerInjection> Injected { get; set; } = [];
+
+    /// <summary>The backlog episodes the run made on purpose (<c>--pause-function</c>): readings enqueued in one, or in
+    /// the max age before it, may be archived as stale; verify with <c>--max-age</c> counts any other stale reading.</summary>
+    public List<LedgerPause> Pauses { get; set; } = [];
 }
+
+/// <summary>One backlog episode: the functions paused and when (loadgen's clock, which on one machine is devhost's).</summary>
+/// <param name="PausedAt">Just before the first pause request was sent.</param>
+/// <param name="ResumedAt">Just after the last resume request was answered.</param>
+/// <param name="Functions">The functions paused.</param>
+internal sealed record LedgerPause(DateTimeOffset PausedAt, DateTimeOffset ResumedAt, IReadOnlyList<string> Functions);
 
 /// <summary>Event and reading counts of the run.</summary>
 internal sealed class LedgerCounts

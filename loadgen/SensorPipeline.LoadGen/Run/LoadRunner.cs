@@ -124,6 +124,10 @@ internal sealed partial class LoadRunner : IDisposable
 
         var ledger = _tracker.Snapshot(_sender.MessagesUri.ToString(), _options.Seed, startedAt, _time.GetUtcNow(), elapsed,
             complete: !interrupted && _failure is null, Environment.CpuUsage.TotalTime - cpuAtStart);
+        if (_pause?.Episode is { } episode)
+        {
+            ledger.Pauses.Add(episode);
+        }
         if (_options.Ledger is { } path)
         {
             // The final write, also after a failure: the ledger covers every acknowledged event (unconfirmed ones are listed as unsent).

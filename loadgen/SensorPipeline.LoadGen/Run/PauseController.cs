@@ -1,4 +1,5 @@
 using Microsoft.Extensions.Logging;
+using SensorPipeline.LoadGen.Ledger;
 
 namespace SensorPipeline.LoadGen.Run;
 
@@ -13,6 +14,9 @@ internal sealed class PauseController
     private readonly SendOptions _options;
     private readonly TimeProvider _time;
     private readonly ILogger _logger;
+
+    /// <summary>The episode once it ended (null until then, and when nothing was paused).</summary>
+    public LedgerPause? Episode { get; private set; }
 
     public PauseController(HttpClient client, Uri devHost, SendOptions options, TimeProvider time, ILogger logger)
     {
@@ -38,6 +42,7 @@ internal sealed class PauseController
 
         var ok = true;
         var paused = new List<string>();
+        var pausedAt = _time.GetUtcNow();
         try
         {
             foreach (var name in _options.PauseFunctions)
@@ -73,6 +78,11 @@ internal sealed class PauseController
                 {
                     ok = false;
                 }
+            }
+
+            if (paused.Count > 0)
+            {
+                Episode = new LedgerPause(pausedAt, _time.GetUtcNow(), paused);
             }
         }
 

@@ -19,13 +19,19 @@ internal sealed class LedgerVerifier
 {
     private readonly VerifyContainers _containers;
     private readonly int _concurrency;
+    private readonly TimeSpan? _maxAge;
     private long _checked;
 
-    public LedgerVerifier(VerifyContainers containers, int concurrency)
+    /// <param name="containers">The containers to check.</param>
+    /// <param name="concurrency">Devices checked at once.</param>
+    /// <param name="maxAge">The pipeline's max age: when given, every archived reading is also checked against the
+    /// run's backlog episodes (<see cref="StaleWindows"/>).</param>
+    public LedgerVerifier(VerifyContainers containers, int concurrency, TimeSpan? maxAge = null)
     {
         _containers = containers ?? throw new ArgumentNullException(nameof(containers));
         ArgumentOutOfRangeException.ThrowIfLessThan(concurrency, 1);
         _concurrency = concurrency;
+        _maxAge = maxAge;
     }
 
     /// <summary>Readings checked so far (for progress).</summary>
@@ -50,15 +56,18 @@ internal sealed class LedgerVerifier
 
         var verdict = new Verdict { Sent = Expected(ledger), Devices = ledger.Devices.Count };
         var highestLive = new long[ledger.Devices.Count];
-        long written = 0, archived = 0, duplicated = 0, missing = 0;
+        long written = 0, archived = 0, duplicated = 0, missing = 0, staleOutside = 0;
+        var staleWindows = _maxAge is { } maxAge ? new StaleWindows(ledger.Pauses, maxAge) : null;
+        var staleOutsideIds = new ConcurrentQueue<string>();
         var missingIds = new ConcurrentQueue<string>();
         var duplicatedIds = new ConcurrentQueue<string>();
         await Parallel.ForEachAsync(Enumerable.Range(0, ledger.Devices.Count), new ParallelOptions { MaxDegreeOfParallelism = _concurrency, CancellationToken = cancellationToken },
             async (d, token) =>
             {
                 var device = ledger.Devices[d];
-                var inReadings = SequencesAsync(_containers.Readings, device.Id, token);
-                var inArchive = SequencesAsync(_containers.Archive, device.Id, token);
+                var archiveEnqueuedAt = staleWindows is null ? null : new Dictionary<ulong, DateTimeOffset>();
+                var inReadings = SequencesAsync(_containers.Readings, device.Id, null, token);
+                var inArchive = SequencesAsync(_containers.Archive, device.Id, archiveEnqueuedAt, token);
                 var (live, stale) = (await inReadings, await inArchive);
                 foreach (var sequence in Expectations(device))
                 {
@@ -80,6 +89,12 @@ internal sealed class LedgerVerifier
                             break;
                         case 1:
                             Interlocked.Increment(ref archived);
+                            if (staleWindows is not null && !(archiveEnqueuedAt!.TryGetValue(sequence, out var enqueuedAt) && staleWindows.Explains(enqueuedAt)))
+                            {
+                                Interlocked.Increment(ref staleOutside);
+                                Note(staleOutsideIds, label);
+                            }
+
                             break;
                         default:
                             Interlocked.Increment(ref duplicated);
@@ -93,6 +108,12 @@ internal sealed class LedgerVerifier
         (verdict.Written, verdict.Archived, verdict.Duplicated, verdict.Missing) = (written, archived, duplicated, missing);
         verdict.MissingIds = ByDeviceAndSequence(missingIds);
         verdict.DuplicatedIds = ByDeviceAndSequence(duplicatedIds);
+        if (staleWindows is not null)
+        {
+            verdict.StaleOutsideEpisodes = staleOutside;
+            verdict.StaleOutsideEpisodeIds = ByDeviceAndSequence(staleOutsideIds);
+            verdict.Episodes = staleWindows.Describe();
+        }
 
         await CheckDevicesAsync(ledger, highestLive, verdict, cancellationToken);
         await CheckDeadLettersAsync(ledger, verdict, cancellationToken);
@@ -116,11 +137,16 @@ internal sealed class LedgerVerifier
     /// (<c>{device}:{sequence}:{observed ticks}</c>) are both found — and one reading stored under both counts twice, a
     /// duplicate. loadgen's devices never restart their counters, so two documents of one sequence are always one reading.
     /// One single-partition query per device and container: its cost follows the device's documents, not the container's.
+    /// When <paramref name="enqueuedAt"/> is given, it also receives each sequence's ingestion enqueued time.
     /// </summary>
-    private static async Task<Dictionary<ulong, int>> SequencesAsync(Container container, string deviceId, CancellationToken cancellationToken)
+    private static async Task<Dictionary<ulong, int>> SequencesAsync(Container container, string deviceId, Dictionary<ulong, DateTimeOffset>? enqueuedAt,
+        CancellationToken cancellationToken)
     {
         var counts = new Dictionary<ulong, int>();
-        using var iterator = container.GetItemQueryStreamIterator(new QueryDefinition("SELECT VALUE c.properties.sequence FROM c"),
+        var query = enqueuedAt is null
+            ? "SELECT VALUE c.properties.sequence FROM c"
+            : "SELECT c.properties.sequence AS s, c.properties.enqueuedAt AS e FROM c";
+        using var iterator = container.GetItemQueryStreamIterator(new QueryDefinition(query),
             requestOptions: new QueryRequestOptions { PartitionKey = new PartitionKey(deviceId), MaxItemCount = 10_000 });
         while (iterator.HasMoreResults)
         {
@@ -129,9 +155,14 @@ internal sealed class LedgerVerifier
             using var json = await JsonDocument.ParseAsync(page.Content, cancellationToken: cancellationToken);
             foreach (var value in json.RootElement.GetProperty("Documents").EnumerateArray())
             {
-                if (value.ValueKind == JsonValueKind.Number && value.TryGetUInt64(out var sequence))
+                var number = enqueuedAt is null ? value : value.TryGetProperty("s", out var s) ? s : default;
+                if (number.ValueKind == JsonValueKind.Number && number.TryGetUInt64(out var sequence))
                 {
                     counts[sequence] = counts.GetValueOrDefault(sequence) + 1;
+                    if (enqueuedAt is not null && value.TryGetProperty("e", out var e) && e.TryGetDateTimeOffset(out var at))
+                    {
+                        enqueuedAt[sequence] = at;
+                    }
                 }
             }
         }

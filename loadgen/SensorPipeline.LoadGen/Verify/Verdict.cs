@@ -46,6 +46,16 @@ internal sealed class Verdict
     /// <summary>Every dead letter in the container, this run's or not.</summary>
     public int DeadLettersTotal { get; set; }
 
+    /// <summary>With <c>--max-age</c>: archived readings enqueued outside every backlog episode of the run and the max age
+    /// before it — stale because the chain fell behind, not because the run paused it. Null when not checked.</summary>
+    public long? StaleOutsideEpisodes { get; set; }
+
+    /// <summary>Some of them, as <c>{device}:{sequence}</c>.</summary>
+    public List<string> StaleOutsideEpisodeIds { get; set; } = [];
+
+    /// <summary>With <c>--max-age</c>: the enqueue-time windows in which a stale reading is expected.</summary>
+    public List<string> Episodes { get; set; } = [];
+
     public List<string> MissingIds { get; set; } = [];
 
     public List<string> DuplicatedIds { get; set; } = [];

@@ -39,7 +39,15 @@ internal static class VerdictPrinter
 
         console.Write(table);
         output.WriteLine($"devices: {verdict.Devices} checked, {verdict.DeviceMismatches} with a stale or missing latest state; other dead letters: {verdict.OtherDeadLetters}");
+        if (verdict.StaleOutsideEpisodes is { } outside)
+        {
+            output.WriteLine(outside == 0
+                ? $"stale readings: all {N(verdict.Archived)} enqueued within the run's backlog episodes or the max age before them"
+                : $"stale readings outside the run's backlog episodes: {N(outside)} of {N(verdict.Archived)} archived — the chain fell more than the max age behind");
+        }
+
         List(output, "missing", verdict.MissingIds, verdict.Missing);
+        List(output, "archived though enqueued outside every backlog episode", verdict.StaleOutsideEpisodeIds, verdict.StaleOutsideEpisodes ?? 0);
         List(output, "stored more than once (readings and archive, or under two ids)", verdict.DuplicatedIds, verdict.Duplicated);
         List(output, "device state", verdict.DeviceProblems, verdict.DeviceMismatches);
         List(output, "injected events not dead-lettered (sha256)", verdict.MissingDeadLetters, verdict.InjectedSent - verdict.DeadLettered);

@@ -40,6 +40,10 @@ internal sealed class VerifyOptions
     /// <summary>How often progress is printed (stderr) [--progress-interval]. Default 2 s.</summary>
     public TimeSpan ProgressInterval { get; set; } = TimeSpan.FromSeconds(2);
 
+    /// <summary>The pipeline's max age [--max-age], more than zero: when set, archived readings enqueued outside the run's
+    /// backlog episodes (and the max age before each) are counted as <see cref="Verdict.StaleOutsideEpisodes"/>. Default unset.</summary>
+    public TimeSpan? MaxAge { get; set; }
+
     /// <summary>True for a loopback endpoint: the local emulator, whose key is the default and whose certificate is accepted.</summary>
     public bool IsLoopback => CosmosEndpoint is { IsLoopback: true };
 }

@@ -51,6 +51,11 @@ internal sealed class VerifyOptionsValidator : IValidateOptions<VerifyOptions>
             failures.Add("--progress-interval must be at least 100ms.");
         }
 
+        if (options.MaxAge is { } maxAge && maxAge <= TimeSpan.Zero)
+        {
+            failures.Add("--max-age must be more than zero.");
+        }
+
         return failures.Count == 0 ? ValidateOptionsResult.Success : ValidateOptionsResult.Fail(failures);
     }
 

@@ -1,0 +1,64 @@
+using System.Globalization;
+using SensorPipeline.Stack;
+
+namespace SensorPipeline.Functions.Bench;
+
+/// <summary><c>./pipeline bench backlog</c> (<see cref="BacklogArguments"/>): the largest invocations host.json allows,
+/// POSTed to the handler, then a backlog drained through the local stack. Exit 1 when verify finds a reading missing or
+/// stored twice, 2 on bad arguments.</summary>
+internal static class BacklogCommand
+{
+    public static async Task<int> RunAsync(IReadOnlyList<string> args)
+    {
+        BacklogArguments arguments;
+        try
+        {
+            arguments = BacklogArguments.Parse(args);
+        }
+        catch (ArgumentException e)
+        {
+            await Console.Error.WriteLineAsync($"bench backlog: {e.Message}");
+            return 2;
+        }
+
+        if (arguments.Rounds > 0)
+        {
+            await using var emulator = await CosmosEmulatorProcess.StartAsync();
+            Console.WriteLine($"Largest invocations, real handler process (Release) → Cosmos DB emulator {emulator.Endpoint}, {Environment.ProcessorCount} cores:");
+            await new BacklogBench(emulator, arguments.Rounds, arguments.Events, arguments.HandlerDll).RunAsync();
+            Console.WriteLine();
+        }
+
+        if (arguments.Readings == 0)
+        {
+            return 0;
+        }
+
+        using var cancel = new CancellationTokenSource();
+        Console.CancelKeyPress += (_, e) =>
+        {
+            e.Cancel = true;
+            cancel.Cancel();
+        };
+        var layout = RepoLayout.Discover();
+        var data = Path.Combine(layout.Root, ".pipeline", "bench", "backlog-" + DateTimeOffset.UtcNow.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture));
+        try
+        {
+            await using var pipeline = await LocalPipeline.StartAsync(layout, new StackOptions { DataDirectory = data, MaxAge = arguments.MaxAge }, cancel.Token);
+            Console.WriteLine($"Backlog drain: devhost {pipeline.DevHostUrl} · Cosmos DB emulator {pipeline.CosmosEndpoint} · Pipeline__MaxAge {arguments.MaxAge} · logs {data}/logs");
+            var figures = await new DrainBench(pipeline, arguments, Console.Out).RunAsync(cancel.Token);
+            Console.WriteLine();
+            figures.Print(Console.Out);
+            return figures.Passed ? 0 : 1;
+        }
+        catch (OperationCanceledException)
+        {
+            return 130;
+        }
+        catch (Exception e) when (e is InvalidOperationException or TimeoutException or IOException or HttpRequestException)
+        {
+            await Console.Error.WriteLineAsync($"bench backlog: {e.Message} (logs in {data}/logs)");
+            return 1;
+        }
+    }
+}
