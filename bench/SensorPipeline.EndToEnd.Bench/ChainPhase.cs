@@ -9,7 +9,7 @@ namespace SensorPipeline.EndToEnd.Bench;
 /// <c>DocumentsWritten</c> (live + archive) from devhost's telemetry summary; the time runs from loadgen's first send
 /// (its ledger's <c>startedAt</c>) to the first status poll that found every consumer group caught up.
 /// </summary>
-internal sealed class ChainPhase(LocalPipeline pipeline, string name, double? rate, TimeSpan duration, long? maxReadings, int devicesPerKind, string devicePrefix = "dev")
+internal sealed class ChainPhase(LocalPipeline pipeline, string name, double? rate, TimeSpan duration, long? maxReadings, int devicesPerKind, int? readingsPerEvent, string devicePrefix = "dev")
 {
     public async Task<PhaseFigures> RunAsync(CancellationToken cancellationToken)
     {
@@ -29,6 +29,11 @@ internal sealed class ChainPhase(LocalPipeline pipeline, string name, double? ra
         if (rate is { } r)
         {
             send.AddRange(["--rate", r.ToString("0", CultureInfo.InvariantCulture)]);
+        }
+
+        if (readingsPerEvent is { } perEvent)
+        {
+            send.AddRange(["--readings-per-event", Invariant(perEvent)]);
         }
 
         if (maxReadings is { } count)
@@ -65,14 +70,21 @@ internal sealed class ChainPhase(LocalPipeline pipeline, string name, double? ra
         var evicted = summary.RootElement.GetProperty("ingestion").GetProperty("evicted").GetInt64();
 
         var readings = counts.GetProperty("readingsSent").GetInt64();
+        var events = counts.GetProperty("eventsSent").GetInt64();
         var notes = $"loadgen {(rate is null ? "flat out" : $"at {rate:N0} readings/s")} for {duration.TotalSeconds:N0} s, {devicesPerKind}+{devicesPerKind} devices" +
             (maxReadings is { } cap ? $" (at most {cap:N0} readings)" : "") + "; " +
             $"sent {readings:N0} readings in {counts.GetProperty("elapsedSeconds").GetDouble():F1} s; drained {(drainedAt - firstSend).TotalSeconds:F1} s after the first send; stand-in RSS {standInRss:N0} MB" +
             (after.HandlerStarts != before.HandlerStarts ? $"; THE HANDLER RESTARTED ({before.HandlerStarts} → {after.HandlerStarts} starts)" : "") +
             (evicted > 0 ? $"; {evicted:N0} metric points evicted (percentiles incomplete)" : "") +
             (documents != readings ? $"; documents ≠ readings sent ({documents - readings:+#;-#;0})" : "");
-        return new PhaseFigures(name, readings, documents, (drainedAt - firstSend).TotalSeconds, counts.GetProperty("elapsedSeconds").GetDouble(), cpuSeconds, latency, notes);
+        return new PhaseFigures(name, readings, documents, (drainedAt - firstSend).TotalSeconds, counts.GetProperty("elapsedSeconds").GetDouble(), cpuSeconds, latency, notes)
+        {
+            Events = events,
+            Invocations = Invocations(after) - Invocations(before),
+        };
     }
+
+    private static long Invocations(FunctionsStatus status) => status.Functions.Sum(f => f.InvocationsSucceeded + f.InvocationsFailed);
 
     private static string Invariant(int value) => value.ToString(CultureInfo.InvariantCulture);
 }

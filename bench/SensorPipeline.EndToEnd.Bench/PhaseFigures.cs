@@ -12,6 +12,12 @@ internal sealed record PhaseFigures(string Name, long Readings, long Documents, 
     public double DocumentsPerSecond => Documents / Math.Max(Seconds, 1e-9);
 
     public double ReadingsPerSecond => Readings / Math.Max(SendSeconds, 1e-9);
+
+    /// <summary>Events loadgen sent (one HTTP request each); 0 for the raw phase.</summary>
+    public long Events { get; init; }
+
+    /// <summary>Function invocations devhost made during the phase (all functions, succeeded + failed).</summary>
+    public long Invocations { get; init; }
 }
 
 /// <summary>End-to-end latency (ingestion enqueued → document written) in ms, exact to one histogram bucket.</summary>

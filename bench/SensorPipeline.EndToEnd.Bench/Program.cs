@@ -40,7 +40,7 @@ try
     {
         await WarmUpAsync(pipeline);
         Console.WriteLine($"2. chain ceiling: loadgen at {over:N0} readings/s (1.5× raw) for {arguments.CeilingDuration.TotalSeconds:N0} s, at most {MaxDocuments:N0}, then drain …");
-        ceiling = await new ChainPhase(pipeline, "ceiling", over, arguments.CeilingDuration, MaxDocuments, arguments.DevicesPerKind).RunAsync(cancel.Token);
+        ceiling = await new ChainPhase(pipeline, "ceiling", over, arguments.CeilingDuration, MaxDocuments, arguments.DevicesPerKind, arguments.ReadingsPerEvent).RunAsync(cancel.Token);
     }
 
     Console.WriteLine($"   {ceiling.DocumentsPerSecond:N0} documents/s written, {ceiling.ReadingsPerSecond:N0} readings/s sent");
@@ -52,7 +52,7 @@ try
     {
         await WarmUpAsync(pipeline);
         Console.WriteLine($"3. latency: {half:N0} readings/s for {arguments.Minutes:0.#} min …");
-        latency = await new ChainPhase(pipeline, "half ceiling", half, TimeSpan.FromMinutes(arguments.Minutes), null, arguments.DevicesPerKind).RunAsync(cancel.Token);
+        latency = await new ChainPhase(pipeline, "half ceiling", half, TimeSpan.FromMinutes(arguments.Minutes), null, arguments.DevicesPerKind, arguments.ReadingsPerEvent).RunAsync(cancel.Token);
     }
 
     var report = Report.Markdown(arguments, args, raw, ceiling, latency, half);
@@ -68,7 +68,7 @@ try
     async Task WarmUpAsync(LocalPipeline pipeline)
     {
         Console.WriteLine("   warm-up: 1,000 readings/s for 5 s on other devices …");
-        await new ChainPhase(pipeline, "warm-up", 1000, TimeSpan.FromSeconds(5), null, arguments.DevicesPerKind, "warm").RunAsync(cancel.Token);
+        await new ChainPhase(pipeline, "warm-up", 1000, TimeSpan.FromSeconds(5), null, arguments.DevicesPerKind, arguments.ReadingsPerEvent, "warm").RunAsync(cancel.Token);
     }
 
     Task<LocalPipeline> StartAsync(string phase) =>

@@ -17,8 +17,10 @@ internal static class Report
         var s = new StringBuilder();
         s.AppendLine(c, $"## e2e bench {DateTimeOffset.UtcNow:yyyy-MM-dd HH:mm} UTC — `{string.Join(' ', ["./pipeline", "bench", "e2e", .. args])}`");
         s.AppendLine();
-        s.AppendLine(c, $"{Environment.ProcessorCount} cores; every process on this machine, loopback only. Handler `Pipeline__WriteParallelism={arguments.WriteParallelism}`; each phase on a freshly started stack (empty stand-in).");
+        s.AppendLine(c, $"{Environment.ProcessorCount} cores; every process on this machine, loopback only. Handler `Pipeline__WriteParallelism={arguments.WriteParallelism}`; each phase on a freshly started stack (empty stand-in). " +
+            $"Load average at the end: {LoadAverage()}.");
         s.AppendLine();
+        Targets.Append(s, arguments, raw, ceiling, latency, halfRate);
         s.AppendLine("| phase | documents | seconds | documents/s | readings/s sent | vs raw ceiling | notes |");
         s.AppendLine("|---|---:|---:|---:|---:|---:|---|");
         s.AppendLine(c, $"| 1. raw upsert loop (stand-in ceiling) | {raw.Documents:N0} | {raw.Seconds:F1} | **{raw.DocumentsPerSecond:N0}** | – | 1.00× | {raw.Notes} |");
@@ -61,6 +63,19 @@ internal static class Report
         s.AppendLine(c, $"Cores busy on average (all processes, /proc/stat): raw {Busy(raw, raw.Seconds)}, ceiling {Busy(ceiling, ceiling.Seconds)}, half ceiling {Busy(latency, latency.Seconds)} of {Environment.ProcessorCount}.");
         s.AppendLine("\"other programs\" is the machine's busy time minus ours (the bench's own time outside phase 1 included): a shared machine makes every figure noisy.");
         return s.ToString();
+    }
+
+    // The machine may be shared: the load average says how much, beside every figure.
+    private static string LoadAverage()
+    {
+        try
+        {
+            return string.Join(" / ", File.ReadAllText("/proc/loadavg").Split(' ').Take(3)) + " (1 / 5 / 15 min)";
+        }
+        catch (IOException)
+        {
+            return "unknown";
+        }
     }
 
     private static string Ms(double? value) => value is { } v ? v.ToString("N0", CultureInfo.InvariantCulture) : "–";

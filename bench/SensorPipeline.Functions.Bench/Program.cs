@@ -1,7 +1,7 @@
 using System.Globalization;
 using SensorPipeline.Functions.Bench;
 
-// dotnet run -c Release --project bench/SensorPipeline.Functions.Bench [-- readings devices parallelism cpu-iterations]
+// dotnet run -c Release --project bench/SensorPipeline.Functions.Bench [-- readings devices parallelism cpu-iterations invocation-size]   (./pipeline bench functions)
 // ./pipeline bench backlog [--readings 1000000] [--rounds 3] [--events 2] [--handler DLL] …   (BacklogArguments.cs):
 // the largest invocations POSTed to the handler, then a backlog drained through the local Release stack.
 if (args.Length > 0 && args[0] == "backlog")
@@ -14,11 +14,12 @@ var readings = args.Length > 0 ? int.Parse(args[0], CultureInfo.InvariantCulture
 var devices = args.Length > 1 ? int.Parse(args[1], CultureInfo.InvariantCulture) : 100; // loadgen's default fleet: 50 + 50
 var parallelism = args.Length > 2 ? int.Parse(args[2], CultureInfo.InvariantCulture) : 32;
 var cpuIterations = args.Length > 3 ? int.Parse(args[3], CultureInfo.InvariantCulture) : 200;
+var invocationSize = args.Length > 4 ? int.Parse(args[4], CultureInfo.InvariantCulture) : 500; // host.json's largest processor invocation
 var root = RepoLayout.Current.Root;
 
 Console.WriteLine($"Handler CPU per reading ({Environment.ProcessorCount} cores, no store):");
 CpuBench.Run(cpuIterations);
 
 await using var store = await CosmosEmulatorProcess.StartAsync();
-Console.WriteLine($"Cosmos write path: {readings:N0} weather readings over {devices} devices, batches of 2,000, parallelism {parallelism}, Cosmos DB emulator {store.Endpoint}:");
-await new WriteBench(root, store, readings, devices, parallelism).RunAsync();
+Console.WriteLine($"Cosmos write path: {readings:N0} weather readings per contender over {devices} devices, point parallelism {parallelism}, Cosmos DB emulator {store.Endpoint}:");
+await new WriteBench(root, store, readings, devices, parallelism, invocationSize).RunAsync();

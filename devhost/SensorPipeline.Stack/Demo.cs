@@ -229,6 +229,10 @@ public static class Demo
             $"the rows cover {N(covered)} of the {N(written)} documents written (redelivered duplicates included: each write is one document write); the backlog episode lasts from the pause until devhost's lag is back to its level before it; dashboard: [link]{pipeline.DashboardUrl}[/]");
     }
 
+    // The functions that write documents: the splitter forwards events and writes none.
+    private static IEnumerable<JsonElement> Processors(JsonElement telemetry) =>
+        telemetry.GetProperty("functions").EnumerateArray().Where(f => f.GetProperty("documentsWritten").GetInt64() > 0 || f.TryGetProperty("endToEnd", out var e) && e.ValueKind == JsonValueKind.Object);
+
     private static async Task KillLaterAsync(SensorPipeline.Toolkit.InstanceFleet fleet, TimeSpan after, TextWriter output, CancellationToken cancellationToken)
     {
         await Task.Delay(after, cancellationToken);
@@ -271,10 +275,6 @@ public static class Demo
             console.WriteLine(line);
         }
     }
-
-    // The functions that write documents: the splitter forwards events and writes none.
-    private static IEnumerable<JsonElement> Processors(JsonElement telemetry) =>
-        telemetry.GetProperty("functions").EnumerateArray().Where(f => f.GetProperty("documentsWritten").GetInt64() > 0 || f.TryGetProperty("endToEnd", out var e) && e.ValueKind == JsonValueKind.Object);
 
     private static string Seconds(TimeSpan value) => value.TotalSeconds.ToString("0.###", CultureInfo.InvariantCulture) + "s";
 

@@ -213,11 +213,11 @@ public sealed record FunctionsStatus(int? HandlerPid, int HandlerStarts, IReadOn
 public sealed record FunctionStatusView(string Name, string EventHubName, string ConsumerGroup, bool Paused,
     long InvocationsSucceeded, long InvocationsFailed, long InvocationsRetried, IReadOnlyList<PartitionStatusView> Partitions)
 {
-    /// <summary>Distinct owners with an active ownership record (separate instances only).</summary>
-    public int Instances { get; init; }
-
     /// <summary>The function's largest succeeded invocations so far (null from a devhost that does not report them).</summary>
     public LargestInvocationsView? Largest { get; init; }
+
+    /// <summary>Distinct owners with an active ownership record (separate instances only).</summary>
+    public int Instances { get; init; }
 }
 
 /// <summary>Three separate maxima over a function's succeeded invocations: request body bytes, events in one batch,

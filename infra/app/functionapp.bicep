@@ -300,6 +300,16 @@ resource functionApp 'Microsoft.Web/sites@2024-04-01' = {
           name: 'Cosmos__OperationTimeout'
           value: '00:00:10'
         }
+        // Batch requests of up to 100 documents for any write phase of 20 or more; smaller ones go at once as point writes.
+        {
+          name: 'Pipeline__BulkMinimumDocuments'
+          value: '20'
+        }
+        // Gateway: one HTTPS endpoint and few connections; bulk spreads its per-request cost (functions/README.md).
+        {
+          name: 'Cosmos__ConnectionMode'
+          value: 'Gateway'
+        }
         // One aggregation period per minute and 8 buckets per doubling: pre-aggregated telemetry whose volume
         // does not grow with the event rate (see the telemetry cost figures in README).
         {

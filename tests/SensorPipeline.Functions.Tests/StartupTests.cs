@@ -17,6 +17,8 @@ public sealed class StartupTests : IDisposable
     [InlineData("Cosmos__AccountEndpoint", "")]
     [InlineData("Cosmos__AuthKey", "not base64!")]
     [InlineData("Pipeline__DeviceWrite", "Sideways", "Pipeline:DeviceWrite")]
+    [InlineData("Pipeline__BulkMinimumDocuments", "0")]
+    [InlineData("Cosmos__ConnectionMode", "Sideways", "Cosmos:ConnectionMode")]
     public async Task Start_BadSetting_ExitsNamingTheSetting(string setting, string value, string? named = null)
     {
         var settings = Settings();

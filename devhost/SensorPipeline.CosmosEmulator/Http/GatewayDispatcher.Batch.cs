@@ -86,6 +86,11 @@ internal sealed partial class GatewayDispatcher
             switch (operation.Kind)
             {
                 case BatchOperationKind.Create or BatchOperationKind.Upsert or BatchOperationKind.Replace:
+                    if (DocumentFault(operation.ResourceBody.Span) is { } fault)
+                    {
+                        return EmulatorStore.Failure(fault.Error, fault.Error.Status == 429 ? (uint)fault.RetryAfterMs : null);
+                    }
+
                     var kind = operation.Kind switch { BatchOperationKind.Create => WriteKind.Create, BatchOperationKind.Upsert => WriteKind.Upsert, _ => WriteKind.Replace };
                     var (status, written) = await store.WriteAsync(container, kind, key, operation.Kind == BatchOperationKind.Replace ? operation.Id : null,
                         operation.ResourceBody, ifMatch);

@@ -33,6 +33,12 @@ internal sealed partial class GatewayDispatcher
         {
             var kind = IsTrue(request.Headers[CosmosHeaders.IsUpsert]) ? WriteKind.Upsert : WriteKind.Create;
             var body = await ReadBodyAsync(context);
+            if (DocumentFault(body.Span) is { } fault)
+            {
+                await GatewayResponse.ErrorAsync(context, fault.Error, fault.RetryAfterMs);
+                return;
+            }
+
             var (status, document) = await store.WriteAsync(container, kind, HeaderKey(request), null, body, IfMatch(request));
             await WrittenAsync(context, container, status, document);
         }
@@ -61,6 +67,12 @@ internal sealed partial class GatewayDispatcher
         if (HttpMethods.IsPut(method))
         {
             var body = await ReadBodyAsync(context);
+            if (DocumentFault(body.Span) is { } fault)
+            {
+                await GatewayResponse.ErrorAsync(context, fault.Error, fault.RetryAfterMs);
+                return;
+            }
+
             var (status, document) = await store.WriteAsync(container, WriteKind.Replace, HeaderKey(request), id, body, IfMatch(request));
             await WrittenAsync(context, container, status, document);
             return;

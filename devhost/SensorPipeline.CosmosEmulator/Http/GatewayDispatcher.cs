@@ -125,7 +125,9 @@ internal sealed partial class GatewayDispatcher(EmulatorStore store, MasterKeyAu
 
     private static string FaultCode(int status) => status switch
     {
+        400 => "BadRequest",
         403 => "Forbidden",
+        413 => "RequestEntityTooLarge",
         408 => "RequestTimeout",
         410 => "Gone",
         429 => "TooManyRequests",
@@ -133,6 +135,13 @@ internal sealed partial class GatewayDispatcher(EmulatorStore store, MasterKeyAu
         500 => "InternalServerError",
         _ => "ServiceUnavailable",
     };
+
+    /// <summary>A per-document fault for this document write (<see cref="FaultRequest.DocumentContains"/>), as a store error.</summary>
+    private (StoreException Error, int RetryAfterMs)? DocumentFault(ReadOnlySpan<byte> document) =>
+        faults.MatchDocument(document) is { } fault
+            ? (new StoreException(fault.Status, FaultCode(fault.Status), $"Injected fault: {fault.Status} for this document.", fault.SubStatus ?? 0),
+                fault.Status == 429 ? fault.RetryAfterMs ?? 100 : 0)
+            : null;
 
     private static Task NotSupported(HttpContext context) =>
         GatewayResponse.ErrorAsync(context, 400, "BadRequest",

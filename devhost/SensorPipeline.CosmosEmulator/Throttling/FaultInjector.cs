@@ -9,7 +9,11 @@ namespace SensorPipeline.CosmosEmulator.Throttling;
 /// <param name="WritesOnly">Only writes (create, upsert, replace, patch, delete, batch) fail.</param>
 /// <param name="RetryAfterMs">For 429: the <c>x-ms-retry-after-ms</c> sent. Default 100.</param>
 /// <param name="SubStatus">The <c>x-ms-substatus</c> sent (e.g. 3200 for a 429 from the RU budget). Default 0.</param>
-internal sealed record FaultRequest(int Status, double Seconds, double? Probability, bool WritesOnly, int? RetryAfterMs, int? SubStatus);
+/// <param name="DocumentContains">When set, the fault is per document, as the service fails one document of a request:
+/// only writes whose document (the body of a create, upsert or replace) contains this text fail, each operation of a
+/// bulk request on its own (its result carries the status; the others succeed), and 400 and 413 — one document
+/// refused — are allowed too. Transactional batches are not affected.</param>
+internal sealed record FaultRequest(int Status, double Seconds, double? Probability, bool WritesOnly, int? RetryAfterMs, int? SubStatus, string? DocumentContains = null);
 
 /// <summary>A container's new RU/s budget (0 = unlimited).</summary>
 internal sealed record ThroughputRequest(string Database, string Container, double RequestUnitsPerSecond);
@@ -18,14 +22,21 @@ internal sealed record ThroughputRequest(string Database, string Container, doub
 internal sealed class FaultInjector(TimeProvider time)
 {
     private static readonly int[] Allowed = [403, 408, 410, 429, 449, 500, 503];
+    private static readonly int[] AllowedPerDocument = [400, 403, 408, 410, 413, 429, 449, 500, 503];
     private volatile Active? _active;
 
     public static string? Validate(FaultRequest request)
     {
         ArgumentNullException.ThrowIfNull(request);
-        if (Array.IndexOf(Allowed, request.Status) < 0)
+        var allowed = request.DocumentContains is null ? Allowed : AllowedPerDocument;
+        if (Array.IndexOf(allowed, request.Status) < 0)
         {
-            return $"status must be one of {string.Join(", ", Allowed)}, got {request.Status}.";
+            return $"status must be one of {string.Join(", ", allowed)}, got {request.Status}.";
+        }
+
+        if (request.DocumentContains is { Length: 0 })
+        {
+            return "documentContains must not be empty.";
         }
 
         if (!(request.Seconds is >= 0.1 and <= 3600))
@@ -40,8 +51,35 @@ internal sealed class FaultInjector(TimeProvider time)
 
     public void Clear() => _active = null;
 
-    /// <summary>The fault to answer this request with, if one applies.</summary>
+    /// <summary>The fault to answer this request with, if one applies (never a per-document fault).</summary>
     public FaultRequest? Match(bool isWrite)
+    {
+        if (Current() is not { } active || active.Request.DocumentContains is not null)
+        {
+            return null;
+        }
+
+        if (active.Request.WritesOnly && !isWrite)
+        {
+            return null;
+        }
+
+        return Random.Shared.NextDouble() < (active.Request.Probability ?? 1) ? active.Request : null;
+    }
+
+    /// <summary>The per-document fault to answer this document write with, if one applies.</summary>
+    public FaultRequest? MatchDocument(ReadOnlySpan<byte> document)
+    {
+        if (Current() is not { } active || active.Request.DocumentContains is not { } marker
+            || document.IndexOf(System.Text.Encoding.UTF8.GetBytes(marker)) < 0)
+        {
+            return null;
+        }
+
+        return Random.Shared.NextDouble() < (active.Request.Probability ?? 1) ? active.Request : null;
+    }
+
+    private Active? Current()
     {
         if (_active is not { } active)
         {
@@ -54,12 +92,7 @@ internal sealed class FaultInjector(TimeProvider time)
             return null;
         }
 
-        if (active.Request.WritesOnly && !isWrite)
-        {
-            return null;
-        }
-
-        return Random.Shared.NextDouble() < (active.Request.Probability ?? 1) ? active.Request : null;
+        return active;
     }
 
     private sealed record Active(FaultRequest Request, DateTimeOffset Until);

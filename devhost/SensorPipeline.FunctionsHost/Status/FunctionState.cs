@@ -16,14 +16,14 @@ internal sealed class FunctionState(FunctionDefinition definition)
 
     public PauseGate Pause { get; } = new();
 
+    public InvocationExtremes Largest { get; } = new();
+
     /// <summary>The partitions this host listens on: all of them for a single instance, else what its ownership loop
     /// holds.</summary>
     public OwnedPartitions Owned { get; } = new();
 
     /// <summary>The ownership loop of an instance among several; null for a single instance or an observer.</summary>
     public OwnershipLoop? Ownership { get; set; }
-
-    public InvocationExtremes Largest { get; } = new();
 
     public long Succeeded => Interlocked.Read(ref _succeeded);
 

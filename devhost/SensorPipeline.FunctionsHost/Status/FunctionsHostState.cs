@@ -109,14 +109,15 @@ public sealed class FunctionsHostState(IEventHubsGateway gateway, TimeProvider t
 /// checkpoint backwards (another instance had checkpointed further after a move).</summary>
 public sealed record FunctionsHostStatus(int? HandlerPid, int? HandlerPort, int HandlerStarts, IReadOnlyList<FunctionStatus> Functions, string? InstanceId = null, long CheckpointRewinds = 0);
 
-/// <summary>One function: invocations ok / failed / retried, whether paused, its consumer group's partitions, and its
-/// largest invocations so far; <paramref name="Instances"/>: distinct owners with an active ownership record;
-/// <paramref name="OwnershipChanges"/>: times this host's own set of owned partitions changed;
-/// <paramref name="TargetEventsPerInstance"/>: the target-based scaler's unprocessed events per instance (host.json
-/// targetUnprocessedEventThreshold, else maxEventBatchSize).</summary>
+/// <summary>One function: invocations ok / failed / retried, whether paused, its consumer group's partitions, and its largest invocations so far;
+/// <paramref name="Instances"/>: distinct owners with an active ownership record; <paramref name="OwnershipChanges"/>:
+/// times this host's own set of owned partitions changed; <paramref name="TargetEventsPerInstance"/>: the
+/// target-based scaler's unprocessed events per instance (host.json targetUnprocessedEventThreshold, else
+/// maxEventBatchSize).</summary>
 public sealed record FunctionStatus(string Name, string EventHubName, string ConsumerGroup, bool Paused, long InvocationsSucceeded, long InvocationsFailed, long InvocationsRetried, IReadOnlyList<PartitionStatus> Partitions,
     int Instances = 0, long OwnershipChanges = 0, int TargetEventsPerInstance = 100)
 {
+    /// <summary>The function's largest invocations so far.</summary>
     public LargestInvocations Largest { get; init; } = new(0, 0, 0);
 }
 

@@ -66,12 +66,17 @@ internal static class FunctionsExtensions
         services.AddSingleton(sp => CosmosClientFactory.Create(
             sp.GetRequiredService<IOptions<CosmosOptions>>().Value,
             sp.GetRequiredService<IOptions<PipelineOptions>>().Value.WriteParallelism));
+        services.AddKeyedSingleton(StoreContainers.BulkClient, (sp, _) => CosmosClientFactory.Create(
+            sp.GetRequiredService<IOptions<CosmosOptions>>().Value,
+            sp.GetRequiredService<IOptions<PipelineOptions>>().Value.WriteParallelism,
+            bulk: true));
         services.AddHostedService<ContainerInitializer>();
         services.AddSingleton<StoreContainers>();
         services.AddSingleton<StoreRetry>();
         services.AddSingleton<DocumentWriter>();
         services.AddSingleton<DeviceStateGuard>();
         services.AddSingleton<DeadLetterStore>();
+        services.AddSingleton<StraddleReconciler>();
         services.AddSingleton<AttemptLedger>();
         services.AddSingleton<PoisonIsolation>();
 

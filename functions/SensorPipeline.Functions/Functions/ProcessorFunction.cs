@@ -27,6 +27,7 @@ internal sealed class ProcessorFunction(
     DocumentWriter writer,
     DeviceStateGuard devices,
     DeadLetterStore deadLetters,
+    StraddleReconciler reconciler,
     PoisonIsolation isolation,
     IOptions<PipelineOptions> options,
     TimeProvider clock,
@@ -97,18 +98,18 @@ internal sealed class ProcessorFunction(
     private async Task<BatchTally> WriteAsync(ProcessResult result, InvocationRequest request, SourcePosition batchStart, DateTimeOffset now, BatchTally tally,
         CancellationToken cancellationToken)
     {
-        var parallel = new ParallelOptions { MaxDegreeOfParallelism = options.Value.WriteParallelism, CancellationToken = cancellationToken };
+        var pointParallelism = options.Value.WriteParallelism;
         var rejected = new ConcurrentBag<DeadLetter>();
-        var live = 0;
-        var archived = 0;
-        var redundant = 0;
-        var nowMs = now.ToUnixTimeMilliseconds();
+        var stored = new bool[result.Pending.Count];
 
-        // Readings first, so a device's latest state never points at a reading that is not stored yet.
-        await Parallel.ForEachAsync(Indices(result.Pending.Count), parallel, async (i, token) =>
+        // Readings first, so a device's latest state never points at a reading that is not stored yet. A large phase goes
+        // through the bulk client, every write started at once so they fill batch requests; each write still gets its
+        // own answer, classified as a point write's would be (transient retried, refused dead-lettered, systemic thrown).
+        var readings = containers.For(result.Pending.Count);
+        await Parallel.ForEachAsync(Indices(result.Pending.Count), Concurrency(readings, result.Pending.Count, pointParallelism, cancellationToken), async (i, token) =>
         {
             var document = result.Pending[i];
-            var container = document.Target == DocumentTarget.Live ? containers.Readings : containers.Archive;
+            var container = document.Target == DocumentTarget.Live ? readings.Readings : readings.Archive;
             var outcome = await writer.UpsertAsync(container, document.DeviceId, result.Bytes(document), token);
             if (outcome.Result == WriteResult.Rejected)
             {
@@ -116,24 +117,44 @@ internal sealed class ProcessorFunction(
                 return;
             }
 
-            tally.Written(document.EnqueuedUnixMs, document.ObservedUnixMs);
-            if (await ReconcileStraddleAsync(document, nowMs, token))
+            stored[i] = true;
+        });
+
+        var redundantCopies = await reconciler.ReconcileAsync(result, stored, now.ToUnixTimeMilliseconds(), readings, pointParallelism, cancellationToken);
+        var live = 0;
+        var archived = 0;
+        var redundant = 0;
+        for (var i = 0; i < stored.Length; i++)
+        {
+            if (!stored[i])
             {
-                Interlocked.Increment(ref redundant);
+                continue;
+            }
+
+            var document = result.Pending[i];
+            tally.Written(document.EnqueuedUnixMs, document.ObservedUnixMs);
+            if (redundantCopies is not null && redundantCopies[i])
+            {
+                redundant++;
+            }
+            else if (document.Target == DocumentTarget.Live)
+            {
+                live++;
             }
             else
             {
-                Interlocked.Increment(ref document.Target == DocumentTarget.Live ? ref live : ref archived);
+                archived++;
             }
-        });
+        }
 
         var updated = 0;
         var superseded = 0;
-        await Parallel.ForEachAsync(Indices(result.Latest.Count), parallel, async (i, token) =>
+        var devicesSet = containers.For(result.Latest.Count);
+        await Parallel.ForEachAsync(Indices(result.Latest.Count), Concurrency(devicesSet, result.Latest.Count, pointParallelism, cancellationToken), async (i, token) =>
         {
             var latest = result.Latest[i];
             var bytes = result.Documents.Slice(latest.DocumentOffset, latest.DocumentLength);
-            var outcome = await devices.WriteAsync(containers.Devices, latest, bytes, token);
+            var outcome = await devices.WriteAsync(devicesSet.Devices, latest, bytes, token);
             switch (outcome.Result)
             {
                 case WriteResult.Written:
@@ -154,41 +175,8 @@ internal sealed class ProcessorFunction(
         return tally;
     }
 
-    /// <summary>
-    /// Two deliveries of one reading (a producer retry or duplicate) enqueued moments apart can straddle the max age:
-    /// one copy fresh, one stale, processed in either order on different partitions. Live wins, so the reading ends
-    /// in exactly one container. A fresh reading near the boundary deletes any archived copy after writing itself; a
-    /// stale one, after archiving itself, deletes its own archive copy if the reading is live. Write-then-check on
-    /// both sides means every interleaving ends with the archive copy gone. Only readings within the redelivery
-    /// window of the max age pay for it. True when this document turned out redundant (its archive copy removed).
-    /// </summary>
-    private async Task<bool> ReconcileStraddleAsync(PendingDocument document, long nowMs, CancellationToken cancellationToken)
-    {
-        var window = TimeSpan.FromTicks(Math.Min(options.Value.RedeliveryWindow.Ticks, options.Value.MaxAge.Ticks));
-        if (window <= TimeSpan.Zero)
-        {
-            return false;
-        }
-
-        if (document.Target == DocumentTarget.Live)
-        {
-            var age = nowMs - document.EnqueuedUnixMs;
-            if (age > (long)(options.Value.MaxAge - window).TotalMilliseconds)
-            {
-                await writer.DeleteIfExistsAsync(containers.Archive, document.DeviceId, document.Id, cancellationToken);
-            }
-
-            return false;
-        }
-
-        if (!await writer.ExistsAsync(containers.Readings, document.DeviceId, document.Id, cancellationToken))
-        {
-            return false;
-        }
-
-        await writer.DeleteIfExistsAsync(containers.Archive, document.DeviceId, document.Id, cancellationToken);
-        return true;
-    }
+    private static ParallelOptions Concurrency(ContainerSet set, int documents, int pointParallelism, CancellationToken cancellationToken) =>
+        new() { MaxDegreeOfParallelism = set.Parallelism(documents, pointParallelism), CancellationToken = cancellationToken };
 
     /// <summary>
     /// A document the store refused for good. Its dead letter id is deterministic for a redelivered batch:

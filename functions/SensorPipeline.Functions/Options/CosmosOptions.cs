@@ -49,4 +49,12 @@ internal sealed class CosmosOptions
     /// invocation instead of hanging it). Default 00:00:10; 100 ms to 5 minutes.
     /// </summary>
     public TimeSpan OperationTimeout { get; set; } = TimeSpan.FromSeconds(10);
+
+    /// <summary>
+    /// How the SDK reaches the account: <c>Gateway</c> (HTTPS to the account endpoint on port 443) or <c>Direct</c> (TCP to
+    /// the partitions' replicas on ports 10000–20000). Default <c>Gateway</c>: with bulk writes a request carries up to 100
+    /// documents, so Direct's saving per request is spread thin, while Gateway needs one endpoint, one port and few
+    /// connections (functions/README.md, "Direct or Gateway"). The local emulator speaks Gateway only.
+    /// </summary>
+    public Microsoft.Azure.Cosmos.ConnectionMode ConnectionMode { get; set; } = Microsoft.Azure.Cosmos.ConnectionMode.Gateway;
 }

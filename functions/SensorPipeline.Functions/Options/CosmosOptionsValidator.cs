@@ -34,6 +34,11 @@ internal sealed class CosmosOptionsValidator : IValidateOptions<CosmosOptions>
             failures.Add($"Cosmos__OperationTimeout must be from 00:00:00.100 to 00:05:00, found {options.OperationTimeout}.");
         }
 
+        if (!Enum.IsDefined(options.ConnectionMode))
+        {
+            failures.Add($"Cosmos__ConnectionMode must be Gateway or Direct, found {options.ConnectionMode}.");
+        }
+
         return failures.Count == 0 ? ValidateOptionsResult.Success : ValidateOptionsResult.Fail(failures);
     }
 

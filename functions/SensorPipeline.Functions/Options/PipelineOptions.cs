@@ -28,8 +28,16 @@ internal sealed class PipelineOptions
     /// </summary>
     public TimeSpan RedeliveryWindow { get; set; } = TimeSpan.FromSeconds(30);
 
-    /// <summary>Concurrent Cosmos DB writes per invocation. Default 32; 1 to 256.</summary>
+    /// <summary>Concurrent Cosmos DB point writes per invocation (a write phase below <see cref="BulkMinimumDocuments"/>). Default 32; 1 to 256.</summary>
     public int WriteParallelism { get; set; } = 32;
+
+    /// <summary>
+    /// A write phase of an invocation (its readings and archived readings, its device states, its dead letters) with at
+    /// least this many documents goes through the bulk client, which packs them into requests of up to 100 operations per
+    /// partition key range; a smaller phase is sent as point operations, since the bulk client sends a batch that is not
+    /// full only on its 100 ms timer. Default 20; 1 (always bulk) to 1000000 (never).
+    /// </summary>
+    public int BulkMinimumDocuments { get; set; } = 20;
 
     /// <summary>
     /// Attempts after the first for one document on a transient store answer (429, 408, 449, 503, a timeout)

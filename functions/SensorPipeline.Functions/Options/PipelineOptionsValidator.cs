@@ -24,6 +24,11 @@ internal sealed class PipelineOptionsValidator : IValidateOptions<PipelineOption
             failures.Add($"Pipeline__WriteParallelism must be from 1 to 256, found {options.WriteParallelism}.");
         }
 
+        if (options.BulkMinimumDocuments is < 1 or > 1_000_000)
+        {
+            failures.Add($"Pipeline__BulkMinimumDocuments must be from 1 to 1000000, found {options.BulkMinimumDocuments}.");
+        }
+
         if (!Enum.IsDefined(options.DeviceWrite))
         {
             failures.Add($"Pipeline__DeviceWrite must be Patch or ReadReplace, found {options.DeviceWrite}.");

@@ -4,16 +4,17 @@ using SensorPipeline.Functions.Options;
 
 namespace SensorPipeline.Functions.Storage;
 
-/// <summary>Builds the process's one <see cref="CosmosClient"/> (it pools connections; one per process is the SDK's rule).
-/// Nothing here knows the local emulator: locally the configuration supplies its endpoint and key, and the
-/// environment (<c>SSL_CERT_DIR</c>) its certificate, as for any server.</summary>
+/// <summary>Builds the process's two <see cref="CosmosClient"/>s, each made once: the point client, and the bulk client
+/// (<see cref="CosmosClientOptions.AllowBulkExecution"/>), which the SDK only allows for a whole client and which would
+/// hold every small write back for its dispatch timer. Nothing here knows the local emulator: locally the configuration
+/// supplies its endpoint, key and connection mode, and the environment (<c>SSL_CERT_DIR</c>) its certificate, as for any server.</summary>
 internal static class CosmosClientFactory
 {
-    public static CosmosClient Create(CosmosOptions options, int writeParallelism)
+    public static CosmosClient Create(CosmosOptions options, int writeParallelism, bool bulk = false)
     {
         ArgumentNullException.ThrowIfNull(options);
         var endpoint = options.AccountEndpoint ?? throw new InvalidOperationException("Cosmos__AccountEndpoint is required.");
-        var clientOptions = ClientOptions(options, writeParallelism);
+        var clientOptions = ClientOptions(options, writeParallelism, bulk);
         if (options.AuthKey is { Length: > 0 } key)
         {
             return new CosmosClient(endpoint.AbsoluteUri, key, clientOptions);
@@ -24,14 +25,16 @@ internal static class CosmosClientFactory
     }
 
     /// <summary>The handler's client settings (a benchmark's baseline uses the same).</summary>
-    public static CosmosClientOptions ClientOptions(CosmosOptions options, int writeParallelism)
+    public static CosmosClientOptions ClientOptions(CosmosOptions options, int writeParallelism, bool bulk = false)
     {
         ArgumentNullException.ThrowIfNull(options);
         return new CosmosClientOptions
         {
-            ApplicationName = "sensorpipeline-functions",
-            // Gateway mode: one HTTPS endpoint, works through Flex Consumption's outbound rules.
-            ConnectionMode = ConnectionMode.Gateway,
+            ApplicationName = bulk ? "sensorpipeline-functions-bulk" : "sensorpipeline-functions",
+            ConnectionMode = options.ConnectionMode,
+            // The bulk executor groups concurrent point operations per partition key range into batch requests of up
+            // to 100 operations; per-operation answers come back as ResponseMessages like a point write's.
+            AllowBulkExecution = bulk,
             GatewayModeMaxConnectionLimit = Math.Max(50, writeParallelism * 2),
             RequestTimeout = options.OperationTimeout,
             EnableContentResponseOnWrite = false,

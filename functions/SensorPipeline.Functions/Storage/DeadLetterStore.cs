@@ -23,11 +23,12 @@ internal sealed class DeadLetterStore(StoreContainers containers, DocumentWriter
             return;
         }
 
-        var parallel = new ParallelOptions { MaxDegreeOfParallelism = options.Value.WriteParallelism, CancellationToken = cancellationToken };
+        var set = containers.For(deadLetters.Count);
+        var parallel = new ParallelOptions { MaxDegreeOfParallelism = set.Parallelism(deadLetters.Count, options.Value.WriteParallelism), CancellationToken = cancellationToken };
         await Parallel.ForEachAsync(deadLetters, parallel, async (deadLetter, token) =>
         {
             var document = DeadLetterWriter.ToUtf8(deadLetter, now);
-            var outcome = await writer.UpsertAsync(containers.DeadLetters, deadLetter.Id, document, token);
+            var outcome = await writer.UpsertAsync(set.DeadLetters, deadLetter.Id, document, token);
             if (outcome.Result != WriteResult.Rejected)
             {
                 return;
@@ -35,13 +36,13 @@ internal sealed class DeadLetterStore(StoreContainers containers, DocumentWriter
 
             var reduced = DeadLetterWriter.ToUtf8Reduced(deadLetter, now, outcome.Detail ?? ((int)outcome.Status).ToString(System.Globalization.CultureInfo.InvariantCulture));
             FunctionsLog.DeadLetterReduced(logger, deadLetter.Id, (int)outcome.Status, Math.Min(deadLetter.Payload.Length, DeadLetterWriter.ReducedPayloadBytes), deadLetter.Payload.Length);
-            var second = await writer.UpsertAsync(containers.DeadLetters, deadLetter.Id, reduced, token);
+            var second = await writer.UpsertAsync(set.DeadLetters, deadLetter.Id, reduced, token);
             if (second.Result == WriteResult.Rejected)
             {
                 // Refused even reduced: the store objects to the content, not the size. Keep what identifies it.
                 var bare = deadLetter with { Detail = "payload and detail refused by the store; see payloadSha256" };
                 var minimal = DeadLetterWriter.ToUtf8Reduced(bare, now, $"{outcome.Detail}; reduced: {second.Detail}", keepBytes: 0);
-                var last = await writer.UpsertAsync(containers.DeadLetters, deadLetter.Id, minimal, token);
+                var last = await writer.UpsertAsync(set.DeadLetters, deadLetter.Id, minimal, token);
                 if (last.Result == WriteResult.Rejected)
                 {
                     throw new StoreUnavailableException("dead-letter upsert", last.Status, 3,

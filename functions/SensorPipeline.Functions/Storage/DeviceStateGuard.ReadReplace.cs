@@ -1,4 +1,3 @@
-using System.Buffers;
 using System.Net;
 using System.Text.Json;
 using Microsoft.Azure.Cosmos;
@@ -72,37 +71,8 @@ internal sealed partial class DeviceStateGuard
     }
 
     /// <summary>The stored document's <c>version</c>, or null when it has none (then any reading is newer).</summary>
-    private static async Task<string?> StoredVersionAsync(Stream? content, CancellationToken cancellationToken)
-    {
-        if (content is null)
-        {
-            return null;
-        }
-
-        var buffer = ArrayPool<byte>.Shared.Rent(4096);
-        try
-        {
-            var length = 0;
-            int read;
-            while ((read = await content.ReadAsync(buffer.AsMemory(length), cancellationToken)) > 0)
-            {
-                length += read;
-                if (length == buffer.Length)
-                {
-                    var larger = ArrayPool<byte>.Shared.Rent(buffer.Length * 2);
-                    buffer.AsSpan(0, length).CopyTo(larger);
-                    ArrayPool<byte>.Shared.Return(buffer);
-                    buffer = larger;
-                }
-            }
-
-            return VersionOf(buffer.AsSpan(0, length));
-        }
-        finally
-        {
-            ArrayPool<byte>.Shared.Return(buffer);
-        }
-    }
+    private static Task<string?> StoredVersionAsync(Stream? content, CancellationToken cancellationToken) =>
+        ResponseContent.ParseAsync(content, null, VersionOf, cancellationToken);
 
     private static string? VersionOf(ReadOnlySpan<byte> json)
     {

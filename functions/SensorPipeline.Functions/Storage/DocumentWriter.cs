@@ -27,22 +27,33 @@ internal sealed class DocumentWriter(StoreRetry retry)
         return Classify("upsert", response);
     }
 
-    /// <summary>True when the document exists (200), false when it does not (404).</summary>
-    public async Task<bool> ExistsAsync(Container container, string partitionKey, string id, CancellationToken cancellationToken)
+    /// <summary>
+    /// The ids of <paramref name="items"/> that exist in <paramref name="container"/>: one ReadMany (one query per
+    /// partition key range holding any of them), however many items, instead of a point read each.
+    /// </summary>
+    public async Task<HashSet<string>> ExistingAsync(Container container, IReadOnlyList<(string Id, PartitionKey Key)> items, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(container);
+        ArgumentNullException.ThrowIfNull(items);
+        var found = new HashSet<string>(StringComparer.Ordinal);
+        if (items.Count == 0)
+        {
+            return found;
+        }
+
         using var response = await retry.ExecuteAsync(
             container.Id,
-            "read",
-            (container, partitionKey, id),
-            static (s, token) => s.container.ReadItemStreamAsync(s.id, new PartitionKey(s.partitionKey), cancellationToken: token),
+            "read-many",
+            (container, items),
+            static (s, token) => s.container.ReadManyItemsStreamAsync(s.items, cancellationToken: token),
             cancellationToken);
-        return response.StatusCode switch
+        if (!StoreStatus.IsSuccess(response.StatusCode))
         {
-            HttpStatusCode.OK => true,
-            HttpStatusCode.NotFound => false,
-            _ => throw Unavailable("read", response),
-        };
+            throw Unavailable("read-many", response);
+        }
+
+        await StoredIds.CollectAsync(response.Content, found, cancellationToken);
+        return found;
     }
 
     /// <summary>Deletes a document if it exists; true when one was deleted.</summary>

@@ -14,11 +14,11 @@ internal static class SendCommand
     private static readonly Option<string?> Connection = new("--connection") { Description = "Event Hubs connection string (default: env EventHubConnection)." };
     private static readonly Option<string?> Namespace = new("--namespace") { Description = "Namespace host name for Microsoft Entra auth (no key), e.g. ns.servicebus.windows.net (default: env EventHubConnection__fullyQualifiedNamespace)." };
     private static readonly Option<string?> Hub = new("--hub") { Description = "Hub to send to (default: EntityPath of the connection string, else env IngestionHubName, else ingestion)." };
-    private static readonly Option<int> Weather = new("--weather") { Description = "Weather stations.", DefaultValueFactory = _ => 50 };
-    private static readonly Option<int> Seismic = new("--seismic") { Description = "Seismometers.", DefaultValueFactory = _ => 50 };
+    private static readonly Option<int> Weather = new("--weather") { Description = "Weather stations.", DefaultValueFactory = _ => SendOptions.DefaultReadingsPerEvent };
+    private static readonly Option<int> Seismic = new("--seismic") { Description = "Seismometers.", DefaultValueFactory = _ => SendOptions.DefaultReadingsPerEvent };
     private static readonly Option<int> Seed = new("--seed") { Description = "Seed of the simulations.", DefaultValueFactory = _ => 1 };
     private static readonly Option<string> DevicePrefix = new("--device-prefix") { Description = "Device id prefix.", DefaultValueFactory = _ => "dev" };
-    private static readonly Option<int> ReadingsPerEvent = new("--readings-per-event") { Description = "Readings per event.", DefaultValueFactory = _ => 50 };
+    private static readonly Option<int> ReadingsPerEvent = new("--readings-per-event") { Description = "Readings per event.", DefaultValueFactory = _ => SendOptions.DefaultReadingsPerEvent };
     private static readonly Option<double?> Rate = new("--rate") { Description = "Target readings per second (default: flat out)." };
     private static readonly Option<TimeSpan?> Duration = new("--duration") { Description = "How long to send (30s, 5m, …).", CustomParser = r => DurationParser.Parse(r) };
     private static readonly Option<long?> Count = new("--count") { Description = "Readings to send." };

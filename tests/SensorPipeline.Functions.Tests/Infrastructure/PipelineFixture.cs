@@ -31,10 +31,15 @@ public sealed class PipelineFixture : IAsyncLifetime, IDisposable
         _standIn = await CosmosEmulatorProcess.StartAsync();
         var database = "tests-" + Guid.NewGuid().ToString("N")[..8];
         var readReplaceDatabase = database + "-rr";
+        // Every write phase through the bulk client, however small, so the shared tests (newer-wins, redelivery,
+        // straddling the max age) run the batched path; the point path runs in the fixtures with a fault proxy.
+        var settings = HandlerProcess.Settings(_standIn, database);
+        settings["Pipeline__BulkMinimumDocuments"] = "1";
         var readReplaceSettings = HandlerProcess.Settings(_standIn, readReplaceDatabase);
         readReplaceSettings["Pipeline__DeviceWrite"] = "ReadReplace";
+        readReplaceSettings["Pipeline__BulkMinimumDocuments"] = "1";
         var handlers = await Task.WhenAll(
-            HandlerProcess.StartAsync(HandlerProcess.Settings(_standIn, database)),
+            HandlerProcess.StartAsync(settings),
             HandlerProcess.StartAsync(readReplaceSettings));
         (_handler, _readReplaceHandler) = (handlers[0], handlers[1]);
         _store = new StoreReader(_standIn, database);

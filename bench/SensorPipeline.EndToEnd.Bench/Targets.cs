@@ -1,0 +1,75 @@
+using System.Globalization;
+using System.Text;
+
+namespace SensorPipeline.EndToEnd.Bench;
+
+/// <summary>
+/// The chain's targets, each beside the figure this run measured, with a verdict and, where it is missed, what the
+/// run's own figures say limits it. CPU is absolute (µs per reading at the ceiling), so a faster store never hides a
+/// slower chain.
+/// </summary>
+internal static class Targets
+{
+    public const double HandlerUs = 25;
+    public const double DevHostUs = 10;
+    public const double LoadGenUs = 5;
+    public const double P99Ms = 1_000;
+    public const double MaxMs = 5_000;
+
+    public static void Append(StringBuilder s, BenchArguments arguments, PhaseFigures raw, PhaseFigures ceiling, PhaseFigures latency, double halfRate)
+    {
+        var c = CultureInfo.InvariantCulture;
+        var perEvent = ceiling.Events > 0 ? (double)ceiling.Readings / ceiling.Events : 0;
+        s.AppendLine(c, $"Targets (CPU per reading at the chain's ceiling, phase 2; {perEvent:N0} readings per event sent; latency in phase 3):");
+        s.AppendLine();
+        s.AppendLine("| figure | measured | target | verdict | what limits it |");
+        s.AppendLine("|---|---:|---:|---|---|");
+
+        var handler = PerReading(ceiling, Processes.Handler);
+        var upsert = raw.CpuSeconds.GetValueOrDefault(Processes.BenchClient) is { } client && raw.Documents > 0 ? client * 1e6 / raw.Documents : (double?)null;
+        Row(s, "handler CPU per reading", handler, HandlerUs, "µs",
+            $"its store requests: one SDK upsert costs a plain client {Us(upsert)} µs (phase 1); decode → validate → GeoJSON is under 1 µs (`./pipeline bench core`)");
+
+        var devhost = PerReading(ceiling, Processes.DevHost);
+        var units = ceiling.Events + ceiling.Invocations;
+        var perUnit = devhost is { } d && units > 0 ? d * ceiling.Readings / units : (double?)null;
+        Row(s, "devhost CPU per reading (Event Hubs + Functions host)", devhost, DevHostUs, "µs",
+            $"per request and invocation, not per reading: {Us(perUnit)} µs for each of {ceiling.Events:N0} sends received and {ceiling.Invocations:N0} invocations " +
+            $"({units * 1000.0 / Math.Max(1, ceiling.Readings):F1} per 1,000 readings); more readings per event means fewer of both");
+
+        var loadgen = PerReading(ceiling, Processes.LoadGen);
+        Row(s, "loadgen CPU per reading", loadgen, LoadGenUs, "µs",
+            $"{Us(loadgen is { } l && ceiling.Events > 0 ? l * ceiling.Readings / ceiling.Events : null)} µs per event sent, start-up (JIT) included; " +
+            $"a short run spreads its start-up over fewer readings");
+
+        s.AppendLine(c, $"| the store's own CPU per document (stand-in, raw loop) | {Us(PerDocument(raw, Processes.Cosmos))} µs | reported | – | at the ceiling: {Us(PerReading(ceiling, Processes.Cosmos))} µs per reading |");
+        s.AppendLine(c, $"| chain readings/s at the ceiling | {ceiling.DocumentsPerSecond:N0} | reported | – | the raw loop: {raw.DocumentsPerSecond:N0} documents/s |");
+
+        var shortRun = arguments.Minutes < BenchArguments.TargetMinutes
+            ? $"a {arguments.Minutes:0.#}-minute run (`--quick` or `--minutes`); the target is for {BenchArguments.TargetMinutes:0} minutes"
+            : "";
+        Row(s, $"P99 at half the ceiling ({halfRate:N0} readings/s, {arguments.Minutes:0.#} min)", latency.Latency?.P99, P99Ms, "ms", shortRun);
+        Row(s, "max at half the ceiling", latency.Latency?.Max, MaxMs, "ms", shortRun);
+        s.AppendLine();
+    }
+
+    private static void Row(StringBuilder s, string figure, double? measured, double target, string unit, string limit)
+    {
+        var verdict = measured is not { } m ? "not measured" : m <= target ? "met" : "**missed**";
+        var why = measured is { } v && v > target ? limit : (limit.StartsWith("a ", StringComparison.Ordinal) ? limit : "");
+        s.AppendLine(CultureInfo.InvariantCulture, $"| {figure} | {Us(measured)} {unit} | ≤ {target:N0} {unit} | {verdict} | {why} |");
+    }
+
+    private static double? PerReading(PhaseFigures phase, string process) =>
+        phase.CpuSeconds.GetValueOrDefault(process) is { } seconds && phase.Readings > 0 ? seconds * 1e6 / phase.Readings : null;
+
+    private static double? PerDocument(PhaseFigures phase, string process) =>
+        phase.CpuSeconds.GetValueOrDefault(process) is { } seconds && phase.Documents > 0 ? seconds * 1e6 / phase.Documents : null;
+
+    private static string Us(double? value) => value switch
+    {
+        null => "–",
+        < 10 => value.Value.ToString("N1", CultureInfo.InvariantCulture),
+        _ => value.Value.ToString("N0", CultureInfo.InvariantCulture),
+    };
+}

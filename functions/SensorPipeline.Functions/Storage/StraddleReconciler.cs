@@ -1,0 +1,109 @@
+using Microsoft.Azure.Cosmos;
+using Microsoft.Extensions.Options;
+using SensorPipeline.Core.Processing;
+using SensorPipeline.Functions.Options;
+
+namespace SensorPipeline.Functions.Storage;
+
+/// <summary>
+/// Two deliveries of one reading (a producer's retry or duplicate) enqueued moments apart can straddle the max age: one
+/// copy fresh, one stale, processed in either order on different partitions. Live wins, so the reading ends in exactly
+/// one container. A fresh reading near the boundary deletes any archived copy after writing itself; a stale one, after
+/// archiving itself, deletes its own archive copy if the reading is live. Write-then-check on both sides means every
+/// interleaving ends with the archive copy gone: whichever copy is written second finds the first.
+/// <para>Per invocation, not per reading: the checks run once every document of the invocation is written (so each one
+/// is still written before it is checked), as one ReadMany of the near-boundary live ids against <c>archive</c> and one of
+/// the stale ids against <c>readings</c>; only the hits cost a delete. A batch with no straddling duplicate pays at most
+/// those two requests. They go through the client that wrote the documents, so its session covers its own writes.</para>
+/// </summary>
+internal sealed class StraddleReconciler(DocumentWriter writer, IOptions<PipelineOptions> options)
+{
+    private readonly TimeSpan _window = TimeSpan.FromTicks(Math.Min(options.Value.RedeliveryWindow.Ticks, options.Value.MaxAge.Ticks));
+    private readonly TimeSpan _maxAge = options.Value.MaxAge;
+
+    /// <summary>
+    /// Reconciles the stored documents of one invocation (<paramref name="stored"/>[i] for <c>result.Pending[i]</c>) and
+    /// returns which stale ones turned out redundant (their archive copy removed because the reading is live).
+    /// </summary>
+    /// <param name="result">The processed envelopes.</param>
+    /// <param name="stored">Which pending documents were written (a rejected one has nothing to reconcile).</param>
+    /// <param name="nowMs">The batch's first attempt, as the staleness judgement used.</param>
+    /// <param name="containers">The containers the documents were written through.</param>
+    /// <param name="pointParallelism">Concurrent deletes when they go as point operations.</param>
+    /// <param name="cancellationToken">The invocation's token.</param>
+    public async Task<bool[]?> ReconcileAsync(ProcessResult result, bool[] stored, long nowMs, ContainerSet containers, int pointParallelism, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(result);
+        ArgumentNullException.ThrowIfNull(stored);
+        ArgumentNullException.ThrowIfNull(containers);
+        if (_window <= TimeSpan.Zero)
+        {
+            return null;
+        }
+
+        var liveFromAgeMs = (long)(_maxAge - _window).TotalMilliseconds;
+        List<(string Id, PartitionKey Key)>? nearBoundary = null;
+        List<(string Id, PartitionKey Key)>? stale = null;
+        for (var i = 0; i < result.Pending.Count; i++)
+        {
+            var document = result.Pending[i];
+            if (!stored[i])
+            {
+                continue;
+            }
+
+            if (document.Target == DocumentTarget.Live)
+            {
+                // Only a fresh copy within the window of the max age can have a stale twin enqueued before it.
+                if (nowMs - document.EnqueuedUnixMs > liveFromAgeMs)
+                {
+                    (nearBoundary ??= []).Add((document.Id, new PartitionKey(document.DeviceId)));
+                }
+            }
+            else
+            {
+                // Every stale copy: its live twin may have been written long ago, when it was fresh.
+                (stale ??= []).Add((document.Id, new PartitionKey(document.DeviceId)));
+            }
+        }
+
+        if (nearBoundary is null && stale is null)
+        {
+            return null;
+        }
+
+        var archivedTwins = writer.ExistingAsync(containers.Archive, nearBoundary ?? [], cancellationToken);
+        var liveTwins = writer.ExistingAsync(containers.Readings, stale ?? [], cancellationToken);
+        await Task.WhenAll(archivedTwins, liveTwins);
+        var live = await liveTwins;
+        var archived = await archivedTwins;
+        if (live.Count == 0 && archived.Count == 0)
+        {
+            return null;
+        }
+
+        // Both kinds of hit remove the archive copy under the reading's id: the live copy's twin, or the stale copy itself.
+        var deletes = new Dictionary<string, string>(StringComparer.Ordinal);
+        var redundant = new bool[result.Pending.Count];
+        for (var i = 0; i < result.Pending.Count; i++)
+        {
+            var document = result.Pending[i];
+            if (!stored[i])
+            {
+                continue;
+            }
+
+            var hit = document.Target == DocumentTarget.Live ? archived.Contains(document.Id) : live.Contains(document.Id);
+            if (hit)
+            {
+                deletes.TryAdd(document.Id, document.DeviceId);
+                redundant[i] = document.Target == DocumentTarget.Archive;
+            }
+        }
+
+        var parallel = new ParallelOptions { MaxDegreeOfParallelism = containers.Parallelism(deletes.Count, pointParallelism), CancellationToken = cancellationToken };
+        await Parallel.ForEachAsync(deletes, parallel, async (delete, token) =>
+            await writer.DeleteIfExistsAsync(containers.Archive, delete.Value, delete.Key, token));
+        return redundant;
+    }
+}

@@ -1,0 +1,90 @@
+using System.Net;
+using System.Net.Http.Json;
+using System.Text;
+using System.Text.Json;
+using Microsoft.Azure.Cosmos;
+
+namespace SensorPipeline.CosmosEmulator.Tests;
+
+/// <summary>
+/// A fault for one document inside a bulk request (its own result fails, the rest of the request is written), and
+/// ReadMany (the SDK's query of many id/partition-key pairs), against the real emulator process.
+/// </summary>
+public sealed class PerDocumentFaultAndReadManyTests(EmulatorFixture fixture) : IClassFixture<EmulatorFixture>
+{
+    [Fact]
+    public async Task APerDocumentFault_FailsOnlyThatDocumentOfABulkRequest()
+    {
+        var container = await fixture.NewContainerAsync();
+        using var admin = AdminClient();
+        using (var injected = await admin.PostAsJsonAsync("_emulator/faults", new { status = 413, seconds = 60, documentContains = "poison-doc" }))
+        {
+            Assert.Equal(HttpStatusCode.NoContent, injected.StatusCode);
+        }
+
+        try
+        {
+            using var bulk = fixture.Emulator.CreateClient(bulk: true, rateLimitRetries: 0);
+            var target = bulk.GetContainer(fixture.Database.Id, container.Id);
+            var writes = Enumerable.Range(0, 40).Select(async i =>
+            {
+                var id = i == 17 ? "poison-doc" : $"fine-{i}";
+                using var response = await target.UpsertItemStreamAsync(Json($$"""{"id":"{{id}}","deviceId":"d{{i % 3}}"}"""), new PartitionKey($"d{i % 3}"));
+                return (id, response.StatusCode);
+            }).ToArray();
+            var results = await Task.WhenAll(writes);
+
+            Assert.Equal(HttpStatusCode.RequestEntityTooLarge, Assert.Single(results, r => r.id == "poison-doc").StatusCode);
+            Assert.All(results.Where(r => r.id != "poison-doc"), r => Assert.Equal(HttpStatusCode.Created, r.StatusCode));
+        }
+        finally
+        {
+            using var cleared = await admin.DeleteAsync("_emulator/faults");
+        }
+
+        using var missing = await container.ReadItemStreamAsync("poison-doc", new PartitionKey("d2"));
+        Assert.Equal(HttpStatusCode.NotFound, missing.StatusCode);
+    }
+
+    [Fact]
+    public async Task APerDocumentFault_NeedsAMarkerAndAllowsARejection()
+    {
+        using var admin = AdminClient();
+        using var empty = await admin.PostAsJsonAsync("_emulator/faults", new { status = 400, seconds = 1, documentContains = "" });
+        Assert.Equal(HttpStatusCode.BadRequest, empty.StatusCode);
+        using var wholeRequest = await admin.PostAsJsonAsync("_emulator/faults", new { status = 400, seconds = 1 });
+        Assert.Equal(HttpStatusCode.BadRequest, wholeRequest.StatusCode);
+    }
+
+    [Fact]
+    public async Task ReadMany_ReturnsTheDocumentsThatExist_AcrossPartitionKeys()
+    {
+        var container = await fixture.NewContainerAsync();
+        for (var i = 0; i < 5; i++)
+        {
+            using var written = await container.UpsertItemStreamAsync(Json($$"""{"id":"r{{i}}","deviceId":"dev-{{i}}","n":{{i}}}"""), new PartitionKey($"dev-{i}"));
+            Assert.Equal(HttpStatusCode.Created, written.StatusCode);
+        }
+
+        // r1 under the wrong key and r9 do not exist; r0, r2 and r4 do.
+        IReadOnlyList<(string, PartitionKey)> asked = [("r0", new("dev-0")), ("r1", new("dev-2")), ("r2", new("dev-2")), ("r4", new("dev-4")), ("r9", new("dev-9"))];
+        using var response = await container.ReadManyItemsStreamAsync(asked);
+
+        Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+        using var body = await JsonDocument.ParseAsync(response.Content);
+        var ids = body.RootElement.GetProperty("Documents").EnumerateArray().Select(d => d.GetProperty("id").GetString()!).Order().ToArray();
+        Assert.Equal(new[] { "r0", "r2", "r4" }, ids);
+    }
+
+    private static MemoryStream Json(string text) => new(Encoding.UTF8.GetBytes(text));
+
+    private HttpClient AdminClient()
+    {
+        var client = new HttpClient(new HttpClientHandler { ServerCertificateCustomValidationCallback = HttpClientHandler.DangerousAcceptAnyServerCertificateValidator })
+        {
+            BaseAddress = fixture.Emulator.Endpoint,
+        };
+        client.DefaultRequestHeaders.Add("x-emulator-admin", "1");
+        return client;
+    }
+}
