@@ -76,4 +76,7 @@ internal static partial class FunctionsHostLog
 
     [LoggerMessage(EventId = 5024, EventName = "OwnershipCycleFailed", Level = LogLevel.Error, Message = "Ownership cycle of '{Function}' (instance {InstanceId}) failed; held partitions are kept until their records expire, and the cycle runs again")]
     public static partial void OwnershipCycleFailed(ILogger logger, Exception exception, string function, string instanceId);
+
+    [LoggerMessage(EventId = 5025, EventName = "ObserveFailed", Level = LogLevel.Warning, Message = "Could not re-read the instances' checkpoints and ownership records; status keeps the last view and reads again at the next interval")]
+    public static partial void ObserveFailed(ILogger logger, Exception exception);
 }

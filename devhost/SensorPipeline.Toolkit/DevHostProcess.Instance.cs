@@ -58,7 +58,7 @@ public sealed partial class DevHostProcess
             arguments.AddRange(["--set", setting]);
         }
 
-        var process = ChildProcess.Start(new ChildProcessOptions
+        return await StartReadyAsync(new ChildProcessOptions
         {
             Name = "instance " + start.InstanceId,
             FileName = "dotnet",
@@ -67,16 +67,6 @@ public sealed partial class DevHostProcess
             WorkingDirectory = layout.Root,
             LogPath = start.LogPath,
             StopGracePeriod = start.StopGracePeriod,
-        });
-        try
-        {
-            var url = await process.WaitForUrlAsync(Listening(), start.StartTimeout, cancellationToken);
-            return new DevHostProcess(process, new Uri(url.AbsoluteUri.TrimEnd('/') + "/"));
-        }
-        catch
-        {
-            await process.DisposeAsync();
-            throw;
-        }
+        }, start.StartTimeout, cancellationToken);
     }
 }

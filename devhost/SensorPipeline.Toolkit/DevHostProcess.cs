@@ -77,7 +77,7 @@ public sealed partial class DevHostProcess : IAsyncDisposable, IDisposable
         }
 
         var environment = new Dictionary<string, string?>(start.Environment) { ["DOTNET_NOLOGO"] = "1" };
-        var process = ChildProcess.Start(new ChildProcessOptions
+        return await StartReadyAsync(new ChildProcessOptions
         {
             Name = "devhost",
             FileName = "dotnet",
@@ -87,10 +87,17 @@ public sealed partial class DevHostProcess : IAsyncDisposable, IDisposable
             LogPath = start.LogPath,
             Echo = start.Echo,
             StopGracePeriod = start.StopGracePeriod,
-        });
+        }, start.StartTimeout, cancellationToken);
+    }
+
+    /// <summary>Starts a devhost process (the full one or an instance) and waits for its listening line; disposes it
+    /// when the line does not come.</summary>
+    private static async Task<DevHostProcess> StartReadyAsync(ChildProcessOptions options, TimeSpan timeout, CancellationToken cancellationToken)
+    {
+        var process = ChildProcess.Start(options);
         try
         {
-            var url = await process.WaitForUrlAsync(Listening(), start.StartTimeout, cancellationToken);
+            var url = await process.WaitForUrlAsync(Listening(), timeout, cancellationToken);
             return new DevHostProcess(process, new Uri(url.AbsoluteUri.TrimEnd('/') + "/"));
         }
         catch

@@ -45,6 +45,18 @@ public sealed class ConfigurationTests : IDisposable
     }
 
     [Fact]
+    public async Task Load_OwnershipIntervalsAndScalingTarget_FromHostJson_DefaultsAreTheProcessors()
+    {
+        Assert.Equal((TimeSpan.FromSeconds(30), TimeSpan.FromMinutes(2), null, 100),
+            (EventHubsHostSettings.Default.LoadBalancingUpdateInterval, EventHubsHostSettings.Default.PartitionOwnershipExpirationInterval,
+             EventHubsHostSettings.Default.TargetUnprocessedEventThreshold, EventHubsHostSettings.Default.TargetEventsPerInstance));
+        Write("host.json", """{"extensions": {"eventHubs": {"maxEventBatchSize": 7, "loadBalancingUpdateInterval": "00:00:05", "partitionOwnershipExpirationInterval": "00:00:20", "targetUnprocessedEventThreshold": 40}}, """ + Handler + "}");
+        var eventHubs = (await LoadAsync()).Host.EventHubs;
+        Assert.Equal((TimeSpan.FromSeconds(5), TimeSpan.FromSeconds(20), 40, 40),
+            (eventHubs.LoadBalancingUpdateInterval, eventHubs.PartitionOwnershipExpirationInterval, eventHubs.TargetUnprocessedEventThreshold, eventHubs.TargetEventsPerInstance));
+    }
+
+    [Fact]
     public async Task Load_HandlerDescription_ArgumentsThenWorkerPathThenWorkerArguments()
     {
         Write("host.json", "{" + Handler + "}");
@@ -79,6 +91,9 @@ public sealed class ConfigurationTests : IDisposable
     [InlineData("""{"retry": {"strategy": "sometimes", "maxRetryCount": 1}, HANDLER}""", "retry.strategy")]
     [InlineData("""{"retry": {"strategy": "fixedDelay"}, HANDLER}""", "retry.maxRetryCount")]
     [InlineData("""{"functionTimeout": "soon", HANDLER}""", "functionTimeout")]
+    [InlineData("""{"extensions": {"eventHubs": {"loadBalancingUpdateInterval": "00:00:00"}}, HANDLER}""", "extensions.eventHubs.loadBalancingUpdateInterval")]
+    [InlineData("""{"extensions": {"eventHubs": {"loadBalancingUpdateInterval": "00:01:00", "partitionOwnershipExpirationInterval": "00:00:30"}}, HANDLER}""", "extensions.eventHubs.partitionOwnershipExpirationInterval")]
+    [InlineData("""{"extensions": {"eventHubs": {"targetUnprocessedEventThreshold": 0}}, HANDLER}""", "extensions.eventHubs.targetUnprocessedEventThreshold")]
     [InlineData("""{"version": "2.0"}""", "customHandler.description")]
     [InlineData("""[1]""", "$")]
     public async Task Load_BadHostJson_NamesFileAndField(string hostJson, string field)

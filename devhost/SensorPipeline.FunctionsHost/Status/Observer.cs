@@ -32,7 +32,7 @@ internal sealed class Observer(
                 catch (Exception ex) when (ex is not OperationCanceledException)
                 {
                     // A torn or locked file is read again at the next interval; status shows the last good view.
-                    FunctionsHostLog.StallCheckFailed(logger, ex);
+                    FunctionsHostLog.ObserveFailed(logger, ex);
                 }
 
                 await Task.Delay(options.ObserveInterval, cancellationToken);
