@@ -64,7 +64,7 @@ internal sealed class StoreRetry
             {
                 try
                 {
-                    var response = await operation(state, linked.Token);
+                    var response = await WithinAsync(operation(state, linked.Token), linked.Token);
                     if (!isTransient(response.StatusCode))
                     {
                         _metrics.CosmosCall(container, name, _clock.GetElapsedTime(started), response.Headers.RequestCharge, (int)response.StatusCode);
@@ -104,6 +104,36 @@ internal sealed class StoreRetry
             var delay = Backoff(attempt, retryAfter);
             FunctionsLog.TransientStoreFailure(_logger, name, (int)status, attempt + 1, delay.TotalMilliseconds);
             await Task.Delay(delay, _clock, cancellationToken);
+        }
+    }
+
+    /// <summary>
+    /// Waits for one attempt, but never past <paramref name="token"/>. The SDK's bulk mode checks a token only while a
+    /// write waits in its queue: once its batch request is on the wire, a store that stopped answering holds the write
+    /// for the HTTP client's own timeout (a minute), whatever ours is. So the attempt is abandoned at our timeout and
+    /// retried (writes are idempotent upserts and guarded patches); what it answers later is disposed, and its
+    /// failure observed, never lost silently in a finalizer.
+    /// </summary>
+    private static async Task<ResponseMessage> WithinAsync(Task<ResponseMessage> attempt, CancellationToken token)
+    {
+        try
+        {
+            return await attempt.WaitAsync(token);
+        }
+        catch (OperationCanceledException) when (!attempt.IsCompleted)
+        {
+            _ = attempt.ContinueWith(static t =>
+            {
+                if (t.IsCompletedSuccessfully)
+                {
+                    t.Result.Dispose();
+                }
+                else
+                {
+                    _ = t.Exception; // observed: the attempt was already counted as timed out
+                }
+            }, CancellationToken.None, TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
+            throw;
         }
     }
 
