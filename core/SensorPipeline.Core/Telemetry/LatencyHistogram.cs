@@ -31,17 +31,7 @@ public sealed class LatencyHistogram
         var ticks = Math.Max(latency.Ticks, 0);
         Interlocked.Increment(ref _counts[Layout.Index(TimeSpan.FromTicks(ticks).TotalMilliseconds)]);
         Interlocked.Increment(ref _count);
-        var seen = Interlocked.Read(ref _maxTicks);
-        while (ticks > seen)
-        {
-            var previous = Interlocked.CompareExchange(ref _maxTicks, ticks, seen);
-            if (previous == seen)
-            {
-                break;
-            }
-
-            seen = previous;
-        }
+        InterlockedMax.Raise(ref _maxTicks, ticks);
     }
 
     /// <summary>The p-quantile (0 &lt; p ≤ 1): at most one bucket above the true value; zero when empty.</summary>

@@ -4,6 +4,7 @@ using System.Security.Cryptography;
 using System.Text.Json;
 using Microsoft.Azure.Cosmos;
 using SensorPipeline.Core.GeoJson;
+using SensorPipeline.Core.Telemetry;
 using SensorPipeline.LoadGen.Ledger;
 
 namespace SensorPipeline.LoadGen.Verify;
@@ -75,7 +76,7 @@ internal sealed class LedgerVerifier
                     var (liveCopies, staleCopies) = (live.GetValueOrDefault(sequence), stale.GetValueOrDefault(sequence));
                     if (liveCopies > 0)
                     {
-                        InterlockedMax(ref highestLive[d], (long)sequence);
+                        InterlockedMax.Raise(ref highestLive[d], (long)sequence);
                     }
 
                     switch (liveCopies + staleCopies)
@@ -329,21 +330,6 @@ internal sealed class LedgerVerifier
         if (list.Count < Verdict.MaxListed)
         {
             list.Enqueue(item);
-        }
-    }
-
-    private static void InterlockedMax(ref long target, long value)
-    {
-        var seen = Interlocked.Read(ref target);
-        while (value > seen)
-        {
-            var previous = Interlocked.CompareExchange(ref target, value, seen);
-            if (previous == seen)
-            {
-                return;
-            }
-
-            seen = previous;
         }
     }
 }
