@@ -145,19 +145,16 @@ public sealed partial class LocalPipeline : IAsyncDisposable
     }
 
     /// <summary>The telemetry summary over the last <paramref name="window"/>.</summary>
-    public async Task<JsonDocument> GetTelemetrySummaryAsync(TimeSpan window, CancellationToken cancellationToken)
-    {
-        var uri = new Uri(DevHostUrl, string.Create(CultureInfo.InvariantCulture, $"telemetry/summary?window={Math.Ceiling(window.TotalSeconds)}&bin=5"));
-        await using var stream = await _http.GetStreamAsync(uri, cancellationToken);
-        return await JsonDocument.ParseAsync(stream, cancellationToken: cancellationToken);
-    }
+    public Task<JsonDocument> GetTelemetrySummaryAsync(TimeSpan window, CancellationToken cancellationToken) =>
+        GetSummaryAsync(string.Create(CultureInfo.InvariantCulture, $"window={Math.Ceiling(window.TotalSeconds)}"), cancellationToken);
 
     /// <summary>The telemetry summary of the aggregation periods that started in [<paramref name="from"/>, <paramref name="to"/>).</summary>
-    public async Task<JsonDocument> GetTelemetrySummaryAsync(DateTimeOffset from, DateTimeOffset to, CancellationToken cancellationToken)
+    public Task<JsonDocument> GetTelemetrySummaryAsync(DateTimeOffset from, DateTimeOffset to, CancellationToken cancellationToken) =>
+        GetSummaryAsync($"from={Uri.EscapeDataString(from.UtcDateTime.ToString("O", CultureInfo.InvariantCulture))}&to={Uri.EscapeDataString(to.UtcDateTime.ToString("O", CultureInfo.InvariantCulture))}", cancellationToken);
+
+    private async Task<JsonDocument> GetSummaryAsync(string range, CancellationToken cancellationToken)
     {
-        var uri = new Uri(DevHostUrl, string.Create(CultureInfo.InvariantCulture,
-            $"telemetry/summary?from={Uri.EscapeDataString(from.UtcDateTime.ToString("O", CultureInfo.InvariantCulture))}&to={Uri.EscapeDataString(to.UtcDateTime.ToString("O", CultureInfo.InvariantCulture))}&bin=5"));
-        await using var stream = await _http.GetStreamAsync(uri, cancellationToken);
+        await using var stream = await _http.GetStreamAsync(new Uri(DevHostUrl, $"telemetry/summary?{range}&bin=5"), cancellationToken);
         return await JsonDocument.ParseAsync(stream, cancellationToken: cancellationToken);
     }
 
