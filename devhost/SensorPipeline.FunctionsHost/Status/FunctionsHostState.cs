@@ -122,7 +122,8 @@ public sealed class FunctionsHostState(IEventHubsGateway gateway, TimeProvider t
             var partitions = new List<PartitionStatus>();
             var owners = ActiveOwners(function, now);
             var owned = function.Owned.Current;
-            for (var p = 0; p < PartitionCount(function); p++)
+            var partitionCount = PartitionCount(function);
+            for (var p = 0; p < partitionCount; p++)
             {
                 var id = p.ToString(System.Globalization.CultureInfo.InvariantCulture);
                 var bounds = gateway.GetBounds(trigger.EventHubName, id);
