@@ -10,26 +10,12 @@ namespace SensorPipeline.Core.Tests;
 /// The device state of stale readings found already live: a batch redelivered after its first attempt wrote the readings
 /// but died before the devices, and judged stale on its second attempt, must still give each device its state.
 /// </summary>
-public class StaleDeviceStateTests
+public partial class EnvelopeProcessorTests
 {
-    private static readonly long Now = Builders.Observed.ToUnixTimeMilliseconds();
-
     /// <summary>Past the 5-minute max age of readings enqueued at <see cref="Now"/>.</summary>
-    private static readonly long Later = Now + 301_000;
+    private static long Later => Now + 301_000;
 
-    private static InputEvent Envelope(params (Reading Reading, long EnqueuedMs)[] readings)
-    {
-        var envelope = new ForwardEnvelope { Kind = SensorKind.Weather, ForwardedTimeUnixMs = Now };
-        foreach (var (reading, enqueued) in readings)
-        {
-            envelope.Sources.Add(new Protos.SourcePosition { PartitionId = "1", SequenceNumber = envelope.Sources.Count, EnqueuedTimeUnixMs = enqueued });
-            envelope.Readings.Add(new ForwardedReading { Reading = reading, SourceIndex = (uint)envelope.Sources.Count - 1 });
-        }
-
-        return new InputEvent(envelope.ToByteArray(), new Readings.SourcePosition("2", 99, Now));
-    }
-
-    private static EnvelopeProcessor Weather() => new(SensorKind.Weather, "weather-processor", new StalenessPolicy(TimeSpan.FromMinutes(5)));
+    private static InputEvent Envelope(params (Reading Reading, long EnqueuedMs)[] readings) => Envelope(SensorKind.Weather, readings);
 
     /// <summary>Live flags for <paramref name="result"/>'s pending documents: true for the readings of these ids.</summary>
     private static bool[] LiveAmong(ProcessResult result, params string[] ids) =>
