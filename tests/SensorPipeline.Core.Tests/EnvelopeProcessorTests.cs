@@ -8,7 +8,7 @@ using SensorPipeline.Protos;
 
 namespace SensorPipeline.Core.Tests;
 
-public class EnvelopeProcessorTests
+public partial class EnvelopeProcessorTests
 {
     private static readonly long Now = Builders.Observed.ToUnixTimeMilliseconds();
 

@@ -28,7 +28,15 @@ internal sealed class RawSendPipeline : IAsyncDisposable
     public HttpClient Http { get; }
 
     /// <summary>Starts the stack writing to database <paramref name="database"/>.</summary>
-    public static async Task<RawSendPipeline> StartAsync(string database, CancellationToken cancellationToken)
+    public static Task<RawSendPipeline> StartAsync(string database, CancellationToken cancellationToken) =>
+        StartAsync(database, null, [], cancellationToken);
+
+    /// <summary>
+    /// Starts the stack writing to database <paramref name="database"/>, with separate Functions-host instances when
+    /// <paramref name="instances"/> is set (<see cref="StackOptions.Instances"/>; 0 starts none, for the test to start its own
+    /// through <see cref="LocalPipeline.Fleet"/>), each given <paramref name="instanceSettings"/>.
+    /// </summary>
+    public static async Task<RawSendPipeline> StartAsync(string database, InstanceCount? instances, IReadOnlyList<string> instanceSettings, CancellationToken cancellationToken)
     {
         var data = Path.Combine(Path.GetTempPath(), "sensorpipeline-" + database + "-" + Guid.NewGuid().ToString("N"));
         try
@@ -38,6 +46,8 @@ internal sealed class RawSendPipeline : IAsyncDisposable
                 DataDirectory = data,
                 DatabaseName = database,
                 Environment = new Dictionary<string, string> { ["EventHubs__Sas__AllowAnonymous"] = "true" },
+                Instances = instances,
+                InstanceSettings = instanceSettings,
             }, cancellationToken);
             return new RawSendPipeline(pipeline, data);
         }

@@ -188,6 +188,57 @@ public sealed class ProcessorFunctionTests(PipelineFixture fixture)
         Assert.Null(await Store.ReadAsync("archive", Builders.ReadingId(device, 1), device));
     }
 
+    [Theory]
+    [InlineData("Patch")]
+    [InlineData("ReadReplace")]
+    public Task WeatherProcessor_BatchRedeliveredStaleAfterItsReadingsWereWritten_DevicesGetTheNewestLiveReading(string deviceWrite)
+    {
+        var (handler, store) = fixture.For(deviceWrite);
+        return BatchRedeliveredStaleAfterItsReadingsWereWrittenAsync(handler, store); // in bulk; StoreFaultTests runs it with point writes
+    }
+
+    /// <summary>
+    /// An instance wrote a batch's readings live and was killed before the device writes; after the ownership expiry
+    /// another instance gets the batch again, now past the max age. Its stale readings that the straddle check finds live
+    /// give their devices the state the first attempt never wrote; one it finds only archived never does.
+    /// </summary>
+    internal static async Task BatchRedeliveredStaleAfterItsReadingsWereWrittenAsync(HandlerProcess handler, StoreReader store)
+    {
+        var d = Builders.Device("ws");
+        var e = Builders.Device("ws");
+        var firstAttempt = await PipelineDriver.WeatherEnvelopeAsync(handler, PipelineDriver.Ingestion(
+            Builders.Batch(Builders.Weather(d, 1), Builders.Weather(d, 2), Builders.Weather(d, 3, lat: 9.5), Builders.Weather(e, 2)),
+            age: TimeSpan.FromMinutes(5) - TimeSpan.FromSeconds(10)));
+        Assert.Contains("live 4,", (await PipelineDriver.ProcessAsync(handler, "WeatherProcessor", [firstAttempt])).LogText, StringComparison.Ordinal);
+        var liveState = await ReadAsync(store, "devices", d, d);
+        await store.DeleteAsync("devices", d, d); // the kill: readings stored, devices never written
+        await store.DeleteAsync("devices", e, e);
+
+        // The redelivery also holds d's reading 4, which the killed attempt had not written yet, and a fresh reading of e
+        // older than its live stale one: one write per device, newer wins in the handler before it.
+        var redelivered = await PipelineDriver.WeatherEnvelopeAsync(handler, PipelineDriver.Ingestion(
+            Builders.Batch(Builders.Weather(d, 1), Builders.Weather(d, 2), Builders.Weather(d, 3, lat: 9.5), Builders.Weather(d, 4), Builders.Weather(e, 2)),
+            age: TimeSpan.FromMinutes(5) + TimeSpan.FromSeconds(10)));
+        var fresh = await PipelineDriver.WeatherEnvelopeAsync(handler, PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(e, 1))));
+        var answer = await PipelineDriver.ProcessAsync(handler, "WeatherProcessor", [redelivered, fresh], partitionId: "3");
+
+        Assert.Equal(HttpStatusCode.OK, answer.Status);
+        Assert.Contains("live 1, archived 1, devices 2 updated / 0 superseded", answer.LogText, StringComparison.Ordinal);
+        Assert.Contains("stale copies of live readings 4", answer.LogText, StringComparison.Ordinal);
+        var state = await ReadAsync(store, "devices", d, d);
+        Assert.Equal(Builders.ReadingId(d, 3), state.GetProperty("properties").GetProperty("readingId").GetString());
+        Assert.Equal(liveState.GetProperty("version").GetString(), state.GetProperty("version").GetString());
+        Assert.Equal(liveState.GetProperty("geometry").GetRawText(), state.GetProperty("geometry").GetRawText());
+        Assert.Equal(WithoutEnqueuedAt(liveState), WithoutEnqueuedAt(state)); // the ingestion events differ, nothing else
+        Assert.Equal(2UL, (await ReadAsync(store, "devices", e, e)).GetProperty("properties").GetProperty("sequence").GetUInt64());
+        Assert.Equal(new ulong[] { 1, 2, 3 }.Select(s => Builders.ReadingId(d, s)).Order(), (await store.IdsAsync("readings", d)).Order());
+        Assert.Equal([Builders.ReadingId(d, 4)], await store.IdsAsync("archive", d));
+        Assert.Empty(await store.IdsAsync("archive", e));
+
+        static string WithoutEnqueuedAt(JsonElement device) =>
+            string.Join(",", device.GetProperty("properties").EnumerateObject().Where(p => p.Name != "enqueuedAt").Select(p => p.ToString()));
+    }
+
     [Fact]
     public async Task SeismicProcessor_WeatherEnvelopeOnTheSeismicHub_IsDeadLetteredWhole()
     {

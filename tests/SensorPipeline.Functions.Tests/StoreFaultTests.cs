@@ -38,6 +38,11 @@ public sealed class FaultGroup : ICollectionFixture<FaultFixture>
 public sealed class StoreFaultTests(FaultFixture fixture)
 {
     [Fact]
+    public Task WeatherProcessor_BatchRedeliveredStaleAfterItsReadingsWereWritten_PointWrites_DevicesGetTheNewestLiveReading() =>
+        // No fault: this fixture's handler keeps the default bulk threshold, so the scenario's few writes go as point operations.
+        ProcessorFunctionTests.BatchRedeliveredStaleAfterItsReadingsWereWrittenAsync(fixture.Handler, fixture.Store);
+
+    [Fact]
     public async Task WeatherProcessor_StoreRejectsOneDevicesDocuments_DeadLettersThemAndWritesTheRest()
     {
         var rejected = Builders.Device("reject-me");

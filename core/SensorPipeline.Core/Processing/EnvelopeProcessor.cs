@@ -12,7 +12,9 @@ namespace SensorPipeline.Core.Processing;
 /// <summary>
 /// A processor's pure core: decodes forward envelopes, dead-letters what cannot be used, sorts each
 /// reading into live or archive (stale) and renders its GeoJSON document, and coalesces the newest
-/// fresh reading per device for the guarded <c>devices</c> write. Every reading in is accounted for:
+/// fresh reading per device for the guarded <c>devices</c> write. Each stale reading that may win also gets a device
+/// state rendered (<see cref="ProcessResult.StaleStates"/>): it becomes a candidate only if the handler finds the reading
+/// already live (<see cref="ProcessResult.DeviceWrites"/>). Every reading in is accounted for:
 /// live + archive + reading-level dead letters = <see cref="ProcessResult.ReadingsReceived"/>.
 /// Not thread-safe (reuses its buffers); one per concurrent invocation.
 /// </summary>
@@ -55,6 +57,7 @@ public sealed class EnvelopeProcessor : IDisposable
         _latestIndex.Clear();
         var pending = new List<PendingDocument>();
         var latest = new List<DeviceLatest>();
+        var staleStates = new List<StaleDeviceState>();
         var deadLetters = new List<DeadLetter>();
         var received = 0;
         var stale = 0;
@@ -119,8 +122,15 @@ public sealed class EnvelopeProcessor : IDisposable
 
                 if (staleBy is not null)
                 {
-                    // Stale readings stay out of the whole live view, the device's latest state included.
+                    // A stale reading stays out of the live view, the device's latest state included, unless the handler
+                    // finds it live already (a redelivery of a batch whose readings were written before the instance died):
+                    // then it is the state that batch never wrote. Rendered now, while the reading is at hand.
                     stale++;
+                    if (MayWin(reading, source))
+                    {
+                        staleStates.Add(new StaleDeviceState(pending.Count - 1, RenderState(deviceId, id, reading, source)));
+                    }
+
                     continue;
                 }
 
@@ -128,7 +138,7 @@ public sealed class EnvelopeProcessor : IDisposable
             }
         }
 
-        return new ProcessResult(_buffer.WrittenMemory, pending, latest, deadLetters, received, stale, oldest == long.MaxValue ? 0 : oldest);
+        return new ProcessResult(_buffer.WrittenMemory, pending, latest, staleStates, deadLetters, received, stale, oldest == long.MaxValue ? 0 : oldest);
     }
 
     /// <summary>
@@ -159,27 +169,24 @@ public sealed class EnvelopeProcessor : IDisposable
         return _decoded.AsSpan(0, written);
     }
 
+    /// <summary>False for a reading dated in the future by the device's clock: stored as a reading, never the device's state.</summary>
+    private bool MayWin(in ReadingView reading, in SourcePosition source) =>
+        NewerWins.MayWin(reading.ObservedAt, source.EnqueuedTimeUnixMs, _staleness.MaxClockSkew);
+
     private void UpdateLatest(List<DeviceLatest> latest, string deviceId, string readingId, in ReadingView reading, in SourcePosition source)
     {
-        var observedAt = reading.ObservedAt;
-        if (!NewerWins.MayWin(observedAt, source.EnqueuedTimeUnixMs, _staleness.MaxClockSkew))
+        if (!MayWin(reading, source))
         {
-            return; // dated in the future by the device's clock: stored as a reading, never the device's state
+            return;
         }
 
         var known = _latestIndex.TryGetValue(deviceId, out var slot);
-        if (known && NewerWins.Compare(reading.Sequence, observedAt, latest[slot].Sequence, latest[slot].ObservedAt) <= 0)
+        if (known && NewerWins.Compare(reading.Sequence, reading.ObservedAt, latest[slot].Sequence, latest[slot].ObservedAt) <= 0)
         {
             return; // coalescing: an older (or equal) reading of the same device never replaces a newer one
         }
 
-        var version = NewerWins.VersionKey(reading.Sequence, observedAt);
-        var offset = _buffer.WrittenCount;
-        _writer.Reset(_buffer);
-        DeviceStateWriter.Write(_writer, reading, source, readingId, version);
-        _writer.Flush();
-        var entry = new DeviceLatest(deviceId, _kindName, reading.Sequence, observedAt, version, readingId,
-            reading.Longitude, reading.Latitude, reading.AltitudeM, source.EnqueuedTimeUnixMs, offset, _buffer.WrittenCount - offset);
+        var entry = RenderState(deviceId, readingId, reading, source);
         if (known)
         {
             latest[slot] = entry;
@@ -189,5 +196,21 @@ public sealed class EnvelopeProcessor : IDisposable
             _latestIndex[deviceId] = latest.Count;
             latest.Add(entry);
         }
+    }
+
+    /// <summary>
+    /// Renders the device-state document of one reading. The same for a fresh and a stale reading: nothing in it depends on
+    /// staleness, so the state a stale-but-live reading yields is the one its live path would have written.
+    /// </summary>
+    private DeviceLatest RenderState(string deviceId, string readingId, in ReadingView reading, in SourcePosition source)
+    {
+        var observedAt = reading.ObservedAt;
+        var version = NewerWins.VersionKey(reading.Sequence, observedAt);
+        var offset = _buffer.WrittenCount;
+        _writer.Reset(_buffer);
+        DeviceStateWriter.Write(_writer, reading, source, readingId, version);
+        _writer.Flush();
+        return new DeviceLatest(deviceId, _kindName, reading.Sequence, observedAt, version, readingId,
+            reading.Longitude, reading.Latitude, reading.AltitudeM, source.EnqueuedTimeUnixMs, offset, _buffer.WrittenCount - offset);
     }
 }

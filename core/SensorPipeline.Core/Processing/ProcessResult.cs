@@ -1,4 +1,5 @@
 using SensorPipeline.Core.DeadLetters;
+using SensorPipeline.Core.Policies;
 
 namespace SensorPipeline.Core.Processing;
 
@@ -40,15 +41,23 @@ public readonly record struct DeviceLatest(
     int DocumentOffset,
     int DocumentLength);
 
+/// <summary>
+/// The device state a stale reading would give its device — a candidate only once the reading is known to be live
+/// (<see cref="ProcessResult.DeviceWrites"/>). <see cref="PendingIndex"/> is the reading's archive document in
+/// <see cref="ProcessResult.Pending"/>.
+/// </summary>
+public readonly record struct StaleDeviceState(int PendingIndex, DeviceLatest State);
+
 /// <summary>What one processor invocation must write. Valid until the processor's next call.</summary>
 public sealed class ProcessResult
 {
     internal ProcessResult(ReadOnlyMemory<byte> documents, List<PendingDocument> pending, List<DeviceLatest> latest,
-        List<DeadLetter> deadLetters, int readingsReceived, int stale, long oldestEnqueuedUnixMs)
+        List<StaleDeviceState> staleStates, List<DeadLetter> deadLetters, int readingsReceived, int stale, long oldestEnqueuedUnixMs)
     {
         Documents = documents;
         Pending = pending;
         Latest = latest;
+        StaleStates = staleStates;
         DeadLetters = deadLetters;
         ReadingsReceived = readingsReceived;
         StaleReadings = stale;
@@ -64,6 +73,12 @@ public sealed class ProcessResult
     /// <summary>One entry per device: its newest reading in this batch (coalesced, newer-wins).</summary>
     public IReadOnlyList<DeviceLatest> Latest { get; }
 
+    /// <summary>
+    /// One entry per stale reading that may win (its observed time within the clock skew), in <see cref="Pending"/> order,
+    /// not coalesced: which of them count depends on which readings the store already holds live.
+    /// </summary>
+    public IReadOnlyList<StaleDeviceState> StaleStates { get; }
+
     public IReadOnlyList<DeadLetter> DeadLetters { get; }
 
     /// <summary>Readings in the envelopes (= live + archive + reading-level dead letters).</summary>
@@ -76,4 +91,56 @@ public sealed class ProcessResult
 
     /// <summary>The bytes of one document.</summary>
     public ReadOnlyMemory<byte> Bytes(in PendingDocument document) => Documents.Slice(document.Offset, document.Length);
+
+    /// <summary>
+    /// The device writes of the invocation: one per device, the newer-wins choice between its fresh readings
+    /// (<see cref="Latest"/>) and those of its stale readings found already live (<paramref name="liveStale"/>[i] for
+    /// <c>Pending[i]</c>; null when none). A stale reading that is only archived never becomes a device's state; one that
+    /// is live is the state a batch redelivered after its first attempt died between the readings and the devices would
+    /// otherwise never get. Returns <see cref="Latest"/> itself when no stale reading is live.
+    /// </summary>
+    public IReadOnlyList<DeviceLatest> DeviceWrites(IReadOnlyList<bool>? liveStale)
+    {
+        if (liveStale is null || StaleStates.Count == 0)
+        {
+            return Latest;
+        }
+
+        if (liveStale.Count != Pending.Count)
+        {
+            throw new ArgumentException($"{liveStale.Count} flags for {Pending.Count} pending documents.", nameof(liveStale));
+        }
+
+        List<DeviceLatest>? writes = null;
+        Dictionary<string, int>? slots = null;
+        foreach (var (index, state) in StaleStates)
+        {
+            if (!liveStale[index])
+            {
+                continue;
+            }
+
+            if (writes is null || slots is null)
+            {
+                writes = [.. Latest];
+                slots = new Dictionary<string, int>(writes.Count, StringComparer.Ordinal);
+                for (var i = 0; i < writes.Count; i++)
+                {
+                    slots[writes[i].DeviceId] = i;
+                }
+            }
+
+            if (!slots.TryGetValue(state.DeviceId, out var slot))
+            {
+                slots[state.DeviceId] = writes.Count;
+                writes.Add(state);
+            }
+            else if (NewerWins.Compare(state.Sequence, state.ObservedAt, writes[slot].Sequence, writes[slot].ObservedAt) > 0)
+            {
+                writes[slot] = state;
+            }
+        }
+
+        return writes ?? Latest;
+    }
 }

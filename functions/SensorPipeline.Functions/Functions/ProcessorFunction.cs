@@ -147,12 +147,16 @@ internal sealed class ProcessorFunction(
             }
         }
 
+        // One write per device: its newest fresh reading or, newer-wins, its newest stale reading the straddle check found
+        // live — the state a batch redelivered after its first attempt died between the readings and the devices never got.
+        // A stale reading only archived is never a state. Found live means stored live: the order above still holds.
+        var states = result.DeviceWrites(redundantCopies);
         var updated = 0;
         var superseded = 0;
-        var devicesSet = containers.For(result.Latest.Count);
-        await Parallel.ForEachAsync(Indices(result.Latest.Count), Concurrency(devicesSet, result.Latest.Count, pointParallelism, cancellationToken), async (i, token) =>
+        var devicesSet = containers.For(states.Count);
+        await Parallel.ForEachAsync(Indices(states.Count), Concurrency(devicesSet, states.Count, pointParallelism, cancellationToken), async (i, token) =>
         {
-            var latest = result.Latest[i];
+            var latest = states[i];
             var bytes = result.Documents.Slice(latest.DocumentOffset, latest.DocumentLength);
             var outcome = await devices.WriteAsync(devicesSet.Devices, latest, bytes, token);
             switch (outcome.Result)

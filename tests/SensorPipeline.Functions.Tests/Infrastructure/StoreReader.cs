@@ -39,6 +39,13 @@ internal sealed class StoreReader : IDisposable
         response.EnsureSuccessStatusCode();
     }
 
+    /// <summary>Deletes a document (to set up what a process killed between two writes leaves behind).</summary>
+    public async Task DeleteAsync(string container, string id, string partitionKey)
+    {
+        using var response = await _client.GetContainer(_database, container).DeleteItemStreamAsync(id, new PartitionKey(partitionKey));
+        response.EnsureSuccessStatusCode();
+    }
+
     /// <summary>Ids of every document in one partition (a single-partition query: cheap on a small container).</summary>
     public async Task<List<string>> IdsAsync(string container, string deviceId)
     {
