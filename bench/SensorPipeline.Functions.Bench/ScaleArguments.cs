@@ -4,7 +4,7 @@ using SensorPipeline.Stack;
 namespace SensorPipeline.Functions.Bench;
 
 /// <summary>
-/// <c>./pipeline bench scale [--instances 1,2,4] [--readings 60000] [--cold-readings 6000] [--kill-readings 20000] [--readings-per-event 200]
+/// <c>./pipeline bench scale [--instances 1,2,4] [--readings 40000] [--cold-readings 4000] [--kill-readings 10000] [--readings-per-event 200]
 /// [--devices 100] [--update-interval 2s] [--expiration 10s] [--package DIR]</c>: per instance count, that many instances
 /// of each processor function started onto a backlog of <c>--cold-readings</c> (cold start), a backlog of
 /// <c>--readings</c> drained by them once warm (throughput, CPU), then (two or more) one WeatherProcessor instance
@@ -13,7 +13,7 @@ namespace SensorPipeline.Functions.Bench;
 internal sealed record ScaleArguments(IReadOnlyList<int> Instances, long Readings, long ColdReadings, long KillReadings, int ReadingsPerEvent, int Devices,
     TimeSpan UpdateInterval, TimeSpan Expiration, string Package)
 {
-    public const string Usage = "usage: bench scale [--instances 1,2,4] [--readings 60000] [--cold-readings 6000] [--kill-readings 20000] [--readings-per-event 200] [--devices 100] [--update-interval 2s] [--expiration 10s] [--package DIR]";
+    public const string Usage = "usage: bench scale [--instances 1,2,4] [--readings 40000] [--cold-readings 4000] [--kill-readings 10000] [--readings-per-event 200] [--devices 100] [--update-interval 2s] [--expiration 10s] [--package DIR]";
 
     /// <summary>The Event Hubs processor's defaults (<c>EventProcessorOptions</c>), which host.json keeps.</summary>
     public static readonly (TimeSpan Update, TimeSpan Expiration) AzureDefaults = (TimeSpan.FromSeconds(30), TimeSpan.FromMinutes(2));
@@ -22,7 +22,7 @@ internal sealed record ScaleArguments(IReadOnlyList<int> Instances, long Reading
     {
         ArgumentNullException.ThrowIfNull(args);
         IReadOnlyList<int> instances = [1, 2, 4];
-        long readings = 60_000, coldReadings = 6_000, killReadings = 20_000;
+        long readings = 40_000, coldReadings = 4_000, killReadings = 10_000;
         int perEvent = 200, devices = 100;
         TimeSpan update = TimeSpan.FromSeconds(2), expiration = TimeSpan.FromSeconds(10);
         var package = defaultPackage;

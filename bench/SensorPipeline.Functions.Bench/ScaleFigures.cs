@@ -54,7 +54,7 @@ internal sealed record ScaleFigures(ScaleArguments Arguments, IReadOnlyList<Drai
         if (Rebalances.Count > 0)
         {
             Line(output, $"Rebalance: kill -9 of one WeatherProcessor instance and its handler while it owns partitions and serves {Arguments.KillReadings:N0} readings in flight; ownership intervals configured for the instances: cycle {Arguments.UpdateInterval.TotalSeconds:N1} s, **expiration {Arguments.Expiration.TotalSeconds:N1} s** (Azure's defaults: {ScaleArguments.AzureDefaults.Update.TotalSeconds:N0} s / {ScaleArguments.AzureDefaults.Expiration.TotalSeconds:N0} s).");
-            output.WriteLine("| instances per processor | killed | its partitions: owned again after (new owner) | longest unowned | configured expiration | owner changes on them | events redelivered (≥) | checkpoint rewinds | verify | load average at kill / end |");
+            output.WriteLine("| instances per processor | killed | its partitions: owned again after (new owner) | longest unowned | configured expiration | owner changes on them (whole run) | events redelivered (≥) | checkpoint rewinds | verify | load average at kill / end |");
             output.WriteLine("|---|---|---|---|---|---|---|---|---|---|");
             foreach (var r in Rebalances)
             {
