@@ -34,35 +34,20 @@ internal static class ScaleCommand
             return 2;
         }
 
-        using var cancel = new CancellationTokenSource();
-        Console.CancelKeyPress += (_, e) =>
-        {
-            e.Cancel = true;
-            cancel.Cancel();
-        };
-        try
+        return await StackRun.RunAsync("bench scale", data, async cancellationToken =>
         {
             var options = new StackOptions
             {
                 DataDirectory = data, AppRoot = appRoot, MaxAge = TimeSpan.FromHours(1),
                 Instances = new InstanceCount(1), InstanceSettings = arguments.InstanceSettings,
             };
-            await using var pipeline = await LocalPipeline.StartAsync(layout, options, cancel.Token);
+            await using var pipeline = await LocalPipeline.StartAsync(layout, options, cancellationToken);
             Console.WriteLine($"Scale bench: devhost {pipeline.DevHostUrl} · Cosmos DB emulator {pipeline.CosmosEndpoint} · handler {arguments.Package} · logs {data}/logs · load average {ProcessCpu.ReadLoadAverage():F1}");
-            var figures = await new ScaleBench(pipeline, arguments, Console.Out).RunAsync(cancel.Token);
+            var figures = await new ScaleBench(pipeline, arguments, Console.Out).RunAsync(cancellationToken);
             Console.WriteLine();
             figures.Print(Console.Out);
             return figures.Passed ? 0 : 1;
-        }
-        catch (OperationCanceledException)
-        {
-            return 130;
-        }
-        catch (Exception e) when (e is InvalidOperationException or TimeoutException or IOException or HttpRequestException)
-        {
-            await Console.Error.WriteLineAsync($"bench scale: {e.Message} (logs in {data}/logs)");
-            return 1;
-        }
+        });
     }
 
     /// <summary>

@@ -13,20 +13,7 @@ public static class ProcessCpu
     public static int TicksPerSecond => ClockTicks.Value;
 
     /// <summary>The process's CPU seconds so far, or null when it is gone.</summary>
-    public static double? ReadSeconds(int pid)
-    {
-        string stat;
-        try
-        {
-            stat = File.ReadAllText(string.Create(CultureInfo.InvariantCulture, $"/proc/{pid}/stat"));
-        }
-        catch (Exception e) when (e is FileNotFoundException or DirectoryNotFoundException or IOException)
-        {
-            return null;
-        }
-
-        return ParseTicks(stat) / (double)TicksPerSecond;
-    }
+    public static double? ReadSeconds(int pid) => ReadStat(pid) is { } stat ? ParseTicks(stat) / (double)TicksPerSecond : null;
 
     /// <summary>The 1-minute load average (<c>/proc/loadavg</c>): how busy the shared cores were while a bench ran.</summary>
     public static double ReadLoadAverage() =>
@@ -36,12 +23,7 @@ public static class ProcessCpu
     /// or null when it is gone: a start time taken by the kernel, not by whoever launched it.</summary>
     public static double? ReadAgeSeconds(int pid)
     {
-        string stat;
-        try
-        {
-            stat = File.ReadAllText(string.Create(CultureInfo.InvariantCulture, $"/proc/{pid}/stat"));
-        }
-        catch (Exception e) when (e is FileNotFoundException or DirectoryNotFoundException or IOException)
+        if (ReadStat(pid) is not { } stat)
         {
             return null;
         }
@@ -108,6 +90,19 @@ public static class ProcessCpu
         }
 
         return long.Parse(fields[11], NumberStyles.None, CultureInfo.InvariantCulture) + long.Parse(fields[12], NumberStyles.None, CultureInfo.InvariantCulture);
+    }
+
+    /// <summary>The process's <c>/proc/&lt;pid&gt;/stat</c> line, or null when it is gone.</summary>
+    private static string? ReadStat(int pid)
+    {
+        try
+        {
+            return File.ReadAllText(string.Create(CultureInfo.InvariantCulture, $"/proc/{pid}/stat"));
+        }
+        catch (Exception e) when (e is FileNotFoundException or DirectoryNotFoundException or IOException)
+        {
+            return null;
+        }
     }
 
     private static string[] FieldsAfterName(string stat)
