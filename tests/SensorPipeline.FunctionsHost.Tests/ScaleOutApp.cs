@@ -71,6 +71,14 @@ public sealed class ScaleOutApp : IAsyncDisposable
             p => p.GetProperty("owner").ValueKind == JsonValueKind.Null ? null : p.GetProperty("owner").GetString());
     }
 
+    /// <summary>The observing devhost's ownership history of Fn (<c>/status/functions/ownership</c>) in 1 s bins.</summary>
+    public async Task<JsonElement> OwnershipHistoryAsync()
+    {
+        using var document = JsonDocument.Parse(await App.Http.GetStringAsync(App.At("status/functions/ownership?window=600&bin=1")));
+        Assert.True(document.RootElement.GetProperty("recording").GetBoolean());
+        return document.RootElement.GetProperty("functions").EnumerateArray().Single().Clone();
+    }
+
     public async Task WaitBalancedAsync(params string[] owners)
     {
         await App.WaitUntilAsync(async () =>

@@ -67,6 +67,23 @@ public sealed class ScaleOutTests : IAsyncLifetime
         await App.WaitUntilAsync(async () => (await OwnersAsync()).Values.All(o => o == "a"), "the survivor owning every partition", seconds: 60);
         var takeover = killed.Elapsed;
 
+        // The history the dashboard draws: two instances, then one; b's partitions moved to a after b's last bin.
+        var history = default(JsonElement);
+        await App.WaitUntilAsync(async () =>
+        {
+            history = await _scaleOut.OwnershipHistoryAsync();
+            var owners = history.GetProperty("currentOwners");
+            return owners.GetArrayLength() == Partitions && owners.EnumerateArray().All(o => o.GetString() == "a");
+        }, "the ownership history's latest sample showing a owning every partition", seconds: 30);
+        var legend = history.GetProperty("owners").EnumerateArray().Select(o => o.GetString()).ToList();
+        var bins = history.GetProperty("bins").EnumerateArray().ToList();
+        var lastWithB = bins.FindLastIndex(b => b.GetProperty("owners").EnumerateArray().Any(o => o.GetInt32() == legend.IndexOf("b")));
+        Assert.True(lastWithB >= 0, $"no bin shows b owning a partition: {history}");
+        Assert.Contains(bins.Take(lastWithB + 1), b => b.GetProperty("instancesMax").GetInt32() == 2);
+        Assert.Equal(1, history.GetProperty("instances").GetInt32());
+        Assert.InRange(bins.Skip(lastWithB + 1).Sum(b => b.GetProperty("changes").GetInt64()), moved.Count, long.MaxValue);
+        Assert.Equal(history.GetProperty("ownershipChanges").GetInt64(), bins[^1].GetProperty("cumulativeChanges").GetInt64());
+
         await WaitAllDeliveredAsync(PerPartition);
         var deliveries = Deliveries();
         var duplicates = deliveries.Where(d => d.Value.Count > 1).GroupBy(d => d.Key.Partition).ToDictionary(g => g.Key, g => g.Sum(d => d.Value.Count - 1));

@@ -25,11 +25,29 @@ public sealed class DashboardBrowserTests
             [new PartitionStatus("0", 10, DateTimeOffset.UnixEpoch, 1244, 1234, 0, 0, false, null, null, 0), new PartitionStatus("1", null, null, 56, 57, 0, 0, false, null, null, 0)]),
     ]);
 
+    /// <summary>What devhost's /status/functions/ownership says: Splitter steady on one instance; WeatherProcessor on two
+    /// until instance-b is killed (its partition 1 without an owner for a bin, then taken over by instance-a).</summary>
+    private static OwnershipTimeline Ownership(DateTimeOffset now)
+    {
+        var t0 = now.AddSeconds(-15);
+        return new OwnershipTimeline(true, now, 0.5, 900, 5,
+        [
+            new FunctionOwnershipTimeline("Splitter", 2, 1, 2, ["splitter-1", "splitter-1"], ["splitter-1"],
+                [new OwnershipBin(t0, 1, 1, 1, 0, 2, [0, 0]), new OwnershipBin(t0.AddSeconds(5), 1, 1, 1, 0, 2, [0, 0]), new OwnershipBin(t0.AddSeconds(10), 1, 1, 1, 0, 2, [0, 0])]),
+            new FunctionOwnershipTimeline("WeatherProcessor", 2, 1, 3, ["instance-a", "instance-a"], ["instance-a", "instance-b"],
+                [new OwnershipBin(t0, 2, 2, 2, 0, 2, [0, 1]), new OwnershipBin(t0.AddSeconds(5), 1, 1, 2, 0, 2, [0, -1]), new OwnershipBin(t0.AddSeconds(10), 1, 1, 1, 1, 3, [0, 0])]),
+        ]);
+    }
+
     [Fact]
     public async Task Dashboard_KnownRun_ShowsTheNumbersReceivedAndUpdates()
     {
         Assert.True(File.Exists(Chromium), $"{Chromium} is missing: run 'apt-get update && apt-get install -y chromium' (./pipeline does this in CI)");
-        await using var server = await TelemetryServer.StartAsync(app => app.MapGet("/status/functions", () => TypedResults.Ok(Status)));
+        await using var server = await TelemetryServer.StartAsync(app =>
+        {
+            app.MapGet("/status/functions", () => TypedResults.Ok(Status));
+            app.MapGet("/status/functions/ownership", () => TypedResults.Ok(Ownership(DateTimeOffset.UtcNow)));
+        });
         using var known = new KnownTelemetry(server.ConnectionString);
         known.FeedAndFlush();
         var summary = await server.WaitForAsync(s => s.Functions.Count == 2 && s.Cosmos.Count == 1);
@@ -85,6 +103,23 @@ public sealed class DashboardBrowserTests
         Assert.Equal("1,234", await Text(page, "lag-WeatherProcessor-0"));
         Assert.Equal("57", await Text(page, "lag-WeatherProcessor-1"));
         Assert.Equal("1,291", await Text(page, "total-lag"));
+
+        // Scale-out, from devhost's ownership history: instances and changes now, the owner of each partition, the kill
+        // as a marker on both charts, and partition 1's three owners over time (b, none, a) as three strip cells.
+        await page.WaitForFunctionAsync("() => document.querySelector('[data-testid=\"instances-WeatherProcessor\"]')?.dataset.value !== undefined",
+            null, new PageWaitForFunctionOptions { Timeout = 15_000 });
+        Assert.Equal("1", await Text(page, "instances-WeatherProcessor"));
+        Assert.Equal("3", await Text(page, "ownership-changes-WeatherProcessor"));
+        Assert.Equal("2", await Text(page, "ownership-changes-Splitter"));
+        Assert.Equal("instance-a", await page.GetAttributeAsync("[data-testid='owner-WeatherProcessor-1']", "data-owner"));
+        Assert.Equal("splitter-1", await page.GetAttributeAsync("[data-testid='owner-Splitter-0']", "data-owner"));
+        Assert.Equal(2, await page.Locator("[data-testid='chart-instances'] path").CountAsync());
+        Assert.Equal(1, await page.Locator("[data-testid='chart-instances'] line[data-marker='lost']").CountAsync());
+        Assert.Equal(1, await page.Locator("[data-testid='chart-ownership-changes'] line[data-marker='lost']").CountAsync());
+        Assert.Equal(0, await page.Locator("line[data-marker='added']").CountAsync());
+        Assert.Equal(1 + 3, await page.Locator("[data-testid='ownership-strip-WeatherProcessor'] rect").CountAsync());
+        Assert.Equal(["p0: instance-a", "p1: instance-b", "p1: no owner", "p1: instance-a"],
+            await page.Locator("[data-testid='ownership-strip-WeatherProcessor'] rect title").AllTextContentsAsync());
 
         // Telemetry bytes: what devhost counted.
         var ingestion = (await server.SummaryAsync()).Ingestion;

@@ -17,6 +17,9 @@ public static class FunctionsHostEndpoints
         app.MapGet("/status/functions", (FunctionsHostState state) => TypedResults.Ok(state.Snapshot()))
             .WithName("GetFunctionsStatus")
             .WithSummary("Per function: invocations ok/failed/retried, paused, and per partition the checkpoint and lag.");
+        app.MapGet("/status/functions/ownership", GetOwnership)
+            .WithName("GetFunctionsOwnership")
+            .WithSummary("Per function, from the observing devhost's bounded history: instances, owner changes and the owner of each partition, now and per bin: ?window=<seconds, default 900>&bin=<seconds, default 5>.");
         app.MapPost("/admin/functions/{name}/pause", (string name, FunctionsHostState state) => SetPaused(state, name, paused: true))
             .AddEndpointFilter(AdminRequestGuard.Filter)
             .WithName("PauseFunction")
@@ -26,6 +29,22 @@ public static class FunctionsHostEndpoints
             .WithName("ResumeFunction")
             .WithSummary("Lets a paused function's listeners continue from where they stopped.");
         return app;
+    }
+
+    private static IResult GetOwnership(FunctionsHostState state, double? window, double? bin)
+    {
+        var maxWindow = OwnershipHistory.Window.TotalSeconds;
+        if (window is { } w && (w < 1 || w > maxWindow))
+        {
+            return TypedResults.BadRequest(new { error = $"window must be from 1 to {maxWindow} seconds, found {w}" });
+        }
+
+        if (bin is { } b && (b < 0.1 || b > 3600))
+        {
+            return TypedResults.BadRequest(new { error = $"bin must be from 0.1 to 3600 seconds, found {b}" });
+        }
+
+        return TypedResults.Ok(state.Timeline(TimeSpan.FromSeconds(window ?? 900), TimeSpan.FromSeconds(bin ?? 5)));
     }
 
     private static IResult SetPaused(FunctionsHostState state, string name, bool paused) =>

@@ -17,6 +17,56 @@ public sealed class FunctionsHostState(IEventHubsGateway gateway, TimeProvider t
 
     internal IReadOnlyList<FunctionState> Functions => _functions;
 
+    /// <summary>Ownership over time; null until an observing host starts recording (<see cref="StartHistory"/>).</summary>
+    internal OwnershipHistory? History { get; private set; }
+
+    /// <summary>Starts the bounded ownership history, one sample per <paramref name="interval"/>.</summary>
+    internal void StartHistory(TimeSpan interval) => History = new OwnershipHistory(interval);
+
+    /// <summary>Samples every function's active owners and owner changes into the history (a no-op before it
+    /// started).</summary>
+    internal void RecordOwnership()
+    {
+        if (History is not { } history)
+        {
+            return;
+        }
+
+        var now = time.GetUtcNow();
+        var sample = new FunctionOwnership[_functions.Length];
+        for (var f = 0; f < sample.Length; f++)
+        {
+            var function = _functions[f];
+            var owners = ActiveOwners(function, now);
+            var partitions = new string?[PartitionCount(function)];
+            long changes = 0;
+            for (var p = 0; p < partitions.Length; p++)
+            {
+                var id = p.ToString(System.Globalization.CultureInfo.InvariantCulture);
+                partitions[p] = owners.GetValueOrDefault(id);
+                changes += function.Owned.OwnerChanges(id);
+            }
+
+            sample[f] = new FunctionOwnership(owners.Values.Distinct(StringComparer.Ordinal).Count(), changes, partitions);
+        }
+
+        history.Record(now, sample);
+    }
+
+    /// <summary>The ownership history of the last <paramref name="window"/> in bins of <paramref name="bin"/>;
+    /// <c>Recording</c> false when this host keeps none (the single in-process host).</summary>
+    public OwnershipTimeline Timeline(TimeSpan window, TimeSpan bin)
+    {
+        var now = time.GetUtcNow();
+        if (History is not { } history)
+        {
+            return new OwnershipTimeline(false, now, 0, window.TotalSeconds, bin.TotalSeconds, []);
+        }
+
+        var (before, samples) = history.Since(now - window);
+        return OwnershipTimeline.Build(now, history.Interval, window, bin, _functions.Select(f => f.Definition.Name).ToArray(), before, samples);
+    }
+
     internal void Initialize(FunctionApp app, FileCheckpointStore store, string instanceId = "")
     {
         _functions = app.Functions.Select(f => new FunctionState(f)).ToArray();
@@ -69,11 +119,11 @@ public sealed class FunctionsHostState(IEventHubsGateway gateway, TimeProvider t
         foreach (var function in _functions)
         {
             var trigger = function.Definition.Trigger;
-            var hub = gateway.Hubs.FirstOrDefault(h => string.Equals(h.Name, trigger.EventHubName, StringComparison.OrdinalIgnoreCase));
             var partitions = new List<PartitionStatus>();
-            var owners = function.Owned.Records.Where(r => r.IsActive(now, _expiration)).ToDictionary(r => r.PartitionId, r => r.OwnerId, StringComparer.Ordinal);
+            var owners = ActiveOwners(function, now);
             var owned = function.Owned.Current;
-            for (var p = 0; hub is not null && p < hub.PartitionCount; p++)
+            var partitionCount = PartitionCount(function);
+            for (var p = 0; p < partitionCount; p++)
             {
                 var id = p.ToString(System.Globalization.CultureInfo.InvariantCulture);
                 var bounds = gateway.GetBounds(trigger.EventHubName, id);
@@ -100,6 +150,12 @@ public sealed class FunctionsHostState(IEventHubsGateway gateway, TimeProvider t
         return new FunctionsHostStatus(handler.pid == 0 ? null : handler.pid, handler.port == 0 ? null : handler.port, handler.starts, functions,
             _instanceId.Length == 0 ? null : _instanceId, _store?.Rewinds ?? 0);
     }
+
+    private Dictionary<string, string> ActiveOwners(FunctionState function, DateTimeOffset now) =>
+        function.Owned.Records.Where(r => r.IsActive(now, _expiration)).ToDictionary(r => r.PartitionId, r => r.OwnerId, StringComparer.Ordinal);
+
+    private int PartitionCount(FunctionState function) =>
+        gateway.Hubs.FirstOrDefault(h => string.Equals(h.Name, function.Definition.Trigger.EventHubName, StringComparison.OrdinalIgnoreCase))?.PartitionCount ?? 0;
 
     private static double Seconds(TimeSpan span) => Math.Round(Math.Max(0, span.TotalSeconds), 1);
 }

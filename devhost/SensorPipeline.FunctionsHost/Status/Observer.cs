@@ -10,7 +10,7 @@ namespace SensorPipeline.FunctionsHost.Status;
 /// <summary>The status side of a host that runs no listeners (<see cref="FunctionsHostOptions.ObserveOnly"/>): every
 /// ObserveInterval it re-reads each partition's checkpoint and each consumer group's ownership records from the data
 /// directory the instance processes write, so <c>/status/functions</c> shows their lag, owners and ownership
-/// changes.</summary>
+/// changes, and samples them into the bounded ownership history the dashboard draws.</summary>
 internal sealed class Observer(
     FunctionsHostState state,
     FileCheckpointStore checkpoints,
@@ -21,6 +21,7 @@ internal sealed class Observer(
 {
     public async Task RunAsync(CancellationToken cancellationToken)
     {
+        state.StartHistory(options.ObserveInterval);
         try
         {
             while (!cancellationToken.IsCancellationRequested)
@@ -58,5 +59,7 @@ internal sealed class Observer(
             var records = await ownership.ListAsync(new OwnershipScope(trigger.EventHubName, trigger.ConsumerGroup), cancellationToken);
             function.Owned.Set([], records);
         }
+
+        state.RecordOwnership();
     }
 }

@@ -1,4 +1,5 @@
 using System.Globalization;
+using SensorPipeline.LoadGen.Cli;
 using Spectre.Console;
 
 namespace SensorPipeline.LoadGen.Run;
@@ -47,20 +48,7 @@ internal static class RunSummary
             Row("pause control", "FAILED (see log)");
         }
 
-        var redirected = Console.IsOutputRedirected;
-        var console = AnsiConsole.Create(new AnsiConsoleSettings
-        {
-            Out = new AnsiConsoleOutput(output),
-            // Redirected (a log, the demo script): plain text, no escape codes.
-            Ansi = redirected ? AnsiSupport.No : AnsiSupport.Detect,
-            ColorSystem = redirected ? ColorSystemSupport.NoColors : ColorSystemSupport.Detect,
-        });
-        if (redirected)
-        {
-            console.Profile.Width = 160; // redirected output has no width; 80 would wrap the table
-        }
-
-        console.Write(table);
+        TableOutput.Write(table, output);
     }
 
     private static string N(long value) => value.ToString("N0", CultureInfo.InvariantCulture);

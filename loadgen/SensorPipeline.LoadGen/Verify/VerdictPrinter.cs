@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Text.Json;
+using SensorPipeline.LoadGen.Cli;
 using Spectre.Console;
 
 namespace SensorPipeline.LoadGen.Verify;
@@ -24,20 +25,7 @@ internal static class VerdictPrinter
 
         table.AddRow(N(verdict.Sent), N(verdict.Written), N(verdict.Archived),
             $"{N(verdict.DeadLettered)} of {N(verdict.InjectedSent)}", N(verdict.Missing), N(verdict.Duplicated));
-        var redirected = Console.IsOutputRedirected;
-        var console = AnsiConsole.Create(new AnsiConsoleSettings
-        {
-            Out = new AnsiConsoleOutput(output),
-            // Redirected (a log, the demo script): plain text, no escape codes.
-            Ansi = redirected ? AnsiSupport.No : AnsiSupport.Detect,
-            ColorSystem = redirected ? ColorSystemSupport.NoColors : ColorSystemSupport.Detect,
-        });
-        if (redirected)
-        {
-            console.Profile.Width = 160; // redirected output has no width; 80 would wrap the table
-        }
-
-        console.Write(table);
+        TableOutput.Write(table, output);
         output.WriteLine($"devices: {verdict.Devices} checked, {verdict.DeviceMismatches} with a stale or missing latest state; other dead letters: {verdict.OtherDeadLetters}");
         if (verdict.StaleOutsideEpisodes is { } outside)
         {
