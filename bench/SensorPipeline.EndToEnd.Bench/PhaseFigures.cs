@@ -31,7 +31,7 @@ internal static class Processes
     public const string Cosmos = "cosmos stand-in";
     public const string LoadGen = "loadgen";
     public const string BenchClient = "bench's upsert client";
-    public const string Machine = "machine (all processes)";
+    public const string Machine = CpuMeter.Machine;
 
     public static readonly string[] All = [DevHost, Handler, Cosmos, LoadGen, BenchClient];
 

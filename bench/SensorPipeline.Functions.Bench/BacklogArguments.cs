@@ -47,7 +47,8 @@ internal sealed record BacklogArguments(long Readings, int ReadingsPerEvent, int
         return new BacklogArguments(readings, perEvent, devices, maxAge, rounds, events, handler);
     }
 
-    private static double Number(string option, string text, double min, double max) =>
+    /// <summary>A whole number from <paramref name="min"/> to <paramref name="max"/>, or an error naming the option.</summary>
+    internal static double Number(string option, string text, double min, double max) =>
         double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out var value) && value >= min && value <= max && value == Math.Floor(value)
             ? value
             : throw new ArgumentException($"{option}: '{text}' must be a whole number from {min:N0} to {max:N0}");

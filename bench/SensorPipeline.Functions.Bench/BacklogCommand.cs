@@ -34,31 +34,16 @@ internal static class BacklogCommand
             return 0;
         }
 
-        using var cancel = new CancellationTokenSource();
-        Console.CancelKeyPress += (_, e) =>
-        {
-            e.Cancel = true;
-            cancel.Cancel();
-        };
         var layout = RepoLayout.Discover();
         var data = Path.Combine(layout.Root, ".pipeline", "bench", "backlog-" + DateTimeOffset.UtcNow.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture));
-        try
+        return await StackRun.RunAsync("bench backlog", data, async cancellationToken =>
         {
-            await using var pipeline = await LocalPipeline.StartAsync(layout, new StackOptions { DataDirectory = data, MaxAge = arguments.MaxAge }, cancel.Token);
+            await using var pipeline = await LocalPipeline.StartAsync(layout, new StackOptions { DataDirectory = data, MaxAge = arguments.MaxAge }, cancellationToken);
             Console.WriteLine($"Backlog drain: devhost {pipeline.DevHostUrl} · Cosmos DB emulator {pipeline.CosmosEndpoint} · Pipeline__MaxAge {arguments.MaxAge} · logs {data}/logs");
-            var figures = await new DrainBench(pipeline, arguments, Console.Out).RunAsync(cancel.Token);
+            var figures = await new DrainBench(pipeline, arguments, Console.Out).RunAsync(cancellationToken);
             Console.WriteLine();
             figures.Print(Console.Out);
             return figures.Passed ? 0 : 1;
-        }
-        catch (OperationCanceledException)
-        {
-            return 130;
-        }
-        catch (Exception e) when (e is InvalidOperationException or TimeoutException or IOException or HttpRequestException)
-        {
-            await Console.Error.WriteLineAsync($"bench backlog: {e.Message} (logs in {data}/logs)");
-            return 1;
-        }
+        });
     }
 }

@@ -14,17 +14,14 @@ namespace SensorPipeline.Functions.Bench;
 /// </summary>
 internal sealed class DrainBench(LocalPipeline pipeline, BacklogArguments arguments, TextWriter output)
 {
-    public static readonly IReadOnlyList<string> Processors = ["WeatherProcessor", "SeismicProcessor"];
-
     private static readonly TimeSpan Poll = TimeSpan.FromSeconds(1);
     private static readonly TimeSpan ProgressEvery = TimeSpan.FromSeconds(30);
 
-    // devhost's peek of event bodies needs the admin header; the client talks to loopback only.
-    private static readonly HttpClient Http = new() { Timeout = TimeSpan.FromSeconds(60), DefaultRequestHeaders = { { "X-DevHost-Admin", "1" } } };
+    private static IReadOnlyList<string> Processors => BacklogLoad.Processors;
 
     public async Task<DrainFigures> RunAsync(CancellationToken cancellationToken)
     {
-        var loadAtStart = LoadAverage();
+        var loadAtStart = ProcessCpu.ReadLoadAverage();
         foreach (var function in Processors)
         {
             await pipeline.SetPausedAsync(function, paused: true, cancellationToken);
@@ -38,12 +35,12 @@ internal sealed class DrainBench(LocalPipeline pipeline, BacklogArguments argume
         var fill = Stopwatch.StartNew();
         await output.WriteLineAsync(string.Create(CultureInfo.InvariantCulture,
             $"fill: loadgen sends {arguments.Readings:N0} readings in events of {arguments.ReadingsPerEvent:N0} over {arguments.Devices:N0} devices; the processors are paused …"));
-        await SendAsync(ledger, cancellationToken);
+        await BacklogLoad.SendAsync(pipeline, arguments.Readings, arguments.ReadingsPerEvent, arguments.Devices, "backlog", ledger, cancellationToken);
         var sent = fill.Elapsed;
-        var backlog = await WaitForSplitAsync(cancellationToken);
+        var backlog = await BacklogLoad.WaitForSplitAsync(pipeline, cancellationToken);
         var filled = fill.Elapsed;
         var fillPeakKb = HandlerMemory.PeakKb(pid);
-        var eventBytes = await IngestionEventBytesAsync(cancellationToken);
+        var eventBytes = await BacklogLoad.IngestionEventBytesAsync(pipeline, cancellationToken);
         await output.WriteLineAsync(string.Create(CultureInfo.InvariantCulture,
             $"fill: sent in {sent.TotalSeconds:N1} s, split in {filled.TotalSeconds:N1} s: {backlog:N0} envelopes wait in the processor hubs; resuming both processors …"));
 
@@ -68,67 +65,17 @@ internal sealed class DrainBench(LocalPipeline pipeline, BacklogArguments argume
         // Two aggregation periods, so the last invocations' metrics have reached devhost.
         await Task.Delay(pipeline.Options.MetricFlushInterval * 2 + TimeSpan.FromSeconds(1), cancellationToken);
         var status = await pipeline.GetFunctionsStatusAsync(cancellationToken);
-        var readingsMax = await MetricMaxAsync(Core.Telemetry.MetricNames.ReadingsReceived, cancellationToken);
-        var documentsMax = await MetricMaxAsync(Core.Telemetry.MetricNames.DocumentsWritten, cancellationToken);
-        var handlerMsMax = await MetricMaxAsync(Core.Telemetry.MetricNames.InvocationMs, cancellationToken);
+        var readings = await BacklogLoad.MetricAsync(pipeline, Core.Telemetry.MetricNames.ReadingsReceived, cancellationToken);
+        var documents = await BacklogLoad.MetricAsync(pipeline, Core.Telemetry.MetricNames.DocumentsWritten, cancellationToken);
+        var handlerMs = await BacklogLoad.MetricAsync(pipeline, Core.Telemetry.MetricNames.InvocationMs, cancellationToken);
         // The splitter first, then the processors: the order the readings flow.
         var functions = status.Functions.OrderBy(f => Processors.Contains(f.Name)).ThenBy(f => f.Name, StringComparer.Ordinal).Select(f => new FunctionFigures(
             f.Name, f.InvocationsSucceeded, f.InvocationsFailed, f.InvocationsRetried, f.Largest,
-            readingsMax.GetValueOrDefault(f.Name), documentsMax.GetValueOrDefault(f.Name), handlerMsMax.GetValueOrDefault(f.Name) / 1000)).ToList();
+            readings.GetValueOrDefault(f.Name).Max, documents.GetValueOrDefault(f.Name).Max, handlerMs.GetValueOrDefault(f.Name).Max / 1000)).ToList();
 
         var (verifyExit, verdict) = await Demo.VerifyAsync(pipeline, ledger, Path.Combine(pipeline.Options.DataDirectory, "verdict.json"), cancellationToken);
         return new DrainFigures(arguments, eventBytes, sent, filled, backlog, drain, fillPeakKb, residentBeforeKb, drainPeakKb, handlerRestarts,
-            functions, verifyExit, verdict, loadAtStart, LoadAverage());
-    }
-
-    private async Task SendAsync(string ledger, CancellationToken cancellationToken)
-    {
-        var weather = arguments.Devices / 2;
-        List<string> send =
-        [
-            pipeline.Layout.LoadGenDll, "--connection", pipeline.EventHubConnection,
-            "--count", arguments.Readings.ToString(CultureInfo.InvariantCulture),
-            "--readings-per-event", arguments.ReadingsPerEvent.ToString(CultureInfo.InvariantCulture),
-            "--weather", weather.ToString(CultureInfo.InvariantCulture), "--seismic", (arguments.Devices - weather).ToString(CultureInfo.InvariantCulture),
-            "--device-prefix", "backlog", "--ledger", ledger, "--progress-interval", "10s",
-        ];
-        await using var loadgen = ChildProcess.Start(new ChildProcessOptions
-        {
-            Name = "loadgen", FileName = "dotnet", Arguments = send, WorkingDirectory = pipeline.Layout.Root,
-            LogPath = Path.Combine(pipeline.Options.DataDirectory, "logs", "loadgen.log"),
-        });
-        var exit = await loadgen.WaitForExitAsync(cancellationToken);
-        if (exit != 0)
-        {
-            throw new InvalidOperationException($"loadgen exited {exit}; see {loadgen.LogPath}");
-        }
-    }
-
-    /// <summary>Waits until the splitter has checkpointed every ingestion event (its outputs are sent before it
-    /// checkpoints, so they are all in the processor hubs) and returns the envelopes waiting there.</summary>
-    private async Task<long> WaitForSplitAsync(CancellationToken cancellationToken)
-    {
-        var started = Stopwatch.StartNew();
-        while (started.Elapsed < TimeSpan.FromMinutes(30))
-        {
-            var status = await pipeline.GetFunctionsStatusAsync(cancellationToken);
-            if (status.Functions.Where(f => !Processors.Contains(f.Name)).All(f => f.Partitions.All(p => p.Lag == 0)))
-            {
-                return status.Functions.Where(f => Processors.Contains(f.Name)).Sum(f => f.Partitions.Sum(p => p.Lag));
-            }
-
-            await Task.Delay(Poll, cancellationToken);
-        }
-
-        throw new TimeoutException("the splitter did not forward the backlog within 30 minutes");
-    }
-
-    /// <summary>One ingestion event's body size: the first on partition 0 (devhost's peek).</summary>
-    private async Task<int> IngestionEventBytesAsync(CancellationToken cancellationToken)
-    {
-        using var document = JsonDocument.Parse(await Http.GetStringAsync(new Uri(pipeline.DevHostUrl, "ingestion/partitions/0/events?from=0&max=1"), cancellationToken));
-        var events = document.RootElement;
-        return events.GetArrayLength() == 0 ? 0 : events[0].GetProperty("bodyBase64").GetBytesFromBase64().Length;
+            functions, verifyExit, verdict, loadAtStart, ProcessCpu.ReadLoadAverage());
     }
 
     /// <summary>The handler's peak resident set from <paramref name="pid"/>'s VmHWM, following a restarted handler, with
@@ -173,26 +120,4 @@ internal sealed class DrainBench(LocalPipeline pipeline, BacklogArguments argume
             return (peak, restarts);
         }
     }
-
-    /// <summary>The largest single value of a metric per function since devhost started: each aggregate's max is the
-    /// largest value tracked in its period, and these metrics are tracked once per invocation.</summary>
-    private async Task<Dictionary<string, double>> MetricMaxAsync(string metric, CancellationToken cancellationToken)
-    {
-        var uri = new Uri(pipeline.DevHostUrl, $"telemetry/metrics?name={Uri.EscapeDataString(metric)}&limit=1000000");
-        using var document = JsonDocument.Parse(await Http.GetStringAsync(uri, cancellationToken));
-        var max = new Dictionary<string, double>(StringComparer.Ordinal);
-        foreach (var point in document.RootElement.GetProperty("points").EnumerateArray())
-        {
-            if (point.GetProperty("dimensions").TryGetProperty(Core.Telemetry.MetricNames.Dimensions.Function, out var function) && function.GetString() is { } name)
-            {
-                max[name] = Math.Max(max.GetValueOrDefault(name), point.GetProperty("max").GetDouble());
-            }
-        }
-
-        return max;
-    }
-
-    /// <summary>The 1-minute load average (/proc/loadavg): how busy the shared cores were.</summary>
-    private static double LoadAverage() =>
-        double.Parse(File.ReadAllText("/proc/loadavg").Split(' ')[0], CultureInfo.InvariantCulture);
 }

@@ -49,15 +49,14 @@ internal sealed record DrainFigures(
         foreach (var f in Functions)
         {
             var largest = f.Largest ?? new LargestInvocationsView(0, 0, 0);
-            var stored = DrainBench.Processors.Contains(f.Name) ? f.MostStored.ToString("N0", CultureInfo.InvariantCulture) : "– (forwards)";
+            var stored = BacklogLoad.Processors.Contains(f.Name) ? f.MostStored.ToString("N0", CultureInfo.InvariantCulture) : "– (forwards)";
             Line(output, $"| {f.Name} | {f.Succeeded:N0} / {f.Failed:N0} / {f.Retried:N0} | {largest.RequestBytes:N0} B | {largest.Events:N0} | {f.MostReadings:N0} | {stored} | {largest.Seconds:F2} s / {f.LongestHandlerSeconds:F2} s |");
         }
 
         output.WriteLine("Each column is its own maximum over the run's invocations (\"in one invocation\"); host figures from devhost's /status/functions, readings and the handler's duration from the handler's metrics.");
     }
 
-    private long Long(string name) =>
-        Verdict.ValueKind == JsonValueKind.Object && Verdict.TryGetProperty(name, out var value) && value.ValueKind == JsonValueKind.Number ? value.GetInt64() : -1;
+    private long Long(string name) => BacklogLoad.VerdictCount(Verdict, name);
 
     private static void Line(TextWriter output, FormattableString text) => output.WriteLine(text.ToString(CultureInfo.InvariantCulture));
 }

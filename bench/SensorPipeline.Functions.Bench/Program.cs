@@ -10,6 +10,15 @@ if (args.Length > 0 && args[0] == "backlog")
     return;
 }
 
+// ./pipeline bench scale [--instances 1,2,4] … (ScaleArguments.cs): 1, 2 and 4 instances per processor function as
+// separate processes running the published handler: throughput, CPU per reading, unowned time and duplicates per
+// rebalance, cold start.
+if (args.Length > 0 && args[0] == "scale")
+{
+    Environment.ExitCode = await ScaleCommand.RunAsync(args[1..]);
+    return;
+}
+
 var readings = args.Length > 0 ? int.Parse(args[0], CultureInfo.InvariantCulture) : 20_000;
 var devices = args.Length > 1 ? int.Parse(args[1], CultureInfo.InvariantCulture) : 100; // loadgen's default fleet: 50 + 50
 var parallelism = args.Length > 2 ? int.Parse(args[2], CultureInfo.InvariantCulture) : 32;

@@ -1,3 +1,4 @@
+using System.Net.Http.Json;
 using SensorPipeline.Toolkit;
 
 namespace SensorPipeline.Stack;
@@ -16,6 +17,14 @@ public sealed partial class LocalPipeline
 
     /// <summary>The scaler under <c>--instances auto</c>.</summary>
     public TargetScaler? Scaler { get; private set; }
+
+    /// <summary>One instance's own <c>/status/functions</c>: its handler's pid, what it owns, its invocations.</summary>
+    public async Task<FunctionsStatus> GetInstanceStatusAsync(DevHostProcess instance, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(instance);
+        return await _http.GetFromJsonAsync<FunctionsStatus>(new Uri(instance.BaseAddress, "status/functions"), Json, cancellationToken)
+            ?? throw new InvalidOperationException($"{instance.Process.Name} returned no status");
+    }
 
     private async Task StartInstancesAsync(string logs, CancellationToken cancellationToken)
     {

@@ -132,15 +132,21 @@ public sealed partial class LocalPipeline : IAsyncDisposable
 
     /// <summary>Pauses (true) or resumes (false) one function's listeners through devhost's admin API: a paused function
     /// finishes the batch it is invoking and then holds, so its hub's events accumulate as lag.</summary>
-    public async Task SetPausedAsync(string function, bool paused, CancellationToken cancellationToken)
+    public Task SetPausedAsync(string function, bool paused, CancellationToken cancellationToken) =>
+        SetPausedAsync(DevHostUrl, function, paused, cancellationToken);
+
+    /// <summary>As <see cref="SetPausedAsync(string, bool, CancellationToken)"/>, on the host at <paramref name="host"/>
+    /// (devhost or one separate instance).</summary>
+    public async Task SetPausedAsync(Uri host, string function, bool paused, CancellationToken cancellationToken)
     {
+        ArgumentNullException.ThrowIfNull(host);
         var route = string.Create(CultureInfo.InvariantCulture, $"admin/functions/{Uri.EscapeDataString(function)}/{(paused ? "pause" : "resume")}");
-        using var request = new HttpRequestMessage(HttpMethod.Post, new Uri(DevHostUrl, route));
+        using var request = new HttpRequestMessage(HttpMethod.Post, new Uri(host, route));
         request.Headers.Add("X-DevHost-Admin", "1");
         using var response = await _http.SendAsync(request, cancellationToken);
         if (!response.IsSuccessStatusCode)
         {
-            throw new InvalidOperationException($"devhost answered {(int)response.StatusCode} to {route}: {await response.Content.ReadAsStringAsync(cancellationToken)}");
+            throw new InvalidOperationException($"{host} answered {(int)response.StatusCode} to {route}: {await response.Content.ReadAsStringAsync(cancellationToken)}");
         }
     }
 
@@ -205,7 +211,11 @@ public sealed partial class LocalPipeline : IAsyncDisposable
 }
 
 /// <summary>The part of devhost's <c>GET /status/functions</c> the stack reads.</summary>
-public sealed record FunctionsStatus(int? HandlerPid, int HandlerStarts, IReadOnlyList<FunctionStatusView> Functions);
+public sealed record FunctionsStatus(int? HandlerPid, int HandlerStarts, IReadOnlyList<FunctionStatusView> Functions)
+{
+    /// <summary>Checkpoint writes of this host that moved a checkpoint backwards (a separate instance's own count).</summary>
+    public long CheckpointRewinds { get; init; }
+}
 
 public sealed record FunctionStatusView(string Name, string EventHubName, string ConsumerGroup, bool Paused,
     long InvocationsSucceeded, long InvocationsFailed, long InvocationsRetried, IReadOnlyList<PartitionStatusView> Partitions)
@@ -228,4 +238,7 @@ public sealed record PartitionStatusView(string PartitionId, long? CheckpointSeq
 
     /// <summary>How often the partition's owner changed while devhost watched.</summary>
     public long OwnerChanges { get; init; }
+
+    /// <summary>Whether the host answering owns the partition (a separate instance's own view).</summary>
+    public bool OwnedHere { get; init; }
 }

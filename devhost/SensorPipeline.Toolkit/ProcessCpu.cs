@@ -13,19 +13,33 @@ public static class ProcessCpu
     public static int TicksPerSecond => ClockTicks.Value;
 
     /// <summary>The process's CPU seconds so far, or null when it is gone.</summary>
-    public static double? ReadSeconds(int pid)
+    public static double? ReadSeconds(int pid) => ReadStat(pid) is { } stat ? ParseTicks(stat) / (double)TicksPerSecond : null;
+
+    /// <summary>The 1-minute load average (<c>/proc/loadavg</c>): how busy the shared cores were while a bench ran.</summary>
+    public static double ReadLoadAverage() =>
+        double.Parse(File.ReadAllText("/proc/loadavg").Split(' ')[0], CultureInfo.InvariantCulture);
+
+    /// <summary>Seconds since the process started (<c>/proc/uptime</c> − field 22 <c>starttime</c> of its stat line),
+    /// or null when it is gone: a start time taken by the kernel, not by whoever launched it.</summary>
+    public static double? ReadAgeSeconds(int pid)
     {
-        string stat;
-        try
-        {
-            stat = File.ReadAllText(string.Create(CultureInfo.InvariantCulture, $"/proc/{pid}/stat"));
-        }
-        catch (Exception e) when (e is FileNotFoundException or DirectoryNotFoundException or IOException)
+        if (ReadStat(pid) is not { } stat)
         {
             return null;
         }
 
-        return ParseTicks(stat) / (double)TicksPerSecond;
+        var uptime = double.Parse(File.ReadAllText("/proc/uptime").Split(' ')[0], CultureInfo.InvariantCulture);
+        return uptime - ParseStartTicks(stat) / (double)TicksPerSecond;
+    }
+
+    /// <summary>Field 22 (<c>starttime</c>, clock ticks after boot) of a <c>/proc/&lt;pid&gt;/stat</c> line.</summary>
+    public static long ParseStartTicks(string stat)
+    {
+        var fields = FieldsAfterName(stat);
+        // After ") " come field 3 onwards: starttime is field 22, so index 19 here.
+        return fields.Length >= 20
+            ? long.Parse(fields[19], NumberStyles.None, CultureInfo.InvariantCulture)
+            : throw new FormatException($"not a /proc/<pid>/stat line: {fields.Length + 2} fields, need at least 22");
     }
 
     /// <summary>CPU seconds every process on the machine has used since boot (the busy columns of <c>/proc/stat</c>).</summary>
@@ -68,21 +82,36 @@ public static class ProcessCpu
     /// </summary>
     public static long ParseTicks(string stat)
     {
-        ArgumentNullException.ThrowIfNull(stat);
-        var close = stat.LastIndexOf(')');
-        if (close < 0)
-        {
-            throw new FormatException("not a /proc/<pid>/stat line: no ')' after the command name");
-        }
-
         // After ") " come field 3 (state) onwards: utime is field 14, so index 11 here; stime index 12.
-        var fields = stat[(close + 1)..].Split(' ', StringSplitOptions.RemoveEmptyEntries);
+        var fields = FieldsAfterName(stat);
         if (fields.Length < 13)
         {
             throw new FormatException($"not a /proc/<pid>/stat line: {fields.Length + 2} fields, need at least 15");
         }
 
         return long.Parse(fields[11], NumberStyles.None, CultureInfo.InvariantCulture) + long.Parse(fields[12], NumberStyles.None, CultureInfo.InvariantCulture);
+    }
+
+    /// <summary>The process's <c>/proc/&lt;pid&gt;/stat</c> line, or null when it is gone.</summary>
+    private static string? ReadStat(int pid)
+    {
+        try
+        {
+            return File.ReadAllText(string.Create(CultureInfo.InvariantCulture, $"/proc/{pid}/stat"));
+        }
+        catch (Exception e) when (e is FileNotFoundException or DirectoryNotFoundException or IOException)
+        {
+            return null;
+        }
+    }
+
+    private static string[] FieldsAfterName(string stat)
+    {
+        ArgumentNullException.ThrowIfNull(stat);
+        var close = stat.LastIndexOf(')');
+        return close < 0
+            ? throw new FormatException("not a /proc/<pid>/stat line: no ')' after the command name")
+            : stat[(close + 1)..].Split(' ', StringSplitOptions.RemoveEmptyEntries);
     }
 
     private static int ReadClockTicks()
