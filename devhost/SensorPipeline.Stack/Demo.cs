@@ -91,8 +91,8 @@ public static class Demo
         ];
         // Separate instances have no pause endpoint of devhost's to honour: their episode is a killed instance.
         var killing = pipeline.Fleet is { } fleet && demo.KillAfter > TimeSpan.Zero
-            ? KillLaterAsync(fleet, demo.KillAfter, output, cancellationToken)
-            : Task.CompletedTask;
+            ? KillLaterAsync(pipeline, fleet, demo.KillAfter, output, cancellationToken)
+            : Task.FromResult<(DateTimeOffset, DateTimeOffset)?>(null);
         if (demo.PauseAfter > TimeSpan.Zero && pipeline.Fleet is null)
         {
             send.AddRange(["--pause-function", "WeatherProcessor", "--pause-function", "SeismicProcessor",
@@ -111,7 +111,8 @@ public static class Demo
             sendExit = await loadgen.WaitForExitAsync(cancellationToken);
         }
 
-        await killing;
+        // The kill's episode ends when its partitions are owned again, which can be after loadgen stopped.
+        var killEpisode = await killing;
 
         await output.WriteLineAsync("waiting for the pipeline to drain …");
         var sendEnded = DateTimeOffset.UtcNow;
@@ -124,14 +125,17 @@ public static class Demo
         using var ledgerJson = JsonDocument.Parse(await File.ReadAllTextAsync(ledger, cancellationToken));
         var ended = DateTimeOffset.UtcNow;
         List<(DemoPhase, JsonElement)> phases = [];
-        foreach (var phase in DemoPhases.Split(started, ended, Episode(ledgerJson.RootElement), watch.History))
+        var episode = killEpisode ?? Episode(ledgerJson.RootElement);
+        var episodeName = killEpisode is null ? DemoPhases.Backlog : DemoPhases.Killed;
+        foreach (var phase in DemoPhases.Split(started, ended, episode, watch.History, episodeName))
         {
             using var summary = await pipeline.GetTelemetrySummaryAsync(phase.From, phase.To, cancellationToken);
             phases.Add((phase, summary.RootElement.Clone()));
         }
 
         await output.WriteLineAsync("verifying every reading by point reads …");
-        var (verifyExit, verdict) = await VerifyAsync(pipeline, ledger, Path.Combine(pipeline.Options.DataDirectory, "verdict.json"), cancellationToken, demo.MaxAge);
+        var (verifyExit, verdict) = await VerifyAsync(pipeline, ledger, Path.Combine(pipeline.Options.DataDirectory, "verdict.json"), cancellationToken, demo.MaxAge,
+            killEpisode is { } killed ? [killed] : []);
         return new DemoResult(verdict, ledgerJson.RootElement.Clone(), telemetry.RootElement.Clone(), phases, drain, sendExit, verifyExit);
     }
 
@@ -145,10 +149,10 @@ public static class Demo
     /// <c>loadgen verify</c> of a run's ledger against the pipeline's Cosmos DB (point reads of every reading and device
     /// state); its output goes to <paramref name="verdictPath"/>. Returns its exit code (0: nothing missing or doubled)
     /// and its JSON verdict. With <paramref name="maxAge"/>, it also counts stale readings enqueued outside the run's
-    /// backlog episodes.
+    /// backlog episodes: the ledger's pauses and <paramref name="episodes"/> (a killed instance, which loadgen does not see).
     /// </summary>
     public static async Task<(int ExitCode, JsonElement Verdict)> VerifyAsync(LocalPipeline pipeline, string ledger, string verdictPath, CancellationToken cancellationToken,
-        TimeSpan? maxAge = null)
+        TimeSpan? maxAge = null, IReadOnlyList<(DateTimeOffset From, DateTimeOffset To)>? episodes = null)
     {
         ArgumentNullException.ThrowIfNull(pipeline);
         List<string> arguments =
@@ -159,6 +163,10 @@ public static class Demo
         if (maxAge is { } age)
         {
             arguments.AddRange(["--max-age", Seconds(age)]);
+            foreach (var (from, to) in episodes ?? [])
+            {
+                arguments.AddRange(["--episode", string.Create(CultureInfo.InvariantCulture, $"{from.UtcDateTime:O}/{to.UtcDateTime:O}")]);
+            }
         }
 
         int exitCode;
@@ -232,25 +240,51 @@ public static class Demo
         console.Write(latency);
         var written = Processors(result.Telemetry).Sum(f => f.GetProperty("documentsWritten").GetInt64());
         console.MarkupLine(CultureInfo.InvariantCulture,
-            $"the rows cover {N(covered)} of the {N(written)} documents written (redelivered duplicates included: each write is one document write); the backlog episode lasts from the pause until devhost's lag is back to its level before it; dashboard: [link]{pipeline.DashboardUrl}[/]");
+            $"the rows cover {N(covered)} of the {N(written)} documents written (redelivered duplicates included: each write is one document write); the backlog episode lasts from the pause (or the kill) until devhost's lag is back to its level before it; dashboard: [link]{pipeline.DashboardUrl}[/]");
     }
 
     // The functions that write documents: the splitter forwards events and writes none.
     private static IEnumerable<JsonElement> Processors(JsonElement telemetry) =>
         telemetry.GetProperty("functions").EnumerateArray().Where(f => f.GetProperty("documentsWritten").GetInt64() > 0 || f.TryGetProperty("endToEnd", out var e) && e.ValueKind == JsonValueKind.Object);
 
-    private static async Task KillLaterAsync(SensorPipeline.Toolkit.InstanceFleet fleet, TimeSpan after, TextWriter output, CancellationToken cancellationToken)
+    /// <summary>
+    /// Kills one WeatherProcessor instance after <paramref name="after"/> and returns its episode: from the kill until
+    /// every partition it owned has a live owner again (its records expire, a survivor claims them). Readings on those
+    /// partitions wait that long, so stale ones from it are the episode's, as with the pause; null when nothing was killed.
+    /// </summary>
+    private static async Task<(DateTimeOffset, DateTimeOffset)?> KillLaterAsync(LocalPipeline pipeline, SensorPipeline.Toolkit.InstanceFleet fleet, TimeSpan after,
+        TextWriter output, CancellationToken cancellationToken)
     {
         await Task.Delay(after, cancellationToken);
         const string Function = "WeatherProcessor";
         if (fleet.Count(Function) == 0)
         {
             await output.WriteLineAsync($"no {Function} instance running to kill");
-            return;
+            return null;
         }
 
         var killed = await fleet.KillOneAsync(Function);
+        var killedAt = DateTimeOffset.UtcNow;
         await output.WriteLineAsync($"killed instance {killed} (kill -9 of its host and handler); its partitions move once their ownership expires or is stolen");
+        // Bounded well past Azure's 2-minute expiry: a survivor that never claims them ends the wait, and the phases say so.
+        var deadline = killedAt + TimeSpan.FromMinutes(5);
+        while (DateTimeOffset.UtcNow < deadline)
+        {
+            var status = await pipeline.GetFunctionsStatusAsync(cancellationToken);
+            var partitions = status.Functions.Single(f => f.Name == Function).Partitions;
+            if (partitions.All(p => p.Owner is not null && p.Owner != killed))
+            {
+                var ownedAgain = DateTimeOffset.UtcNow;
+                await output.WriteLineAsync(string.Create(CultureInfo.InvariantCulture,
+                    $"{killed}'s partitions owned again {(ownedAgain - killedAt).TotalSeconds:N1} s after the kill"));
+                return (killedAt, ownedAgain);
+            }
+
+            await Task.Delay(TimeSpan.FromMilliseconds(500), cancellationToken);
+        }
+
+        await output.WriteLineAsync($"{killed}'s partitions were not all owned again within 5 minutes");
+        return (killedAt, DateTimeOffset.UtcNow);
     }
 
     /// <summary>With separate instances: owners per partition now, ownership changes, and what the fleet and the

@@ -19,10 +19,16 @@ public static class DemoPhases
     public const string Before = "steady, before the backlog";
     public const string Backlog = "backlog episode (paused → caught up)";
     public const string After = "steady, after the backlog";
+    public const string Killed = "backlog episode (instance killed → caught up)";
     public const string Whole = "steady (no backlog episode)";
 
+    /// <param name="start">The run's start.</param>
+    /// <param name="end">The run's end.</param>
+    /// <param name="episode">When processing stopped (a pause; a killed instance) and resumed (the resume; its partitions owned again).</param>
+    /// <param name="lag">devhost's total lag over the run.</param>
+    /// <param name="episodeName">The episode row's name.</param>
     public static IReadOnlyList<DemoPhase> Split(DateTimeOffset start, DateTimeOffset end, (DateTimeOffset PausedAt, DateTimeOffset ResumedAt)? episode,
-        IReadOnlyList<(DateTimeOffset At, long Lag)> lag)
+        IReadOnlyList<(DateTimeOffset At, long Lag)> lag, string episodeName = Backlog)
     {
         ArgumentNullException.ThrowIfNull(lag);
         if (episode is not { } e)
@@ -32,7 +38,7 @@ public static class DemoPhases
 
         var baseline = lag.Where(s => s.At < e.PausedAt && s.At >= e.PausedAt - ProgressWatch.BaselineSpan).Select(s => s.Lag).DefaultIfEmpty(0).Max();
         var caughtUp = lag.Where(s => s.At > e.ResumedAt && s.Lag <= baseline + ProgressWatch.LagSlack).Select(s => (DateTimeOffset?)s.At).FirstOrDefault() ?? end;
-        List<DemoPhase> phases = [new(Before, start, e.PausedAt), new(Backlog, e.PausedAt, caughtUp), new(After, caughtUp, end)];
+        List<DemoPhase> phases = [new(Before, start, e.PausedAt), new(episodeName, e.PausedAt, caughtUp), new(After, caughtUp, end)];
         return [.. phases.Where(p => p.To > p.From)];
     }
 }

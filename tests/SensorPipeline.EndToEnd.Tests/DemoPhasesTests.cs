@@ -34,6 +34,19 @@ public sealed class DemoPhasesTests
     }
 
     [Fact]
+    public void Split_KilledInstance_TheEpisodeRowIsNamedForTheKill_AndEndsWhenTheLagIsBack()
+    {
+        // Killed at 15 s, its partitions owned again at 40 s; the backlog they held is worked off by 44 s.
+        List<(DateTimeOffset, long)> lag = [(At(14), 4), (At(30), 3_000), (At(41), 2_000), (At(44), 5)];
+
+        var phases = DemoPhases.Split(At(0), At(60), (At(15), At(40)), lag, DemoPhases.Killed);
+
+        Assert.Equal(
+            [(DemoPhases.Before, At(0), At(15)), (DemoPhases.Killed, At(15), At(44)), (DemoPhases.After, At(44), At(60))],
+            phases.Select(p => (p.Name, p.From, p.To)));
+    }
+
+    [Fact]
     public void Split_NeverCaughtUp_TheEpisodeLastsToTheEnd_NoSecondSteadyRow()
     {
         List<(DateTimeOffset, long)> lag = [(At(9), 2), (At(20), 5_000), (At(39), 4_000)];

@@ -1,3 +1,4 @@
+using System.Globalization;
 using System.Security.Cryptography;
 using System.Text.Json;
 using Microsoft.Azure.Cosmos;
@@ -111,6 +112,20 @@ public sealed class VerifyTests : IClassFixture<CosmosStandIn>, IDisposable
         // No episode at all: every stale reading is the chain's own.
         (exit, output, errors) = await VerifyAsync("episodes", [], "--json", "--max-age", "5s");
         Assert.Equal(1, JsonDocument.Parse(output).RootElement.GetProperty("staleOutsideEpisodes").GetInt64());
+
+        // An episode the ledger does not record (the demo's killed instance), given on the command line, explains it too.
+        var killed = string.Create(CultureInfo.InvariantCulture, $"{enqueued.AddSeconds(3):O}/{enqueued.AddSeconds(20):O}");
+        (exit, output, errors) = await VerifyAsync("episodes", [], "--json", "--max-age", "5s", "--episode", killed);
+        Assert.True(exit == 0, $"exit {exit}\n{output}\n{errors}");
+        Assert.Equal(0, JsonDocument.Parse(output).RootElement.GetProperty("staleOutsideEpisodes").GetInt64());
+
+        // A malformed or reversed interval, or an episode with nothing to judge it against, is refused by name.
+        (exit, _, errors) = await VerifyAsync("episodes", [], "--max-age", "5s", "--episode", string.Create(CultureInfo.InvariantCulture, $"{enqueued.AddSeconds(20):O}/{enqueued:O}"));
+        Assert.Equal(2, exit);
+        Assert.Contains("is not an interval", errors, StringComparison.Ordinal);
+        (exit, _, errors) = await VerifyAsync("episodes", [], "--episode", killed);
+        Assert.Equal(2, exit);
+        Assert.Contains("--episode needs --max-age", errors, StringComparison.Ordinal);
 
         // Without --max-age nothing is judged.
         (exit, output, errors) = await VerifyAsync("episodes", "--json");

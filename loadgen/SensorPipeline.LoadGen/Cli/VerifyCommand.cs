@@ -33,10 +33,17 @@ internal static class VerifyCommand
         CustomParser = r => DurationParser.Parse(r),
     };
 
+    private static readonly Option<List<(DateTimeOffset From, DateTimeOffset To)>> Episode = new("--episode")
+    {
+        Description = "With --max-age: another backlog episode the ledger does not record, as START/END (ISO 8601), e.g. an instance killed until its partitions were owned again. Repeatable.",
+        CustomParser = IntervalParser.ParseAll,
+        AllowMultipleArgumentsPerToken = false,
+    };
+
     public static Command Create()
     {
         var command = new Command("verify", "Checks in Cosmos DB that every reading of a run's ledger arrived exactly once; exits 1 on any loss.");
-        foreach (var option in new Option[] { LedgerPath, Endpoint, Key, ClientId, Database, Readings, Archive, Devices, DeadLetters, Concurrency, Json, ProgressInterval, MaxAge })
+        foreach (var option in new Option[] { LedgerPath, Endpoint, Key, ClientId, Database, Readings, Archive, Devices, DeadLetters, Concurrency, Json, ProgressInterval, MaxAge, Episode })
         {
             command.Options.Add(option);
         }
@@ -72,7 +79,7 @@ internal static class VerifyCommand
         using var client = CosmosClientFactory.Create(options);
         var database = client.GetDatabase(options.Database);
         var verifier = new LedgerVerifier(new VerifyContainers(database.GetContainer(options.ReadingsContainer), database.GetContainer(options.ArchiveContainer),
-            database.GetContainer(options.DevicesContainer), database.GetContainer(options.DeadLettersContainer)), options.Concurrency, options.MaxAge);
+            database.GetContainer(options.DevicesContainer), database.GetContainer(options.DeadLettersContainer)), options.Concurrency, options.MaxAge, options.Episodes);
         var expected = LedgerVerifier.Expected(ledger);
         var progress = new ProgressLine(Console.Error, live: !Console.IsErrorRedirected);
         using var stopProgress = new CancellationTokenSource();
@@ -144,6 +151,7 @@ internal static class VerifyCommand
         o.Json = parse.GetValue(Json);
         o.ProgressInterval = parse.GetValue(ProgressInterval);
         o.MaxAge = parse.GetValue(MaxAge);
+        o.Episodes = parse.GetValue(Episode) ?? [];
     }
 
     private static string Pick(ParseResult parse, Option<string> option, string environmentName) =>

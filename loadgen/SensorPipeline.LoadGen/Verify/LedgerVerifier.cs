@@ -21,18 +21,21 @@ internal sealed class LedgerVerifier
     private readonly VerifyContainers _containers;
     private readonly int _concurrency;
     private readonly TimeSpan? _maxAge;
+    private readonly IReadOnlyList<(DateTimeOffset From, DateTimeOffset To)> _episodes;
     private long _checked;
 
     /// <param name="containers">The containers to check.</param>
     /// <param name="concurrency">Devices checked at once.</param>
     /// <param name="maxAge">The pipeline's max age: when given, every archived reading is also checked against the
     /// run's backlog episodes (<see cref="StaleWindows"/>).</param>
-    public LedgerVerifier(VerifyContainers containers, int concurrency, TimeSpan? maxAge = null)
+    /// <param name="episodes">Backlog episodes besides the ledger's pauses (a killed instance), judged the same way.</param>
+    public LedgerVerifier(VerifyContainers containers, int concurrency, TimeSpan? maxAge = null, IReadOnlyList<(DateTimeOffset From, DateTimeOffset To)>? episodes = null)
     {
         _containers = containers ?? throw new ArgumentNullException(nameof(containers));
         ArgumentOutOfRangeException.ThrowIfLessThan(concurrency, 1);
         _concurrency = concurrency;
         _maxAge = maxAge;
+        _episodes = episodes ?? [];
     }
 
     /// <summary>Readings checked so far (for progress).</summary>
@@ -58,7 +61,7 @@ internal sealed class LedgerVerifier
         var verdict = new Verdict { Sent = Expected(ledger), Devices = ledger.Devices.Count };
         var highestLive = new long[ledger.Devices.Count];
         long written = 0, archived = 0, duplicated = 0, missing = 0, staleOutside = 0;
-        var staleWindows = _maxAge is { } maxAge ? new StaleWindows(ledger.Pauses, maxAge) : null;
+        var staleWindows = _maxAge is { } maxAge ? new StaleWindows([.. ledger.Pauses.Select(p => (p.PausedAt, p.ResumedAt)), .. _episodes], maxAge) : null;
         var staleOutsideIds = new ConcurrentQueue<string>();
         var missingIds = new ConcurrentQueue<string>();
         var duplicatedIds = new ConcurrentQueue<string>();

@@ -1,6 +1,4 @@
 using System.Globalization;
-using SensorPipeline.LoadGen.Ledger;
-
 namespace SensorPipeline.LoadGen.Verify;
 
 /// <summary>
@@ -13,11 +11,13 @@ internal sealed class StaleWindows
 {
     private readonly (DateTimeOffset From, DateTimeOffset To)[] _windows;
 
-    public StaleWindows(IReadOnlyList<LedgerPause> pauses, TimeSpan maxAge)
+    /// <param name="episodes">Each backlog episode: from when processing stopped (a pause, a kill) until it resumed.</param>
+    /// <param name="maxAge">The pipeline's max age.</param>
+    public StaleWindows(IReadOnlyList<(DateTimeOffset Stopped, DateTimeOffset Resumed)> episodes, TimeSpan maxAge)
     {
-        ArgumentNullException.ThrowIfNull(pauses);
+        ArgumentNullException.ThrowIfNull(episodes);
         ArgumentOutOfRangeException.ThrowIfLessThanOrEqual(maxAge, TimeSpan.Zero);
-        _windows = [.. pauses.Select(p => (p.PausedAt - maxAge, p.ResumedAt))];
+        _windows = [.. episodes.Select(e => (e.Stopped - maxAge, e.Resumed))];
     }
 
     /// <summary>True when a reading enqueued at <paramref name="enqueuedAt"/> may be stale because of an episode.</summary>

@@ -44,6 +44,10 @@ internal sealed class VerifyOptions
     /// backlog episodes (and the max age before each) are counted as <see cref="Verdict.StaleOutsideEpisodes"/>. Default unset.</summary>
     public TimeSpan? MaxAge { get; set; }
 
+    /// <summary>Backlog episodes the ledger does not record [--episode START/END, repeatable], judged like the ledger's own
+    /// pauses: an instance killed by the demo until its partitions were owned again. Needs <see cref="MaxAge"/>. Default none.</summary>
+    public IReadOnlyList<(DateTimeOffset From, DateTimeOffset To)> Episodes { get; set; } = [];
+
     /// <summary>True for a loopback endpoint: the local emulator, whose key is the default and whose certificate is accepted.</summary>
     public bool IsLoopback => CosmosEndpoint is { IsLoopback: true };
 }

@@ -56,6 +56,11 @@ internal sealed class VerifyOptionsValidator : IValidateOptions<VerifyOptions>
             failures.Add("--max-age must be more than zero.");
         }
 
+        if (options.Episodes.Count > 0 && options.MaxAge is null)
+        {
+            failures.Add("--episode needs --max-age: an episode only explains stale readings judged against the max age.");
+        }
+
         return failures.Count == 0 ? ValidateOptionsResult.Success : ValidateOptionsResult.Fail(failures);
     }
 
