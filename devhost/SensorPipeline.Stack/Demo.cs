@@ -92,7 +92,7 @@ public static class Demo
         // Separate instances have no pause endpoint of devhost's to honour: their episode is a killed instance.
         var killing = pipeline.Fleet is { } fleet && demo.KillAfter > TimeSpan.Zero
             ? KillLaterAsync(pipeline, fleet, demo.KillAfter, output, cancellationToken)
-            : Task.FromResult<(DateTimeOffset, DateTimeOffset)?>(null);
+            : Task.FromResult<KillEpisode?>(null);
         if (demo.PauseAfter > TimeSpan.Zero && pipeline.Fleet is null)
         {
             send.AddRange(["--pause-function", "WeatherProcessor", "--pause-function", "SeismicProcessor",
@@ -111,11 +111,11 @@ public static class Demo
             sendExit = await loadgen.WaitForExitAsync(cancellationToken);
         }
 
+        var sendEnded = DateTimeOffset.UtcNow;
         // The kill's episode ends when its partitions are owned again, which can be after loadgen stopped.
         var killEpisode = await killing;
 
         await output.WriteLineAsync("waiting for the pipeline to drain …");
-        var sendEnded = DateTimeOffset.UtcNow;
         var drainedAt = await pipeline.WaitForDrainAsync(TimeSpan.FromMinutes(5), TimeSpan.FromMilliseconds(500), cancellationToken);
         var drain = drainedAt > sendEnded ? drainedAt - sendEnded : TimeSpan.Zero;
         // Two aggregation periods: the last batches' metrics reach devhost.
@@ -125,7 +125,9 @@ public static class Demo
         using var ledgerJson = JsonDocument.Parse(await File.ReadAllTextAsync(ledger, cancellationToken));
         var ended = DateTimeOffset.UtcNow;
         List<(DemoPhase, JsonElement)> phases = [];
-        var episode = killEpisode ?? Episode(ledgerJson.RootElement);
+        // A kill's row ends when its partitions had worked off their wait: the lag of the whole run cannot tell, since
+        // it may not have settled before the kill.
+        var episode = killEpisode is { } k ? (k.KilledAt, k.CaughtUpAt) : Episode(ledgerJson.RootElement);
         var episodeName = killEpisode is null ? DemoPhases.Backlog : DemoPhases.Killed;
         foreach (var phase in DemoPhases.Split(started, ended, episode, watch.History, episodeName))
         {
@@ -135,7 +137,7 @@ public static class Demo
 
         await output.WriteLineAsync("verifying every reading by point reads …");
         var (verifyExit, verdict) = await VerifyAsync(pipeline, ledger, Path.Combine(pipeline.Options.DataDirectory, "verdict.json"), cancellationToken, demo.MaxAge,
-            killEpisode is { } killed ? [killed] : []);
+            killEpisode is { } killed ? [(killed.KilledAt, killed.OwnedAgainAt)] : []);
         return new DemoResult(verdict, ledgerJson.RootElement.Clone(), telemetry.RootElement.Clone(), phases, drain, sendExit, verifyExit);
     }
 
@@ -249,10 +251,11 @@ public static class Demo
 
     /// <summary>
     /// Kills one WeatherProcessor instance after <paramref name="after"/> and returns its episode: from the kill until
-    /// every partition it owned has a live owner again (its records expire, a survivor claims them). Readings on those
-    /// partitions wait that long, so stale ones from it are the episode's, as with the pause; null when nothing was killed.
+    /// every partition it owned has a live owner again (its records expire, a survivor claims them) — readings on those
+    /// partitions wait that long, so stale ones from it are the episode's, as with the pause — and when those partitions
+    /// had worked off what waited (no lag left), where the episode's latency row ends. Null when nothing was killed.
     /// </summary>
-    private static async Task<(DateTimeOffset, DateTimeOffset)?> KillLaterAsync(LocalPipeline pipeline, SensorPipeline.Toolkit.InstanceFleet fleet, TimeSpan after,
+    private static async Task<KillEpisode?> KillLaterAsync(LocalPipeline pipeline, SensorPipeline.Toolkit.InstanceFleet fleet, TimeSpan after,
         TextWriter output, CancellationToken cancellationToken)
     {
         await Task.Delay(after, cancellationToken);
@@ -263,29 +266,39 @@ public static class Demo
             return null;
         }
 
+        var owned = (await pipeline.GetFunctionsStatusAsync(cancellationToken)).Functions.Single(f => f.Name == Function).Partitions;
         var killed = await fleet.KillOneAsync(Function);
         var killedAt = DateTimeOffset.UtcNow;
-        await output.WriteLineAsync($"killed instance {killed} (kill -9 of its host and handler); its partitions move once their ownership expires or is stolen");
-        // Bounded well past Azure's 2-minute expiry: a survivor that never claims them ends the wait, and the phases say so.
+        var moved = owned.Where(p => p.Owner == killed).Select(p => p.PartitionId).ToHashSet(StringComparer.Ordinal);
+        await output.WriteLineAsync($"killed instance {killed} (kill -9 of its host and handler) owning partitions {string.Join(", ", moved)}; they move once their ownership expires or is stolen");
+        DateTimeOffset? ownedAgain = null;
+        // Bounded well past Azure's 2-minute expiry: a survivor that never claims them ends the wait, and the output says so.
         var deadline = killedAt + TimeSpan.FromMinutes(5);
         while (DateTimeOffset.UtcNow < deadline)
         {
-            var status = await pipeline.GetFunctionsStatusAsync(cancellationToken);
-            var partitions = status.Functions.Single(f => f.Name == Function).Partitions;
-            if (partitions.All(p => p.Owner is not null && p.Owner != killed))
+            var partitions = (await pipeline.GetFunctionsStatusAsync(cancellationToken)).Functions.Single(f => f.Name == Function).Partitions;
+            var now = DateTimeOffset.UtcNow;
+            if (ownedAgain is null && partitions.All(p => p.Owner is not null && p.Owner != killed))
             {
-                var ownedAgain = DateTimeOffset.UtcNow;
-                await output.WriteLineAsync(string.Create(CultureInfo.InvariantCulture,
-                    $"{killed}'s partitions owned again {(ownedAgain - killedAt).TotalSeconds:N1} s after the kill"));
-                return (killedAt, ownedAgain);
+                ownedAgain = now;
+                await output.WriteLineAsync(string.Create(CultureInfo.InvariantCulture, $"{killed}'s partitions owned again {(now - killedAt).TotalSeconds:N1} s after the kill"));
+            }
+
+            // Nothing left on the moved partitions; one metric period later every document of the wait has been reported.
+            if (ownedAgain is { } again && partitions.Where(p => moved.Contains(p.PartitionId)).All(p => p.Lag == 0))
+            {
+                return new KillEpisode(killedAt, again, now + pipeline.Options.MetricFlushInterval);
             }
 
             await Task.Delay(TimeSpan.FromMilliseconds(500), cancellationToken);
         }
 
-        await output.WriteLineAsync($"{killed}'s partitions were not all owned again within 5 minutes");
-        return (killedAt, DateTimeOffset.UtcNow);
+        await output.WriteLineAsync($"{killed}'s partitions were not owned again and worked off within 5 minutes");
+        return new KillEpisode(killedAt, ownedAgain ?? DateTimeOffset.UtcNow, DateTimeOffset.UtcNow);
     }
+
+    /// <summary>A killed instance: when, when its partitions were owned again, and when they had worked off their wait.</summary>
+    private sealed record KillEpisode(DateTimeOffset KilledAt, DateTimeOffset OwnedAgainAt, DateTimeOffset CaughtUpAt);
 
     /// <summary>With separate instances: owners per partition now, ownership changes, and what the fleet and the
     /// scaler did.</summary>

@@ -53,13 +53,40 @@ public sealed partial class LocalPipeline
                 await Fleet.ScaleToAsync(function.Name, count, cancellationToken);
             }
 
+            await WaitForOwnersAsync(cancellationToken);
             return;
         }
 
         Scaler = new TargetScaler(DevHostUrl, Fleet, Options.Scaler, _http);
         await Scaler.DecideOnceAsync(cancellationToken); // the first instance of each function before load starts
+        await WaitForOwnersAsync(cancellationToken);
         _scaling = new CancellationTokenSource();
         _scaler = Scaler.RunAsync(_scaling.Token);
+    }
+
+    /// <summary>
+    /// Ready means every partition of every function has an owner: an instance claims only once its host and handler are
+    /// up, so load sent after this meets warm instances, and a run's first seconds do not read as the chain's steady state.
+    /// </summary>
+    private async Task WaitForOwnersAsync(CancellationToken cancellationToken)
+    {
+        var deadline = DateTimeOffset.UtcNow + TimeSpan.FromMinutes(2);
+        while (true)
+        {
+            var status = await GetFunctionsStatusAsync(cancellationToken);
+            var unowned = status.Functions.Where(f => f.Partitions.Any(p => p.Owner is null)).Select(f => f.Name).ToList();
+            if (unowned.Count == 0)
+            {
+                return;
+            }
+
+            if (DateTimeOffset.UtcNow > deadline)
+            {
+                throw new InvalidOperationException($"instances started, but after 2 minutes these functions still have partitions with no owner: {string.Join(", ", unowned)} (see the instance logs)");
+            }
+
+            await Task.Delay(TimeSpan.FromMilliseconds(250), cancellationToken);
+        }
     }
 
     private async Task StopInstancesAsync()
