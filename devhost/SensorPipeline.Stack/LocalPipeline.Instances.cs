@@ -65,8 +65,9 @@ public sealed partial class LocalPipeline
     }
 
     /// <summary>
-    /// Ready means every partition of every function has an owner: an instance claims only once its host and handler are
-    /// up, so load sent after this meets warm instances, and a run's first seconds do not read as the chain's steady state.
+    /// Ready means every partition of every function with instances has an owner: an instance claims only once its host
+    /// and handler are up, so load sent after this meets warm instances, and a run's first seconds do not read as the
+    /// chain's steady state.
     /// </summary>
     private async Task WaitForOwnersAsync(CancellationToken cancellationToken)
     {
@@ -74,7 +75,8 @@ public sealed partial class LocalPipeline
         while (true)
         {
             var status = await GetFunctionsStatusAsync(cancellationToken);
-            var unowned = status.Functions.Where(f => f.Partitions.Any(p => p.Owner is null)).Select(f => f.Name).ToList();
+            // A function scaled to zero (a test that starts its own instances) has nobody to wait for.
+            var unowned = status.Functions.Where(f => Fleet!.Count(f.Name) > 0 && f.Partitions.Any(p => p.Owner is null)).Select(f => f.Name).ToList();
             if (unowned.Count == 0)
             {
                 return;
