@@ -53,6 +53,23 @@ public partial class EnvelopeProcessorTests
     }
 
     [Fact]
+    public void Process_StaleStatesOff_RendersNoneAndTheDocumentsAreTheSame()
+    {
+        var batch = Envelope((Builders.Weather("w", 1), Now), (Builders.Weather("w", 2), Now));
+        using var on = Weather();
+        using var off = new EnvelopeProcessor(SensorKind.Weather, "weather-processor", new StalenessPolicy(TimeSpan.FromMinutes(5)), renderStaleStates: false);
+
+        var with = on.Process([batch], Later);
+        var without = off.Process([batch], Later);
+
+        Assert.Equal(2, with.StaleStates.Count);
+        Assert.Empty(without.StaleStates);
+        Assert.Empty(without.DeviceWrites(LiveAmong(without, Builders.Id("w", 1), Builders.Id("w", 2))));
+        Assert.Equal(with.Pending.Select(p => (p.Id, p.Target)), without.Pending.Select(p => (p.Id, p.Target)));
+        Assert.Equal(with.StaleReadings, without.StaleReadings);
+    }
+
+    [Fact]
     public void DeviceWrites_OnlyTheLiveStaleReadingsCompete_NewerWinsAcrossLiveAndStale_OneWritePerDevice()
     {
         using var processor = Weather();

@@ -24,6 +24,7 @@ public sealed class EnvelopeProcessor : IDisposable
     private readonly string _kindName;
     private readonly StalenessPolicy _staleness;
     private readonly DeviceIdCache _deviceIds;
+    private readonly bool _renderStaleStates;
     private readonly ArrayBufferWriter<byte> _buffer = new(256 * 1024);
     private readonly Utf8JsonWriter _writer;
     private readonly List<SourcePosition> _sources = [];
@@ -34,13 +35,17 @@ public sealed class EnvelopeProcessor : IDisposable
     /// <param name="stage">The stage name stored in dead letters (e.g. <c>weather-processor</c>).</param>
     /// <param name="staleness">The staleness rule.</param>
     /// <param name="deviceIds">Optional shared-per-instance string cache.</param>
-    public EnvelopeProcessor(SensorKind kind, string stage, StalenessPolicy staleness, DeviceIdCache? deviceIds = null)
+    /// <param name="renderStaleStates">Whether a stale reading that may win gets its device state rendered (default true).
+    /// Only a handler that checks stale readings against the live view can use one; with no such check (a zero
+    /// redelivery window) every rendered state would be thrown away.</param>
+    public EnvelopeProcessor(SensorKind kind, string stage, StalenessPolicy staleness, DeviceIdCache? deviceIds = null, bool renderStaleStates = true)
     {
         _kindName = kind.Name(); // throws for a kind the pipeline does not route
         _kind = kind;
         Stage = stage ?? throw new ArgumentNullException(nameof(stage));
         _staleness = staleness ?? throw new ArgumentNullException(nameof(staleness));
         _deviceIds = deviceIds ?? new DeviceIdCache();
+        _renderStaleStates = renderStaleStates;
         // SkipValidation: the writers are correct by construction (tests parse every shape back).
         _writer = new Utf8JsonWriter(_buffer, new JsonWriterOptions { SkipValidation = true });
     }
@@ -126,7 +131,7 @@ public sealed class EnvelopeProcessor : IDisposable
                     // finds it live already (a redelivery of a batch whose readings were written before the instance died):
                     // then it is the state that batch never wrote. Rendered now, while the reading is at hand.
                     stale++;
-                    if (MayWin(reading, source))
+                    if (_renderStaleStates && MayWin(reading, source))
                     {
                         staleStates.Add(new StaleDeviceState(pending.Count - 1, RenderState(deviceId, id, reading, source)));
                     }
