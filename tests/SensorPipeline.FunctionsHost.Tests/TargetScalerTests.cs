@@ -64,6 +64,10 @@ public sealed class TargetScalerTests : IAsyncLifetime
             await _scaleOut.WaitAllDeliveredAsync(PerPartition);
             await app.WaitUntilAsync(() => Task.FromResult(Count(observed) == 1), "scale-in to one instance after the cool-down", seconds: 120);
 
+            // The scaler's lists are the loop's (not thread-safe): stop it before reading them.
+            await stop.CancelAsync();
+            await loop.ContinueWith(_ => { }, TaskScheduler.Default);
+
             // 0 missing (WaitAllDelivered) and the backlog was served by more than one handler process.
             Assert.True(_scaleOut.Deliveries().Values.SelectMany(pids => pids).Distinct().Count() >= 2, "only one handler process served the backlog");
             Assert.Contains(scaler.Decisions, d => d.Contains("1 to 4 instances", StringComparison.Ordinal));
