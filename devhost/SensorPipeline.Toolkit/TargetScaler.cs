@@ -71,9 +71,10 @@ public sealed class TargetScaler(Uri devhost, InstanceFleet fleet, TargetScalerO
                 {
                     await DecideOnceAsync(cancellationToken);
                 }
-                catch (HttpRequestException)
+                catch (Exception e) when (e is HttpRequestException or TaskCanceledException && !cancellationToken.IsCancellationRequested)
                 {
-                    // devhost did not answer this time; the backlog is still there at the next decision.
+                    // devhost did not answer this time (refused, or timed out on a busy machine); the backlog is still
+                    // there at the next decision.
                 }
             }
             while (await timer.WaitForNextTickAsync(cancellationToken));

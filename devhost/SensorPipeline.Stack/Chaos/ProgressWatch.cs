@@ -17,7 +17,7 @@ public sealed class ProgressWatch : IAsyncDisposable
     /// <summary>How far back before an episode the steady state's lag is taken from.</summary>
     public static TimeSpan BaselineSpan => BaselineWindow;
 
-    private readonly LocalPipeline _pipeline;
+    private readonly Func<CancellationToken, Task<FunctionsStatus>> _status;
     private readonly Dictionary<(string Function, string Partition), (long? Checkpoint, DateTimeOffset Since)> _partitions = [];
     private readonly Queue<(DateTimeOffset At, long Lag)> _recentLag = new();
     private readonly List<(DateTimeOffset At, long Lag)>? _history;
@@ -33,8 +33,15 @@ public sealed class ProgressWatch : IAsyncDisposable
     /// <param name="pipeline">The stack to watch.</param>
     /// <param name="keepHistory">Keep every poll's total lag (<see cref="History"/>): for a run of minutes, not hours.</param>
     public ProgressWatch(LocalPipeline pipeline, bool keepHistory = false)
+        : this((pipeline ?? throw new ArgumentNullException(nameof(pipeline))).GetFunctionsStatusAsync, keepHistory)
     {
-        _pipeline = pipeline ?? throw new ArgumentNullException(nameof(pipeline));
+    }
+
+    /// <param name="status">Where each poll reads devhost's status from.</param>
+    /// <param name="keepHistory">Keep every poll's total lag (<see cref="History"/>).</param>
+    public ProgressWatch(Func<CancellationToken, Task<FunctionsStatus>> status, bool keepHistory = false)
+    {
+        _status = status ?? throw new ArgumentNullException(nameof(status));
         _history = keepHistory ? [] : null;
         _loop = RunAsync(_stop.Token);
     }
@@ -122,11 +129,16 @@ public sealed class ProgressWatch : IAsyncDisposable
         {
             try
             {
-                Observe(await _pipeline.GetFunctionsStatusAsync(cancellationToken), DateTimeOffset.UtcNow);
+                Observe(await _status(cancellationToken), DateTimeOffset.UtcNow);
             }
             catch (Exception e) when (e is HttpRequestException or TaskCanceledException or InvalidOperationException && !cancellationToken.IsCancellationRequested)
             {
                 // devhost is down (killed, restarting) or its handler is: the stall clock keeps running.
+            }
+            catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+            {
+                // Disposed while a status request was in flight: stopping, not a failure of the run.
+                return;
             }
 
             try
