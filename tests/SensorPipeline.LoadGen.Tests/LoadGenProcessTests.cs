@@ -106,6 +106,9 @@ public sealed class LoadGenProcessTests : IAsyncLifetime, IDisposable
     {
         var ledgerPath = _dir.File("ledger.json");
         RunLedger? midRun = null;
+        var clock = System.Diagnostics.Stopwatch.StartNew();
+        var polls = 0;
+        TimeSpan? signalled = null;
 
         var (exit, output, errors) = await LoadGenProcess.RunAsync(Timeout, async process =>
         {
@@ -113,14 +116,18 @@ public sealed class LoadGenProcessTests : IAsyncLifetime, IDisposable
             while (midRun is not { Counts.ReadingsSent: > 0 })
             {
                 await Task.Delay(100);
+                polls++;
                 midRun = File.Exists(ledgerPath) ? await LedgerFile.ReadAsync(ledgerPath, CancellationToken.None) : null;
             }
 
+            signalled = clock.Elapsed;
             process.Signal(PosixSignalKind.Interrupt);
         }, "--connection", _server.EmulatorConnectionString, "--weather", "2", "--seismic", "2", "--rate", "400", "--duration", "50s",
             "--readings-per-event", "10", "--progress-interval", "200ms", "--ledger", ledgerPath);
 
-        Assert.True(exit == 130, $"exit {exit}\n{output}\n{errors}");
+        Assert.True(exit == 130,
+            $"exit {exit} after {clock.Elapsed.TotalSeconds:0.0} s; Ctrl+C sent at {signalled?.TotalSeconds:0.0} s after {polls} ledger reads " +
+            $"(last: {midRun?.Counts.ReadingsSent} readings sent)\n{output}\n{errors}");
         Assert.False(midRun!.Complete);
         var ledger = await LedgerFile.ReadAsync(ledgerPath, CancellationToken.None);
         Assert.False(ledger.Complete);

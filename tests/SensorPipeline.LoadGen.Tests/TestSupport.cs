@@ -28,8 +28,11 @@ internal static class LoadGenProcess
         await using var process = ChildProcess.Start(new ChildProcessOptions
         {
             Name = "loadgen",
-            FileName = "dotnet",
-            Arguments = [RepoLayout.Current.RequireBuilt("SensorPipeline.LoadGen", "loadgen.dll"), .. args],
+            // Through env --default-signal=INT: a test runner started as a background job of a non-interactive shell
+            // (nohup … &, some CI agents) ignores SIGINT, the child would inherit that, and the .NET runtime keeps an
+            // ignored SIGINT ignored — so a test's Ctrl+C would never reach loadgen. env resets it, then execs dotnet.
+            FileName = "env",
+            Arguments = ["--default-signal=INT", "dotnet", RepoLayout.Current.RequireBuilt("SensorPipeline.LoadGen", "loadgen.dll"), .. args],
             // The test decides the connection: an EventHubConnection inherited from the environment must not leak in.
             Environment = new Dictionary<string, string?> { ["EventHubConnection"] = null, ["EventHubConnection__fullyQualifiedNamespace"] = null },
         });
