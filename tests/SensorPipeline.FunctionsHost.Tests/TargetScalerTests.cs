@@ -31,7 +31,9 @@ public sealed class TargetScalerTests : IAsyncLifetime
     {
         await _scaleOut.StartAsync();
         var app = _scaleOut.App;
-        app.SetScript("""{"*": {"mode": "ok", "delayMs": 400}}""");
+        // Slow batches while the fleet scales out: one instance cannot drain the backlog before the new ones (cold starts of
+        // 15 s and more on a loaded two-core machine) own partitions; fast once they do.
+        app.SetScript("""{"*": {"mode": "ok", "delayMs": 2000}}""");
         var options = new TargetScalerOptions { DecisionInterval = TimeSpan.FromMilliseconds(500), ScaleInCoolDown = TimeSpan.FromSeconds(4) };
         await using var fleet = new InstanceFleet(_scaleOut.Template);
         var scaler = new TargetScaler(app.Url!, fleet, options, app.Http);
@@ -56,11 +58,14 @@ public sealed class TargetScalerTests : IAsyncLifetime
         {
             await app.WaitUntilAsync(() => Task.FromResult(Count(observed) == 1), "the first instance", seconds: 90);
 
-            // 4 × 300 events at 10 per batch and 400 ms a batch: a backlog far over 4 × maxEventBatchSize, and one that
-            // one instance needs ~12 s for, so the new instances (seconds to start) take partitions over mid-backlog.
+            // 4 × 300 events at 10 per batch and 2 s a batch: a backlog far over 4 × maxEventBatchSize, and one that one
+            // instance needs a minute for, so the new instances take partitions over mid-backlog.
             const int PerPartition = 300;
             await _scaleOut.SendAsync(PerPartition);
             await app.WaitUntilAsync(() => Task.FromResult(Count(observed) == ScaleOutApp.Partitions), "scale-out to one instance per partition", seconds: 120);
+            await app.WaitUntilAsync(async () => (await _scaleOut.OwnersAsync()).Values.Where(o => o is not null).Distinct().Count() == ScaleOutApp.Partitions,
+                "each of the four instances owning a partition", seconds: 120);
+            app.SetScript("""{"*": {"mode": "ok", "delayMs": 50}}""");
             await _scaleOut.WaitAllDeliveredAsync(PerPartition);
             await app.WaitUntilAsync(() => Task.FromResult(Count(observed) == 1), "scale-in to one instance after the cool-down", seconds: 120);
 
