@@ -12,7 +12,7 @@ public sealed class ScaleOutApp : IAsyncDisposable
     public const int Partitions = 4;
     public const int BatchSize = 10;
     public static readonly TimeSpan Expiration = TimeSpan.FromSeconds(3);
-    private readonly List<DevHostProcess> _instances = [];
+    private readonly Dictionary<string, DevHostProcess> _instances = [];
 
     public TestApp App { get; } = new(hostJsonExtensions: $$"""{"maxEventBatchSize": {{BatchSize}}}""");
 
@@ -46,7 +46,7 @@ public sealed class ScaleOutApp : IAsyncDisposable
 
     public async ValueTask DisposeAsync()
     {
-        foreach (var instance in _instances)
+        foreach (var instance in _instances.Values)
         {
             await instance.DisposeAsync();
         }
@@ -57,7 +57,7 @@ public sealed class ScaleOutApp : IAsyncDisposable
     public async Task<DevHostProcess> StartInstanceAsync(string id)
     {
         var instance = await DevHostProcess.StartInstanceAsync(Template with { InstanceId = id });
-        _instances.Add(instance);
+        _instances.Add(id, instance);
         return instance;
     }
 
@@ -79,14 +79,40 @@ public sealed class ScaleOutApp : IAsyncDisposable
         return document.RootElement.GetProperty("functions").EnumerateArray().Single().Clone();
     }
 
+    /// <summary>
+    /// Waits until the ownership records split the partitions evenly among <paramref name="owners"/> and each of them
+    /// (alive) says it owns exactly its share: an instance whose partition was just stolen keeps listening until its
+    /// next cycle finds the record changed, so the records alone do not yet mean one reader per partition.
+    /// </summary>
     public async Task WaitBalancedAsync(params string[] owners)
     {
         await App.WaitUntilAsync(async () =>
         {
             var current = await OwnersAsync();
-            return current.Values.All(o => o is not null && owners.Contains(o))
-                && owners.All(o => current.Values.Count(v => v == o) == Partitions / owners.Length);
-        }, $"every partition owned, {Partitions / owners.Length} by each of {string.Join(", ", owners)}", seconds: 60);
+            if (!current.Values.All(o => o is not null && owners.Contains(o)) || !owners.All(o => current.Values.Count(v => v == o) == Partitions / owners.Length))
+            {
+                return false;
+            }
+
+            foreach (var owner in owners.Where(_instances.ContainsKey))
+            {
+                var assigned = current.Where(c => c.Value == owner).Select(c => c.Key).ToHashSet();
+                if (!(await OwnedHereAsync(_instances[owner])).SetEquals(assigned))
+                {
+                    return false;
+                }
+            }
+
+            return true;
+        }, $"every partition owned, {Partitions / owners.Length} by each of {string.Join(", ", owners)}, as each of them sees it", seconds: 60);
+    }
+
+    /// <summary>The partitions an instance says it owns (its own <c>/status/functions</c>).</summary>
+    private async Task<HashSet<string>> OwnedHereAsync(DevHostProcess instance)
+    {
+        using var document = JsonDocument.Parse(await App.Http.GetStringAsync(new Uri(instance.BaseAddress, "status/functions")));
+        return document.RootElement.GetProperty("functions").EnumerateArray().Single().GetProperty("partitions").EnumerateArray()
+            .Where(p => p.GetProperty("ownedHere").GetBoolean()).Select(p => p.GetProperty("partitionId").GetString()!).ToHashSet();
     }
 
     public async Task SendAsync(int perPartition, int from = 0)
