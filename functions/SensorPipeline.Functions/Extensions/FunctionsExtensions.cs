@@ -90,7 +90,7 @@ internal static class FunctionsExtensions
                 var pipeline = sp.GetRequiredService<IOptions<PipelineOptions>>().Value;
                 var staleness = new StalenessPolicy(pipeline.MaxAge, pipeline.MaxClockSkew);
                 // The straddle check is what finds a stale reading live; without it (a zero window) no stale state is used.
-                var renderStaleStates = pipeline.RedeliveryWindow > TimeSpan.Zero;
+                var renderStaleStates = pipeline.EffectiveRedeliveryWindow > TimeSpan.Zero;
                 var processors = pools.Create(new PooledPolicy<EnvelopeProcessor>(
                     () => new EnvelopeProcessor(definition.Kind, definition.Stage, staleness, renderStaleStates: renderStaleStates)));
                 return ActivatorUtilities.CreateInstance<ProcessorFunction>(sp, definition, processors);

@@ -28,6 +28,10 @@ internal sealed class PipelineOptions
     /// </summary>
     public TimeSpan RedeliveryWindow { get; set; } = TimeSpan.FromSeconds(30);
 
+    /// <summary>The window the straddle check uses: <see cref="RedeliveryWindow"/> capped at <see cref="MaxAge"/>; zero
+    /// means no check runs, so no stale reading is ever found live.</summary>
+    public TimeSpan EffectiveRedeliveryWindow => RedeliveryWindow < MaxAge ? RedeliveryWindow : MaxAge;
+
     /// <summary>Concurrent Cosmos DB point writes per invocation (a write phase below <see cref="BulkMinimumDocuments"/>). Default 32; 1 to 256.</summary>
     public int WriteParallelism { get; set; } = 32;
 

@@ -18,7 +18,7 @@ namespace SensorPipeline.Functions.Storage;
 /// </summary>
 internal sealed class StraddleReconciler(DocumentWriter writer, IOptions<PipelineOptions> options)
 {
-    private readonly TimeSpan _window = TimeSpan.FromTicks(Math.Min(options.Value.RedeliveryWindow.Ticks, options.Value.MaxAge.Ticks));
+    private readonly TimeSpan _window = options.Value.EffectiveRedeliveryWindow;
     private readonly TimeSpan _maxAge = options.Value.MaxAge;
 
     /// <summary>
