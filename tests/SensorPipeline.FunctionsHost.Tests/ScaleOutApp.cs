@@ -64,9 +64,7 @@ public sealed class ScaleOutApp : IAsyncDisposable
     /// <summary>Owner per partition as the observing devhost reports it (null: none active).</summary>
     public async Task<Dictionary<string, string?>> OwnersAsync()
     {
-        var status = await App.StatusAsync();
-        var fn = status.GetProperty("functions").EnumerateArray().Single();
-        return fn.GetProperty("partitions").EnumerateArray().ToDictionary(
+        return PartitionsOfFn(await App.StatusAsync()).ToDictionary(
             p => p.GetProperty("partitionId").GetString()!,
             p => p.GetProperty("owner").ValueKind == JsonValueKind.Null ? null : p.GetProperty("owner").GetString());
     }
@@ -111,9 +109,12 @@ public sealed class ScaleOutApp : IAsyncDisposable
     private async Task<HashSet<string>> OwnedHereAsync(DevHostProcess instance)
     {
         using var document = JsonDocument.Parse(await App.Http.GetStringAsync(new Uri(instance.BaseAddress, "status/functions")));
-        return document.RootElement.GetProperty("functions").EnumerateArray().Single().GetProperty("partitions").EnumerateArray()
-            .Where(p => p.GetProperty("ownedHere").GetBoolean()).Select(p => p.GetProperty("partitionId").GetString()!).ToHashSet();
+        return PartitionsOfFn(document.RootElement).Where(p => p.GetProperty("ownedHere").GetBoolean()).Select(p => p.GetProperty("partitionId").GetString()!).ToHashSet();
     }
+
+    /// <summary>Fn's partitions in a <c>/status/functions</c> answer (the app has that one function).</summary>
+    private static JsonElement.ArrayEnumerator PartitionsOfFn(JsonElement status) =>
+        status.GetProperty("functions").EnumerateArray().Single().GetProperty("partitions").EnumerateArray();
 
     public async Task SendAsync(int perPartition, int from = 0)
     {
