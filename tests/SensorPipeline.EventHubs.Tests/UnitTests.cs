@@ -3,6 +3,7 @@ using SensorPipeline.Clients;
 
 namespace SensorPipeline.EventHubs.Tests;
 
+[Trait("Category", "Fast")]
 public sealed class HeaderPropertiesTests
 {
     [Theory]
@@ -21,6 +22,7 @@ public sealed class HeaderPropertiesTests
         Assert.Equal(expected, HeaderProperties.Typed(text));
 }
 
+[Trait("Category", "Fast")]
 public sealed class SharedAccessSignatureTests
 {
     private static readonly SasOptions Options = new();
@@ -78,6 +80,7 @@ public sealed class SharedAccessSignatureTests
         Assert.NotNull(SharedAccessSignature.Check(header, "h/messages", Options.KeyName, Options.Key, Now));
 }
 
+[Trait("Category", "Fast")]
 public sealed class OptionsValidatorTests
 {
     [Fact]
@@ -98,6 +101,7 @@ public sealed class OptionsValidatorTests
     }
 }
 
+[Trait("Category", "Fast")]
 public sealed class SasVerifierTests
 {
     [Fact]
@@ -137,6 +141,7 @@ public sealed class SasVerifierTests
     }
 }
 
+[Trait("Category", "Fast")]
 public sealed class CommandLineTests
 {
     private const string Usage = "usage: x --data <dir>";

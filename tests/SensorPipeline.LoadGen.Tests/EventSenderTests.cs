@@ -6,6 +6,7 @@ using SensorPipeline.LoadGen.Sending;
 namespace SensorPipeline.LoadGen.Tests;
 
 /// <summary>The sender against a real HTTP server (Kestrel on a free loopback port) that records requests and answers from a script.</summary>
+[Trait("Category", "Fast")]
 public sealed class EventSenderTests : IAsyncLifetime
 {
     private static readonly SenderSettings Settings = new(4, 4, TimeSpan.FromMilliseconds(10), TimeSpan.FromMilliseconds(50), TimeSpan.FromSeconds(10));
