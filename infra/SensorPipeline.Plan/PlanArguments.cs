@@ -13,12 +13,12 @@ internal sealed record PlanArguments(
     bool Azd,
     string? EnvFile,
     string Region,
-    string Root)
+    string Command)
 {
     public const string Usage =
         "usage: ./pipeline plan --rate N [--readings-per-event 200] [--devices D] [--retention 7d] [--reserved] [--zones] [--region eastus] [--azd] [--env-file FILE]";
 
-    public static PlanArguments Parse(IReadOnlyList<string> args, string root)
+    public static PlanArguments Parse(IReadOnlyList<string> args)
     {
         double? rate = null, devices = null;
         var perEvent = 200;
@@ -49,7 +49,7 @@ internal sealed record PlanArguments(
             throw new ArgumentException($"--rate is required (readings per second). {Usage}");
         }
 
-        return new PlanArguments(rate.Value, perEvent, devices, retention, reserved, zones, azd, envFile, region, root);
+        return new PlanArguments(rate.Value, perEvent, devices, retention, reserved, zones, azd, envFile, region, "./pipeline plan " + string.Join(' ', args));
     }
 
     private static double Positive(string option, string text) =>
