@@ -1,6 +1,7 @@
 using System.Net;
 using System.Text.RegularExpressions;
 using Microsoft.Azure.Cosmos;
+using SensorPipeline.Clients;
 
 namespace SensorPipeline.CosmosEmulator.Bench;
 
@@ -9,7 +10,7 @@ internal sealed partial class Store : IAsyncDisposable
 {
     public const string Emulator = "emulator";
     public const string StandIn = "standin";
-    public const string EmulatorKey = SensorPipeline.DevHost.Common.CosmosEmulatorAccount.Key;
+    public const string EmulatorKey = SensorPipeline.Clients.CosmosEmulatorAccount.Key;
 
     private readonly IAsyncDisposable _process;
 

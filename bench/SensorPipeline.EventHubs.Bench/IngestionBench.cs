@@ -1,7 +1,7 @@
 using System.Diagnostics;
 using System.Net;
 using System.Text;
-using SensorPipeline.EventHubs.Protocol;
+using SensorPipeline.Clients;
 
 namespace SensorPipeline.EventHubs.Bench;
 

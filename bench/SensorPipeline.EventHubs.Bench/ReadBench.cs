@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using SensorPipeline.Emulators.Common;
 
 namespace SensorPipeline.EventHubs.Bench;
 

@@ -14,7 +14,7 @@ namespace SensorPipeline.Functions.Bench;
 internal sealed class BacklogBench(CosmosEmulatorProcess store, int rounds, int events, string? handlerDll = null)
 {
     /// <summary>The local emulator's well-known key (not a secret).</summary>
-    private const string EmulatorKey = SensorPipeline.DevHost.Common.CosmosEmulatorAccount.Key;
+    private const string EmulatorKey = SensorPipeline.Clients.CosmosEmulatorAccount.Key;
 
     /// <summary>host.json's extensions.eventHubs.maxEventBatchSize as shipped: the events of the largest invocation.</summary>
     public const int ShippedMaxEventBatchSize = 2;

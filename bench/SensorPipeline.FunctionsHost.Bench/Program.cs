@@ -15,7 +15,7 @@ using SensorPipeline.FunctionsHost.Invocation;
 
 // Local Functions host benchmark. Part A: dispatch overhead per invocation in process (request writer + POST +
 // response parse) beside a raw POST of the same bytes. Part B: invocations/s and events/s through the real devhost
-// against a trivial Node handler, beside a raw POST loop to the same kind of handler. Figures go to devhost/README.md.
+// against a trivial Node handler, beside a raw POST loop to the same kind of handler. Figures go to emulators/SensorPipeline.FunctionsHost/README.md.
 var iterations = args.Length > 0 ? int.Parse(args[0], CultureInfo.InvariantCulture) : 20_000;
 await DispatchOverhead.RunAsync(iterations);
 await EndToEnd.RunAsync(batchSize: 1, events: 4_000, fsync: true);

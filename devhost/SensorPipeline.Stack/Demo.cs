@@ -1,7 +1,8 @@
 using System.Globalization;
 using System.Text.Json;
-using SensorPipeline.DevHost.Common;
+using SensorPipeline.Clients;
 using SensorPipeline.Stack.Chaos;
+using SensorPipeline.Stack.Scaling;
 using Spectre.Console;
 
 namespace SensorPipeline.Stack;
@@ -255,7 +256,7 @@ public static class Demo
     /// partitions wait that long, so stale ones from it are the episode's, as with the pause — and when those partitions
     /// had worked off what waited (no lag left), where the episode's latency row ends. Null when nothing was killed.
     /// </summary>
-    private static async Task<KillEpisode?> KillLaterAsync(LocalPipeline pipeline, SensorPipeline.Toolkit.InstanceFleet fleet, TimeSpan after,
+    private static async Task<KillEpisode?> KillLaterAsync(LocalPipeline pipeline, SensorPipeline.Stack.Scaling.InstanceFleet fleet, TimeSpan after,
         TextWriter output, CancellationToken cancellationToken)
     {
         await Task.Delay(after, cancellationToken);

@@ -2,8 +2,7 @@ using System.Globalization;
 using System.Net.Http.Json;
 using System.Text.Json;
 using Microsoft.Azure.Cosmos;
-using SensorPipeline.CosmosSetup;
-using SensorPipeline.DevHost.Common;
+using SensorPipeline.Clients;
 using SensorPipeline.Toolkit;
 
 namespace SensorPipeline.Stack;

@@ -3,7 +3,7 @@ using System.Text.RegularExpressions;
 namespace SensorPipeline.Toolkit;
 
 /// <summary>
-/// The local Cosmos DB emulator (devhost/SensorPipeline.CosmosEmulator) as its own process on a free loopback port,
+/// The local Cosmos DB emulator (emulators/SensorPipeline.CosmosEmulator) as its own process on a free loopback port,
 /// keeping its data in <see cref="DataDirectory"/>: a restart on the same directory finds every acknowledged write.
 /// It is a separate process so it can be killed or frozen apart from the rest of the stack.
 /// </summary>

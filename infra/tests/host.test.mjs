@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import { repoRoot } from './lib/bicep-cli.mjs';
 
 const host = JSON.parse(readFileSync(join(repoRoot, 'host.json'), 'utf8'));
-const devhostReadme = readFileSync(join(repoRoot, 'devhost/README.md'), 'utf8');
+const functionsHostReadme = readFileSync(join(repoRoot, 'emulators/SensorPipeline.FunctionsHost/README.md'), 'utf8');
 
 const parseVersion = (text) => text.trim().split('.').map(Number);
 const compare = (a, b) => a.reduce((result, part, i) => result || part - (b[i] ?? 0), 0);
@@ -24,7 +24,7 @@ function rangeProblems(range) {
   return problems;
 }
 
-/** Whether devhost/README.md names this exact range (in backticks), so a change there is made on purpose. */
+/** Whether emulators/SensorPipeline.FunctionsHost/README.md names this exact range (in backticks), so a change there is made on purpose. */
 const readmeNames = (readme, range) => readme.includes(`\`${range}\``);
 
 describe('host.json extension bundle', () => {
@@ -35,8 +35,8 @@ describe('host.json extension bundle', () => {
     assert.deepEqual(rangeProblems(range), []);
   });
 
-  it('is the range devhost/README.md says devhost reproduces (changing it means updating that README)', () => {
-    assert.ok(readmeNames(devhostReadme, range), `devhost/README.md does not name the bundle range \`${range}\` from host.json`);
+  it('is the range emulators/SensorPipeline.FunctionsHost/README.md says devhost reproduces (changing it means updating that README)', () => {
+    assert.ok(readmeNames(functionsHostReadme, range), `emulators/SensorPipeline.FunctionsHost/README.md does not name the bundle range \`${range}\` from host.json`);
   });
 
   it('flags a floating range and a range the README does not name (the checks can fail)', () => {
@@ -44,7 +44,7 @@ describe('host.json extension bundle', () => {
     assert.notDeepEqual(rangeProblems('[4.28.0, 5.0.0)'), []);
     assert.notDeepEqual(rangeProblems('[4.39.0, 4.28.0)'), []);
     assert.deepEqual(rangeProblems('[4.28.0, 4.39.0)'), []);
-    assert.equal(readmeNames(devhostReadme, '[4.28.0, 4.40.0)'), false);
+    assert.equal(readmeNames(functionsHostReadme, '[4.28.0, 4.40.0)'), false);
   });
 });
 
@@ -60,7 +60,7 @@ describe('host.json logging (the host\'s own telemetry in Azure)', () => {
 
   it('sends no per-function aggregates (the handler\'s InvocationMs and InvocationFailures count the same) and never samples away a failure', () => {
     // At Information the host sends 7 metric items per function per instance every 30 s: ~79,000 items an hour at 94
-    // instances, more than the whole telemetry budget (devhost/SensorPipeline.DevHost.Telemetry/README.md).
+    // instances, more than the whole telemetry budget (emulators/SensorPipeline.ApplicationInsights/README.md).
     assert.ok(rank[levels['Host.Aggregator']] >= rank.Warning, `Host.Aggregator is ${levels['Host.Aggregator']}`);
     const ai = host.logging?.applicationInsights ?? {};
     assert.equal(ai.enableDependencyTracking, false, 'a dependency item per checkpoint write and handler call');

@@ -1,8 +1,9 @@
 using System.Collections.Concurrent;
-using System.Net;
 using System.Net.Http.Headers;
+using System.Net;
 using System.Text;
 using Microsoft.Azure.Cosmos;
+using SensorPipeline.Clients;
 
 namespace SensorPipeline.CosmosEmulator.Tests;
 
@@ -15,7 +16,7 @@ namespace SensorPipeline.CosmosEmulator.Tests;
 internal sealed class BatchSdkGateway : HttpMessageHandler
 {
     private const string Endpoint = "https://localhost:8081/";
-    private const string EmulatorKey = SensorPipeline.DevHost.Common.CosmosEmulatorAccount.Key;
+    private const string EmulatorKey = SensorPipeline.Clients.CosmosEmulatorAccount.Key;
 
     private const string AccountJson =
         """{"id":"localhost","_rid":"localhost","_self":"","media":"//media/","addresses":"//addresses/","_dbs":"//dbs/","writableLocations":[{"name":"Local","databaseAccountEndpoint":"https://localhost:8081/"}],"readableLocations":[{"name":"Local","databaseAccountEndpoint":"https://localhost:8081/"}],"enableMultipleWriteLocations":false,"userReplicationPolicy":{"asyncReplication":false,"minReplicaSetSize":1,"maxReplicasetSize":4},"userConsistencyPolicy":{"defaultConsistencyLevel":"Session"},"systemReplicationPolicy":{"minReplicaSetSize":1,"maxReplicasetSize":4},"readPolicy":{"primaryReadCoefficient":1,"secondaryReadCoefficient":1},"queryEngineConfiguration":"{}"}""";

@@ -2,6 +2,7 @@ using System.Diagnostics;
 using System.Net;
 using System.Text;
 using Microsoft.Azure.Cosmos;
+using SensorPipeline.Clients;
 
 namespace SensorPipeline.CosmosEmulator.Tests;
 
@@ -9,7 +10,7 @@ namespace SensorPipeline.CosmosEmulator.Tests;
 /// from its readiness line) over a data directory that outlives it, and killed on dispose.</summary>
 internal sealed class EmulatorProcess : IAsyncDisposable
 {
-    public const string Key = SensorPipeline.DevHost.Common.CosmosEmulatorAccount.Key;
+    public const string Key = SensorPipeline.Clients.CosmosEmulatorAccount.Key;
     private static readonly TimeSpan StartTimeout = TimeSpan.FromSeconds(60);
     private readonly Process _process;
     private readonly StringBuilder _errors;

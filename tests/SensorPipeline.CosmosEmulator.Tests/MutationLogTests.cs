@@ -1,6 +1,6 @@
 using Microsoft.Extensions.Logging.Abstractions;
-using SensorPipeline.CosmosEmulator.Storage;
-using SensorPipeline.EventHubs;
+using SensorPipeline.CosmosEmulator.Log;
+using SensorPipeline.Emulators.Common;
 
 namespace SensorPipeline.CosmosEmulator.Tests;
 

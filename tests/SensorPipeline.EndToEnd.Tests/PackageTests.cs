@@ -1,6 +1,6 @@
 using System.Globalization;
 using System.Text.Json;
-using SensorPipeline.DevHost.Common;
+using SensorPipeline.Clients;
 using SensorPipeline.Stack;
 using SensorPipeline.Toolkit;
 

@@ -1,3 +1,4 @@
+using SensorPipeline.Emulators.Common;
 using SensorPipeline.EventHubs.Storage;
 
 namespace SensorPipeline.EventHubs.Tests;

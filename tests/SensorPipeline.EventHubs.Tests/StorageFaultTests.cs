@@ -1,5 +1,6 @@
 using System.Collections.Concurrent;
 using Microsoft.Extensions.Logging.Abstractions;
+using SensorPipeline.Emulators.Common;
 using SensorPipeline.EventHubs.Storage;
 
 namespace SensorPipeline.EventHubs.Tests;

@@ -1,5 +1,5 @@
 using SensorPipeline.EventHubs.Http;
-using SensorPipeline.EventHubs.Protocol;
+using SensorPipeline.Clients;
 
 namespace SensorPipeline.EventHubs.Tests;
 
@@ -144,7 +144,7 @@ public sealed class CommandLineTests
     [Fact]
     public void Parse_OwnOptionsPortAndSettings()
     {
-        var line = SensorPipeline.DevHost.Common.CommandLine.Parse(["--data", "d", "--port", "0", "--set", "A:B=c=d", "--set", "a:b=e"], ["--data"], Usage, out var error);
+        var line = SensorPipeline.Emulators.Common.CommandLine.Parse(["--data", "d", "--port", "0", "--set", "A:B=c=d", "--set", "a:b=e"], ["--data"], Usage, out var error);
 
         Assert.Null(error);
         Assert.NotNull(line);
@@ -163,7 +163,7 @@ public sealed class CommandLineTests
     [InlineData("--data", "--data: a value is missing.\nusage: x --data <dir>")]
     public void Parse_BadLine_NamesTheFlag(string args, string message)
     {
-        Assert.Null(SensorPipeline.DevHost.Common.CommandLine.Parse(args.Split(' '), ["--data"], Usage, out var error));
+        Assert.Null(SensorPipeline.Emulators.Common.CommandLine.Parse(args.Split(' '), ["--data"], Usage, out var error));
         Assert.StartsWith(message, error, StringComparison.Ordinal);
     }
 }

@@ -1,4 +1,4 @@
-using SensorPipeline.DevHost.Common;
+using SensorPipeline.Clients;
 using SensorPipeline.Functions.Tests.Infrastructure;
 
 namespace SensorPipeline.Functions.Tests;

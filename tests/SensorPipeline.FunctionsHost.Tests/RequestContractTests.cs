@@ -5,7 +5,7 @@ using System.Text.Json;
 namespace SensorPipeline.FunctionsHost.Tests;
 
 /// <summary>The request devhost sends, checked as the handler received it over real HTTP — one test per rule of the
-/// contract in devhost/README.md.</summary>
+/// contract in emulators/SensorPipeline.FunctionsHost/README.md.</summary>
 public sealed class RequestContractTests(RequestContractTests.Fixture fixture) : IClassFixture<RequestContractTests.Fixture>
 {
     private readonly TestApp _app = fixture.App;

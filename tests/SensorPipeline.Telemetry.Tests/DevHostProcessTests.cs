@@ -1,6 +1,6 @@
 using System.Net;
 using System.Net.Http.Json;
-using SensorPipeline.DevHost.Telemetry.Summary;
+using SensorPipeline.ApplicationInsights.Summary;
 
 namespace SensorPipeline.Telemetry.Tests;
 

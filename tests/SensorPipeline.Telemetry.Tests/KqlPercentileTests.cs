@@ -2,7 +2,7 @@ using System.Globalization;
 using FsCheck;
 using FsCheck.Fluent;
 using SensorPipeline.Core.Telemetry;
-using SensorPipeline.DevHost.Telemetry.Summary;
+using SensorPipeline.ApplicationInsights.Summary;
 
 namespace SensorPipeline.Telemetry.Tests;
 

@@ -1,7 +1,7 @@
 using System.Net.Http.Json;
 using System.Text.Json;
 using SensorPipeline.Core.Telemetry;
-using SensorPipeline.DevHost.Telemetry.Summary;
+using SensorPipeline.ApplicationInsights.Summary;
 
 namespace SensorPipeline.Telemetry.Tests;
 

@@ -1,4 +1,4 @@
-using SensorPipeline.DevHost.Common;
+using SensorPipeline.Emulators.Common;
 
 namespace SensorPipeline.DevHost.Instances;
 

@@ -1,5 +1,5 @@
 using System.Globalization;
-using SensorPipeline.DevHost.Common;
+using SensorPipeline.Emulators.Common;
 using SensorPipeline.EventHubs;
 using SensorPipeline.FunctionsHost.Hubs;
 

@@ -48,7 +48,7 @@ internal sealed class PipelineMetrics
         _client = client;
         _periodStart = clock.GetUtcNow();
 
-        // Cost (devhost/SensorPipeline.DevHost.Telemetry/README.md): every series is sent once per instance per period, a
+        // Cost (emulators/SensorPipeline.ApplicationInsights/README.md): every series is sent once per instance per period, a
         // series with a Partition dimension once per partition (100 a hub at 100,000 events/s). Partition is only where
         // a question needs it — which partition is stuck — and only for the partitions over the lag threshold; all the
         // others share one series per function (FreshnessMs, Partition = AllPartitions). No chart or alert groups any

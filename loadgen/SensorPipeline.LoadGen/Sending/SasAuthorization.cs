@@ -1,4 +1,4 @@
-using SensorPipeline.EventHubs.Protocol;
+using SensorPipeline.Clients;
 
 namespace SensorPipeline.LoadGen.Sending;
 

@@ -1,6 +1,6 @@
 using Azure.Identity;
 using Microsoft.Azure.Cosmos;
-using SensorPipeline.CosmosSetup;
+using SensorPipeline.Clients;
 
 namespace SensorPipeline.LoadGen.Verify;
 

@@ -1,5 +1,5 @@
 using System.Text.RegularExpressions;
-using SensorPipeline.DevHost.Common;
+using SensorPipeline.Clients;
 
 namespace SensorPipeline.Functions.Tests.Infrastructure;
 

@@ -1,7 +1,7 @@
 using System.Net;
 using System.Text.Json;
 using Microsoft.Azure.Cosmos;
-using SensorPipeline.CosmosSetup;
+using SensorPipeline.Clients;
 
 namespace SensorPipeline.Functions.Tests.Infrastructure;
 

@@ -1,0 +1,42 @@
+using System.Net.Security;
+using Azure.Core;
+using Microsoft.Azure.Cosmos;
+
+namespace SensorPipeline.Clients;
+
+/// <summary>Creates a <see cref="CosmosClient"/> (one per process and account: it pools connections).</summary>
+public static class CosmosClients
+{
+    /// <summary>
+    /// A client in Gateway mode (one HTTPS endpoint; the only mode the local emulator serves), with
+    /// <paramref name="options"/> for the rest. Authenticated by <paramref name="key"/> when given, else by
+    /// <paramref name="credential"/>. For a loopback endpoint only, as the SDK's emulator guidance says: the emulator's
+    /// self-signed certificate is accepted when it is the only fault (the host name must still match), only the given
+    /// endpoint is dialled, and the key defaults to <see cref="CosmosEmulatorAccount.Key"/>.
+    /// </summary>
+    public static CosmosClient Create(Uri endpoint, CosmosClientOptions? options = null, string? key = null, TokenCredential? credential = null)
+    {
+        ArgumentNullException.ThrowIfNull(endpoint);
+        options ??= new CosmosClientOptions();
+        options.ConnectionMode = ConnectionMode.Gateway;
+        if (endpoint.IsLoopback)
+        {
+            options.LimitToEndpoint = true;
+            if (options.HttpClientFactory is null)
+            {
+                options.ServerCertificateCustomValidationCallback = static (_, _, errors) =>
+                    errors is SslPolicyErrors.None or SslPolicyErrors.RemoteCertificateChainErrors;
+            }
+
+            key ??= credential is null ? CosmosEmulatorAccount.Key : null;
+        }
+
+        if (key is not null)
+        {
+            return new CosmosClient(endpoint.AbsoluteUri, key, options);
+        }
+
+        return new CosmosClient(endpoint.AbsoluteUri, credential ?? throw new ArgumentException(
+            "A Cosmos DB account on " + endpoint.Host + " needs a key or a token credential.", nameof(credential)), options);
+    }
+}

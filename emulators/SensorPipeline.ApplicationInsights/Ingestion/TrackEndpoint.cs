@@ -1,0 +1,170 @@
+using System.Buffers;
+using System.IO.Compression;
+using System.Text.Json;
+using Microsoft.AspNetCore.Http;
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Options;
+using SensorPipeline.ApplicationInsights.Storage;
+
+namespace SensorPipeline.ApplicationInsights;
+
+/// <summary>
+/// <c>POST /v2/track</c>: what Microsoft.ApplicationInsights 2.23 sends when its connection string's IngestionEndpoint
+/// points here: <c>Content-Encoding: gzip</c>, <c>Content-Type: application/x-json-stream</c>, one envelope per line.
+/// Answers as the real service does: 200 with <c>{"itemsReceived":n,"itemsAccepted":n,"errors":[]}</c>, 206 with one
+/// error per rejected line (index, statusCode 400, message), 400 when the body itself is unreadable, 413 when too large.
+/// </summary>
+internal static class TrackEndpoint
+{
+    private static ReadOnlySpan<byte> GzipMagic => [0x1f, 0x8b];
+
+    public static async Task HandleAsync(HttpContext context, TelemetryStore store, IOptions<TelemetryIngestionOptions> options, ILoggerFactory loggers)
+    {
+        var limits = options.Value;
+        var logger = loggers.CreateLogger("SensorPipeline.ApplicationInsights");
+        var cancellationToken = context.RequestAborted;
+        if (context.Request.ContentLength > limits.MaxRequestBytes)
+        {
+            await RejectAsync(context, logger, StatusCodes.Status413PayloadTooLarge, $"body of {context.Request.ContentLength} bytes is over Telemetry__MaxRequestBytes ({limits.MaxRequestBytes})");
+            return;
+        }
+
+        using var raw = new PooledBuffer();
+        if (!await raw.ReadAsync(context.Request.Body, limits.MaxRequestBytes, cancellationToken))
+        {
+            await RejectAsync(context, logger, StatusCodes.Status413PayloadTooLarge, $"body is over Telemetry__MaxRequestBytes ({limits.MaxRequestBytes})");
+            return;
+        }
+
+        var compressed = raw.Length;
+        var gzip = string.Equals(context.Request.Headers.ContentEncoding, "gzip", StringComparison.OrdinalIgnoreCase) || raw.Memory.Span.StartsWith(GzipMagic);
+        using var body = gzip ? new PooledBuffer() : null;
+        if (body is not null)
+        {
+            try
+            {
+                await using var unzip = new GZipStream(raw.AsStream(), CompressionMode.Decompress);
+                if (!await body.ReadAsync(unzip, limits.MaxDecompressedBytes, cancellationToken))
+                {
+                    await RejectAsync(context, logger, StatusCodes.Status413PayloadTooLarge, $"decompressed body is over Telemetry__MaxDecompressedBytes ({limits.MaxDecompressedBytes})");
+                    return;
+                }
+            }
+            catch (InvalidDataException e)
+            {
+                await RejectAsync(context, logger, StatusCodes.Status400BadRequest, "Content-Encoding is gzip but the body is not: " + e.Message);
+                return;
+            }
+        }
+
+        var text = (body ?? raw).Memory;
+        var metrics = new List<ParsedMetric>();
+        var errors = new List<(int Index, string Message)>();
+        var received = 0;
+        while (!text.IsEmpty)
+        {
+            var end = text.Span.IndexOf((byte)'\n');
+            var line = end < 0 ? text : text[..end];
+            text = end < 0 ? default : text[(end + 1)..];
+            if (line.Span.Trim(" \r\t"u8).IsEmpty)
+            {
+                continue;
+            }
+
+            if (EnvelopeParser.TryParse(line, metrics) is { } error)
+            {
+                errors.Add((received, error));
+            }
+
+            received++;
+        }
+
+        if (received == 0)
+        {
+            await RejectAsync(context, logger, StatusCodes.Status400BadRequest, "the body holds no envelope");
+            return;
+        }
+
+        store.Add(compressed, (body ?? raw).Length, received, errors.Count, metrics);
+        if (errors.Count > 0)
+        {
+            DevHostTelemetryLog.RejectedItems(logger, errors.Count, received, errors[0].Message);
+        }
+
+        await WriteResultAsync(context, errors.Count == 0 ? StatusCodes.Status200OK : StatusCodes.Status206PartialContent, received, errors);
+    }
+
+    private static async Task RejectAsync(HttpContext context, ILogger logger, int status, string reason)
+    {
+        DevHostTelemetryLog.RejectedBody(logger, reason);
+        await WriteResultAsync(context, status, 0, [(0, reason)]);
+    }
+
+    private static async Task WriteResultAsync(HttpContext context, int status, int received, List<(int Index, string Message)> errors)
+    {
+        context.Response.StatusCode = status;
+        context.Response.ContentType = "application/json";
+        await using var writer = new Utf8JsonWriter(context.Response.BodyWriter);
+        writer.WriteStartObject();
+        writer.WriteNumber("itemsReceived", received);
+        writer.WriteNumber("itemsAccepted", Math.Max(0, received - errors.Count));
+        writer.WriteStartArray("errors");
+        foreach (var (index, message) in errors)
+        {
+            writer.WriteStartObject();
+            writer.WriteNumber("index", index);
+            writer.WriteNumber("statusCode", 400);
+            writer.WriteString("message", message);
+            writer.WriteEndObject();
+        }
+
+        writer.WriteEndArray();
+        writer.WriteEndObject();
+        await writer.FlushAsync(context.RequestAborted);
+    }
+
+    /// <summary>A growable byte buffer from the shared pool, filled from a stream up to a limit.</summary>
+    private sealed class PooledBuffer : IDisposable
+    {
+        private byte[] _buffer = ArrayPool<byte>.Shared.Rent(16 * 1024);
+
+        public int Length { get; private set; }
+
+        public ReadOnlyMemory<byte> Memory => _buffer.AsMemory(0, Length);
+
+        public MemoryStream AsStream() => new MemoryStream(_buffer, 0, Length, writable: false);
+
+        /// <summary>Reads to the end; false (and stops) once more than <paramref name="limit"/> bytes arrive.</summary>
+        public async Task<bool> ReadAsync(Stream source, long limit, CancellationToken cancellationToken)
+        {
+            while (true)
+            {
+                if (Length == _buffer.Length)
+                {
+                    var bigger = ArrayPool<byte>.Shared.Rent((int)Math.Min((long)_buffer.Length * 2, Array.MaxLength));
+                    _buffer.AsSpan(0, Length).CopyTo(bigger);
+                    ArrayPool<byte>.Shared.Return(_buffer);
+                    _buffer = bigger;
+                }
+
+                var read = await source.ReadAsync(_buffer.AsMemory(Length), cancellationToken);
+                if (read == 0)
+                {
+                    return true;
+                }
+
+                Length += read;
+                if (Length > limit)
+                {
+                    return false;
+                }
+            }
+        }
+
+        public void Dispose()
+        {
+            ArrayPool<byte>.Shared.Return(_buffer);
+            _buffer = [];
+        }
+    }
+}

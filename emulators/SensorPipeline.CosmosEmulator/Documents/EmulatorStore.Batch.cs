@@ -1,0 +1,164 @@
+using System.Text.Json;
+using System.Text.Json.Nodes;
+using SensorPipeline.CosmosEmulator.Batch;
+using SensorPipeline.CosmosEmulator.Log;
+using SensorPipeline.CosmosEmulator.Throttling;
+
+namespace SensorPipeline.CosmosEmulator.Documents;
+
+internal sealed partial class EmulatorStore
+{
+    /// <summary>
+    /// A TransactionalBatch: the operations run in order against one partition under the container's lock, each
+    /// seeing the ones before it; if one fails nothing is applied (it reports its status, the others 424), else every
+    /// change is applied and written as one log record, so a crash never leaves half a batch.
+    /// </summary>
+    public async Task<IReadOnlyList<BatchOperationResult>> ExecuteAtomicAsync(ContainerState container, string key, IReadOnlyList<BatchOperation> operations,
+        Func<string, Func<ReadOnlyMemory<byte>, bool>> predicate)
+    {
+        ArgumentNullException.ThrowIfNull(container);
+        ArgumentNullException.ThrowIfNull(operations);
+        var results = new BatchOperationResult[operations.Count];
+        var logged = Task.CompletedTask;
+        lock (container.Gate)
+        {
+            var now = Now;
+            var staged = new Dictionary<string, StoredDocument?>(StringComparer.Ordinal);
+            var mutations = new List<Mutation>();
+            for (var i = 0; i < operations.Count; i++)
+            {
+                try
+                {
+                    results[i] = Stage(container, key, operations[i], staged, mutations, now, predicate);
+                }
+                catch (StoreException e)
+                {
+                    return BatchOutcome.AbortedAtomic(operations.Count, i, Failure(e));
+                }
+            }
+
+            foreach (var (id, document) in staged)
+            {
+                if (document is null)
+                {
+                    container.Remove(key, id);
+                }
+                else
+                {
+                    container.Put(key, id, document);
+                }
+            }
+
+            if (mutations.Count > 0)
+            {
+                logged = _log.AppendAsync(MutationCodec.Encode([.. mutations]));
+            }
+        }
+
+        await logged;
+        return results;
+    }
+
+    /// <summary>The result row of a refused operation: its status, sub-status and the service's error body.</summary>
+    public static BatchOperationResult Failure(StoreException error, uint? retryAfterMs = null)
+    {
+        ArgumentNullException.ThrowIfNull(error);
+        var body = JsonSerializer.SerializeToUtf8Bytes(new JsonObject { ["code"] = error.Code, ["message"] = error.Message });
+        return new BatchOperationResult(error.Status, error.SubStatus, ResourceBody: body, RetryAfterMilliseconds: retryAfterMs);
+    }
+
+    private static StoredDocument Stage(ContainerState container, string key, string id, JsonElement root, StoredDocument? existing,
+        Dictionary<string, StoredDocument?> staged, List<Mutation> mutations, long now)
+    {
+        var (stored, mutation) = NewVersion(container, key, id, root, existing, now);
+        staged[id] = stored;
+        mutations.Add(mutation);
+        return stored;
+    }
+
+    private static BatchOperationResult Stage(ContainerState container, string key, BatchOperation operation, Dictionary<string, StoredDocument?> staged,
+        List<Mutation> mutations, long now, Func<string, Func<ReadOnlyMemory<byte>, bool>> predicate)
+    {
+        StoredDocument? Current(string id) => staged.TryGetValue(id, out var document) ? document : container.Find(key, id, now);
+        void CheckIfMatch(StoredDocument? existing, string id)
+        {
+            if (operation.IfMatch is { Length: > 0 } ifMatch && ifMatch != "*" && existing?.ETag != ifMatch)
+            {
+                throw StoreException.PreconditionFailed($"Document '{id}' has a different ETag.");
+            }
+        }
+
+        BatchOperationResult Written(int status, StoredDocument document) =>
+            new(status, 0, document.ETag, operation.MinimalReturnPreference ? default : document.Json, RequestCharge.Write(document.Json.Length));
+
+        switch (operation.Kind)
+        {
+            case BatchOperationKind.Create or BatchOperationKind.Upsert or BatchOperationKind.Replace:
+            {
+                using var parsed = DocumentBuilder.Parse(operation.ResourceBody);
+                var root = parsed.RootElement;
+                var id = root.GetProperty("id").GetString()!;
+                if (operation.Kind == BatchOperationKind.Replace && operation.Id is { } addressed && addressed != id)
+                {
+                    throw new StoreException(400, "BadRequest", $"The id in the body ('{id}') must match the operation's id ('{addressed}').");
+                }
+
+                _ = KeyOf(container, root, key);
+                var existing = Current(id);
+                if (operation.Kind == BatchOperationKind.Create && existing is not null)
+                {
+                    throw StoreException.Conflict($"Document '{id}'.");
+                }
+
+                if (operation.Kind == BatchOperationKind.Replace && existing is null)
+                {
+                    throw StoreException.NotFound($"Document '{id}'.");
+                }
+
+                if (operation.Kind != BatchOperationKind.Create)
+                {
+                    CheckIfMatch(existing, id);
+                }
+
+                return Written(existing is null ? 201 : 200, Stage(container, key, id, root, existing, staged, mutations, now));
+            }
+
+            case BatchOperationKind.Read:
+            {
+                var id = operation.Id ?? throw new StoreException(400, "BadRequest", "A read operation needs an id.");
+                var existing = Current(id) ?? throw StoreException.NotFound($"Document '{id}'.");
+                return operation.IfNoneMatch == existing.ETag
+                    ? new BatchOperationResult(304, 0, existing.ETag, RequestCharge: RequestCharge.PointRead(existing.Json.Length))
+                    : new BatchOperationResult(200, 0, existing.ETag, existing.Json, RequestCharge.PointRead(existing.Json.Length));
+            }
+
+            case BatchOperationKind.Delete:
+            {
+                var id = operation.Id ?? throw new StoreException(400, "BadRequest", "A delete operation needs an id.");
+                var existing = Current(id) ?? throw StoreException.NotFound($"Document '{id}'.");
+                CheckIfMatch(existing, id);
+                staged[id] = null;
+                mutations.Add(new Mutation(MutationKind.DeleteDocument, container.DatabaseId, container.Id, key, id, default, "", now, null));
+                return new BatchOperationResult(204, 0, RequestCharge: RequestCharge.Write(existing.Json.Length));
+            }
+
+            case BatchOperationKind.Patch:
+            {
+                var id = operation.Id ?? throw new StoreException(400, "BadRequest", "A patch operation needs an id.");
+                var existing = Current(id) ?? throw StoreException.NotFound($"Document '{id}'.");
+                CheckIfMatch(existing, id);
+                var (operations, condition) = PatchApplier.ParseRequest(operation.ResourceBody);
+                if (condition is not null && !predicate(condition)(existing.Json))
+                {
+                    throw StoreException.PreconditionFailed($"The filter predicate is false for document '{id}'.");
+                }
+
+                using var patched = Patched(container, key, id, existing, operations);
+                return Written(200, Stage(container, key, id, patched.RootElement, existing, staged, mutations, now));
+            }
+
+            default:
+                throw new StoreException(400, "BadRequest", $"Batch operation {operation.Kind} is not supported.");
+        }
+    }
+}

@@ -1,0 +1,208 @@
+using System.Buffers;
+using System.Text.Json;
+using SensorPipeline.CosmosEmulator.Log;
+
+namespace SensorPipeline.CosmosEmulator.Documents;
+
+internal sealed partial class EmulatorStore
+{
+    public async Task<DatabaseState> CreateDatabaseAsync(JsonElement body)
+    {
+        var id = RequireId(body, "database");
+        var rid = ResourceIds.NewDatabase();
+        var resource = Resource(body, static _ => { }, writer =>
+        {
+            writer.WriteString("_rid", rid);
+            writer.WriteString("_self", $"dbs/{rid}/");
+            writer.WriteString("_colls", "colls/");
+            writer.WriteString("_users", "users/");
+        });
+        DatabaseState database;
+        Task logged;
+        lock (_metadata)
+        {
+            if (_databases.ContainsKey(id))
+            {
+                throw StoreException.Conflict($"Database '{id}'.");
+            }
+
+            _databases[id] = database = new DatabaseState(resource);
+            logged = _log.AppendAsync(MutationCodec.Encode([new Mutation(MutationKind.PutDatabase, id, "", "", id, resource, "", Now, null)]));
+        }
+
+        await logged;
+        return database;
+    }
+
+    public async Task DeleteDatabaseAsync(DatabaseState database)
+    {
+        ArgumentNullException.ThrowIfNull(database);
+        Task logged;
+        lock (_metadata)
+        {
+            if (!_databases.Remove(database.Id))
+            {
+                throw StoreException.NotFound($"Database '{database.Id}'.");
+            }
+
+            logged = _log.AppendAsync(MutationCodec.Encode([new Mutation(MutationKind.DeleteDatabase, database.Id, "", "", database.Id, default, "", Now, null)]));
+        }
+
+        await logged;
+    }
+
+    public async Task<ContainerState> CreateContainerAsync(DatabaseState database, JsonElement body)
+    {
+        ArgumentNullException.ThrowIfNull(database);
+        var id = RequireId(body, "container");
+        var rid = ResourceIds.NewContainer(database.Rid);
+        var resource = ContainerResource(body, rid, database.Rid);
+        ContainerState container;
+        Task logged;
+        lock (_metadata)
+        {
+            if (!_databases.ContainsKey(database.Id))
+            {
+                throw StoreException.NotFound($"Database '{database.Id}'.");
+            }
+
+            if (database.Containers.ContainsKey(id))
+            {
+                throw StoreException.Conflict($"Container '{id}'.");
+            }
+
+            database.Containers[id] = container = new ContainerState(database.Id, resource, NewBudget());
+            logged = _log.AppendAsync(MutationCodec.Encode([new Mutation(MutationKind.PutContainer, database.Id, id, "", id, resource, "", Now, null)]));
+        }
+
+        await logged;
+        return container;
+    }
+
+    /// <summary>Replaces a container's definition: TTL and indexing policy change; its id and partition key cannot.</summary>
+    public async Task<ContainerState> ReplaceContainerAsync(DatabaseState database, ContainerState container, JsonElement body)
+    {
+        ArgumentNullException.ThrowIfNull(database);
+        ArgumentNullException.ThrowIfNull(container);
+        if (RequireId(body, "container") != container.Id)
+        {
+            throw new StoreException(400, "BadRequest", "The container id in the body must match the one in the address.");
+        }
+
+        var resource = ContainerResource(body, container.Rid, database.Rid);
+        Task logged;
+        lock (_metadata)
+        {
+            using (var replacement = JsonDocument.Parse(resource))
+            using (var current = JsonDocument.Parse(container.Resource))
+            {
+                if (replacement.RootElement.GetProperty("partitionKey").GetProperty("paths").GetRawText()
+                    != current.RootElement.GetProperty("partitionKey").GetProperty("paths").GetRawText())
+                {
+                    throw new StoreException(400, "BadRequest", "A container's partition key cannot change.");
+                }
+            }
+
+            lock (container.Gate)
+            {
+                container.Update(resource);
+            }
+
+            logged = _log.AppendAsync(MutationCodec.Encode([new Mutation(MutationKind.PutContainer, database.Id, container.Id, "", container.Id, resource, "", Now, null)]));
+        }
+
+        await logged;
+        return container;
+    }
+
+    public async Task DeleteContainerAsync(DatabaseState database, ContainerState container)
+    {
+        ArgumentNullException.ThrowIfNull(database);
+        ArgumentNullException.ThrowIfNull(container);
+        Task logged;
+        lock (_metadata)
+        {
+            if (!database.Containers.Remove(container.Id))
+            {
+                throw StoreException.NotFound($"Container '{container.Id}'.");
+            }
+
+            logged = _log.AppendAsync(MutationCodec.Encode([new Mutation(MutationKind.DeleteContainer, database.Id, container.Id, "", container.Id, default, "", Now, null)]));
+        }
+
+        await logged;
+    }
+
+    private byte[] ContainerResource(JsonElement body, string rid, string databaseRid) => Resource(body, (writer) =>
+    {
+        if (!body.TryGetProperty("indexingPolicy", out _))
+        {
+            writer.WritePropertyName("indexingPolicy");
+            using var policy = JsonDocument.Parse("""
+                {"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/*"}],"excludedPaths":[{"path":"/\"_etag\"/?"}]}
+                """);
+            policy.RootElement.WriteTo(writer);
+        }
+
+        if (!body.TryGetProperty("partitionKey", out _))
+        {
+            writer.WritePropertyName("partitionKey");
+            using var key = JsonDocument.Parse("""{"paths":["/_partitionKey"],"kind":"Hash","version":2}""");
+            key.RootElement.WriteTo(writer);
+        }
+
+        if (!body.TryGetProperty("conflictResolutionPolicy", out _))
+        {
+            writer.WritePropertyName("conflictResolutionPolicy");
+            using var policy = JsonDocument.Parse("""{"mode":"LastWriterWins","conflictResolutionPath":"/_ts","conflictResolutionProcedure":""}""");
+            policy.RootElement.WriteTo(writer);
+        }
+
+        if (!body.TryGetProperty("geospatialConfig", out _))
+        {
+            writer.WritePropertyName("geospatialConfig");
+            using var config = JsonDocument.Parse("""{"type":"Geography"}""");
+            config.RootElement.WriteTo(writer);
+        }
+    }, writer =>
+    {
+        writer.WriteString("_rid", rid);
+        writer.WriteString("_self", $"dbs/{databaseRid}/colls/{rid}/");
+        writer.WriteString("_docs", "docs/");
+        writer.WriteString("_sprocs", "sprocs/");
+        writer.WriteString("_triggers", "triggers/");
+        writer.WriteString("_udfs", "udfs/");
+        writer.WriteString("_conflicts", "conflicts/");
+    });
+
+    /// <summary>A resource: the client's properties, then defaults, then the system properties.</summary>
+    private byte[] Resource(JsonElement body, Action<Utf8JsonWriter> defaults, Action<Utf8JsonWriter> system)
+    {
+        var buffer = new ArrayBufferWriter<byte>(512);
+        using (var writer = new Utf8JsonWriter(buffer))
+        {
+            writer.WriteStartObject();
+            foreach (var property in body.EnumerateObject())
+            {
+                if (!property.Name.StartsWith('_'))
+                {
+                    property.WriteTo(writer);
+                }
+            }
+
+            defaults(writer);
+            system(writer);
+            writer.WriteString("_etag", DocumentBuilder.NewETag());
+            writer.WriteNumber("_ts", Now);
+            writer.WriteEndObject();
+        }
+
+        return buffer.WrittenSpan.ToArray();
+    }
+
+    private static string RequireId(JsonElement body, string what) =>
+        body.ValueKind == JsonValueKind.Object && body.TryGetProperty("id", out var id) && id.ValueKind == JsonValueKind.String && id.GetString() is { Length: > 0 and <= 255 } text
+            && text.AsSpan().IndexOfAny("/\\?#") < 0
+            ? text
+            : throw new StoreException(400, "BadRequest", $"The {what} needs an id: a non-empty string of at most 255 characters without '/', '\\', '?' or '#'.");
+}

@@ -1,0 +1,70 @@
+using SensorPipeline.CosmosEmulator.Log;
+
+namespace SensorPipeline.CosmosEmulator.Documents;
+
+internal sealed partial class EmulatorStore
+{
+    /// <summary>Applies one log record's mutations at start-up (single-threaded; no locks needed yet).</summary>
+    private void Replay(List<Mutation> mutations)
+    {
+        foreach (var m in mutations)
+        {
+            switch (m.Kind)
+            {
+                case MutationKind.PutDatabase:
+                    _databases.TryAdd(m.Database, new DatabaseState(m.Body.ToArray()));
+                    break;
+                case MutationKind.DeleteDatabase:
+                    _databases.Remove(m.Database);
+                    break;
+                case MutationKind.PutContainer when _databases.TryGetValue(m.Database, out var database):
+                    if (database.Containers.TryGetValue(m.Container, out var existing))
+                    {
+                        existing.Update(m.Body.ToArray());
+                    }
+                    else
+                    {
+                        database.Containers[m.Container] = new ContainerState(m.Database, m.Body.ToArray(), NewBudget());
+                    }
+
+                    break;
+                case MutationKind.DeleteContainer when _databases.TryGetValue(m.Database, out var database):
+                    database.Containers.Remove(m.Container);
+                    break;
+                case MutationKind.PutDocument when ContainerFor(m) is { } container:
+                    container.Put(m.PartitionKey, m.Id, new StoredDocument(m.Body.ToArray(), m.ETag, m.Timestamp, m.TimeToLive));
+                    break;
+                case MutationKind.DeleteDocument when ContainerFor(m) is { } container:
+                    container.Remove(m.PartitionKey, m.Id);
+                    break;
+                default:
+                    // A mutation of a container deleted later in the log: nothing to apply.
+                    break;
+            }
+        }
+    }
+
+    private ContainerState? ContainerFor(in Mutation m) =>
+        _databases.TryGetValue(m.Database, out var database) && database.Containers.TryGetValue(m.Container, out var container) ? container : null;
+
+    /// <summary>The live data as log records (compaction): databases, then containers, then their documents.</summary>
+    private IEnumerable<byte[]> SnapshotRecords()
+    {
+        var now = Now;
+        foreach (var database in Databases)
+        {
+            yield return MutationCodec.Encode([new Mutation(MutationKind.PutDatabase, database.Id, "", "", database.Id, database.Resource, "", now, null)]);
+            foreach (var container in ContainersOf(database))
+            {
+                yield return MutationCodec.Encode([new Mutation(MutationKind.PutContainer, database.Id, container.Id, "", container.Id, container.Resource, "", now, null)]);
+                foreach (var (key, id, document) in container.Entries())
+                {
+                    if (!document.IsExpired(container.DefaultTtl, now))
+                    {
+                        yield return MutationCodec.Encode([new Mutation(MutationKind.PutDocument, database.Id, container.Id, key, id, document.Json, document.ETag, document.Timestamp, document.TimeToLive)]);
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,121 @@
+using System.Buffers;
+using SensorPipeline.CosmosEmulator.Batch;
+using SensorPipeline.CosmosEmulator.Queries;
+using SensorPipeline.CosmosEmulator.Documents;
+using SensorPipeline.CosmosEmulator.Throttling;
+
+namespace SensorPipeline.CosmosEmulator.Http;
+
+internal sealed partial class GatewayDispatcher
+{
+    /// <summary>TransactionalBatch (<c>x-ms-cosmos-batch-atomic: True</c>, one partition key in the header) and bulk
+    /// requests (each operation with its own key, run independently): HybridRow in, HybridRow out (see Batch/README.md).</summary>
+    private async Task BatchAsync(HttpContext context, ContainerState container)
+    {
+        IReadOnlyList<BatchOperation> operations;
+        try
+        {
+            operations = BatchRequestReader.Read(await ReadBodyAsync(context));
+        }
+        catch (BatchFormatException e)
+        {
+            await GatewayResponse.ErrorAsync(context, e.StatusCode, e.StatusCode == 413 ? "RequestEntityTooLarge" : "BadRequest", e.Message);
+            return;
+        }
+
+        var request = context.Request;
+        IReadOnlyList<BatchOperationResult> results;
+        if (IsTrue(request.Headers[CosmosHeaders.BatchAtomic]))
+        {
+            var key = HeaderKey(request) ?? RequiredKey(container);
+            results = await store.ExecuteAtomicAsync(container, key, operations, QueryRunner.Predicate);
+        }
+        else
+        {
+            results = await ExecuteEachAsync(container, operations, HeaderKey(request));
+        }
+
+        double charge = 0;
+        var writes = false;
+        foreach (var (operation, result) in operations.Zip(results))
+        {
+            charge += result.RequestCharge;
+            writes |= operation.IsWrite && result.IsSuccess;
+        }
+
+        container.Budget.Charge(charge);
+        if (writes)
+        {
+            GatewayResponse.Written();
+        }
+
+        var buffer = new ArrayBufferWriter<byte>(4096);
+        BatchResponseWriter.Write(buffer, results);
+        await GatewayResponse.JsonAsync(context, BatchOutcome.HttpStatus(results), buffer.WrittenMemory, charge);
+    }
+
+    /// <summary>Bulk: every operation on its own. They start in request order (each takes its container lock in
+    /// turn) and their log writes share group commits, so a bulk request costs about one fsync, not one per item.</summary>
+    private async Task<IReadOnlyList<BatchOperationResult>> ExecuteEachAsync(ContainerState container, IReadOnlyList<BatchOperation> operations, string? headerKey)
+    {
+        var pending = new Task<BatchOperationResult>[operations.Count];
+        for (var i = 0; i < operations.Count; i++)
+        {
+            var operation = operations[i];
+            if (!container.Budget.TryAdmit(out var retryAfterMs))
+            {
+                pending[i] = Task.FromResult(EmulatorStore.Failure(
+                    new StoreException(429, "TooManyRequests", "Request rate is large.", 3200), (uint)retryAfterMs));
+                continue;
+            }
+
+            pending[i] = ExecuteOneAsync(container, operation, headerKey);
+        }
+
+        return await Task.WhenAll(pending);
+    }
+
+    private async Task<BatchOperationResult> ExecuteOneAsync(ContainerState container, BatchOperation operation, string? headerKey)
+    {
+        try
+        {
+            var key = operation.PartitionKeyJson is { } json
+                ? PartitionKeys.FromHeader(json) ?? throw new StoreException(400, "BadRequest", $"The operation's partition key '{json}' is not a JSON array.")
+                : headerKey;
+            var ifMatch = operation.IfMatch is { Length: > 0 } etag && etag != "*" ? etag : null;
+            switch (operation.Kind)
+            {
+                case BatchOperationKind.Create or BatchOperationKind.Upsert or BatchOperationKind.Replace:
+                    if (DocumentFault(operation.ResourceBody.Span) is { } fault)
+                    {
+                        return EmulatorStore.Failure(fault.Error, fault.Error.Status == 429 ? (uint)fault.RetryAfterMs : null);
+                    }
+
+                    var kind = operation.Kind switch { BatchOperationKind.Create => WriteKind.Create, BatchOperationKind.Upsert => WriteKind.Upsert, _ => WriteKind.Replace };
+                    var (status, written) = await store.WriteAsync(container, kind, key, operation.Kind == BatchOperationKind.Replace ? operation.Id : null,
+                        operation.ResourceBody, ifMatch);
+                    return Result(status, written, operation.MinimalReturnPreference);
+                case BatchOperationKind.Read:
+                    var read = store.Read(container, key ?? RequiredKey(container), operation.Id ?? "");
+                    return new BatchOperationResult(200, 0, read.ETag, read.Json, RequestCharge.PointRead(read.Json.Length));
+                case BatchOperationKind.Delete:
+                    var deleted = await store.DeleteAsync(container, key ?? RequiredKey(container), operation.Id ?? "", ifMatch);
+                    return new BatchOperationResult(204, 0, RequestCharge: RequestCharge.Write(deleted.Json.Length));
+                case BatchOperationKind.Patch:
+                    var (patches, condition) = PatchApplier.ParseRequest(operation.ResourceBody);
+                    var patched = await store.PatchAsync(container, key ?? RequiredKey(container), operation.Id ?? "", patches,
+                        condition is null ? null : QueryRunner.Predicate(condition), ifMatch);
+                    return Result(200, patched, operation.MinimalReturnPreference);
+                default:
+                    throw new StoreException(400, "BadRequest", $"Batch operation {operation.Kind} is not supported.");
+            }
+        }
+        catch (StoreException e)
+        {
+            return EmulatorStore.Failure(e);
+        }
+    }
+
+    private static BatchOperationResult Result(int status, StoredDocument document, bool minimal) =>
+        new(status, 0, document.ETag, minimal ? default : document.Json, RequestCharge.Write(document.Json.Length));
+}

@@ -1,0 +1,156 @@
+using SensorPipeline.CosmosEmulator.Queries;
+using SensorPipeline.CosmosEmulator.Documents;
+using SensorPipeline.CosmosEmulator.Throttling;
+
+namespace SensorPipeline.CosmosEmulator.Http;
+
+internal sealed partial class GatewayDispatcher
+{
+    /// <summary><c>/docs</c>: POST creates (or upserts, queries, runs a batch); GET reads the feed.</summary>
+    private async Task DocumentsFeedAsync(HttpContext context, string db, string coll)
+    {
+        var (_, container) = Find(db, coll);
+        var request = context.Request;
+        if (!container.Budget.TryAdmit(out var retryAfterMs))
+        {
+            await Throttled(context, retryAfterMs);
+            return;
+        }
+
+        if (HttpMethods.IsPost(request.Method) && IsTrue(request.Headers[CosmosHeaders.IsQueryPlanRequest]))
+        {
+            await QueryPlanAsync(context);
+        }
+        else if (HttpMethods.IsPost(request.Method) && IsQuery(request))
+        {
+            await QueryDocumentsAsync(context, container);
+        }
+        else if (HttpMethods.IsPost(request.Method) && IsTrue(request.Headers[CosmosHeaders.IsBatchRequest]))
+        {
+            await BatchAsync(context, container);
+        }
+        else if (HttpMethods.IsPost(request.Method))
+        {
+            var kind = IsTrue(request.Headers[CosmosHeaders.IsUpsert]) ? WriteKind.Upsert : WriteKind.Create;
+            var body = await ReadBodyAsync(context);
+            if (DocumentFault(body.Span) is { } fault)
+            {
+                await GatewayResponse.ErrorAsync(context, fault.Error, fault.RetryAfterMs);
+                return;
+            }
+
+            var (status, document) = await store.WriteAsync(container, kind, HeaderKey(request), null, body, IfMatch(request));
+            await WrittenAsync(context, container, status, document);
+        }
+        else if (HttpMethods.IsGet(request.Method))
+        {
+            await ReadFeedAsync(context, container);
+        }
+        else
+        {
+            await NotSupported(context);
+        }
+    }
+
+    /// <summary><c>/docs/{id}</c>: read, replace, patch, delete.</summary>
+    private async Task DocumentAsync(HttpContext context, string db, string coll, string id)
+    {
+        var (_, container) = Find(db, coll);
+        if (!container.Budget.TryAdmit(out var retryAfterMs))
+        {
+            await Throttled(context, retryAfterMs);
+            return;
+        }
+
+        var request = context.Request;
+        var method = request.Method;
+        if (HttpMethods.IsPut(method))
+        {
+            var body = await ReadBodyAsync(context);
+            if (DocumentFault(body.Span) is { } fault)
+            {
+                await GatewayResponse.ErrorAsync(context, fault.Error, fault.RetryAfterMs);
+                return;
+            }
+
+            var (status, document) = await store.WriteAsync(container, WriteKind.Replace, HeaderKey(request), id, body, IfMatch(request));
+            await WrittenAsync(context, container, status, document);
+            return;
+        }
+
+        var key = HeaderKey(request) ?? RequiredKey(container);
+        if (HttpMethods.IsGet(method))
+        {
+            var document = store.Read(container, key, id);
+            var charge = RequestCharge.PointRead(document.Json.Length);
+            container.Budget.Charge(charge);
+            if (request.Headers.IfNoneMatch.ToString() == document.ETag)
+            {
+                await GatewayResponse.EmptyAsync(context, 304, charge, document.ETag);
+                return;
+            }
+
+            await GatewayResponse.JsonAsync(context, 200, document.Json, charge, document.ETag);
+        }
+        else if (HttpMethods.IsDelete(method))
+        {
+            var deleted = await store.DeleteAsync(container, key, id, IfMatch(request));
+            var charge = RequestCharge.Write(deleted.Json.Length);
+            container.Budget.Charge(charge);
+            GatewayResponse.Written();
+            await GatewayResponse.EmptyAsync(context, 204, charge);
+        }
+        else if (HttpMethods.IsPatch(method))
+        {
+            var (operations, condition) = PatchApplier.ParseRequest(await ReadBodyAsync(context));
+            var predicate = condition is null ? null : QueryRunner.Predicate(condition);
+            var document = await store.PatchAsync(container, key, id, operations, predicate, IfMatch(request));
+            await WrittenAsync(context, container, 200, document);
+        }
+        else
+        {
+            await NotSupported(context);
+        }
+    }
+
+    private static Task WrittenAsync(HttpContext context, ContainerState container, int status, StoredDocument document)
+    {
+        var charge = RequestCharge.Write(document.Json.Length);
+        container.Budget.Charge(charge);
+        GatewayResponse.Written();
+
+        // The SDKs can ask for no body on writes (Prefer: return=minimal / EnableContentResponseOnWrite = false).
+        if (context.Request.Headers["Prefer"].ToString().Contains("return=minimal", StringComparison.OrdinalIgnoreCase))
+        {
+            return GatewayResponse.EmptyAsync(context, status, charge, document.ETag);
+        }
+
+        return GatewayResponse.JsonAsync(context, status, document.Json, charge, document.ETag);
+    }
+
+    private static Task Throttled(HttpContext context, int retryAfterMs) =>
+        GatewayResponse.ErrorAsync(context, 429, "TooManyRequests",
+            "Request rate is large. More Request Units may be needed, so no changes were made. Please retry this request later.", 3200, retryAfterMs);
+
+    /// <summary>The canonical partition key from <c>x-ms-documentdb-partitionkey</c>, or null when absent.</summary>
+    private static string? HeaderKey(HttpRequest request)
+    {
+        var header = request.Headers[CosmosHeaders.PartitionKey].ToString();
+        if (header.Length == 0)
+        {
+            return null;
+        }
+
+        return PartitionKeys.FromHeader(header)
+            ?? throw new StoreException(400, "BadRequest", $"The partition key header '{header}' is not a JSON array of values.");
+    }
+
+    private static string RequiredKey(ContainerState container) =>
+        throw new StoreException(400, "BadRequest", $"This operation on container '{container.Id}' needs the partition key ({CosmosHeaders.PartitionKey}).", 1001);
+
+    private static string? IfMatch(HttpRequest request)
+    {
+        var value = request.Headers.IfMatch.ToString();
+        return value.Length == 0 || value == "*" ? null : value;
+    }
+}

@@ -1,0 +1,111 @@
+using System.Buffers;
+using System.Globalization;
+using System.Text.Json;
+using SensorPipeline.CosmosEmulator.Documents;
+using SensorPipeline.CosmosEmulator.Throttling;
+
+namespace SensorPipeline.CosmosEmulator.Http;
+
+internal sealed partial class GatewayDispatcher
+{
+    /// <summary>A page's size limit in bytes when the client asks for a dynamic page (<c>x-ms-max-item-count: -1</c>).</summary>
+    private const long MaxPageBytes = 4 * 1024 * 1024;
+
+    /// <summary>The query plan the SDKs ask for before a cross-partition query: the engine's.</summary>
+    private async Task QueryPlanAsync(HttpContext context)
+    {
+        using var request = queries.Parse(await ReadBodyAsync(context));
+        var buffer = new ArrayBufferWriter<byte>(1024);
+        using (var writer = new Utf8JsonWriter(buffer))
+        {
+            request.Query.WriteQueryPlan(writer);
+        }
+
+        await GatewayResponse.JsonAsync(context, 200, buffer.WrittenMemory, 0);
+    }
+
+    /// <summary>A query over one partition (the partition key header) or the whole container (a range id or
+    /// cross-partition), one page per request.</summary>
+    private async Task QueryDocumentsAsync(HttpContext context, ContainerState container)
+    {
+        using var request = queries.Parse(await ReadBodyAsync(context));
+        var key = HeaderKey(context.Request);
+        var page = queries.Execute(request, () => Candidates(container, key, request), Continuation(context.Request), PageSize(context.Request), MaxPageBytes);
+        var charge = RequestCharge.Query(page.DocumentsScanned, page.Bytes);
+        container.Budget.Charge(charge);
+        await GatewayResponse.FeedAsync(context, container.Rid, "Documents", page.Items, charge, page.Continuation);
+    }
+
+    /// <summary>The documents a query must read: those a spatial index finds for its spatial term when the container's
+    /// policy indexes that path, else all of them (the service's full scan, charged per document).</summary>
+    private List<ReadOnlyMemory<byte>> Candidates(ContainerState container, string? key, Queries.QueryRunner.Request request)
+    {
+        if (request.Query.FindSpatialFilter(request.Parameters) is not { } filter || container.SpatialCandidates(filter, key, store.Now) is not { } found)
+        {
+            return Documents(container, key);
+        }
+
+        var documents = new List<ReadOnlyMemory<byte>>(found.Count);
+        foreach (var document in found)
+        {
+            documents.Add(document.Json);
+        }
+
+        return documents;
+    }
+
+    /// <summary>A query over databases or containers (their resources as documents).</summary>
+    private async Task QueryResourcesAsync(HttpContext context, string rid, string itemsName, IReadOnlyList<byte[]> resources)
+    {
+        using var request = queries.Parse(await ReadBodyAsync(context));
+        var page = queries.Execute(request, () => [.. resources.Select(r => (ReadOnlyMemory<byte>)r)], Continuation(context.Request), PageSize(context.Request), MaxPageBytes);
+        await GatewayResponse.FeedAsync(context, rid, itemsName, page.Items, RequestCharge.Query(page.DocumentsScanned, page.Bytes), page.Continuation);
+    }
+
+    /// <summary>GET <c>/docs</c>: every document, paged (the change feed is not emulated: see the README).</summary>
+    private async Task ReadFeedAsync(HttpContext context, ContainerState container)
+    {
+        if (context.Request.Headers[CosmosHeaders.AImHeader].Count > 0)
+        {
+            await GatewayResponse.ErrorAsync(context, 400, "BadRequest", "The change feed is not supported by this emulator.");
+            return;
+        }
+
+        using var request = queries.Parse("""{"query":"SELECT * FROM c"}"""u8.ToArray());
+        var page = queries.Execute(request, () => Documents(container, HeaderKey(context.Request)), Continuation(context.Request), PageSize(context.Request), MaxPageBytes);
+        var charge = RequestCharge.Query(page.DocumentsScanned, page.Bytes);
+        container.Budget.Charge(charge);
+        await GatewayResponse.FeedAsync(context, container.Rid, "Documents", page.Items, charge, page.Continuation);
+    }
+
+    private List<ReadOnlyMemory<byte>> Documents(ContainerState container, string? key)
+    {
+        var snapshot = container.Snapshot(key, store.Now);
+        var documents = new List<ReadOnlyMemory<byte>>(snapshot.Count);
+        foreach (var document in snapshot)
+        {
+            documents.Add(document.Json);
+        }
+
+        return documents;
+    }
+
+    private static string? Continuation(HttpRequest request)
+    {
+        var value = request.Headers[CosmosHeaders.Continuation].ToString();
+        return value.Length == 0 ? null : value;
+    }
+
+    private int PageSize(HttpRequest request)
+    {
+        var value = request.Headers[CosmosHeaders.MaxItemCount].ToString();
+        if (value.Length == 0)
+        {
+            return options.DefaultPageSize;
+        }
+
+        return int.TryParse(value, NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture, out var size) && size > 0
+            ? Math.Min(size, 10_000)
+            : int.MaxValue;
+    }
+}

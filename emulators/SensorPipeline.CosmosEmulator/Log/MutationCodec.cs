@@ -1,0 +1,89 @@
+using System.Buffers.Binary;
+using System.Text;
+
+namespace SensorPipeline.CosmosEmulator.Log;
+
+/// <summary>Encodes mutations into a log record and back.
+/// <code>
+/// payload: u16 count | mutation*
+/// mutation: u8 kind | str database | str container | str partition key | str id | str etag | i64 _ts
+///         | i32 ttl (int.MinValue = none) | i32 body length | body
+/// str: u16 UTF-8 length | UTF-8
+/// </code></summary>
+internal static class MutationCodec
+{
+    private const int NoTimeToLive = int.MinValue;
+
+    /// <summary>A sealed record (header and payload) holding <paramref name="mutations"/>.</summary>
+    public static byte[] Encode(ReadOnlySpan<Mutation> mutations)
+    {
+        var length = LogFormat.RecordHeaderSize + 2;
+        foreach (var m in mutations)
+        {
+            length += 1 + Str(m.Database) + Str(m.Container) + Str(m.PartitionKey) + Str(m.Id) + Str(m.ETag) + 8 + 4 + 4 + m.Body.Length;
+        }
+
+        var record = new byte[length];
+        var span = record.AsSpan(LogFormat.RecordHeaderSize);
+        BinaryPrimitives.WriteUInt16LittleEndian(span, checked((ushort)mutations.Length));
+        var at = 2;
+        foreach (var m in mutations)
+        {
+            span[at++] = (byte)m.Kind;
+            at += WriteStr(span[at..], m.Database);
+            at += WriteStr(span[at..], m.Container);
+            at += WriteStr(span[at..], m.PartitionKey);
+            at += WriteStr(span[at..], m.Id);
+            at += WriteStr(span[at..], m.ETag);
+            BinaryPrimitives.WriteInt64LittleEndian(span[at..], m.Timestamp);
+            BinaryPrimitives.WriteInt32LittleEndian(span[(at + 8)..], m.TimeToLive ?? NoTimeToLive);
+            BinaryPrimitives.WriteInt32LittleEndian(span[(at + 12)..], m.Body.Length);
+            at += 16;
+            m.Body.Span.CopyTo(span[at..]);
+            at += m.Body.Length;
+        }
+
+        LogFormat.Seal(record);
+        return record;
+    }
+
+    /// <summary>Decodes a record's payload (CRC already checked). Bodies are copied: the caller keeps them.</summary>
+    public static void Decode(ReadOnlySpan<byte> payload, List<Mutation> into)
+    {
+        var count = BinaryPrimitives.ReadUInt16LittleEndian(payload);
+        var at = 2;
+        for (var i = 0; i < count; i++)
+        {
+            var kind = (MutationKind)payload[at++];
+            var database = ReadStr(payload, ref at);
+            var container = ReadStr(payload, ref at);
+            var partitionKey = ReadStr(payload, ref at);
+            var id = ReadStr(payload, ref at);
+            var etag = ReadStr(payload, ref at);
+            var ts = BinaryPrimitives.ReadInt64LittleEndian(payload[at..]);
+            var ttl = BinaryPrimitives.ReadInt32LittleEndian(payload[(at + 8)..]);
+            var bodyLength = BinaryPrimitives.ReadInt32LittleEndian(payload[(at + 12)..]);
+            at += 16;
+            var body = payload.Slice(at, bodyLength).ToArray();
+            at += bodyLength;
+            into.Add(new Mutation(kind, database, container, partitionKey, id, body, etag, ts, ttl == NoTimeToLive ? null : ttl));
+        }
+    }
+
+    private static int Str(string value) => 2 + Encoding.UTF8.GetByteCount(value);
+
+    private static int WriteStr(Span<byte> destination, string value)
+    {
+        var written = Encoding.UTF8.GetBytes(value, destination[2..]);
+        BinaryPrimitives.WriteUInt16LittleEndian(destination, checked((ushort)written));
+        return 2 + written;
+    }
+
+    private static string ReadStr(ReadOnlySpan<byte> source, ref int at)
+    {
+        var length = BinaryPrimitives.ReadUInt16LittleEndian(source[at..]);
+        var value = Encoding.UTF8.GetString(source.Slice(at + 2, length));
+        at += 2 + length;
+        return value;
+    }
+}

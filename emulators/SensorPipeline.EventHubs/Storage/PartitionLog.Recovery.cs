@@ -1,0 +1,153 @@
+using System.Buffers.Binary;
+using Microsoft.Extensions.Logging;
+using Microsoft.Win32.SafeHandles;
+using SensorPipeline.Emulators.Common;
+
+namespace SensorPipeline.EventHubs.Storage;
+
+internal sealed partial class PartitionLog
+{
+    /// <summary>Rebuilds the partition from its files. Sealed segments must be intact (they were fsynced when sealed
+    /// under Always and Interval); only the newest segment may end in a torn record, which is cut off — a torn record
+    /// was never acknowledged, because acknowledgement follows the write (and the fsync under Always).</summary>
+    private static (List<Segment> Segments, SafeFileHandle ActiveLog, SafeFileHandle ActiveIndex) Recover(
+        string hub, string partitionId, string directory, EventLogOptions options, ILogger logger, LogStorage storage)
+    {
+        var files = Directory.GetFiles(directory, "*.log")
+            .Select(path => (Path: path, Ok: Segment.TryParseFileName(path, out var b), Base: b))
+            .Where(f => f.Ok)
+            .OrderBy(f => f.Base)
+            .ToList();
+
+        // A crash between creating a segment file and fsyncing its header leaves a file shorter than a header.
+        if (files.Count > 1 && new FileInfo(files[^1].Path).Length < RecordFormat.SegmentHeaderSize)
+        {
+            DeleteSegmentFiles(files[^1].Path);
+            EventHubsLog.EmptySegmentRemoved(logger, hub, partitionId, files[^1].Path);
+            files.RemoveAt(files.Count - 1);
+        }
+
+        if (files.Count == 0)
+        {
+            var (first, firstLog, firstIndex) = CreateSegment(directory, 0, 0, options, storage);
+            return ([first], firstLog, firstIndex);
+        }
+
+        var segments = new List<Segment>(files.Count);
+        for (var i = 0; i < files.Count; i++)
+        {
+            var (path, _, baseSequence) = files[i];
+            var isLast = i == files.Count - 1;
+            var handle = File.OpenHandle(path, FileMode.Open, isLast ? FileAccess.ReadWrite : FileAccess.Read, FileShare.Read | FileShare.Delete);
+            try
+            {
+                if (!SegmentRecovery.TryReadHeader(handle, out var headerSequence, out var baseOffset) || headerSequence != baseSequence)
+                {
+                    throw new InvalidDataException($"{path}: not a segment file of this emulator (bad header). Move it away or delete the partition directory.");
+                }
+
+                var indexPath = Path.ChangeExtension(path, ".idx");
+                var result = isLast ? null : SegmentRecovery.TryLoadIndex(handle, indexPath, baseSequence);
+                if (result is null)
+                {
+                    result = SegmentRecovery.Scan(handle, path, baseSequence);
+                    if (result.ValidLength < result.FileLength)
+                    {
+                        if (!isLast)
+                        {
+                            throw new InvalidDataException(
+                                $"{path}: corrupt record at byte {result.ValidLength} of a sealed segment (later segments follow it). Restore the file or delete the partition directory.");
+                        }
+
+                        // Cut the torn tail and make the cut durable before anything is appended after it.
+                        RandomAccess.SetLength(handle, result.ValidLength);
+                        RandomAccess.FlushToDisk(handle);
+                        EventHubsLog.TornTailTruncated(logger, hub, partitionId, path, result.ValidLength, result.FileLength - result.ValidLength);
+                    }
+                    else if (!isLast)
+                    {
+                        EventHubsLog.IndexRebuilt(logger, hub, partitionId, indexPath);
+                    }
+
+                    WriteIndex(indexPath, result.Positions, result.Count);
+                }
+
+                var segment = new Segment(directory, baseSequence, baseOffset, result.Positions, result.Count, result.ValidLength, result.LastTicks);
+                if (segments.Count > 0)
+                {
+                    var previous = segments[^1];
+                    if (previous.NextSequence != baseSequence || previous.OffsetOf(previous.Length) != baseOffset)
+                    {
+                        throw new InvalidDataException(
+                            $"{path}: begins at sequence number {baseSequence}, offset {baseOffset}, but the previous segment ends at {previous.NextSequence}, offset {previous.OffsetOf(previous.Length)}.");
+                    }
+                }
+
+                segments.Add(segment);
+                if (!isLast)
+                {
+                    handle.Dispose();
+                    continue;
+                }
+
+                var index = File.OpenHandle(indexPath, FileMode.OpenOrCreate, FileAccess.ReadWrite, FileShare.Read | FileShare.Delete);
+                return (segments, handle, index);
+            }
+            catch
+            {
+                handle.Dispose();
+                throw;
+            }
+        }
+
+        throw new InvalidOperationException("unreachable: the last segment returns");
+    }
+
+    private static (Segment Segment, SafeFileHandle Log, SafeFileHandle Index) CreateSegment(string directory, long baseSequence, long baseOffset, EventLogOptions options, LogStorage storage)
+    {
+        var segment = new Segment(directory, baseSequence, baseOffset, [], 0, RecordFormat.SegmentHeaderSize, 0);
+        var log = File.OpenHandle(segment.LogPath, FileMode.CreateNew, FileAccess.ReadWrite, FileShare.Read | FileShare.Delete);
+        SafeFileHandle? index = null;
+        try
+        {
+            Span<byte> header = stackalloc byte[RecordFormat.SegmentHeaderSize];
+            RecordFormat.WriteSegmentHeader(header, baseSequence, baseOffset);
+            storage.Write(log, header, 0);
+            index = File.OpenHandle(segment.IndexPath, FileMode.Create, FileAccess.ReadWrite, FileShare.Read | FileShare.Delete);
+            if (options.Durability != DurabilityMode.None)
+            {
+                // The header must be on disk before records follow it, or recovery could not place them; and the new
+                // file's directory entry must be too, or an fsynced (acknowledged) record could vanish with its file.
+                storage.Flush(log);
+                storage.FlushDirectory(directory);
+            }
+
+            return (segment, log, index);
+        }
+        catch
+        {
+            // A segment that could not be started (a full disk) is removed again, so the partition stays as it was.
+            log.Dispose();
+            index?.Dispose();
+            DeleteSegmentFiles(segment.LogPath);
+            throw;
+        }
+    }
+
+    private static void WriteIndex(string indexPath, int[] positions, int count)
+    {
+        var bytes = new byte[count * 4];
+        for (var i = 0; i < count; i++)
+        {
+            BinaryPrimitives.WriteInt32LittleEndian(bytes.AsSpan(i * 4), positions[i]);
+        }
+
+        File.WriteAllBytes(indexPath, bytes);
+    }
+
+    private static void DeleteSegmentFiles(string logPath)
+    {
+        File.Delete(logPath);
+        File.Delete(Path.ChangeExtension(logPath, ".idx"));
+    }
+}

@@ -1,0 +1,120 @@
+using System.Buffers.Binary;
+using System.Numerics;
+using System.Runtime.InteropServices;
+using SensorPipeline.Emulators.Common;
+
+namespace SensorPipeline.EventHubs.Storage;
+
+/// <summary>The on-disk layout of segments and records (all integers little-endian).
+/// <code>
+/// segment header (32 bytes): "SPEH" | u32 version | i64 base sequence | i64 base offset | 8 reserved
+/// record: u32 payload length | u32 CRC-32C of payload | payload
+/// payload: i64 sequence | i64 enqueued UTC ticks | i32 key length (-1 = none) | key UTF-8
+///        | i32 properties length | properties (see PropertyCodec) | i32 body length | body
+/// </code>
+/// The CRC and the sequence number together detect a torn or stale tail on recovery.</summary>
+internal static class RecordFormat
+{
+    public const int SegmentHeaderSize = 32;
+    public const uint Magic = 0x48455053; // "SPEH"
+    public const uint Version = 1;
+    public const int RecordHeaderSize = 8;
+    public const int PayloadFixedSize = 8 + 8 + 4 + 4 + 4;
+    public const int RecordOverhead = RecordHeaderSize + PayloadFixedSize;
+
+    /// <summary>Largest payload recovery accepts: a 1 MiB event plus its fixed fields.</summary>
+    public const int MaxPayloadSize = EventLogOptions.MaxEventSizeBytes + PayloadFixedSize;
+
+    public static void WriteSegmentHeader(Span<byte> destination, long baseSequence, long baseOffset)
+    {
+        destination[..SegmentHeaderSize].Clear();
+        BinaryPrimitives.WriteUInt32LittleEndian(destination, Magic);
+        BinaryPrimitives.WriteUInt32LittleEndian(destination[4..], Version);
+        BinaryPrimitives.WriteInt64LittleEndian(destination[8..], baseSequence);
+        BinaryPrimitives.WriteInt64LittleEndian(destination[16..], baseOffset);
+    }
+
+    public static bool TryReadSegmentHeader(ReadOnlySpan<byte> source, out long baseSequence, out long baseOffset)
+    {
+        baseSequence = baseOffset = 0;
+        if (source.Length < SegmentHeaderSize
+            || BinaryPrimitives.ReadUInt32LittleEndian(source) != Magic
+            || BinaryPrimitives.ReadUInt32LittleEndian(source[4..]) != Version)
+        {
+            return false;
+        }
+
+        baseSequence = BinaryPrimitives.ReadInt64LittleEndian(source[8..]);
+        baseOffset = BinaryPrimitives.ReadInt64LittleEndian(source[16..]);
+        return true;
+    }
+
+    /// <summary>Bytes counted against the 1 MiB limit: body, partition key and properties.</summary>
+    public static int EventSize(int bodyLength, int keyLength, int propertiesLength) => bodyLength + keyLength + propertiesLength;
+
+    /// <summary>Writes one record with sequence and time left zero; <see cref="Stamp"/> fills them in at commit.
+    /// <paramref name="keyLength"/> and <paramref name="propertiesLength"/> come from measuring the event first.</summary>
+    public static int WriteUnstamped(Span<byte> destination, string? key, int keyLength, IReadOnlyDictionary<string, object?>? properties, int propertiesLength, ReadOnlySpan<byte> body)
+    {
+        var payloadLength = PayloadFixedSize + keyLength + propertiesLength + body.Length;
+        BinaryPrimitives.WriteInt32LittleEndian(destination, payloadLength);
+        BinaryPrimitives.WriteUInt32LittleEndian(destination[4..], 0);
+        var p = destination[RecordHeaderSize..];
+        p[..16].Clear();
+        BinaryPrimitives.WriteInt32LittleEndian(p[16..], key is null ? -1 : keyLength);
+        if (key is not null)
+        {
+            System.Text.Encoding.UTF8.GetBytes(key, p[20..]);
+        }
+
+        var at = 20 + keyLength;
+        BinaryPrimitives.WriteInt32LittleEndian(p[at..], propertiesLength);
+        PropertyCodec.Write(p[(at + 4)..], properties);
+        at += 4 + propertiesLength;
+        BinaryPrimitives.WriteInt32LittleEndian(p[at..], body.Length);
+        body.CopyTo(p[(at + 4)..]);
+        return RecordHeaderSize + payloadLength;
+    }
+
+    /// <summary>Sets a record's sequence number and enqueued time and seals it with its CRC; returns the record length.</summary>
+    public static int Stamp(Span<byte> record, long sequenceNumber, long enqueuedTicks)
+    {
+        var payloadLength = BinaryPrimitives.ReadInt32LittleEndian(record);
+        var payload = record.Slice(RecordHeaderSize, payloadLength);
+        BinaryPrimitives.WriteInt64LittleEndian(payload, sequenceNumber);
+        BinaryPrimitives.WriteInt64LittleEndian(payload[8..], enqueuedTicks);
+        BinaryPrimitives.WriteUInt32LittleEndian(record[4..], Crc32C.Compute(payload));
+        return RecordHeaderSize + payloadLength;
+    }
+
+    /// <summary>Checks the record at the start of <paramref name="source"/>: complete, CRC intact, expected sequence.
+    /// Returns its length, or 0 when it is torn, corrupt or out of sequence (recovery truncates there).</summary>
+    public static int Validate(ReadOnlySpan<byte> source, long expectedSequence)
+    {
+        if (source.Length < RecordOverhead)
+        {
+            return 0;
+        }
+
+        var payloadLength = BinaryPrimitives.ReadInt32LittleEndian(source);
+        if (payloadLength < PayloadFixedSize || payloadLength > MaxPayloadSize || source.Length - RecordHeaderSize < payloadLength)
+        {
+            return 0;
+        }
+
+        var payload = source.Slice(RecordHeaderSize, payloadLength);
+        if (BinaryPrimitives.ReadUInt32LittleEndian(source[4..]) != Crc32C.Compute(payload)
+            || BinaryPrimitives.ReadInt64LittleEndian(payload) != expectedSequence)
+        {
+            return 0;
+        }
+
+        return RecordHeaderSize + payloadLength;
+    }
+
+    public static int RecordLength(ReadOnlySpan<byte> record) => RecordHeaderSize + BinaryPrimitives.ReadInt32LittleEndian(record);
+
+    public static long SequenceOf(ReadOnlySpan<byte> record) => BinaryPrimitives.ReadInt64LittleEndian(record[RecordHeaderSize..]);
+
+    public static long TicksOf(ReadOnlySpan<byte> record) => BinaryPrimitives.ReadInt64LittleEndian(record[(RecordHeaderSize + 8)..]);
+}
