@@ -10,7 +10,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync, statSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 
 const args = process.argv.slice(2);
 let runs = 7;
@@ -19,7 +19,7 @@ for (let i = 0; i < args.length; i++) {
   if (args[i] === '--runs') runs = Number(args[++i]);
   else {
     const [label, dir] = args[i].split('=');
-    packages.push({ label, dir });
+    packages.push({ label, dir: resolve(dir) });
   }
 }
 if (packages.length === 0 || !(runs >= 1)) {
@@ -86,13 +86,14 @@ async function coldStart(dir) {
   });
   let stderr = '';
   child.stderr.on('data', (d) => { stderr += d; });
+  const spawnFailed = new Promise((_, reject) => child.once('error', reject));
   try {
-    const listening = await new Promise((resolve, reject) => {
+    const listening = await Promise.race([spawnFailed, new Promise((resolve, reject) => {
       let out = '';
       const timer = setTimeout(() => reject(new Error(`no "listening on" within 60 s\n${out}\n${stderr}`)), 60_000);
       child.stdout.on('data', (d) => { out += d; if (/listening on/.test(out)) { clearTimeout(timer); resolve(ms()); } });
       child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`handler exited with ${code}\n${out}\n${stderr}`)); });
-    });
+    })]);
     const response = await fetch(`http://127.0.0.1:${port}/Splitter`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: splitterRequest() });
     const body = await response.text();
     const first = ms();
@@ -101,7 +102,7 @@ async function coldStart(dir) {
     return { listening, first, cpu };
   } finally {
     child.kill('SIGKILL');
-    await new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', resolve)));
+    await new Promise((done) => (child.pid === undefined || child.exitCode !== null || child.signalCode !== null ? done() : child.once('exit', done)));
   }
 }
 
