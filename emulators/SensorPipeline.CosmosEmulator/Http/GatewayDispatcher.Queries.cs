@@ -2,7 +2,8 @@ using System.Buffers;
 using System.Globalization;
 using System.Text.Json;
 using SensorPipeline.CosmosEmulator.Documents;
-using SensorPipeline.CosmosEmulator.Throttling;
+using SensorPipeline.CosmosEmulator.Charging;
+using SensorPipeline.CosmosEmulator.Queries;
 
 namespace SensorPipeline.CosmosEmulator.Http;
 
@@ -29,10 +30,11 @@ internal sealed partial class GatewayDispatcher
     private async Task QueryDocumentsAsync(HttpContext context, ContainerState container)
     {
         using var request = queries.Parse(await ReadBodyAsync(context));
+        IndexUse.CheckOrderBy(request.Query, container.Policy);
         var key = HeaderKey(context.Request);
         var page = queries.Execute(request, () => Candidates(container, key, request), Continuation(context.Request), PageSize(context.Request), MaxPageBytes);
-        var charge = RequestCharge.Query(page.DocumentsScanned, page.Bytes);
-        container.Budget.Charge(charge);
+        var charge = QueryCharge(page, IndexUse.ServesFilter(request.Query, container.Policy));
+        container.Charge(ChargedOperation.Query, charge);
         await GatewayResponse.FeedAsync(context, container.Rid, "Documents", page.Items, charge, page.Continuation);
     }
 
@@ -59,7 +61,7 @@ internal sealed partial class GatewayDispatcher
     {
         using var request = queries.Parse(await ReadBodyAsync(context));
         var page = queries.Execute(request, () => [.. resources.Select(r => (ReadOnlyMemory<byte>)r)], Continuation(context.Request), PageSize(context.Request), MaxPageBytes);
-        await GatewayResponse.FeedAsync(context, rid, itemsName, page.Items, RequestCharge.Query(page.DocumentsScanned, page.Bytes), page.Continuation);
+        await GatewayResponse.FeedAsync(context, rid, itemsName, page.Items, QueryCharge(page, indexed: false), page.Continuation);
     }
 
     /// <summary>GET <c>/docs</c>: every document, paged (the change feed is not emulated: see the README).</summary>
@@ -73,10 +75,19 @@ internal sealed partial class GatewayDispatcher
 
         using var request = queries.Parse("""{"query":"SELECT * FROM c"}"""u8.ToArray());
         var page = queries.Execute(request, () => Documents(container, HeaderKey(context.Request)), Continuation(context.Request), PageSize(context.Request), MaxPageBytes);
-        var charge = RequestCharge.Query(page.DocumentsScanned, page.Bytes);
-        container.Budget.Charge(charge);
+        var charge = QueryCharge(page, indexed: false);
+        container.Charge(ChargedOperation.Query, charge);
         await GatewayResponse.FeedAsync(context, container.Rid, "Documents", page.Items, charge, page.Continuation);
     }
+
+    /// <summary>A page's charge: the whole query's when this page ran it (the items it loaded: those matching the
+    /// filter when an index serves it, else every one scanned), nothing for a later page served from its result.</summary>
+    private static double QueryCharge(QueryRunner.Page page, bool indexed) => page.Executed switch
+    {
+        null => 0,
+        { } run when indexed => RequestCharge.Query(run.DocumentsMatched, run.BytesMatched),
+        { } run => RequestCharge.Query(run.DocumentsScanned, run.BytesScanned),
+    };
 
     private List<ReadOnlyMemory<byte>> Documents(ContainerState container, string? key)
     {
