@@ -60,6 +60,7 @@ internal sealed partial class ContainerState
         var paths = new List<string[]>();
         if (root.TryGetProperty("partitionKey", out var key) && key.TryGetProperty("paths", out var keyPaths))
         {
+            ReadPartitioning(key);
             foreach (var path in keyPaths.EnumerateArray())
             {
                 paths.Add(path.GetString()!.Split('/', StringSplitOptions.RemoveEmptyEntries));

@@ -28,11 +28,12 @@ internal sealed partial class GatewayDispatcher
         if (IsTrue(request.Headers[CosmosHeaders.BatchAtomic]))
         {
             var key = HeaderKey(request) ?? RequiredKey(container);
+            AddressedRange(request, container, key);
             results = await store.ExecuteAtomicAsync(container, key, operations, QueryRunner.Predicate);
         }
         else
         {
-            results = await ExecuteEachAsync(container, operations, HeaderKey(request));
+            results = await ExecuteEachAsync(container, operations, HeaderKey(request), AddressedRange(request, container, null));
         }
 
         double charge = 0;
@@ -60,7 +61,8 @@ internal sealed partial class GatewayDispatcher
 
     /// <summary>Bulk: every operation on its own. They start in request order (each takes its container lock in
     /// turn) and their log writes share group commits, so a bulk request costs about one fsync, not one per item.</summary>
-    private async Task<IReadOnlyList<BatchOperationResult>> ExecuteEachAsync(ContainerState container, IReadOnlyList<BatchOperation> operations, string? headerKey)
+    private async Task<IReadOnlyList<BatchOperationResult>> ExecuteEachAsync(ContainerState container, IReadOnlyList<BatchOperation> operations, string? headerKey,
+        int? range)
     {
         var pending = new Task<BatchOperationResult>[operations.Count];
         for (var i = 0; i < operations.Count; i++)
@@ -73,19 +75,25 @@ internal sealed partial class GatewayDispatcher
                 continue;
             }
 
-            pending[i] = ExecuteOneAsync(container, operation, headerKey);
+            pending[i] = ExecuteOneAsync(container, operation, headerKey, range);
         }
 
         return await Task.WhenAll(pending);
     }
 
-    private async Task<BatchOperationResult> ExecuteOneAsync(ContainerState container, BatchOperation operation, string? headerKey)
+    private async Task<BatchOperationResult> ExecuteOneAsync(ContainerState container, BatchOperation operation, string? headerKey, int? range)
     {
         try
         {
             var key = operation.PartitionKeyJson is { } json
                 ? PartitionKeys.FromHeader(json) ?? throw new StoreException(400, "BadRequest", $"The operation's partition key '{json}' is not a JSON array.")
                 : headerKey;
+            if (range is { } addressed)
+            {
+                // Bulk sends one request per range: every operation's key must hash into it, as the SDK placed it.
+                CheckInRange(container, key, addressed);
+            }
+
             var ifMatch = operation.IfMatch is { Length: > 0 } etag && etag != "*" ? etag : null;
             switch (operation.Kind)
             {

@@ -32,7 +32,14 @@ internal sealed partial class GatewayDispatcher
         using var request = queries.Parse(await ReadBodyAsync(context));
         IndexUse.CheckOrderBy(request.Query, container.Policy);
         var key = HeaderKey(context.Request);
-        var page = queries.Execute(request, () => Candidates(container, key, request), Continuation(context.Request), PageSize(context.Request), MaxPageBytes);
+        var range = AddressedRange(context.Request, container, key);
+        if (key is null && range is not null && container.Ranges.Count > 1 && request.Query.MergesAcrossRanges)
+        {
+            throw new StoreException(400, "BadRequest",
+                $"This emulator serves '{container.Id}' as {container.Ranges.Count} partition key ranges and plans no cross-partition ORDER BY, TOP, OFFSET/LIMIT or aggregate (its plan leaves merging to the SDK); give the query a partition key, or run the emulator with Cosmos:PartitionKeyRanges=1.");
+        }
+
+        var page = queries.Execute(request, () => Candidates(container, key, range, request), Continuation(context.Request), PageSize(context.Request), MaxPageBytes);
         var charge = QueryCharge(page, IndexUse.ServesFilter(request.Query, container.Policy));
         container.Charge(ChargedOperation.Query, charge);
         await GatewayResponse.FeedAsync(context, container.Rid, "Documents", page.Items, charge, page.Continuation);
@@ -40,11 +47,11 @@ internal sealed partial class GatewayDispatcher
 
     /// <summary>The documents a query must read: those a spatial index finds for its spatial term when the container's
     /// policy indexes that path, else all of them (the service's full scan, charged per document).</summary>
-    private List<ReadOnlyMemory<byte>> Candidates(ContainerState container, string? key, Queries.QueryRunner.Request request)
+    private List<ReadOnlyMemory<byte>> Candidates(ContainerState container, string? key, int? range, Queries.QueryRunner.Request request)
     {
-        if (request.Query.FindSpatialFilter(request.Parameters) is not { } filter || container.SpatialCandidates(filter, key, store.Now) is not { } found)
+        if (request.Query.FindSpatialFilter(request.Parameters) is not { } filter || container.SpatialCandidates(filter, key, store.Now, range) is not { } found)
         {
-            return Documents(container, key);
+            return Documents(container, key, range);
         }
 
         var documents = new List<ReadOnlyMemory<byte>>(found.Count);
@@ -74,7 +81,9 @@ internal sealed partial class GatewayDispatcher
         }
 
         using var request = queries.Parse("""{"query":"SELECT * FROM c"}"""u8.ToArray());
-        var page = queries.Execute(request, () => Documents(container, HeaderKey(context.Request)), Continuation(context.Request), PageSize(context.Request), MaxPageBytes);
+        var key = HeaderKey(context.Request);
+        var range = AddressedRange(context.Request, container, key);
+        var page = queries.Execute(request, () => Documents(container, key, range), Continuation(context.Request), PageSize(context.Request), MaxPageBytes);
         var charge = QueryCharge(page, indexed: false);
         container.Charge(ChargedOperation.Query, charge);
         await GatewayResponse.FeedAsync(context, container.Rid, "Documents", page.Items, charge, page.Continuation);
@@ -89,9 +98,9 @@ internal sealed partial class GatewayDispatcher
         { } run => RequestCharge.Query(run.DocumentsScanned, run.BytesScanned),
     };
 
-    private List<ReadOnlyMemory<byte>> Documents(ContainerState container, string? key)
+    private List<ReadOnlyMemory<byte>> Documents(ContainerState container, string? key, int? range)
     {
-        var snapshot = container.Snapshot(key, store.Now);
+        var snapshot = container.Snapshot(key, range, store.Now);
         var documents = new List<ReadOnlyMemory<byte>>(snapshot.Count);
         foreach (var document in snapshot)
         {
