@@ -53,6 +53,13 @@ internal sealed class IndexingPolicy
         var rules = new List<Rule>();
         AddRules(policy, "includedPaths", true, rules);
         AddRules(policy, "excludedPaths", false, rules);
+        if (!rules.Any(static r => r.Segments.Length == 0))
+        {
+            // A policy must include or exclude the root; the service includes it when the client names neither (the SDKs
+            // send "includedPaths": [] when only exclusions were set).
+            rules.Add(new Rule([], true, true));
+        }
+
         var spatial = new List<SpatialRule>();
         if (policy.TryGetProperty("spatialIndexes", out var spatialIndexes) && spatialIndexes.ValueKind == JsonValueKind.Array)
         {
