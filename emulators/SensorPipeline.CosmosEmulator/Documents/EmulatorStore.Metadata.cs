@@ -71,7 +71,7 @@ internal sealed partial class EmulatorStore
                 throw StoreException.Conflict($"Container '{id}'.");
             }
 
-            database.Containers[id] = container = new ContainerState(database.Id, resource, NewBudget());
+            database.Containers[id] = container = new ContainerState(database.Id, resource, NewBudget()) { RequestedRanges = _options.PartitionKeyRanges };
             logged = _log.AppendAsync(MutationCodec.Encode([new Mutation(MutationKind.PutContainer, database.Id, id, "", id, resource, "", Now, null)]));
         }
 
