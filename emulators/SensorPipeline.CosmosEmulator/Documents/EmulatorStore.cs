@@ -1,6 +1,7 @@
 using SensorPipeline.CosmosEmulator.Hosting;
 using SensorPipeline.CosmosEmulator.Log;
 using SensorPipeline.CosmosEmulator.Throttling;
+using SensorPipeline.Emulators.Common;
 
 namespace SensorPipeline.CosmosEmulator.Documents;
 
@@ -27,13 +28,14 @@ internal sealed partial class EmulatorStore : IAsyncDisposable
     /// <summary>The mutation log (its size and compactions, for status and tests).</summary>
     public MutationLog Log => _log;
 
-    /// <summary>Opens the store in <paramref name="dataDirectory"/>, replaying its log.</summary>
-    public static EmulatorStore Open(string dataDirectory, CosmosEmulatorOptions options, TimeProvider time, ILogger logger)
+    /// <summary>Opens the store in <paramref name="dataDirectory"/>, replaying its log; the log writes through
+    /// <paramref name="storage"/>.</summary>
+    public static EmulatorStore Open(string dataDirectory, CosmosEmulatorOptions options, TimeProvider time, ILogger logger, LogStorage storage)
     {
         ArgumentNullException.ThrowIfNull(options);
         var store = new EmulatorStore(options, time);
         store._log = MutationLog.Open(dataDirectory, options.Durability, options.FlushInterval, options.CompactionThresholdBytes,
-            store.Replay, store.SnapshotRecords, store.LiveBytes, logger);
+            store.Replay, store.SnapshotRecords, store.LiveBytes, logger, storage);
         store.PurgeExpired();
         return store;
     }

@@ -6,10 +6,12 @@ internal sealed partial class MutationLog
 {
     /// <summary>Opens (or creates) the log in <paramref name="directory"/>, replays every intact record through
     /// <paramref name="apply"/> in order, cuts off a torn or corrupt tail (never acknowledged: an acknowledgement
-    /// waits for the whole record), and compacts at once when the log is mostly dead records.</summary>
+    /// waits for the whole record), and compacts at once when the log is mostly dead records. Every write and fsync
+    /// goes through <paramref name="storage"/>, the seam where tests and chaos runs inject a full disk.</summary>
     public static MutationLog Open(string directory, DurabilityMode durability, TimeSpan flushInterval, long compactionThreshold,
-        Action<List<Mutation>> apply, Func<IEnumerable<byte[]>> snapshot, Func<long> liveBytes, ILogger logger)
+        Action<List<Mutation>> apply, Func<IEnumerable<byte[]>> snapshot, Func<long> liveBytes, ILogger logger, LogStorage storage)
     {
+        ArgumentNullException.ThrowIfNull(storage);
         ArgumentNullException.ThrowIfNull(apply);
         Directory.CreateDirectory(directory);
         var path = Path.Combine(directory, FileName);
@@ -24,19 +26,19 @@ internal sealed partial class MutationLog
             if (valid < LogFormat.FileHeaderSize)
             {
                 RandomAccess.SetLength(file, 0);
-                RandomAccess.Write(file, LogFormat.FileHeader(), 0);
-                RandomAccess.FlushToDisk(file);
+                storage.Write(file, LogFormat.FileHeader(), 0);
+                storage.Flush(file);
                 valid = LogFormat.FileHeaderSize;
             }
             else if (valid < length)
             {
                 RandomAccess.SetLength(file, valid);
-                RandomAccess.FlushToDisk(file);
+                storage.Flush(file);
                 StorageLog.TornTailTruncated(logger, path, valid, length - valid);
             }
 
             StorageLog.Recovered(logger, path, records, valid);
-            var log = new MutationLog(path, file, valid, durability, flushInterval, compactionThreshold, snapshot, liveBytes, logger);
+            var log = new MutationLog(path, file, valid, durability, flushInterval, compactionThreshold, snapshot, liveBytes, logger, storage);
             if (valid > compactionThreshold && valid > 2 * liveBytes())
             {
                 log._queue.Writer.TryWrite(Pending.Flush);
@@ -128,7 +130,7 @@ internal sealed partial class MutationLog
         using (var file = File.OpenHandle(temporary, FileMode.Create, FileAccess.ReadWrite, FileShare.None))
         {
             var header = LogFormat.FileHeader();
-            RandomAccess.Write(file, header, 0);
+            _storage.Write(file, header, 0);
             length = header.Length;
             var batch = new List<ReadOnlyMemory<byte>>(1024);
             long batchBytes = 0;
@@ -138,15 +140,15 @@ internal sealed partial class MutationLog
                 batchBytes += record.Length;
                 if (batchBytes >= MaxGroupBytes)
                 {
-                    RandomAccess.Write(file, batch, length);
+                    _storage.Write(file, batch, length);
                     (length, batchBytes) = (length + batchBytes, 0);
                     batch.Clear();
                 }
             }
 
-            RandomAccess.Write(file, batch, length);
+            _storage.Write(file, batch, length);
             length += batchBytes;
-            RandomAccess.FlushToDisk(file);
+            _storage.Flush(file);
         }
 
         File.Move(temporary, _path, overwrite: true);

@@ -24,6 +24,7 @@ internal sealed partial class MutationLog : IAsyncDisposable
     private readonly Func<IEnumerable<byte[]>> _snapshot;
     private readonly Func<long> _liveBytes;
     private readonly ILogger _logger;
+    private readonly LogStorage _storage;
     private readonly List<Pending> _group = new(256);
     private readonly List<ReadOnlyMemory<byte>> _buffers = new(256);
     private readonly Task _writer;
@@ -34,10 +35,10 @@ internal sealed partial class MutationLog : IAsyncDisposable
     private Exception? _fault;
 
     private MutationLog(string path, SafeFileHandle file, long length, DurabilityMode durability, TimeSpan flushInterval, long compactionThreshold,
-        Func<IEnumerable<byte[]>> snapshot, Func<long> liveBytes, ILogger logger)
+        Func<IEnumerable<byte[]>> snapshot, Func<long> liveBytes, ILogger logger, LogStorage storage)
     {
-        (_path, _file, _length, _durability, _compactionThreshold, _snapshot, _liveBytes, _logger) =
-            (path, file, length, durability, compactionThreshold, snapshot, liveBytes, logger);
+        (_path, _file, _length, _durability, _compactionThreshold, _snapshot, _liveBytes, _logger, _storage) =
+            (path, file, length, durability, compactionThreshold, snapshot, liveBytes, logger, storage);
         _writer = RunWriterAsync();
         if (durability == DurabilityMode.Interval)
         {
@@ -95,13 +96,13 @@ internal sealed partial class MutationLog : IAsyncDisposable
 
                 if (_group.Count > 0)
                 {
-                    RandomAccess.Write(_file, _buffers, _length);
+                    _storage.Write(_file, _buffers, _length);
                     Interlocked.Add(ref _length, bytes);
                     _dirty = true;
                     if (_durability == DurabilityMode.Always)
                     {
                         // The commit point: one fsync for the whole group before any acknowledgement.
-                        RandomAccess.FlushToDisk(_file);
+                        _storage.Flush(_file);
                         _dirty = false;
                     }
 
@@ -113,7 +114,7 @@ internal sealed partial class MutationLog : IAsyncDisposable
 
                 if (flush && _dirty)
                 {
-                    RandomAccess.FlushToDisk(_file);
+                    _storage.Flush(_file);
                     _dirty = false;
                 }
 
@@ -141,7 +142,7 @@ internal sealed partial class MutationLog : IAsyncDisposable
 
         if (_fault is null)
         {
-            RandomAccess.FlushToDisk(_file);
+            _storage.Flush(_file);
         }
     }
 
