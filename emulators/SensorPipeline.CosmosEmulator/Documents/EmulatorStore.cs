@@ -6,13 +6,15 @@ using SensorPipeline.Emulators.Common;
 namespace SensorPipeline.CosmosEmulator.Documents;
 
 /// <summary>
-/// The account's data: databases, containers and documents in memory, every change written to the mutation log
-/// before it is acknowledged. Metadata changes take <see cref="_metadata"/>; document changes take their container's
-/// lock, which also orders their log records.
+/// The account's data: databases, containers and documents in memory. Every change is written to the mutation log
+/// first and made visible by the log's writer once it is durable, then acknowledged: a write the disk refused leaves
+/// nothing behind. Metadata changes take <see cref="_metadata"/> (one at a time); document changes take their
+/// container's lock, which also orders their log records.
 /// </summary>
 internal sealed partial class EmulatorStore : IAsyncDisposable
 {
     private readonly Lock _metadata = new();
+    private readonly SemaphoreSlim _metadataWrites = new(1, 1);
     private readonly Dictionary<string, DatabaseState> _databases = new(StringComparer.Ordinal);
     private readonly CosmosEmulatorOptions _options;
     private readonly TimeProvider _time;
@@ -145,5 +147,6 @@ internal sealed partial class EmulatorStore : IAsyncDisposable
     {
         await _purge.DisposeAsync();
         await _log.DisposeAsync();
+        _metadataWrites.Dispose();
     }
 }

@@ -118,14 +118,60 @@ internal sealed partial class MutationLog
         return true;
     }
 
-    /// <summary>Rewrites the log as the live data: written beside it, fsynced, then renamed over it (atomic), so a
-    /// crash at any point leaves either the old log or the new one. Runs on the writer loop between groups: every
-    /// record already written is reflected in the snapshot, and records queued meanwhile follow it (replaying a
-    /// put or delete twice is harmless).</summary>
-    private void Compact()
+    /// <summary>When the log has passed the threshold and is mostly dead records — and, after a compaction that failed,
+    /// has grown by another threshold since.</summary>
+    private bool ShouldCompact() =>
+        _length > _compactionThreshold && _length >= _compactionRetryAt && _length > 2 * _liveBytes();
+
+    /// <summary>Compacts; when the disk refuses the new file, deletes it and keeps the old log (intact: nothing of it was
+    /// touched), so a full disk only postpones the compaction — the store keeps taking writes.</summary>
+    private void CompactOrPostpone()
     {
         var temporary = _path + ".compacting";
-        var before = _length;
+        long length;
+        try
+        {
+            length = WriteSnapshot(temporary);
+        }
+        catch (IOException e)
+        {
+            _compactionRetryAt = _length + _compactionThreshold;
+            StorageLog.CompactionFailed(_logger, _path, _compactionRetryAt, e);
+            TryDelete(temporary);
+            return;
+        }
+
+        try
+        {
+            SwapIn(temporary, length);
+            _compactionRetryAt = 0;
+        }
+        catch (IOException e)
+        {
+            // The rename or the reopen failed: which file is the log is no longer certain, so stop writing.
+            _fault = e;
+            StorageLog.LogFaulted(_logger, _path, e);
+        }
+    }
+
+    private static void TryDelete(string path)
+    {
+        try
+        {
+            File.Delete(path);
+        }
+        catch (IOException)
+        {
+            // Left for the next start, which deletes a leftover temporary file before opening the log.
+        }
+    }
+
+    /// <summary>Rewrites the log as the live data: written beside it, fsynced, then renamed over it (atomic), so a
+    /// crash at any point leaves either the old log or the new one. Runs on the writer loop between groups: every
+    /// record already written was applied to memory, so it is in the snapshot, and records queued meanwhile follow it
+    /// (replaying a put or delete twice is harmless).</summary>
+    private long WriteSnapshot(string temporary)
+    {
         long length;
         using (var file = File.OpenHandle(temporary, FileMode.Create, FileAccess.ReadWrite, FileShare.None))
         {
@@ -151,6 +197,12 @@ internal sealed partial class MutationLog
             _storage.Flush(file);
         }
 
+        return length;
+    }
+
+    private void SwapIn(string temporary, long length)
+    {
+        var before = _length;
         File.Move(temporary, _path, overwrite: true);
         var reopened = File.OpenHandle(_path, FileMode.Open, FileAccess.ReadWrite, FileShare.Read);
         _file.Dispose();
