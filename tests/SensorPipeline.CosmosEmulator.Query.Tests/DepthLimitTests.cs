@@ -1,0 +1,48 @@
+namespace SensorPipeline.CosmosEmulator.Query.Tests;
+
+/// <summary>Expressions nested or chained deeper than the engine's limits are refused with a clear message (a 400 at the
+/// gateway) — before any recursion over them could exhaust the stack, which .NET cannot catch and which would end the
+/// emulator's process. What stays under the limits, such as the SDK's ReadMany query, still runs.</summary>
+public class DepthLimitTests
+{
+    public static TheoryData<string, string> DeepQueries => new()
+    {
+        { "6,000 nested parentheses", "SELECT * FROM c WHERE " + new string('(', 6000) + "c.n = 1" + new string(')', 6000) },
+        { "10,000 NOTs", "SELECT * FROM c WHERE " + string.Concat(Enumerable.Repeat("NOT ", 10_000)) + "c.b" },
+        { "10,000 unary minuses", "SELECT VALUE " + new string('-', 10_000) + "1 FROM c" },
+        { "5,000 nested arrays", "SELECT VALUE " + new string('[', 5000) + new string(']', 5000) + " FROM c" },
+        { "a chain of 100,000 additions", "SELECT VALUE " + string.Join("+", Enumerable.Repeat("1", 100_000)) + " FROM c" },
+        { "a chain of 50,000 property accesses", "SELECT VALUE c" + string.Concat(Enumerable.Repeat(".a", 50_000)) + " FROM c" },
+    };
+
+    [Theory]
+    [MemberData(nameof(DeepQueries))]
+    public void Parse_RefusesADeepExpression_WithAClearMessage(string what, string sql)
+    {
+        var error = Assert.Throws<SqlQueryException>(() => SqlQuery.Parse(sql));
+        Assert.Contains("deep", error.Message, StringComparison.Ordinal);
+        Assert.True(error.Message.Length < 300, $"{what}: the message should be short, was {error.Message.Length} characters");
+    }
+
+    [Fact]
+    public void ParsePredicate_RefusesADeepCondition_WithAClearMessage()
+    {
+        var error = Assert.Throws<SqlQueryException>(() => SqlQuery.ParsePredicate("FROM c WHERE " + new string('(', 6000) + "c.n = 1" + new string(')', 6000)));
+        Assert.Contains("deep", error.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void TheSdksReadManyQuery_OfAThousandPairs_ParsesAndRuns_OnASmallStack()
+    {
+        // The .NET SDK's ReadMany sends one query of up to 1,000 (id, partition key) pairs joined by OR: a left-deep
+        // tree about 1,000 levels tall. It must stay under the limit, and evaluate on a thread with a 1 MiB stack
+        // (ASP.NET Core's request threads have 1.5 MiB on Linux).
+        var terms = Enumerable.Range(0, 1000).Select(i => $"(c.id = 'id-{i}' AND c.deviceId = 'dev-{i}')");
+        var sql = "SELECT * FROM c WHERE (" + string.Join(" OR ", terms) + ")";
+        IReadOnlyList<string>? rows = null;
+        var thread = new Thread(() => rows = Run.Query(sql, ["""{"id":"id-999","deviceId":"dev-999"}""", """{"id":"id-5","deviceId":"other"}"""]), 1024 * 1024);
+        thread.Start();
+        thread.Join();
+        Assert.Equal(["""{"id":"id-999","deviceId":"dev-999"}"""], rows!.Select(Run.Compact));
+    }
+}
