@@ -9,7 +9,7 @@ public class DepthLimitTests
     {
         { "6,000 nested parentheses", "SELECT * FROM c WHERE " + new string('(', 6000) + "c.n = 1" + new string(')', 6000) },
         { "10,000 NOTs", "SELECT * FROM c WHERE " + string.Concat(Enumerable.Repeat("NOT ", 10_000)) + "c.b" },
-        { "10,000 unary minuses", "SELECT VALUE " + new string('-', 10_000) + "1 FROM c" },
+        { "10,000 unary minuses", "SELECT VALUE " + string.Concat(Enumerable.Repeat("- ", 10_000)) + "1 FROM c" }, // "--" would open a comment
         { "5,000 nested arrays", "SELECT VALUE " + new string('[', 5000) + new string(']', 5000) + " FROM c" },
         { "a chain of 100,000 additions", "SELECT VALUE " + string.Join("+", Enumerable.Repeat("1", 100_000)) + " FROM c" },
         { "a chain of 50,000 property accesses", "SELECT VALUE c" + string.Concat(Enumerable.Repeat(".a", 50_000)) + " FROM c" },
@@ -44,5 +44,30 @@ public class DepthLimitTests
         thread.Start();
         thread.Join();
         Assert.Equal(["""{"id":"id-999","deviceId":"dev-999"}"""], rows!.Select(Run.Compact));
+    }
+
+    [Fact]
+    public void AChainAtTheHeightLimit_Runs_OnASmallStack()
+    {
+        // Expr.MaxHeight levels: 2,046 additions and their first operand; evaluated, filtered (with the spatial filter's
+        // walk) and planned on a thread with a 1 MiB stack.
+        var chain = string.Join("+", Enumerable.Repeat("1", Evaluation.Expr.MaxHeight - 1));
+        var shorter = string.Join("+", Enumerable.Repeat("1", Evaluation.Expr.MaxHeight - 3)); // under '<' and '- 1000'
+
+        IReadOnlyList<string>? rows = null, filtered = null;
+        var thread = new Thread(() =>
+        {
+            rows = Run.Query($"SELECT VALUE {chain} FROM c", ["{}"]);
+            filtered = Run.Query($"SELECT VALUE c.n FROM c WHERE ST_DISTANCE(c.p, c.q) < {shorter} - 1000", ["""{"n":1,"p":{"type":"Point","coordinates":[0,0]},"q":{"type":"Point","coordinates":[0,0]}}"""]);
+            using var plan = new System.Text.Json.Utf8JsonWriter(Stream.Null);
+            SqlQuery.Parse($"SELECT * FROM c WHERE c.n < {shorter} ORDER BY c.n").WriteQueryPlan(plan);
+        }, 1024 * 1024);
+        thread.Start();
+        thread.Join();
+        Assert.Equal([$"{Evaluation.Expr.MaxHeight - 1}"], rows!);
+        Assert.Equal(["1"], filtered!);
+
+        var over = "SELECT VALUE " + string.Join("+", Enumerable.Repeat("1", Evaluation.Expr.MaxHeight + 1)) + " FROM c";
+        Assert.Contains("deep", Assert.Throws<SqlQueryException>(() => SqlQuery.Parse(over)).Message, StringComparison.Ordinal);
     }
 }
