@@ -25,7 +25,7 @@ public static class CosmosEmulatorServiceExtensions
         services.AddSingleton<LogStorage>();
         services.AddSingleton(sp => EmulatorStore.Open(dataDirectory, sp.GetRequiredService<CosmosEmulatorOptions>(), sp.GetRequiredService<TimeProvider>(),
             sp.GetRequiredService<ILoggerFactory>().CreateLogger("SensorPipeline.CosmosEmulator.Documents"), sp.GetRequiredService<LogStorage>()));
-        services.AddSingleton(sp => new MasterKeyAuthorizer(Convert.FromBase64String(sp.GetRequiredService<CosmosEmulatorOptions>().AccountKey)));
+        services.AddSingleton(sp => new MasterKeyAuthorizer(Convert.FromBase64String(sp.GetRequiredService<CosmosEmulatorOptions>().AccountKey), sp.GetRequiredService<TimeProvider>()));
         services.AddSingleton<FaultInjector>();
         services.AddSingleton<QueryRunner>();
         services.AddSingleton<GatewayDispatcher>();
