@@ -4,6 +4,7 @@ using SensorPipeline.EventHubs.Storage;
 namespace SensorPipeline.EventHubs.Tests;
 
 /// <summary>The partition log in process: sequence numbers, offsets, routing, limits, reads and reopening.</summary>
+[Trait("Category", "Fast")]
 public sealed class EventLogTests : IDisposable
 {
     private static readonly TimeSpan NoWait = TimeSpan.Zero;
