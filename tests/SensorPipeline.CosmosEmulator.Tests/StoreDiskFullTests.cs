@@ -11,6 +11,7 @@ namespace SensorPipeline.CosmosEmulator.Tests;
 /// <summary>The store on a full disk (injected through the log's storage seam): a write that did not reach the log
 /// leaves nothing visible, the store recovers by itself once there is room, and a compaction that meets the full disk
 /// does not wedge it.</summary>
+[Trait("Category", "Fast")]
 public sealed class StoreDiskFullTests : IDisposable
 {
     private static readonly TimeSpan Patience = TimeSpan.FromSeconds(30);
