@@ -23,18 +23,20 @@ public sealed class PoisonIsolationRuleTests(FaultFixture fixture)
     [Fact]
     public async Task RunAsync_OneEventBatchThatFailsAlone_DeadLetteredOnceTheThresholdIsReached()
     {
-        using var parts = IsolationParts.Create(fixture);
         var function = "IsolationOfOne-" + Guid.NewGuid().ToString("N")[..6];
         using var request = Request(partition: "31", retryCount: 0, events: 1);
         var poison = request.Events[0].Position.SequenceNumber;
 
-        // Below the threshold (3): the failure is the host's to retry.
+        // Below the threshold (3): the failure is the host's to retry. Each attempt in a fresh handler (as after a
+        // restart), so only the ledger in the store carries the count.
         for (var attempt = 0; attempt < 2; attempt++)
         {
-            await Assert.ThrowsAsync<InvalidOperationException>(() => parts.Isolation.RunAsync(function, "unit-stage", request, FailingOn(poison), CancellationToken.None));
+            using var restarted = IsolationParts.Create(fixture);
+            await Assert.ThrowsAsync<InvalidOperationException>(() => restarted.Isolation.RunAsync(function, "unit-stage", request, FailingOn(poison), CancellationToken.None));
         }
 
         // The third failure bisects a batch of one: its one event failed on its own, so it is poison — never "systemic".
+        using var parts = IsolationParts.Create(fixture);
         var letters = await parts.Isolation.RunAsync(function, "unit-stage", request, FailingOn(poison), CancellationToken.None);
 
         var letter = Assert.Single(letters);
@@ -101,7 +103,8 @@ public sealed class PoisonIsolationRuleTests(FaultFixture fixture)
             var metrics = new PipelineMetrics(null, clock);
             var containers = new StoreContainers(point, bulk, cosmos, pipeline);
             var retry = new StoreRetry(pipeline, cosmos, clock, metrics, NullLogger<StoreRetry>.Instance);
-            var writer = new DocumentWriter(retry);
+            var canary = new StoreCanary(point, cosmos, retry, new StoppingOnly(), NullLogger<StoreCanary>.Instance);
+            var writer = new DocumentWriter(retry, canary);
             var ledger = new AttemptLedger(containers, retry, writer, NullLogger<AttemptLedger>.Instance);
             var deadLetters = new DeadLetterStore(containers, writer, pipeline, NullLogger<DeadLetterStore>.Instance);
             return new IsolationParts(point, bulk, new PoisonIsolation(ledger, deadLetters, pipeline, clock, metrics, NullLogger<PoisonIsolation>.Instance));
@@ -111,6 +114,20 @@ public sealed class PoisonIsolationRuleTests(FaultFixture fixture)
         {
             _point.Dispose();
             _bulk.Dispose();
+        }
+    }
+
+    /// <summary>An application lifetime that never stops (the canary's probes run under its stopping token).</summary>
+    private sealed class StoppingOnly : Microsoft.Extensions.Hosting.IHostApplicationLifetime
+    {
+        public CancellationToken ApplicationStarted => CancellationToken.None;
+
+        public CancellationToken ApplicationStopping => CancellationToken.None;
+
+        public CancellationToken ApplicationStopped => CancellationToken.None;
+
+        public void StopApplication()
+        {
         }
     }
 }
