@@ -62,6 +62,16 @@ describe('containers', () => {
     assert.deepEqual(spatial, { readings: ['/geometry/*'], devices: ['/geometry/*'], archive: [], deadletters: [] });
   });
 
+  it('deploy the partition keys and indexing policies the emulator tests run the project\'s queries against', () => {
+    // tests/SensorPipeline.CosmosEmulator.Tests/DeployedContainers.json is what DeployedPolicyQueryTests creates in the
+    // emulator: change a policy here and that file (and so the queries' test) must follow.
+    const containers = ofType(defaults, 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containers');
+    const deployed = Object.fromEntries(containers.map((c) => [c.properties.resource.id,
+      { partitionKey: c.properties.resource.partitionKey, indexingPolicy: c.properties.resource.indexingPolicy }]));
+    const tested = JSON.parse(readFileSync(join(repoRoot, 'tests/SensorPipeline.CosmosEmulator.Tests/DeployedContainers.json'), 'utf8'));
+    assert.deepEqual(deployed, tested);
+  });
+
   it('agree with the spatial path the handler creates locally (ContainerInitializer)', () => {
     const source = readFileSync(join(repoRoot, 'functions/SensorPipeline.Functions/Storage/ContainerInitializer.cs'), 'utf8');
     const paths = [...source.matchAll(/"(\/geometry\/[^"]*)"/g)].map((m) => m[1]);

@@ -6,6 +6,7 @@ namespace SensorPipeline.Telemetry.Tests;
 
 /// <summary>The workbook as code: every chart's query is a .kql file that monitoring.bicep embeds, and the queries name
 /// metrics the handler really sends.</summary>
+[Trait("Category", "Fast")]
 public sealed partial class WorkbookTests
 {
     private static readonly string Repo = RepoLayout.Current.Root;
