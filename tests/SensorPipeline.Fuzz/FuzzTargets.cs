@@ -9,6 +9,14 @@ internal static class FuzzTargets
     [
         ReadingBatchTarget.Target,
         EnvelopeTarget.Target,
+        HandlerRequestTarget.Target,
+        EventHubsBatchTarget.Target,
+        EventHubsLogTarget.Target,
+        CosmosBatchTarget.Target,
+        CosmosJsonTarget.Target,
+        CosmosSqlTarget.Target,
+        CosmosLogTarget.Target,
+        TrackTarget.Target,
     ];
 
     /// <summary>The target named <paramref name="name"/>, or null.</summary>

@@ -20,6 +20,14 @@ internal static partial class SeedCorpus
         {
             ["reading-batch"] = ReadingBatches(),
             ["envelope"] = Envelopes(),
+            ["handler-request"] = HandlerRequests(),
+            ["eventhubs-batch"] = EventHubsBatches(),
+            ["cosmos-batch"] = CosmosBatches(),
+            ["cosmos-json"] = CosmosBodies(),
+            ["cosmos-sql"] = CosmosQueries(),
+            ["appinsights-track"] = TrackBodies(),
+            ["eventhubs-log"] = EventHubsLogs(),
+            ["cosmos-log"] = CosmosLogs(),
         };
         foreach (var (target, inputs) in seeds)
         {
@@ -35,7 +43,7 @@ internal static partial class SeedCorpus
 
     private static readonly DateTimeOffset ObservedAt = DateTimeOffset.FromUnixTimeMilliseconds(ReadingBatchTarget.NowUnixMs - 2_000);
 
-    private static Reading Weather(string device, ulong sequence) => new()
+    internal static Reading Weather(string device, ulong sequence) => new()
     {
         DeviceId = device,
         Kind = SensorKind.Weather,
@@ -45,7 +53,7 @@ internal static partial class SeedCorpus
         Weather = new WeatherPayload { TemperatureC = 11.5, RelativeHumidityPct = 81, PressureHpa = 1012.4, WindSpeedMps = 4.2, WindDirectionDeg = 220, RainMmph = 0.3 },
     };
 
-    private static Reading Seismic(string device, ulong sequence) => new()
+    internal static Reading Seismic(string device, ulong sequence) => new()
     {
         DeviceId = device,
         Kind = SensorKind.Seismic,
@@ -55,7 +63,7 @@ internal static partial class SeedCorpus
         Seismic = new SeismicPayload { Magnitude = 3.1, DepthKm = 10, PeakGroundAccelerationG = 0.02, AccelerationXMps2 = 0.1, AccelerationYMps2 = -0.2, AccelerationZMps2 = 9.8 },
     };
 
-    private static byte[] Batch(params Reading[] readings)
+    internal static byte[] Batch(params Reading[] readings)
     {
         var batch = new ReadingBatch();
         batch.Readings.Add(readings);
