@@ -100,6 +100,15 @@ public class RequestChargeTests
     }
 
     [Fact]
+    public void Compare_APointMoved_ChangesItsCoordinatesAndItsSpatialTerm()
+    {
+        var policy = Policy(""" {"includedPaths":[{"path":"/*"}],"excludedPaths":[],"spatialIndexes":[{"path":"/geometry/*","types":["Point"]}]} """);
+        var changes = IndexTerms.Compare(""" {"id":"a","geometry":{"type":"Point","coordinates":[10.5,50.1]},"_ts":1} """u8,
+            """ {"id":"a","geometry":{"type":"Point","coordinates":[10.6,50.1]},"_ts":1} """u8, policy);
+        Assert.Equal(new TermChanges(2, 2, 1), changes); // coordinates/0 and the spatial term; one property modified
+    }
+
+    [Fact]
     public void Count_IndexingModeNone_NoTerms()
     {
         var policy = Policy("""{"indexingMode":"none","automatic":false,"includedPaths":[],"excludedPaths":[]}""");
