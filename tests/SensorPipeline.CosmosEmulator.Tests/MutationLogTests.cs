@@ -83,7 +83,7 @@ public sealed class MutationLogTests : IDisposable
             }
         }
 
-        var log = MutationLog.Open(_directory, DurabilityMode.None, TimeSpan.FromSeconds(1), compactionThreshold: 64 * 1024, _ => { }, Snapshot, LiveBytes, NullLogger.Instance);
+        var log = MutationLog.Open(_directory, DurabilityMode.None, TimeSpan.FromSeconds(1), compactionThreshold: 64 * 1024, _ => { }, Snapshot, LiveBytes, NullLogger.Instance, new LogStorage());
         await using (log)
         {
             // The same ten documents rewritten over and over: the log grows, the live data does not.
@@ -121,7 +121,7 @@ public sealed class MutationLogTests : IDisposable
     }
 
     private MutationLog Open(List<Mutation> replayed) =>
-        MutationLog.Open(_directory, DurabilityMode.Always, TimeSpan.FromSeconds(1), 64L * 1024 * 1024, replayed.AddRange, () => [], () => 0, NullLogger.Instance);
+        MutationLog.Open(_directory, DurabilityMode.Always, TimeSpan.FromSeconds(1), 64L * 1024 * 1024, replayed.AddRange, () => [], () => 0, NullLogger.Instance, new LogStorage());
 
     private static Mutation Put(string id, int size) => new(MutationKind.PutDocument, "db", "items", "[\"d\"]", id, new byte[size], "\"e\"", 1, null);
 }

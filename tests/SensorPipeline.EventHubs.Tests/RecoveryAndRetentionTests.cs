@@ -1,6 +1,7 @@
 namespace SensorPipeline.EventHubs.Tests;
 
 /// <summary>Torn tails, segment rolls with index seeks, and retention — through reopening the real files.</summary>
+[Trait("Category", "Fast")]
 public sealed class RecoveryAndRetentionTests : IDisposable
 {
     private readonly TempDirectory _dir = new();

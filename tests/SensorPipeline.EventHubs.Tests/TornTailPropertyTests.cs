@@ -6,6 +6,7 @@ namespace SensorPipeline.EventHubs.Tests;
 
 /// <summary>Whatever byte the newest segment is cut at, recovery keeps exactly the records that end before the cut,
 /// intact, and the next append continues the sequence.</summary>
+[Trait("Category", "Fast")]
 public sealed class TornTailPropertyTests
 {
     private static readonly NamespaceConfig Config = new("p", [new EventHubDescription("one", 1, ["$Default"])]);

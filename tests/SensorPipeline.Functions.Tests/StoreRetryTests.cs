@@ -8,6 +8,7 @@ using MsOptions = Microsoft.Extensions.Options.Options;
 namespace SensorPipeline.Functions.Tests;
 
 /// <summary>The store-answer classification and the back-off arithmetic (pure units).</summary>
+[Trait("Category", "Fast")]
 public sealed class StoreRetryTests
 {
     [Theory]

@@ -11,7 +11,8 @@ internal sealed partial class EmulatorStore
     /// <summary>
     /// A TransactionalBatch: the operations run in order against one partition under the container's lock, each
     /// seeing the ones before it; if one fails nothing is applied (it reports its status, the others 424), else every
-    /// change is applied and written as one log record, so a crash never leaves half a batch.
+    /// change is written as one log record and becomes visible together once it is durable, so neither a crash nor a
+    /// full disk ever leaves half a batch.
     /// </summary>
     public async Task<IReadOnlyList<BatchOperationResult>> ExecuteAtomicAsync(ContainerState container, string key, IReadOnlyList<BatchOperation> operations,
         Func<string, Func<ReadOnlyMemory<byte>, bool>> predicate)
@@ -37,21 +38,9 @@ internal sealed partial class EmulatorStore
                 }
             }
 
-            foreach (var (id, document) in staged)
-            {
-                if (document is null)
-                {
-                    container.Remove(key, id);
-                }
-                else
-                {
-                    container.Put(key, id, document);
-                }
-            }
-
             if (mutations.Count > 0)
             {
-                logged = _log.AppendAsync(MutationCodec.Encode([.. mutations]));
+                logged = Append(container, [.. mutations], [.. staged.Select(s => (key, s.Key, s.Value))]);
             }
         }
 
@@ -79,7 +68,7 @@ internal sealed partial class EmulatorStore
     private static BatchOperationResult Stage(ContainerState container, string key, BatchOperation operation, Dictionary<string, StoredDocument?> staged,
         List<Mutation> mutations, long now, Func<string, Func<ReadOnlyMemory<byte>, bool>> predicate)
     {
-        StoredDocument? Current(string id) => staged.TryGetValue(id, out var document) ? document : container.Find(key, id, now);
+        StoredDocument? Current(string id) => staged.TryGetValue(id, out var document) ? document : container.FindLatest(key, id, now);
         void CheckIfMatch(StoredDocument? existing, string id)
         {
             if (operation.IfMatch is { Length: > 0 } ifMatch && ifMatch != "*" && existing?.ETag != ifMatch)
@@ -126,7 +115,9 @@ internal sealed partial class EmulatorStore
             case BatchOperationKind.Read:
             {
                 var id = operation.Id ?? throw new StoreException(400, "BadRequest", "A read operation needs an id.");
-                var existing = Current(id) ?? throw StoreException.NotFound($"Document '{id}'.");
+
+                // A read returns what is durable (or this batch's own change), never another request's pending version.
+                var existing = (staged.TryGetValue(id, out var own) ? own : container.Find(key, id, now)) ?? throw StoreException.NotFound($"Document '{id}'.");
                 return operation.IfNoneMatch == existing.ETag
                     ? new BatchOperationResult(304, 0, existing.ETag, RequestCharge: RequestCharge.PointRead(existing.Json.Length))
                     : new BatchOperationResult(200, 0, existing.ETag, existing.Json, RequestCharge.PointRead(existing.Json.Length));

@@ -42,7 +42,7 @@ internal sealed partial class EmulatorStore
         Task logged;
         lock (container.Gate)
         {
-            existing = container.Find(key, id, Now);
+            existing = container.FindLatest(key, id, Now);
             switch (kind)
             {
                 case WriteKind.Create when existing is not null:
@@ -81,14 +81,13 @@ internal sealed partial class EmulatorStore
         Task logged;
         lock (container.Gate)
         {
-            existing = container.Find(key, id, Now) ?? throw StoreException.NotFound($"Document '{id}'.");
+            existing = container.FindLatest(key, id, Now) ?? throw StoreException.NotFound($"Document '{id}'.");
             if (ifMatch is not null && existing.ETag != ifMatch)
             {
                 throw StoreException.PreconditionFailed($"Document '{id}' has a different ETag.");
             }
 
-            container.Remove(key, id);
-            logged = _log.AppendAsync(MutationCodec.Encode([new Mutation(MutationKind.DeleteDocument, container.DatabaseId, container.Id, key, id, default, "", Now, null)]));
+            logged = Append(container, [new Mutation(MutationKind.DeleteDocument, container.DatabaseId, container.Id, key, id, default, "", Now, null)], [(key, id, null)]);
         }
 
         await logged;
@@ -108,7 +107,7 @@ internal sealed partial class EmulatorStore
         Task logged;
         lock (container.Gate)
         {
-            existing = container.Find(key, id, Now) ?? throw StoreException.NotFound($"Document '{id}'.");
+            existing = container.FindLatest(key, id, Now) ?? throw StoreException.NotFound($"Document '{id}'.");
             if (ifMatch is not null && existing.ETag != ifMatch)
             {
                 throw StoreException.PreconditionFailed($"Document '{id}' has a different ETag.", RequestCharge.PointRead(existing.Json.Length));
@@ -127,14 +126,19 @@ internal sealed partial class EmulatorStore
         return (stored, existing);
     }
 
-    /// <summary>Builds the stored document, puts it and queues its log record; the caller holds the container's lock.</summary>
+    /// <summary>Builds the stored document and queues its log record; the caller holds the container's lock.</summary>
     private StoredDocument Store(ContainerState container, string key, string id, JsonElement root, StoredDocument? existing, out Task logged)
     {
         var (stored, mutation) = NewVersion(container, key, id, root, existing, Now);
-        container.Put(key, id, stored);
-        logged = _log.AppendAsync(MutationCodec.Encode([mutation]));
+        logged = Append(container, [mutation], [(key, id, stored)]);
         return stored;
     }
+
+    /// <summary>Queues one record of <paramref name="mutations"/> with the document versions it writes, staged as pending:
+    /// later writes are checked against them, readers see them only once the log's writer commits them (the record is
+    /// durable). The caller holds the container's lock, which orders the record with the checks that led to it.</summary>
+    private Task Append(ContainerState container, Mutation[] mutations, (string PartitionKey, string Id, StoredDocument? Document)[] versions) =>
+        _log.AppendAsync(MutationCodec.Encode(mutations), new PendingWrite(container, versions));
 
     /// <summary>The next version of a document (a new ETag and <c>_ts</c>; the <c>_rid</c> kept) and its log mutation.</summary>
     private static (StoredDocument Document, Mutation Mutation) NewVersion(ContainerState container, string key, string id, JsonElement root, StoredDocument? existing, long now)

@@ -1,6 +1,7 @@
 using System.Net;
 using System.Text.Json;
 using SensorPipeline.CosmosEmulator.Throttling;
+using SensorPipeline.Emulators.Common;
 
 namespace SensorPipeline.CosmosEmulator.Http;
 
@@ -8,7 +9,7 @@ internal sealed partial class GatewayDispatcher
 {
     /// <summary>
     /// The fault endpoint for chaos runs and tests, loopback only and never a simple cross-site request (POST/PUT with
-    /// the <c>x-emulator-admin</c> header): <c>POST /_emulator/faults</c> injects a fault
+    /// the <c>x-emulator-admin</c> header, a loopback <c>Host</c> and no foreign <c>Origin</c>): <c>POST /_emulator/faults</c> injects a fault
     /// (<see cref="FaultRequest"/>), <c>DELETE /_emulator/faults</c> clears it, <c>PUT /_emulator/throughput</c> sets
     /// one container's RU/s budget (<see cref="ThroughputRequest"/>), <c>GET /_emulator/charges</c> reads every
     /// container's request units by operation since start or the last <c>DELETE /_emulator/charges</c>.
@@ -19,6 +20,13 @@ internal sealed partial class GatewayDispatcher
         if (remote is null || !IPAddress.IsLoopback(remote) || context.Request.Headers[CosmosHeaders.AdminHeader].Count == 0)
         {
             await GatewayResponse.ErrorAsync(context, 403, "Forbidden", $"The fault endpoint takes loopback requests carrying the {CosmosHeaders.AdminHeader} header.");
+            return;
+        }
+
+        // A page in the developer's browser: a rebound host name, or another site's Origin.
+        if (AdminRequestGuard.RejectCrossSite(context.Request) is { } crossSite)
+        {
+            await GatewayResponse.ErrorAsync(context, 403, "Forbidden", crossSite);
             return;
         }
 

@@ -6,10 +6,12 @@ internal sealed partial class MutationLog
 {
     /// <summary>Opens (or creates) the log in <paramref name="directory"/>, replays every intact record through
     /// <paramref name="apply"/> in order, cuts off a torn or corrupt tail (never acknowledged: an acknowledgement
-    /// waits for the whole record), and compacts at once when the log is mostly dead records.</summary>
+    /// waits for the whole record), and compacts at once when the log is mostly dead records. Every write and fsync
+    /// goes through <paramref name="storage"/>, the seam where tests and chaos runs inject a full disk.</summary>
     public static MutationLog Open(string directory, DurabilityMode durability, TimeSpan flushInterval, long compactionThreshold,
-        Action<List<Mutation>> apply, Func<IEnumerable<byte[]>> snapshot, Func<long> liveBytes, ILogger logger)
+        Action<List<Mutation>> apply, Func<IEnumerable<byte[]>> snapshot, Func<long> liveBytes, ILogger logger, LogStorage storage)
     {
+        ArgumentNullException.ThrowIfNull(storage);
         ArgumentNullException.ThrowIfNull(apply);
         Directory.CreateDirectory(directory);
         var path = Path.Combine(directory, FileName);
@@ -24,19 +26,19 @@ internal sealed partial class MutationLog
             if (valid < LogFormat.FileHeaderSize)
             {
                 RandomAccess.SetLength(file, 0);
-                RandomAccess.Write(file, LogFormat.FileHeader(), 0);
-                RandomAccess.FlushToDisk(file);
+                storage.Write(file, LogFormat.FileHeader(), 0);
+                storage.Flush(file);
                 valid = LogFormat.FileHeaderSize;
             }
             else if (valid < length)
             {
                 RandomAccess.SetLength(file, valid);
-                RandomAccess.FlushToDisk(file);
+                storage.Flush(file);
                 StorageLog.TornTailTruncated(logger, path, valid, length - valid);
             }
 
             StorageLog.Recovered(logger, path, records, valid);
-            var log = new MutationLog(path, file, valid, durability, flushInterval, compactionThreshold, snapshot, liveBytes, logger);
+            var log = new MutationLog(path, file, valid, durability, flushInterval, compactionThreshold, snapshot, liveBytes, logger, storage);
             if (valid > compactionThreshold && valid > 2 * liveBytes())
             {
                 log._queue.Writer.TryWrite(Pending.Flush);
@@ -116,19 +118,65 @@ internal sealed partial class MutationLog
         return true;
     }
 
-    /// <summary>Rewrites the log as the live data: written beside it, fsynced, then renamed over it (atomic), so a
-    /// crash at any point leaves either the old log or the new one. Runs on the writer loop between groups: every
-    /// record already written is reflected in the snapshot, and records queued meanwhile follow it (replaying a
-    /// put or delete twice is harmless).</summary>
-    private void Compact()
+    /// <summary>When the log has passed the threshold and is mostly dead records — and, after a compaction that failed,
+    /// has grown by another threshold since.</summary>
+    private bool ShouldCompact() =>
+        _length > _compactionThreshold && _length >= _compactionRetryAt && _length > 2 * _liveBytes();
+
+    /// <summary>Compacts; when the disk refuses the new file, deletes it and keeps the old log (intact: nothing of it was
+    /// touched), so a full disk only postpones the compaction — the store keeps taking writes.</summary>
+    private void CompactOrPostpone()
     {
         var temporary = _path + ".compacting";
-        var before = _length;
+        long length;
+        try
+        {
+            length = WriteSnapshot(temporary);
+        }
+        catch (IOException e)
+        {
+            _compactionRetryAt = _length + _compactionThreshold;
+            StorageLog.CompactionFailed(_logger, _path, _compactionRetryAt, e);
+            TryDelete(temporary);
+            return;
+        }
+
+        try
+        {
+            SwapIn(temporary, length);
+            _compactionRetryAt = 0;
+        }
+        catch (IOException e)
+        {
+            // The rename or the reopen failed: which file is the log is no longer certain, so stop writing.
+            _fault = e;
+            StorageLog.LogFaulted(_logger, _path, e);
+        }
+    }
+
+    private static void TryDelete(string path)
+    {
+        try
+        {
+            File.Delete(path);
+        }
+        catch (IOException)
+        {
+            // Left for the next start, which deletes a leftover temporary file before opening the log.
+        }
+    }
+
+    /// <summary>Rewrites the log as the live data: written beside it, fsynced, then renamed over it (atomic), so a
+    /// crash at any point leaves either the old log or the new one. Runs on the writer loop between groups: every
+    /// record already written was applied to memory, so it is in the snapshot, and records queued meanwhile follow it
+    /// (replaying a put or delete twice is harmless).</summary>
+    private long WriteSnapshot(string temporary)
+    {
         long length;
         using (var file = File.OpenHandle(temporary, FileMode.Create, FileAccess.ReadWrite, FileShare.None))
         {
             var header = LogFormat.FileHeader();
-            RandomAccess.Write(file, header, 0);
+            _storage.Write(file, header, 0);
             length = header.Length;
             var batch = new List<ReadOnlyMemory<byte>>(1024);
             long batchBytes = 0;
@@ -138,17 +186,23 @@ internal sealed partial class MutationLog
                 batchBytes += record.Length;
                 if (batchBytes >= MaxGroupBytes)
                 {
-                    RandomAccess.Write(file, batch, length);
+                    _storage.Write(file, batch, length);
                     (length, batchBytes) = (length + batchBytes, 0);
                     batch.Clear();
                 }
             }
 
-            RandomAccess.Write(file, batch, length);
+            _storage.Write(file, batch, length);
             length += batchBytes;
-            RandomAccess.FlushToDisk(file);
+            _storage.Flush(file);
         }
 
+        return length;
+    }
+
+    private void SwapIn(string temporary, long length)
+    {
+        var before = _length;
         File.Move(temporary, _path, overwrite: true);
         var reopened = File.OpenHandle(_path, FileMode.Open, FileAccess.ReadWrite, FileShare.Read);
         _file.Dispose();

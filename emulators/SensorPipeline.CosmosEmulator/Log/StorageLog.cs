@@ -12,6 +12,15 @@ internal static partial class StorageLog
     [LoggerMessage(5003, LogLevel.Information, "Store {File} compacted from {Before} to {After} bytes")]
     public static partial void Compacted(ILogger logger, string file, long before, long after);
 
-    [LoggerMessage(5004, LogLevel.Error, "Store {File}: a write failed; the store refuses writes until restart (recovery then truncates any partial record)")]
+    [LoggerMessage(5004, LogLevel.Error, "Store {File}: a failed write could not be undone; the store refuses writes until restart (recovery then truncates any partial record)")]
     public static partial void LogFaulted(ILogger logger, string file, Exception exception);
+
+    [LoggerMessage(5005, LogLevel.Warning, "Store {File}: a write of {Records} record(s) failed and was undone; nothing of it was acknowledged or made visible, and the next write tries again")]
+    public static partial void WriteFailed(ILogger logger, string file, int records, Exception exception);
+
+    [LoggerMessage(5006, LogLevel.Warning, "Store {File}: compaction failed and was abandoned (the log is intact); the next attempt waits until the log reaches {RetryAtBytes} bytes")]
+    public static partial void CompactionFailed(ILogger logger, string file, long retryAtBytes, Exception exception);
+
+    [LoggerMessage(5007, LogLevel.Warning, "Store {File}: an fsync failed; the data stays pending and the next flush tries again")]
+    public static partial void FlushFailed(ILogger logger, string file, Exception exception);
 }

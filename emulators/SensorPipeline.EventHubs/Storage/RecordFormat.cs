@@ -52,6 +52,20 @@ internal static class RecordFormat
     /// <summary>Bytes counted against the 1 MiB limit: body, partition key and properties.</summary>
     public static int EventSize(int bodyLength, int keyLength, int propertiesLength) => bodyLength + keyLength + propertiesLength;
 
+    /// <summary>What one event of a batch of several counts against the 1 MiB limit, as the service counts the batch —
+    /// one AMQP message whose body holds every event as an encoded message of its own — and as the SDK's
+    /// <c>EventDataBatch</c> measures it (azure-sdk-for-net, <c>Azure.Messaging.EventHubs/src/Amqp/AmqpEventBatch.cs</c>,
+    /// <c>TryAdd</c>: the event's serialized message plus 5 bytes of Data-section framing when that message is at most
+    /// 255 bytes, else 8). The event's message is at least its body's Data section: a 3-byte descriptor and a 2-byte
+    /// (vbin8, up to 255 bytes) or 5-byte (vbin32) length before the bytes. So an empty event counts 10 bytes, and a
+    /// batch holds at most 104,857 of them. Key and properties count as measured (their sections' few bytes of framing
+    /// are not added: the count never exceeds the service's by more than those).</summary>
+    public static long BatchedEventSize(int eventSize)
+    {
+        long message = eventSize + 3 + (eventSize <= 255 ? 2 : 5);
+        return message + (message <= 255 ? 5 : 8);
+    }
+
     /// <summary>Writes one record with sequence and time left zero; <see cref="Stamp"/> fills them in at commit.
     /// <paramref name="keyLength"/> and <paramref name="propertiesLength"/> come from measuring the event first.</summary>
     public static int WriteUnstamped(Span<byte> destination, string? key, int keyLength, IReadOnlyDictionary<string, object?>? properties, int propertiesLength, ReadOnlySpan<byte> body)
