@@ -6,6 +6,7 @@ namespace SensorPipeline.CosmosEmulator.Tests;
 
 /// <summary>The cost model against the worked examples of "Understand request units consumption in Azure Cosmos DB"
 /// (2026-04-21), and the rule for counting index terms.</summary>
+[Trait("Category", "Fast")]
 public class RequestChargeTests
 {
     /// <summary>A 1-KB document (1,024 bytes, padded under an excluded path) with exactly 10 indexed terms: id, _ts and
