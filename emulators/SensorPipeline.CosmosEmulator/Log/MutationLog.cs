@@ -33,6 +33,7 @@ internal sealed partial class MutationLog : IAsyncDisposable
     private long _length;
     private long _groupBytes;
     private long _compactionRetryAt;
+    private bool _upgradeFormat;
     private bool _dirty;
     private Exception? _fault;
 
@@ -92,7 +93,9 @@ internal sealed partial class MutationLog : IAsyncDisposable
 
         if (_fault is null)
         {
-            // Clean shutdown: make everything written durable whatever the policy (unless the disk refuses).
+            // Clean shutdown: make everything written durable whatever the policy (unless the disk refuses), then the
+            // mark that says so, so a restart can tell damage anywhere from a torn write.
+            FlushPending();
             FlushPending();
         }
     }
@@ -152,6 +155,11 @@ internal sealed partial class MutationLog : IAsyncDisposable
         }
 
         Interlocked.Add(ref _length, _groupBytes);
+        if (_durability == DurabilityMode.Always)
+        {
+            MarkDurable(_length);
+        }
+
         foreach (var pending in _group)
         {
             // Visible only now, and before the acknowledgement: a reader after the 2xx sees the write.
@@ -187,12 +195,32 @@ internal sealed partial class MutationLog : IAsyncDisposable
     {
         try
         {
+            var length = _length;
             _storage.Flush(_file);
             _dirty = false;
+            MarkDurable(length);
         }
         catch (IOException e)
         {
             StorageLog.FlushFailed(_logger, _path, e);
+        }
+    }
+
+    /// <summary>Records in the header that the first <paramref name="length"/> bytes are durable: written after the fsync
+    /// that made them so and made durable itself by the next one, so the mark never claims more than is on disk;
+    /// recovery treats a bad record before it as damage, not a torn write. Best effort: a mark that fails to write
+    /// leaves the older one, which only narrows what recovery can tell apart.</summary>
+    private void MarkDurable(long length)
+    {
+        Span<byte> mark = stackalloc byte[16];
+        LogFormat.WriteDurableMark(mark, length);
+        try
+        {
+            _storage.Write(_file, mark, LogFormat.DurableMarkOffset);
+        }
+        catch (IOException e)
+        {
+            StorageLog.MarkFailed(_logger, _path, e);
         }
     }
 

@@ -6,7 +6,7 @@ internal static partial class StorageLog
     [LoggerMessage(5001, LogLevel.Information, "Store {File} recovered: {Records} record(s), {Bytes} bytes")]
     public static partial void Recovered(ILogger logger, string file, long records, long bytes);
 
-    [LoggerMessage(5002, LogLevel.Warning, "Store {File}: torn tail truncated at byte {ValidLength} ({BytesCut} bytes cut); these writes were never acknowledged")]
+    [LoggerMessage(5002, LogLevel.Warning, "Store {File}: torn tail truncated at byte {ValidLength} ({BytesCut} bytes cut), past the durable mark; these writes were never acknowledged")]
     public static partial void TornTailTruncated(ILogger logger, string file, long validLength, long bytesCut);
 
     [LoggerMessage(5003, LogLevel.Information, "Store {File} compacted from {Before} to {After} bytes")]
@@ -23,4 +23,7 @@ internal static partial class StorageLog
 
     [LoggerMessage(5007, LogLevel.Warning, "Store {File}: an fsync failed; the data stays pending and the next flush tries again")]
     public static partial void FlushFailed(ILogger logger, string file, Exception exception);
+
+    [LoggerMessage(5008, LogLevel.Warning, "Store {File}: the durable mark could not be written; the older mark stays, and recovery can tell a torn write from damage only before it")]
+    public static partial void MarkFailed(ILogger logger, string file, Exception exception);
 }

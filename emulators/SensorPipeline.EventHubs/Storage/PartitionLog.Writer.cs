@@ -128,7 +128,9 @@ internal sealed partial class PartitionLog
 
         if (_fault is null)
         {
-            // Clean shutdown: make everything written durable whatever the policy (unless the disk refuses).
+            // Clean shutdown: make everything written durable whatever the policy (unless the disk refuses), then the
+            // mark that says so, so a restart can tell damage anywhere from a torn write.
+            FlushPending();
             FlushPending();
         }
     }
@@ -170,6 +172,7 @@ internal sealed partial class PartitionLog
             // Always durability's commit point: one fsync for the whole group (group commit), before any acknowledgement,
             // so an acknowledged event survives power loss. Nothing is visible to readers before this line.
             _storage.Flush(_activeLog);
+            MarkDurable(position);
         }
         else
         {

@@ -7,12 +7,14 @@ namespace SensorPipeline.EventHubs.Storage;
 
 /// <summary>The on-disk layout of segments and records (all integers little-endian).
 /// <code>
-/// segment header (32 bytes): "SPEH" | u32 version | i64 base sequence | i64 base offset | 8 reserved
+/// segment header (32 bytes): "SPEH" | u32 version | i64 base sequence | i64 base offset
+///                             | u32 durable mark | u32 its complement (zero: no mark yet)
 /// record: u32 payload length | u32 CRC-32C of payload | payload
 /// payload: i64 sequence | i64 enqueued UTC ticks | i32 key length (-1 = none) | key UTF-8
 ///        | i32 properties length | properties (see PropertyCodec) | i32 body length | body
 /// </code>
-/// The CRC and the sequence number together detect a torn or stale tail on recovery.</summary>
+/// The CRC and the sequence number together detect a torn or stale tail on recovery; the durable mark — how many bytes
+/// of the segment are known durable and acknowledged — tells a torn tail (past it) from corruption (before it).</summary>
 internal static class RecordFormat
 {
     public const int SegmentHeaderSize = 32;
@@ -32,6 +34,24 @@ internal static class RecordFormat
         BinaryPrimitives.WriteUInt32LittleEndian(destination[4..], Version);
         BinaryPrimitives.WriteInt64LittleEndian(destination[8..], baseSequence);
         BinaryPrimitives.WriteInt64LittleEndian(destination[16..], baseOffset);
+    }
+
+    /// <summary>Where the durable mark sits in the segment header.</summary>
+    public const int DurableMarkOffset = 24;
+
+    /// <summary>Writes the 8-byte durable mark: <paramref name="length"/> and its complement (a torn or zeroed mark reads as none).</summary>
+    public static void WriteDurableMark(Span<byte> destination, long length)
+    {
+        BinaryPrimitives.WriteUInt32LittleEndian(destination, checked((uint)length));
+        BinaryPrimitives.WriteUInt32LittleEndian(destination[4..], ~(uint)length);
+    }
+
+    /// <summary>The durable mark of a segment header, or null when it has none (a segment from before the mark, or one
+    /// whose first mark never reached the disk).</summary>
+    public static long? DurableMarkOf(ReadOnlySpan<byte> header)
+    {
+        var length = BinaryPrimitives.ReadUInt32LittleEndian(header[DurableMarkOffset..]);
+        return BinaryPrimitives.ReadUInt32LittleEndian(header[(DurableMarkOffset + 4)..]) == ~length && length >= SegmentHeaderSize ? length : null;
     }
 
     public static bool TryReadSegmentHeader(ReadOnlySpan<byte> source, out long baseSequence, out long baseOffset)
