@@ -38,7 +38,7 @@ internal static class CosmosLogTarget
         var directory = ScratchDirectory.Fresh("cosmos");
         File.WriteAllBytes(Path.Combine(directory, MutationLog.FileName), file);
         var options = new CosmosEmulatorOptions { Durability = DurabilityMode.None };
-        var store = EmulatorStore.Open(directory, options, TimeProvider.System, NullLogger.Instance, new LogStorage());
+        var store = RefusalNamesTheFile(() => EmulatorStore.Open(directory, options, TimeProvider.System, NullLogger.Instance, new LogStorage()));
         try
         {
             foreach (var database in store.Databases)
@@ -55,6 +55,19 @@ internal static class CosmosLogTarget
         finally
         {
             store.DisposeAsync().AsTask().GetAwaiter().GetResult();
+        }
+    }
+
+    /// <summary>A refused start must say which file to restore or move away.</summary>
+    private static T RefusalNamesTheFile<T>(Func<T> open)
+    {
+        try
+        {
+            return open();
+        }
+        catch (InvalidDataException e) when (!e.Message.Contains(MutationLog.FileName, StringComparison.Ordinal))
+        {
+            throw new InvariantException("the start was refused without naming the file: " + e.Message);
         }
     }
 

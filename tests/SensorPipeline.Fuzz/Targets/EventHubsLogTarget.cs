@@ -36,7 +36,7 @@ internal static class EventHubsLogTarget
         var directory = ScratchDirectory.Fresh("eventhubs");
         File.WriteAllBytes(Path.Combine(directory, Segment.FileName(0)), file);
         var options = new EventLogOptions { Durability = DurabilityMode.None };
-        var log = PartitionLog.Open("hub", "0", directory, options, TimeProvider.System, NullLogger.Instance, new LogStorage());
+        var log = RefusalNamesTheFile(() => PartitionLog.Open("hub", "0", directory, options, TimeProvider.System, NullLogger.Instance, new LogStorage()));
         try
         {
             var events = log.ReadAsync(0, 0, int.MaxValue, TimeSpan.Zero, CancellationToken.None).AsTask().GetAwaiter().GetResult();
@@ -49,6 +49,19 @@ internal static class EventHubsLogTarget
         finally
         {
             log.DisposeAsync().AsTask().GetAwaiter().GetResult();
+        }
+    }
+
+    /// <summary>A refused start must say which file to restore or move away.</summary>
+    private static T RefusalNamesTheFile<T>(Func<T> open)
+    {
+        try
+        {
+            return open();
+        }
+        catch (InvalidDataException e) when (!e.Message.Contains(Segment.FileName(0), StringComparison.Ordinal))
+        {
+            throw new InvariantException("the start was refused without naming the file: " + e.Message);
         }
     }
 
