@@ -133,8 +133,14 @@ internal sealed partial class MutationLog
                 break;
             }
 
+            // A record whose fields do not add up is damaged like one whose CRC fails: cut past the durable mark,
+            // the start refused before it.
             mutations.Clear();
-            MutationCodec.Decode(span, mutations);
+            if (!MutationCodec.TryDecode(span, mutations))
+            {
+                break;
+            }
+
             apply(mutations);
             valid += LogFormat.RecordHeaderSize + payloadLength;
             records++;
