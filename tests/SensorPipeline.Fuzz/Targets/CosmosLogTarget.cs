@@ -43,6 +43,8 @@ internal static class CosmosLogTarget
         {
             foreach (var database in store.Databases)
             {
+                // What the gateway reads of every database on its first request.
+                _ = (database.Id, database.Rid, database.SelfLink, database.ETag);
                 foreach (var container in store.ContainersOf(database))
                 {
                     foreach (var (_, _, document) in container.Entries())
