@@ -39,7 +39,7 @@ internal static class HandlerRequestTarget
         }
         catch (InvalidInvocationException) when (whole is null)
         {
-            return;
+            throw; // refused both ways: the documented answer (400)
         }
 
         if (whole != streamed)
