@@ -149,10 +149,16 @@ internal static class RecordFormat
         return RecordHeaderSize + payloadLength;
     }
 
-    /// <summary>True when key, properties and body lie inside the payload and end exactly at its end, and the
-    /// properties decode: what <see cref="RecordDecoder"/> relies on.</summary>
+    /// <summary>True when the enqueued time is an instant, key, properties and body lie inside the payload and end
+    /// exactly at its end, and the properties decode: what <see cref="RecordDecoder"/> relies on.</summary>
     private static bool FieldsFit(ReadOnlySpan<byte> payload)
     {
+        var ticks = BinaryPrimitives.ReadInt64LittleEndian(payload[8..]);
+        if (ticks < 0 || ticks > DateTime.MaxValue.Ticks)
+        {
+            return false; // the enqueued time must be an instant
+        }
+
         long at = 16;
         var keyLength = BinaryPrimitives.ReadInt32LittleEndian(payload[16..]);
         at += 4 + Math.Max(0, (long)keyLength);
