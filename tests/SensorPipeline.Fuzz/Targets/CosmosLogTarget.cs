@@ -24,21 +24,13 @@ internal static class CosmosLogTarget
 
     private static void Run(byte[] input)
     {
-        if (input.Length == 0)
+        if (LogInput.Write(input, "cosmos", MutationLog.FileName, Seal) is not { } directory)
         {
             return;
         }
 
-        var file = input[1..];
-        if ((input[0] & 1) != 0)
-        {
-            Seal(file);
-        }
-
-        var directory = ScratchDirectory.Fresh("cosmos");
-        File.WriteAllBytes(Path.Combine(directory, MutationLog.FileName), file);
         var options = new CosmosEmulatorOptions { Durability = DurabilityMode.None };
-        var store = RefusalNamesTheFile(() => EmulatorStore.Open(directory, options, TimeProvider.System, NullLogger.Instance, new LogStorage()));
+        var store = LogInput.OpenNamingTheFile(MutationLog.FileName, () => EmulatorStore.Open(directory, options, TimeProvider.System, NullLogger.Instance, new LogStorage()));
         try
         {
             foreach (var database in store.Databases)
@@ -57,19 +49,6 @@ internal static class CosmosLogTarget
         finally
         {
             store.DisposeAsync().AsTask().GetAwaiter().GetResult();
-        }
-    }
-
-    /// <summary>A refused start must say which file to restore or move away.</summary>
-    private static T RefusalNamesTheFile<T>(Func<T> open)
-    {
-        try
-        {
-            return open();
-        }
-        catch (InvalidDataException e) when (!e.Message.Contains(MutationLog.FileName, StringComparison.Ordinal))
-        {
-            throw new InvariantException("the start was refused without naming the file: " + e.Message);
         }
     }
 

@@ -22,21 +22,13 @@ internal static class EventHubsLogTarget
 
     private static void Run(byte[] input)
     {
-        if (input.Length == 0)
+        if (LogInput.Write(input, "eventhubs", Segment.FileName(0), Seal) is not { } directory)
         {
             return;
         }
 
-        var file = input[1..];
-        if ((input[0] & 1) != 0)
-        {
-            Seal(file);
-        }
-
-        var directory = ScratchDirectory.Fresh("eventhubs");
-        File.WriteAllBytes(Path.Combine(directory, Segment.FileName(0)), file);
         var options = new EventLogOptions { Durability = DurabilityMode.None };
-        var log = RefusalNamesTheFile(() => PartitionLog.Open("hub", "0", directory, options, TimeProvider.System, NullLogger.Instance, new LogStorage()));
+        var log = LogInput.OpenNamingTheFile(Segment.FileName(0), () => PartitionLog.Open("hub", "0", directory, options, TimeProvider.System, NullLogger.Instance, new LogStorage()));
         try
         {
             var events = log.ReadAsync(0, 0, int.MaxValue, TimeSpan.Zero, CancellationToken.None).AsTask().GetAwaiter().GetResult();
@@ -49,19 +41,6 @@ internal static class EventHubsLogTarget
         finally
         {
             log.DisposeAsync().AsTask().GetAwaiter().GetResult();
-        }
-    }
-
-    /// <summary>A refused start must say which file to restore or move away.</summary>
-    private static T RefusalNamesTheFile<T>(Func<T> open)
-    {
-        try
-        {
-            return open();
-        }
-        catch (InvalidDataException e) when (!e.Message.Contains(Segment.FileName(0), StringComparison.Ordinal))
-        {
-            throw new InvariantException("the start was refused without naming the file: " + e.Message);
         }
     }
 
