@@ -63,6 +63,15 @@ internal static class FunctionsExtensions
 
         ConfigureKestrel(builder, budget);
 
+        AddStore(services);
+        AddFunctions(services);
+
+        return builder;
+    }
+
+    /// <summary>The Cosmos DB clients (one for point operations, one for bulk), containers and the writers on them.</summary>
+    private static void AddStore(IServiceCollection services)
+    {
         services.AddSingleton(sp => CosmosClientFactory.Create(
             sp.GetRequiredService<IOptions<CosmosOptions>>().Value,
             sp.GetRequiredService<IOptions<PipelineOptions>>().Value.WriteParallelism));
@@ -80,7 +89,11 @@ internal static class FunctionsExtensions
         services.AddSingleton<StraddleReconciler>();
         services.AddSingleton<AttemptLedger>();
         services.AddSingleton<PoisonIsolation>();
+    }
 
+    /// <summary>The splitter and the two processor functions, each processor with its pooled core and batch writer.</summary>
+    private static void AddFunctions(IServiceCollection services)
+    {
         var pools = new DefaultObjectPoolProvider { MaximumRetained = Environment.ProcessorCount * 4 };
         services.AddSingleton(pools.Create(new PooledPolicy<Splitter>(() => new Splitter())));
         services.AddSingleton<SplitterFunction>();
@@ -94,11 +107,10 @@ internal static class FunctionsExtensions
                 var renderStaleStates = pipeline.EffectiveRedeliveryWindow > TimeSpan.Zero;
                 var processors = pools.Create(new PooledPolicy<EnvelopeProcessor>(
                     () => new EnvelopeProcessor(definition.Kind, definition.Stage, staleness, renderStaleStates: renderStaleStates)));
-                return ActivatorUtilities.CreateInstance<ProcessorFunction>(sp, definition, processors);
+                return ActivatorUtilities.CreateInstance<ProcessorFunction>(sp, definition, processors, sp.GetRequiredKeyedService<BatchWriter>(definition.Name));
             });
+            services.AddKeyedSingleton(definition.Name, (sp, _) => ActivatorUtilities.CreateInstance<BatchWriter>(sp, definition));
         }
-
-        return builder;
     }
 
     /// <summary>Prints the address once listening, so a parent process (devhost, tests) started with port 0 can find it.</summary>
