@@ -42,6 +42,7 @@ public sealed class RedriveTests : IDisposable
         var now = DateTimeOffset.UtcNow;
         var device = "redrive-" + Guid.NewGuid().ToString("N")[..8];
         var isolated = "isolated-" + Guid.NewGuid().ToString("N")[..8];
+        var refused = "refused-" + Guid.NewGuid().ToString("N")[..8];
         var position = new SourcePosition("0", 7, now.ToUnixTimeMilliseconds());
         var single = Weather(device, 1, now).ToByteArray();
         var wholeEvent = new ReadingBatch { Readings = { Weather(device, 2, now), Weather(device, 3, now) } }.ToByteArray();
@@ -51,8 +52,12 @@ public sealed class RedriveTests : IDisposable
             new DeadLetter(Splitter.Stage, DeadLetterReason.InvalidObservedAt, position, 0, device, single),
             new DeadLetter(Splitter.Stage, DeadLetterReason.ManyInvalidReadings, position with { SequenceNumber = 8 }, null, null, wholeEvent),
             new DeadLetter("weather-processor", DeadLetterReason.FailedInIsolation, position with { SequenceNumber = 9 }, null, null, envelope, "failed 3 times on its own"),
+            // A store refusal dead-lettered before refusals kept their reading: the refused document, which cannot be re-sent.
             new DeadLetter("weather-processor-store", DeadLetterReason.RejectedByStore, position with { SequenceNumber = 10 }, 0, device, """{"id":"x"}"""u8.ToArray()),
             new DeadLetter(Splitter.Stage, DeadLetterReason.Undecodable, position with { SequenceNumber = 11 }, null, null, new byte[] { 0x0A, 0xFF }),
+            // A store refusal as the processor writes it: the refused document's reading, its exact bytes.
+            new DeadLetter("weather-processor-store", DeadLetterReason.RejectedByStore, position with { SequenceNumber = 12 }, 1, refused, Weather(refused, 1, now).ToByteArray(),
+                "refused twice while readings took a known-good write"),
         };
         foreach (var letter in letters)
         {
@@ -66,7 +71,7 @@ public sealed class RedriveTests : IDisposable
         // Dry run: lists, sends nothing, marks nothing.
         var (exit, output, errors) = await LoadGenProcess.RunAsync(Timeout, ["redrive", .. target, .. select, "--dry-run"]);
         Assert.True(exit == 0, $"exit {exit}\n{output}\n{errors}");
-        Assert.Contains("redrive (dry run): 4 selected, 0 sent, 3 would be sent, 1 skipped, 0 failed", output, StringComparison.Ordinal);
+        Assert.Contains("redrive (dry run): 5 selected, 0 sent, 4 would be sent, 1 skipped, 0 failed", output, StringComparison.Ordinal);
         Assert.Contains($"would send {letters[2].Id}", output, StringComparison.Ordinal);
         Assert.Contains("bytes to weather", output, StringComparison.Ordinal);
         Assert.Contains($"skipped    {letters[3].Id}", output, StringComparison.Ordinal);
@@ -77,17 +82,17 @@ public sealed class RedriveTests : IDisposable
             Assert.False((await ReadAsync(deadLetters, letter.Id)).TryGetProperty("redrivenAt", out _), letter.Id);
         }
 
-        // The re-drive: three events sent, each dead letter marked.
+        // The re-drive: four events sent, each dead letter marked.
         (exit, output, errors) = await LoadGenProcess.RunAsync(Timeout, ["redrive", .. target, .. select]);
         Assert.True(exit == 0, $"exit {exit}\n{output}\n{errors}");
-        Assert.Contains("redrive: 4 selected, 3 sent, 0 would be sent, 1 skipped, 0 failed", output, StringComparison.Ordinal);
+        Assert.Contains("redrive: 5 selected, 4 sent, 0 would be sent, 1 skipped, 0 failed", output, StringComparison.Ordinal);
         string Id(string d, ulong sequence) => SensorPipeline.Core.GeoJson.DocumentIds.ReadingId(d, sequence, now);
-        foreach (var (id, key) in new[] { (Id(device, 1), device), (Id(device, 2), device), (Id(device, 3), device), (Id(isolated, 1), isolated) })
+        foreach (var (id, key) in new[] { (Id(device, 1), device), (Id(device, 2), device), (Id(device, 3), device), (Id(isolated, 1), isolated), (Id(refused, 1), refused) })
         {
             await WaitForAsync(readings, id, key, timeout.Token);
         }
 
-        foreach (var (letter, hub) in new[] { (letters[0], "ingestion"), (letters[1], "ingestion"), (letters[2], "weather") })
+        foreach (var (letter, hub) in new[] { (letters[0], "ingestion"), (letters[1], "ingestion"), (letters[2], "weather"), (letters[5], "ingestion") })
         {
             var marked = await ReadAsync(deadLetters, letter.Id);
             Assert.Equal(1, marked.GetProperty("redriveCount").GetInt32());
@@ -102,7 +107,7 @@ public sealed class RedriveTests : IDisposable
         var hubsAfter = await LastSequenceNumbersAsync(pipeline);
         (exit, output, errors) = await LoadGenProcess.RunAsync(Timeout, ["redrive", .. target, .. select]);
         Assert.True(exit == 0, $"exit {exit}\n{output}\n{errors}");
-        Assert.Contains("redrive: 4 selected, 0 sent, 0 would be sent, 4 skipped, 0 failed", output, StringComparison.Ordinal);
+        Assert.Contains("redrive: 5 selected, 0 sent, 0 would be sent, 5 skipped, 0 failed", output, StringComparison.Ordinal);
         Assert.Contains("already re-driven 1 time(s)", output, StringComparison.Ordinal);
         Assert.Equal(hubsAfter, await LastSequenceNumbersAsync(pipeline));
 
