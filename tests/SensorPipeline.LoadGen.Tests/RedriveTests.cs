@@ -7,6 +7,7 @@ using Microsoft.Azure.Cosmos;
 using SensorPipeline.Core.DeadLetters;
 using SensorPipeline.Core.Readings;
 using SensorPipeline.Core.Splitting;
+using SensorPipeline.LoadGen.Ledger;
 using SensorPipeline.LoadGen.Verify;
 using SensorPipeline.Protos;
 using SensorPipeline.Stack;
@@ -123,6 +124,82 @@ public sealed class RedriveTests : IDisposable
     }
 
     [Fact]
+    public async Task Redrive_ManyInvalidReadingsWhoseValidOnesWereArchived_VerifyFindsEachReadingOnce()
+    {
+        using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(5));
+        var maxAge = TimeSpan.FromSeconds(5);
+        await using var pipeline = await LocalPipeline.StartAsync(RepoLayout.Current, new StackOptions
+        {
+            DataDirectory = _dir.File("archived"),
+            DatabaseName = "redrive-archived",
+            MaxAge = maxAge,
+            Environment = new Dictionary<string, string> { ["EventHubs__Sas__AllowAnonymous"] = "true" },
+        }, timeout.Token);
+        using var cosmos = CosmosClientFactory.Create(new VerifyOptions { CosmosEndpoint = pipeline.CosmosEndpoint });
+        var database = cosmos.GetDatabase("redrive-archived");
+        var now = DateTimeOffset.UtcNow;
+        var device = "archived-" + Guid.NewGuid().ToString("N")[..8];
+        var junk = "junk-" + Guid.NewGuid().ToString("N")[..8];
+
+        // One event: 3 valid readings and 101 invalid ones (sequence 0), so the splitter writes one many-invalid-readings
+        // letter and forwards the valid three — which wait behind the paused processor until they are stale, and are archived.
+        var batch = new ReadingBatch { Readings = { Weather(device, 1, now), Weather(device, 2, now), Weather(device, 3, now) } };
+        batch.Readings.AddRange(Enumerable.Range(0, 101).Select(_ => Weather(junk, 0, now)));
+        await pipeline.SetPausedAsync("WeatherProcessor", true, timeout.Token);
+        using (var http = new HttpClient { BaseAddress = pipeline.DevHostUrl })
+        using (var content = new ByteArrayContent(batch.ToByteArray()))
+        using (var sent = await http.PostAsync(new Uri("ingestion/messages", UriKind.Relative), content, timeout.Token))
+        {
+            Assert.Equal(HttpStatusCode.Created, sent.StatusCode);
+        }
+
+        var sentAt = DateTimeOffset.UtcNow;
+        while (await CountAsync(database.GetContainer("deadletters"), "c.reason = 'many-invalid-readings'", timeout.Token) == 0)
+        {
+            await Task.Delay(TimeSpan.FromMilliseconds(250), timeout.Token);
+        }
+
+        // Stale is a matter of time: the readings' enqueue must be older than the max age when the processor sees them.
+        await Task.Delay(sentAt + maxAge + TimeSpan.FromSeconds(1) - DateTimeOffset.UtcNow, timeout.Token);
+        await pipeline.SetPausedAsync("WeatherProcessor", false, timeout.Token);
+        var deviceFilter = $"c.deviceId = '{device}'";
+        while (await CountAsync(database.GetContainer("archive"), deviceFilter, timeout.Token) < 3)
+        {
+            await Task.Delay(TimeSpan.FromMilliseconds(250), timeout.Token);
+        }
+
+        var ledgerPath = _dir.File("archived-ledger.json");
+        await LedgerFile.WriteAsync(ledgerPath, new RunLedger
+        {
+            Target = "ingestion",
+            StartedAt = now,
+            UpdatedAt = now,
+            Complete = true,
+            Devices = [new LedgerDevice { Id = device, Kind = "weather", HighestSequence = 3 }],
+        }, timeout.Token);
+        string[] verify = ["verify", "--ledger", ledgerPath, "--cosmos-endpoint", pipeline.CosmosEndpoint.AbsoluteUri, "--database", "redrive-archived"];
+        var (exit, output, errors) = await LoadGenProcess.RunAsync(Timeout, verify);
+        Assert.True(exit == 0, $"before the re-drive: exit {exit}\n{output}\n{errors}");
+
+        // The fix was made; the letter is re-driven. Once its readings went through the splitter again (a second
+        // many-invalid-readings letter: the invalid ones are still invalid) and the processors drained, verify again.
+        (exit, output, errors) = await LoadGenProcess.RunAsync(Timeout, ["redrive", "--connection", pipeline.EventHubConnection,
+            "--cosmos-endpoint", pipeline.CosmosEndpoint.AbsoluteUri, "--database", "redrive-archived", "--reason", "many-invalid-readings"]);
+        Assert.True(exit == 0, $"exit {exit}\n{output}\n{errors}");
+        Assert.Contains("1 sent", output, StringComparison.Ordinal);
+        while (await CountAsync(database.GetContainer("deadletters"), "c.reason = 'many-invalid-readings'", timeout.Token) < 2)
+        {
+            await Task.Delay(TimeSpan.FromMilliseconds(250), timeout.Token);
+        }
+
+        await pipeline.WaitForDrainAsync(TimeSpan.FromMinutes(2), TimeSpan.FromMilliseconds(500), timeout.Token);
+        (exit, output, errors) = await LoadGenProcess.RunAsync(Timeout, verify);
+        Assert.True(exit == 0, $"after the re-drive: exit {exit}\n{output}\n{errors}");
+        Assert.Equal(3, await CountAsync(database.GetContainer("archive"), deviceFilter, timeout.Token));
+        Assert.Equal(0, await CountAsync(database.GetContainer("readings"), deviceFilter, timeout.Token));
+    }
+
+    [Fact]
     public async Task Redrive_NoSelector_RefusedNamingTheOptions()
     {
         var (exit, _, errors) = await LoadGenProcess.RunAsync(Timeout, "redrive", "--connection", "Endpoint=sb://127.0.0.1:1;SharedAccessKeyName=k;SharedAccessKey=v", "--cosmos-endpoint", "https://127.0.0.1:1/");
@@ -146,6 +223,18 @@ public sealed class RedriveTests : IDisposable
         var result = new Splitter().Split([new InputEvent(new ReadingBatch { Readings = { reading } }.ToByteArray(), new SourcePosition("0", 1, now.ToUnixTimeMilliseconds()))],
             now.ToUnixTimeMilliseconds());
         return Assert.Single(result.Weather).ToArray();
+    }
+
+    private static async Task<long> CountAsync(Container container, string filter, CancellationToken cancellationToken)
+    {
+        using var iterator = container.GetItemQueryIterator<long>(new QueryDefinition("SELECT VALUE COUNT(1) FROM c WHERE " + filter));
+        long count = 0;
+        while (iterator.HasMoreResults)
+        {
+            count += (await iterator.ReadNextAsync(cancellationToken)).Sum();
+        }
+
+        return count;
     }
 
     private static async Task<string> LastSequenceNumbersAsync(LocalPipeline pipeline)
