@@ -5,7 +5,7 @@ namespace SensorPipeline.Stack.Chaos;
 /// <summary>The fault matrix, in the order a run goes through it.</summary>
 public static class ChaosFaults
 {
-    /// <summary>How long the systemic fault lasts: long enough for the handler to retry, bisect and conclude "systemic".</summary>
+    /// <summary>How long a systemic fault lasts: long enough for several retries with the host's back-off, each refused.</summary>
     public static readonly TimeSpan SystemicFault = TimeSpan.FromSeconds(20);
 
     private static readonly IReadOnlyList<string> NoArguments = [];
@@ -37,6 +37,8 @@ public static class ChaosFaults
             null, static _ => ["--clock-skew=-1h"]),
         new("systemic: store refuses writes", "every store write answered 403 (sub-status 5301: no role) for 20 s: nothing may be dead-lettered",
             static (c, t) => StormAsync(c, new StoreFault(403, SystemicFault.TotalSeconds, WritesOnly: true, SubStatus: 5301), t), _ => NoArguments),
+        new("systemic: readings refuses every write", "every write to readings answered 400 (sub-status 1001: recreated with another partition-key path) for 20 s while the other containers answer: nothing may be dead-lettered",
+            static (c, t) => StormAsync(c, new StoreFault(400, SystemicFault.TotalSeconds, WritesOnly: true, SubStatus: 1001, Container: "readings"), t), _ => NoArguments),
     ];
 
     private static async Task KillHandlerAsync(FaultContext context, CancellationToken cancellationToken)

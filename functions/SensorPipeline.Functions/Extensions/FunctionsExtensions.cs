@@ -48,8 +48,9 @@ internal static class FunctionsExtensions
             },
         });
 
-        // host.json bounds the largest request; a bad value stops start-up here, naming file and setting.
-        var hostJson = HostJsonSettings.Load(configuration[AppRootSetting], Directory.GetCurrentDirectory());
+        // host.json — or the app setting the Functions host applies over it — bounds the largest request; a bad value
+        // stops start-up here, naming the file or the setting.
+        var hostJson = HostJsonSettings.Load(configuration[AppRootSetting], Directory.GetCurrentDirectory(), configuration[HostJsonSettings.MaxEventBatchSizeOverrideKey]);
         var budget = new EnvelopeBudget(hostJson.MaxEventBatchSize);
         services.AddSingleton(hostJson);
         services.AddSingleton(budget);
@@ -61,7 +62,7 @@ internal static class FunctionsExtensions
         services.AddSingleton(TimeProvider.System);
         builder.AddPipelineMetrics();
 
-        ConfigureKestrel(builder, budget);
+        ConfigureKestrel(builder);
 
         AddStore(services);
         AddFunctions(services);
@@ -124,7 +125,7 @@ internal static class FunctionsExtensions
             var budget = app.Services.GetRequiredService<EnvelopeBudget>();
             foreach (var address in addresses ?? [])
             {
-                FunctionsLog.Listening(app.Logger, address, hostJson.Path, budget.MaxEventBatchSize, budget.MaxReadingsPerProcessorInvocation);
+                FunctionsLog.Listening(app.Logger, address, hostJson.Path, budget.MaxEventBatchSize, hostJson.Source, budget.MaxReadingsPerProcessorInvocation);
                 Console.Out.WriteLine($"SensorPipeline.Functions listening on {address}");
                 Console.Out.Flush();
             }
@@ -132,7 +133,7 @@ internal static class FunctionsExtensions
         return app;
     }
 
-    private static void ConfigureKestrel(WebApplicationBuilder builder, EnvelopeBudget budget)
+    private static void ConfigureKestrel(WebApplicationBuilder builder)
     {
         var portText = builder.Configuration[PortSetting];
         var port = 0;
@@ -146,9 +147,11 @@ internal static class FunctionsExtensions
             // Loopback only: the host is on the same machine, and nothing else should reach the handler.
             kestrel.Listen(IPAddress.Loopback, port);
 
-            // Over anything the host can send, so no real batch is ever refused (a refusal would be retried forever):
-            // see RequestBody.MaxBytes. Memory follows the body actually sent, not this cap.
-            kestrel.Limits.MaxRequestBodySize = Invocation.RequestBody.MaxBytes(budget.MaxEventBatchSize);
+            // Over anything a host the handler supports can send (64 events, whatever it is configured with): Kestrel
+            // cuts a body off unread, so its partition and age would never be known. The budget of the batch size in
+            // use is the handler's own (RequestBody.MaxBytes), checked while it reads: a body over it is refused after
+            // its metadata is read, with its age reported. Memory follows the body actually sent, not this cap.
+            kestrel.Limits.MaxRequestBodySize = Invocation.RequestBody.MaxBytes(EnvelopeBudget.MaxSupportedBatchSize);
         });
     }
 }

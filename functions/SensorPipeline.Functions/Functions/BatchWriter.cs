@@ -67,7 +67,7 @@ internal sealed class BatchWriter(
             var outcome = await writer.UpsertAsync(container, document.DeviceId, result.Bytes(document), token);
             if (outcome.Result == WriteResult.Rejected)
             {
-                rejected.Add(StoreRejection(batchStart, i, document.DeviceId, result.Bytes(document), $"{document.Id} → {container.Id}: {outcome.Detail}"));
+                rejected.Add(StoreRejection(batchStart, i, document.DeviceId, result.ReadingBytes(document), $"{document.Id} → {container.Id}: {outcome.Detail}"));
                 return;
             }
 
@@ -132,7 +132,7 @@ internal sealed class BatchWriter(
                     Interlocked.Increment(ref superseded);
                     break;
                 default:
-                    rejected.Add(StoreRejection(batchStart, result.Pending.Count + i, latest.DeviceId, bytes, $"device {latest.DeviceId} → {containers.Devices.Id}: {outcome.Detail}"));
+                    rejected.Add(StoreRejection(batchStart, result.Pending.Count + i, latest.DeviceId, result.ReadingBytes(latest), $"device {latest.DeviceId} ({latest.ReadingId}) → {containers.Devices.Id}: {outcome.Detail}"));
                     break;
             }
         });
@@ -143,11 +143,14 @@ internal sealed class BatchWriter(
         new() { MaxDegreeOfParallelism = set.Parallelism(documents, options.Value.WriteParallelism), CancellationToken = cancellationToken };
 
     /// <summary>
-    /// A document the store refused for good. Its dead letter id is deterministic for a redelivered batch:
-    /// stage "&lt;stage&gt;-store", the batch's first envelope position and the document's index in the batch.
+    /// A document the store refused while its container took a known-good write. The dead letter holds the reading's
+    /// original bytes (the document is rendered from them again: the detail names it), so <c>redrive</c> re-sends the
+    /// reading after a fix and the pipeline writes the document, and the device's state through its guard. Its id is
+    /// deterministic for a redelivered batch: stage "&lt;stage&gt;-store", the batch's first envelope position and the
+    /// document's index in the batch.
     /// </summary>
-    private DeadLetter StoreRejection(SourcePosition batchStart, int index, string deviceId, ReadOnlyMemory<byte> document, string detail) =>
-        new(definition.Stage + "-store", DeadLetterReason.RejectedByStore, batchStart, index, deviceId, document.ToArray(), detail);
+    private DeadLetter StoreRejection(SourcePosition batchStart, int index, string deviceId, ReadOnlyMemory<byte> reading, string detail) =>
+        new(definition.Stage + "-store", DeadLetterReason.RejectedByStore, batchStart, index, deviceId, reading.ToArray(), detail);
 
     private static IEnumerable<int> Indices(int count) => Enumerable.Range(0, count);
 }

@@ -17,6 +17,7 @@ namespace SensorPipeline.Functions.Functions;
 internal sealed class ProcessorFunction(
     ProcessorDefinition definition,
     ObjectPool<EnvelopeProcessor> processors,
+    EnvelopeBudget budget,
     BatchWriter writer,
     PoisonIsolation isolation,
     TimeProvider clock,
@@ -27,10 +28,16 @@ internal sealed class ProcessorFunction(
     {
         ArgumentNullException.ThrowIfNull(context);
         var cancellationToken = context.RequestAborted;
-        using var request = await InvocationRequestReader.ReadAsync(context.Request, ProcessorDefinition.TriggerName, cancellationToken);
+        using var request = await InvocationRequestReader.ReadAsync(context.Request, ProcessorDefinition.TriggerName, budget.MaxEventBatchSize, cancellationToken);
         var now = clock.GetUtcNow();
-        // Every attempt reports its batch's age, a failing one too: a retried batch shows as a growing age (the stall alarm).
+        // Every attempt reports its batch's age, a failing one too — a refused one included: a retried batch shows as a
+        // growing age (the stall alarm).
         metrics.BatchArrived(definition.Name, request.PartitionId, request.Events, now);
+        if (request.Refusal is { } refusal)
+        {
+            throw refusal;
+        }
+
         var tally = new BatchTally();
         var poison = await isolation.RunAsync(definition.Name, definition.Stage, request,
             (events, firstAttempt, token) => ProcessAsync(events, request, firstAttempt, tally, token), cancellationToken);
