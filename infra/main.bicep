@@ -19,7 +19,7 @@ param environmentName string
 })
 param location string
 
-@description('Object id of the deploying user or CI principal, granted the data-plane roles loadgen needs; empty grants none.')
+@description('Object id of the deploying user or CI principal, granted the data-plane roles loadgen send, verify and redrive need; empty grants none.')
 param principalId string = deployer().objectId
 
 // ---- Optional name overrides (empty = generated from abbreviations.json + resourceToken) -------
@@ -351,6 +351,8 @@ module rbac './app/rbac.bicep' = {
     storageAccountName: storage.outputs.name
     applicationInsightsName: insights.outputs.applicationInsightsName
     cosmosAccountName: cosmos.outputs.name
+    cosmosDatabaseName: cosmos.outputs.databaseName
+    deadLettersContainerName: deadLettersContainerName
   }
 }
 
