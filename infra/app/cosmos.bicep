@@ -69,6 +69,13 @@ param archiveTtlSeconds int = 2592000
 @description('Resource id of the Log Analytics workspace that receives the account\'s diagnostic logs.')
 param logAnalyticsWorkspaceId string
 
+@description('Enabled: reachable from public networks (Entra ID still required). Disabled: only through private endpoints, which this template does not create.')
+@allowed([
+  'Enabled'
+  'Disabled'
+])
+param publicNetworkAccess string = 'Enabled'
+
 @description('Send DataPlaneRequests (one Log Analytics row per request) as well as PartitionKeyRUConsumption. Off by default: at full load it costs more than the rest of the pipeline.')
 param requestLogs bool = false
 
@@ -131,7 +138,7 @@ resource account 'Microsoft.DocumentDB/databaseAccounts@2024-11-15' = {
     // Keys cannot change databases or containers either: only ARM (this template) can.
     disableKeyBasedMetadataWriteAccess: true
     minimalTlsVersion: 'Tls12'
-    publicNetworkAccess: 'Enabled'
+    publicNetworkAccess: publicNetworkAccess
     consistencyPolicy: {
       defaultConsistencyLevel: 'Session'
     }
@@ -226,6 +233,24 @@ resource diagnostics 'Microsoft.Insights/diagnosticSettings@2021-05-01-preview' 
       }
       {
         category: 'PartitionKeyRUConsumption'
+        enabled: true
+      }
+    ]
+  }
+}
+
+// The audit log, in its own setting so the workbook's stays as it is: ControlPlaneRequests records every control-plane
+// change to the account (containers, indexing and throughput, data role assignments, network rules, keys, failover),
+// a row each — none while the pipeline runs.
+resource auditDiagnostics 'Microsoft.Insights/diagnosticSettings@2021-05-01-preview' = {
+  name: 'audit-logs'
+  scope: account
+  properties: {
+    workspaceId: logAnalyticsWorkspaceId
+    logAnalyticsDestinationType: 'Dedicated'
+    logs: [
+      {
+        category: 'ControlPlaneRequests'
         enabled: true
       }
     ]
