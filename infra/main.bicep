@@ -179,6 +179,9 @@ param alertEmail string = ''
 @description('Also send Cosmos DB DataPlaneRequests logs (one Log Analytics row per request, table CDBDataPlaneRequests): off by default, since at 100,000 readings/s that is ~200,000 rows/s. The workbook\'s 429 chart reads the platform metric instead.')
 param cosmosRequestLogs bool = false
 
+@description('Send Cosmos DB PartitionKeyRUConsumption logs (the workbook\'s partition-heat chart, table CDBPartitionKeyRUConsumption): a row per partition key and operation per second, nearly a row per request when each device writes once a second. On by default; ./pipeline plan turns it off for a rate.')
+param cosmosPartitionKeyLogs bool = true
+
 @description('Also send Storage StorageRead and StorageWrite logs (blob, queue, table): a Log Analytics row per request, so every Event Hubs checkpoint and ownership claim. Off by default; StorageDelete is always sent.')
 param storageRequestLogs bool = false
 
@@ -310,6 +313,7 @@ module cosmos './app/cosmos.bicep' = {
     archiveTtlSeconds: checkedArchiveTtlSeconds
     logAnalyticsWorkspaceId: insights.outputs.workspaceId
     requestLogs: cosmosRequestLogs
+    partitionKeyLogs: cosmosPartitionKeyLogs
     publicNetworkAccess: publicNetworkAccess
   }
 }

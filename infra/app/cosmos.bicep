@@ -79,6 +79,9 @@ param publicNetworkAccess string = 'Enabled'
 @description('Send DataPlaneRequests (one Log Analytics row per request) as well as PartitionKeyRUConsumption. Off by default: at full load it costs more than the rest of the pipeline.')
 param requestLogs bool = false
 
+@description('Send PartitionKeyRUConsumption (the workbook\'s partition-heat chart): a row per partition key and operation per second, so about a row per request when each device writes once a second. On by default (the dev profile); ./pipeline plan turns it off for a rate.')
+param partitionKeyLogs bool = true
+
 var serverless = throughputMode == 'serverless'
 
 // Every document carries /deviceId, so writes spread across devices; dead letters spread by id and never expire
@@ -218,8 +221,9 @@ output endpoint string = account.properties.documentEndpoint
 output databaseName string = database.name
 
 // Cosmos DB's own logs, in resource-specific tables (logAnalyticsDestinationType Dedicated): CDBPartitionKeyRUConsumption
-// for the workbook's partition-heat chart (partition-heat.kql), always; CDBDataPlaneRequests (one row per request) only
-// when requestLogs is on. The workbook's 429 chart reads the platform metric TotalRequests instead (monitoring.bicep).
+// for the workbook's partition-heat chart (partition-heat.kql) when partitionKeyLogs is on (the default; a plan for a
+// rate turns it off: per key per second, it is nearly a row per request); CDBDataPlaneRequests (one row per request)
+// only when requestLogs is on. The workbook's 429 chart reads the platform metric TotalRequests instead (monitoring.bicep).
 resource diagnostics 'Microsoft.Insights/diagnosticSettings@2021-05-01-preview' = {
   name: 'workbook-logs'
   scope: account
@@ -233,7 +237,7 @@ resource diagnostics 'Microsoft.Insights/diagnosticSettings@2021-05-01-preview' 
       }
       {
         category: 'PartitionKeyRUConsumption'
-        enabled: true
+        enabled: partitionKeyLogs
       }
     ]
   }
