@@ -71,7 +71,7 @@ public sealed class StoreDiskFullTests : IDisposable
             // Room again: the same request now succeeds, without a restart.
             storage.FailWrites = false;
             var patched = await store.PatchAsync(container, "[\"d1\"]", "d1", SetVersion("v2"), guard, null);
-            Assert.Equal("v2", VersionOf(patched));
+            Assert.Equal("v2", VersionOf(patched.Document));
         }
 
         await using var reopened = Open(new LogStorage(), options, TimeProvider.System);

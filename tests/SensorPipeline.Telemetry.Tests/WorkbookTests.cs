@@ -31,7 +31,7 @@ public sealed partial class WorkbookTests
 
         var names = layout.RootElement.GetProperty("queries").EnumerateArray().Select(q => q.GetProperty("name").GetString()!).ToList();
 
-        Assert.Equal(10, names.Count);
+        Assert.Equal(9, names.Count);
         Assert.All(names, n => Assert.True(File.Exists(Path.Combine(WorkbookDir, n + ".kql")), $"{n}.kql is missing"));
         Assert.All(names, n => Assert.Contains($"'{n}': loadTextContent('../workbook/{n}.kql')", Bicep.Replace($"  {n}: load", $"  '{n}': load", StringComparison.Ordinal), StringComparison.Ordinal));
     }

@@ -1,4 +1,5 @@
 using System.Text.Json;
+using SensorPipeline.CosmosEmulator.Charging;
 using SensorPipeline.CosmosEmulator.Throttling;
 
 namespace SensorPipeline.CosmosEmulator.Documents;
@@ -62,6 +63,7 @@ internal sealed partial class ContainerState
         var paths = new List<string[]>();
         if (root.TryGetProperty("partitionKey", out var key) && key.TryGetProperty("paths", out var keyPaths))
         {
+            ReadPartitioning(key);
             foreach (var path in keyPaths.EnumerateArray())
             {
                 paths.Add(path.GetString()!.Split('/', StringSplitOptions.RemoveEmptyEntries));
@@ -71,6 +73,7 @@ internal sealed partial class ContainerState
         PartitionKeyPaths = paths;
         DefaultTtl = root.TryGetProperty("defaultTtl", out var ttl) && ttl.ValueKind == JsonValueKind.Number ? ttl.GetInt32() : null;
         ReadSpatialIndexes(root);
+        ReadIndexingPolicy(root);
         Resource = resource;
     }
 
@@ -222,8 +225,9 @@ internal sealed partial class ContainerState
         }
     }
 
-    /// <summary>Drops expired documents from memory. They are already invisible; no log record is needed because
-    /// replay drops them too (expiry follows from <c>_ts</c> and the TTLs).</summary>
+    /// <summary>Drops expired documents from memory, charging each as a delete (<see cref="ChargedOperation.Expiry"/>).
+    /// They are already invisible; no log record is needed because replay drops them too (expiry follows from
+    /// <c>_ts</c> and the TTLs).</summary>
     public int PurgeExpired(long now)
     {
         if (DefaultTtl is null)
@@ -247,7 +251,11 @@ internal sealed partial class ContainerState
 
             foreach (var (key, id) in expired)
             {
-                Remove(key, id);
+                // The service deletes expired items in the background with the container's spare throughput.
+                if (Remove(key, id) is { } removed)
+                {
+                    Charge(ChargedOperation.Expiry, DeleteCharge(removed));
+                }
             }
 
             return expired.Count;

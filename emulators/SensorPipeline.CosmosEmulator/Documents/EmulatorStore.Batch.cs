@@ -2,7 +2,7 @@ using System.Text.Json;
 using System.Text.Json.Nodes;
 using SensorPipeline.CosmosEmulator.Batch;
 using SensorPipeline.CosmosEmulator.Log;
-using SensorPipeline.CosmosEmulator.Throttling;
+using SensorPipeline.CosmosEmulator.Charging;
 
 namespace SensorPipeline.CosmosEmulator.Documents;
 
@@ -53,7 +53,7 @@ internal sealed partial class EmulatorStore
     {
         ArgumentNullException.ThrowIfNull(error);
         var body = JsonSerializer.SerializeToUtf8Bytes(new JsonObject { ["code"] = error.Code, ["message"] = error.Message });
-        return new BatchOperationResult(error.Status, error.SubStatus, ResourceBody: body, RetryAfterMilliseconds: retryAfterMs);
+        return new BatchOperationResult(error.Status, error.SubStatus, ResourceBody: body, RequestCharge: error.RequestCharge, RetryAfterMilliseconds: retryAfterMs);
     }
 
     private static StoredDocument Stage(ContainerState container, string key, string id, JsonElement root, StoredDocument? existing,
@@ -73,12 +73,12 @@ internal sealed partial class EmulatorStore
         {
             if (operation.IfMatch is { Length: > 0 } ifMatch && ifMatch != "*" && existing?.ETag != ifMatch)
             {
-                throw StoreException.PreconditionFailed($"Document '{id}' has a different ETag.");
+                throw StoreException.PreconditionFailed($"Document '{id}' has a different ETag.", existing is null ? 0 : RequestCharge.PointRead(existing.Json.Length));
             }
         }
 
-        BatchOperationResult Written(int status, StoredDocument document) =>
-            new(status, 0, document.ETag, operation.MinimalReturnPreference ? default : document.Json, RequestCharge.Write(document.Json.Length));
+        BatchOperationResult Written(int status, StoredDocument document, StoredDocument? existing, bool patch = false) =>
+            new(status, 0, document.ETag, operation.MinimalReturnPreference ? default : document.Json, container.WriteCharge(document, existing, patch).RequestUnits);
 
         switch (operation.Kind)
         {
@@ -96,7 +96,7 @@ internal sealed partial class EmulatorStore
                 var existing = Current(id);
                 if (operation.Kind == BatchOperationKind.Create && existing is not null)
                 {
-                    throw StoreException.Conflict($"Document '{id}'.");
+                    throw StoreException.Conflict($"Document '{id}'.", RequestCharge.PointRead(existing.Json.Length));
                 }
 
                 if (operation.Kind == BatchOperationKind.Replace && existing is null)
@@ -109,7 +109,7 @@ internal sealed partial class EmulatorStore
                     CheckIfMatch(existing, id);
                 }
 
-                return Written(existing is null ? 201 : 200, Stage(container, key, id, root, existing, staged, mutations, now));
+                return Written(existing is null ? 201 : 200, Stage(container, key, id, root, existing, staged, mutations, now), existing);
             }
 
             case BatchOperationKind.Read:
@@ -130,7 +130,7 @@ internal sealed partial class EmulatorStore
                 CheckIfMatch(existing, id);
                 staged[id] = null;
                 mutations.Add(new Mutation(MutationKind.DeleteDocument, container.DatabaseId, container.Id, key, id, default, "", now, null));
-                return new BatchOperationResult(204, 0, RequestCharge: RequestCharge.Write(existing.Json.Length));
+                return new BatchOperationResult(204, 0, RequestCharge: container.DeleteCharge(existing));
             }
 
             case BatchOperationKind.Patch:
@@ -141,11 +141,11 @@ internal sealed partial class EmulatorStore
                 var (operations, condition) = PatchApplier.ParseRequest(operation.ResourceBody);
                 if (condition is not null && !predicate(condition)(existing.Json))
                 {
-                    throw StoreException.PreconditionFailed($"The filter predicate is false for document '{id}'.");
+                    throw StoreException.PreconditionFailed($"The filter predicate is false for document '{id}'.", RequestCharge.PointRead(existing.Json.Length));
                 }
 
                 using var patched = Patched(container, key, id, existing, operations);
-                return Written(200, Stage(container, key, id, patched.RootElement, existing, staged, mutations, now));
+                return Written(200, Stage(container, key, id, patched.RootElement, existing, staged, mutations, now), existing, patch: true);
             }
 
             default:

@@ -40,7 +40,7 @@ internal sealed partial class EmulatorStore
         var id = RequireId(body, "container");
         var rid = ResourceIds.NewContainer(database.Rid);
         var resource = ContainerResource(body, rid, database.Rid);
-        var container = new ContainerState(database.Id, resource, NewBudget());
+        var container = new ContainerState(database.Id, resource, NewBudget()) { RequestedRanges = _options.PartitionKeyRanges };
         await ChangeMetadataAsync(
             () =>
             {

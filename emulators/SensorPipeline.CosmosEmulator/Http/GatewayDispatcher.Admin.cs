@@ -11,7 +11,8 @@ internal sealed partial class GatewayDispatcher
     /// The fault endpoint for chaos runs and tests, loopback only and never a simple cross-site request (POST/PUT with
     /// the <c>x-emulator-admin</c> header, a loopback <c>Host</c> and no foreign <c>Origin</c>): <c>POST /_emulator/faults</c> injects a fault
     /// (<see cref="FaultRequest"/>), <c>DELETE /_emulator/faults</c> clears it, <c>PUT /_emulator/throughput</c> sets
-    /// one container's RU/s budget (<see cref="ThroughputRequest"/>).
+    /// one container's RU/s budget (<see cref="ThroughputRequest"/>), <c>GET /_emulator/charges</c> reads every
+    /// container's request units by operation since start or the last <c>DELETE /_emulator/charges</c>.
     /// </summary>
     private async Task AdminAsync(HttpContext context, string[] segments)
     {
@@ -61,9 +62,52 @@ internal sealed partial class GatewayDispatcher
                 GatewayLog.BudgetSet(logger, budget.Database, budget.Container, budget.RequestUnitsPerSecond);
                 await GatewayResponse.EmptyAsync(context, 204, 0);
                 return;
+            case ["_emulator", "charges"] when HttpMethods.IsGet(method):
+                await ChargesAsync(context);
+                return;
+            case ["_emulator", "charges"] when HttpMethods.IsDelete(method):
+                foreach (var database in store.Databases)
+                {
+                    foreach (var each in store.ContainersOf(database))
+                    {
+                        each.Ledger.Reset();
+                    }
+                }
+
+                await GatewayResponse.EmptyAsync(context, 204, 0);
+                return;
             default:
                 await NotSupported(context);
                 return;
         }
+    }
+
+    /// <summary><c>{"containers":[{"database":…,"container":…,"operations":{"create":{"count":n,"requestUnits":x},…}}]}</c>;
+    /// <c>expiry</c> is TTL deletes, taken from the container's throughput in the background as the service does.</summary>
+    private Task ChargesAsync(HttpContext context)
+    {
+        var buffer = new System.Buffers.ArrayBufferWriter<byte>(1024);
+        using (var writer = new Utf8JsonWriter(buffer))
+        {
+            writer.WriteStartObject();
+            writer.WriteStartArray("containers");
+            foreach (var database in store.Databases)
+            {
+                foreach (var container in store.ContainersOf(database))
+                {
+                    writer.WriteStartObject();
+                    writer.WriteString("database", database.Id);
+                    writer.WriteString("container", container.Id);
+                    writer.WritePropertyName("operations");
+                    container.Ledger.Write(writer);
+                    writer.WriteEndObject();
+                }
+            }
+
+            writer.WriteEndArray();
+            writer.WriteEndObject();
+        }
+
+        return GatewayResponse.JsonAsync(context, 200, buffer.WrittenMemory, 0);
     }
 }

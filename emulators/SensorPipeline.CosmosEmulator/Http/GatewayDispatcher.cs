@@ -41,7 +41,7 @@ internal sealed partial class GatewayDispatcher(EmulatorStore store, MasterKeyAu
 
         var method = context.Request.Method;
         var isWrite = !HttpMethods.IsGet(method) && !HttpMethods.IsHead(method) && !IsQuery(context.Request);
-        if (faults.Match(isWrite) is { } fault)
+        if (faults.Match(isWrite, segments is ["dbs", _, "colls", var coll, ..] ? coll : null) is { } fault)
         {
             await GatewayResponse.ErrorAsync(context, fault.Status, FaultCode(fault.Status), $"Injected fault: {fault.Status}.", fault.SubStatus ?? 0,
                 fault.Status == 429 ? fault.RetryAfterMs ?? 100 : 0);
