@@ -31,6 +31,8 @@ public static class ChaosFaults
             null, static n => ["--malformed-sends", Count(n * 8), "--inject-every", "2"]),
         new("event log disk full", "the event log's storage fails writes as a full disk would for 3–10 s (a fault seam, not the real disk)",
             DiskFullAsync, _ => NoArguments),
+        new("store disk full", "the Cosmos DB emulator's log fails writes as a full disk would for 3–10 s (a fault seam): writes 503, nothing of them visible",
+            StoreDiskFullAsync, _ => NoArguments),
         new("clocks 4 min ahead", "every device's clock 4 minutes fast, just inside the 5 minutes a reading may lead its enqueue and still win",
             null, static _ => ["--clock-skew=4m"]),
         new("clocks 1 h behind", "every device's clock an hour slow: staleness counts from enqueue, so all stay live; device order is by observed time",
@@ -72,16 +74,23 @@ public static class ChaosFaults
         await Task.Delay(TimeSpan.FromSeconds(fault.Seconds), cancellationToken);
     }
 
-    private static async Task DiskFullAsync(FaultContext context, CancellationToken cancellationToken)
+    private static Task DiskFullAsync(FaultContext context, CancellationToken cancellationToken) =>
+        DiskFullForAWhileAsync(context, context.Pipeline.SetEventLogDiskFullAsync, cancellationToken);
+
+    private static Task StoreDiskFullAsync(FaultContext context, CancellationToken cancellationToken) =>
+        DiskFullForAWhileAsync(context, context.Pipeline.SetStoreDiskFullAsync, cancellationToken);
+
+    /// <summary>A simulated full disk for 3–10 s through <paramref name="setDiskFull"/>, always turned off again.</summary>
+    private static async Task DiskFullForAWhileAsync(FaultContext context, Func<bool, CancellationToken, Task> setDiskFull, CancellationToken cancellationToken)
     {
-        await context.Pipeline.SetEventLogDiskFullAsync(true, cancellationToken);
+        await setDiskFull(true, cancellationToken);
         try
         {
             await Task.Delay(TimeSpan.FromSeconds(Seconds(context, 3, 10)), cancellationToken);
         }
         finally
         {
-            await context.Pipeline.SetEventLogDiskFullAsync(false, CancellationToken.None);
+            await setDiskFull(false, CancellationToken.None);
         }
     }
 
