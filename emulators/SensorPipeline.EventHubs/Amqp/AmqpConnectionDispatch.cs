@@ -12,14 +12,16 @@ namespace SensorPipeline.EventHubs.Amqp;
 /// <summary>One port for REST and AMQP: Kestrel connection middleware that peeks at a new connection's first bytes.
 /// <c>AMQP</c> (the protocol header every AMQP 1.0 client sends first, SASL or not) hands the connection to the
 /// <see cref="AmqpEndpoint"/>; anything else goes on to HTTP untouched (nothing is consumed). Also the
-/// <c>/$servicebus/websocket</c> route (AMQP over WebSockets, subprotocol <c>AMQPWSB10</c>), and the extra plain
+/// <c>/$servicebus/websocket</c> route (AMQP over WebSockets), and the extra plain
 /// AMQP port.</summary>
 public sealed class AmqpConnectionDispatch(AmqpEndpoint endpoint, ILoggerFactory loggers)
 {
     /// <summary>The path the SDKs' WebSocket transport connects to.</summary>
     public const string WebSocketPath = "/$servicebus/websocket";
 
-    private const string WebSocketSubProtocol = "AMQPWSB10";
+    /// <summary>The subprotocols AMQP over WebSockets goes by: <c>amqp</c> (the OASIS binding, what Microsoft.Azure.Amqp
+    /// asks for) and <c>AMQPWSB10</c> (its draft, what older clients ask for).</summary>
+    private static readonly string[] WebSocketSubProtocols = ["amqp", "AMQPWSB10"];
     private static ReadOnlySpan<byte> ProtocolHeader => "AMQP"u8;
 
     private readonly ILogger _logger = loggers.CreateLogger("SensorPipeline.EventHubs.Amqp");
@@ -59,14 +61,15 @@ public sealed class AmqpConnectionDispatch(AmqpEndpoint endpoint, ILoggerFactory
     public async Task ServeWebSocketAsync(HttpContext context)
     {
         ArgumentNullException.ThrowIfNull(context);
-        if (!endpoint.Options.Enabled || !context.WebSockets.IsWebSocketRequest || !context.WebSockets.WebSocketRequestedProtocols.Contains(WebSocketSubProtocol))
+        var subProtocol = context.WebSockets.WebSocketRequestedProtocols.FirstOrDefault(p => WebSocketSubProtocols.Contains(p, StringComparer.OrdinalIgnoreCase));
+        if (!endpoint.Options.Enabled || !context.WebSockets.IsWebSocketRequest || subProtocol is null)
         {
             context.Response.StatusCode = StatusCodes.Status400BadRequest;
-            await context.Response.WriteAsync($"AMQP over WebSockets: send a WebSocket upgrade with subprotocol {WebSocketSubProtocol}.", context.RequestAborted);
+            await context.Response.WriteAsync($"AMQP over WebSockets: send a WebSocket upgrade with subprotocol {string.Join(" or ", WebSocketSubProtocols)}.", context.RequestAborted);
             return;
         }
 
-        using var socket = await context.WebSockets.AcceptWebSocketAsync(WebSocketSubProtocol);
+        using var socket = await context.WebSockets.AcceptWebSocketAsync(subProtocol);
         await using var stream = WebSocketStream.Create(socket, WebSocketMessageType.Binary, ownsWebSocket: false);
         var reader = PipeReader.Create(stream);
         var writer = PipeWriter.Create(stream);

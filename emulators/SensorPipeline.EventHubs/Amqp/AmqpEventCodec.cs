@@ -20,6 +20,9 @@ internal static class AmqpEventCodec
     private const string TimeSpanDescriptor = "com.microsoft:timespan";
     private const string UriDescriptor = "com.microsoft:uri";
 
+    private const byte HasProperties = 1;
+    private const byte HasAnnotations = 2;
+
     private enum BodyKind : byte
     {
         Data = 0,
@@ -152,7 +155,8 @@ internal static class AmqpEventCodec
         _ => value,
     };
 
-    /// <summary>Body kind, then the properties section and the sender's own message annotations, AMQP-encoded.</summary>
+    /// <summary>Body kind, which sections follow, then the properties section and the sender's own message annotations,
+    /// AMQP-encoded (ubyte, ubyte, described list, described map).</summary>
     private static byte[] EnvelopeOf(AmqpMessage message, BodyKind kind)
     {
         var hasProperties = (message.Sections & SectionFlag.Properties) != 0;
@@ -166,6 +170,7 @@ internal static class AmqpEventCodec
 
         var buffer = new ByteBuffer(64, true);
         AmqpCodec.EncodeUByte((byte)kind, buffer);
+        AmqpCodec.EncodeUByte((byte)((hasProperties ? HasProperties : 0) | (annotations.Count > 0 ? HasAnnotations : 0)), buffer);
         if (hasProperties)
         {
             AmqpCodec.EncodeSerializable(message.Properties, buffer);
@@ -192,34 +197,36 @@ internal static class AmqpEventCodec
             return AmqpMessage.Create(new Data { Value = new ArraySegment<byte>(stored.Body.ToArray()) });
         }
 
-        var envelope = new ByteBuffer(stored.AmqpEnvelope.ToArray());
+        var envelope = Readable(stored.AmqpEnvelope);
         var kind = (BodyKind)(AmqpCodec.DecodeUByte(envelope) ?? 0);
         var message = kind switch
         {
-            BodyKind.Value => AmqpMessage.Create(new AmqpValue { Value = AmqpCodec.DecodeObject(new ByteBuffer(stored.Body.ToArray())) }),
+            BodyKind.Value => AmqpMessage.Create(new AmqpValue { Value = AmqpCodec.DecodeObject(Readable(stored.Body)) }),
             BodyKind.Sequence => AmqpMessage.Create(DecodeSequence(stored.Body)),
             _ => AmqpMessage.Create(new Data { Value = new ArraySegment<byte>(stored.Body.ToArray()) }),
         };
-        while (envelope.Length > 0)
+        var sections = AmqpCodec.DecodeUByte(envelope) ?? 0;
+        if ((sections & HasProperties) != 0)
         {
-            switch (AmqpCodec.DecodeAmqpDescribed(envelope))
-            {
-                case Properties properties:
-                    CopyProperties(properties, message.Properties);
-                    break;
-                case MessageAnnotations annotations:
-                    foreach (var (key, value) in annotations.Map)
-                    {
-                        message.MessageAnnotations.Map[key] = value;
-                    }
+            CopyProperties(AmqpCodec.DecodeKnownType<Properties>(envelope), message.Properties);
+        }
 
-                    break;
-                default:
-                    throw new InvalidDataException("A stored AMQP envelope holds an unknown section.");
+        if ((sections & HasAnnotations) != 0)
+        {
+            foreach (var (key, value) in AmqpCodec.DecodeKnownType<MessageAnnotations>(envelope).Map)
+            {
+                message.MessageAnnotations.Map[key] = value;
             }
         }
 
         return message;
+    }
+
+    /// <summary>A buffer to decode from (its constructor over a bare array makes one to write into).</summary>
+    private static ByteBuffer Readable(ReadOnlyMemory<byte> bytes)
+    {
+        var copy = bytes.ToArray();
+        return new ByteBuffer(copy, 0, copy.Length);
     }
 
     private static ArraySegment<byte> SegmentOf(Data data) =>
@@ -244,7 +251,7 @@ internal static class AmqpEventCodec
 
     private static List<AmqpSequence> DecodeSequence(ReadOnlyMemory<byte> body)
     {
-        var buffer = new ByteBuffer(body.ToArray());
+        var buffer = Readable(body);
         var sequences = new List<AmqpSequence>();
         while (buffer.Length > 0)
         {

@@ -191,7 +191,12 @@ public sealed class AmqpSdkTests(DevHostFixture fixture) : IClassFixture<DevHost
         var listenOnly = await SendWith(new(AmqpPeer.ConnectionString(DevHost, "ListenOnly", "LISTEN_ONLY_KEY_VALUE"), "ingestion", options));
         Assert.IsType<UnauthorizedAccessException>(listenOnly);
         Assert.Contains("Listen", listenOnly.Message, StringComparison.Ordinal);
-        var jwt = await SendWith(new("127.0.0.1", "ingestion", new FakeEntraCredential(), options) { });
+        var entra = new EventHubProducerClientOptions
+        {
+            RetryOptions = AmqpPeer.NoRetries,
+            ConnectionOptions = new EventHubConnectionOptions { CustomEndpointAddress = new Uri($"amqp://127.0.0.1:{DevHost.Port}") },
+        };
+        var jwt = await SendWith(new("127.0.0.1", "ingestion", new FakeEntraCredential(), entra));
         Assert.Contains("SAS tokens only", jwt.Message, StringComparison.Ordinal);
         var missing = Assert.IsType<EventHubsException>(await SendWith(new(AmqpPeer.ConnectionString(DevHost), "no-such-hub", options)));
         Assert.Equal(EventHubsException.FailureReason.ResourceNotFound, missing.Reason);
