@@ -16,33 +16,42 @@ internal sealed class CbsNode(SasVerifier sas, TimeProvider time) : RequestNode
 
     protected override AmqpMessage Answer(AmqpMessage request, ConnectionState state)
     {
-        if (Text(request, "operation") != "put-token")
+        var (status, description, condition) = PutToken(Text(request, "operation"), Text(request, "type"), Text(request, "name"), request.ValueBody?.Value as string, state);
+        return Reply(status, description, condition: condition);
+    }
+
+    /// <summary>The put-token decision: status, description and error condition (null on success).</summary>
+    internal (int Status, string Description, string? Condition) PutToken(string? operation, string? type, string? name, string? token, ConnectionState state)
+    {
+        if (operation != "put-token")
         {
-            return Reply(400, $"The $cbs node serves operation 'put-token' only, not '{Text(request, "operation")}'.");
+            return (400, $"The $cbs node serves operation 'put-token' only, not '{operation}'.", "com.microsoft:argument-error");
         }
 
-        var type = Text(request, "type");
         if (type == "jwt")
         {
-            return Reply(401, "devhost accepts SAS tokens only (type servicebus.windows.net:sastoken): a Microsoft Entra ID token (jwt) is for Azure. Use a connection string with SharedAccessKeyName/SharedAccessKey locally.", condition: AmqpErrorCode.UnauthorizedAccess.Value);
+            return (401, "devhost accepts SAS tokens only (type servicebus.windows.net:sastoken): a Microsoft Entra ID token (jwt) is for Azure. Use a connection string with SharedAccessKeyName/SharedAccessKey locally.", AmqpErrorCode.UnauthorizedAccess.Value);
         }
 
         if (type != SasType)
         {
-            return Reply(400, $"Unknown token type '{type}'; devhost accepts {SasType}.");
+            return (400, $"Unknown token type '{type}'; devhost accepts {SasType}.", "com.microsoft:argument-error");
         }
 
-        var audience = Text(request, "name") is { Length: > 0 } name ? EntityAddress.PathOf(name) : throw new FormatException("put-token needs the audience in the 'name' application property.");
-        var token = request.ValueBody?.Value as string;
-        var now = time.GetUtcNow();
-        if (sas.Verify(token, out var verified, out var rights) is { } invalid
-            || SharedAccessSignature.Authorize(verified, audience, now) is { } denied && (invalid = denied) is not null)
+        if (name is not { Length: > 0 })
         {
-            return Reply(401, invalid, condition: AmqpErrorCode.UnauthorizedAccess.Value);
+            return (400, "put-token needs the audience in the 'name' application property.", "com.microsoft:argument-error");
+        }
+
+        var audience = EntityAddress.PathOf(name);
+        var now = time.GetUtcNow();
+        if ((sas.Verify(token, out var verified, out var rights) ?? SharedAccessSignature.Authorize(verified, audience, now)) is { } denied)
+        {
+            return (401, denied, AmqpErrorCode.UnauthorizedAccess.Value);
         }
 
         return state.AddToken(audience, verified, rights)
-            ? Reply(202, "Accepted")
-            : Reply(403, $"A connection may hold tokens for at most {ConnectionState.MaxTokens} audiences.", condition: AmqpErrorCode.ResourceLimitExceeded.Value);
+            ? (202, "Accepted", null)
+            : (403, $"A connection may hold tokens for at most {ConnectionState.MaxTokens} audiences.", AmqpErrorCode.ResourceLimitExceeded.Value);
     }
 }

@@ -35,3 +35,30 @@ public sealed class AmqpEventCodecTests
         return AmqpMessage.CreateAmqpStreamMessage(new BufferListStream(payload));
     }
 }
+
+public sealed class CbsNodeTests
+{
+    private static readonly DateTimeOffset Now = DateTimeOffset.UtcNow;
+
+    private static CbsNode Node() => new(new EventHubs.Http.SasVerifier(Microsoft.Extensions.Options.Options.Create(new EventHubs.Http.SasOptions())), TimeProvider.System);
+
+    [Fact]
+    public void PutToken_Jwt_IsRefusedWith401AndSaysWhy()
+    {
+        var (status, description, condition) = Node().PutToken("put-token", "jwt", "amqp://127.0.0.1/ingestion", "eyJ.e30.", new ConnectionState());
+        Assert.Equal(401, status);
+        Assert.Equal("amqp:unauthorized-access", condition);
+        Assert.Contains("SAS tokens only", description, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void PutToken_ListenOnlySas_AuthorizesReceiversButNotSenders()
+    {
+        var state = new ConnectionState();
+        var token = Clients.SharedAccessSignature.Create("amqps://127.0.0.1/ingestion", "ListenOnly", "LISTEN_ONLY_KEY_VALUE", Now.AddHours(1));
+        Assert.Equal(202, Node().PutToken("put-token", "servicebus.windows.net:sastoken", "amqp://127.0.0.1/ingestion", token, state).Status);
+        Assert.Null(state.Authorize("ingestion/ConsumerGroups/$Default/Partitions/0", EventHubs.Http.SasRights.Listen, Now));
+        Assert.Contains("Listen", state.Authorize("ingestion/Partitions/0", EventHubs.Http.SasRights.Send, Now), StringComparison.Ordinal);
+        Assert.NotNull(state.Authorize("weather", EventHubs.Http.SasRights.Listen, Now));
+    }
+}
