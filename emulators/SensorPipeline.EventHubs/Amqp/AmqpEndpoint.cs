@@ -70,9 +70,16 @@ public sealed class AmqpEndpoint : IDisposable
         AmqpConnection? connection = null;
         try
         {
+            var open = Interlocked.Increment(ref _connections);
+            if (open > _options.MaxConnections)
+            {
+                // The initiator fails its open with this error (Microsoft.Azure.Amqp reads it from the Open's properties),
+                // so the SDK reports the limit instead of a connection that vanished.
+                settings.Properties = new Fields { [AmqpConstants.OpenErrorName] = TooManyConnections() };
+            }
+
             connection = _settings.RuntimeProvider.CreateConnection(args.Transport, (ProtocolHeader)args.UserToken, false, _settings, settings);
             connection.Closed += (_, _) => Interlocked.Decrement(ref _connections);
-            var open = Interlocked.Increment(ref _connections);
             _ = OpenAsync(connection, open);
         }
         catch (Exception e) when (e is AmqpException or InvalidOperationException)
@@ -96,15 +103,21 @@ public sealed class AmqpEndpoint : IDisposable
 
         if (open > _options.MaxConnections)
         {
-            var reason = $"devhost serves at most {_options.MaxConnections} AMQP connections (EventHubs:Amqp:MaxConnections).";
-            AmqpLog.ConnectionRefused(_logger, connection.Identifier.ToString(), reason);
-            connection.SafeClose(new AmqpException(AmqpErrorCode.ResourceLimitExceeded, reason));
+            var error = TooManyConnections();
+            AmqpLog.ConnectionRefused(_logger, connection.Identifier.ToString(), error.Description);
+            connection.SafeClose(new AmqpException(error));
             return;
         }
 
         var id = connection.Identifier.ToString();
         AmqpLog.ConnectionOpened(_logger, id, connection.Settings.RemoteContainerId);
     }
+
+    private Error TooManyConnections() => new()
+    {
+        Condition = AmqpErrorCode.ResourceLimitExceeded,
+        Description = $"devhost serves at most {_options.MaxConnections} AMQP connections (EventHubs:Amqp:MaxConnections).",
+    };
 
     /// <summary>The AMQP stack's listener side, fed by Kestrel (it opens no socket of its own).</summary>
     private sealed class HandedOverTransports() : TransportListener("devhost")

@@ -32,6 +32,28 @@ public sealed class AmqpSdkTests(DevHostFixture fixture) : IClassFixture<DevHost
     }
 
     [Fact]
+    public async Task BatchFilledToTheLimit_IsAccepted_AndTooLargeAnEventIsRefusedByTheClient()
+    {
+        await using var producer = new EventHubProducerClient(AmqpPeer.ConnectionString(DevHost), "seismic");
+        using var batch = await producer.CreateBatchAsync(new CreateBatchOptions { PartitionId = "2" });
+        var body = new byte[1000];
+        var count = 0;
+        while (batch.TryAdd(new EventData(body) { Properties = { ["n"] = count, ["sensor"] = "s-1" } }))
+        {
+            count++;
+        }
+
+        Assert.True(batch.SizeInBytes > 1000 * 1000, $"the batch holds {batch.SizeInBytes} bytes");
+        var before = await producer.GetPartitionPropertiesAsync("2");
+        await producer.SendAsync(batch);
+        var after = await producer.GetPartitionPropertiesAsync("2");
+        Assert.Equal(before.LastEnqueuedSequenceNumber + count, after.LastEnqueuedSequenceNumber);
+
+        var tooLarge = await Assert.ThrowsAsync<EventHubsException>(() => producer.SendAsync([new EventData(new byte[(1024 * 1024) + 1])]));
+        Assert.Equal(EventHubsException.FailureReason.MessageSizeExceeded, tooLarge.Reason);
+    }
+
+    [Fact]
     public async Task SendBatchToPartition_EveryFieldRoundTrips_ThroughTheLog()
     {
         await using var producer = new EventHubProducerClient(AmqpPeer.ConnectionString(DevHost), "weather");
