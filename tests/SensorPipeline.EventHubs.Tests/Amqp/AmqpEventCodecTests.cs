@@ -62,3 +62,27 @@ public sealed class CbsNodeTests
         Assert.NotNull(state.Authorize("weather", EventHubs.Http.SasRights.Listen, Now));
     }
 }
+
+public sealed class RecordFormatUpgradeTests : IDisposable
+{
+    private readonly TempDirectory _dir = new();
+
+    public void Dispose() => _dir.Dispose();
+
+    [Fact]
+    public async Task Open_DataWrittenByFormat1_IsRefusedSayingWhatToDo_AndLeftAsItWas()
+    {
+        await (await OpenAsync()).DisposeAsync();
+        var segment = Directory.GetFiles(Path.Combine(_dir.Path, "hub", "0"), "*.log").Single();
+        var bytes = await File.ReadAllBytesAsync(segment);
+        bytes[4] = 1; // the header's format version, as a devhost before the AMQP endpoint wrote it
+        await File.WriteAllBytesAsync(segment, bytes);
+
+        var refused = await Assert.ThrowsAsync<InvalidDataException>(OpenAsync);
+        Assert.Contains("record format 1", refused.Message, StringComparison.Ordinal);
+        Assert.Contains("Delete the data directory's eventhubs folder", refused.Message, StringComparison.Ordinal);
+        Assert.Equal(bytes, await File.ReadAllBytesAsync(segment));
+    }
+
+    private Task<EventHubsNamespace> OpenAsync() => Task.Run(() => EventHubsNamespace.Open(TestData.Config, _dir.Path, new EventLogOptions(), TimeProvider.System));
+}

@@ -196,7 +196,7 @@ public sealed class AmqpSdkTests(DevHostFixture fixture) : IClassFixture<DevHost
     }
 
     [Fact]
-    public async Task Tokens_WrongKeyOrRightOrUnknownHub_AreRefusedClearly()
+    public async Task Tokens_WrongKeyOrRight_AndUnknownHubOrGroup_AreRefusedClearly()
     {
         async Task<Exception> SendWith(EventHubProducerClient producer)
         {
@@ -213,6 +213,14 @@ public sealed class AmqpSdkTests(DevHostFixture fixture) : IClassFixture<DevHost
         Assert.Contains("Listen", listenOnly.Message, StringComparison.Ordinal);
         var missing = Assert.IsType<EventHubsException>(await SendWith(new(AmqpPeer.ConnectionString(DevHost), "no-such-hub", options)));
         Assert.Equal(EventHubsException.FailureReason.ResourceNotFound, missing.Reason);
+
+        var missingGroup = await Assert.ThrowsAsync<EventHubsException>(async () =>
+        {
+            await using var receiver = new PartitionReceiver("no-such-group", "0", EventPosition.Earliest, AmqpPeer.ConnectionString(DevHost), "ingestion",
+                new PartitionReceiverOptions { RetryOptions = AmqpPeer.NoRetries });
+            await receiver.ReceiveBatchAsync(1, TimeSpan.FromSeconds(1));
+        });
+        Assert.Equal(EventHubsException.FailureReason.ResourceNotFound, missingGroup.Reason);
 
         // The Listen-only rule reads.
         await using var receiver = new PartitionReceiver("$Default", "0", EventPosition.Earliest,
