@@ -21,6 +21,7 @@ public sealed class AmqpEndpoint : IDisposable
     private readonly HandedOverTransports _inbox = new();
     private readonly AmqpTransportListener _listener;
     private readonly string _containerId;
+    private readonly System.Collections.Concurrent.ConcurrentDictionary<AmqpConnection, byte> _open = new();
     private int _connections;
 
     public AmqpEndpoint(EventHubsNamespace eventHubs, SasVerifier sas, IOptions<AmqpOptions> options, TimeProvider time, ILoggerFactory loggers)
@@ -56,7 +57,21 @@ public sealed class AmqpEndpoint : IDisposable
         return transport.Ended;
     }
 
-    public void Dispose() => _listener.Close();
+    /// <summary>Closes every connection (devhost is stopping): Kestrel waits for its connections before it stops, and an
+    /// AMQP connection would otherwise stay open until the client leaves.</summary>
+    public void CloseAll()
+    {
+        foreach (var connection in _open.Keys)
+        {
+            connection.SafeClose(new AmqpException(AmqpErrorCode.ConnectionForced, "devhost is stopping."));
+        }
+    }
+
+    public void Dispose()
+    {
+        CloseAll();
+        _listener.Close();
+    }
 
     private void OnTransport(TransportListener listener, TransportAsyncCallbackArgs args)
     {
@@ -79,7 +94,12 @@ public sealed class AmqpEndpoint : IDisposable
             }
 
             connection = _settings.RuntimeProvider.CreateConnection(args.Transport, (ProtocolHeader)args.UserToken, false, _settings, settings);
-            connection.Closed += (_, _) => Interlocked.Decrement(ref _connections);
+            connection.Closed += (_, _) =>
+            {
+                Interlocked.Decrement(ref _connections);
+                _open.TryRemove(connection, out _);
+            };
+            _open.TryAdd(connection, 0);
             _ = OpenAsync(connection, open);
         }
         catch (Exception e) when (e is AmqpException or InvalidOperationException)

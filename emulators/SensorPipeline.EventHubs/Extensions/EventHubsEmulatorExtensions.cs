@@ -45,7 +45,21 @@ public static class EventHubsEmulatorExtensions
             sp.GetRequiredService<TimeProvider>(),
             sp.GetRequiredService<ILoggerFactory>().CreateLogger("SensorPipeline.EventHubs")));
         services.AddHostedService<EventHubsNamespaceOpener>();
+        services.AddHostedService<AmqpConnectionCloser>();
         return builder;
+    }
+
+    /// <summary>Closes the AMQP connections as soon as the host begins to stop, before Kestrel waits for its connections
+    /// to end (AMQP clients keep theirs open).</summary>
+    private sealed class AmqpConnectionCloser(AmqpEndpoint endpoint, IHostApplicationLifetime lifetime) : IHostedService
+    {
+        public Task StartAsync(CancellationToken cancellationToken)
+        {
+            lifetime.ApplicationStopping.Register(endpoint.CloseAll);
+            return Task.CompletedTask;
+        }
+
+        public Task StopAsync(CancellationToken cancellationToken) => Task.CompletedTask;
     }
 
     /// <summary>Opens the namespace while the host starts, so recovery (and a locked or corrupt data directory)
