@@ -52,6 +52,15 @@ param appServicePlanName string = ''
 param functionAppName string = ''
 
 // ---- Scaling knobs -------------------------------------------------------------------------
+// Two kinds of profile set them. `dev` is every default below: Cosmos DB serverless and Event Hubs Standard with
+// 1-10 TU, nothing billed around the clock but one TU; it caps near 1,000 readings/s (a serverless container starts
+// at 5,000 RU/s and `devices` stays small). `plan-<rate>` is what `./pipeline plan --rate N --azd` writes into the azd
+// environment: per-container RU/s, TU/PU, partitions, instances, each sized for that rate with stated headroom.
+
+@description('Name of the capacity profile: dev (the defaults: serverless Cosmos DB, caps near 1,000 readings/s) or plan-<rate> (written by ./pipeline plan --azd). Tags the resource group.')
+@minLength(1)
+@maxLength(40)
+param profile string = 'dev'
 
 @description('Event Hubs tier: Standard (throughput units with auto-inflate) or Premium (processing units).')
 @allowed([
@@ -60,7 +69,7 @@ param functionAppName string = ''
 ])
 param eventHubsSku string = 'Standard'
 
-@description('Event Hubs capacity: throughput units on Standard (1 TU = 1 MB/s or 1,000 events/s in), processing units on Premium (1, 2, 4, 8, 16).')
+@description('Event Hubs capacity: throughput units on Standard (1 TU = 1 MB/s or 1,000 events/s in), processing units on Premium (1, 2, 4, 6, 8, 10, 12, 16).')
 @minValue(1)
 @maxValue(40)
 param eventHubsCapacity int = 1
@@ -80,22 +89,41 @@ param eventHubsPartitionCount int = 32
 @maxValue(168)
 param eventHubsRetentionHours int = 24
 
-@description('Cosmos DB throughput: serverless (pay per RU, nothing idle) or autoscale (provisioned, database-wide maximum).')
+@description('Cosmos DB throughput: serverless (pay per RU, nothing idle; the dev profile) or provisioned (RU/s per container, the four settings below).')
 @allowed([
   'serverless'
-  'autoscale'
+  'provisioned'
 ])
 param cosmosThroughputMode string = 'serverless'
 
-@description('autoscale only: database-wide maximum RU/s (multiple of 1000); billed at least 10% of it every hour.')
+@description('provisioned only: manual RU/s of the readings container (a multiple of 100, at least 400). Above 1,000,000 Azure needs a support ticket first.')
+@minValue(400)
+param cosmosReadingsThroughput int = 400
+
+@description('provisioned only: manual RU/s of the devices container (a multiple of 100, at least 400).')
+@minValue(400)
+param cosmosDevicesThroughput int = 400
+
+@description('provisioned only: autoscale maximum RU/s of the archive container (a multiple of 1000; billed at least 10% of it every hour).')
 @minValue(1000)
-@maxValue(1000000)
-param cosmosAutoscaleMaxThroughput int = 4000
+param cosmosArchiveAutoscaleMax int = 1000
+
+@description('provisioned only: autoscale maximum RU/s of the deadletters container (a multiple of 1000; billed at least 10% of it every hour).')
+@minValue(1000)
+param cosmosDeadLettersAutoscaleMax int = 1000
+
+@description('Cosmos DB account replicated across availability zones (set at creation only; raises the RU/s price).')
+param cosmosZoneRedundant bool = false
 
 @description('Default TTL of documents in the readings container, in seconds: -1 keeps them, or a positive number (Cosmos DB rejects 0). Default 7 days.')
 @minValue(-1)
 @maxValue(2147483647)
 param readingsTtlSeconds int = 604800
+
+@description('Default TTL of documents in the archive container (stale readings), in seconds: -1 keeps them, or a positive number. Default 30 days.')
+@minValue(-1)
+@maxValue(2147483647)
+param archiveTtlSeconds int = 2592000
 
 @description('Flex Consumption instance memory in MB (512, 2048 or 4096).')
 @allowed([
@@ -110,10 +138,20 @@ param instanceMemoryMB int = 2048
 @maxValue(1000)
 param maximumInstanceCount int = 100
 
-@description('Always-ready instances per function (0 = scale to zero; each one is billed around the clock).')
+@description('Always-ready instances of the Splitter function (0 = scale to zero; each one is billed around the clock).')
 @minValue(0)
-@maxValue(32)
-param alwaysReadyInstanceCount int = 0
+@maxValue(1000)
+param alwaysReadySplitter int = 0
+
+@description('Always-ready instances of the WeatherProcessor function (0 = scale to zero).')
+@minValue(0)
+@maxValue(1000)
+param alwaysReadyWeatherProcessor int = 0
+
+@description('Always-ready instances of the SeismicProcessor function (0 = scale to zero).')
+@minValue(0)
+@maxValue(1000)
+param alwaysReadySeismicProcessor int = 0
 
 @description('Pipeline__MaxAge: readings older than this (hh:mm:ss) since ingestion are archived, not shown live.')
 param pipelineMaxAge string = '00:05:00'
@@ -138,8 +176,8 @@ param freshnessAlertThresholdMs int = 60000
 @description('E-mail address for alert notifications; empty = alerts without notification.')
 param alertEmail string = ''
 
-@description('Send Cosmos DB DataPlaneRequests logs (one row per request, table CDBDataPlaneRequests) to Log Analytics for the workbook\'s 429 chart. At full load that is one row per write: turn it off for long high-rate runs.')
-param cosmosRequestLogs bool = true
+@description('Also send Cosmos DB DataPlaneRequests logs (one Log Analytics row per request, table CDBDataPlaneRequests): off by default, since at 100,000 readings/s that is ~200,000 rows/s. The workbook\'s 429 chart reads the platform metric instead.')
+param cosmosRequestLogs bool = false
 
 // ---- Rules across parameters ---------------------------------------------------------------
 // Decorators check one parameter at a time; these combinations fail the deployment before any
@@ -148,12 +186,26 @@ param cosmosRequestLogs bool = true
 var checkedPartitionCount = eventHubsSku == 'Standard' && eventHubsPartitionCount > 32
   ? fail('eventHubsPartitionCount (EVENTHUBS_PARTITION_COUNT) is ${eventHubsPartitionCount}: Event Hubs Standard allows at most 32 partitions per hub; use 1-32, or Premium for up to 100.')
   : eventHubsPartitionCount
-var checkedCapacity = eventHubsSku == 'Premium' && !contains([1, 2, 4, 8, 16], eventHubsCapacity)
-  ? fail('eventHubsCapacity (EVENTHUBS_CAPACITY) is ${eventHubsCapacity}: Event Hubs Premium takes 1, 2, 4, 8 or 16 processing units.')
+var checkedCapacity = eventHubsSku == 'Premium' && !contains([1, 2, 4, 6, 8, 10, 12, 16], eventHubsCapacity)
+  ? fail('eventHubsCapacity (EVENTHUBS_CAPACITY) is ${eventHubsCapacity}: Event Hubs Premium takes 1, 2, 4, 6, 8, 10, 12 or 16 processing units.')
   : eventHubsCapacity
 var checkedReadingsTtlSeconds = readingsTtlSeconds == 0
   ? fail('readingsTtlSeconds is 0: Cosmos DB takes -1 (keep readings) or a positive number of seconds as a default TTL.')
   : readingsTtlSeconds
+var checkedArchiveTtlSeconds = archiveTtlSeconds == 0
+  ? fail('archiveTtlSeconds is 0: Cosmos DB takes -1 (keep stale readings) or a positive number of seconds as a default TTL.')
+  : archiveTtlSeconds
+// Cosmos DB takes manual RU/s in steps of 100 and autoscale maxima in steps of 1000.
+var checkedCosmosThroughput = cosmosReadingsThroughput % 100 != 0 || cosmosDevicesThroughput % 100 != 0
+  ? fail('cosmosReadingsThroughput (COSMOS_READINGS_THROUGHPUT) ${cosmosReadingsThroughput} and cosmosDevicesThroughput (COSMOS_DEVICES_THROUGHPUT) ${cosmosDevicesThroughput}: manual RU/s must be multiples of 100.')
+  : cosmosArchiveAutoscaleMax % 1000 != 0 || cosmosDeadLettersAutoscaleMax % 1000 != 0
+      ? fail('cosmosArchiveAutoscaleMax (COSMOS_ARCHIVE_AUTOSCALE_MAX) ${cosmosArchiveAutoscaleMax} and cosmosDeadLettersAutoscaleMax (COSMOS_DEADLETTERS_AUTOSCALE_MAX) ${cosmosDeadLettersAutoscaleMax}: autoscale maxima must be multiples of 1000.')
+      : {
+          readings: cosmosReadingsThroughput
+          devices: cosmosDevicesThroughput
+          archiveMax: cosmosArchiveAutoscaleMax
+          deadLettersMax: cosmosDeadLettersAutoscaleMax
+        }
 
 // ---- Names ---------------------------------------------------------------------------------
 
@@ -161,6 +213,7 @@ var abbrs = loadJsonContent('./abbreviations.json')
 var resourceToken = toLower(uniqueString(subscription().id, environmentName, location))
 var tags = {
   'azd-env-name': environmentName
+  'pipeline-profile': profile
 }
 
 // The names every part of the pipeline agrees on (docs/conventions.md).
@@ -229,13 +282,18 @@ module cosmos './app/cosmos.bicep' = {
     location: location
     tags: tags
     throughputMode: cosmosThroughputMode
-    autoscaleMaxThroughput: cosmosAutoscaleMaxThroughput
+    readingsThroughput: checkedCosmosThroughput.readings
+    devicesThroughput: checkedCosmosThroughput.devices
+    archiveAutoscaleMax: checkedCosmosThroughput.archiveMax
+    deadLettersAutoscaleMax: checkedCosmosThroughput.deadLettersMax
+    zoneRedundant: cosmosZoneRedundant
     databaseName: cosmosDatabaseName
     readingsContainerName: readingsContainerName
     devicesContainerName: devicesContainerName
     archiveContainerName: archiveContainerName
     deadLettersContainerName: deadLettersContainerName
     readingsTtlSeconds: checkedReadingsTtlSeconds
+    archiveTtlSeconds: checkedArchiveTtlSeconds
     logAnalyticsWorkspaceId: insights.outputs.workspaceId
     requestLogs: cosmosRequestLogs
   }
@@ -274,6 +332,7 @@ module monitoring './app/monitoring.bicep' = {
     nameSuffix: resourceToken
     freshnessThresholdMs: freshnessAlertThresholdMs
     alertEmail: alertEmail
+    cosmosAccountId: cosmos.outputs.resourceId
   }
 }
 
@@ -329,13 +388,18 @@ module functionApp './app/functionapp.bicep' = {
     writeParallelism: writeParallelism
     instanceMemoryMB: instanceMemoryMB
     maximumInstanceCount: maximumInstanceCount
-    alwaysReadyInstanceCount: alwaysReadyInstanceCount
+    alwaysReady: {
+      Splitter: alwaysReadySplitter
+      WeatherProcessor: alwaysReadyWeatherProcessor
+      SeismicProcessor: alwaysReadySeismicProcessor
+    }
   }
 }
 
 // ---- Outputs (azd stores them in .azure/<env>/.env; the postprovision hook reads them) ------
 
 output AZURE_LOCATION string = location
+output PIPELINE_PROFILE string = profile
 output AZURE_TENANT_ID string = tenant().tenantId
 output AZURE_RESOURCE_GROUP string = rg.name
 output SERVICE_PIPELINE_NAME string = functionApp.outputs.name

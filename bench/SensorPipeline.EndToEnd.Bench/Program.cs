@@ -12,6 +12,12 @@ Console.CancelKeyPress += (_, e) =>
 };
 try
 {
+    // ./pipeline bench cost: what a reading costs, for ./pipeline plan (CostBench.cs).
+    if (args.Length > 0 && args[0] == "cost")
+    {
+        return await CostBench.RunAsync(args[1..], cancel.Token);
+    }
+
     var arguments = BenchArguments.Parse(args);
     var layout = RepoLayout.Discover();
     var run = Path.Combine(layout.Root, ".pipeline", "bench", "e2e-" + DateTimeOffset.UtcNow.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture));

@@ -14,7 +14,7 @@ internal static class IngestionBench
     {
         var body = Encoding.UTF8.GetBytes(new string('x', settings.BodyBytes));
         var batchJson = BuildBatch(settings);
-        var token = SharedAccessSignature.Create("sb://emulatorns1.servicebus.windows.net/", "RootManageSharedAccessKey", "SAS_KEY_VALUE", DateTimeOffset.UtcNow.AddHours(2));
+        var token = SharedAccessSignature.Create("sb://emulatorns1.servicebus.windows.net/", EventHubsEmulatorAccount.KeyName, EventHubsEmulatorAccount.Key, DateTimeOffset.UtcNow.AddHours(2));
         var first = true;
         foreach (var durability in new[] { "Always", "Interval", "None" })
         {

@@ -78,4 +78,7 @@ public sealed partial class LocalPipeline
 /// <param name="Probability">Share of requests that fail, 0..1.</param>
 /// <param name="RetryAfterMs">The <c>x-ms-retry-after-ms</c> of a 429.</param>
 /// <param name="SubStatus">The <c>x-ms-substatus</c>.</param>
-public sealed record StoreFault(int Status, double Seconds, bool WritesOnly = false, double Probability = 1, int? RetryAfterMs = null, int? SubStatus = null);
+/// <param name="DocumentContains">Only document writes whose document contains this text fail, each on its own (400 and 413 allowed).</param>
+/// <param name="Container">Only requests to this container fail (400 and 413 allowed: e.g. 400/1001 on every write).</param>
+public sealed record StoreFault(int Status, double Seconds, bool WritesOnly = false, double Probability = 1, int? RetryAfterMs = null, int? SubStatus = null,
+    string? DocumentContains = null, string? Container = null);

@@ -43,8 +43,7 @@ public sealed partial class LocalPipeline : IAsyncDisposable
     public Uri DevHostUrl { get; private set; } = new("http://127.0.0.1/");
 
     /// <summary>The emulator connection string loadgen and the handler use.</summary>
-    public string EventHubConnection => string.Create(CultureInfo.InvariantCulture,
-        $"Endpoint=sb://127.0.0.1:{DevHostUrl.Port};SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=SAS_KEY_VALUE;UseDevelopmentEmulator=true");
+    public string EventHubConnection => EventHubsEmulatorAccount.ConnectionString(DevHostUrl.Port);
 
     public Uri DashboardUrl => new(DevHostUrl, "dashboard");
 

@@ -14,6 +14,6 @@ internal static partial class DevHostTelemetryLog
     public static partial void RejectedItems(ILogger logger, int rejected, int received, string firstError);
 
     [LoggerMessage(EventId = 3, EventName = "Evicted", Level = LogLevel.Information,
-        Message = "Telemetry store full ({Capacity} metric points): the oldest are being dropped (Telemetry__MaxMetricPoints)")]
-    public static partial void Evicted(ILogger logger, int capacity);
+        Message = "Telemetry store full ({Capacity} metric points or {CapacityBytes} bytes): the oldest are being dropped (Telemetry__MaxMetricPoints, Telemetry__MaxStoredBytes)")]
+    public static partial void Evicted(ILogger logger, int capacity, long capacityBytes);
 }

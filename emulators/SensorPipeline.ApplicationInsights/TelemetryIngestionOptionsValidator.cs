@@ -24,6 +24,16 @@ internal sealed class TelemetryIngestionOptionsValidator : IValidateOptions<Tele
             failures.Add($"Telemetry__MaxDecompressedBytes must be from Telemetry__MaxRequestBytes ({options.MaxRequestBytes}) to 1073741824, found {options.MaxDecompressedBytes}.");
         }
 
+        if (options.MaxItemBytes is < 1024 or > 1024 * 1024)
+        {
+            failures.Add($"Telemetry__MaxItemBytes must be from 1024 to 1048576, found {options.MaxItemBytes}.");
+        }
+
+        if (options.MaxStoredBytes is < 1024 * 1024 or > 16L * 1024 * 1024 * 1024)
+        {
+            failures.Add($"Telemetry__MaxStoredBytes must be from 1048576 to 17179869184, found {options.MaxStoredBytes}.");
+        }
+
         return failures.Count == 0 ? ValidateOptionsResult.Success : ValidateOptionsResult.Fail(failures);
     }
 }

@@ -34,4 +34,7 @@ internal static partial class EventHubsLog
 
     [LoggerMessage(4010, LogLevel.Error, "Partition {Hub}/{PartitionId}: retention could not delete a segment; it tries again at the next pass")]
     public static partial void RetentionFailed(ILogger logger, string hub, string partitionId, Exception exception);
+
+    [LoggerMessage(4011, LogLevel.Warning, "Partition {Hub}/{PartitionId}: the durable mark could not be written; the older mark stays, and recovery can tell a torn write from damage only before it")]
+    public static partial void MarkFailed(ILogger logger, string hub, string partitionId, Exception exception);
 }

@@ -38,12 +38,20 @@ internal static partial class FunctionsLog
     public static partial void PoisonIsolated(ILogger logger, string function, string partitionId, long firstSequence, int poison, int events);
 
     [LoggerMessage(EventId = 42, EventName = "SystemicFailure", Level = LogLevel.Error,
-        Message = "SYSTEMIC FAILURE {Function} partition {PartitionId}: every one of the {Events} events of the batch at sequence {FirstSequence} fails on its own ({Failures} failed attempts): nothing is dead-lettered, the batch is kept and retried with back-off until the cause is fixed")]
-    public static partial void SystemicFailure(ILogger logger, string function, string partitionId, long firstSequence, int events, int failures, Exception exception);
+        Message = "SYSTEMIC FAILURE {Function} partition {PartitionId}: the store refused a write of the {Events}-event batch at sequence {FirstSequence} and a known-good write to the same container too: nothing is dead-lettered, the batch is kept and retried with back-off until the cause is fixed")]
+    public static partial void SystemicFailure(ILogger logger, string function, string partitionId, long firstSequence, int events, Exception exception);
 
     [LoggerMessage(EventId = 43, EventName = "AttemptLedgerUnavailable", Level = LogLevel.Warning,
         Message = "{Function} partition {PartitionId}: the attempt ledger (batch at sequence {FirstSequence}, {Failures} failures) could not be read or written; counting in memory")]
     public static partial void AttemptLedgerUnavailable(ILogger logger, string function, string partitionId, long firstSequence, int failures, Exception exception);
+
+    [LoggerMessage(EventId = 45, EventName = "DocumentRefused", Level = LogLevel.Warning,
+        Message = "Cosmos DB refused a {Operation} to {Container} twice ({Status}: {Detail}) while the container took a known-good write: this document's refusal, dead-lettered")]
+    public static partial void DocumentRefused(ILogger logger, string container, string operation, int status, string detail);
+
+    [LoggerMessage(EventId = 46, EventName = "CanaryNotDeleted", Level = LogLevel.Warning,
+        Message = "The store canary in {Container} was written but not deleted (it stays, harmless, until the next refusal's canary)")]
+    public static partial void CanaryNotDeleted(ILogger logger, string container, Exception exception);
 
     [LoggerMessage(EventId = 44, EventName = "DeadLetterReduced", Level = LogLevel.Warning,
         Message = "Dead letter {Id} refused as is ({Status}); stored reduced (reason, hashes, position, the first {KeptBytes} of {Bytes} bytes)")]

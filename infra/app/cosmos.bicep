@@ -15,17 +15,31 @@ param location string = resourceGroup().location
 @description('Tags applied to the account.')
 param tags object = {}
 
-@description('serverless: pay per request unit, nothing when idle, up to 5,000 RU/s per physical partition. autoscale: provisioned RU/s that scale between 10% and 100% of the maximum.')
+@description('serverless: pay per request unit, nothing when idle, up to 5,000 RU/s per physical partition. provisioned: RU/s per container (the four settings below), never a database budget the containers share.')
 @allowed([
   'serverless'
-  'autoscale'
+  'provisioned'
 ])
 param throughputMode string = 'serverless'
 
-@description('autoscale only: the database-wide maximum RU/s shared by the four containers (a multiple of 1000). Ignored when serverless.')
+@description('provisioned only: manual RU/s of the readings container (a flat load: manual costs 2/3 of autoscale for the same peak).')
+@minValue(400)
+param readingsThroughput int = 400
+
+@description('provisioned only: manual RU/s of the devices container.')
+@minValue(400)
+param devicesThroughput int = 400
+
+@description('provisioned only: autoscale maximum RU/s of the archive container (bursts of stale readings after a backlog).')
 @minValue(1000)
-@maxValue(1000000)
-param autoscaleMaxThroughput int = 4000
+param archiveAutoscaleMax int = 1000
+
+@description('provisioned only: autoscale maximum RU/s of the deadletters container (bursts of poison).')
+@minValue(1000)
+param deadLettersAutoscaleMax int = 1000
+
+@description('Replicate the account across availability zones (only at creation).')
+param zoneRedundant bool = false
 
 @description('Name of the database.')
 param databaseName string = 'sensorpipeline'
@@ -47,39 +61,62 @@ param deadLettersContainerName string = 'deadletters'
 @maxValue(2147483647)
 param readingsTtlSeconds int = 604800
 
+@description('Default time to live of a stale reading in the archive, in seconds; -1 keeps them. Cosmos DB rejects 0 (main.bicep checks).')
+@minValue(-1)
+@maxValue(2147483647)
+param archiveTtlSeconds int = 2592000
+
 @description('Resource id of the Log Analytics workspace that receives the account\'s diagnostic logs.')
 param logAnalyticsWorkspaceId string
 
-@description('Send DataPlaneRequests (one row per request) as well as PartitionKeyRUConsumption.')
-param requestLogs bool = true
+@description('Send DataPlaneRequests (one Log Analytics row per request) as well as PartitionKeyRUConsumption. Off by default: at full load it costs more than the rest of the pipeline.')
+param requestLogs bool = false
 
 var serverless = throughputMode == 'serverless'
 
-// Every document carries /deviceId, so writes spread across devices; dead letters spread by id.
+// Every document carries /deviceId, so writes spread across devices; dead letters spread by id and never expire
+// (they wait for a fix and a redrive). Throughput is each container's own: readings and devices take a flat load
+// (manual RU/s), archive and deadletters take bursts (autoscale, billed at the hour's peak, at least 10 % of it).
 var containers = [
   {
     name: readingsContainerName
     partitionKey: '/deviceId'
     defaultTtl: readingsTtlSeconds
     spatial: true
+    throughput: {
+      throughput: readingsThroughput
+    }
   }
   {
     name: devicesContainerName
     partitionKey: '/deviceId'
     defaultTtl: null
     spatial: true
+    throughput: {
+      throughput: devicesThroughput
+    }
   }
   {
     name: archiveContainerName
     partitionKey: '/deviceId'
-    defaultTtl: null
+    defaultTtl: archiveTtlSeconds
     spatial: false
+    throughput: {
+      autoscaleSettings: {
+        maxThroughput: archiveAutoscaleMax
+      }
+    }
   }
   {
     name: deadLettersContainerName
     partitionKey: '/id'
     defaultTtl: null
     spatial: false
+    throughput: {
+      autoscaleSettings: {
+        maxThroughput: deadLettersAutoscaleMax
+      }
+    }
   }
 ]
 
@@ -102,7 +139,7 @@ resource account 'Microsoft.DocumentDB/databaseAccounts@2024-11-15' = {
       {
         locationName: location
         failoverPriority: 0
-        isZoneRedundant: false
+        isZoneRedundant: zoneRedundant
       }
     ]
     capabilities: serverless ? [
@@ -120,12 +157,8 @@ resource database 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases@2024-11-15
     resource: {
       id: databaseName
     }
-    // One shared autoscale budget for the four containers keeps the scaling knob single.
-    options: serverless ? {} : {
-      autoscaleSettings: {
-        maxThroughput: autoscaleMaxThroughput
-      }
-    }
+    // No database throughput: a shared budget would cap readings at whatever the other containers leave.
+    options: {}
   }
 }
 
@@ -168,6 +201,7 @@ resource sqlContainers 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/conta
     }, c.defaultTtl == null ? {} : {
       defaultTtl: c.defaultTtl
     })
+    options: serverless ? {} : c.throughput
   }
 }]
 
@@ -176,9 +210,9 @@ output resourceId string = account.id
 output endpoint string = account.properties.documentEndpoint
 output databaseName string = database.name
 
-// Cosmos DB's own logs, in resource-specific tables (logAnalyticsDestinationType Dedicated), for the workbook:
-// CDBDataPlaneRequests (the 429 chart, cosmos-429-diagnostics.kql) and CDBPartitionKeyRUConsumption (partition
-// heat, partition-heat.kql). Without this setting both charts stay empty. DataPlaneRequests is one row per request.
+// Cosmos DB's own logs, in resource-specific tables (logAnalyticsDestinationType Dedicated): CDBPartitionKeyRUConsumption
+// for the workbook's partition-heat chart (partition-heat.kql), always; CDBDataPlaneRequests (one row per request) only
+// when requestLogs is on. The workbook's 429 chart reads the platform metric TotalRequests instead (monitoring.bicep).
 resource diagnostics 'Microsoft.Insights/diagnosticSettings@2021-05-01-preview' = {
   name: 'workbook-logs'
   scope: account

@@ -20,7 +20,7 @@ param tags object = {}
 ])
 param sku string = 'Standard'
 
-@description('Throughput units (Standard, 1 TU = 1 MB/s or 1,000 events/s in) or processing units (Premium: 1, 2, 4, 8 or 16).')
+@description('Throughput units (Standard, 1 TU = 1 MB/s or 1,000 events/s in) or processing units (Premium: 1, 2, 4, 6, 8, 10, 12 or 16).')
 @minValue(1)
 @maxValue(40)
 param capacity int = 1

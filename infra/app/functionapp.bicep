@@ -100,10 +100,8 @@ param instanceMemoryMB int = 2048
 @maxValue(1000)
 param maximumInstanceCount int = 100
 
-@description('Always-ready instances per function (Splitter, WeatherProcessor, SeismicProcessor); 0 = scale from zero, billed only while running.')
-@minValue(0)
-@maxValue(32)
-param alwaysReadyInstanceCount int = 0
+@description('Always-ready instances per function: { Splitter: n, WeatherProcessor: n, SeismicProcessor: n }; 0 or absent = scale from zero, billed only while running.')
+param alwaysReady object = {}
 
 var functionNames = [
   'Splitter'
@@ -155,10 +153,10 @@ resource functionApp 'Microsoft.Web/sites@2024-04-01' = {
       scaleAndConcurrency: {
         instanceMemoryMB: instanceMemoryMB
         maximumInstanceCount: maximumInstanceCount
-        alwaysReady: alwaysReadyInstanceCount > 0 ? map(functionNames, f => {
+        alwaysReady: map(filter(functionNames, f => int(alwaysReady[?f] ?? 0) > 0), f => {
           name: 'function:${f}'
-          instanceCount: alwaysReadyInstanceCount
-        }) : []
+          instanceCount: int(alwaysReady[f])
+        })
       }
       runtime: {
         name: 'custom'

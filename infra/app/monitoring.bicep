@@ -27,6 +27,9 @@ param freshnessThresholdMs int = 60000
 @description('E-mail address notified when an alert fires; empty creates no action group (alerts still show in the portal).')
 param alertEmail string = ''
 
+@description('Resource id of the Cosmos DB account whose platform metrics feed the workbook\'s 429 chart.')
+param cosmosAccountId string
+
 var notify = !empty(alertEmail)
 
 resource actionGroup 'Microsoft.Insights/actionGroups@2023-01-01' = if (notify) {
@@ -189,7 +192,6 @@ var workbookQueries = {
   'received-vs-written': loadTextContent('../workbook/received-vs-written.kql')
   'stale-deadletters': loadTextContent('../workbook/stale-deadletters.kql')
   'cosmos-throttled': loadTextContent('../workbook/cosmos-throttled.kql')
-  'cosmos-429-diagnostics': loadTextContent('../workbook/cosmos-429-diagnostics.kql')
   'partition-heat': loadTextContent('../workbook/partition-heat.kql')
   'telemetry-volume': loadTextContent('../workbook/telemetry-volume.kql')
 }
@@ -209,9 +211,13 @@ var workbookQueryItems = [for item in workbookLayout.queries: {
   })
 }]
 
+// Cosmos DB's throttling comes from Azure Monitor platform metrics (TotalRequests with StatusCode 429, per container):
+// no diagnostic log row per request. The metric has no per-request detail (operation, partition key, RU charge).
+var cosmosPlaceholder = '__SENSORPIPELINE_COSMOS_ID__'
+
 var workbookContent = {
   version: workbookLayout.version
-  items: concat(workbookLayout.items, workbookQueryItems)
+  items: concat(workbookLayout.items, workbookQueryItems, workbookLayout.metrics)
   isLocked: false
   fallbackResourceIds: [
     applicationInsightsId
@@ -229,7 +235,7 @@ resource workbook 'Microsoft.Insights/workbooks@2023-06-01' = {
     displayName: 'SensorPipeline'
     category: 'workbook'
     sourceId: applicationInsightsId
-    serializedData: replace(string(workbookContent), workspacePlaceholder, insightsComponent.properties.WorkspaceResourceId)
+    serializedData: replace(replace(string(workbookContent), workspacePlaceholder, insightsComponent.properties.WorkspaceResourceId), cosmosPlaceholder, cosmosAccountId)
   }
 }
 

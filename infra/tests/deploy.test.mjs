@@ -19,6 +19,7 @@ const [defaults, premium, standard64, premium3, ttlZero] = await Promise.all([
   snapshot({ ...base, eventHubsSku: 'Premium', eventHubsCapacity: 3 }),
   snapshot({ ...base, readingsTtlSeconds: 0 }),
 ]);
+const premiumSizes = await Promise.all([6, 10, 12].map((pu) => snapshot({ ...base, eventHubsSku: 'Premium', eventHubsCapacity: pu })));
 
 const ofType = (result, type) => result.resources.filter((r) => r.type === type);
 
@@ -38,9 +39,11 @@ describe('parameter rules the decorators cannot express', () => {
     assert.match(standard64.output, /eventHubsPartitionCount \(EVENTHUBS_PARTITION_COUNT\) is 64: Event Hubs Standard allows at most 32/);
   });
 
-  it('rejects a Premium capacity other than 1, 2, 4, 8 or 16', () => {
+  it('rejects a Premium capacity the docs do not list (1, 2, 4, 6, 8, 10, 12, 16), and takes 6, 10 and 12', () => {
     assert.equal(premium3.ok, false);
-    assert.match(premium3.output, /eventHubsCapacity \(EVENTHUBS_CAPACITY\) is 3: Event Hubs Premium takes 1, 2, 4, 8 or 16/);
+    assert.match(premium3.output, /eventHubsCapacity \(EVENTHUBS_CAPACITY\) is 3: Event Hubs Premium takes 1, 2, 4, 6, 8, 10, 12 or 16/);
+    for (const result of premiumSizes) assert.ok(result.ok, result.output);
+    assert.deepEqual(premiumSizes.map((r) => ofType(r, 'Microsoft.EventHub/namespaces')[0].sku.capacity), [6, 10, 12]);
   });
 
   it('rejects a readings TTL of 0, which Cosmos DB refuses, and passes -1 and positive values through', () => {
@@ -57,6 +60,16 @@ describe('containers', () => {
     const containers = ofType(defaults, 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containers');
     const spatial = Object.fromEntries(containers.map((c) => [c.properties.resource.id, c.properties.resource.indexingPolicy.spatialIndexes.map((s) => s.path)]));
     assert.deepEqual(spatial, { readings: ['/geometry/*'], devices: ['/geometry/*'], archive: [], deadletters: [] });
+  });
+
+  it('deploy the partition keys and indexing policies the emulator tests run the project\'s queries against', () => {
+    // tests/SensorPipeline.CosmosEmulator.Tests/DeployedContainers.json is what DeployedPolicyQueryTests creates in the
+    // emulator: change a policy here and that file (and so the queries' test) must follow.
+    const containers = ofType(defaults, 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containers');
+    const deployed = Object.fromEntries(containers.map((c) => [c.properties.resource.id,
+      { partitionKey: c.properties.resource.partitionKey, indexingPolicy: c.properties.resource.indexingPolicy }]));
+    const tested = JSON.parse(readFileSync(join(repoRoot, 'tests/SensorPipeline.CosmosEmulator.Tests/DeployedContainers.json'), 'utf8'));
+    assert.deepEqual(deployed, tested);
   });
 
   it('agree with the spatial path the handler creates locally (ContainerInitializer)', () => {
@@ -189,7 +202,7 @@ const queries = readdirSync(workbookDir).filter((f) => f.endsWith('.kql')).map((
 describe('workbook', () => {
   it('reads only tables the deployment feeds (Application Insights, or a diagnostic setting to the workspace)', () => {
     const fed = fedTables(defaults);
-    assert.ok(queries.length >= 10);
+    assert.ok(queries.length >= 9);
     for (const q of queries) {
       assert.ok(q.tables.length > 0, `${q.name}.kql: no table found`);
       for (const table of q.tables) assert.ok(fed.has(table), `${q.name}.kql reads ${table}, which nothing in infra/ feeds`);
@@ -204,6 +217,19 @@ describe('workbook', () => {
       const workspace = q.tables.some((t) => t.startsWith('CDB'));
       assert.equal(item.content.resourceType, workspace ? 'microsoft.operationalinsights/workspaces' : 'microsoft.insights/components', q.name);
     }
+  });
+
+  it('charts Cosmos DB 429s from the platform metric (TotalRequests, StatusCode 429, per container) on the deployed account', () => {
+    const workbook = ofType(defaults, 'Microsoft.Insights/workbooks')[0];
+    const content = JSON.parse(workbook.properties.serializedData);
+    const metric = content.items.find((i) => i.name === 'cosmos-429-metric');
+    assert.equal(metric.type, 10);
+    assert.equal(metric.content.metrics[0].metric, 'microsoft.documentdb/databaseaccounts-Requests-TotalRequests');
+    assert.deepEqual(metric.content.filters.map((f) => [f.key, f.values]), [['StatusCode', ['429']]]);
+    assert.equal(metric.content.metrics[0].splitBy, 'CollectionName');
+    const account = ofType(defaults, 'Microsoft.DocumentDB/databaseAccounts')[0];
+    assert.deepEqual(metric.content.resourceIds, [account.id]);
+    assert.equal(content.items.some((i) => /CDBDataPlaneRequests/.test(i.content?.query ?? '')), false, 'no chart reads the request log');
   });
 
   it('finds the tables of a query and flags one nothing feeds (the check can fail)', () => {

@@ -51,12 +51,15 @@ describe('parameters', () => {
     assert.equal(defaultOf(main, 'eventHubsSku'), 'Standard');
     assert.ok(defaultOf(main, 'eventHubsMaximumThroughputUnits') > defaultOf(main, 'eventHubsCapacity'), 'auto-inflate on by default');
     assert.equal(defaultOf(main, 'cosmosThroughputMode'), 'serverless');
-    assert.equal(defaultOf(main, 'cosmosAutoscaleMaxThroughput') % 1000, 0, 'autoscale maximum is a multiple of 1000');
+    assert.equal(defaultOf(main, 'cosmosArchiveAutoscaleMax') % 1000, 0, 'autoscale maximum is a multiple of 1000');
+    assert.equal(defaultOf(main, 'cosmosReadingsThroughput') % 100, 0, 'manual RU/s is a multiple of 100');
+    assert.equal(defaultOf(main, 'cosmosRequestLogs'), false, 'no Log Analytics row per Cosmos DB request by default');
+    assert.ok(defaultOf(main, 'archiveTtlSeconds') > 0, 'stale readings expire');
     const ttl = defaultOf(main, 'readingsTtlSeconds');
     assert.ok(ttl === -1 || ttl > 0, 'TTL 0 is rejected by Cosmos DB');
     assert.equal(defaultOf(main, 'instanceMemoryMB'), 2048);
     assert.ok(defaultOf(main, 'maximumInstanceCount') >= 40, 'Flex Consumption minimum is 40');
-    assert.equal(defaultOf(main, 'alwaysReadyInstanceCount'), 0, 'nothing billed around the clock by default');
+    for (const f of ['alwaysReadySplitter', 'alwaysReadyWeatherProcessor', 'alwaysReadySeismicProcessor']) assert.equal(defaultOf(main, f), 0, `${f}: nothing billed around the clock by default`);
   });
 
 });

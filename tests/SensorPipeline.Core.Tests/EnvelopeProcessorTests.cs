@@ -21,7 +21,15 @@ public partial class EnvelopeProcessorTests
             envelope.Readings.Add(new ForwardedReading { Reading = reading, SourceIndex = (uint)envelope.Sources.Count - 1 });
         }
 
-        return new InputEvent(envelope.ToByteArray(), new Readings.SourcePosition("2", 99, Now));
+        return new InputEvent(Text(envelope.ToByteArray()), new Readings.SourcePosition("2", 99, Now));
+    }
+
+    /// <summary>The text form the splitter sends an envelope in.</summary>
+    private static byte[] Text(byte[] envelope)
+    {
+        var text = new byte[EnvelopeText.EncodedLength(envelope.Length)];
+        EnvelopeText.Encode(envelope, text);
+        return text;
     }
 
     private static EnvelopeProcessor Weather() => new(SensorKind.Weather, "weather-processor", new StalenessPolicy(TimeSpan.FromMinutes(5)));
@@ -148,22 +156,21 @@ public partial class EnvelopeProcessorTests
     }
 
     [Fact]
-    public void Process_TextAndBinaryEnvelopes_GiveTheSameDocuments()
+    public void Process_RawProtobufEnvelope_DeadLetteredWholeAsUndecodable()
     {
-        // Binary envelopes are what the splitter wrote before text envelopes; after an upgrade both may be in the hubs.
-        var binary = Envelope(SensorKind.Weather, (Builders.Weather("w1", 1), Now - 1000), (Builders.Weather("w2", 4), Now - 2000));
-        var text = new byte[EnvelopeText.EncodedLength(binary.Body.Length)];
-        EnvelopeText.Encode(binary.Body.Span, text);
+        // The splitter sends envelopes only as text; a raw protobuf body on the hub was not written by it.
+        var envelope = new ForwardEnvelope { Kind = SensorKind.Weather, ForwardedTimeUnixMs = Now };
+        envelope.Sources.Add(new Protos.SourcePosition { PartitionId = "1", EnqueuedTimeUnixMs = Now });
+        envelope.Readings.Add(new ForwardedReading { Reading = Builders.Weather("w1", 1), SourceIndex = 0 });
+        var raw = new InputEvent(envelope.ToByteArray(), new Readings.SourcePosition("2", 99, Now));
         using var processor = Weather();
 
-        var fromBinary = processor.Process([binary], Now);
-        var binaryDocuments = fromBinary.Pending.Select(p => System.Text.Encoding.UTF8.GetString(fromBinary.Bytes(p).Span)).ToList();
-        var fromText = processor.Process([binary with { Body = text }], Now);
-        var textDocuments = fromText.Pending.Select(p => System.Text.Encoding.UTF8.GetString(fromText.Bytes(p).Span)).ToList();
+        var result = processor.Process([raw], Now);
 
-        Assert.Equal(2, textDocuments.Count);
-        Assert.Equal(binaryDocuments, textDocuments);
-        Assert.Empty(fromText.DeadLetters);
+        Assert.Empty(result.Pending);
+        var letter = Assert.Single(result.DeadLetters);
+        Assert.Equal(DeadLetterReason.Undecodable, letter.Reason);
+        Assert.True(letter.Payload.Span.SequenceEqual(raw.Body.Span));
     }
 
     [Fact]

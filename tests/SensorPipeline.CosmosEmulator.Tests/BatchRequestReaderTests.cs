@@ -7,6 +7,7 @@ using SensorPipeline.CosmosEmulator.Batch;
 namespace SensorPipeline.CosmosEmulator.Tests;
 
 /// <summary>The request reader against bodies the real .NET SDK (3.64, Gateway mode) writes.</summary>
+[Trait("Category", "Fast")]
 public sealed class BatchRequestReaderTests
 {
     private static readonly string TtlProperty = "x-ms-time-to-live-in-seconds";

@@ -8,6 +8,7 @@ using SensorPipeline.CosmosEmulator.Batch;
 namespace SensorPipeline.CosmosEmulator.Tests;
 
 /// <summary>The response writer, read back by the real .NET SDK (3.64, Gateway mode) as TransactionalBatch and bulk results.</summary>
+[Trait("Category", "Fast")]
 public sealed class BatchResponseWriterTests
 {
     private static readonly TimeSpan Patience = TimeSpan.FromSeconds(60);

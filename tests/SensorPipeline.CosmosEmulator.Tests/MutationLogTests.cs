@@ -4,7 +4,8 @@ using SensorPipeline.Emulators.Common;
 
 namespace SensorPipeline.CosmosEmulator.Tests;
 
-/// <summary>The mutation log on its own: torn tails are cut at the last intact record, compaction keeps exactly the live data.</summary>
+/// <summary>The mutation log on its own: torn tails are cut at the last intact record, damage to acknowledged records
+/// refuses the start, compaction keeps exactly the live data, and new files' directory entries are made durable.</summary>
 public sealed class MutationLogTests : IDisposable
 {
     private readonly string _directory = EmulatorProcess.NewDataDirectory();
@@ -40,26 +41,122 @@ public sealed class MutationLogTests : IDisposable
         Assert.Equal(intact, new FileInfo(path).Length);
     }
 
-    [Fact]
-    public async Task ACorruptRecordEndsRecoveryThere()
+    [Theory]
+    [InlineData("a flipped byte")]
+    [InlineData("the end cut off")]
+    public async Task DamageToAnAcknowledgedRecord_RefusesToStart_NamingTheFileAndOffset(string damage)
     {
+        // A clean shutdown marks every record durable and acknowledged: damage to one of them is corruption, not a
+        // torn write, and recovery must not cut the acknowledged records after it.
+        long second;
         await using (var log = Open(new List<Mutation>()))
         {
             await log.AppendAsync(MutationCodec.Encode([Put("a", 10)]));
+            second = log.Length;
             await log.AppendAsync(MutationCodec.Encode([Put("b", 10)]));
+            await log.AppendAsync(MutationCodec.Encode([Put("c", 10)]));
         }
 
         var path = Path.Combine(_directory, MutationLog.FileName);
         var bytes = await File.ReadAllBytesAsync(path);
-        bytes[^3] ^= 0xFF; // inside the second record's body: its CRC no longer matches
+        if (damage == "a flipped byte")
+        {
+            bytes[second + 12] ^= 0xFF; // inside the second record: its CRC no longer matches
+        }
+        else
+        {
+            second = bytes.Length - MutationCodec.Encode([Put("c", 10)]).Length; // the third record, now incomplete
+            bytes = bytes[..^3];
+        }
+
         await File.WriteAllBytesAsync(path, bytes);
+        var refused = Assert.Throws<InvalidDataException>(() => Open(new List<Mutation>()));
+        Assert.Contains(path, refused.Message, StringComparison.Ordinal);
+        Assert.Contains($"byte {second}", refused.Message, StringComparison.Ordinal);
+        Assert.Equal(bytes.Length, new FileInfo(path).Length); // nothing cut
+    }
+
+    [Fact]
+    public async Task CreatingAndCompactingTheLog_FsyncTheDirectory()
+    {
+        // A file created or renamed into place survives power loss only once its directory entry is on disk too.
+        var storage = new RecordingStorage();
+        var directory = Path.GetFullPath(_directory);
+        await using (var log = MutationLog.Open(_directory, DurabilityMode.Always, TimeSpan.FromSeconds(1), compactionThreshold: 1024,
+            _ => { }, () => [MutationCodec.Encode([Put("live", 10)])], () => 10, NullLogger.Instance, storage))
+        {
+            Assert.Contains(directory, storage.FlushedDirectories);
+            storage.FlushedDirectories.Clear();
+            for (var i = 0; i < 20 && log.Compactions == 0; i++)
+            {
+                await log.AppendAsync(MutationCodec.Encode([Put($"doc-{i}", 200)]));
+            }
+
+            // The next acknowledgement comes after the compaction that the previous write triggered has finished.
+            await log.AppendAsync(MutationCodec.Encode([Put("after", 10)]));
+            Assert.True(log.Compactions > 0, "the log never compacted");
+            Assert.Contains(directory, storage.FlushedDirectories);
+        }
+    }
+
+    [Fact]
+    public async Task AVersion1Log_IsReplayed_AndRewrittenInVersion2WithItsDurableMark()
+    {
+        // Version 1: an 8-byte header ("SPCL", 1) and no durable mark.
+        var path = Path.Combine(_directory, MutationLog.FileName);
+        Directory.CreateDirectory(_directory);
+        await File.WriteAllBytesAsync(path, [.. "SPCL"u8, 1, 0, 0, 0, .. MutationCodec.Encode([Put("old", 10)])]);
 
         var replayed = new List<Mutation>();
+        var live = new List<string> { "old" };
+        IEnumerable<byte[]> Snapshot()
+        {
+            lock (live)
+            {
+                return [.. live.Select(id => MutationCodec.Encode([Put(id, 10)]))];
+            }
+        }
+
+        await using (var log = MutationLog.Open(_directory, DurabilityMode.Always, TimeSpan.FromSeconds(1), 64L * 1024 * 1024, replayed.AddRange,
+            Snapshot, () => 10, NullLogger.Instance, new LogStorage()))
+        {
+            Assert.Equal(["old"], replayed.Select(m => m.Id));
+
+            // The rewrite runs on the writer loop; the second acknowledgement comes after it.
+            foreach (var id in (string[])["new", "newer"])
+            {
+                lock (live)
+                {
+                    live.Add(id);
+                }
+
+                await log.AppendAsync(MutationCodec.Encode([Put(id, 10)]));
+            }
+
+            Assert.Equal(1, log.Compactions);
+        }
+
+        var header = (await File.ReadAllBytesAsync(path))[..LogFormat.FileHeaderSize];
+        Assert.Equal(LogFormat.FileHeaderSize, LogFormat.HeaderSizeOf(header));
+        Assert.Equal(new FileInfo(path).Length, LogFormat.DurableMarkOf(header));
+        replayed.Clear();
         await using (Open(replayed))
         {
         }
 
-        Assert.Equal(["a"], replayed.Select(m => m.Id));
+        Assert.Equal(["old", "new", "newer"], replayed.Select(m => m.Id).Distinct());
+    }
+
+    /// <summary>Records every directory fsync; otherwise the real storage.</summary>
+    private sealed class RecordingStorage : LogStorage
+    {
+        public System.Collections.Concurrent.ConcurrentBag<string> FlushedDirectories { get; } = [];
+
+        public override void FlushDirectory(string directory)
+        {
+            FlushedDirectories.Add(Path.GetFullPath(directory));
+            base.FlushDirectory(directory);
+        }
     }
 
     [Fact]
@@ -83,7 +180,7 @@ public sealed class MutationLogTests : IDisposable
             }
         }
 
-        var log = MutationLog.Open(_directory, DurabilityMode.None, TimeSpan.FromSeconds(1), compactionThreshold: 64 * 1024, _ => { }, Snapshot, LiveBytes, NullLogger.Instance);
+        var log = MutationLog.Open(_directory, DurabilityMode.None, TimeSpan.FromSeconds(1), compactionThreshold: 64 * 1024, _ => { }, Snapshot, LiveBytes, NullLogger.Instance, new LogStorage());
         await using (log)
         {
             // The same ten documents rewritten over and over: the log grows, the live data does not.
@@ -121,7 +218,7 @@ public sealed class MutationLogTests : IDisposable
     }
 
     private MutationLog Open(List<Mutation> replayed) =>
-        MutationLog.Open(_directory, DurabilityMode.Always, TimeSpan.FromSeconds(1), 64L * 1024 * 1024, replayed.AddRange, () => [], () => 0, NullLogger.Instance);
+        MutationLog.Open(_directory, DurabilityMode.Always, TimeSpan.FromSeconds(1), 64L * 1024 * 1024, replayed.AddRange, () => [], () => 0, NullLogger.Instance, new LogStorage());
 
     private static Mutation Put(string id, int size) => new(MutationKind.PutDocument, "db", "items", "[\"d\"]", id, new byte[size], "\"e\"", 1, null);
 }

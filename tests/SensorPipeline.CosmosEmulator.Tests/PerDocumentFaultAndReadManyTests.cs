@@ -57,6 +57,34 @@ public sealed class PerDocumentFaultAndReadManyTests(EmulatorFixture fixture) : 
     }
 
     [Fact]
+    public async Task AContainerFault_RefusesEveryWriteToThatContainerOnly()
+    {
+        var refusing = await fixture.NewContainerAsync();
+        var other = await fixture.NewContainerAsync();
+        using var admin = AdminClient();
+        using (var injected = await admin.PostAsJsonAsync("_emulator/faults", new { status = 400, subStatus = 1001, seconds = 60, writesOnly = true, container = refusing.Id }))
+        {
+            Assert.Equal(HttpStatusCode.NoContent, injected.StatusCode);
+        }
+
+        try
+        {
+            using var refused = await refusing.UpsertItemStreamAsync(Json("""{"id":"a","deviceId":"d"}"""), new PartitionKey("d"));
+            using var taken = await other.UpsertItemStreamAsync(Json("""{"id":"a","deviceId":"d"}"""), new PartitionKey("d"));
+            using var read = await refusing.ReadItemStreamAsync("a", new PartitionKey("d"));
+
+            Assert.Equal(HttpStatusCode.BadRequest, refused.StatusCode);
+            Assert.Equal("1001", refused.Headers["x-ms-substatus"]);
+            Assert.Equal(HttpStatusCode.Created, taken.StatusCode);
+            Assert.Equal(HttpStatusCode.NotFound, read.StatusCode); // reads still answer, and the refused write left nothing
+        }
+        finally
+        {
+            using var cleared = await admin.DeleteAsync("_emulator/faults");
+        }
+    }
+
+    [Fact]
     public async Task ReadMany_ReturnsTheDocumentsThatExist_AcrossPartitionKeys()
     {
         var container = await fixture.NewContainerAsync();

@@ -3,6 +3,7 @@ using SensorPipeline.Stack;
 namespace SensorPipeline.EndToEnd.Tests;
 
 /// <summary>How a demo run is split into its steady state and its backlog episode (pure: no stack started).</summary>
+[Trait("Category", "Fast")]
 public sealed class DemoPhasesTests
 {
     private static readonly DateTimeOffset T0 = new(2026, 11, 24, 12, 0, 0, TimeSpan.Zero);

@@ -4,6 +4,7 @@ using SensorPipeline.Stack.Chaos;
 namespace SensorPipeline.EndToEnd.Tests;
 
 /// <summary>The chaos run's outside watch on devhost's progress (pure: the status source is a delegate, no stack).</summary>
+[Trait("Category", "Fast")]
 public sealed class ProgressWatchTests
 {
     private static FunctionsStatus Status(long checkpoint, long lag) => new(1, 1,

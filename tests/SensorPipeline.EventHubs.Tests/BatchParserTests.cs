@@ -3,6 +3,7 @@ using SensorPipeline.EventHubs.Http;
 namespace SensorPipeline.EventHubs.Tests;
 
 /// <summary>The batch parser alone: what a client can get wrong is a <see cref="BatchFormatException"/>, whatever the cause.</summary>
+[Trait("Category", "Fast")]
 public sealed class BatchParserTests
 {
     public static TheoryData<string, byte[]> Malformed => new()

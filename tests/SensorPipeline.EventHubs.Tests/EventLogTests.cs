@@ -4,6 +4,7 @@ using SensorPipeline.EventHubs.Storage;
 namespace SensorPipeline.EventHubs.Tests;
 
 /// <summary>The partition log in process: sequence numbers, offsets, routing, limits, reads and reopening.</summary>
+[Trait("Category", "Fast")]
 public sealed class EventLogTests : IDisposable
 {
     private static readonly TimeSpan NoWait = TimeSpan.Zero;
@@ -109,6 +110,21 @@ public sealed class EventLogTests : IDisposable
             await ns.AppendAsync("one", "0", [TestData.Event("small"), new EventToAppend(new byte[EventLogOptions.MaxEventSizeBytes - 2], null, null)], default));
         Assert.True(ns.GetPartitionProperties("one", "0").IsEmpty);
         Assert.Equal(0, (await ns.AppendAsync("one", "0", [exactly], default)).FirstSequenceNumber);
+    }
+
+    [Fact]
+    public async Task Append_ABatchOfManyEmptyEvents_CountsEachEventsFramingAsTheServiceDoes()
+    {
+        // The service counts a batch as its AMQP message: every event is a message of its own (at least a 5-byte Data
+        // section) wrapped in a Data section of the batch (5 more bytes). 110,000 empty events are 1,100,000 bytes,
+        // over the 1 MiB limit, though their payload is 0 bytes; 100,000 (1,000,000 bytes) fit.
+        await using var ns = Open();
+        var empty = new EventToAppend(ReadOnlyMemory<byte>.Empty, null, null);
+
+        var refused = await Assert.ThrowsAsync<EventTooLargeException>(async () => await ns.AppendAsync("one", "0", [.. Enumerable.Repeat(empty, 110_000)], default));
+        Assert.Contains("110000 events", refused.Message, StringComparison.Ordinal);
+        Assert.True(ns.GetPartitionProperties("one", "0").IsEmpty);
+        Assert.Equal(new AppendResult("0", 0, 99_999), await ns.AppendAsync("one", "0", [.. Enumerable.Repeat(empty, 100_000)], default));
     }
 
     [Fact]

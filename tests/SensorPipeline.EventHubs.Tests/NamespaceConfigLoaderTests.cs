@@ -1,5 +1,6 @@
 namespace SensorPipeline.EventHubs.Tests;
 
+[Trait("Category", "Fast")]
 public sealed class NamespaceConfigLoaderTests
 {
     private const string File = "test.json";

@@ -1,6 +1,7 @@
 namespace SensorPipeline.EventHubs.Tests;
 
 /// <summary>Torn tails, segment rolls with index seeks, and retention — through reopening the real files.</summary>
+[Trait("Category", "Fast")]
 public sealed class RecoveryAndRetentionTests : IDisposable
 {
     private readonly TempDirectory _dir = new();
@@ -44,6 +45,9 @@ public sealed class RecoveryAndRetentionTests : IDisposable
     {
         await WriteEventsAsync(10);
         var segment = NewestSegment();
+
+        // The crash came before the last event's fsync: it was never acknowledged, so its record may be torn.
+        TestData.SetDurableMark(segment, TestData.RecordStarts(segment)[^1]);
         await using (var stream = new FileStream(segment, FileMode.Open))
         {
             stream.SetLength(stream.Length - 3);
@@ -61,12 +65,43 @@ public sealed class RecoveryAndRetentionTests : IDisposable
     {
         await WriteEventsAsync(3);
         var segment = NewestSegment();
+        TestData.SetDurableMark(segment, TestData.RecordStarts(segment)[^1]); // the last event was never acknowledged
         var bytes = await File.ReadAllBytesAsync(segment);
         bytes[^2] ^= 0xFF; // inside the last record's body
         await File.WriteAllBytesAsync(segment, bytes);
 
         await using var ns = Open();
         Assert.Equal(1, ns.GetPartitionProperties("one", "0").LastEnqueuedSequenceNumber);
+    }
+
+    [Theory]
+    [InlineData("a flipped byte")]
+    [InlineData("the end cut off")]
+    public async Task Recovery_DamageBelowTheDurableMark_RefusesToStart_NamingTheFileAndOffset(string damage)
+    {
+        // A clean shutdown marks every record durable and acknowledged: damage to any of them is corruption, not a
+        // torn write, and recovery must not cut acknowledged events after it.
+        await WriteEventsAsync(5);
+        var segment = NewestSegment();
+        var second = TestData.RecordStarts(segment)[1];
+        if (damage == "a flipped byte")
+        {
+            var bytes = await File.ReadAllBytesAsync(segment);
+            bytes[second + 20] ^= 0xFF;
+            await File.WriteAllBytesAsync(segment, bytes);
+        }
+        else
+        {
+            await using var stream = new FileStream(segment, FileMode.Open);
+            stream.SetLength(stream.Length - 3);
+        }
+
+        var length = new FileInfo(segment).Length;
+        var refused = Assert.Throws<InvalidDataException>(() => Open());
+        Assert.Contains(segment, refused.Message, StringComparison.Ordinal);
+        var at = damage == "a flipped byte" ? second : TestData.RecordStarts(segment)[^1];
+        Assert.Contains($"byte {at}", refused.Message, StringComparison.Ordinal);
+        Assert.Equal(length, new FileInfo(segment).Length); // nothing cut
     }
 
     [Fact]

@@ -49,8 +49,8 @@ internal sealed class RunningDevHost : IAsyncDisposable
 /// <see cref="SharedAccessSignatureTests"/>).</summary>
 internal static class Sas
 {
-    public const string Key = "SAS_KEY_VALUE";
-    public const string KeyName = "RootManageSharedAccessKey";
+    public const string Key = EventHubsEmulatorAccount.Key;
+    public const string KeyName = EventHubsEmulatorAccount.KeyName;
 
     public static string Token(string resourceUri, string key = Key, string keyName = KeyName, long? expiry = null)
         => SharedAccessSignature.Create(resourceUri, keyName, key, expiry is { } se ? DateTimeOffset.FromUnixTimeSeconds(se) : DateTimeOffset.UtcNow.AddHours(1));

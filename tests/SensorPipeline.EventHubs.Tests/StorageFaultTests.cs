@@ -6,6 +6,7 @@ using SensorPipeline.EventHubs.Storage;
 namespace SensorPipeline.EventHubs.Tests;
 
 /// <summary>The log's storage layer: which directories are fsynced, and what a failing disk does to a partition.</summary>
+[Trait("Category", "Fast")]
 public sealed class StorageFaultTests : IDisposable
 {
     private readonly TempDirectory _dir = new();

@@ -12,6 +12,25 @@ internal sealed class ShiftedTimeProvider : TimeProvider
 
 internal static class TestData
 {
+    /// <summary>Sets a segment's durable mark — header bytes 24..31, the length known durable and acknowledged and its
+    /// complement — as a crash leaves it when the writes past <paramref name="length"/> were never acknowledged (the
+    /// tests' way to make a torn tail of records a clean shutdown had already covered).</summary>
+    public static void SetDurableMark(string segment, long length)
+    {
+        Span<byte> mark = stackalloc byte[8];
+        System.Buffers.Binary.BinaryPrimitives.WriteUInt32LittleEndian(mark, (uint)length);
+        System.Buffers.Binary.BinaryPrimitives.WriteUInt32LittleEndian(mark[4..], ~(uint)length);
+        using var file = File.OpenHandle(segment, FileMode.Open, FileAccess.Write);
+        RandomAccess.Write(file, mark, 24);
+    }
+
+    /// <summary>Where the records of a segment start, from its index file.</summary>
+    public static long[] RecordStarts(string segment)
+    {
+        var index = File.ReadAllBytes(Path.ChangeExtension(segment, ".idx"));
+        return [.. Enumerable.Range(0, index.Length / 4).Select(i => (long)System.Buffers.Binary.BinaryPrimitives.ReadInt32LittleEndian(index.AsSpan(i * 4)))];
+    }
+
     public static readonly NamespaceConfig Config = new("testns", [
         new EventHubDescription("hub", 4, ["$Default", "group"]),
         new EventHubDescription("one", 1, ["$Default"]),

@@ -3,6 +3,7 @@ using SensorPipeline.Clients;
 
 namespace SensorPipeline.EventHubs.Tests;
 
+[Trait("Category", "Fast")]
 public sealed class HeaderPropertiesTests
 {
     [Theory]
@@ -21,6 +22,7 @@ public sealed class HeaderPropertiesTests
         Assert.Equal(expected, HeaderProperties.Typed(text));
 }
 
+[Trait("Category", "Fast")]
 public sealed class SharedAccessSignatureTests
 {
     private static readonly SasOptions Options = new();
@@ -78,6 +80,7 @@ public sealed class SharedAccessSignatureTests
         Assert.NotNull(SharedAccessSignature.Check(header, "h/messages", Options.KeyName, Options.Key, Now));
 }
 
+[Trait("Category", "Fast")]
 public sealed class OptionsValidatorTests
 {
     [Fact]
@@ -98,6 +101,7 @@ public sealed class OptionsValidatorTests
     }
 }
 
+[Trait("Category", "Fast")]
 public sealed class SasVerifierTests
 {
     [Fact]
@@ -105,7 +109,7 @@ public sealed class SasVerifierTests
     {
         var verifier = new SasVerifier(Microsoft.Extensions.Options.Options.Create(new SasOptions()));
         var now = new DateTimeOffset(2026, 11, 21, 12, 0, 0, TimeSpan.Zero);
-        var token = SharedAccessSignature.Create("sb://ns/ingestion", "RootManageSharedAccessKey", "SAS_KEY_VALUE", now.AddMinutes(5));
+        var token = SharedAccessSignature.Create("sb://ns/ingestion", EventHubsEmulatorAccount.KeyName, EventHubsEmulatorAccount.Key, now.AddMinutes(5));
 
         Assert.Null(verifier.Check(token, "ingestion/messages", now));
         Assert.Null(verifier.Check(token, "ingestion/partitions/0/messages", now));
@@ -118,8 +122,8 @@ public sealed class SasVerifierTests
     {
         var verifier = new SasVerifier(Microsoft.Extensions.Options.Options.Create(new SasOptions()));
         var now = DateTimeOffset.UtcNow;
-        var wrongKey = SharedAccessSignature.Create("sb://ns/", "RootManageSharedAccessKey", "wrong", now.AddMinutes(5));
-        var good = SharedAccessSignature.Create("sb://ns/", "RootManageSharedAccessKey", "SAS_KEY_VALUE", now.AddMinutes(5));
+        var wrongKey = SharedAccessSignature.Create("sb://ns/", EventHubsEmulatorAccount.KeyName, "wrong", now.AddMinutes(5));
+        var good = SharedAccessSignature.Create("sb://ns/", EventHubsEmulatorAccount.KeyName, EventHubsEmulatorAccount.Key, now.AddMinutes(5));
 
         // Every answer is the full check's, and nothing rejected is remembered: not a wrong signature, not a missing
         // or malformed header (the cache is observed directly, so a cache that stores a rejection but still answers
@@ -137,6 +141,7 @@ public sealed class SasVerifierTests
     }
 }
 
+[Trait("Category", "Fast")]
 public sealed class CommandLineTests
 {
     private const string Usage = "usage: x --data <dir>";

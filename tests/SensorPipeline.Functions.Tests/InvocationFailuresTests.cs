@@ -7,6 +7,7 @@ using SensorPipeline.Functions.Storage;
 namespace SensorPipeline.Functions.Tests;
 
 /// <summary>The handler's one exception classifier, one test per branch (a pure unit).</summary>
+[Trait("Category", "Fast")]
 public sealed class InvocationFailuresTests
 {
     [Fact]

@@ -5,6 +5,7 @@ using SensorPipeline.Functions.Tests.Infrastructure;
 namespace SensorPipeline.Functions.Tests;
 
 /// <summary>The request parser on the exact host shapes, in memory (a pure unit).</summary>
+[Trait("Category", "Fast")]
 public sealed class InvocationRequestReaderTests
 {
     private static readonly DateTimeOffset Enqueued = new(2026, 11, 21, 22, 0, 0, 123, TimeSpan.Zero);

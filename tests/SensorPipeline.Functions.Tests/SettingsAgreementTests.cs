@@ -12,6 +12,7 @@ namespace SensorPipeline.Functions.Tests;
 /// same table is checked by infra/tests/settings.test.mjs, so together the handler, the Bicep, function.json and
 /// host.json cannot drift apart.
 /// </summary>
+[Trait("Category", "Fast")]
 public sealed partial class SettingsAgreementTests
 {
     // Options bound from the platform's standard names rather than Section__Property.

@@ -19,6 +19,7 @@ public sealed class StartupTests : IDisposable
     [InlineData("Pipeline__DeviceWrite", "Sideways", "Pipeline:DeviceWrite")]
     [InlineData("Pipeline__BulkMinimumDocuments", "0")]
     [InlineData("Cosmos__ConnectionMode", "Sideways", "Cosmos:ConnectionMode")]
+    [InlineData("Cosmos__ReadingsContainer", "deadletters", "Cosmos__ReadingsContainer and Cosmos__DeadLettersContainer name the same container")]
     public async Task Start_BadSetting_ExitsNamingTheSetting(string setting, string value, string? named = null)
     {
         var settings = Settings();

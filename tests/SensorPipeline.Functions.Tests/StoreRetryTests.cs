@@ -7,27 +7,30 @@ using MsOptions = Microsoft.Extensions.Options.Options;
 
 namespace SensorPipeline.Functions.Tests;
 
-/// <summary>The store-answer classification and the back-off arithmetic (pure units).</summary>
+/// <summary>The store-answer classification (a refusal's status never decides whose fault it is) and the back-off arithmetic (pure units).</summary>
+[Trait("Category", "Fast")]
 public sealed class StoreRetryTests
 {
     [Theory]
-    [InlineData(429, true, false)]
-    [InlineData(408, true, false)]
-    [InlineData(449, true, false)]
-    [InlineData(503, true, false)]
-    [InlineData(410, true, false)]
-    [InlineData(500, true, false)]
-    [InlineData(400, false, true)]
-    [InlineData(413, false, true)]
-    [InlineData(401, false, false)]
-    [InlineData(403, false, false)]
-    [InlineData(404, false, false)]
-    [InlineData(409, false, false)]
-    [InlineData(412, false, false)]
-    public void Classify_Status_TransientOrPermanentRejection(int status, bool transient, bool rejection)
+    [InlineData(429, 0, true)]
+    [InlineData(408, 0, true)]
+    [InlineData(449, 0, true)]
+    [InlineData(503, 0, true)]
+    [InlineData(410, 0, true)]
+    [InlineData(500, 0, true)]
+    [InlineData(403, 3, true)]
+    [InlineData(404, 1002, true)]
+    [InlineData(404, 1013, true)]
+    [InlineData(400, 0, false)]
+    [InlineData(400, 1001, false)]
+    [InlineData(413, 0, false)]
+    [InlineData(401, 0, false)]
+    [InlineData(403, 0, false)]
+    [InlineData(403, 1014, false)]
+    [InlineData(404, 1003, false)]
+    public void FaultOf_StatusAndSubStatus_TransientOrARefusalForTheCanaryToJudge(int status, int subStatus, bool transient)
     {
-        Assert.Equal(transient, StoreStatus.IsTransient((HttpStatusCode)status));
-        Assert.Equal(rejection, StoreStatus.IsPermanentRejection((HttpStatusCode)status));
+        Assert.Equal(transient ? StoreFault.Transient : StoreFault.Refused, StoreStatus.FaultOf((HttpStatusCode)status, subStatus));
     }
 
     [Theory]

@@ -4,6 +4,7 @@ using SensorPipeline.Functions.Storage;
 namespace SensorPipeline.Functions.Tests;
 
 /// <summary>The ids a ReadMany answer holds: only each document's own top-level id counts.</summary>
+[Trait("Category", "Fast")]
 public sealed class StoredIdsTests
 {
     [Fact]

@@ -9,6 +9,7 @@ namespace SensorPipeline.Functions.Tests;
 /// The request parser reading the body as it streams in (a pure unit): whatever the chunking, it gives what a
 /// whole-document parse of the same body gives, and a cut or malformed body is an <see cref="InvalidInvocationException"/>.
 /// </summary>
+[Trait("Category", "Fast")]
 public sealed class StreamingRequestTests
 {
     private static readonly DateTimeOffset Enqueued = new(2026, 11, 21, 22, 0, 0, 123, TimeSpan.Zero);

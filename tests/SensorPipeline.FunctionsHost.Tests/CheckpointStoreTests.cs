@@ -2,6 +2,7 @@ using SensorPipeline.FunctionsHost.Checkpoints;
 
 namespace SensorPipeline.FunctionsHost.Tests;
 
+[Trait("Category", "Fast")]
 public sealed class CheckpointStoreTests : IDisposable
 {
     private readonly string _root = Path.Combine(Path.GetTempPath(), "fh-cp-" + Guid.NewGuid().ToString("N")[..12]);

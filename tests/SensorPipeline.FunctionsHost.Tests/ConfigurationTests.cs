@@ -4,6 +4,7 @@ using SensorPipeline.FunctionsHost.Hubs;
 namespace SensorPipeline.FunctionsHost.Tests;
 
 /// <summary>The loader on its own: defaults, discovery, precedence, and a clear error per bad field.</summary>
+[Trait("Category", "Fast")]
 public sealed class ConfigurationTests : IDisposable
 {
     private readonly string _root = Path.Combine(Path.GetTempPath(), "fh-config-" + Guid.NewGuid().ToString("N")[..12]);

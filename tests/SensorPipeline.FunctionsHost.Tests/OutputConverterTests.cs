@@ -6,6 +6,7 @@ namespace SensorPipeline.FunctionsHost.Tests;
 
 /// <summary>Every conversion rule of an eventHub output value (HttpScriptInvocationResultExtensions.GetBindingValue,
 /// FunctionBinding.ReadAsEnumerable and BindAsyncCollectorAsync&lt;byte[]&gt;), as a table.</summary>
+[Trait("Category", "Fast")]
 public sealed class OutputConverterTests
 {
     private static List<string> Convert(string json, bool binary = false)

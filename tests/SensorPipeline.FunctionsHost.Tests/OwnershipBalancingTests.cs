@@ -6,6 +6,7 @@ namespace SensorPipeline.FunctionsHost.Tests;
 
 /// <summary>Several owners balancing through the real file store, cycle by cycle on a fake clock (10 s interval,
 /// 30 s expiration), as instances of one function would.</summary>
+[Trait("Category", "Fast")]
 public sealed class OwnershipBalancingTests : IDisposable
 {
     private static readonly TimeSpan Interval = TimeSpan.FromSeconds(10);

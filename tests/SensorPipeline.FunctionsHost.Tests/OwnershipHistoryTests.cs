@@ -3,6 +3,7 @@ using SensorPipeline.FunctionsHost.Status;
 namespace SensorPipeline.FunctionsHost.Tests;
 
 /// <summary>The observer's bounded ownership history and its binning for the dashboard (pure: samples in, bins out).</summary>
+[Trait("Category", "Fast")]
 public sealed class OwnershipHistoryTests
 {
     private static readonly DateTimeOffset T0 = new(2026, 1, 1, 0, 0, 0, TimeSpan.Zero);

@@ -3,6 +3,7 @@ using SensorPipeline.FunctionsHost.Ownership;
 
 namespace SensorPipeline.FunctionsHost.Tests;
 
+[Trait("Category", "Fast")]
 public sealed class OwnershipStoreTests : IDisposable
 {
     private static readonly OwnershipScope Scope = new("Seismic", "$Default");

@@ -4,6 +4,7 @@ using SensorPipeline.FunctionsHost.Ownership;
 namespace SensorPipeline.FunctionsHost.Tests;
 
 /// <summary>The balancing algorithm on its own (pure: records in, one claim out), against a fake clock.</summary>
+[Trait("Category", "Fast")]
 public sealed class PartitionLoadBalancerTests
 {
     private static readonly TimeSpan Expiration = TimeSpan.FromSeconds(30);

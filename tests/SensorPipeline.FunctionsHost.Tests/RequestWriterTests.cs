@@ -8,6 +8,7 @@ using SensorPipeline.FunctionsHost.Invocation;
 namespace SensorPipeline.FunctionsHost.Tests;
 
 /// <summary>The request body writer on its own, for the cases the integration tests do not run.</summary>
+[Trait("Category", "Fast")]
 public sealed class RequestWriterTests
 {
     private static JsonElement Write(TriggerDataType dataType, RetryState? retry, params ReceivedEvent[] events)

@@ -3,6 +3,7 @@ using SensorPipeline.FunctionsHost.Invocation;
 
 namespace SensorPipeline.FunctionsHost.Tests;
 
+[Trait("Category", "Fast")]
 public sealed class RetryScheduleTests
 {
     [Theory]

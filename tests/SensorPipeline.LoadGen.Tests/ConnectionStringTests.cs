@@ -3,6 +3,7 @@ using SensorPipeline.LoadGen.Sending;
 
 namespace SensorPipeline.LoadGen.Tests;
 
+[Trait("Category", "Fast")]
 public class ConnectionStringTests
 {
     [Fact]

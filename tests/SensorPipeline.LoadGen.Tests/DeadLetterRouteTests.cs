@@ -5,6 +5,7 @@ using SensorPipeline.Protos;
 namespace SensorPipeline.LoadGen.Tests;
 
 /// <summary>Where a re-driven dead letter goes, from what it records (pure).</summary>
+[Trait("Category", "Fast")]
 public sealed class DeadLetterRouteTests
 {
     private static readonly byte[] Reading = new Reading { DeviceId = "d1", Sequence = 4, Kind = SensorKind.Weather }.ToByteArray();

@@ -1,4 +1,5 @@
 using System.Text.Json;
+using SensorPipeline.Clients;
 using SensorPipeline.LoadGen.Ledger;
 using SensorPipeline.Protos;
 
@@ -23,7 +24,7 @@ public sealed class DevHostSendTests : IDisposable
             AppRoot = app, DataDirectory = _dir.File("data"), HubsFile = RepoLayout.Current.EventHubsConfig, Settings = ["EventHubs:Durability=None"],
         });
         var ledgerPath = _dir.File("ledger.json");
-        var connection = $"Endpoint=sb://127.0.0.1:{devHost.BaseAddress.Port};SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=SAS_KEY_VALUE;UseDevelopmentEmulator=true";
+        var connection = EventHubsEmulatorAccount.ConnectionString(devHost.BaseAddress.Port);
 
         var (exit, output, errors) = await LoadGenProcess.RunAsync(TimeSpan.FromSeconds(60), "--transport", transport, "--connection", connection,
             "--weather", "4", "--seismic", "4", "--count", "2000", "--readings-per-event", "50", "--poison", "1", "--ledger", ledgerPath);

@@ -5,6 +5,7 @@ using SensorPipeline.Protos;
 
 namespace SensorPipeline.LoadGen.Tests;
 
+[Trait("Category", "Fast")]
 public class DeviceFleetTests
 {
     private static readonly DateTimeOffset Now = new(2026, 11, 21, 12, 0, 0, TimeSpan.Zero);

@@ -3,6 +3,7 @@ using SensorPipeline.LoadGen.Sending;
 
 namespace SensorPipeline.LoadGen.Tests;
 
+[Trait("Category", "Fast")]
 public class EntraAuthorizationTests
 {
     /// <summary>Hands out numbered tokens valid for an hour from the clock's now, and counts the requests.</summary>

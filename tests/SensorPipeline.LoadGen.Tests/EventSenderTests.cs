@@ -6,6 +6,7 @@ using SensorPipeline.LoadGen.Sending;
 namespace SensorPipeline.LoadGen.Tests;
 
 /// <summary>The sender against a real HTTP server (Kestrel on a free loopback port) that records requests and answers from a script.</summary>
+[Trait("Category", "Fast")]
 public sealed class EventSenderTests : IAsyncLifetime
 {
     private static readonly SenderSettings Settings = new(4, 4, TimeSpan.FromMilliseconds(10), TimeSpan.FromMilliseconds(50), TimeSpan.FromSeconds(10));
@@ -38,7 +39,7 @@ public sealed class EventSenderTests : IAsyncLifetime
         Assert.Equal("/ingestion/messages", request.Path);
         Assert.Equal("application/octet-stream", request.ContentType);
         Assert.Equal(body, request.Body);
-        AssertValidSas(request.Authorization, "SAS_KEY_VALUE");
+        AssertValidSas(request.Authorization, EventHubsEmulatorAccount.Key);
     }
 
     [Fact]
@@ -128,12 +129,12 @@ public sealed class EventSenderTests : IAsyncLifetime
     internal static void AssertValidSas(string header, string key)
     {
         // The emulator's verifier: key name and signature, not expired, and covering the ingestion hub only.
-        Assert.Null(SharedAccessSignature.Check(header, "ingestion/messages", "RootManageSharedAccessKey", key, DateTimeOffset.UtcNow));
-        Assert.NotNull(SharedAccessSignature.Check(header, "weather/messages", "RootManageSharedAccessKey", key, DateTimeOffset.UtcNow));
+        Assert.Null(SharedAccessSignature.Check(header, "ingestion/messages", EventHubsEmulatorAccount.KeyName, key, DateTimeOffset.UtcNow));
+        Assert.NotNull(SharedAccessSignature.Check(header, "weather/messages", EventHubsEmulatorAccount.KeyName, key, DateTimeOffset.UtcNow));
     }
 
     private static EventSender Create(Uri baseAddress, SenderSettings settings) =>
         new(EventSender.MessagesUriFor(baseAddress, "ingestion"),
-            new SasAuthorization(baseAddress.GetLeftPart(UriPartial.Authority) + "/ingestion", "RootManageSharedAccessKey", "SAS_KEY_VALUE", TimeProvider.System),
+            new SasAuthorization(baseAddress.GetLeftPart(UriPartial.Authority) + "/ingestion", EventHubsEmulatorAccount.KeyName, EventHubsEmulatorAccount.Key, TimeProvider.System),
             settings, TimeProvider.System, NullLogger.Instance);
 }

@@ -5,6 +5,7 @@ using SensorPipeline.LoadGen.Sending;
 
 namespace SensorPipeline.LoadGen.Tests;
 
+[Trait("Category", "Fast")]
 public sealed class LedgerTests : IDisposable
 {
     private static readonly DateTimeOffset Now = new(2026, 11, 21, 12, 0, 0, TimeSpan.Zero);

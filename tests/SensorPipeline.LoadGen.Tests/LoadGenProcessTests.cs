@@ -1,4 +1,5 @@
 using System.Security.Cryptography;
+using SensorPipeline.Clients;
 using SensorPipeline.LoadGen.Ledger;
 using SensorPipeline.Protos;
 
@@ -36,7 +37,7 @@ public sealed class LoadGenProcessTests : IAsyncLifetime, IDisposable
         foreach (var request in accepted)
         {
             Assert.Equal("/ingestion/messages", request.Path);
-            EventSenderTests.AssertValidSas(request.Authorization, "SAS_KEY_VALUE");
+            EventSenderTests.AssertValidSas(request.Authorization, EventHubsEmulatorAccount.Key);
             try
             {
                 readings.AddRange(ReadingBatch.Parser.ParseFrom(request.Body).Readings);

@@ -2,6 +2,7 @@ using SensorPipeline.LoadGen.Sending;
 
 namespace SensorPipeline.LoadGen.Tests;
 
+[Trait("Category", "Fast")]
 public class PacerTests
 {
     [Theory]

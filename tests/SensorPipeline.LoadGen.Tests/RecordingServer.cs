@@ -1,12 +1,13 @@
 using System.Collections.Concurrent;
 using System.Net;
 using Microsoft.AspNetCore.Builder;
-using Microsoft.AspNetCore.Hosting;
-using Microsoft.AspNetCore.Hosting.Server;
 using Microsoft.AspNetCore.Hosting.Server.Features;
+using Microsoft.AspNetCore.Hosting.Server;
+using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Http;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
+using SensorPipeline.Clients;
 
 namespace SensorPipeline.LoadGen.Tests;
 
@@ -55,7 +56,7 @@ internal sealed class RecordingServer : IAsyncDisposable
     }
 
     public string EmulatorConnectionString =>
-        $"Endpoint=sb://127.0.0.1:{BaseAddress.Port};SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=SAS_KEY_VALUE;UseDevelopmentEmulator=true";
+        EventHubsEmulatorAccount.ConnectionString(BaseAddress.Port);
 
     public async ValueTask DisposeAsync()
     {

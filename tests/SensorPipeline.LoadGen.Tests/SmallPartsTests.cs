@@ -6,6 +6,7 @@ using SensorPipeline.LoadGen.Verify;
 
 namespace SensorPipeline.LoadGen.Tests;
 
+[Trait("Category", "Fast")]
 public class SmallPartsTests
 {
     [Theory]

@@ -6,6 +6,7 @@ using LatencyHistogram = SensorPipeline.Functions.Telemetry.LatencyHistogram;
 namespace SensorPipeline.Telemetry.Tests;
 
 /// <summary>A coarser histogram (Telemetry__HistogramBucketsPerDoubling) still reports upper bounds, on LatencyBuckets labels.</summary>
+[Trait("Category", "Fast")]
 public sealed class HistogramResolutionTests
 {
     [Theory]

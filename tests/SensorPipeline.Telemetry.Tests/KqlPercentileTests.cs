@@ -11,6 +11,7 @@ namespace SensorPipeline.Telemetry.Tests;
 /// dashboard gives (LatencyBuckets.Percentile over bucket indices). KQL only sees the label strings of the Buckets pairs, so this is
 /// where a label format that does not sort or parse like its bound would show.
 /// </summary>
+[Trait("Category", "Fast")]
 public sealed class KqlPercentileTests
 {
     private static readonly double[] Quantiles = [0.5, 0.9, 0.99, 0.999];

@@ -110,6 +110,71 @@ public sealed class TrackEndpointTests
     }
 
     [Fact]
+    public async Task Post_AnItemOverTheItemLimit_IsRejectedAlone_AndNotKept()
+    {
+        await using var server = await TelemetryServer.StartAsync();
+        var huge = Metric.Replace("\"Partition\":\"3\"", $"\"Partition\":\"3\",\"padding\":\"{new string('p', 70_000)}\"", StringComparison.Ordinal);
+
+        using var response = await PostAsync(server, Gzip(string.Join('\n', Metric, huge)), gzip: true);
+        var body = await response.Content.ReadFromJsonAsync<JsonElement>();
+
+        // As the service answers an item over its 64 KB limit: that item refused (206, its index), the others kept.
+        Assert.Equal(HttpStatusCode.PartialContent, response.StatusCode);
+        var error = Assert.Single(body.GetProperty("errors").EnumerateArray());
+        Assert.Equal(1, error.GetProperty("index").GetInt32());
+        Assert.Contains("65536", error.GetProperty("message").GetString(), StringComparison.Ordinal);
+        var points = (await server.Http.GetFromJsonAsync<JsonElement>(server.At("telemetry/metrics"))).GetProperty("points");
+        Assert.Single(points.EnumerateArray());
+    }
+
+    [Fact]
+    public async Task Store_IsBoundedByBytes_TheOldestPointsGoFirst()
+    {
+        await using var server = await TelemetryServer.StartAsync(settings: new Dictionary<string, string?> { ["Telemetry:MaxStoredBytes"] = "1048576" });
+
+        // 200 items of ~20 KB of dimensions each (under the item limit): ~8 MB held as .NET strings, over the 1 MiB bound.
+        for (var i = 0; i < 200; i++)
+        {
+            var item = Metric.Replace("\"Partition\":\"3\"", $"\"Partition\":\"{i}\",\"padding\":\"{new string('p', 20_000)}\"", StringComparison.Ordinal);
+            using var response = await PostAsync(server, Encoding.UTF8.GetBytes(item), gzip: false);
+            Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+        }
+
+        var points = (await server.Http.GetFromJsonAsync<JsonElement>(server.At("telemetry/metrics"))).GetProperty("points").EnumerateArray().ToList();
+        Assert.InRange(points.Count, 1, 30);
+        Assert.Equal("199", points[^1].GetProperty("dimensions").GetProperty("Partition").GetString());
+    }
+
+    [Theory]
+    [InlineData("Host", "rebound.example", HttpStatusCode.Forbidden)]
+    [InlineData("Origin", "https://hostile.example", HttpStatusCode.Forbidden)]
+    [InlineData("Origin", "null", HttpStatusCode.Forbidden)]
+    [InlineData("Content-Type", "text/plain", HttpStatusCode.UnsupportedMediaType)]
+    public async Task Post_FromAPageOnAnotherSite_IsRefusedAndKeepsNothing(string header, string value, HttpStatusCode expected)
+    {
+        // A page in the developer's browser can POST here without a preflight only with a CORS-safelisted content type
+        // (text/plain; gzip is recognised by its bytes) and always sends its Origin; DNS rebinding changes the Host.
+        // The SDK sends application/x-json-stream, no Origin, and the endpoint's own loopback Host.
+        await using var server = await TelemetryServer.StartAsync();
+        using var request = new HttpRequestMessage(HttpMethod.Post, server.At("v2/track")) { Content = new ByteArrayContent(Gzip(Metric)) };
+        request.Content.Headers.ContentType = new MediaTypeHeaderValue("application/x-json-stream");
+        if (header == "Content-Type")
+        {
+            request.Content.Headers.ContentType = new MediaTypeHeaderValue(value);
+        }
+        else
+        {
+            request.Headers.TryAddWithoutValidation(header, value);
+        }
+
+        using var response = await server.Http.SendAsync(request);
+
+        Assert.Equal(expected, response.StatusCode);
+        var points = (await server.Http.GetFromJsonAsync<JsonElement>(server.At("telemetry/metrics"))).GetProperty("points");
+        Assert.Empty(points.EnumerateArray());
+    }
+
+    [Fact]
     public async Task Start_BadLimit_FailsNamingTheSetting()
     {
         var e = await Assert.ThrowsAsync<Microsoft.Extensions.Options.OptionsValidationException>(() =>

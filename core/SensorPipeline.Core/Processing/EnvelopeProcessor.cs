@@ -60,103 +60,121 @@ public sealed class EnvelopeProcessor : IDisposable
         ArgumentNullException.ThrowIfNull(envelopes);
         _buffer.ResetWrittenCount();
         _latestIndex.Clear();
-        var pending = new List<PendingDocument>();
-        var latest = new List<DeviceLatest>();
-        var staleStates = new List<StaleDeviceState>();
-        var deadLetters = new List<DeadLetter>();
-        var received = 0;
-        var stale = 0;
-        var oldest = long.MaxValue;
-
+        var batch = new Accumulator();
         foreach (var envelope in envelopes)
         {
-            var body = Unwrap(envelope.Body.Span, out var header);
-            var count = 0;
-            if (header == DeadLetterReason.None)
+            if (TryOpen(envelope, batch, out var body, out var count))
             {
-                header = EnvelopeReader.TryReadHeader(body, _sources, out var kind, out _, out count);
-                if (header == DeadLetterReason.None && kind != _kind)
-                {
-                    header = DeadLetterReason.PayloadMismatch; // an envelope on the wrong hub: keep it whole for a human
-                }
-            }
-
-            if (header != DeadLetterReason.None)
-            {
-                deadLetters.Add(new DeadLetter(Stage, header, envelope.Position, null, null, envelope.Body));
-                continue;
-            }
-
-            received += count;
-            var index = 0;
-            foreach (var entry in EnvelopeReader.EnumerateReadings(body))
-            {
-                var position = index++;
-                if (!EnvelopeReader.TryReadForwardedReading(entry, _sources.Count, out var raw, out var sourceIndex)
-                    || !ReadingDecoder.TryDecode(raw, out var reading))
-                {
-                    deadLetters.Add(new DeadLetter(Stage, DeadLetterReason.Undecodable, envelope.Position, position, null, entry.ToArray()));
-                    continue;
-                }
-
-                // The splitter validated already; checking again costs little and protects against other producers.
-                var reason = ReadingValidator.Validate(reading);
-                if (reason == DeadLetterReason.None && reading.Kind != _kind)
-                {
-                    reason = DeadLetterReason.PayloadMismatch;
-                }
-
-                if (reason != DeadLetterReason.None)
-                {
-                    deadLetters.Add(new DeadLetter(Stage, reason, envelope.Position, position, null, raw.ToArray()));
-                    continue;
-                }
-
-                var source = _sources[sourceIndex];
-                oldest = Math.Min(oldest, source.EnqueuedTimeUnixMs);
-                var staleBy = _staleness.StaleBy(source.EnqueuedTimeUnixMs, nowUnixMs);
-                var deviceId = _deviceIds.Get(reading.DeviceIdUtf8);
-                var id = DocumentIds.ReadingId(deviceId, reading.Sequence, reading.ObservedAt);
-                var offset = _buffer.WrittenCount;
-                _writer.Reset(_buffer);
-                GeoJsonFeatureWriter.Write(_writer, reading, source, staleBy);
-                _writer.Flush();
-                var observedMs = reading.ObservedAt.ToUnixTimeMilliseconds();
-                pending.Add(new PendingDocument(staleBy is null ? DocumentTarget.Live : DocumentTarget.Archive, deviceId, id,
-                    offset, _buffer.WrittenCount - offset, reading.Sequence, source.EnqueuedTimeUnixMs, observedMs));
-
-                if (staleBy is not null)
-                {
-                    // A stale reading stays out of the live view, the device's latest state included, unless the handler
-                    // finds it live already (a redelivery of a batch whose readings were written before the instance died):
-                    // then it is the state that batch never wrote. Rendered now, while the reading is at hand.
-                    stale++;
-                    if (_renderStaleStates && MayWin(reading, source))
-                    {
-                        staleStates.Add(new StaleDeviceState(pending.Count - 1, RenderState(deviceId, id, reading, source)));
-                    }
-
-                    continue;
-                }
-
-                UpdateLatest(latest, deviceId, id, reading, source);
+                batch.Received += count;
+                ProcessReadings(envelope, body, nowUnixMs, batch);
             }
         }
 
-        return new ProcessResult(_buffer.WrittenMemory, pending, latest, staleStates, deadLetters, received, stale, oldest == long.MaxValue ? 0 : oldest);
+        return new ProcessResult(_buffer.WrittenMemory, batch.Pending, batch.Latest, batch.StaleStates, batch.DeadLetters,
+            batch.Received, batch.Stale, batch.Oldest == long.MaxValue ? 0 : batch.Oldest);
     }
 
-    /// <summary>
-    /// The binary envelope of an event body: a text envelope (what the splitter writes) is decoded into a reused
-    /// buffer; anything else is taken as a binary envelope, the format written before text envelopes, which may still
-    /// sit in the hubs after an upgrade (<see cref="EnvelopeText"/> explains why the two cannot be confused).
-    /// </summary>
-    private ReadOnlySpan<byte> Unwrap(ReadOnlySpan<byte> body, out DeadLetterReason reason)
+    /// <summary>Decodes an envelope's text and reads its header; an envelope that cannot be used, or that carries the
+    /// other kind (it is on the wrong hub), is dead-lettered whole for a human, and false is returned.</summary>
+    private bool TryOpen(in InputEvent envelope, Accumulator batch, out ReadOnlySpan<byte> body, out int count)
     {
-        reason = DeadLetterReason.None;
+        count = 0;
+        body = Decode(envelope.Body.Span);
+        var reason = DeadLetterReason.Undecodable;
+        if (!body.IsEmpty)
+        {
+            reason = EnvelopeReader.TryReadHeader(body, _sources, out var kind, out _, out count);
+            if (reason == DeadLetterReason.None && kind != _kind)
+            {
+                reason = DeadLetterReason.PayloadMismatch;
+            }
+        }
+
+        if (reason == DeadLetterReason.None)
+        {
+            return true;
+        }
+
+        batch.DeadLetters.Add(new DeadLetter(Stage, reason, envelope.Position, null, null, envelope.Body));
+        return false;
+    }
+
+    /// <summary>Every reading of one opened envelope: decoded, validated, rendered as a live or archived document.</summary>
+    private void ProcessReadings(in InputEvent envelope, ReadOnlySpan<byte> body, long nowUnixMs, Accumulator batch)
+    {
+        var position = 0;
+        foreach (var entry in EnvelopeReader.EnumerateReadings(body))
+        {
+            if (TryReadValid(entry, envelope, position++, batch, out var reading, out var sourceIndex))
+            {
+                Render(reading, _sources[sourceIndex], nowUnixMs, batch);
+            }
+        }
+    }
+
+    /// <summary>Decodes and validates one forwarded reading; one that cannot be used is dead-lettered with its reason.</summary>
+    private bool TryReadValid(ReadOnlySpan<byte> entry, in InputEvent envelope, int position, Accumulator batch, out ReadingView reading, out int sourceIndex)
+    {
+        reading = default;
+        if (!EnvelopeReader.TryReadForwardedReading(entry, _sources.Count, out var raw, out sourceIndex)
+            || !ReadingDecoder.TryDecode(raw, out reading))
+        {
+            batch.DeadLetters.Add(new DeadLetter(Stage, DeadLetterReason.Undecodable, envelope.Position, position, null, entry.ToArray()));
+            return false;
+        }
+
+        // The splitter validated already; checking again costs little and protects against other producers.
+        var reason = ReadingValidator.Validate(reading);
+        if (reason == DeadLetterReason.None && reading.Kind != _kind)
+        {
+            reason = DeadLetterReason.PayloadMismatch;
+        }
+
+        if (reason == DeadLetterReason.None)
+        {
+            return true;
+        }
+
+        batch.DeadLetters.Add(new DeadLetter(Stage, reason, envelope.Position, position, null, raw.ToArray()));
+        return false;
+    }
+
+    /// <summary>Renders a valid reading's GeoJSON document, live or archived by staleness, and its device state.</summary>
+    private void Render(in ReadingView reading, in SourcePosition source, long nowUnixMs, Accumulator batch)
+    {
+        batch.Oldest = Math.Min(batch.Oldest, source.EnqueuedTimeUnixMs);
+        var staleBy = _staleness.StaleBy(source.EnqueuedTimeUnixMs, nowUnixMs);
+        var deviceId = _deviceIds.Get(reading.DeviceIdUtf8);
+        var id = DocumentIds.ReadingId(deviceId, reading.Sequence, reading.ObservedAt);
+        var offset = _buffer.WrittenCount;
+        _writer.Reset(_buffer);
+        GeoJsonFeatureWriter.Write(_writer, reading, source, staleBy);
+        _writer.Flush();
+        batch.Pending.Add(new PendingDocument(staleBy is null ? DocumentTarget.Live : DocumentTarget.Archive, deviceId, id,
+            offset, _buffer.WrittenCount - offset, reading.Sequence, source.EnqueuedTimeUnixMs, reading.ObservedAt.ToUnixTimeMilliseconds()));
+        if (staleBy is null)
+        {
+            UpdateLatest(batch.Latest, deviceId, id, reading, source);
+            return;
+        }
+
+        // A stale reading stays out of the live view, the device's latest state included, unless the handler finds it
+        // live already (a redelivery of a batch whose readings were written before the instance died): then it is the
+        // state that batch never wrote. Rendered now, while the reading is at hand.
+        batch.Stale++;
+        if (_renderStaleStates && MayWin(reading, source))
+        {
+            batch.StaleStates.Add(new StaleDeviceState(batch.Pending.Count - 1, RenderState(deviceId, id, reading, source)));
+        }
+    }
+
+    /// <summary>The envelope of an event body, decoded from its text form (<see cref="EnvelopeText"/>) into a reused
+    /// buffer; empty when the body is not a text envelope (the only form the splitter writes).</summary>
+    private ReadOnlySpan<byte> Decode(ReadOnlySpan<byte> body)
+    {
         if (!EnvelopeText.IsText(body))
         {
-            return body;
+            return default;
         }
 
         var needed = EnvelopeText.MaxDecodedLength(body);
@@ -165,13 +183,7 @@ public sealed class EnvelopeProcessor : IDisposable
             _decoded = new byte[Math.Max(needed, _decoded.Length * 2)];
         }
 
-        if (!EnvelopeText.TryDecode(body, _decoded, out var written))
-        {
-            reason = DeadLetterReason.Undecodable;
-            return default;
-        }
-
-        return _decoded.AsSpan(0, written);
+        return EnvelopeText.TryDecode(body, _decoded, out var written) ? _decoded.AsSpan(0, written) : default;
     }
 
     /// <summary>False for a reading dated in the future by the device's clock: stored as a reading, never the device's state.</summary>
@@ -217,5 +229,23 @@ public sealed class EnvelopeProcessor : IDisposable
         _writer.Flush();
         return new DeviceLatest(deviceId, _kindName, reading.Sequence, observedAt, version, readingId,
             reading.Longitude, reading.Latitude, reading.AltitudeM, source.EnqueuedTimeUnixMs, offset, _buffer.WrittenCount - offset);
+    }
+
+    /// <summary>What one <see cref="Process"/> call gathers.</summary>
+    private sealed class Accumulator
+    {
+        public List<PendingDocument> Pending { get; } = [];
+
+        public List<DeviceLatest> Latest { get; } = [];
+
+        public List<StaleDeviceState> StaleStates { get; } = [];
+
+        public List<DeadLetter> DeadLetters { get; } = [];
+
+        public int Received { get; set; }
+
+        public int Stale { get; set; }
+
+        public long Oldest { get; set; } = long.MaxValue;
     }
 }

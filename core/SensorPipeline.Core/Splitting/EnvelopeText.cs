@@ -7,8 +7,8 @@ namespace SensorPipeline.Core.Splitting;
 /// bytes in unpadded base64url. Why text: a custom handler can only hand the Functions host several events per
 /// output as a JSON array, and the host sends each element as the UTF-8 of its text (no base64 decoding), so binary
 /// must travel as text. Why base64url: none of its characters is escaped in JSON. Why <c>~</c>: 0x7E is protobuf
-/// field 15 with wire type 6, which does not exist, so no binary envelope (the format written before this one,
-/// possibly still in the hubs after an upgrade) can start with it — processors tell the two apart by the first byte.
+/// field 15 with wire type 6, which does not exist, so no raw protobuf envelope can start with it — a processor
+/// dead-letters a body that is not a text envelope as undecodable, and never mistakes one for the other.
 /// </summary>
 public static class EnvelopeText
 {

@@ -5,6 +5,7 @@ using Microsoft.AspNetCore.Http;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 using SensorPipeline.ApplicationInsights.Storage;
+using SensorPipeline.Emulators.Common;
 
 namespace SensorPipeline.ApplicationInsights;
 
@@ -12,7 +13,10 @@ namespace SensorPipeline.ApplicationInsights;
 /// <c>POST /v2/track</c>: what Microsoft.ApplicationInsights 2.23 sends when its connection string's IngestionEndpoint
 /// points here: <c>Content-Encoding: gzip</c>, <c>Content-Type: application/x-json-stream</c>, one envelope per line.
 /// Answers as the real service does: 200 with <c>{"itemsReceived":n,"itemsAccepted":n,"errors":[]}</c>, 206 with one
-/// error per rejected line (index, statusCode 400, message), 400 when the body itself is unreadable, 413 when too large.
+/// error per rejected line (index, statusCode 400, message; a line over <c>Telemetry__MaxItemBytes</c> too), 400 when the
+/// body itself is unreadable, 413 when too large. A page in the developer's browser is refused before the body is read:
+/// 403 for a Host that is not a loopback name (DNS rebinding) or a foreign Origin, 415 for a content type a page can
+/// send without a preflight — the SDK sends <c>application/x-json-stream</c>, no Origin and the endpoint's own Host.
 /// </summary>
 internal static class TrackEndpoint
 {
@@ -23,6 +27,19 @@ internal static class TrackEndpoint
         var limits = options.Value;
         var logger = loggers.CreateLogger("SensorPipeline.ApplicationInsights");
         var cancellationToken = context.RequestAborted;
+        if (AdminRequestGuard.RejectCrossSite(context.Request) is { } crossSite)
+        {
+            await RejectAsync(context, logger, StatusCodes.Status403Forbidden, crossSite);
+            return;
+        }
+
+        if (!IsTelemetryContentType(context.Request.ContentType))
+        {
+            await RejectAsync(context, logger, StatusCodes.Status415UnsupportedMediaType,
+                $"Content-Type '{context.Request.ContentType}' is not application/x-json-stream or application/json");
+            return;
+        }
+
         if (context.Request.ContentLength > limits.MaxRequestBytes)
         {
             await RejectAsync(context, logger, StatusCodes.Status413PayloadTooLarge, $"body of {context.Request.ContentLength} bytes is over Telemetry__MaxRequestBytes ({limits.MaxRequestBytes})");
@@ -71,7 +88,11 @@ internal static class TrackEndpoint
                 continue;
             }
 
-            if (EnvelopeParser.TryParse(line, metrics) is { } error)
+            if (line.Length > limits.MaxItemBytes)
+            {
+                errors.Add((received, $"the item is {line.Length} bytes; the limit is {limits.MaxItemBytes} (Telemetry__MaxItemBytes)"));
+            }
+            else if (EnvelopeParser.TryParse(line, metrics) is { } error)
             {
                 errors.Add((received, error));
             }
@@ -93,6 +114,12 @@ internal static class TrackEndpoint
 
         await WriteResultAsync(context, errors.Count == 0 ? StatusCodes.Status200OK : StatusCodes.Status206PartialContent, received, errors);
     }
+
+    /// <summary>What the SDK sends; neither is CORS-safelisted, so a cross-site page cannot send it without a preflight.</summary>
+    private static bool IsTelemetryContentType(string? contentType) =>
+        Microsoft.Net.Http.Headers.MediaTypeHeaderValue.TryParse(contentType, out var type)
+        && (type.MediaType.Equals("application/x-json-stream", StringComparison.OrdinalIgnoreCase)
+            || type.MediaType.Equals("application/json", StringComparison.OrdinalIgnoreCase));
 
     private static async Task RejectAsync(HttpContext context, ILogger logger, int status, string reason)
     {

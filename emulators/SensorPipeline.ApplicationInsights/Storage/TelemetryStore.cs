@@ -4,14 +4,16 @@ using Microsoft.Extensions.Options;
 namespace SensorPipeline.ApplicationInsights.Storage;
 
 /// <summary>
-/// What the local ingestion endpoint received: the metric aggregates (bounded: the oldest go first) and the byte and
-/// item counters the cost figure is computed from. Thread-safe; readers get snapshots.
+/// What the local ingestion endpoint received: the metric aggregates (bounded in count and in estimated bytes: the
+/// oldest go first) and the byte and item counters the cost figure is computed from. Thread-safe; readers get snapshots.
 /// </summary>
 public sealed class TelemetryStore(IOptions<TelemetryIngestionOptions> options, TimeProvider clock, ILogger<TelemetryStore> logger)
 {
     private readonly Lock _lock = new();
     private readonly Queue<MetricPoint> _points = new();
     private readonly int _capacity = options.Value.MaxMetricPoints;
+    private readonly long _capacityBytes = options.Value.MaxStoredBytes;
+    private long _bytes;
     private long _sequence;
     private long _evicted;
     private IngestionCounters _counters = new(0, 0, 0, 0, 0, 0, 0, null, null);
@@ -25,14 +27,17 @@ public sealed class TelemetryStore(IOptions<TelemetryIngestionOptions> options, 
         {
             foreach (var m in metrics)
             {
-                if (_points.Count >= _capacity)
+                var point = new MetricPoint(++_sequence, m.Time, now, m.Name, m.Sum, m.Count, m.Min, m.Max, m.IntervalMs, m.RoleInstance, m.Dimensions);
+                var size = SizeOf(point);
+                while (_points.Count > 0 && (_points.Count >= _capacity || _bytes + size > _capacityBytes))
                 {
-                    _points.Dequeue();
+                    _bytes -= SizeOf(_points.Dequeue());
                     warnEvicted |= _evicted == 0;
                     _evicted++;
                 }
 
-                _points.Enqueue(new MetricPoint(++_sequence, m.Time, now, m.Name, m.Sum, m.Count, m.Min, m.Max, m.IntervalMs, m.RoleInstance, m.Dimensions));
+                _points.Enqueue(point);
+                _bytes += size;
             }
 
             var c = _counters;
@@ -52,8 +57,23 @@ public sealed class TelemetryStore(IOptions<TelemetryIngestionOptions> options, 
 
         if (warnEvicted)
         {
-            DevHostTelemetryLog.Evicted(logger, _capacity);
+            DevHostTelemetryLog.Evicted(logger, _capacity, _capacityBytes);
         }
+    }
+
+    /// <summary>Estimated bytes a kept point holds: the record, its strings (UTF-16 with object headers) and every
+    /// dimension it refers to — counted per point even when an envelope's points share them, so the bound holds.</summary>
+    private static long SizeOf(MetricPoint point)
+    {
+        static long Text(string? s) => s is null ? 0 : 24 + (2L * s.Length);
+
+        var size = 160 + Text(point.Name) + Text(point.RoleInstance);
+        foreach (var (key, value) in point.Dimensions)
+        {
+            size += 32 + Text(key) + Text(value);
+        }
+
+        return size;
     }
 
     /// <summary>Byte and item counters since start.</summary>

@@ -178,6 +178,8 @@ internal static class SummaryBuilder
 
         public long Failures { get; private set; }
 
+        public long Systemic { get; private set; }
+
         public long Batches { get; private set; }
 
         public double? FreshnessMax { get; private set; }
@@ -211,6 +213,9 @@ internal static class SummaryBuilder
                 case MetricNames.InvocationFailures:
                     Failures += (long)p.Sum;
                     break;
+                case MetricNames.SystemicFailures:
+                    Systemic += (long)p.Sum;
+                    break;
                 case MetricNames.FreshnessMs:
                     FreshnessMax = Math.Max(FreshnessMax ?? double.MinValue, p.Max);
                     if (p.Time >= _freshnessLastTime)
@@ -234,7 +239,10 @@ internal static class SummaryBuilder
 
         public FunctionSummary ToSummary(string function) =>
             new(function, Events, Readings, Documents, Stale, DeadLetters, Invocations, Failures, Batches,
-                Batches == 0 ? null : (double)Events / Batches, FreshnessMax, FreshnessLast, _endToEnd.Summarize(), _deviceToStore.Summarize());
+                Batches == 0 ? null : (double)Events / Batches, FreshnessMax, FreshnessLast, _endToEnd.Summarize(), _deviceToStore.Summarize())
+            {
+                SystemicFailures = Systemic,
+            };
 
         public FunctionBin ToBin(string function, double seconds) =>
             new(function, Events / seconds, Readings / seconds, Documents / seconds, FreshnessMax,

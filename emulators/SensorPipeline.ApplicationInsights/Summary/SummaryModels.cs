@@ -41,7 +41,11 @@ public sealed record FunctionSummary(
     double? FreshnessMsMax,
     double? FreshnessMsLast,
     LatencySummary? EndToEnd,
-    LatencySummary? DeviceToStore);
+    LatencySummary? DeviceToStore)
+{
+    /// <summary>Failures the handler raised as systemic (the store or the configuration, never the data): what <c>alert-systemic</c> pages on.</summary>
+    public long SystemicFailures { get; init; }
+}
 
 /// <summary>Percentiles exact to one bucket (nearest rank over the bucket counts), the exact max and mean.</summary>
 public sealed record LatencySummary(long Count, double? P50, double? P90, double? P99, double? P999, double? Max, double? Mean);

@@ -13,7 +13,7 @@ internal enum AggregateKind
 
 /// <summary>An aggregate call in the select list. Its argument is fed row by row to an <see cref="Accumulator"/>;
 /// the select list is evaluated once at the end, where this node stands for the accumulated result.</summary>
-internal sealed class AggregateExpr(AggregateKind kind, Expr argument, int slot) : Expr
+internal sealed class AggregateExpr(AggregateKind kind, Expr argument, int slot) : Expr(argument)
 {
     public AggregateKind Kind { get; } = kind;
 

@@ -13,9 +13,35 @@ internal sealed class EvalContext(QValue[] parameters)
     public QValue[]? AggregateResults;
 }
 
-/// <summary>A scalar expression of the query language.</summary>
+/// <summary>A scalar expression of the query language. Its <see cref="Height"/> is known when it is built, from its
+/// children's, so a tree too tall to walk safely is refused as it is built — before anything recurses over it.</summary>
 internal abstract class Expr
 {
+    /// <summary>Most levels an expression tree may have: 2,048. The evaluator, like every walk over a tree (the aggregate
+    /// checks, the query plan, the spatial filters), recurses once per level; a stack overflow cannot be caught and
+    /// would end the process, so the height is bounded instead. Left-associative chains count one level per operator
+    /// (<c>a OR b OR c</c> is three): the SDK's ReadMany query of 1,000 pairs is about 1,000 levels. The service
+    /// documents no such limit; this one is the emulator's.</summary>
+    public const int MaxHeight = 2048;
+
+    protected Expr(params ReadOnlySpan<Expr> children)
+    {
+        var tallest = 0;
+        foreach (var child in children)
+        {
+            tallest = Math.Max(tallest, child.Height);
+        }
+
+        Height = tallest + 1;
+        if (Height > MaxHeight)
+        {
+            throw new SqlQueryException($"The expression is more than {MaxHeight} operations deep; this emulator refuses deeper expressions.");
+        }
+    }
+
+    /// <summary>Levels of the tree below and including this node (1 for a leaf).</summary>
+    public int Height { get; }
+
     public abstract QValue Eval(EvalContext ctx);
 
     /// <summary>The direct sub-expressions, for the parser's checks (aggregates, document references).</summary>
@@ -47,7 +73,7 @@ internal sealed class RootExpr(string alias) : Expr
 }
 
 /// <summary><c>target.name</c> or <c>target["name"]</c>.</summary>
-internal sealed class MemberExpr(Expr target, string name) : Expr
+internal sealed class MemberExpr(Expr target, string name) : Expr(target)
 {
     public Expr Target { get; } = target;
 
@@ -59,7 +85,7 @@ internal sealed class MemberExpr(Expr target, string name) : Expr
 }
 
 /// <summary><c>target[index]</c> with a computed index: a number indexes an array, a string names a property.</summary>
-internal sealed class IndexExpr(Expr target, Expr index) : Expr
+internal sealed class IndexExpr(Expr target, Expr index) : Expr(target, index)
 {
     public Expr Target { get; } = target;
 
@@ -85,7 +111,7 @@ internal sealed class IndexExpr(Expr target, Expr index) : Expr
     public override IEnumerable<Expr> Children => [Target, Index];
 }
 
-internal sealed class ArrayExpr(Expr[] items) : Expr
+internal sealed class ArrayExpr(Expr[] items) : Expr(items)
 {
     public Expr[] Items { get; } = items;
 
@@ -103,7 +129,7 @@ internal sealed class ArrayExpr(Expr[] items) : Expr
     public override IEnumerable<Expr> Children => Items;
 }
 
-internal sealed class ObjectExpr(string[] names, Expr[] values) : Expr
+internal sealed class ObjectExpr(string[] names, Expr[] values) : Expr(values)
 {
     public string[] Names { get; } = names;
 
@@ -124,7 +150,7 @@ internal sealed class ObjectExpr(string[] names, Expr[] values) : Expr
 }
 
 /// <summary><c>cond ? a : b</c>: a when cond is true, b otherwise (also when cond is not a boolean).</summary>
-internal sealed class ConditionalExpr(Expr condition, Expr whenTrue, Expr whenFalse) : Expr
+internal sealed class ConditionalExpr(Expr condition, Expr whenTrue, Expr whenFalse) : Expr(condition, whenTrue, whenFalse)
 {
     public override QValue Eval(EvalContext ctx)
     {
@@ -136,7 +162,7 @@ internal sealed class ConditionalExpr(Expr condition, Expr whenTrue, Expr whenFa
 }
 
 /// <summary><c>a ?? b</c>: a unless it is undefined.</summary>
-internal sealed class CoalesceExpr(Expr left, Expr right) : Expr
+internal sealed class CoalesceExpr(Expr left, Expr right) : Expr(left, right)
 {
     public override QValue Eval(EvalContext ctx)
     {

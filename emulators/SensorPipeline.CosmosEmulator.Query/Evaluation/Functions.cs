@@ -4,7 +4,7 @@ namespace SensorPipeline.CosmosEmulator.Query.Evaluation;
 
 /// <summary>A call of a built-in scalar function. Arguments are evaluated by the function itself, so a call
 /// allocates nothing beyond its result.</summary>
-internal sealed class FunctionExpr(Builtin function, Expr[] args) : Expr
+internal sealed class FunctionExpr(Builtin function, Expr[] args) : Expr(args)
 {
     public Builtin Function { get; } = function;
 

@@ -20,7 +20,7 @@ internal enum BinaryOp
 
 /// <summary>Comparison, arithmetic and string concatenation. Any operand of the wrong type makes the result
 /// undefined, as do non-finite arithmetic results (JSON has no NaN or infinity).</summary>
-internal sealed class BinaryExpr(BinaryOp op, Expr left, Expr right) : Expr
+internal sealed class BinaryExpr(BinaryOp op, Expr left, Expr right) : Expr(left, right)
 {
     public BinaryOp Op => op;
 
@@ -81,7 +81,7 @@ internal sealed class BinaryExpr(BinaryOp op, Expr left, Expr right) : Expr
 }
 
 /// <summary><c>a AND b</c> in three-valued logic: false if either side is false, true if both are true, else undefined.</summary>
-internal sealed class AndExpr(Expr left, Expr right) : Expr
+internal sealed class AndExpr(Expr left, Expr right) : Expr(left, right)
 {
     public Expr Left => left;
 
@@ -108,7 +108,7 @@ internal sealed class AndExpr(Expr left, Expr right) : Expr
 }
 
 /// <summary><c>a OR b</c> in three-valued logic: true if either side is true, false if both are false, else undefined.</summary>
-internal sealed class OrExpr(Expr left, Expr right) : Expr
+internal sealed class OrExpr(Expr left, Expr right) : Expr(left, right)
 {
     public override QValue Eval(EvalContext ctx)
     {
@@ -137,7 +137,7 @@ internal enum UnaryOp
     Plus,
 }
 
-internal sealed class UnaryExpr(UnaryOp op, Expr operand) : Expr
+internal sealed class UnaryExpr(UnaryOp op, Expr operand) : Expr(operand)
 {
     public override QValue Eval(EvalContext ctx)
     {
@@ -154,7 +154,7 @@ internal sealed class UnaryExpr(UnaryOp op, Expr operand) : Expr
 }
 
 /// <summary><c>x [NOT] IN (a, b, …)</c>: true when x equals one of the items (same type, deep equality).</summary>
-internal sealed class InExpr(Expr value, Expr[] items, bool negated) : Expr
+internal sealed class InExpr(Expr value, Expr[] items, bool negated) : Expr([value, .. items])
 {
     public override QValue Eval(EvalContext ctx)
     {
@@ -181,7 +181,7 @@ internal sealed class InExpr(Expr value, Expr[] items, bool negated) : Expr
 }
 
 /// <summary><c>x [NOT] BETWEEN low AND high</c>, i.e. <c>x &gt;= low AND x &lt;= high</c> (undefined across types).</summary>
-internal sealed class BetweenExpr(Expr value, Expr low, Expr high, bool negated) : Expr
+internal sealed class BetweenExpr(Expr value, Expr low, Expr high, bool negated) : Expr(value, low, high)
 {
     public override QValue Eval(EvalContext ctx)
     {

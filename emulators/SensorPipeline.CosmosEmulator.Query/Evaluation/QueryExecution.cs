@@ -17,6 +17,10 @@ internal sealed class QueryExecution : IDisposable
     private readonly Utf8JsonWriter _writer;
     private readonly long _skip;
     private readonly long _take;
+    private long _scannedBytes;
+    private long _matched;
+    private long _matchedBytes;
+    private int _current;
 
     public QueryExecution(QueryModel model, IReadOnlyList<KeyValuePair<string, JsonElement>>? parameters)
     {
@@ -50,12 +54,20 @@ internal sealed class QueryExecution : IDisposable
             return Page(RowWithoutSource(), 0);
         }
 
-        if (_model.Aggregates.Count > 0)
-        {
-            return RunAggregate(documents);
-        }
+        var result = _model.Aggregates.Count > 0 ? RunAggregate(Counted(documents))
+            : _model.OrderBy.Count > 0 ? RunOrdered(Counted(documents)) : RunStreaming(Counted(documents));
+        return result with { BytesScanned = _scannedBytes, DocumentsMatched = _matched, BytesMatched = _matchedBytes };
+    }
 
-        return _model.OrderBy.Count > 0 ? RunOrdered(documents) : RunStreaming(documents);
+    /// <summary>The documents as the loops read them, their sizes counted (the basis of a query's charge).</summary>
+    private IEnumerable<ReadOnlyMemory<byte>> Counted(IEnumerable<ReadOnlyMemory<byte>> documents)
+    {
+        foreach (var document in documents)
+        {
+            _current = document.Length;
+            _scannedBytes += document.Length;
+            yield return document;
+        }
     }
 
     public void Dispose() => _writer.Dispose();
@@ -205,7 +217,17 @@ internal sealed class QueryExecution : IDisposable
         return new QueryResult(page, scanned);
     }
 
-    private bool Matches() => _model.Where is null || _model.Where.Eval(_ctx) is { Kind: QKind.Boolean, Boolean: true };
+    private bool Matches()
+    {
+        if (_model.Where is not null && _model.Where.Eval(_ctx) is not { Kind: QKind.Boolean, Boolean: true })
+        {
+            return false;
+        }
+
+        _matched++;
+        _matchedBytes += _current;
+        return true;
+    }
 
     /// <summary>The output of the current row as UTF-8 JSON, or null when the row yields nothing
     /// (SELECT VALUE of undefined).</summary>

@@ -7,8 +7,14 @@ namespace SensorPipeline.CosmosEmulator.Query.Parsing;
 /// ||, + -, * / %, unary - +, then property access and indexing.</summary>
 internal sealed partial class Parser
 {
+    /// <summary>Most levels of nesting the parser descends: parentheses, NOT, unary signs, array and object literals,
+    /// function arguments and indexes, each a level. The parser recurses about a dozen frames per level, so this bounds
+    /// its stack as <see cref="Expr.MaxHeight"/> bounds the evaluator's; the service documents no such limit.</summary>
+    internal const int MaxNesting = 128;
+
     private Expr Expression()
     {
+        using var level = Nest();
         var condition = Coalesce();
         if (!AcceptSymbol("?"))
         {
@@ -54,7 +60,16 @@ internal sealed partial class Parser
         return left;
     }
 
-    private Expr Not() => Accept("NOT") ? new UnaryExpr(UnaryOp.Not, Not()) : Comparison();
+    private Expr Not()
+    {
+        if (!Accept("NOT"))
+        {
+            return Comparison();
+        }
+
+        using var level = Nest();
+        return new UnaryExpr(UnaryOp.Not, Not());
+    }
 
     private Expr Comparison()
     {
@@ -187,11 +202,13 @@ internal sealed partial class Parser
     {
         if (AcceptSymbol("-"))
         {
+            using var level = Nest();
             return new UnaryExpr(UnaryOp.Negate, Unary());
         }
 
         if (AcceptSymbol("+"))
         {
+            using var level = Nest();
             return new UnaryExpr(UnaryOp.Plus, Unary());
         }
 
@@ -224,5 +241,23 @@ internal sealed partial class Parser
                 return target;
             }
         }
+    }
+
+    /// <summary>Enters one level of nesting; past <see cref="MaxNesting"/> the query is refused where the level begins.</summary>
+    private NestingLevel Nest()
+    {
+        if (++_nesting > MaxNesting)
+        {
+            _nesting--;
+            throw Error($"The query nests expressions more than {MaxNesting} levels deep; this emulator refuses deeper nesting");
+        }
+
+        return new NestingLevel(this);
+    }
+
+    /// <summary>Leaves the level on dispose.</summary>
+    private readonly ref struct NestingLevel(Parser parser)
+    {
+        public void Dispose() => parser._nesting--;
     }
 }

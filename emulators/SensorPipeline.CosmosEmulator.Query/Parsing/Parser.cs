@@ -16,6 +16,7 @@ internal sealed partial class Parser
     private readonly Dictionary<string, int> _parameters = new(StringComparer.Ordinal);
     private readonly List<AggregateExpr> _aggregates = [];
     private int _pos;
+    private int _nesting;
     private string? _alias;
     private bool _inSelect;
     private bool _inAggregate;

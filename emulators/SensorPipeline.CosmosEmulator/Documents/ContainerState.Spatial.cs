@@ -19,8 +19,9 @@ internal sealed partial class ContainerState
     public bool HasSpatialIndex(IReadOnlyList<string> path) => _spatialPaths.Any(indexed => Covers(indexed, path));
 
     /// <summary>The live documents the spatial index finds in the filter's box, or null when no spatial index covers its
-    /// path (the caller scans). The documents are copied as references under the gate.</summary>
-    public List<StoredDocument>? SpatialCandidates(SpatialFilter filter, string? partitionKey, long now)
+    /// path (the caller scans). With <paramref name="range"/>, only documents of that partition key range. The documents
+    /// are copied as references under the gate.</summary>
+    public List<StoredDocument>? SpatialCandidates(SpatialFilter filter, string? partitionKey, long now, int? range = null)
     {
         ArgumentNullException.ThrowIfNull(filter);
         lock (Gate)
@@ -46,7 +47,7 @@ internal sealed partial class ContainerState
             var result = new List<StoredDocument>();
             foreach (var key in grid.Find(filter, partitionKey))
             {
-                if (Find(key.PartitionKey, key.Id, now) is { } document)
+                if ((range is null || RangeOfKey(key.PartitionKey) == range) && Find(key.PartitionKey, key.Id, now) is { } document)
                 {
                     result.Add(document);
                 }

@@ -2,7 +2,7 @@ using System.Text.Json;
 using System.Text.Json.Nodes;
 using SensorPipeline.CosmosEmulator.Batch;
 using SensorPipeline.CosmosEmulator.Log;
-using SensorPipeline.CosmosEmulator.Throttling;
+using SensorPipeline.CosmosEmulator.Charging;
 
 namespace SensorPipeline.CosmosEmulator.Documents;
 
@@ -11,7 +11,8 @@ internal sealed partial class EmulatorStore
     /// <summary>
     /// A TransactionalBatch: the operations run in order against one partition under the container's lock, each
     /// seeing the ones before it; if one fails nothing is applied (it reports its status, the others 424), else every
-    /// change is applied and written as one log record, so a crash never leaves half a batch.
+    /// change is written as one log record and becomes visible together once it is durable, so neither a crash nor a
+    /// full disk ever leaves half a batch.
     /// </summary>
     public async Task<IReadOnlyList<BatchOperationResult>> ExecuteAtomicAsync(ContainerState container, string key, IReadOnlyList<BatchOperation> operations,
         Func<string, Func<ReadOnlyMemory<byte>, bool>> predicate)
@@ -37,21 +38,9 @@ internal sealed partial class EmulatorStore
                 }
             }
 
-            foreach (var (id, document) in staged)
-            {
-                if (document is null)
-                {
-                    container.Remove(key, id);
-                }
-                else
-                {
-                    container.Put(key, id, document);
-                }
-            }
-
             if (mutations.Count > 0)
             {
-                logged = _log.AppendAsync(MutationCodec.Encode([.. mutations]));
+                logged = Append(container, [.. mutations], [.. staged.Select(s => (key, s.Key, s.Value))]);
             }
         }
 
@@ -64,7 +53,7 @@ internal sealed partial class EmulatorStore
     {
         ArgumentNullException.ThrowIfNull(error);
         var body = JsonSerializer.SerializeToUtf8Bytes(new JsonObject { ["code"] = error.Code, ["message"] = error.Message });
-        return new BatchOperationResult(error.Status, error.SubStatus, ResourceBody: body, RetryAfterMilliseconds: retryAfterMs);
+        return new BatchOperationResult(error.Status, error.SubStatus, ResourceBody: body, RequestCharge: error.RequestCharge, RetryAfterMilliseconds: retryAfterMs);
     }
 
     private static StoredDocument Stage(ContainerState container, string key, string id, JsonElement root, StoredDocument? existing,
@@ -79,17 +68,17 @@ internal sealed partial class EmulatorStore
     private static BatchOperationResult Stage(ContainerState container, string key, BatchOperation operation, Dictionary<string, StoredDocument?> staged,
         List<Mutation> mutations, long now, Func<string, Func<ReadOnlyMemory<byte>, bool>> predicate)
     {
-        StoredDocument? Current(string id) => staged.TryGetValue(id, out var document) ? document : container.Find(key, id, now);
+        StoredDocument? Current(string id) => staged.TryGetValue(id, out var document) ? document : container.FindLatest(key, id, now);
         void CheckIfMatch(StoredDocument? existing, string id)
         {
             if (operation.IfMatch is { Length: > 0 } ifMatch && ifMatch != "*" && existing?.ETag != ifMatch)
             {
-                throw StoreException.PreconditionFailed($"Document '{id}' has a different ETag.");
+                throw StoreException.PreconditionFailed($"Document '{id}' has a different ETag.", existing is null ? 0 : RequestCharge.PointRead(existing.Json.Length));
             }
         }
 
-        BatchOperationResult Written(int status, StoredDocument document) =>
-            new(status, 0, document.ETag, operation.MinimalReturnPreference ? default : document.Json, RequestCharge.Write(document.Json.Length));
+        BatchOperationResult Written(int status, StoredDocument document, StoredDocument? existing, bool patch = false) =>
+            new(status, 0, document.ETag, operation.MinimalReturnPreference ? default : document.Json, container.WriteCharge(document, existing, patch).RequestUnits);
 
         switch (operation.Kind)
         {
@@ -107,7 +96,7 @@ internal sealed partial class EmulatorStore
                 var existing = Current(id);
                 if (operation.Kind == BatchOperationKind.Create && existing is not null)
                 {
-                    throw StoreException.Conflict($"Document '{id}'.");
+                    throw StoreException.Conflict($"Document '{id}'.", RequestCharge.PointRead(existing.Json.Length));
                 }
 
                 if (operation.Kind == BatchOperationKind.Replace && existing is null)
@@ -120,13 +109,15 @@ internal sealed partial class EmulatorStore
                     CheckIfMatch(existing, id);
                 }
 
-                return Written(existing is null ? 201 : 200, Stage(container, key, id, root, existing, staged, mutations, now));
+                return Written(existing is null ? 201 : 200, Stage(container, key, id, root, existing, staged, mutations, now), existing);
             }
 
             case BatchOperationKind.Read:
             {
                 var id = operation.Id ?? throw new StoreException(400, "BadRequest", "A read operation needs an id.");
-                var existing = Current(id) ?? throw StoreException.NotFound($"Document '{id}'.");
+
+                // A read returns what is durable (or this batch's own change), never another request's pending version.
+                var existing = (staged.TryGetValue(id, out var own) ? own : container.Find(key, id, now)) ?? throw StoreException.NotFound($"Document '{id}'.");
                 return operation.IfNoneMatch == existing.ETag
                     ? new BatchOperationResult(304, 0, existing.ETag, RequestCharge: RequestCharge.PointRead(existing.Json.Length))
                     : new BatchOperationResult(200, 0, existing.ETag, existing.Json, RequestCharge.PointRead(existing.Json.Length));
@@ -139,7 +130,7 @@ internal sealed partial class EmulatorStore
                 CheckIfMatch(existing, id);
                 staged[id] = null;
                 mutations.Add(new Mutation(MutationKind.DeleteDocument, container.DatabaseId, container.Id, key, id, default, "", now, null));
-                return new BatchOperationResult(204, 0, RequestCharge: RequestCharge.Write(existing.Json.Length));
+                return new BatchOperationResult(204, 0, RequestCharge: container.DeleteCharge(existing));
             }
 
             case BatchOperationKind.Patch:
@@ -150,11 +141,11 @@ internal sealed partial class EmulatorStore
                 var (operations, condition) = PatchApplier.ParseRequest(operation.ResourceBody);
                 if (condition is not null && !predicate(condition)(existing.Json))
                 {
-                    throw StoreException.PreconditionFailed($"The filter predicate is false for document '{id}'.");
+                    throw StoreException.PreconditionFailed($"The filter predicate is false for document '{id}'.", RequestCharge.PointRead(existing.Json.Length));
                 }
 
                 using var patched = Patched(container, key, id, existing, operations);
-                return Written(200, Stage(container, key, id, patched.RootElement, existing, staged, mutations, now));
+                return Written(200, Stage(container, key, id, patched.RootElement, existing, staged, mutations, now), existing, patch: true);
             }
 
             default:

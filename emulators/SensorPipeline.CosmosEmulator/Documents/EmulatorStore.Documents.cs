@@ -1,5 +1,6 @@
 using System.Text.Json;
 using System.Text.Json.Nodes;
+using SensorPipeline.CosmosEmulator.Charging;
 using SensorPipeline.CosmosEmulator.Log;
 
 namespace SensorPipeline.CosmosEmulator.Documents;
@@ -21,8 +22,8 @@ internal sealed partial class EmulatorStore
 {
     /// <summary>Creates, upserts or replaces a document. <paramref name="headerKey"/> is the canonical partition key
     /// from the request (null when the client sent none); the document's own key must match it. Returns 201 or 200
-    /// and the stored document once the write is as durable as the mode promises.</summary>
-    public async Task<(int Status, StoredDocument Document)> WriteAsync(ContainerState container, WriteKind kind, string? headerKey, string? addressId,
+    /// and the stored document (with the one it replaced, if any) once the write is as durable as the mode promises.</summary>
+    public async Task<(int Status, StoredDocument Document, StoredDocument? Previous)> WriteAsync(ContainerState container, WriteKind kind, string? headerKey, string? addressId,
         ReadOnlyMemory<byte> body, string? ifMatch)
     {
         ArgumentNullException.ThrowIfNull(container);
@@ -37,14 +38,15 @@ internal sealed partial class EmulatorStore
         var key = KeyOf(container, root, headerKey);
         int status;
         StoredDocument stored;
+        StoredDocument? existing;
         Task logged;
         lock (container.Gate)
         {
-            var existing = container.Find(key, id, Now);
+            existing = container.FindLatest(key, id, Now);
             switch (kind)
             {
                 case WriteKind.Create when existing is not null:
-                    throw StoreException.Conflict($"Document '{id}'.");
+                    throw StoreException.Conflict($"Document '{id}'.", RequestCharge.PointRead(existing.Json.Length));
                 case WriteKind.Replace when existing is null:
                     throw StoreException.NotFound($"Document '{id}'.");
                 default:
@@ -53,7 +55,7 @@ internal sealed partial class EmulatorStore
 
             if (ifMatch is not null && kind != WriteKind.Create && (existing is null || existing.ETag != ifMatch))
             {
-                throw StoreException.PreconditionFailed($"Document '{id}' has a different ETag.");
+                throw StoreException.PreconditionFailed($"Document '{id}' has a different ETag.", existing is null ? 0 : RequestCharge.PointRead(existing.Json.Length));
             }
 
             stored = Store(container, key, id, root, existing, out logged);
@@ -61,7 +63,7 @@ internal sealed partial class EmulatorStore
         }
 
         await logged;
-        return (status, stored);
+        return (status, stored, existing);
     }
 
     /// <summary>The live document, or 404.</summary>
@@ -79,14 +81,13 @@ internal sealed partial class EmulatorStore
         Task logged;
         lock (container.Gate)
         {
-            existing = container.Find(key, id, Now) ?? throw StoreException.NotFound($"Document '{id}'.");
+            existing = container.FindLatest(key, id, Now) ?? throw StoreException.NotFound($"Document '{id}'.");
             if (ifMatch is not null && existing.ETag != ifMatch)
             {
                 throw StoreException.PreconditionFailed($"Document '{id}' has a different ETag.");
             }
 
-            container.Remove(key, id);
-            logged = _log.AppendAsync(MutationCodec.Encode([new Mutation(MutationKind.DeleteDocument, container.DatabaseId, container.Id, key, id, default, "", Now, null)]));
+            logged = Append(container, [new Mutation(MutationKind.DeleteDocument, container.DatabaseId, container.Id, key, id, default, "", Now, null)], [(key, id, null)]);
         }
 
         await logged;
@@ -95,25 +96,26 @@ internal sealed partial class EmulatorStore
 
     /// <summary>Applies patch operations to a document: 404 when absent, 412 when <paramref name="ifMatch"/> differs or
     /// <paramref name="condition"/> (the filter predicate) is false for the current document, 400 when an operation
-    /// cannot apply or would change the id or partition key.</summary>
-    public async Task<StoredDocument> PatchAsync(ContainerState container, string key, string id, IReadOnlyList<PatchOperation> operations,
+    /// cannot apply or would change the id or partition key. Returns the stored document and the one it replaced.</summary>
+    public async Task<(StoredDocument Document, StoredDocument Previous)> PatchAsync(ContainerState container, string key, string id, IReadOnlyList<PatchOperation> operations,
         Func<ReadOnlyMemory<byte>, bool>? condition, string? ifMatch)
     {
         ArgumentNullException.ThrowIfNull(container);
         ArgumentNullException.ThrowIfNull(operations);
         StoredDocument stored;
+        StoredDocument existing;
         Task logged;
         lock (container.Gate)
         {
-            var existing = container.Find(key, id, Now) ?? throw StoreException.NotFound($"Document '{id}'.");
+            existing = container.FindLatest(key, id, Now) ?? throw StoreException.NotFound($"Document '{id}'.");
             if (ifMatch is not null && existing.ETag != ifMatch)
             {
-                throw StoreException.PreconditionFailed($"Document '{id}' has a different ETag.");
+                throw StoreException.PreconditionFailed($"Document '{id}' has a different ETag.", RequestCharge.PointRead(existing.Json.Length));
             }
 
             if (condition is not null && !condition(existing.Json))
             {
-                throw StoreException.PreconditionFailed($"The filter predicate is false for document '{id}'.");
+                throw StoreException.PreconditionFailed($"The filter predicate is false for document '{id}'.", RequestCharge.PointRead(existing.Json.Length));
             }
 
             using var patched = Patched(container, key, id, existing, operations);
@@ -121,17 +123,22 @@ internal sealed partial class EmulatorStore
         }
 
         await logged;
-        return stored;
+        return (stored, existing);
     }
 
-    /// <summary>Builds the stored document, puts it and queues its log record; the caller holds the container's lock.</summary>
+    /// <summary>Builds the stored document and queues its log record; the caller holds the container's lock.</summary>
     private StoredDocument Store(ContainerState container, string key, string id, JsonElement root, StoredDocument? existing, out Task logged)
     {
         var (stored, mutation) = NewVersion(container, key, id, root, existing, Now);
-        container.Put(key, id, stored);
-        logged = _log.AppendAsync(MutationCodec.Encode([mutation]));
+        logged = Append(container, [mutation], [(key, id, stored)]);
         return stored;
     }
+
+    /// <summary>Queues one record of <paramref name="mutations"/> with the document versions it writes, staged as pending:
+    /// later writes are checked against them, readers see them only once the log's writer commits them (the record is
+    /// durable). The caller holds the container's lock, which orders the record with the checks that led to it.</summary>
+    private Task Append(ContainerState container, Mutation[] mutations, (string PartitionKey, string Id, StoredDocument? Document)[] versions) =>
+        _log.AppendAsync(MutationCodec.Encode(mutations), new PendingWrite(container, versions));
 
     /// <summary>The next version of a document (a new ETag and <c>_ts</c>; the <c>_rid</c> kept) and its log mutation.</summary>
     private static (StoredDocument Document, Mutation Mutation) NewVersion(ContainerState container, string key, string id, JsonElement root, StoredDocument? existing, long now)

@@ -17,38 +17,21 @@ internal sealed partial class EmulatorStore
             writer.WriteString("_colls", "colls/");
             writer.WriteString("_users", "users/");
         });
-        DatabaseState database;
-        Task logged;
-        lock (_metadata)
-        {
-            if (_databases.ContainsKey(id))
-            {
-                throw StoreException.Conflict($"Database '{id}'.");
-            }
-
-            _databases[id] = database = new DatabaseState(resource);
-            logged = _log.AppendAsync(MutationCodec.Encode([new Mutation(MutationKind.PutDatabase, id, "", "", id, resource, "", Now, null)]));
-        }
-
-        await logged;
+        var database = new DatabaseState(resource);
+        await ChangeMetadataAsync(
+            () => Require(!_databases.ContainsKey(id), () => StoreException.Conflict($"Database '{id}'.")),
+            new Mutation(MutationKind.PutDatabase, id, "", "", id, resource, "", Now, null),
+            () => _databases[id] = database);
         return database;
     }
 
-    public async Task DeleteDatabaseAsync(DatabaseState database)
+    public Task DeleteDatabaseAsync(DatabaseState database)
     {
         ArgumentNullException.ThrowIfNull(database);
-        Task logged;
-        lock (_metadata)
-        {
-            if (!_databases.Remove(database.Id))
-            {
-                throw StoreException.NotFound($"Database '{database.Id}'.");
-            }
-
-            logged = _log.AppendAsync(MutationCodec.Encode([new Mutation(MutationKind.DeleteDatabase, database.Id, "", "", database.Id, default, "", Now, null)]));
-        }
-
-        await logged;
+        return ChangeMetadataAsync(
+            () => Require(_databases.ContainsKey(database.Id), () => StoreException.NotFound($"Database '{database.Id}'.")),
+            new Mutation(MutationKind.DeleteDatabase, database.Id, "", "", database.Id, default, "", Now, null),
+            () => _databases.Remove(database.Id));
     }
 
     public async Task<ContainerState> CreateContainerAsync(DatabaseState database, JsonElement body)
@@ -57,25 +40,15 @@ internal sealed partial class EmulatorStore
         var id = RequireId(body, "container");
         var rid = ResourceIds.NewContainer(database.Rid);
         var resource = ContainerResource(body, rid, database.Rid);
-        ContainerState container;
-        Task logged;
-        lock (_metadata)
-        {
-            if (!_databases.ContainsKey(database.Id))
+        var container = new ContainerState(database.Id, resource, NewBudget()) { RequestedRanges = _options.PartitionKeyRanges };
+        await ChangeMetadataAsync(
+            () =>
             {
-                throw StoreException.NotFound($"Database '{database.Id}'.");
-            }
-
-            if (database.Containers.ContainsKey(id))
-            {
-                throw StoreException.Conflict($"Container '{id}'.");
-            }
-
-            database.Containers[id] = container = new ContainerState(database.Id, resource, NewBudget());
-            logged = _log.AppendAsync(MutationCodec.Encode([new Mutation(MutationKind.PutContainer, database.Id, id, "", id, resource, "", Now, null)]));
-        }
-
-        await logged;
+                Require(_databases.ContainsKey(database.Id), () => StoreException.NotFound($"Database '{database.Id}'."));
+                Require(!database.Containers.ContainsKey(id), () => StoreException.Conflict($"Container '{id}'."));
+            },
+            new Mutation(MutationKind.PutContainer, database.Id, id, "", id, resource, "", Now, null),
+            () => database.Containers[id] = container);
         return container;
     }
 
@@ -90,47 +63,82 @@ internal sealed partial class EmulatorStore
         }
 
         var resource = ContainerResource(body, container.Rid, database.Rid);
-        Task logged;
-        lock (_metadata)
-        {
-            using (var replacement = JsonDocument.Parse(resource))
-            using (var current = JsonDocument.Parse(container.Resource))
+        await ChangeMetadataAsync(
+            () => Require(SamePartitionKey(resource, container.Resource), () => new StoreException(400, "BadRequest", "A container's partition key cannot change.")),
+            new Mutation(MutationKind.PutContainer, database.Id, container.Id, "", container.Id, resource, "", Now, null),
+            () =>
             {
-                if (replacement.RootElement.GetProperty("partitionKey").GetProperty("paths").GetRawText()
-                    != current.RootElement.GetProperty("partitionKey").GetProperty("paths").GetRawText())
+                lock (container.Gate)
                 {
-                    throw new StoreException(400, "BadRequest", "A container's partition key cannot change.");
+                    container.Update(resource);
                 }
-            }
-
-            lock (container.Gate)
-            {
-                container.Update(resource);
-            }
-
-            logged = _log.AppendAsync(MutationCodec.Encode([new Mutation(MutationKind.PutContainer, database.Id, container.Id, "", container.Id, resource, "", Now, null)]));
-        }
-
-        await logged;
+            });
         return container;
     }
 
-    public async Task DeleteContainerAsync(DatabaseState database, ContainerState container)
+    public Task DeleteContainerAsync(DatabaseState database, ContainerState container)
     {
         ArgumentNullException.ThrowIfNull(database);
         ArgumentNullException.ThrowIfNull(container);
-        Task logged;
-        lock (_metadata)
+        return ChangeMetadataAsync(
+            () => Require(database.Containers.ContainsKey(container.Id), () => StoreException.NotFound($"Container '{container.Id}'.")),
+            new Mutation(MutationKind.DeleteContainer, database.Id, container.Id, "", container.Id, default, "", Now, null),
+            () => database.Containers.Remove(container.Id));
+    }
+
+    /// <summary>One metadata change at a time: <paramref name="check"/> (throws the refusal) runs against the committed
+    /// metadata, the record is written, and the log's writer applies <paramref name="apply"/> once it is durable —
+    /// before the next change is checked. Metadata changes are rare, so they need no pending versions.</summary>
+    private async Task ChangeMetadataAsync(Action check, Mutation mutation, Action apply)
+    {
+        await _metadataWrites.WaitAsync();
+        try
         {
-            if (!database.Containers.Remove(container.Id))
+            lock (_metadata)
             {
-                throw StoreException.NotFound($"Container '{container.Id}'.");
+                check();
             }
 
-            logged = _log.AppendAsync(MutationCodec.Encode([new Mutation(MutationKind.DeleteContainer, database.Id, container.Id, "", container.Id, default, "", Now, null)]));
+            await _log.AppendAsync(MutationCodec.Encode([mutation]), new MetadataChange(() =>
+            {
+                lock (_metadata)
+                {
+                    apply();
+                }
+            }));
         }
+        finally
+        {
+            _metadataWrites.Release();
+        }
+    }
 
-        await logged;
+    private static void Require(bool condition, Func<StoreException> refusal)
+    {
+        if (!condition)
+        {
+            throw refusal();
+        }
+    }
+
+    private static bool SamePartitionKey(byte[] replacement, byte[] current)
+    {
+        using var next = JsonDocument.Parse(replacement);
+        using var now = JsonDocument.Parse(current);
+        return next.RootElement.GetProperty("partitionKey").GetProperty("paths").GetRawText()
+            == now.RootElement.GetProperty("partitionKey").GetProperty("paths").GetRawText();
+    }
+
+    /// <summary>A metadata record's effect: applied when durable; nothing to undo when it is not written.</summary>
+    private sealed class MetadataChange(Action apply) : IRecordEffect
+    {
+        public bool IsCurrent => true;
+
+        public void Apply() => apply();
+
+        public void Discard(bool writeFailed)
+        {
+        }
     }
 
     private byte[] ContainerResource(JsonElement body, string rid, string databaseRid) => Resource(body, (writer) =>

@@ -24,7 +24,7 @@ internal sealed partial class EmulatorStore
                     }
                     else
                     {
-                        database.Containers[m.Container] = new ContainerState(m.Database, m.Body.ToArray(), NewBudget());
+                        database.Containers[m.Container] = new ContainerState(m.Database, m.Body.ToArray(), NewBudget()) { RequestedRanges = _options.PartitionKeyRanges };
                     }
 
                     break;

@@ -1,17 +1,20 @@
 using SensorPipeline.CosmosEmulator.Hosting;
 using SensorPipeline.CosmosEmulator.Log;
 using SensorPipeline.CosmosEmulator.Throttling;
+using SensorPipeline.Emulators.Common;
 
 namespace SensorPipeline.CosmosEmulator.Documents;
 
 /// <summary>
-/// The account's data: databases, containers and documents in memory, every change written to the mutation log
-/// before it is acknowledged. Metadata changes take <see cref="_metadata"/>; document changes take their container's
-/// lock, which also orders their log records.
+/// The account's data: databases, containers and documents in memory. Every change is written to the mutation log
+/// first and made visible by the log's writer once it is durable, then acknowledged: a write the disk refused leaves
+/// nothing behind. Metadata changes take <see cref="_metadata"/> (one at a time); document changes take their
+/// container's lock, which also orders their log records.
 /// </summary>
 internal sealed partial class EmulatorStore : IAsyncDisposable
 {
     private readonly Lock _metadata = new();
+    private readonly SemaphoreSlim _metadataWrites = new(1, 1);
     private readonly Dictionary<string, DatabaseState> _databases = new(StringComparer.Ordinal);
     private readonly CosmosEmulatorOptions _options;
     private readonly TimeProvider _time;
@@ -27,13 +30,14 @@ internal sealed partial class EmulatorStore : IAsyncDisposable
     /// <summary>The mutation log (its size and compactions, for status and tests).</summary>
     public MutationLog Log => _log;
 
-    /// <summary>Opens the store in <paramref name="dataDirectory"/>, replaying its log.</summary>
-    public static EmulatorStore Open(string dataDirectory, CosmosEmulatorOptions options, TimeProvider time, ILogger logger)
+    /// <summary>Opens the store in <paramref name="dataDirectory"/>, replaying its log; the log writes through
+    /// <paramref name="storage"/>.</summary>
+    public static EmulatorStore Open(string dataDirectory, CosmosEmulatorOptions options, TimeProvider time, ILogger logger, LogStorage storage)
     {
         ArgumentNullException.ThrowIfNull(options);
         var store = new EmulatorStore(options, time);
         store._log = MutationLog.Open(dataDirectory, options.Durability, options.FlushInterval, options.CompactionThresholdBytes,
-            store.Replay, store.SnapshotRecords, store.LiveBytes, logger);
+            store.Replay, store.SnapshotRecords, store.LiveBytes, logger, storage);
         store.PurgeExpired();
         return store;
     }
@@ -143,5 +147,6 @@ internal sealed partial class EmulatorStore : IAsyncDisposable
     {
         await _purge.DisposeAsync();
         await _log.DisposeAsync();
+        _metadataWrites.Dispose();
     }
 }

@@ -33,9 +33,14 @@ public sealed class StoreException : Exception
 
     public int SubStatus { get; }
 
+    /// <summary>What the refusal cost, when the store had to read the document to decide (412, 409); else 0.</summary>
+    public double RequestCharge { get; init; }
+
     public static StoreException NotFound(string what) => new(404, "NotFound", $"Entity with the specified id does not exist in the system. {what}");
 
-    public static StoreException Conflict(string what) => new(409, "Conflict", $"Entity with the specified id already exists in the system. {what}");
+    public static StoreException Conflict(string what, double requestCharge = 0) =>
+        new(409, "Conflict", $"Entity with the specified id already exists in the system. {what}") { RequestCharge = requestCharge };
 
-    public static StoreException PreconditionFailed(string what) => new(412, "PreconditionFailed", $"Operation cannot be performed because one of the specified precondition is not met. {what}");
+    public static StoreException PreconditionFailed(string what, double requestCharge = 0) =>
+        new(412, "PreconditionFailed", $"Operation cannot be performed because one of the specified precondition is not met. {what}") { RequestCharge = requestCharge };
 }

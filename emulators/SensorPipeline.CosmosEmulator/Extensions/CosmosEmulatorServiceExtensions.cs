@@ -6,6 +6,7 @@ using SensorPipeline.CosmosEmulator.Queries;
 using SensorPipeline.CosmosEmulator.Security;
 using SensorPipeline.CosmosEmulator.Documents;
 using SensorPipeline.CosmosEmulator.Throttling;
+using SensorPipeline.Emulators.Common;
 
 namespace Microsoft.Extensions.DependencyInjection;
 
@@ -21,9 +22,10 @@ public static class CosmosEmulatorServiceExtensions
         services.AddSingleton<IValidateOptions<CosmosEmulatorOptions>, CosmosEmulatorOptionsValidator>();
         services.TryAddSingleton(TimeProvider.System);
         services.AddSingleton(sp => sp.GetRequiredService<IOptions<CosmosEmulatorOptions>>().Value);
+        services.AddSingleton<LogStorage>();
         services.AddSingleton(sp => EmulatorStore.Open(dataDirectory, sp.GetRequiredService<CosmosEmulatorOptions>(), sp.GetRequiredService<TimeProvider>(),
-            sp.GetRequiredService<ILoggerFactory>().CreateLogger("SensorPipeline.CosmosEmulator.Documents")));
-        services.AddSingleton(sp => new MasterKeyAuthorizer(Convert.FromBase64String(sp.GetRequiredService<CosmosEmulatorOptions>().AccountKey)));
+            sp.GetRequiredService<ILoggerFactory>().CreateLogger("SensorPipeline.CosmosEmulator.Documents"), sp.GetRequiredService<LogStorage>()));
+        services.AddSingleton(sp => new MasterKeyAuthorizer(Convert.FromBase64String(sp.GetRequiredService<CosmosEmulatorOptions>().AccountKey), sp.GetRequiredService<TimeProvider>()));
         services.AddSingleton<FaultInjector>();
         services.AddSingleton<QueryRunner>();
         services.AddSingleton<GatewayDispatcher>();

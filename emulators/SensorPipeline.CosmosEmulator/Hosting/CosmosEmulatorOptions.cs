@@ -34,6 +34,12 @@ public sealed class CosmosEmulatorOptions
     /// expire. Default 00:00:05 (5 s); from 100 ms to 1 hour.</summary>
     public TimeSpan TimeToLivePurgeInterval { get; set; } = TimeSpan.FromSeconds(5);
 
+    /// <summary>How many physical partition key ranges each container with a hash-version-2 partition key is served as
+    /// (the SDKs' default; other containers get one). Keys are placed by the SDKs' own hash, the ranges split the key
+    /// space evenly, and the SDKs read them from <c>pkranges</c> and group bulk and cross-partition queries by range as
+    /// in Azure. Default 1; from 1 to 1,024.</summary>
+    public int PartitionKeyRanges { get; set; } = 1;
+
     /// <summary>Most documents one query page returns when the client sets no <c>x-ms-max-item-count</c>.
     /// Default 100 (the service's default); from 1 to 10,000.</summary>
     public int DefaultPageSize { get; set; } = 100;

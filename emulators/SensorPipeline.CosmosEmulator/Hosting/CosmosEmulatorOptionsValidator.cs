@@ -42,6 +42,11 @@ public sealed class CosmosEmulatorOptionsValidator : IValidateOptions<CosmosEmul
             failures.Add($"{Prefix}{nameof(options.TimeToLivePurgeInterval)} must be from 00:00:00.100 to 01:00:00, got {options.TimeToLivePurgeInterval}.");
         }
 
+        if (options.PartitionKeyRanges is < 1 or > 1024)
+        {
+            failures.Add($"{Prefix}{nameof(options.PartitionKeyRanges)} must be from 1 to 1024, got {options.PartitionKeyRanges}.");
+        }
+
         if (options.DefaultPageSize is < 1 or > 10_000)
         {
             failures.Add($"{Prefix}{nameof(options.DefaultPageSize)} must be from 1 to 10000, got {options.DefaultPageSize}.");

@@ -1,6 +1,7 @@
 using System.Net;
 using System.Text.Json;
 using SensorPipeline.CosmosEmulator.Throttling;
+using SensorPipeline.Emulators.Common;
 
 namespace SensorPipeline.CosmosEmulator.Http;
 
@@ -8,9 +9,10 @@ internal sealed partial class GatewayDispatcher
 {
     /// <summary>
     /// The fault endpoint for chaos runs and tests, loopback only and never a simple cross-site request (POST/PUT with
-    /// the <c>x-emulator-admin</c> header): <c>POST /_emulator/faults</c> injects a fault
+    /// the <c>x-emulator-admin</c> header, a loopback <c>Host</c> and no foreign <c>Origin</c>): <c>POST /_emulator/faults</c> injects a fault
     /// (<see cref="FaultRequest"/>), <c>DELETE /_emulator/faults</c> clears it, <c>PUT /_emulator/throughput</c> sets
-    /// one container's RU/s budget (<see cref="ThroughputRequest"/>).
+    /// one container's RU/s budget (<see cref="ThroughputRequest"/>), <c>GET /_emulator/charges</c> reads every
+    /// container's request units by operation since start or the last <c>DELETE /_emulator/charges</c>.
     /// </summary>
     private async Task AdminAsync(HttpContext context, string[] segments)
     {
@@ -18,6 +20,13 @@ internal sealed partial class GatewayDispatcher
         if (remote is null || !IPAddress.IsLoopback(remote) || context.Request.Headers[CosmosHeaders.AdminHeader].Count == 0)
         {
             await GatewayResponse.ErrorAsync(context, 403, "Forbidden", $"The fault endpoint takes loopback requests carrying the {CosmosHeaders.AdminHeader} header.");
+            return;
+        }
+
+        // A page in the developer's browser: a rebound host name, or another site's Origin.
+        if (AdminRequestGuard.RejectCrossSite(context.Request) is { } crossSite)
+        {
+            await GatewayResponse.ErrorAsync(context, 403, "Forbidden", crossSite);
             return;
         }
 
@@ -53,9 +62,52 @@ internal sealed partial class GatewayDispatcher
                 GatewayLog.BudgetSet(logger, budget.Database, budget.Container, budget.RequestUnitsPerSecond);
                 await GatewayResponse.EmptyAsync(context, 204, 0);
                 return;
+            case ["_emulator", "charges"] when HttpMethods.IsGet(method):
+                await ChargesAsync(context);
+                return;
+            case ["_emulator", "charges"] when HttpMethods.IsDelete(method):
+                foreach (var database in store.Databases)
+                {
+                    foreach (var each in store.ContainersOf(database))
+                    {
+                        each.Ledger.Reset();
+                    }
+                }
+
+                await GatewayResponse.EmptyAsync(context, 204, 0);
+                return;
             default:
                 await NotSupported(context);
                 return;
         }
+    }
+
+    /// <summary><c>{"containers":[{"database":…,"container":…,"operations":{"create":{"count":n,"requestUnits":x},…}}]}</c>;
+    /// <c>expiry</c> is TTL deletes, taken from the container's throughput in the background as the service does.</summary>
+    private Task ChargesAsync(HttpContext context)
+    {
+        var buffer = new System.Buffers.ArrayBufferWriter<byte>(1024);
+        using (var writer = new Utf8JsonWriter(buffer))
+        {
+            writer.WriteStartObject();
+            writer.WriteStartArray("containers");
+            foreach (var database in store.Databases)
+            {
+                foreach (var container in store.ContainersOf(database))
+                {
+                    writer.WriteStartObject();
+                    writer.WriteString("database", database.Id);
+                    writer.WriteString("container", container.Id);
+                    writer.WritePropertyName("operations");
+                    container.Ledger.Write(writer);
+                    writer.WriteEndObject();
+                }
+            }
+
+            writer.WriteEndArray();
+            writer.WriteEndObject();
+        }
+
+        return GatewayResponse.JsonAsync(context, 200, buffer.WrittenMemory, 0);
     }
 }

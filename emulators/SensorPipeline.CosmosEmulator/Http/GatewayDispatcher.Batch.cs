@@ -2,7 +2,7 @@ using System.Buffers;
 using SensorPipeline.CosmosEmulator.Batch;
 using SensorPipeline.CosmosEmulator.Queries;
 using SensorPipeline.CosmosEmulator.Documents;
-using SensorPipeline.CosmosEmulator.Throttling;
+using SensorPipeline.CosmosEmulator.Charging;
 
 namespace SensorPipeline.CosmosEmulator.Http;
 
@@ -28,11 +28,12 @@ internal sealed partial class GatewayDispatcher
         if (IsTrue(request.Headers[CosmosHeaders.BatchAtomic]))
         {
             var key = HeaderKey(request) ?? RequiredKey(container);
+            AddressedRange(request, container, key);
             results = await store.ExecuteAtomicAsync(container, key, operations, QueryRunner.Predicate);
         }
         else
         {
-            results = await ExecuteEachAsync(container, operations, HeaderKey(request));
+            results = await ExecuteEachAsync(container, operations, HeaderKey(request), AddressedRange(request, container, null));
         }
 
         double charge = 0;
@@ -41,6 +42,10 @@ internal sealed partial class GatewayDispatcher
         {
             charge += result.RequestCharge;
             writes |= operation.IsWrite && result.IsSuccess;
+            if (result.RequestCharge > 0)
+            {
+                container.Ledger.Add(ChargedOf(operation.Kind, result), result.RequestCharge);
+            }
         }
 
         container.Budget.Charge(charge);
@@ -56,7 +61,8 @@ internal sealed partial class GatewayDispatcher
 
     /// <summary>Bulk: every operation on its own. They start in request order (each takes its container lock in
     /// turn) and their log writes share group commits, so a bulk request costs about one fsync, not one per item.</summary>
-    private async Task<IReadOnlyList<BatchOperationResult>> ExecuteEachAsync(ContainerState container, IReadOnlyList<BatchOperation> operations, string? headerKey)
+    private async Task<IReadOnlyList<BatchOperationResult>> ExecuteEachAsync(ContainerState container, IReadOnlyList<BatchOperation> operations, string? headerKey,
+        int? range)
     {
         var pending = new Task<BatchOperationResult>[operations.Count];
         for (var i = 0; i < operations.Count; i++)
@@ -69,19 +75,25 @@ internal sealed partial class GatewayDispatcher
                 continue;
             }
 
-            pending[i] = ExecuteOneAsync(container, operation, headerKey);
+            pending[i] = ExecuteOneAsync(container, operation, headerKey, range);
         }
 
         return await Task.WhenAll(pending);
     }
 
-    private async Task<BatchOperationResult> ExecuteOneAsync(ContainerState container, BatchOperation operation, string? headerKey)
+    private async Task<BatchOperationResult> ExecuteOneAsync(ContainerState container, BatchOperation operation, string? headerKey, int? range)
     {
         try
         {
             var key = operation.PartitionKeyJson is { } json
                 ? PartitionKeys.FromHeader(json) ?? throw new StoreException(400, "BadRequest", $"The operation's partition key '{json}' is not a JSON array.")
                 : headerKey;
+            if (range is { } addressed)
+            {
+                // Bulk sends one request per range: every operation's key must hash into it, as the SDK placed it.
+                CheckInRange(container, key, addressed);
+            }
+
             var ifMatch = operation.IfMatch is { Length: > 0 } etag && etag != "*" ? etag : null;
             switch (operation.Kind)
             {
@@ -92,20 +104,20 @@ internal sealed partial class GatewayDispatcher
                     }
 
                     var kind = operation.Kind switch { BatchOperationKind.Create => WriteKind.Create, BatchOperationKind.Upsert => WriteKind.Upsert, _ => WriteKind.Replace };
-                    var (status, written) = await store.WriteAsync(container, kind, key, operation.Kind == BatchOperationKind.Replace ? operation.Id : null,
+                    var (status, written, previous) = await store.WriteAsync(container, kind, key, operation.Kind == BatchOperationKind.Replace ? operation.Id : null,
                         operation.ResourceBody, ifMatch);
-                    return Result(status, written, operation.MinimalReturnPreference);
+                    return Result(container, status, written, previous, operation.MinimalReturnPreference);
                 case BatchOperationKind.Read:
                     var read = store.Read(container, key ?? RequiredKey(container), operation.Id ?? "");
                     return new BatchOperationResult(200, 0, read.ETag, read.Json, RequestCharge.PointRead(read.Json.Length));
                 case BatchOperationKind.Delete:
                     var deleted = await store.DeleteAsync(container, key ?? RequiredKey(container), operation.Id ?? "", ifMatch);
-                    return new BatchOperationResult(204, 0, RequestCharge: RequestCharge.Write(deleted.Json.Length));
+                    return new BatchOperationResult(204, 0, RequestCharge: container.DeleteCharge(deleted));
                 case BatchOperationKind.Patch:
                     var (patches, condition) = PatchApplier.ParseRequest(operation.ResourceBody);
-                    var patched = await store.PatchAsync(container, key ?? RequiredKey(container), operation.Id ?? "", patches,
+                    var (patched, before) = await store.PatchAsync(container, key ?? RequiredKey(container), operation.Id ?? "", patches,
                         condition is null ? null : QueryRunner.Predicate(condition), ifMatch);
-                    return Result(200, patched, operation.MinimalReturnPreference);
+                    return Result(container, 200, patched, before, operation.MinimalReturnPreference, patch: true);
                 default:
                     throw new StoreException(400, "BadRequest", $"Batch operation {operation.Kind} is not supported.");
             }
@@ -116,6 +128,18 @@ internal sealed partial class GatewayDispatcher
         }
     }
 
-    private static BatchOperationResult Result(int status, StoredDocument document, bool minimal) =>
-        new(status, 0, document.ETag, minimal ? default : document.Json, RequestCharge.Write(document.Json.Length));
+    private static BatchOperationResult Result(ContainerState container, int status, StoredDocument document, StoredDocument? previous, bool minimal,
+        bool patch = false) =>
+        new(status, 0, document.ETag, minimal ? default : document.Json, container.WriteCharge(document, previous, patch).RequestUnits);
+
+    /// <summary>What an operation's charge is totalled under: its kind and outcome (201 a create, 200 a replace).</summary>
+    private static ChargedOperation ChargedOf(BatchOperationKind kind, BatchOperationResult result) => (kind, result.StatusCode) switch
+    {
+        (_, 409 or 412) => ChargedOperation.Refused,
+        (BatchOperationKind.Read, _) => ChargedOperation.Read,
+        (BatchOperationKind.Delete, _) => ChargedOperation.Delete,
+        (BatchOperationKind.Patch, _) => ChargedOperation.Patch,
+        (_, 201) => ChargedOperation.Create,
+        _ => ChargedOperation.Replace,
+    };
 }

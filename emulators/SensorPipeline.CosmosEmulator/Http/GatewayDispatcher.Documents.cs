@@ -1,6 +1,6 @@
 using SensorPipeline.CosmosEmulator.Queries;
 using SensorPipeline.CosmosEmulator.Documents;
-using SensorPipeline.CosmosEmulator.Throttling;
+using SensorPipeline.CosmosEmulator.Charging;
 
 namespace SensorPipeline.CosmosEmulator.Http;
 
@@ -39,8 +39,8 @@ internal sealed partial class GatewayDispatcher
                 return;
             }
 
-            var (status, document) = await store.WriteAsync(container, kind, HeaderKey(request), null, body, IfMatch(request));
-            await WrittenAsync(context, container, status, document);
+            var (status, document, previous) = await Charged(container, store.WriteAsync(container, kind, HeaderKey(request), null, body, IfMatch(request)));
+            await WrittenAsync(context, container, status, document, previous);
         }
         else if (HttpMethods.IsGet(request.Method))
         {
@@ -73,8 +73,8 @@ internal sealed partial class GatewayDispatcher
                 return;
             }
 
-            var (status, document) = await store.WriteAsync(container, WriteKind.Replace, HeaderKey(request), id, body, IfMatch(request));
-            await WrittenAsync(context, container, status, document);
+            var (status, document, previous) = await Charged(container, store.WriteAsync(container, WriteKind.Replace, HeaderKey(request), id, body, IfMatch(request)));
+            await WrittenAsync(context, container, status, document, previous);
             return;
         }
 
@@ -83,7 +83,7 @@ internal sealed partial class GatewayDispatcher
         {
             var document = store.Read(container, key, id);
             var charge = RequestCharge.PointRead(document.Json.Length);
-            container.Budget.Charge(charge);
+            container.Charge(ChargedOperation.Read, charge);
             if (request.Headers.IfNoneMatch.ToString() == document.ETag)
             {
                 await GatewayResponse.EmptyAsync(context, 304, charge, document.ETag);
@@ -94,9 +94,9 @@ internal sealed partial class GatewayDispatcher
         }
         else if (HttpMethods.IsDelete(method))
         {
-            var deleted = await store.DeleteAsync(container, key, id, IfMatch(request));
-            var charge = RequestCharge.Write(deleted.Json.Length);
-            container.Budget.Charge(charge);
+            var deleted = await Charged(container, store.DeleteAsync(container, key, id, IfMatch(request)));
+            var charge = container.DeleteCharge(deleted);
+            container.Charge(ChargedOperation.Delete, charge);
             GatewayResponse.Written();
             await GatewayResponse.EmptyAsync(context, 204, charge);
         }
@@ -104,8 +104,8 @@ internal sealed partial class GatewayDispatcher
         {
             var (operations, condition) = PatchApplier.ParseRequest(await ReadBodyAsync(context));
             var predicate = condition is null ? null : QueryRunner.Predicate(condition);
-            var document = await store.PatchAsync(container, key, id, operations, predicate, IfMatch(request));
-            await WrittenAsync(context, container, 200, document);
+            var (document, previous) = await Charged(container, store.PatchAsync(container, key, id, operations, predicate, IfMatch(request)));
+            await WrittenAsync(context, container, 200, document, previous, patch: true);
         }
         else
         {
@@ -113,10 +113,11 @@ internal sealed partial class GatewayDispatcher
         }
     }
 
-    private static Task WrittenAsync(HttpContext context, ContainerState container, int status, StoredDocument document)
+    private static Task WrittenAsync(HttpContext context, ContainerState container, int status, StoredDocument document, StoredDocument? previous,
+        bool patch = false)
     {
-        var charge = RequestCharge.Write(document.Json.Length);
-        container.Budget.Charge(charge);
+        var (operation, charge) = container.WriteCharge(document, previous, patch);
+        container.Charge(operation, charge);
         GatewayResponse.Written();
 
         // The SDKs can ask for no body on writes (Prefer: return=minimal / EnableContentResponseOnWrite = false).
@@ -126,6 +127,21 @@ internal sealed partial class GatewayDispatcher
         }
 
         return GatewayResponse.JsonAsync(context, status, document.Json, charge, document.ETag);
+    }
+
+    /// <summary>Awaits a store call; a refusal that cost something (a 412 or 409 read the document) is charged before
+    /// it becomes the error answer, which carries the charge too.</summary>
+    private static async Task<T> Charged<T>(ContainerState container, Task<T> call)
+    {
+        try
+        {
+            return await call;
+        }
+        catch (StoreException e) when (e.RequestCharge > 0)
+        {
+            container.Charge(ChargedOperation.Refused, e.RequestCharge);
+            throw;
+        }
     }
 
     private static Task Throttled(HttpContext context, int retryAfterMs) =>

@@ -6,9 +6,6 @@ namespace SensorPipeline.CosmosEmulator.Http;
 
 internal sealed partial class GatewayDispatcher
 {
-    /// <summary>The partition key ranges' ETag: the one range never changes, so a client holding it is up to date.</summary>
-    private const string RangesETag = "\"pkranges-1\"";
-
     /// <summary>The account: its one region is this endpoint (for reads and writes), session consistency, and the
     /// query engine limits the SDKs read before planning queries.</summary>
     private static Task AccountAsync(HttpContext context)
@@ -152,42 +149,6 @@ internal sealed partial class GatewayDispatcher
         {
             await NotSupported(context);
         }
-    }
-
-    /// <summary>One partition key range covering the whole key space ("" to "FF"): the SDKs route every key to it.
-    /// The SDKs read the ranges as a change feed until 304, so a request carrying the current ETag gets 304.</summary>
-    private async Task PartitionKeyRangesAsync(HttpContext context, string db, string coll)
-    {
-        var (_, container) = Find(db, coll);
-        if (context.Request.Headers.IfNoneMatch.ToString() == RangesETag)
-        {
-            await GatewayResponse.EmptyAsync(context, 304, 1, RangesETag);
-            return;
-        }
-
-        var buffer = new ArrayBufferWriter<byte>(512);
-        var rid = ResourceIds.PartitionKeyRange(container.Rid, 0);
-        using (var writer = new Utf8JsonWriter(buffer))
-        {
-            writer.WriteStartObject();
-            writer.WriteString("_rid", rid);
-            writer.WriteString("id", "0");
-            writer.WriteString("_etag", RangesETag);
-            writer.WriteString("minInclusive", "");
-            writer.WriteString("maxExclusive", "FF");
-            writer.WriteNumber("ridPrefix", 0);
-            writer.WriteString("_self", $"{container.SelfLink}pkranges/{rid}/");
-            writer.WriteNumber("throughputFraction", 1);
-            writer.WriteString("status", "online");
-            writer.WriteStartArray("parents");
-            writer.WriteEndArray();
-            writer.WriteNumber("_ts", store.Now);
-            writer.WriteNumber("_lsn", 1);
-            writer.WriteEndObject();
-        }
-
-        context.Response.Headers.ETag = RangesETag;
-        await GatewayResponse.FeedAsync(context, container.Rid, "PartitionKeyRanges", [buffer.WrittenSpan.ToArray()], 1, null);
     }
 
     /// <summary>Offers: none (throughput is the emulator's configured budget, not a resource); an empty feed lets a

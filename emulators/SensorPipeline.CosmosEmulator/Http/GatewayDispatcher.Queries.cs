@@ -2,7 +2,8 @@ using System.Buffers;
 using System.Globalization;
 using System.Text.Json;
 using SensorPipeline.CosmosEmulator.Documents;
-using SensorPipeline.CosmosEmulator.Throttling;
+using SensorPipeline.CosmosEmulator.Charging;
+using SensorPipeline.CosmosEmulator.Queries;
 
 namespace SensorPipeline.CosmosEmulator.Http;
 
@@ -29,20 +30,28 @@ internal sealed partial class GatewayDispatcher
     private async Task QueryDocumentsAsync(HttpContext context, ContainerState container)
     {
         using var request = queries.Parse(await ReadBodyAsync(context));
+        IndexUse.CheckOrderBy(request.Query, container.Policy);
         var key = HeaderKey(context.Request);
-        var page = queries.Execute(request, () => Candidates(container, key, request), Continuation(context.Request), PageSize(context.Request), MaxPageBytes);
-        var charge = RequestCharge.Query(page.DocumentsScanned, page.Bytes);
-        container.Budget.Charge(charge);
+        var range = AddressedRange(context.Request, container, key);
+        if (key is null && range is not null && container.Ranges.Count > 1 && request.Query.MergesAcrossRanges)
+        {
+            throw new StoreException(400, "BadRequest",
+                $"This emulator serves '{container.Id}' as {container.Ranges.Count} partition key ranges and plans no cross-partition ORDER BY, TOP, OFFSET/LIMIT or aggregate (its plan leaves merging to the SDK); give the query a partition key, or run the emulator with Cosmos:PartitionKeyRanges=1.");
+        }
+
+        var page = queries.Execute(request, () => Candidates(container, key, range, request), Continuation(context.Request), PageSize(context.Request), MaxPageBytes);
+        var charge = QueryCharge(page, IndexUse.ServesFilter(request.Query, container.Policy));
+        container.Charge(ChargedOperation.Query, charge);
         await GatewayResponse.FeedAsync(context, container.Rid, "Documents", page.Items, charge, page.Continuation);
     }
 
     /// <summary>The documents a query must read: those a spatial index finds for its spatial term when the container's
     /// policy indexes that path, else all of them (the service's full scan, charged per document).</summary>
-    private List<ReadOnlyMemory<byte>> Candidates(ContainerState container, string? key, Queries.QueryRunner.Request request)
+    private List<ReadOnlyMemory<byte>> Candidates(ContainerState container, string? key, int? range, Queries.QueryRunner.Request request)
     {
-        if (request.Query.FindSpatialFilter(request.Parameters) is not { } filter || container.SpatialCandidates(filter, key, store.Now) is not { } found)
+        if (request.Query.FindSpatialFilter(request.Parameters) is not { } filter || container.SpatialCandidates(filter, key, store.Now, range) is not { } found)
         {
-            return Documents(container, key);
+            return Documents(container, key, range);
         }
 
         var documents = new List<ReadOnlyMemory<byte>>(found.Count);
@@ -59,7 +68,7 @@ internal sealed partial class GatewayDispatcher
     {
         using var request = queries.Parse(await ReadBodyAsync(context));
         var page = queries.Execute(request, () => [.. resources.Select(r => (ReadOnlyMemory<byte>)r)], Continuation(context.Request), PageSize(context.Request), MaxPageBytes);
-        await GatewayResponse.FeedAsync(context, rid, itemsName, page.Items, RequestCharge.Query(page.DocumentsScanned, page.Bytes), page.Continuation);
+        await GatewayResponse.FeedAsync(context, rid, itemsName, page.Items, QueryCharge(page, indexed: false), page.Continuation);
     }
 
     /// <summary>GET <c>/docs</c>: every document, paged (the change feed is not emulated: see the README).</summary>
@@ -72,15 +81,26 @@ internal sealed partial class GatewayDispatcher
         }
 
         using var request = queries.Parse("""{"query":"SELECT * FROM c"}"""u8.ToArray());
-        var page = queries.Execute(request, () => Documents(container, HeaderKey(context.Request)), Continuation(context.Request), PageSize(context.Request), MaxPageBytes);
-        var charge = RequestCharge.Query(page.DocumentsScanned, page.Bytes);
-        container.Budget.Charge(charge);
+        var key = HeaderKey(context.Request);
+        var range = AddressedRange(context.Request, container, key);
+        var page = queries.Execute(request, () => Documents(container, key, range), Continuation(context.Request), PageSize(context.Request), MaxPageBytes);
+        var charge = QueryCharge(page, indexed: false);
+        container.Charge(ChargedOperation.Query, charge);
         await GatewayResponse.FeedAsync(context, container.Rid, "Documents", page.Items, charge, page.Continuation);
     }
 
-    private List<ReadOnlyMemory<byte>> Documents(ContainerState container, string? key)
+    /// <summary>A page's charge: the whole query's when this page ran it (the items it loaded: those matching the
+    /// filter when an index serves it, else every one scanned), nothing for a later page served from its result.</summary>
+    private static double QueryCharge(QueryRunner.Page page, bool indexed) => page.Executed switch
     {
-        var snapshot = container.Snapshot(key, store.Now);
+        null => 0,
+        { } run when indexed => RequestCharge.Query(run.DocumentsMatched, run.BytesMatched),
+        { } run => RequestCharge.Query(run.DocumentsScanned, run.BytesScanned),
+    };
+
+    private List<ReadOnlyMemory<byte>> Documents(ContainerState container, string? key, int? range)
+    {
+        var snapshot = container.Snapshot(key, range, store.Now);
         var documents = new List<ReadOnlyMemory<byte>>(snapshot.Count);
         foreach (var document in snapshot)
         {

@@ -8,8 +8,8 @@ using SensorPipeline.CosmosEmulator.Throttling;
 namespace SensorPipeline.CosmosEmulator.Http;
 
 /// <summary>
-/// The gateway's one entry point: checks the master-key signature, applies an injected fault, then routes by the
-/// address (<c>/</c>, <c>/dbs[/db[/colls[/coll[/docs[/id]|/pkranges]]]]</c>, <c>/offers</c>) and the method and
+/// The gateway's one entry point: checks the master-key signature and its date, applies an injected fault, then routes
+/// by the address (<c>/</c>, <c>/dbs[/db[/colls[/coll[/docs[/id]|/pkranges]]]]</c>, <c>/offers</c>) and the method and
 /// headers (query, upsert, batch). Store refusals become the service's error bodies.
 /// </summary>
 internal sealed partial class GatewayDispatcher(EmulatorStore store, MasterKeyAuthorizer authorizer, FaultInjector faults, QueryRunner queries,
@@ -32,9 +32,16 @@ internal sealed partial class GatewayDispatcher(EmulatorStore store, MasterKeyAu
             return;
         }
 
+        // A good signature is still refused outside its date's window, as the service refuses it: 403.
+        if (authorizer.DateRefusal(context.Request.Headers[CosmosHeaders.XDate].ToString(), context.Request.Headers.Date.ToString()) is { } expired)
+        {
+            await GatewayResponse.ErrorAsync(context, 403, "Forbidden", expired);
+            return;
+        }
+
         var method = context.Request.Method;
         var isWrite = !HttpMethods.IsGet(method) && !HttpMethods.IsHead(method) && !IsQuery(context.Request);
-        if (faults.Match(isWrite) is { } fault)
+        if (faults.Match(isWrite, segments is ["dbs", _, "colls", var coll, ..] ? coll : null) is { } fault)
         {
             await GatewayResponse.ErrorAsync(context, fault.Status, FaultCode(fault.Status), $"Injected fault: {fault.Status}.", fault.SubStatus ?? 0,
                 fault.Status == 429 ? fault.RetryAfterMs ?? 100 : 0);
@@ -92,28 +99,50 @@ internal sealed partial class GatewayDispatcher(EmulatorStore store, MasterKeyAu
     private bool Authorized(HttpRequest request, string[] segments)
     {
         // The signed link: for a feed (odd segment count) its owner's address, else the resource's own address; the
-        // resource type is the last type segment. The SDKs sign some requests with the owner's _rid instead.
-        string type, nameLink, ridLink;
+        // resource type is the last type segment. The SDKs sign some requests with the resource's _rid instead: that
+        // form is accepted only as the addressed resource's actual _rid, so a signature never covers a bare name.
+        string type, nameLink;
         if (segments.Length == 0)
         {
-            (type, nameLink, ridLink) = ("", "", "");
+            (type, nameLink) = ("", "");
         }
         else if (segments.Length % 2 == 1)
         {
             type = segments[^1];
             nameLink = string.Join('/', segments, 0, segments.Length - 1);
-            ridLink = segments.Length >= 3 ? segments[^2].ToLowerInvariant() : "";
         }
         else
         {
             type = segments[^2];
             nameLink = string.Join('/', segments);
-            ridLink = segments[^1].ToLowerInvariant();
         }
 
         var headers = request.Headers;
-        return authorizer.IsAuthorized(request.Method, type, [nameLink, ridLink], headers.Authorization.ToString(),
-            headers[CosmosHeaders.XDate].ToString(), headers.Date.ToString());
+        var authorization = headers.Authorization.ToString();
+        var (xDate, date) = (headers[CosmosHeaders.XDate].ToString(), headers.Date.ToString());
+        return RidLink(segments) is { } ridLink
+            ? authorizer.IsAuthorized(request.Method, type, [nameLink, ridLink], authorization, xDate, date)
+            : authorizer.IsAuthorized(request.Method, type, [nameLink], authorization, xDate, date);
+    }
+
+    /// <summary>The lower-cased <c>_rid</c> of the signed resource (a feed's owner, else the resource) when it is a
+    /// database or a container that exists; null otherwise (documents are addressed by id in this emulator).</summary>
+    private string? RidLink(string[] segments)
+    {
+        var signed = segments.Length % 2 == 1 ? segments.Length - 1 : segments.Length;
+        if (signed < 2 || segments[0] != "dbs" || store.FindDatabase(segments[1]) is not { } database)
+        {
+            return null;
+        }
+
+        if (signed == 2)
+        {
+            return database.Rid.ToLowerInvariant();
+        }
+
+        return signed == 4 && segments[2] == "colls" && store.FindContainer(database, segments[3]) is { } container
+            ? container.Rid.ToLowerInvariant()
+            : null;
     }
 
     private static bool IsQuery(HttpRequest request) =>

@@ -96,14 +96,14 @@ internal static class GatewayResponse
     {
         ArgumentNullException.ThrowIfNull(context);
         ArgumentNullException.ThrowIfNull(error);
-        return ErrorAsync(context, error.Status, error.Code, error.Message, error.SubStatus, retryAfterMs);
+        return ErrorAsync(context, error.Status, error.Code, error.Message, error.SubStatus, retryAfterMs, error.RequestCharge);
     }
 
-    public static Task ErrorAsync(HttpContext context, int status, string code, string message, int subStatus = 0, int retryAfterMs = 0)
+    public static Task ErrorAsync(HttpContext context, int status, string code, string message, int subStatus = 0, int retryAfterMs = 0, double charge = 0)
     {
         ArgumentNullException.ThrowIfNull(context);
         context.Response.StatusCode = status;
-        SetCommonHeaders(context, 0);
+        SetCommonHeaders(context, charge);
         if (subStatus != 0)
         {
             context.Response.Headers[CosmosHeaders.SubStatus] = subStatus.ToString(CultureInfo.InvariantCulture);

@@ -5,33 +5,65 @@ namespace SensorPipeline.CosmosEmulator.Log;
 
 /// <summary>The layout of the mutation log (integers little-endian).
 /// <code>
-/// file header (8 bytes): "SPCL" | u32 version
+/// file header (24 bytes): "SPCL" | u32 version 2 | i64 durable mark | i64 its complement
 /// record: u32 payload length | u32 CRC-32C of payload | payload (one or more mutations, see MutationCodec)
 /// </code>
 /// A record is the unit of atomicity: a transactional batch is one record, so a torn tail never half-applies it.
-/// The CRC is the Event Hubs emulator's (one implementation).</summary>
+/// The durable mark is how many bytes of the file are known durable and acknowledged: a bad record past it is a torn
+/// write, one before it is damage. Version 1 had an 8-byte header ("SPCL" | u32 1) and no mark: such a log is read,
+/// then rewritten as version 2 by a compaction. The CRC is the emulators' shared one.</summary>
 internal static class LogFormat
 {
-    public const int FileHeaderSize = 8;
+    public const int FileHeaderSize = 24;
+    public const int Version1HeaderSize = 8;
     public const uint Magic = 0x4C435053; // "SPCL"
-    public const uint Version = 1;
+    public const uint Version = 2;
+    public const int DurableMarkOffset = 8;
     public const int RecordHeaderSize = 8;
 
     /// <summary>Largest payload recovery accepts: a transactional batch of 100 documents of 2 MB, with room to spare.</summary>
     public const int MaxPayloadSize = 256 * 1024 * 1024;
 
-    public static byte[] FileHeader()
+    /// <summary>A version 2 header whose durable mark is <paramref name="durableLength"/>.</summary>
+    public static byte[] FileHeader(long durableLength = FileHeaderSize)
     {
         var header = new byte[FileHeaderSize];
         BinaryPrimitives.WriteUInt32LittleEndian(header, Magic);
         BinaryPrimitives.WriteUInt32LittleEndian(header.AsSpan(4), Version);
+        WriteDurableMark(header.AsSpan(DurableMarkOffset), durableLength);
         return header;
     }
 
-    public static bool IsFileHeader(ReadOnlySpan<byte> source) =>
-        source.Length >= FileHeaderSize
-        && BinaryPrimitives.ReadUInt32LittleEndian(source) == Magic
-        && BinaryPrimitives.ReadUInt32LittleEndian(source[4..]) == Version;
+    /// <summary>The header size of the log version in <paramref name="first8"/> (the file's first 8 bytes), or -1 when
+    /// they are not a mutation log's.</summary>
+    public static int HeaderSizeOf(ReadOnlySpan<byte> first8)
+    {
+        if (BinaryPrimitives.ReadUInt32LittleEndian(first8) != Magic)
+        {
+            return -1;
+        }
+
+        return BinaryPrimitives.ReadUInt32LittleEndian(first8[4..]) switch
+        {
+            1 => Version1HeaderSize,
+            Version => FileHeaderSize,
+            _ => -1,
+        };
+    }
+
+    /// <summary>Writes the 16-byte durable mark: <paramref name="length"/> and its complement.</summary>
+    public static void WriteDurableMark(Span<byte> destination, long length)
+    {
+        BinaryPrimitives.WriteInt64LittleEndian(destination, length);
+        BinaryPrimitives.WriteInt64LittleEndian(destination[8..], ~length);
+    }
+
+    /// <summary>The durable mark of a version 2 header, or null when it does not check out.</summary>
+    public static long? DurableMarkOf(ReadOnlySpan<byte> header)
+    {
+        var length = BinaryPrimitives.ReadInt64LittleEndian(header[DurableMarkOffset..]);
+        return BinaryPrimitives.ReadInt64LittleEndian(header[(DurableMarkOffset + 8)..]) == ~length && length >= FileHeaderSize ? length : null;
+    }
 
     /// <summary>Seals a record whose payload was written after <see cref="RecordHeaderSize"/> bytes of room.</summary>
     public static void Seal(Span<byte> record)

@@ -5,13 +5,17 @@ namespace SensorPipeline.CosmosEmulator.Log;
 internal sealed partial class MutationLog
 {
     /// <summary>Opens (or creates) the log in <paramref name="directory"/>, replays every intact record through
-    /// <paramref name="apply"/> in order, cuts off a torn or corrupt tail (never acknowledged: an acknowledgement
-    /// waits for the whole record), and compacts at once when the log is mostly dead records.</summary>
+    /// <paramref name="apply"/> in order, cuts off a torn tail past the durable mark (never acknowledged: an
+    /// acknowledgement waits for the whole record), refuses to start — naming the file and the byte — when a record
+    /// before the mark is damaged, and compacts at once when the log is mostly dead records (or still in the version 1
+    /// format). Every write and fsync goes through <paramref name="storage"/>, the seam where tests and chaos runs
+    /// inject a full disk.</summary>
     public static MutationLog Open(string directory, DurabilityMode durability, TimeSpan flushInterval, long compactionThreshold,
-        Action<List<Mutation>> apply, Func<IEnumerable<byte[]>> snapshot, Func<long> liveBytes, ILogger logger)
+        Action<List<Mutation>> apply, Func<IEnumerable<byte[]>> snapshot, Func<long> liveBytes, ILogger logger, LogStorage storage)
     {
+        ArgumentNullException.ThrowIfNull(storage);
         ArgumentNullException.ThrowIfNull(apply);
-        Directory.CreateDirectory(directory);
+        storage.CreateDirectory(directory, durable: durability != DurabilityMode.None);
         var path = Path.Combine(directory, FileName);
 
         // A compaction interrupted before its rename leaves only a temporary file: the log itself is intact.
@@ -19,25 +23,14 @@ internal sealed partial class MutationLog
         var file = File.OpenHandle(path, FileMode.OpenOrCreate, FileAccess.ReadWrite, FileShare.Read, FileOptions.None);
         try
         {
-            var (valid, records) = Replay(file, path, apply);
-            var length = RandomAccess.GetLength(file);
-            if (valid < LogFormat.FileHeaderSize)
+            var replayed = Replay(file, path, apply);
+            var valid = Recover(file, path, replayed, storage, logger);
+            StorageLog.Recovered(logger, path, replayed.Records, valid);
+            var log = new MutationLog(path, file, valid, durability, flushInterval, compactionThreshold, snapshot, liveBytes, logger, storage)
             {
-                RandomAccess.SetLength(file, 0);
-                RandomAccess.Write(file, LogFormat.FileHeader(), 0);
-                RandomAccess.FlushToDisk(file);
-                valid = LogFormat.FileHeaderSize;
-            }
-            else if (valid < length)
-            {
-                RandomAccess.SetLength(file, valid);
-                RandomAccess.FlushToDisk(file);
-                StorageLog.TornTailTruncated(logger, path, valid, length - valid);
-            }
-
-            StorageLog.Recovered(logger, path, records, valid);
-            var log = new MutationLog(path, file, valid, durability, flushInterval, compactionThreshold, snapshot, liveBytes, logger);
-            if (valid > compactionThreshold && valid > 2 * liveBytes())
+                _upgradeFormat = replayed.HeaderSize == LogFormat.Version1HeaderSize,
+            };
+            if (log._upgradeFormat || (valid > compactionThreshold && valid > 2 * liveBytes()))
             {
                 log._queue.Writer.TryWrite(Pending.Flush);
             }
@@ -51,23 +44,73 @@ internal sealed partial class MutationLog
         }
     }
 
-    /// <summary>Applies every intact record; returns the length of the intact prefix and the record count.</summary>
-    private static (long Valid, long Records) Replay(Microsoft.Win32.SafeHandles.SafeFileHandle file, string path, Action<List<Mutation>> apply)
+    /// <summary>What replay found: the intact prefix, its records, the header's size and durable mark (if any).</summary>
+    private readonly record struct Replayed(long Valid, long Records, int HeaderSize, long? DurableMark);
+
+    /// <summary>Makes the file what replay kept: a new file gets its header (and its directory entry made durable), a
+    /// torn tail past the durable mark is cut; damage before the mark refuses the start. Returns the log's length.</summary>
+    private static long Recover(Microsoft.Win32.SafeHandles.SafeFileHandle file, string path, Replayed replayed, LogStorage storage, ILogger logger)
+    {
+        var length = RandomAccess.GetLength(file);
+        if (replayed.HeaderSize == 0)
+        {
+            RandomAccess.SetLength(file, 0);
+            storage.Write(file, LogFormat.FileHeader(), 0);
+            storage.Flush(file);
+            storage.FlushDirectory(Path.GetDirectoryName(path)!);
+            return LogFormat.FileHeaderSize;
+        }
+
+        if (replayed.DurableMark is { } mark && replayed.Valid < mark)
+        {
+            throw new InvalidDataException(
+                $"{path}: {(replayed.Valid < length ? "corrupt record" : "the file ends")} at byte {replayed.Valid}, before the {mark} bytes its header "
+                + "records as durable and acknowledged: cutting there would lose acknowledged writes. Restore the file from a copy, or move it away to "
+                + "start the emulator empty.");
+        }
+
+        if (replayed.Valid < length)
+        {
+            RandomAccess.SetLength(file, replayed.Valid);
+            storage.Flush(file);
+            StorageLog.TornTailTruncated(logger, path, replayed.Valid, length - replayed.Valid);
+        }
+
+        return replayed.Valid;
+    }
+
+    /// <summary>Applies every intact record after the header. A new (empty) file, or one whose version 2 header never
+    /// reached the disk whole, has no header yet (HeaderSize 0).</summary>
+    private static Replayed Replay(Microsoft.Win32.SafeHandles.SafeFileHandle file, string path, Action<List<Mutation>> apply)
     {
         var length = RandomAccess.GetLength(file);
         if (length == 0)
         {
-            return (0, 0);
+            return new Replayed(0, 0, 0, null);
         }
 
         // Read through the handle (a FileStream would close it); records are read at their offsets.
-        var header = new byte[LogFormat.RecordHeaderSize];
-        if (!ReadAt(file, header.AsSpan(0, LogFormat.FileHeaderSize), 0) || !LogFormat.IsFileHeader(header))
+        var header = new byte[LogFormat.FileHeaderSize];
+        var headerSize = ReadAt(file, header.AsSpan(0, LogFormat.Version1HeaderSize), 0) ? LogFormat.HeaderSizeOf(header) : -1;
+        if (headerSize < 0)
         {
             throw new InvalidDataException($"{path} is not a Cosmos DB emulator log (unknown header); move it away to start empty.");
         }
 
-        long valid = LogFormat.FileHeaderSize, records = 0;
+        if (!ReadAt(file, header.AsSpan(0, headerSize), 0))
+        {
+            return new Replayed(0, 0, 0, null); // a header torn as the file was created: nothing was ever written after it
+        }
+
+        var mark = headerSize == LogFormat.FileHeaderSize ? LogFormat.DurableMarkOf(header) : null;
+        var (valid, records) = ReplayRecords(file, headerSize, length, apply);
+        return new Replayed(valid, records, headerSize, mark);
+    }
+
+    private static (long Valid, long Records) ReplayRecords(Microsoft.Win32.SafeHandles.SafeFileHandle file, long start, long length, Action<List<Mutation>> apply)
+    {
+        long valid = start, records = 0;
+        var header = new byte[LogFormat.RecordHeaderSize];
         var payload = new byte[64 * 1024];
         var mutations = new List<Mutation>();
         while (ReadAt(file, header, valid))
@@ -114,48 +157,5 @@ internal sealed partial class MutationLog
         }
 
         return true;
-    }
-
-    /// <summary>Rewrites the log as the live data: written beside it, fsynced, then renamed over it (atomic), so a
-    /// crash at any point leaves either the old log or the new one. Runs on the writer loop between groups: every
-    /// record already written is reflected in the snapshot, and records queued meanwhile follow it (replaying a
-    /// put or delete twice is harmless).</summary>
-    private void Compact()
-    {
-        var temporary = _path + ".compacting";
-        var before = _length;
-        long length;
-        using (var file = File.OpenHandle(temporary, FileMode.Create, FileAccess.ReadWrite, FileShare.None))
-        {
-            var header = LogFormat.FileHeader();
-            RandomAccess.Write(file, header, 0);
-            length = header.Length;
-            var batch = new List<ReadOnlyMemory<byte>>(1024);
-            long batchBytes = 0;
-            foreach (var record in _snapshot())
-            {
-                batch.Add(record);
-                batchBytes += record.Length;
-                if (batchBytes >= MaxGroupBytes)
-                {
-                    RandomAccess.Write(file, batch, length);
-                    (length, batchBytes) = (length + batchBytes, 0);
-                    batch.Clear();
-                }
-            }
-
-            RandomAccess.Write(file, batch, length);
-            length += batchBytes;
-            RandomAccess.FlushToDisk(file);
-        }
-
-        File.Move(temporary, _path, overwrite: true);
-        var reopened = File.OpenHandle(_path, FileMode.Open, FileAccess.ReadWrite, FileShare.Read);
-        _file.Dispose();
-        _file = reopened;
-        Interlocked.Exchange(ref _length, length);
-        _dirty = false;
-        Compactions++;
-        StorageLog.Compacted(_logger, _path, before, length);
     }
 }

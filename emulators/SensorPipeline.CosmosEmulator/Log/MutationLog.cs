@@ -24,20 +24,24 @@ internal sealed partial class MutationLog : IAsyncDisposable
     private readonly Func<IEnumerable<byte[]>> _snapshot;
     private readonly Func<long> _liveBytes;
     private readonly ILogger _logger;
+    private readonly LogStorage _storage;
     private readonly List<Pending> _group = new(256);
     private readonly List<ReadOnlyMemory<byte>> _buffers = new(256);
     private readonly Task _writer;
     private readonly Timer? _flushTimer;
     private SafeFileHandle _file;
     private long _length;
+    private long _groupBytes;
+    private long _compactionRetryAt;
+    private bool _upgradeFormat;
     private bool _dirty;
     private Exception? _fault;
 
     private MutationLog(string path, SafeFileHandle file, long length, DurabilityMode durability, TimeSpan flushInterval, long compactionThreshold,
-        Func<IEnumerable<byte[]>> snapshot, Func<long> liveBytes, ILogger logger)
+        Func<IEnumerable<byte[]>> snapshot, Func<long> liveBytes, ILogger logger, LogStorage storage)
     {
-        (_path, _file, _length, _durability, _compactionThreshold, _snapshot, _liveBytes, _logger) =
-            (path, file, length, durability, compactionThreshold, snapshot, liveBytes, logger);
+        (_path, _file, _length, _durability, _compactionThreshold, _snapshot, _liveBytes, _logger, _storage) =
+            (path, file, length, durability, compactionThreshold, snapshot, liveBytes, logger, storage);
         _writer = RunWriterAsync();
         if (durability == DurabilityMode.Interval)
         {
@@ -51,16 +55,17 @@ internal sealed partial class MutationLog : IAsyncDisposable
     /// <summary>Compactions done since start.</summary>
     public int Compactions { get; private set; }
 
-    /// <summary>Queues a sealed record. Call it in the order the mutations were applied in memory (under the lock that
-    /// ordered them); the task completes when the record is as durable as the mode promises.</summary>
-    public Task AppendAsync(byte[] record)
+    /// <summary>Queues a sealed record. Call it in the order the mutations were checked (under the lock that ordered
+    /// them); <paramref name="effect"/> is applied to memory by the writer once the record is as durable as the mode
+    /// promises, and the task completes after that.</summary>
+    public Task AppendAsync(byte[] record, IRecordEffect? effect = null)
     {
         if (_fault is { } fault)
         {
-            return Task.FromException(new IOException("The store failed a write earlier and refuses writes until the emulator restarts.", fault));
+            return Task.FromException(new IOException("The store could not undo a failed write and refuses writes until the emulator restarts.", fault));
         }
 
-        var pending = new Pending(record);
+        var pending = new Pending(record, effect);
         return _queue.Writer.TryWrite(pending) ? pending.Completion!.Task : Task.FromException(new ObjectDisposedException(nameof(MutationLog), "The emulator is shutting down."));
     }
 
@@ -69,79 +74,153 @@ internal sealed partial class MutationLog : IAsyncDisposable
         var reader = _queue.Reader;
         while (await reader.WaitToReadAsync(CancellationToken.None))
         {
-            _group.Clear();
-            _buffers.Clear();
-            long bytes = 0;
-            var flush = false;
-            while (bytes < MaxGroupBytes && reader.TryRead(out var pending))
+            var flush = CollectGroup(reader);
+            if (_group.Count > 0)
             {
-                if (pending.Record is null)
-                {
-                    flush = true;
-                    continue;
-                }
-
-                _group.Add(pending);
-                _buffers.Add(pending.Record);
-                bytes += pending.Record.Length;
+                WriteGroupOrRollBack();
             }
 
-            try
+            if (flush && _dirty && _fault is null)
             {
-                if (_fault is not null)
-                {
-                    throw new IOException("The store failed a write earlier.", _fault);
-                }
-
-                if (_group.Count > 0)
-                {
-                    RandomAccess.Write(_file, _buffers, _length);
-                    Interlocked.Add(ref _length, bytes);
-                    _dirty = true;
-                    if (_durability == DurabilityMode.Always)
-                    {
-                        // The commit point: one fsync for the whole group before any acknowledgement.
-                        RandomAccess.FlushToDisk(_file);
-                        _dirty = false;
-                    }
-
-                    foreach (var pending in _group)
-                    {
-                        pending.Completion!.TrySetResult();
-                    }
-                }
-
-                if (flush && _dirty)
-                {
-                    RandomAccess.FlushToDisk(_file);
-                    _dirty = false;
-                }
-
-                if (_length > _compactionThreshold && _length > 2 * _liveBytes())
-                {
-                    Compact();
-                }
+                FlushPending();
             }
-            catch (Exception e)
-            {
-                // The file may now end in a partial record: refuse further writes (recovery truncates it at restart)
-                // and fail every caller of this group, none of which was acknowledged.
-                if (_fault is null)
-                {
-                    _fault = e;
-                    StorageLog.LogFaulted(_logger, _path, e);
-                }
 
-                foreach (var pending in _group)
-                {
-                    pending.Completion!.TrySetException(new IOException("The write failed and was not acknowledged.", e));
-                }
+            if (_fault is null && ShouldCompact())
+            {
+                CompactOrPostpone();
             }
         }
 
         if (_fault is null)
         {
-            RandomAccess.FlushToDisk(_file);
+            // Clean shutdown: make everything written durable whatever the policy (unless the disk refuses), then the
+            // mark that says so, so a restart can tell damage anywhere from a torn write.
+            FlushPending();
+            FlushPending();
+        }
+    }
+
+    /// <summary>Takes the queued records (up to <see cref="MaxGroupBytes"/>) into the group; a record checked against
+    /// versions a failed write discarded is refused here, never written. Returns whether an fsync was asked for.</summary>
+    private bool CollectGroup(ChannelReader<Pending> reader)
+    {
+        _group.Clear();
+        _buffers.Clear();
+        _groupBytes = 0;
+        var flush = false;
+        while (_groupBytes < MaxGroupBytes && reader.TryRead(out var pending))
+        {
+            if (pending.Record is null)
+            {
+                flush = true;
+            }
+            else if (pending.Effect is { IsCurrent: false } stale)
+            {
+                stale.Discard(writeFailed: false);
+                pending.Completion!.TrySetException(new IOException("An earlier write to this container failed; this one was checked against it and was not written."));
+            }
+            else
+            {
+                _group.Add(pending);
+                _buffers.Add(pending.Record);
+                _groupBytes += pending.Record.Length;
+            }
+        }
+
+        return flush;
+    }
+
+    /// <summary>Writes the group (and fsyncs it under Always), applies it to memory and acknowledges it; or, when the
+    /// disk refuses, cuts the file back to the last acknowledged record and discards the group, so nothing of it is
+    /// visible and the next write simply tries again.</summary>
+    private void WriteGroupOrRollBack()
+    {
+        try
+        {
+            _storage.Write(_file, _buffers, _length);
+            if (_durability == DurabilityMode.Always)
+            {
+                // The commit point: one fsync for the whole group before anything of it is visible or acknowledged.
+                _storage.Flush(_file);
+            }
+            else
+            {
+                _dirty = true;
+            }
+        }
+        catch (IOException e)
+        {
+            RollBack(e);
+            return;
+        }
+
+        Interlocked.Add(ref _length, _groupBytes);
+        if (_durability == DurabilityMode.Always)
+        {
+            MarkDurable(_length);
+        }
+
+        foreach (var pending in _group)
+        {
+            // Visible only now, and before the acknowledgement: a reader after the 2xx sees the write.
+            pending.Effect?.Apply();
+            pending.Completion!.TrySetResult();
+        }
+    }
+
+    private void RollBack(IOException e)
+    {
+        StorageLog.WriteFailed(_logger, _path, _group.Count, e);
+        try
+        {
+            // Shrinking needs no space, so it works on a full disk; it removes whatever part of the group reached the file.
+            RandomAccess.SetLength(_file, _length);
+        }
+        catch (IOException truncation)
+        {
+            _fault = truncation;
+            StorageLog.LogFaulted(_logger, _path, truncation);
+        }
+
+        foreach (var pending in _group)
+        {
+            pending.Effect?.Discard(writeFailed: true);
+            pending.Completion!.TrySetException(new IOException("The write failed and was not acknowledged.", e));
+        }
+    }
+
+    /// <summary>Makes every write so far durable (Interval's commit point, and shutdown). A failed fsync keeps the data
+    /// pending, so the next interval tries again.</summary>
+    private void FlushPending()
+    {
+        try
+        {
+            var length = _length;
+            _storage.Flush(_file);
+            _dirty = false;
+            MarkDurable(length);
+        }
+        catch (IOException e)
+        {
+            StorageLog.FlushFailed(_logger, _path, e);
+        }
+    }
+
+    /// <summary>Records in the header that the first <paramref name="length"/> bytes are durable: written after the fsync
+    /// that made them so and made durable itself by the next one, so the mark never claims more than is on disk;
+    /// recovery treats a bad record before it as damage, not a torn write. Best effort: a mark that fails to write
+    /// leaves the older one, which only narrows what recovery can tell apart.</summary>
+    private void MarkDurable(long length)
+    {
+        Span<byte> mark = stackalloc byte[16];
+        LogFormat.WriteDurableMark(mark, length);
+        try
+        {
+            _storage.Write(_file, mark, LogFormat.DurableMarkOffset);
+        }
+        catch (IOException e)
+        {
+            StorageLog.MarkFailed(_logger, _path, e);
         }
     }
 
@@ -157,12 +236,14 @@ internal sealed partial class MutationLog : IAsyncDisposable
         _file.Dispose();
     }
 
-    /// <summary>A queued record with its acknowledgement; a null record asks for an fsync (Interval mode's timer).</summary>
-    private sealed class Pending(byte[]? record)
+    /// <summary>A queued record with its effect and acknowledgement; a null record asks for an fsync (Interval mode's timer).</summary>
+    private sealed class Pending(byte[]? record, IRecordEffect? effect = null)
     {
         public static readonly Pending Flush = new(null);
 
         public byte[]? Record { get; } = record;
+
+        public IRecordEffect? Effect { get; } = effect;
 
         public TaskCompletionSource? Completion { get; } = record is null ? null : new(TaskCreationOptions.RunContinuationsAsynchronously);
     }

@@ -88,7 +88,7 @@ internal sealed class QueryRunner(TimeProvider time)
         ArgumentNullException.ThrowIfNull(documents);
         var now = time.GetUtcNow();
         var (id, offset) = ParseContinuation(continuation);
-        long scanned = 0;
+        QueryResult? executed = null;
         if (id is null || !_results.TryGetValue(id, out var cached))
         {
             QueryResult result;
@@ -101,7 +101,7 @@ internal sealed class QueryRunner(TimeProvider time)
                 throw new StoreException(400, "BadRequest", e.Message);
             }
 
-            scanned = result.DocumentsScanned;
+            executed = result;
             cached = new CachedResult(result.Items, now + ResultLifetime);
             id ??= Guid.NewGuid().ToString("N");
             if (result.Items.Count > pageSize)
@@ -130,7 +130,7 @@ internal sealed class QueryRunner(TimeProvider time)
             _results.TryRemove(id, out _);
         }
 
-        return new Page(items, scanned, bytes, next);
+        return new Page(items, bytes, next) { Executed = executed };
     }
 
     private SqlQuery ParseQuery(string text)
@@ -188,9 +188,12 @@ internal sealed class QueryRunner(TimeProvider time)
         return (token[6..hash], offset);
     }
 
-    /// <summary>One page: its items, the documents scanned to compute it (0 when served from the cache), its bytes
-    /// and the continuation token (null on the last page).</summary>
-    public sealed record Page(IReadOnlyList<byte[]> Items, long DocumentsScanned, long Bytes, string? Continuation);
+    /// <summary>One page: its items, their bytes and the continuation token (null on the last page); the run that
+    /// computed the whole result when this page did (null when the page was served from the cache).</summary>
+    public sealed record Page(IReadOnlyList<byte[]> Items, long Bytes, string? Continuation)
+    {
+        public QueryResult? Executed { get; init; }
+    }
 
     private sealed record CachedResult(IReadOnlyList<byte[]> Items, DateTimeOffset Expires);
 }

@@ -1,3 +1,4 @@
+using System.Globalization;
 using System.Security.Cryptography;
 using System.Text;
 using System.Web;
@@ -10,11 +11,40 @@ namespace SensorPipeline.CosmosEmulator.Security;
 /// header is the URL-encoded <c>type=master&amp;ver=1.0&amp;sig=…</c>, the signature an HMAC-SHA256 with the account key
 /// over <c>verb\nresourceType\nresourceLink\nx-ms-date\ndate\n</c> (verb, type and dates lower-cased; a name-based link
 /// keeps its case, a resource-id link is lower-cased; the date line is empty when <c>x-ms-date</c> is given).
+/// A signature is good from its date for 15 minutes, as the service's refusal states it ("The authorization token is not
+/// valid at the current time … token start time: …, token expiry time: …" — start the date, expiry 15 minutes later, as
+/// quoted in Azure/azure-cosmos-dotnet-v2#506 and microsoft/vscode-cosmosdb#842); a date up to 5 minutes ahead is
+/// allowed for clock skew (the service's tolerance is not documented; its messages show 6 min 46 s ahead refused).
 /// </summary>
-internal sealed class MasterKeyAuthorizer(byte[] key)
+internal sealed class MasterKeyAuthorizer(byte[] key, TimeProvider clock)
 {
+    /// <summary>How long a signature is good after its date.</summary>
+    public static readonly TimeSpan Lifetime = TimeSpan.FromMinutes(15);
+
+    /// <summary>How far ahead of the emulator's clock a date may be.</summary>
+    public static readonly TimeSpan AllowedSkew = TimeSpan.FromMinutes(5);
+
+    /// <summary>The service's 403 message when the signed date (<c>x-ms-date</c>, else <c>Date</c>) is outside its
+    /// window; null when it is inside. Call after <see cref="IsAuthorized"/>, which refuses a missing date.</summary>
+    public string? DateRefusal(string? xDate, string? date)
+    {
+        var signed = string.IsNullOrEmpty(xDate) ? date : xDate;
+        var now = clock.GetUtcNow();
+        if (!DateTimeOffset.TryParse(signed, CultureInfo.InvariantCulture, DateTimeStyles.AdjustToUniversal | DateTimeStyles.AssumeUniversal, out var start))
+        {
+            return $"The authorization token's date '{signed}' is not an RFC 1123 date (x-ms-date: Tue, 01 Nov 1994 08:12:31 GMT).";
+        }
+
+        var expiry = start + Lifetime;
+        return now >= start - AllowedSkew && now <= expiry
+            ? null
+            : string.Create(CultureInfo.InvariantCulture,
+                $"The authorization token is not valid at the current time. Please create another token and retry (token start time: {start:r}, token expiry time: {expiry:r}, current server time: {now:r}).");
+    }
+
     /// <summary>Whether the request's signature is the account key's for <paramref name="resourceType"/> and one of
-    /// <paramref name="links"/> (the name-based link, and the resource-id form an SDK uses for some requests).</summary>
+    /// <paramref name="links"/> (the name-based link, and the resource-id form an SDK uses for some requests — the
+    /// addressed resource's own <c>_rid</c>, never a bare name).</summary>
     public bool IsAuthorized(string verb, string resourceType, ReadOnlySpan<string> links, string? authorization, string? xDate, string? date)
     {
         if (string.IsNullOrEmpty(authorization) || (string.IsNullOrEmpty(xDate) && string.IsNullOrEmpty(date)))

@@ -13,7 +13,11 @@ namespace SensorPipeline.CosmosEmulator.Throttling;
 /// only writes whose document (the body of a create, upsert or replace) contains this text fail, each operation of a
 /// bulk request on its own (its result carries the status; the others succeed), and 400 and 413 — one document
 /// refused — are allowed too. Transactional batches are not affected.</param>
-internal sealed record FaultRequest(int Status, double Seconds, double? Probability, bool WritesOnly, int? RetryAfterMs, int? SubStatus, string? DocumentContains = null);
+/// <param name="Container">When set, only requests addressed to this container (<c>/dbs/{db}/colls/{container}/…</c>) fail,
+/// as when one container refuses everything while the others answer: one recreated with another partition-key path (400
+/// with sub-status 1001 on every write), a role scoped to the other containers (403). 400 and 413 are allowed too.</param>
+internal sealed record FaultRequest(int Status, double Seconds, double? Probability, bool WritesOnly, int? RetryAfterMs, int? SubStatus, string? DocumentContains = null,
+    string? Container = null);
 
 /// <summary>A container's new RU/s budget (0 = unlimited).</summary>
 internal sealed record ThroughputRequest(string Database, string Container, double RequestUnitsPerSecond);
@@ -28,7 +32,7 @@ internal sealed class FaultInjector(TimeProvider time)
     public static string? Validate(FaultRequest request)
     {
         ArgumentNullException.ThrowIfNull(request);
-        var allowed = request.DocumentContains is null ? Allowed : AllowedPerDocument;
+        var allowed = request.DocumentContains is null && request.Container is null ? Allowed : AllowedPerDocument;
         if (Array.IndexOf(allowed, request.Status) < 0)
         {
             return $"status must be one of {string.Join(", ", allowed)}, got {request.Status}.";
@@ -37,6 +41,11 @@ internal sealed class FaultInjector(TimeProvider time)
         if (request.DocumentContains is { Length: 0 })
         {
             return "documentContains must not be empty.";
+        }
+
+        if (request.Container is { Length: 0 })
+        {
+            return "container must not be empty.";
         }
 
         if (!(request.Seconds is >= 0.1 and <= 3600))
@@ -52,9 +61,16 @@ internal sealed class FaultInjector(TimeProvider time)
     public void Clear() => _active = null;
 
     /// <summary>The fault to answer this request with, if one applies (never a per-document fault).</summary>
-    public FaultRequest? Match(bool isWrite)
+    /// <param name="isWrite">The request writes.</param>
+    /// <param name="container">The container the request addresses, null for none.</param>
+    public FaultRequest? Match(bool isWrite, string? container)
     {
         if (Current() is not { } active || active.Request.DocumentContains is not null)
+        {
+            return null;
+        }
+
+        if (active.Request.Container is { } only && !string.Equals(only, container, StringComparison.Ordinal))
         {
             return null;
         }

@@ -104,12 +104,32 @@ internal sealed partial class PartitionLog
     {
         try
         {
+            var length = _segments[^1].Length;
             _storage.Flush(_activeLog);
             _dirty = false;
+            MarkDurable(length);
         }
         catch (IOException e)
         {
             EventHubsLog.FlushFailed(_logger, Hub, PartitionId, e);
+        }
+    }
+
+    /// <summary>Records in the active segment's header that its first <paramref name="length"/> bytes are durable: written
+    /// after the fsync that made them so and made durable itself by the next one, so the mark never claims more than is
+    /// on disk; recovery treats a bad record before it as corruption, not a torn write. Best effort: a mark that fails
+    /// to write leaves the older one, which only narrows what recovery can tell apart.</summary>
+    private void MarkDurable(long length)
+    {
+        Span<byte> mark = stackalloc byte[8];
+        RecordFormat.WriteDurableMark(mark, length);
+        try
+        {
+            _storage.Write(_activeLog, mark, RecordFormat.DurableMarkOffset);
+        }
+        catch (IOException e)
+        {
+            EventHubsLog.MarkFailed(_logger, Hub, PartitionId, e);
         }
     }
 

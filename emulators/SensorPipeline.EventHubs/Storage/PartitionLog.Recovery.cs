@@ -9,7 +9,9 @@ internal sealed partial class PartitionLog
 {
     /// <summary>Rebuilds the partition from its files. Sealed segments must be intact (they were fsynced when sealed
     /// under Always and Interval); only the newest segment may end in a torn record, which is cut off — a torn record
-    /// was never acknowledged, because acknowledgement follows the write (and the fsync under Always).</summary>
+    /// was never acknowledged, because acknowledgement follows the write (and the fsync under Always). A bad or missing
+    /// record before the newest segment's durable mark is not a torn write but damage to acknowledged events: the
+    /// start is refused, naming the file and the byte, and nothing is cut.</summary>
     private static (List<Segment> Segments, SafeFileHandle ActiveLog, SafeFileHandle ActiveIndex) Recover(
         string hub, string partitionId, string directory, EventLogOptions options, ILogger logger, LogStorage storage)
     {
@@ -48,7 +50,7 @@ internal sealed partial class PartitionLog
                         $"Delete the data directory's eventhubs folder ({Path.GetDirectoryName(Path.GetDirectoryName(directory))}) or start with another --data; nothing was changed.");
                 }
 
-                if (!SegmentRecovery.TryReadHeader(handle, out var headerSequence, out var baseOffset) || headerSequence != baseSequence)
+                if (!SegmentRecovery.TryReadHeader(handle, out var headerSequence, out var baseOffset, out var durableMark) || headerSequence != baseSequence)
                 {
                     throw new InvalidDataException($"{path}: not a segment file of this emulator (bad header). Move it away or delete the partition directory.");
                 }
@@ -58,6 +60,11 @@ internal sealed partial class PartitionLog
                 if (result is null)
                 {
                     result = SegmentRecovery.Scan(handle, path, baseSequence);
+                    if (isLast && durableMark is { } mark && result.ValidLength < mark)
+                    {
+                        throw DamageBeforeMark(path, result, mark, baseSequence);
+                    }
+
                     if (result.ValidLength < result.FileLength)
                     {
                         if (!isLast)
@@ -109,6 +116,11 @@ internal sealed partial class PartitionLog
 
         throw new InvalidOperationException("unreachable: the last segment returns");
     }
+
+    private static InvalidDataException DamageBeforeMark(string path, SegmentRecovery.Result result, long mark, long baseSequence) => new(
+        $"{path}: {(result.ValidLength < result.FileLength ? "corrupt record" : "the file ends")} at byte {result.ValidLength}, before the {mark} bytes its "
+        + $"header records as durable and acknowledged: cutting there would lose acknowledged events from sequence number {baseSequence + result.Count} on. "
+        + "Restore the file from a copy, or move the partition directory away to start the partition empty.");
 
     private static (Segment Segment, SafeFileHandle Log, SafeFileHandle Index) CreateSegment(string directory, long baseSequence, long baseOffset, EventLogOptions options, LogStorage storage)
     {

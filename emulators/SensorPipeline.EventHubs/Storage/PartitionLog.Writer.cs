@@ -45,13 +45,16 @@ internal sealed partial class PartitionLog
 
                 lengths[2 * i] = keyLength;
                 lengths[(2 * i) + 1] = propertiesLength;
-                batchSize += size;
+
+                // A single event is sent as a message of its own; in a batch every event brings its AMQP framing, which
+                // the service counts (so a batch of empty events is not 0 bytes).
+                batchSize += events.Count == 1 ? size : RecordFormat.BatchedEventSize(size);
                 recordBytes += RecordFormat.RecordOverhead + size;
             }
 
             if (batchSize > EventLogOptions.MaxEventSizeBytes)
             {
-                throw EventTooLargeException.For($"The batch of {events.Count} events", batchSize, EventLogOptions.MaxEventSizeBytes);
+                throw EventTooLargeException.For($"The batch of {events.Count} events (each with its AMQP framing, as the service counts it)", batchSize, EventLogOptions.MaxEventSizeBytes);
             }
 
             buffer = ArrayPool<byte>.Shared.Rent((int)recordBytes);
@@ -125,7 +128,9 @@ internal sealed partial class PartitionLog
 
         if (_fault is null)
         {
-            // Clean shutdown: make everything written durable whatever the policy (unless the disk refuses).
+            // Clean shutdown: make everything written durable whatever the policy (unless the disk refuses), then the
+            // mark that says so, so a restart can tell damage anywhere from a torn write.
+            FlushPending();
             FlushPending();
         }
     }
@@ -167,6 +172,7 @@ internal sealed partial class PartitionLog
             // Always durability's commit point: one fsync for the whole group (group commit), before any acknowledgement,
             // so an acknowledged event survives power loss. Nothing is visible to readers before this line.
             _storage.Flush(_activeLog);
+            MarkDurable(position);
         }
         else
         {

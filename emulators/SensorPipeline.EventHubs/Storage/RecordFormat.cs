@@ -7,15 +7,18 @@ namespace SensorPipeline.EventHubs.Storage;
 
 /// <summary>The on-disk layout of segments and records (all integers little-endian).
 /// <code>
-/// segment header (32 bytes): "SPEH" | u32 version | i64 base sequence | i64 base offset | 8 reserved
+/// segment header (32 bytes): "SPEH" | u32 version | i64 base sequence | i64 base offset
+///                             | u32 durable mark | u32 its complement (zero: no mark yet)
 /// record: u32 payload length | u32 CRC-32C of payload | payload
 /// payload: i64 sequence | i64 enqueued UTC ticks | i32 key length (-1 = none) | key UTF-8
 ///        | i32 properties length | properties (see PropertyCodec)
 ///        | i32 envelope length | AMQP envelope (opaque here: body kind and message properties, see EventToAppend)
 ///        | i32 body length | body
 /// </code>
-/// The CRC and the sequence number together detect a torn or stale tail on recovery. Version 2 added the envelope;
-/// a version 1 segment (written before the AMQP endpoint existed) is refused with a message saying what to do.</summary>
+/// The CRC and the sequence number together detect a torn or stale tail on recovery; the durable mark — how many bytes
+/// of the segment are known durable and acknowledged — tells a torn tail (past it) from corruption (before it).
+/// Version 2 added the envelope; a version 1 segment (written before the AMQP endpoint existed) is refused with a
+/// message saying what to do.</summary>
 internal static class RecordFormat
 {
     public const int SegmentHeaderSize = 32;
@@ -35,6 +38,24 @@ internal static class RecordFormat
         BinaryPrimitives.WriteUInt32LittleEndian(destination[4..], Version);
         BinaryPrimitives.WriteInt64LittleEndian(destination[8..], baseSequence);
         BinaryPrimitives.WriteInt64LittleEndian(destination[16..], baseOffset);
+    }
+
+    /// <summary>Where the durable mark sits in the segment header.</summary>
+    public const int DurableMarkOffset = 24;
+
+    /// <summary>Writes the 8-byte durable mark: <paramref name="length"/> and its complement (a torn or zeroed mark reads as none).</summary>
+    public static void WriteDurableMark(Span<byte> destination, long length)
+    {
+        BinaryPrimitives.WriteUInt32LittleEndian(destination, checked((uint)length));
+        BinaryPrimitives.WriteUInt32LittleEndian(destination[4..], ~(uint)length);
+    }
+
+    /// <summary>The durable mark of a segment header, or null when it has none (a segment from before the mark, or one
+    /// whose first mark never reached the disk).</summary>
+    public static long? DurableMarkOf(ReadOnlySpan<byte> header)
+    {
+        var length = BinaryPrimitives.ReadUInt32LittleEndian(header[DurableMarkOffset..]);
+        return BinaryPrimitives.ReadUInt32LittleEndian(header[(DurableMarkOffset + 4)..]) == ~length && length >= SegmentHeaderSize ? length : null;
     }
 
     public static bool TryReadSegmentHeader(ReadOnlySpan<byte> source, out long baseSequence, out long baseOffset)
@@ -58,6 +79,20 @@ internal static class RecordFormat
 
     /// <summary>Bytes counted against the 1 MiB limit: body, partition key, properties and the AMQP envelope.</summary>
     public static int EventSize(int bodyLength, int keyLength, int propertiesLength, int envelopeLength) => bodyLength + keyLength + propertiesLength + envelopeLength;
+
+    /// <summary>What one event of a batch of several counts against the 1 MiB limit, as the service counts the batch —
+    /// one AMQP message whose body holds every event as an encoded message of its own — and as the SDK's
+    /// <c>EventDataBatch</c> measures it (azure-sdk-for-net, <c>Azure.Messaging.EventHubs/src/Amqp/AmqpEventBatch.cs</c>,
+    /// <c>TryAdd</c>: the event's serialized message plus 5 bytes of Data-section framing when that message is at most
+    /// 255 bytes, else 8). The event's message is at least its body's Data section: a 3-byte descriptor and a 2-byte
+    /// (vbin8, up to 255 bytes) or 5-byte (vbin32) length before the bytes. So an empty event counts 10 bytes, and a
+    /// batch holds at most 104,857 of them. Key and properties count as measured (their sections' few bytes of framing
+    /// are not added: the count never exceeds the service's by more than those).</summary>
+    public static long BatchedEventSize(int eventSize)
+    {
+        long message = eventSize + 3 + (eventSize <= 255 ? 2 : 5);
+        return message + (message <= 255 ? 5 : 8);
+    }
 
     /// <summary>Writes one record with sequence and time left zero; <see cref="Stamp"/> fills them in at commit.
     /// <paramref name="keyLength"/> and <paramref name="propertiesLength"/> come from measuring the event first.</summary>

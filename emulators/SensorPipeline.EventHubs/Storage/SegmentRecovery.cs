@@ -9,13 +9,21 @@ internal static class SegmentRecovery
 {
     public sealed record Result(int[] Positions, int Count, long ValidLength, long FileLength, long LastTicks, bool FromIndex);
 
-    /// <summary>Reads and checks the header; false when the file is too short or not a segment.</summary>
-    public static bool TryReadHeader(SafeFileHandle handle, out long baseSequence, out long baseOffset)
+    /// <summary>Reads and checks the header; false when the file is too short or not a segment.
+    /// <paramref name="durableMark"/>: how many bytes of the segment are known durable and acknowledged, if recorded.</summary>
+    public static bool TryReadHeader(SafeFileHandle handle, out long baseSequence, out long baseOffset, out long? durableMark)
     {
         Span<byte> header = stackalloc byte[RecordFormat.SegmentHeaderSize];
         var read = RandomAccess.Read(handle, header, 0);
         baseSequence = baseOffset = 0;
-        return read == header.Length && RecordFormat.TryReadSegmentHeader(header, out baseSequence, out baseOffset);
+        durableMark = null;
+        if (read != header.Length || !RecordFormat.TryReadSegmentHeader(header, out baseSequence, out baseOffset))
+        {
+            return false;
+        }
+
+        durableMark = RecordFormat.DurableMarkOf(header);
+        return true;
     }
 
     /// <summary>The format version in the segment's header; 0 when the file has no header of this emulator.</summary>

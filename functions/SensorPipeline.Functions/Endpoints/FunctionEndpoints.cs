@@ -48,6 +48,11 @@ internal static class FunctionEndpoints
             var failure = InvocationFailures.Classify(e, context.RequestAborted.IsCancellationRequested);
             failureKind = failure.Kind;
             FunctionsLog.InvocationFailed(logger, failure.Level, name, failure.Kind, failure.Status ?? 0, e);
+            if (failure.Kind == InvocationFailures.Systemic)
+            {
+                metrics.SystemicFailure(name);
+            }
+
             if (failure.Status is not { } status || context.Response.HasStarted)
             {
                 // Cancelled by the host, or the answer is already on its way: abort it rather than answer anything

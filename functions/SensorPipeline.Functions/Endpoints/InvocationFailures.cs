@@ -14,6 +14,9 @@ internal readonly record struct InvocationFailure(LogLevel Level, string Kind, i
 /// <summary>The one exception classifier of the handler.</summary>
 internal static class InvocationFailures
 {
+    /// <summary>The kind of a systemic failure: raised with the <c>SystemicFailures</c> metric (alert-systemic).</summary>
+    public const string Systemic = "systemic";
+
     public static InvocationFailure Classify(Exception exception, bool hostCancelled)
     {
         ArgumentNullException.ThrowIfNull(exception);
@@ -22,11 +25,9 @@ internal static class InvocationFailures
             // The host's request is not the custom-handler shape: a contract mismatch someone must fix.
             InvalidInvocationException => new(LogLevel.Error, "invalid-request", StatusCodes.Status400BadRequest),
 
-            // Every event failed on its own: the store or the configuration is at fault. Kept, retried, and loud.
-            SystemicFailureException => new(LogLevel.Error, "systemic", StatusCodes.Status500InternalServerError),
-
-            // The store refuses everything alike (403/404 by cause) before the batch has failed often enough to prove it.
-            StoreUnavailableException { Fault: StoreFault.Systemic } => new(LogLevel.Error, "store-refused", StatusCodes.Status500InternalServerError),
+            // The store refused a write and a known-good write to the same container: the store or the configuration is
+            // at fault. Kept, retried, and loud.
+            StoreUnavailableException { Fault: StoreFault.Systemic } => new(LogLevel.Error, Systemic, StatusCodes.Status500InternalServerError),
 
             // The store did not take the batch: transient; the host's retry policy re-runs it before checkpointing.
             StoreUnavailableException => new(LogLevel.Information, "store-unavailable", StatusCodes.Status500InternalServerError),

@@ -73,6 +73,7 @@ internal static class FunctionsExtensions
         services.AddHostedService<ContainerInitializer>();
         services.AddSingleton<StoreContainers>();
         services.AddSingleton<StoreRetry>();
+        services.AddSingleton<StoreCanary>();
         services.AddSingleton<DocumentWriter>();
         services.AddSingleton<DeviceStateGuard>();
         services.AddSingleton<DeadLetterStore>();

@@ -12,19 +12,18 @@ using SensorPipeline.Functions.Telemetry;
 namespace SensorPipeline.Functions.Invocation;
 
 /// <summary>
-/// Tells a poison event from a systemic fault by evidence. A batch runs whole; a transient failure (the store
-/// unavailable after the in-invocation retries, a timeout) fails the invocation as before — the host retries forever
-/// and the checkpoint waits. Any other failure is counted in the <see cref="AttemptLedger"/>; once a batch has failed
-/// <see cref="PipelineOptions.IsolateAfterAttempts"/> times, its events are bisected: each half runs on its own (a half
-/// that succeeds is committed — writes are idempotent), a failing half is split again, down to single events.
-/// <list type="bullet">
-/// <item>Some, not all, events fail on their own: they are poison — dead-lettered (<c>failed-in-isolation</c>, the
-/// failure as detail, the raw bytes) and the invocation succeeds, so the partition moves on.</item>
-/// <item>Every event fails on its own (the store refuses everything: a role still propagating, a deleted container):
-/// systemic — nothing is dead-lettered, the invocation fails so the host backs off and retries, and it is raised loudly
-/// (an error log, the <c>SystemicFailures</c> metric, an alert).</item>
-/// </list>
-/// A transient failure during the bisection ends it: the batch is retried whole later and bisected again.
+/// Tells a poison event from a fault of the store by evidence, with one rule for any batch size. A batch runs whole; a
+/// failure of the store — transient (unavailable after the in-invocation retries, a timeout) or systemic (it refused a
+/// known-good write to the same container too, <see cref="StoreCanary"/>) — fails the invocation: the host backs off and
+/// retries forever, the checkpoint waits, and a systemic one is raised loudly (an error log, the <c>SystemicFailures</c>
+/// metric, an alert). The store's refusal of one document never reaches here: it is dead-lettered where it is judged.
+/// Any other failure — the handler's own code failing on an event — is counted in the <see cref="AttemptLedger"/>; once
+/// a batch has failed <see cref="PipelineOptions.IsolateAfterAttempts"/> times, its events are bisected: each half runs
+/// on its own (a half that succeeds is committed — writes are idempotent), a failing half is split again, down to single
+/// events. Every event that fails on its own is poison — dead-lettered (<c>failed-in-isolation</c>, the failure as detail,
+/// the raw bytes) and the invocation succeeds, so the partition moves on; a batch of one whose event fails is that
+/// event failing on its own.
+/// A store failure during the bisection ends it: the batch is retried whole later and bisected again.
 /// Cost: at most 2n − 1 runs of subsets for n events, only for a batch that already failed repeatedly.
 /// </summary>
 internal sealed class PoisonIsolation(AttemptLedger ledger, DeadLetterStore deadLetters, IOptions<PipelineOptions> options, TimeProvider clock,
@@ -50,15 +49,20 @@ internal sealed class PoisonIsolation(AttemptLedger ledger, DeadLetterStore dead
 
         var partition = request.PartitionId;
         var now = clock.GetUtcNow();
+        // The ledger's count only: the host's RetryCount also counts the transient failures of an outage, which say
+        // nothing against an event (and it restarts at 0 with the host, which the ledger survives).
         var attempt = await ledger.BeginAsync(function, partition, events[0].Position.SequenceNumber, now, cancellationToken);
-        // The host's count survives nothing, the ledger's survives restarts; the larger one is the evidence.
-        attempt = attempt with { Failures = Math.Max(attempt.Failures, request.RetryCount) };
         var first = attempt.FirstAttemptAt;
         try
         {
             await RunWatchedAsync(function, partition, attempt, () => process(events, first, cancellationToken), cancellationToken);
             await ledger.ClearAsync(function, partition, attempt, cancellationToken);
             return [];
+        }
+        catch (Exception e) when (InvocationFailures.Unwrap(e) is StoreUnavailableException { Fault: StoreFault.Systemic })
+        {
+            FunctionsLog.SystemicFailure(logger, function, partition, attempt.FirstSequence, events.Count, e);
+            throw;
         }
         catch (Exception e) when (IsIsolationCandidate(e, cancellationToken))
         {
@@ -72,13 +76,6 @@ internal sealed class PoisonIsolation(AttemptLedger ledger, DeadLetterStore dead
             FunctionsLog.IsolationStarted(logger, function, partition, attempt.FirstSequence, events.Count, failures, e);
             var poison = new List<(InputEvent Event, Exception Failure)>();
             await BisectAsync(events, 0, events.Count, e, poison, first, process, cancellationToken);
-            if (poison.Count == events.Count)
-            {
-                FunctionsLog.SystemicFailure(logger, function, partition, attempt.FirstSequence, events.Count, failures, e);
-                metrics.SystemicFailure(function);
-                throw new SystemicFailureException(function, partition, attempt.FirstSequence, failures, e);
-            }
-
             var letters = poison.Select(p => new DeadLetter(stage, DeadLetterReason.FailedInIsolation, p.Event.Position, null, null, p.Event.Body,
                 string.Create(CultureInfo.InvariantCulture,
                     $"{failures} failed attempts of the batch at {partition}:{attempt.FirstSequence} ({events.Count} events); on its own: {Describe(p.Failure)}"))).ToList();
@@ -91,13 +88,13 @@ internal sealed class PoisonIsolation(AttemptLedger ledger, DeadLetterStore dead
     }
 
     /// <summary>
-    /// Not transient and not the host's own cancellation: a failure a retry may never fix. Transient ones — the store
-    /// unavailable after the in-invocation retries, timeouts — keep today's rule: retry forever, checkpoint held.
+    /// A failure that may be an event's: not the store's (unavailable, or refusing a known-good write too — never the
+    /// data's fault; retried forever, checkpoint held), not the request's shape, not the host's own cancellation.
     /// </summary>
     internal static bool IsIsolationCandidate(Exception exception, CancellationToken cancellationToken) =>
         InvocationFailures.Unwrap(exception) switch
         {
-            StoreUnavailableException unavailable => unavailable.Fault != StoreFault.Transient,
+            StoreUnavailableException => false,
             OperationCanceledException => false,
             InvalidInvocationException => false, // the request's shape: no event is to blame
             _ => !cancellationToken.IsCancellationRequested,
@@ -167,29 +164,5 @@ internal sealed class PoisonIsolation(AttemptLedger ledger, DeadLetterStore dead
         var e = InvocationFailures.Unwrap(exception);
         var text = $"{e.GetType().Name}: {e.Message}";
         return text.Length <= 2000 ? text : text[..2000];
-    }
-}
-
-/// <summary>Every event of a batch fails on its own: the fault is the store's or the configuration's, never the data's.</summary>
-internal sealed class SystemicFailureException : Exception
-{
-    public SystemicFailureException(string function, string partition, long firstSequence, int failures, Exception cause)
-        : base(string.Create(CultureInfo.InvariantCulture,
-            $"Systemic failure: every event of the {function} batch at {partition}:{firstSequence} fails on its own ({failures} failed attempts; {cause?.GetType().Name}: {cause?.Message}). Nothing is dead-lettered; the host retries with back-off."), cause)
-    {
-    }
-
-    public SystemicFailureException()
-    {
-    }
-
-    public SystemicFailureException(string message)
-        : base(message)
-    {
-    }
-
-    public SystemicFailureException(string message, Exception innerException)
-        : base(message, innerException)
-    {
     }
 }

@@ -24,6 +24,7 @@ internal sealed class CosmosOptionsValidator : IValidateOptions<CosmosOptions>
         CheckName(failures, "Cosmos__DevicesContainer", options.DevicesContainer);
         CheckName(failures, "Cosmos__ArchiveContainer", options.ArchiveContainer);
         CheckName(failures, "Cosmos__DeadLettersContainer", options.DeadLettersContainer);
+        CheckDistinct(failures, options);
         if (options.ReadingsTtlSeconds is 0 or < -1)
         {
             failures.Add($"Cosmos__ReadingsTtlSeconds must be -1 (keep forever) or at least 1, found {options.ReadingsTtlSeconds}.");
@@ -48,6 +49,25 @@ internal sealed class CosmosOptionsValidator : IValidateOptions<CosmosOptions>
         if (string.IsNullOrWhiteSpace(value) || value.Length > 255 || value.IndexOfAny(['/', '\\', '?', '#']) >= 0 || value.EndsWith(' '))
         {
             failures.Add($"{setting} must be a Cosmos DB resource name (1-255 characters, no '/', '\\', '?', '#'), found '{value}'.");
+        }
+    }
+
+    /// <summary>
+    /// Each container has one role, and a store refusal is judged by a write shaped for that role (partition key
+    /// <c>/deviceId</c>, or <c>/id</c> for dead letters): two roles in one container would make that judgement meaningless.
+    /// </summary>
+    private static void CheckDistinct(List<string> failures, CosmosOptions options)
+    {
+        var roles = new[]
+        {
+            ("Cosmos__ReadingsContainer", options.ReadingsContainer),
+            ("Cosmos__DevicesContainer", options.DevicesContainer),
+            ("Cosmos__ArchiveContainer", options.ArchiveContainer),
+            ("Cosmos__DeadLettersContainer", options.DeadLettersContainer),
+        };
+        foreach (var group in roles.GroupBy(r => r.Item2, StringComparer.Ordinal).Where(g => g.Count() > 1))
+        {
+            failures.Add($"{string.Join(" and ", group.Select(r => r.Item1))} name the same container '{group.Key}': each container holds one kind of document.");
         }
     }
 

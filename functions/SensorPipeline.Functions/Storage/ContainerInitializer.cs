@@ -22,15 +22,21 @@ internal sealed class ContainerInitializer(CosmosClient client, IOptions<CosmosO
         }
 
         var database = (await client.CreateDatabaseIfNotExistsAsync(o.DatabaseName, cancellationToken: cancellationToken)).Database;
-        var readings = new ContainerProperties(o.ReadingsContainer, "/deviceId") { DefaultTimeToLive = o.ReadingsTtlSeconds };
+        var readings = Container(o.ReadingsContainer, "/deviceId");
+        readings.DefaultTimeToLive = o.ReadingsTtlSeconds;
         readings.IndexingPolicy.SpatialIndexes.Add(new SpatialPath { Path = "/geometry/*", SpatialTypes = { SpatialType.Point } });
         await database.CreateContainerIfNotExistsAsync(readings, cancellationToken: cancellationToken);
-        await database.CreateContainerIfNotExistsAsync(new ContainerProperties(o.DevicesContainer, "/deviceId"), cancellationToken: cancellationToken);
-        await database.CreateContainerIfNotExistsAsync(new ContainerProperties(o.ArchiveContainer, "/deviceId"), cancellationToken: cancellationToken);
-        await database.CreateContainerIfNotExistsAsync(new ContainerProperties(o.DeadLettersContainer, "/id"), cancellationToken: cancellationToken);
+        await database.CreateContainerIfNotExistsAsync(Container(o.DevicesContainer, "/deviceId"), cancellationToken: cancellationToken);
+        await database.CreateContainerIfNotExistsAsync(Container(o.ArchiveContainer, "/deviceId"), cancellationToken: cancellationToken);
+        await database.CreateContainerIfNotExistsAsync(Container(o.DeadLettersContainer, "/id"), cancellationToken: cancellationToken);
         var names = string.Join(", ", o.ReadingsContainer, o.DevicesContainer, o.ArchiveContainer, o.DeadLettersContainer);
         FunctionsLog.ContainersReady(logger, o.DatabaseName, names);
     }
 
     public Task StopAsync(CancellationToken cancellationToken) => Task.CompletedTask;
+
+    /// <summary>Hash version 2, as infra/app/cosmos.bicep declares it: the SDK leaves the version unset (version 1),
+    /// which would hash keys differently from the deployed containers.</summary>
+    private static ContainerProperties Container(string name, string partitionKey) =>
+        new(name, partitionKey) { PartitionKeyDefinitionVersion = PartitionKeyDefinitionVersion.V2 };
 }

@@ -22,7 +22,7 @@ namespace SensorPipeline.Functions.Storage;
 /// the ETag read; 412 means someone wrote in between, so read and compare again.</item>
 /// </list>
 /// </summary>
-internal sealed partial class DeviceStateGuard(StoreRetry retry, IOptions<PipelineOptions> options)
+internal sealed partial class DeviceStateGuard(StoreRetry retry, StoreCanary canary, IOptions<PipelineOptions> options)
 {
     /// <summary>
     /// Bound on lost races (409 on create, 412 on replace). Every lost round means another writer's write landed, so
@@ -33,10 +33,14 @@ internal sealed partial class DeviceStateGuard(StoreRetry retry, IOptions<Pipeli
 
     private readonly DeviceWriteMode _mode = options.Value.DeviceWrite;
 
-    public Task<WriteOutcome> WriteAsync(Container devices, DeviceLatest latest, ReadOnlyMemory<byte> document, CancellationToken cancellationToken) =>
-        _mode == DeviceWriteMode.ReadReplace
-            ? ReadReplaceAsync(devices, latest, document, cancellationToken)
-            : PatchAsync(devices, latest, document, cancellationToken);
+    /// <summary>The guarded write, whole; a refusal at any step is judged by <see cref="StoreCanary"/> (the whole write runs again if the container takes a known-good write).</summary>
+    public Task<WriteOutcome> WriteAsync(Container devices, DeviceLatest latest, ReadOnlyMemory<byte> document, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(devices);
+        return canary.JudgeAsync(devices, "device write", token => _mode == DeviceWriteMode.ReadReplace
+            ? ReadReplaceAsync(devices, latest, document, token)
+            : PatchAsync(devices, latest, document, token), cancellationToken);
+    }
 
     /// <summary>Creates the device document; a 409 means another writer created it first (the caller goes round again).</summary>
     private async Task<(bool Conflict, WriteOutcome Outcome)> CreateAsync(Container devices, DeviceLatest latest, ReadOnlyMemory<byte> document, CancellationToken cancellationToken)

@@ -5,15 +5,21 @@ namespace SensorPipeline.Functions.Storage;
 
 /// <summary>
 /// Upserts pre-serialized documents. The ids are deterministic, so an upsert of a redelivered reading overwrites
-/// itself: at-least-once delivery never creates a duplicate.
+/// itself: at-least-once delivery never creates a duplicate. A refused upsert is judged by <see cref="StoreCanary"/>.
 /// </summary>
-internal sealed class DocumentWriter(StoreRetry retry)
+internal sealed class DocumentWriter(StoreRetry retry, StoreCanary canary)
 {
     private static readonly ItemRequestOptions NoContent = new() { EnableContentResponseOnWrite = false };
 
-    public async Task<WriteOutcome> UpsertAsync(Container container, string partitionKey, ReadOnlyMemory<byte> document, CancellationToken cancellationToken)
+    /// <summary>Written, or <see cref="WriteResult.Rejected"/> (this document's refusal); throws when the store is unavailable or refuses everything.</summary>
+    public Task<WriteOutcome> UpsertAsync(Container container, string partitionKey, ReadOnlyMemory<byte> document, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(container);
+        return canary.JudgeAsync(container, "upsert", token => UpsertOnceAsync(container, partitionKey, document, token), cancellationToken);
+    }
+
+    private async Task<WriteOutcome> UpsertOnceAsync(Container container, string partitionKey, ReadOnlyMemory<byte> document, CancellationToken cancellationToken)
+    {
         using var response = await retry.ExecuteAsync(
             container.Id,
             "upsert",
@@ -74,6 +80,10 @@ internal sealed class DocumentWriter(StoreRetry retry)
         };
     }
 
+    /// <summary>
+    /// Written, or <see cref="WriteResult.Refused"/> for <see cref="StoreCanary"/> to judge; an answer that is transient by
+    /// its cause (403.3, 404.1002/1013) throws, so the invocation fails and the host retries.
+    /// </summary>
     public static WriteOutcome Classify(string operation, ResponseMessage response)
     {
         ArgumentNullException.ThrowIfNull(response);
@@ -82,27 +92,27 @@ internal sealed class DocumentWriter(StoreRetry retry)
             return WriteOutcome.Written(response.StatusCode);
         }
 
-        // 400/413 and a full device partition (403.1014): this document, never the store, is the problem.
-        return StoreStatus.FaultOf(response.StatusCode, StoreStatus.SubStatus(response.Headers)) == StoreFault.Rejected
-            ? new WriteOutcome(WriteResult.Rejected, response.StatusCode, Describe(response))
+        return StoreStatus.FaultOf(response.StatusCode, StoreStatus.SubStatus(response.Headers)) == StoreFault.Refused
+            ? new WriteOutcome(WriteResult.Refused, response.StatusCode, Describe(response))
             : throw Unavailable(operation, response);
     }
 
     /// <summary>
-    /// An answer no retry here fixes (a 403 or 404 by its cause, see <see cref="StoreStatus.FaultOf"/>): the invocation
-    /// fails and the batch is kept; the exception carries the substatus so the handler tells systemic from transient.
+    /// A failed answer no write of ours is judged by: transient by its cause, or a refused read or delete — reads and
+    /// deletes are never about one document, so such a refusal is systemic. The invocation fails and the batch is kept.
     /// </summary>
     internal static StoreUnavailableException Unavailable(string operation, ResponseMessage response)
     {
         var subStatus = StoreStatus.SubStatus(response.Headers);
         return new(operation, response.StatusCode, 1, new CosmosException(Describe(response), response.StatusCode, subStatus, response.Headers.ActivityId, 0))
         {
-            Fault = StoreStatus.FaultOf(response.StatusCode, subStatus),
+            Fault = StoreStatus.FaultOf(response.StatusCode, subStatus) == StoreFault.Transient ? StoreFault.Transient : StoreFault.Systemic,
             SubStatus = subStatus,
         };
     }
 
-    private static string Describe(ResponseMessage response) =>
+    /// <summary>The store's answer as text: status and (the start of) its message.</summary>
+    internal static string Describe(ResponseMessage response) =>
         string.IsNullOrEmpty(response.ErrorMessage)
             ? ((int)response.StatusCode).ToString(System.Globalization.CultureInfo.InvariantCulture)
             : $"{(int)response.StatusCode}: {Truncate(response.ErrorMessage, 1000)}";

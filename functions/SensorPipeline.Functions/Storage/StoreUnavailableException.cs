@@ -3,9 +3,9 @@ using System.Net;
 namespace SensorPipeline.Functions.Storage;
 
 /// <summary>
-/// The store did not take a write even after the in-invocation retries (or answered something no retry can fix
-/// here, such as 401/403). The invocation fails with a non-2xx status so the host re-runs the batch before its
-/// checkpoint moves; nothing is acknowledged that was not written.
+/// The store did not take a write even after the in-invocation retries, or refused it while refusing a known-good write
+/// to the same container too (<see cref="StoreCanary"/>). The invocation fails with a non-2xx status so the host re-runs
+/// the batch before its checkpoint moves; nothing is acknowledged that was not written.
 /// </summary>
 internal sealed class StoreUnavailableException : Exception
 {
@@ -41,8 +41,8 @@ internal sealed class StoreUnavailableException : Exception
     public int Attempts { get; }
 
     /// <summary>
-    /// Transient (the retries ran out: throttling, a timeout, an outage) unless the answer said otherwise: a systemic one
-    /// (403/404 by cause) refuses every document alike and must never lead to a dead letter.
+    /// Transient (the retries ran out: throttling, a timeout, an outage) unless the store refused a known-good write too:
+    /// <see cref="StoreFault.Systemic"/>, a fault of the store or the configuration that must never lead to a dead letter.
     /// </summary>
     public StoreFault Fault { get; init; } = StoreFault.Transient;
 

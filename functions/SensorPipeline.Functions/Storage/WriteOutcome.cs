@@ -11,11 +11,14 @@ internal enum WriteResult
     /// <summary>The guarded device write found a newer (or the same) version already stored: nothing to do.</summary>
     Superseded,
 
-    /// <summary>The store refused this document permanently (400, 413): it goes to the dead letters.</summary>
+    /// <summary>The store refused this write; not judged yet (<see cref="StoreCanary"/> turns it into <see cref="Rejected"/> or a systemic failure).</summary>
+    Refused,
+
+    /// <summary>The store refused this document while its container took a known-good write: it goes to the dead letters.</summary>
     Rejected,
 }
 
-/// <summary>A write's result, with the store's status and message when it was rejected.</summary>
+/// <summary>A write's result, with the store's status and message when it was refused.</summary>
 internal readonly record struct WriteOutcome(WriteResult Result, HttpStatusCode Status, string? Detail = null)
 {
     public static WriteOutcome Written(HttpStatusCode status) => new(WriteResult.Written, status);

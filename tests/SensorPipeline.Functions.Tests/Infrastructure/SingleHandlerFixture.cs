@@ -11,6 +11,7 @@ public abstract class SingleHandlerFixture : IAsyncLifetime, IDisposable
     private CosmosEmulatorProcess? _standIn;
     private HandlerProcess? _handler;
     private StoreReader? _store;
+    private string? _database;
 
     protected SingleHandlerFixture(string databasePrefix) => _databasePrefix = databasePrefix;
 
@@ -20,10 +21,14 @@ public abstract class SingleHandlerFixture : IAsyncLifetime, IDisposable
 
     internal StoreReader Store => _store ?? throw new InvalidOperationException("not started");
 
+    /// <summary>The handler's database (its containers exist once the handler has started).</summary>
+    internal string Database => _database ?? throw new InvalidOperationException("not started");
+
     public async Task InitializeAsync()
     {
         _standIn = await CosmosEmulatorProcess.StartAsync();
         var database = _databasePrefix + "-" + Guid.NewGuid().ToString("N")[..8];
+        _database = database;
         var settings = HandlerProcess.Settings(_standIn, database);
         await ConfigureAsync(_standIn, settings);
         _handler = await HandlerProcess.StartAsync(settings);

@@ -1,13 +1,12 @@
 using Microsoft.Win32.SafeHandles;
-using SensorPipeline.Emulators.Common;
 
-namespace SensorPipeline.EventHubs.Storage;
+namespace SensorPipeline.Emulators.Common;
 
-/// <summary>Every write and fsync of the partition logs goes through here: the one seam where the storage's failures
-/// can be injected. <see cref="FailWrites"/> makes each write fail as a full disk does (ENOSPC), for tests and the
-/// chaos run — never by filling the machine's real disk. fsyncs keep working, as they do for data already written
-/// when a disk fills up.</summary>
-internal class LogStorage
+/// <summary>Every write and fsync of the emulators' logs (Event Hubs partitions, the Cosmos DB mutation log) goes
+/// through here: the one seam where the storage's failures can be injected. <see cref="FailWrites"/> makes each write
+/// fail as a full disk does (ENOSPC), for tests and the chaos run — never by filling the machine's real disk. fsyncs
+/// keep working, as they do for data already written when a disk fills up.</summary>
+public class LogStorage
 {
     /// <summary>errno ENOSPC on Linux; .NET puts the errno in the HResult of the IOException it throws.</summary>
     public const int NoSpaceErrno = 28;
@@ -25,6 +24,13 @@ internal class LogStorage
     {
         ThrowIfFailing();
         RandomAccess.Write(file, bytes, offset);
+    }
+
+    /// <summary>A synchronous gather write (the Cosmos DB emulator's writer loop).</summary>
+    public virtual void Write(SafeFileHandle file, IReadOnlyList<ReadOnlyMemory<byte>> buffers, long offset)
+    {
+        ThrowIfFailing();
+        RandomAccess.Write(file, buffers, offset);
     }
 
     public virtual ValueTask WriteAsync(SafeFileHandle file, IReadOnlyList<ReadOnlyMemory<byte>> buffers, long offset)

@@ -1,0 +1,81 @@
+using System.Globalization;
+using System.Text.Json;
+using SensorPipeline.Plan.Data;
+using SensorPipeline.Plan.Model;
+using SensorPipeline.Stack;
+
+namespace SensorPipeline.EndToEnd.Bench;
+
+/// <summary>
+/// <c>./pipeline bench cost [--quick] [--rate 1000] [--seconds 60]</c>: the chain at a steady rate on a fresh local
+/// stack, measured per reading — RU by container from the Cosmos DB emulator's charges (the handler's
+/// <c>CosmosRequestCharge</c>), handler and devhost CPU, invocations and checkpoints, telemetry bytes — written to
+/// <c>.pipeline/bench-cost.json</c> for <c>./pipeline plan</c>, then priced at 100,000 and 1,000,000 readings/s.
+/// </summary>
+internal static class CostBench
+{
+    public const string Usage = "usage: bench cost [--quick] [--rate 1000] [--seconds 60] [--devices 100]";
+
+    /// <summary>The rates the measured costs are priced at.</summary>
+    private static readonly double[] PricedRates = [100_000, 1_000_000];
+
+    public static async Task<int> RunAsync(IReadOnlyList<string> args, CancellationToken cancellationToken)
+    {
+        var (rate, seconds, devices) = Parse(args);
+        var layout = RepoLayout.Discover();
+        var run = Path.Combine(layout.Root, ".pipeline", "bench", "cost-" + DateTimeOffset.UtcNow.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture));
+        Console.WriteLine($"cost bench ({layout.Configuration} build, {Environment.ProcessorCount} cores): {rate:N0} readings/s for {seconds:N0} s, {devices}+{devices} devices, 200 readings per event; logs under {run}");
+        PhaseFigures phase;
+        JsonDocument summary;
+        await using (var pipeline = await LocalPipeline.StartAsync(layout, new StackOptions { DataDirectory = run }, cancellationToken))
+        {
+            Console.WriteLine("   warm-up: 1,000 readings/s for 5 s on other devices …");
+            await new ChainPhase(pipeline, "warm-up", 1000, TimeSpan.FromSeconds(5), null, devices, 200, "warm").RunAsync(cancellationToken);
+            var started = DateTimeOffset.UtcNow;
+            phase = await new ChainPhase(pipeline, "cost", rate, TimeSpan.FromSeconds(seconds), null, devices, 200).RunAsync(cancellationToken);
+            // The phase's periods only: one aggregation period and a second before its start (ChainPhase's own window).
+            summary = await pipeline.GetTelemetrySummaryAsync(started - pipeline.Options.MetricFlushInterval - TimeSpan.FromSeconds(1), DateTimeOffset.UtcNow, cancellationToken);
+        }
+
+        using (summary)
+        {
+            var measured = CostFigures.From(phase, summary.RootElement);
+            var file = Path.Combine(layout.Root, ".pipeline", "bench-cost.json");
+            await File.WriteAllTextAsync(file, measured.ToBenchCostJson(DateTimeOffset.UtcNow), cancellationToken);
+            var book = PriceBook.Load(Path.Combine(layout.Root, "infra", "prices"), "eastus");
+            var costs = ReadingCosts.Load(Path.Combine(layout.Root, "infra", "SensorPipeline.Plan", "per-reading.defaults.json"), file);
+            var plans = PricedRates.Select(r => Planner.Plan(new PlanRequest(r, 200, r, 7, false, false), costs, book)).ToArray();
+            CostReport.Write(Console.Out, phase, measured, plans, file);
+        }
+
+        return 0;
+    }
+
+    private static (double Rate, double Seconds, int Devices) Parse(IReadOnlyList<string> args)
+    {
+        double rate = 1000, seconds = 60;
+        var devices = 100;
+        for (var i = 0; i < args.Count; i++)
+        {
+            if (args[i] == "--quick")
+            {
+                seconds = 20;
+                continue;
+            }
+
+            var value = i + 1 < args.Count ? args[++i] : throw new ArgumentException($"{args[i]} needs a value. {Usage}");
+            var number = double.TryParse(value, NumberStyles.Float, CultureInfo.InvariantCulture, out var v) && v >= 1
+                ? v
+                : throw new ArgumentException($"{args[i - 1]} must be a number of at least 1, found '{value}'. {Usage}");
+            switch (args[i - 1])
+            {
+                case "--rate": rate = number; break;
+                case "--seconds": seconds = number; break;
+                case "--devices": devices = (int)number; break;
+                default: throw new ArgumentException($"unknown option '{args[i - 1]}'. {Usage}");
+            }
+        }
+
+        return (rate, seconds, devices);
+    }
+}

@@ -1,0 +1,74 @@
+using System.Globalization;
+using System.Text.Json;
+
+namespace SensorPipeline.EndToEnd.Bench;
+
+/// <summary>
+/// What one reading cost the local chain, from one phase and devhost's telemetry summary over it. RU per container are
+/// the emulator's charges as the handler reports them (<c>CosmosRequestCharge</c>); the emulator charges nothing for
+/// TTL deletes, so the plan keeps the documented figure for those. Telemetry is printed, not written: the local stack
+/// flushes metrics every 2 s where Azure's settings flush every 5 minutes, so its bytes per hour say nothing about
+/// Azure's (the plan keeps the figure measured with Azure's settings).
+/// </summary>
+internal sealed record CostFigures(
+    long Readings,
+    IReadOnlyDictionary<string, double> RuPerReadingByContainer,
+    double HandlerMicros,
+    double DevHostMicros,
+    double InvocationsPerReading,
+    double TelemetryBytesPerInstanceHour)
+{
+    /// <summary>The functions, each one Functions-host instance locally: the telemetry per instance divides by them.</summary>
+    private const int LocalInstances = 3;
+
+    // The handler runs all three functions in one process, so its CPU is split with the defaults' ratio (15 : 114 µs).
+    private const double SplitterShare = 15.0 / 129.0;
+
+    private static readonly JsonSerializerOptions Indented = new() { WriteIndented = true };
+
+    public double RuPerReading => RuPerReadingByContainer.Values.Sum();
+
+    public static CostFigures From(PhaseFigures phase, JsonElement summary)
+    {
+        var readings = Math.Max(1, phase.Readings);
+        var ru = new SortedDictionary<string, double>(StringComparer.Ordinal);
+        foreach (var c in summary.GetProperty("cosmos").EnumerateArray())
+        {
+            ru[c.GetProperty("container").GetString()!] = c.GetProperty("requestUnits").GetDouble() / readings;
+        }
+
+        var ingestion = summary.GetProperty("ingestion");
+        var bytesPerHour = ingestion.TryGetProperty("uncompressedBytesPerHour", out var b) && b.ValueKind == JsonValueKind.Number ? b.GetDouble() : 0;
+        return new CostFigures(
+            phase.Readings,
+            ru,
+            Micros(phase, Processes.Handler, readings),
+            Micros(phase, Processes.DevHost, readings),
+            (double)phase.Invocations / readings,
+            bytesPerHour / LocalInstances);
+    }
+
+    private static double Micros(PhaseFigures phase, string process, long readings) =>
+        phase.CpuSeconds.TryGetValue(process, out var s) && s is { } seconds ? seconds * 1e6 / readings : 0;
+
+    private double Ru(string container) => RuPerReadingByContainer.TryGetValue(container, out var v) ? v : 0;
+
+    /// <summary>The per-reading inputs <c>./pipeline plan</c> reads (.pipeline/bench-cost.json), each saying where it comes from.</summary>
+    public string ToBenchCostJson(DateTimeOffset at)
+    {
+        var when = at.ToString("yyyy-MM-dd HH:mm 'UTC'", CultureInfo.InvariantCulture);
+        var from = $"./pipeline bench cost, {when}, {Readings:N0} readings";
+        var values = new Dictionary<string, object>
+        {
+            ["ru.readingUpsert"] = Entry(Ru("readings"), $"{from}: the emulator's RU on readings per reading"),
+            ["ru.devicePatch"] = Entry(Ru("devices"), $"{from}: the emulator's RU on devices per reading (one device write per reading in loadgen's shape)"),
+            ["cpu.splitterMicros"] = Entry(HandlerMicros * SplitterShare, $"{from}: handler CPU per reading x 15/129 (one process runs all three functions)"),
+            ["cpu.processorMicros"] = Entry(HandlerMicros * (1 - SplitterShare), $"{from}: handler CPU per reading x 114/129"),
+            ["cpu.hostMicros"] = Entry(DevHostMicros, $"{from}: devhost CPU per reading (Event Hubs emulator + Functions host), standing in for the Functions host"),
+        };
+        return JsonSerializer.Serialize(new { about = "Written by ./pipeline bench cost; read by ./pipeline plan in place of the checked-in defaults.", values },
+            Indented) + Environment.NewLine;
+    }
+
+    private static object Entry(double value, string from) => new { value = Math.Round(value, 4), from };
+}

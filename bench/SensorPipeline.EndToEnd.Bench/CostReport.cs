@@ -1,0 +1,76 @@
+using System.Globalization;
+using SensorPipeline.Plan.Model;
+using SensorPipeline.Plan.Output;
+
+namespace SensorPipeline.EndToEnd.Bench;
+
+/// <summary>Prints the cost bench: per-reading figures, then $/h per component at 100,000 and 1,000,000 readings/s
+/// beside the reference write-up and the design before the plan, met/missed, and the two closing lines for tooling.</summary>
+internal static class CostReport
+{
+    // "Processing 100,000 Events Per Second on Azure Functions" (azure.microsoft.com/en-us/blog/processing-100-000-events-per-
+    // second-on-azure-functions/): Functions $2.71/h, Storage $1.80/h, App Insights $1.03/h; Cosmos DB not included.
+    private const double ReferenceFunctions = 2.71, ReferenceStorage = 1.80, ReferenceInsights = 1.03;
+
+    // The design before ./pipeline plan, priced with the same file at 100,000 readings/s (infra/README.md, docs/benchmarks.md):
+    // serverless-default infra changed to the minimum that lets the load flow, the Cosmos DB request log on, batches of 2
+    // pinning 96 instances: ≈ $1,580/h in all, ≈ $20.5/h for Functions + Storage + App Insights.
+    private const double BeforeTotal = 1580, BeforeFunctionsStorageInsights = 20.5;
+
+    public static void Write(TextWriter o, PhaseFigures phase, CostFigures m, IReadOnlyList<PlanResult> plans, string file)
+    {
+        o.WriteLine();
+        o.WriteLine($"measured over {m.Readings:N0} readings ({phase.Notes})");
+        foreach (var (container, ru) in m.RuPerReadingByContainer)
+        {
+            o.WriteLine($"  RU per reading on {container}: {ru:N2} (the emulator's charges)");
+        }
+
+        o.WriteLine($"  handler CPU: {m.HandlerMicros:N0} µs per reading; devhost (Event Hubs emulator + Functions host): {m.DevHostMicros:N0} µs");
+        o.WriteLine($"  invocations per reading: {m.InvocationsPerReading:N4} (checkpoints the same: batchCheckpointFrequency 1), at host.json's batch of 2");
+        o.WriteLine($"  telemetry: {m.TelemetryBytesPerInstanceHour / 1e3:N0} KB per host instance-hour locally (metrics flushed every 2 s; Azure's settings flush every 5 minutes, so the plan keeps its default)");
+        o.WriteLine($"  written to {file}; ./pipeline plan now reads these in place of the defaults (TTL deletes keep the documented 9 RU: the emulator charges none)");
+        o.WriteLine();
+
+        var t = new[] { "component ($/h)", "100,000 readings/s", "1,000,000 readings/s", "reference write-up (100,000 events/s)" };
+        var rows = new List<string[]>
+        {
+            Row("Event Hubs", plans, p => p.EventHubs.CostPerHour, "-"),
+            Row("Cosmos DB throughput", plans, p => p.Cosmos.ThroughputCostPerHour, "not included"),
+            Row("Cosmos DB storage", plans, p => p.Cosmos.StorageCostPerHour, "not included"),
+            Row("Functions", plans, p => p.FunctionsCostPerHour, Money(ReferenceFunctions)),
+            Row("Storage (checkpoints)", plans, p => p.Checkpoints.CostPerHour, Money(ReferenceStorage)),
+            Row("App Insights", plans, p => p.Telemetry.CostPerHour, Money(ReferenceInsights)),
+            Row("total", plans, p => p.TotalPerHour, Money(ReferenceFunctions + ReferenceStorage + ReferenceInsights) + " (3 parts)"),
+            Row("$ per million readings", plans, p => p.PerMillionReadings, "-"),
+        };
+        Print(o, t, rows);
+        if (plans[1].IsPlanOnly)
+        {
+            o.WriteLine($"1,000,000 readings/s is plan-only: {plans[1].EventHubs.PlanOnlyReason}");
+        }
+
+        var at100k = plans[0];
+        o.WriteLine($"before the plan (same prices, 100,000 readings/s): ≈ ${BeforeTotal:N0}/h in all, ≈ ${BeforeFunctionsStorageInsights:N1}/h Functions + Storage + App Insights");
+        o.WriteLine($"target: Functions + Storage + App Insights <= ${PlanReport.FunctionsStorageInsightsTarget:N2}/h at 100,000 readings/s: ${at100k.FunctionsStorageInsightsPerHour:N2}/h  {(at100k.FunctionsStorageInsightsPerHour <= PlanReport.FunctionsStorageInsightsTarget ? "met" : "MISSED")}");
+        o.WriteLine($"target: total <= ${PlanReport.PerMillionTarget:N2} per million readings: ${at100k.PerMillionReadings:N2}  {(at100k.PerMillionReadings <= PlanReport.PerMillionTarget ? "met" : "MISSED")}");
+        o.WriteLine($"RU per reading: {m.RuPerReading.ToString("0.00", CultureInfo.InvariantCulture)}");
+        o.WriteLine($"$ per million readings at 100,000 readings/s: {at100k.PerMillionReadings.ToString("0.00", CultureInfo.InvariantCulture)}");
+    }
+
+    private static string[] Row(string name, IReadOnlyList<PlanResult> plans, Func<PlanResult, double> value, string reference) =>
+        [name, Money(value(plans[0])), Money(value(plans[1])), reference];
+
+    private static string Money(double v) => v.ToString("N2", CultureInfo.InvariantCulture);
+
+    private static void Print(TextWriter o, string[] header, List<string[]> rows)
+    {
+        var widths = header.Select((h, i) => Math.Max(h.Length, rows.Max(r => r[i].Length))).ToArray();
+        string Line(string[] cells) => "│ " + string.Join(" │ ", cells.Select((c, i) => i == 0 ? c.PadRight(widths[i]) : c.PadLeft(widths[i]))) + " │";
+        o.WriteLine(Line(header));
+        foreach (var r in rows)
+        {
+            o.WriteLine(Line(r));
+        }
+    }
+}

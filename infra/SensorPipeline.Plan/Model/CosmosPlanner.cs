@@ -1,0 +1,71 @@
+using SensorPipeline.Plan.Data;
+
+namespace SensorPipeline.Plan.Model;
+
+/// <summary>
+/// Cosmos DB: throughput per container (never one shared database budget). <c>readings</c> and <c>devices</c> carry
+/// a flat load, so manual RU/s with headroom (autoscale bills 1.5x for the same peak); <c>archive</c> and
+/// <c>deadletters</c> see bursts (a backlog's stale readings, poison), so autoscale, billed at least 10 % of its maximum.
+/// </summary>
+internal static class CosmosPlanner
+{
+    /// <summary>Manual RU/s above the demand.</summary>
+    public const double Headroom = 0.20;
+
+    /// <summary>Share of readings the archive must take at once after a backlog (its autoscale maximum).</summary>
+    public const double ArchiveBurstShare = 0.10;
+
+    private const double Hours = 730;
+
+    public static CosmosPlan Plan(PlanRequest request, ReadingCosts costs, PriceBook book, FunctionsPlan functions)
+    {
+        var ruPrice = book.Price("cosmos.provisioned.hundredRuHour") / 100 * Multiplier(request, book);
+        var autoscalePrice = book.Price("cosmos.autoscale.hundredRuHour") / 100 * Multiplier(request, book);
+        var live = request.Rate * (1 - costs.StaleFraction);
+        var ttlDelete = request.RetentionDays > 0 ? costs.TtlDeleteRu : 0;
+        var retentionSeconds = request.RetentionDays * 86_400;
+        var readingsGb = live * retentionSeconds * costs.StoredReadingBytes / 1e9;
+        var devicesGb = request.Devices * costs.DeviceStateBytes / 1e9;
+
+        // A device's state is written once per processor invocation that holds a reading of it: with more devices of a
+        // kind than readings per invocation, that is once per reading.
+        var processor = functions.Function("WeatherProcessor");
+        var readingsPerInvocation = processor.ReadingsPerSecond / processor.InvocationsPerSecond;
+        var deviceWrites = Math.Min(1, request.Devices / 2 / readingsPerInvocation);
+
+        var archiveDemand = request.Rate * costs.StaleFraction * costs.ArchiveUpsertRu;
+        var containers = new List<ContainerPlan>
+        {
+            Manual("readings", live * (costs.ReadingUpsertRu + ttlDelete), readingsGb, ruPrice, book),
+            Manual("devices", request.Rate * deviceWrites * costs.DevicePatchRu, devicesGb, ruPrice, book),
+            Autoscale("archive", archiveDemand, Math.Max(archiveDemand, request.Rate * ArchiveBurstShare * costs.ArchiveUpsertRu), autoscalePrice, book),
+            Autoscale("deadletters", 0, 0, autoscalePrice, book),
+        };
+        var storageGb = readingsGb + devicesGb;
+        var logRows = request.Rate * (1 + deviceWrites);
+        var requestLog = logRows * costs.RequestLogRowBytes * 3600 / 1e9 * book.Price("logAnalytics.analyticsGb");
+        return new CosmosPlan(containers, storageGb, storageGb * book.Price("cosmos.storage.gbMonth") / Hours, requestLog);
+    }
+
+    private static double Multiplier(PlanRequest request, PriceBook book) =>
+        (request.Reserved ? book.Price("cosmos.reserved.oneYearMultiplier") : 1) * (request.Zones ? book.Price("cosmos.zoneRedundancy.multiplier") : 1);
+
+    private static ContainerPlan Manual(string name, double demand, double storageGb, double pricePerRu, PriceBook book)
+    {
+        var deployed = (int)Math.Max(book.Limit("cosmos.minManualRu"), Math.Ceiling(demand * (1 + Headroom) / 100) * 100);
+        var limit = book.Limit("cosmos.maxRuPerContainer");
+        var note = deployed > limit ? $"{deployed:N0} RU/s is above the {limit:N0} RU/s per container Azure allows without a support ticket: ask for the increase before azd up" : null;
+        return new ContainerPlan(name, demand, "manual", deployed, PhysicalPartitions(deployed, storageGb, book), storageGb, deployed * pricePerRu, note);
+    }
+
+    private static ContainerPlan Autoscale(string name, double demand, double burst, double pricePerRu, PriceBook book)
+    {
+        var maximum = (int)Math.Max(book.Limit("cosmos.minAutoscaleMaxRu"), Math.Ceiling(burst / 1000) * 1000);
+        // Billed at the hour's highest RU/s, at least 10 % of the maximum.
+        var billed = Math.Max(maximum * 0.1, demand);
+        return new ContainerPlan(name, demand, "autoscale", maximum, PhysicalPartitions(maximum, 0, book), 0, billed * pricePerRu, null);
+    }
+
+    private static int PhysicalPartitions(int ru, double storageGb, PriceBook book) =>
+        (int)Math.Max(1, Math.Max(Math.Ceiling(ru / book.Limit("cosmos.maxRuPerPhysicalPartition")), Math.Ceiling(storageGb / book.Limit("cosmos.maxGbPerPhysicalPartition"))));
+}

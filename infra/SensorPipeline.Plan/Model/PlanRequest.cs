@@ -1,0 +1,14 @@
+namespace SensorPipeline.Plan.Model;
+
+/// <summary>What the plan is asked for.</summary>
+/// <param name="Rate">Readings per second, steady (at least 1).</param>
+/// <param name="ReadingsPerEvent">Readings the producers pack into one ingestion event (default 200, loadgen's).</param>
+/// <param name="Devices">Distinct devices sending; default one reading per device per second (= rate).</param>
+/// <param name="RetentionDays">Days a reading stays in <c>readings</c> (its TTL); default 7.</param>
+/// <param name="Reserved">Price Cosmos DB throughput with 1-year reserved capacity.</param>
+/// <param name="Zones">Zone-redundant Cosmos DB account (availability zones).</param>
+internal sealed record PlanRequest(double Rate, int ReadingsPerEvent, double Devices, double RetentionDays, bool Reserved, bool Zones)
+{
+    /// <summary>The rate the cost targets are stated at.</summary>
+    public const double TargetRate = 100_000;
+}

@@ -1,0 +1,64 @@
+namespace SensorPipeline.Plan.Model;
+
+/// <summary>The Event Hubs namespace the plan deploys: one for all three hubs, unless <see cref="PlanOnlyReason"/>.</summary>
+internal sealed record EventHubsPlan(
+    string Tier,
+    int Capacity,
+    int AutoInflateMaximum,
+    int PartitionsPerHub,
+    double IngressMBps,
+    double IngressEventsPerSecond,
+    double CapacityMBps,
+    double CostPerHour,
+    string? PlanOnlyReason);
+
+/// <summary>One Cosmos DB container: its demand and what is deployed for it (Kind: manual RU/s, or autoscale to DeployedRu).</summary>
+internal sealed record ContainerPlan(string Name, double DemandRu, string Kind, int DeployedRu, int PhysicalPartitions, double StorageGb, double CostPerHour, string? Note);
+
+internal sealed record CosmosPlan(IReadOnlyList<ContainerPlan> Containers, double StorageGb, double StorageCostPerHour, double RequestLogCostPerHourIfOn)
+{
+    public double ThroughputCostPerHour => Containers.Sum(c => c.CostPerHour);
+    public ContainerPlan Container(string name) => Containers.Single(c => c.Name == name);
+}
+
+/// <summary>
+/// One function's share of the Flex Consumption app. Vcpu: cores the steady load keeps busy (before the utilisation
+/// target); Instances: what that needs at the utilisation target, also its always-ready count; EventsPerInvocation:
+/// events per invocation once batches fill for host.json's maxWaitTime.
+/// </summary>
+internal sealed record FunctionPlan(string Name, string Hub, double ReadingsPerSecond, double Vcpu, int Instances, double EventsPerSecond, double EventsPerInvocation, double InvocationsPerSecond, double CostPerHour);
+
+/// <summary>host.json's <c>extensions.eventHubs</c> values the package gets (./pipeline package writes them).</summary>
+internal sealed record Batching(int MaxEventBatchSize, int MinEventBatchSize, TimeSpan MaxWaitTime, int PrefetchCount, int BatchCheckpointFrequency, int TargetUnprocessedEventThreshold);
+
+internal sealed record FunctionsPlan(int InstanceMemoryMB, double CoresPerInstance, int MaximumInstanceCount, Batching Batching, IReadOnlyList<FunctionPlan> Functions, double ExecutionsCostPerHour, string? Note)
+{
+    public double InvocationsPerSecond => Functions.Sum(f => f.InvocationsPerSecond);
+    public double InstanceCostPerHour => Functions.Sum(f => f.CostPerHour);
+    public int Instances => Functions.Sum(f => f.Instances);
+    public FunctionPlan Function(string name) => Functions.Single(f => f.Name == name);
+}
+
+internal sealed record SmallPlan(string Demand, double CostPerHour);
+
+/// <summary>The whole plan: every component, the totals and the targets.</summary>
+internal sealed record PlanResult(
+    PlanRequest Request,
+    EventHubsPlan EventHubs,
+    CosmosPlan Cosmos,
+    FunctionsPlan Functions,
+    SmallPlan Checkpoints,
+    SmallPlan Telemetry,
+    double HostCpuMicros)
+{
+    public double FunctionsCostPerHour => Functions.InstanceCostPerHour + Functions.ExecutionsCostPerHour;
+
+    /// <summary>Functions + Storage + App Insights: the part the reference write-up priced ($5.54/h).</summary>
+    public double FunctionsStorageInsightsPerHour => FunctionsCostPerHour + Checkpoints.CostPerHour + Telemetry.CostPerHour;
+
+    public double TotalPerHour => EventHubs.CostPerHour + Cosmos.ThroughputCostPerHour + Cosmos.StorageCostPerHour + FunctionsStorageInsightsPerHour;
+
+    public double PerMillionReadings => TotalPerHour / (Request.Rate * 3600 / 1e6);
+
+    public bool IsPlanOnly => EventHubs.PlanOnlyReason is not null;
+}

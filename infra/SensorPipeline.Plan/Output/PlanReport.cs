@@ -1,0 +1,142 @@
+using System.Globalization;
+using SensorPipeline.Plan.Data;
+using SensorPipeline.Plan.Model;
+
+namespace SensorPipeline.Plan.Output;
+
+/// <summary>Prints a plan: per component demand / deployed / headroom / $/h / share, totals, targets, sensitivity, settings.</summary>
+internal static class PlanReport
+{
+    /// <summary>Functions + Storage + App Insights at 100,000 readings/s: half the reference write-up's $5.54/h.</summary>
+    public const double FunctionsStorageInsightsTarget = 2.75;
+
+    /// <summary>Total $ per million readings, with the next issue's levers.</summary>
+    public const double PerMillionTarget = 0.45;
+
+    /// <summary>The Functions host's CPU per reading the sensitivity rows try: the real host cannot be measured here.</summary>
+    public static readonly IReadOnlyList<double> HostCpuSensitivityMicros = [32, 64, 128];
+
+    public static void Write(TextWriter o, PlanResult plan, IReadOnlyList<PlanResult> sensitivity, PriceBook book, ReadingCosts costs)
+    {
+        var r = plan.Request;
+        o.WriteLine($"plan for {r.Rate:N0} readings/s ({r.ReadingsPerEvent} readings per event, {r.Devices:N0} devices, {r.RetentionDays:0.##}-day retention{(r.Reserved ? ", reserved capacity" : "")}{(r.Zones ? ", availability zones" : "")}), {book.RegionName}, list prices");
+        o.WriteLine($"prices and limits: {book.File}; {costs.Description}");
+        if (plan.IsPlanOnly)
+        {
+            o.WriteLine();
+            o.WriteLine($"PLAN-ONLY: {plan.EventHubs.PlanOnlyReason}");
+        }
+
+        o.WriteLine();
+        Components(plan, book).WriteTo(o);
+        o.WriteLine();
+        o.WriteLine($"total: ${plan.TotalPerHour:N2}/h = ${plan.PerMillionReadings:N2} per million readings ({r.Rate * 3600 / 1e6:N0} M readings/h)");
+        Targets(o, plan);
+        o.WriteLine();
+        Sensitivity(plan, sensitivity).WriteTo(o);
+        o.WriteLine();
+        Settings(o, plan);
+        Notes(o, plan, book);
+    }
+
+    private static Table Components(PlanResult plan, PriceBook book)
+    {
+        var t = new Table("component", "demand", "deployed", "headroom", "$/h", "share");
+        var total = plan.TotalPerHour;
+        string Money(double v, params string[] keys) => $"{v:N2}{(keys.Any(k => !book.IsVerified(k)) ? "*" : "")}";
+        string Share(double v) => total > 0 ? $"{v / total:P1}" : "-";
+        var eh = plan.EventHubs;
+        var unit = eh.Tier == "Standard" ? "TU" : "PU";
+        t.Add($"Event Hubs {eh.Tier}, 3 hubs x {eh.PartitionsPerHub} partitions",
+            $"{eh.IngressMBps:N1} MB/s, {eh.IngressEventsPerSecond:N0} events/s in",
+            $"{eh.Capacity} {unit} ({eh.CapacityMBps:N0} MB/s){(eh.AutoInflateMaximum > 0 ? $", auto-inflate to {eh.AutoInflateMaximum}" : "")}",
+            Headroom(eh.CapacityMBps, eh.IngressMBps), Money(eh.CostPerHour, eh.Tier == "Standard" ? "eventHubs.standard.throughputUnitHour" : "eventHubs.premium.processingUnitHour"), Share(eh.CostPerHour));
+        var ruKeys = RuKeys(plan.Request);
+        foreach (var c in plan.Cosmos.Containers)
+        {
+            var deployed = c.Kind == "manual" ? $"{c.DeployedRu:N0} RU/s manual" : $"autoscale to {c.DeployedRu:N0} RU/s";
+            t.Add($"Cosmos DB {c.Name}", $"{c.DemandRu:N0} RU/s", $"{deployed}, {c.PhysicalPartitions:N0} phys. part.",
+                c.DemandRu > 0 ? Headroom(c.DeployedRu, c.DemandRu) : "-", Money(c.CostPerHour, ruKeys), Share(c.CostPerHour));
+        }
+
+        t.Add("Cosmos DB storage", $"{plan.Cosmos.StorageGb:N0} GB", $"TTL {plan.Request.RetentionDays:0.##} days", "-", Money(plan.Cosmos.StorageCostPerHour, "cosmos.storage.gbMonth"), Share(plan.Cosmos.StorageCostPerHour));
+        var fn = plan.Functions;
+        var gbKeys = new[] { "functions.flex.alwaysReadyBaselineGbSecond", "functions.flex.alwaysReadyExecutionGbSecond" };
+        foreach (var f in fn.Functions)
+        {
+            t.Add($"Functions {f.Name}", $"{f.Vcpu:N2} vCPU, {f.InvocationsPerSecond:N1} invocations/s",
+                $"{f.Instances} x {fn.InstanceMemoryMB:N0} MB always ready ({f.Instances * fn.CoresPerInstance:0.##} cores)",
+                Headroom(f.Instances * fn.CoresPerInstance, f.Vcpu), Money(f.CostPerHour, gbKeys), Share(f.CostPerHour));
+        }
+
+        t.Add("Functions executions", $"{fn.InvocationsPerSecond * 3600 / 1e6:N2} M/h", "-", "-", Money(fn.ExecutionsCostPerHour, "functions.flex.millionExecutions"), Share(fn.ExecutionsCostPerHour));
+        t.Add("Storage: checkpoints, ownership", plan.Checkpoints.Demand, "Standard LRS, Hot", "-", Money(plan.Checkpoints.CostPerHour, "storage.hot.otherTenThousand"), Share(plan.Checkpoints.CostPerHour));
+        t.Add("App Insights (handler + host)", plan.Telemetry.Demand, "Analytics logs", "-", Money(plan.Telemetry.CostPerHour, "logAnalytics.analyticsGb"), Share(plan.Telemetry.CostPerHour));
+        t.Add("Cosmos DB request log", "a row per request", "off", "-", "0.00", Share(0));
+        return t;
+    }
+
+    private static string[] RuKeys(PlanRequest r)
+    {
+        var keys = new List<string> { "cosmos.provisioned.hundredRuHour" };
+        if (r.Reserved) keys.Add("cosmos.reserved.oneYearMultiplier");
+        if (r.Zones) keys.Add("cosmos.zoneRedundancy.multiplier");
+        return [.. keys];
+    }
+
+    private static string Headroom(double deployed, double demand) => demand > 0 ? $"{(deployed / demand) - 1:+0%;-0%}" : "-";
+
+    private static void Targets(TextWriter o, PlanResult plan)
+    {
+        var fsa = plan.FunctionsStorageInsightsPerHour;
+        o.WriteLine(plan.Request.Rate == PlanRequest.TargetRate
+            ? $"target: Functions + Storage + App Insights <= ${FunctionsStorageInsightsTarget:N2}/h at 100,000 readings/s: ${fsa:N2}/h  {MetMissed(fsa <= FunctionsStorageInsightsTarget)}"
+            : $"target: Functions + Storage + App Insights <= ${FunctionsStorageInsightsTarget:N2}/h is stated at 100,000 readings/s (here ${fsa:N2}/h; --rate 100000 checks it)");
+        o.WriteLine($"target: total <= ${PerMillionTarget:N2} per million readings: ${plan.PerMillionReadings:N2}  {MetMissed(plan.PerMillionReadings <= PerMillionTarget)}");
+    }
+
+    private static string MetMissed(bool met) => met ? "met" : "MISSED";
+
+    private static Table Sensitivity(PlanResult plan, IReadOnlyList<PlanResult> rows)
+    {
+        var t = new Table("Functions host CPU per reading (assumed; not measurable here)", "instances", "Functions $/h", "Functions + Storage + App Insights $/h", "total $/h", "$ per million readings");
+        foreach (var s in rows)
+        {
+            t.Add($"{s.HostCpuMicros:N0} µs{(s.HostCpuMicros == plan.HostCpuMicros ? " (this plan)" : "")}", $"{s.Functions.Instances}", $"{s.FunctionsCostPerHour:N2}", $"{s.FunctionsStorageInsightsPerHour:N2}", $"{s.TotalPerHour:N2}", $"{s.PerMillionReadings:N3}");
+        }
+
+        return t;
+    }
+
+    private static void Settings(TextWriter o, PlanResult plan)
+    {
+        o.WriteLine("settings (azd env; --azd writes them; HOST_EVENTHUBS_* go into the packaged host.json):");
+        foreach (var (key, value) in ProfileSettings.Values(plan))
+        {
+            o.WriteLine($"  {key}={value}");
+        }
+    }
+
+    private static void Notes(TextWriter o, PlanResult plan, PriceBook book)
+    {
+        var notes = plan.Cosmos.Containers.Where(c => c.Note is not null).Select(c => $"Cosmos DB {c.Name}: {c.Note}").ToList();
+        if (plan.Functions.Note is not null) notes.Add($"Functions: {plan.Functions.Note}");
+        notes.Add($"Cosmos DB request log (DataPlaneRequests) is off: on, it would add ${plan.Cosmos.RequestLogCostPerHourIfOn:N2}/h (a Log Analytics row per request).");
+        notes.Add($"batching: {plan.Functions.Batching.MaxEventBatchSize} events per invocation, filled for up to {plan.Functions.Batching.MaxWaitTime.TotalSeconds:0.#} s per hop; target-based scaling asks one instance per {plan.Functions.Batching.TargetUnprocessedEventThreshold} unprocessed events.");
+        o.WriteLine();
+        foreach (var n in notes)
+        {
+            o.WriteLine($"note: {n}");
+        }
+
+        var unverified = book.UsedUnverified.ToList();
+        if (unverified.Count > 0)
+        {
+            o.WriteLine("* unverified prices (a secondary source or a sample figure; check the Azure Retail Prices API):");
+            foreach (var e in unverified)
+            {
+                o.WriteLine($"  {e.Key} = {e.Value.ToString(CultureInfo.InvariantCulture)} {e.Unit} ({e.Region}, {e.Date}): {e.Source}");
+            }
+        }
+    }
+}

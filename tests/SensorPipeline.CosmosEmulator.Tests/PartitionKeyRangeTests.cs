@@ -1,0 +1,107 @@
+using System.Net;
+using System.Text;
+using System.Text.Json;
+using Microsoft.Azure.Cosmos;
+
+namespace SensorPipeline.CosmosEmulator.Tests;
+
+/// <summary>An emulator serving every container as four partition key ranges (<c>Cosmos:PartitionKeyRanges=4</c>),
+/// driven by the .NET SDK: it reads the ranges, places keys by its own hash, sends bulk one request per range (the
+/// emulator refuses an operation whose key is not in the addressed range) and fans queries out per range.</summary>
+public sealed class PartitionKeyRangeTests : IAsyncLifetime
+{
+    private const int Devices = 64;
+    private const int PerDevice = 3;
+    private EmulatorProcess _emulator = null!;
+    private CosmosClient _bulk = null!;
+    private Container _container = null!;
+
+    public async Task InitializeAsync()
+    {
+        _emulator = await EmulatorProcess.StartAsync(EmulatorProcess.NewDataDirectory(), "Cosmos:PartitionKeyRanges=4");
+        _bulk = _emulator.CreateClient(bulk: true);
+        var database = (await _bulk.CreateDatabaseIfNotExistsAsync("ranges")).Database;
+        _container = (await database.CreateContainerIfNotExistsAsync(new ContainerProperties("items", "/deviceId") { PartitionKeyDefinitionVersion = PartitionKeyDefinitionVersion.V2 })).Container;
+        var writes = Enumerable.Range(0, Devices * PerDevice).Select(i => _container.UpsertItemStreamAsync(
+            Json(new { id = $"r{i}", deviceId = $"dev-{i % Devices:0000}", n = i }), new PartitionKey($"dev-{i % Devices:0000}")));
+        var responses = await Task.WhenAll(writes);
+        Assert.All(responses, r => Assert.True(r.IsSuccessStatusCode, $"{r.StatusCode}: {r.ErrorMessage}"));
+        foreach (var response in responses)
+        {
+            response.Dispose();
+        }
+    }
+
+    [Fact]
+    public async Task BulkUpserts_LandInTheRangesTheSdkHashedThemTo_AndEachRangeHoldsADisjointShare()
+    {
+        var ranges = await _container.GetFeedRangesAsync();
+        Assert.Equal(4, ranges.Count);
+        var seen = new List<string>();
+        foreach (var range in ranges)
+        {
+            var ids = await IdsAsync(_container.GetItemQueryIterator<Doc>(range, new QueryDefinition("SELECT c.id FROM c")));
+            Assert.NotEmpty(ids);
+            seen.AddRange(ids);
+        }
+
+        Assert.Equal(Devices * PerDevice, seen.Count);
+        Assert.Equal(Devices * PerDevice, seen.Distinct().Count());
+    }
+
+    [Fact]
+    public async Task CrossPartitionQueryAndReadMany_FanOutOverTheRanges_AndFindEveryItemOnce()
+    {
+        var all = await IdsAsync(_container.GetItemQueryIterator<Doc>(new QueryDefinition("SELECT c.id FROM c WHERE c.n >= @min").WithParameter("@min", 0)));
+        Assert.Equal(Devices * PerDevice, all.Count);
+        Assert.Equal(Devices * PerDevice, all.Distinct().Count());
+
+        var one = await IdsAsync(_container.GetItemQueryIterator<Doc>(new QueryDefinition("SELECT c.id FROM c"),
+            requestOptions: new QueryRequestOptions { PartitionKey = new PartitionKey("dev-0007") }));
+        Assert.Equal(["r135", "r7", "r71"], one.Order(StringComparer.Ordinal));
+
+        var wanted = Enumerable.Range(0, 40).Select(i => ($"r{i * 4}", new PartitionKey($"dev-{i * 4 % Devices:0000}"))).ToList();
+        var many = await _container.ReadManyItemsAsync<Doc>(wanted);
+        Assert.Equal(wanted.Select(w => w.Item1).Order(StringComparer.Ordinal), many.Select(d => d.id).Order(StringComparer.Ordinal));
+    }
+
+    [Fact]
+    public async Task CrossPartitionOrderBy_IsRefusedWithAClearMessage_WhileWithAPartitionKeyItIsServed()
+    {
+        var refused = await Assert.ThrowsAsync<CosmosException>(() =>
+            IdsAsync(_container.GetItemQueryIterator<Doc>(new QueryDefinition("SELECT c.id FROM c ORDER BY c.n"))));
+        Assert.Equal(HttpStatusCode.BadRequest, refused.StatusCode);
+        Assert.Contains("PartitionKeyRanges", refused.Message, StringComparison.Ordinal);
+
+        var ordered = await IdsAsync(_container.GetItemQueryIterator<Doc>(new QueryDefinition("SELECT c.id FROM c ORDER BY c.n DESC"),
+            requestOptions: new QueryRequestOptions { PartitionKey = new PartitionKey("dev-0007") }));
+        Assert.Equal(["r135", "r71", "r7"], ordered);
+    }
+
+    public async Task DisposeAsync()
+    {
+        _bulk.Dispose();
+        await _emulator.DisposeAsync();
+    }
+
+    private static async Task<List<string>> IdsAsync(FeedIterator<Doc> iterator)
+    {
+        var ids = new List<string>();
+        using (iterator)
+        {
+            while (iterator.HasMoreResults)
+            {
+                foreach (var item in await iterator.ReadNextAsync())
+                {
+                    ids.Add(item.id);
+                }
+            }
+        }
+
+        return ids;
+    }
+
+    public sealed record Doc(string id);
+
+    private static MemoryStream Json(object value) => new(Encoding.UTF8.GetBytes(JsonSerializer.Serialize(value)));
+}

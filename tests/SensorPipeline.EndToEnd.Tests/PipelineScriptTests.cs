@@ -1,0 +1,62 @@
+using SensorPipeline.Toolkit;
+
+namespace SensorPipeline.EndToEnd.Tests;
+
+/// <summary>
+/// The forms of <c>./pipeline</c> that <c>./pipeline help</c> lists for tests, run as a user runs them: each exits 0
+/// with its closing count when its tests pass, and a wrong form exits non-zero saying what is wrong. The script runs
+/// with its own state folder (PIPELINE_STATE), so it never touches the results of the run it is part of.
+/// </summary>
+[Collection(OneAtATime.Name)]
+public sealed class PipelineScriptTests : IDisposable
+{
+    private readonly TempDirectory _state = new();
+
+    public void Dispose() => _state.Dispose();
+
+    private async Task<(int ExitCode, string Output)> RunAsync(params string[] arguments)
+    {
+        using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(6));
+        var layout = RepoLayout.Discover();
+        await using var run = ChildProcess.Start(new ChildProcessOptions
+        {
+            Name = "pipeline", FileName = "bash", Arguments = [Path.Combine(layout.Root, "pipeline"), .. arguments],
+            WorkingDirectory = layout.Root,
+            Environment = new Dictionary<string, string?> { ["PIPELINE_STATE"] = _state.Path, ["PIPELINE_INSTALL_BROWSER"] = "0" },
+        });
+        return (await run.WaitForExitAsync(timeout.Token), run.Output);
+    }
+
+    [Fact]
+    public async Task Help_ListsEveryCommandTheScriptDispatches()
+    {
+        var (exitCode, output) = await RunAsync("help");
+
+        Assert.Equal(0, exitCode);
+        foreach (var command in new[] { "test", "bench", "demo", "chaos", "up", "package", "redrive" })
+        {
+            Assert.Contains($"./pipeline {command}", output, StringComparison.Ordinal);
+        }
+    }
+
+    [Fact]
+    public async Task TestInfra_TestsPass_ExitsZeroWithItsCount()
+    {
+        var (exitCode, output) = await RunAsync("test", "infra");
+
+        Assert.True(exitCode == 0, output);
+        Assert.Matches(@"tests: [1-9][0-9]* passed, 0 failed", output);
+    }
+
+    [Theory]
+    [InlineData(new[] { "test", "--bogus" }, "unknown option '--bogus'")]
+    [InlineData(new[] { "test", "NoSuchProject" }, "test project 'NoSuchProject': none match")]
+    [InlineData(new[] { "nonsense" }, "unknown command 'nonsense'")]
+    public async Task Run_WrongForm_ExitsNonZeroNamingTheProblem(string[] arguments, string expected)
+    {
+        var (exitCode, output) = await RunAsync(arguments);
+
+        Assert.NotEqual(0, exitCode);
+        Assert.Contains(expected, output, StringComparison.Ordinal);
+    }
+}

@@ -1,0 +1,133 @@
+using Microsoft.Extensions.Logging.Abstractions;
+using SensorPipeline.Clients;
+using SensorPipeline.Core.Readings;
+using SensorPipeline.Core.Splitting;
+using SensorPipeline.Functions.Invocation;
+using SensorPipeline.Functions.Options;
+using SensorPipeline.Functions.Storage;
+using SensorPipeline.Functions.Telemetry;
+using SensorPipeline.Functions.Tests.Infrastructure;
+using MsOptions = Microsoft.Extensions.Options.Options;
+
+namespace SensorPipeline.Functions.Tests;
+
+/// <summary>
+/// <see cref="PoisonIsolation"/>'s rule in process, its attempt ledger and dead letters in the real emulator (the fault
+/// fixture's database, directly). The work run over a subset fails whenever the subset holds a chosen event: the
+/// handler's own code failing on that event's content, which no store answer explains. Each test uses its own function
+/// name, so the ledger entries (per function and partition) never mix with the handler process's.
+/// </summary>
+[Collection(FaultGroup.Name)]
+public sealed class PoisonIsolationRuleTests(FaultFixture fixture)
+{
+    [Fact]
+    public async Task RunAsync_OneEventBatchThatFailsAlone_DeadLetteredOnceTheThresholdIsReached()
+    {
+        var function = "IsolationOfOne-" + Guid.NewGuid().ToString("N")[..6];
+        using var request = Request(partition: "31", retryCount: 0, events: 1);
+        var poison = request.Events[0].Position.SequenceNumber;
+
+        // Below the threshold (3): the failure is the host's to retry. Each attempt in a fresh handler (as after a
+        // restart), so only the ledger in the store carries the count.
+        for (var attempt = 0; attempt < 2; attempt++)
+        {
+            using var restarted = IsolationParts.Create(fixture);
+            await Assert.ThrowsAsync<InvalidOperationException>(() => restarted.Isolation.RunAsync(function, "unit-stage", request, FailingOn(poison), CancellationToken.None));
+        }
+
+        // The third failure bisects a batch of one: its one event failed on its own, so it is poison — never "systemic".
+        using var parts = IsolationParts.Create(fixture);
+        var letters = await parts.Isolation.RunAsync(function, "unit-stage", request, FailingOn(poison), CancellationToken.None);
+
+        var letter = Assert.Single(letters);
+        Assert.Equal(DeadLetterReason.FailedInIsolation, letter.Reason);
+        Assert.Equal(poison, letter.Position.SequenceNumber);
+        Assert.NotNull(await fixture.Store.ReadAsync("deadletters", letter.Id, letter.Id));
+    }
+
+    [Fact]
+    public async Task RunAsync_HostRetryCountFromTransientFailures_FirstOtherFailureRetriedNotBisected()
+    {
+        using var parts = IsolationParts.Create(fixture);
+        var function = "IsolationAfterOutage-" + Guid.NewGuid().ToString("N")[..6];
+        // The host retried this batch 10 times during a store outage (transient failures, never counted in the ledger).
+        using var request = Request(partition: "32", retryCount: 10, events: 3);
+        var poison = request.Events[1].Position.SequenceNumber;
+
+        // Its first failure of another kind is one failure, not the eleventh: the host retries the batch whole.
+        await Assert.ThrowsAsync<InvalidOperationException>(() => parts.Isolation.RunAsync(function, "unit-stage", request, FailingOn(poison), CancellationToken.None));
+
+        var ledgerId = AttemptLedger.Id(function, "32");
+        var ledger = await fixture.Store.ReadAsync("deadletters", ledgerId, ledgerId) ?? throw new Xunit.Sdk.XunitException("no attempt ledger stored");
+        Assert.Equal(1, ledger.GetProperty("failures").GetInt32());
+    }
+
+    /// <summary>Work that fails, as a bug on one event's content would, whenever the subset holds <paramref name="poison"/>.</summary>
+    private static Func<IReadOnlyList<InputEvent>, DateTimeOffset, CancellationToken, Task> FailingOn(long poison) =>
+        (events, _, _) => events.Any(e => e.Position.SequenceNumber == poison)
+            ? throw new InvalidOperationException($"cannot process the event at {poison}")
+            : Task.CompletedTask;
+
+    private static InvocationRequest Request(string partition, int retryCount, int events)
+    {
+        var first = PipelineDriver.NextSequence(events);
+        var now = DateTimeOffset.UtcNow.ToUnixTimeMilliseconds();
+        var inputs = Enumerable.Range(0, events)
+            .Select(i => new InputEvent(new byte[] { 1, 2, (byte)i }, new SourcePosition(partition, first + i, now)))
+            .ToArray();
+        return new InvocationRequest(null, inputs, partition, retryCount);
+    }
+
+    /// <summary>The isolation with its real ledger and dead-letter store, wired as the handler wires them.</summary>
+    private sealed class IsolationParts : IDisposable
+    {
+        private readonly Microsoft.Azure.Cosmos.CosmosClient _point;
+        private readonly Microsoft.Azure.Cosmos.CosmosClient _bulk;
+
+        private IsolationParts(Microsoft.Azure.Cosmos.CosmosClient point, Microsoft.Azure.Cosmos.CosmosClient bulk, PoisonIsolation isolation)
+        {
+            _point = point;
+            _bulk = bulk;
+            Isolation = isolation;
+        }
+
+        public PoisonIsolation Isolation { get; }
+
+        public static IsolationParts Create(FaultFixture fixture)
+        {
+            var point = CosmosClients.Create(fixture.StandIn.Endpoint);
+            var bulk = CosmosClients.Create(fixture.StandIn.Endpoint);
+            var cosmos = MsOptions.Create(new CosmosOptions { AccountEndpoint = fixture.StandIn.Endpoint, DatabaseName = fixture.Database });
+            var pipeline = MsOptions.Create(new PipelineOptions());
+            var clock = TimeProvider.System;
+            var metrics = new PipelineMetrics(null, clock);
+            var containers = new StoreContainers(point, bulk, cosmos, pipeline);
+            var retry = new StoreRetry(pipeline, cosmos, clock, metrics, NullLogger<StoreRetry>.Instance);
+            var canary = new StoreCanary(point, cosmos, retry, new StoppingOnly(), NullLogger<StoreCanary>.Instance);
+            var writer = new DocumentWriter(retry, canary);
+            var ledger = new AttemptLedger(containers, retry, writer, NullLogger<AttemptLedger>.Instance);
+            var deadLetters = new DeadLetterStore(containers, writer, pipeline, NullLogger<DeadLetterStore>.Instance);
+            return new IsolationParts(point, bulk, new PoisonIsolation(ledger, deadLetters, pipeline, clock, metrics, NullLogger<PoisonIsolation>.Instance));
+        }
+
+        public void Dispose()
+        {
+            _point.Dispose();
+            _bulk.Dispose();
+        }
+    }
+
+    /// <summary>An application lifetime that never stops (the canary's probes run under its stopping token).</summary>
+    private sealed class StoppingOnly : Microsoft.Extensions.Hosting.IHostApplicationLifetime
+    {
+        public CancellationToken ApplicationStarted => CancellationToken.None;
+
+        public CancellationToken ApplicationStopping => CancellationToken.None;
+
+        public CancellationToken ApplicationStopped => CancellationToken.None;
+
+        public void StopApplication()
+        {
+        }
+    }
+}

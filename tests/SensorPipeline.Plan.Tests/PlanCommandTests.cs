@@ -1,0 +1,133 @@
+using SensorPipeline.Plan.Output;
+
+namespace SensorPipeline.Plan.Tests;
+
+/// <summary>The command as ./pipeline runs it, in a scratch root holding copies of the checked-in data files.</summary>
+public sealed class PlanCommandTests : IDisposable
+{
+    private readonly string _root = Directory.CreateTempSubdirectory("plan-tests-").FullName;
+
+    public PlanCommandTests()
+    {
+        Directory.CreateDirectory(Path.Combine(_root, "infra", "prices"));
+        Directory.CreateDirectory(Path.Combine(_root, "infra", "SensorPipeline.Plan"));
+        File.Copy(Path.Combine(Repository.Root, "infra", "prices", "eastus.json"), Path.Combine(_root, "infra", "prices", "eastus.json"));
+        File.Copy(Path.Combine(Repository.Root, "infra", "SensorPipeline.Plan", "per-reading.defaults.json"), Path.Combine(_root, "infra", "SensorPipeline.Plan", "per-reading.defaults.json"));
+    }
+
+    public void Dispose() => Directory.Delete(_root, recursive: true);
+
+    private (int Code, string Output, string Error) Run(string? envName, params string[] args)
+    {
+        var output = new StringWriter();
+        var error = new StringWriter();
+        var code = PlanCommand.Run(args, _root, name => name == "AZURE_ENV_NAME" ? envName : null, output, error);
+        return (code, output.ToString(), error.ToString());
+    }
+
+    [Fact]
+    public void Run_Azd_WritesTheProfileIntoTheEnvironmentKeepingOtherKeys()
+    {
+        var env = Path.Combine(_root, ".azure", "load", ".env");
+        Directory.CreateDirectory(Path.GetDirectoryName(env)!);
+        File.WriteAllLines(env, ["AZURE_LOCATION=\"eastus\"", "EVENTHUBS_SKU=\"Premium\"", "# plan: an older plan", "# demand COSMOS_READINGS_RU=1"]);
+
+        var (code, output, _) = Run("load", "--rate", "100000", "--azd");
+
+        Assert.Equal(0, code);
+        Assert.Contains(".azure/load/.env", output, StringComparison.Ordinal);
+        var lines = File.ReadAllLines(env);
+        Assert.Contains("AZURE_LOCATION=\"eastus\"", lines);
+        Assert.Contains("EVENTHUBS_SKU=\"Standard\"", lines);
+        Assert.DoesNotContain("EVENTHUBS_SKU=\"Premium\"", lines);
+        Assert.DoesNotContain("# plan: an older plan", lines);
+        Assert.Contains("COSMOS_READINGS_THROUGHPUT=\"2160000\"", lines);
+        Assert.Single(lines, l => l.StartsWith("# demand COSMOS_READINGS_RU=", StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public void Run_AzdWithoutEnvName_UsesTheDefaultEnvironmentOfConfigJson()
+    {
+        Directory.CreateDirectory(Path.Combine(_root, ".azure"));
+        File.WriteAllText(Path.Combine(_root, ".azure", "config.json"), """{"version":1,"defaultEnvironment":"fromconfig"}""");
+
+        var (code, _, _) = Run(null, "--rate", "1000", "--azd");
+
+        Assert.Equal(0, code);
+        Assert.Contains("PIPELINE_PROFILE=\"plan-1000\"", File.ReadAllLines(Path.Combine(_root, ".azure", "fromconfig", ".env")));
+    }
+
+    [Fact]
+    public void Run_AzdAtAPlanOnlyRate_RefusesNamingTheLimitAndWritesNothing()
+    {
+        var (code, output, error) = Run("load", "--rate", "1000000", "--azd");
+
+        Assert.Equal(2, code);
+        Assert.Contains("PLAN-ONLY", output, StringComparison.Ordinal);
+        Assert.Contains("at most 16", error, StringComparison.Ordinal);
+        Assert.Contains("Dedicated", error, StringComparison.Ordinal);
+        Assert.False(Directory.Exists(Path.Combine(_root, ".azure")));
+    }
+
+    [Fact]
+    public void Run_AnotherRegion_IsRefusedNamingTheSourcedOnes()
+    {
+        var (code, _, error) = Run(null, "--rate", "1000", "--region", "westeurope");
+
+        Assert.Equal(1, code);
+        Assert.Contains("no prices for region 'westeurope'", error, StringComparison.Ordinal);
+        Assert.Contains("Sourced regions: eastus", error, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Run_APriceWithoutASource_FailsNamingTheFileAndTheEntry()
+    {
+        var file = Path.Combine(_root, "infra", "prices", "eastus.json");
+        File.WriteAllText(file, File.ReadAllText(file).Replace("\"source\": \"https://learn.microsoft.com/azure/cosmos-db/understand-your-bill (US non-government regions)\",", "", StringComparison.Ordinal));
+
+        var (code, _, error) = Run(null, "--rate", "1000");
+
+        Assert.Equal(1, code);
+        Assert.Contains("eastus.json: prices.cosmos.provisioned.hundredRuHour.source must be a non-empty string", error, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Run_BenchCostFile_ReplacesTheDefaultsItMeasured()
+    {
+        Directory.CreateDirectory(Path.Combine(_root, ".pipeline"));
+        File.WriteAllText(Path.Combine(_root, ".pipeline", "bench-cost.json"),
+            """{"values":{"ru.devicePatch":{"value":4.95,"from":"bench cost"},"ru.ttlDelete":{"value":0,"from":"bench cost"}}}""");
+
+        var (code, output, _) = Run(null, "--rate", "1000");
+
+        // readings 1,000 x 9 = 9,000 RU/s; devices 1,000 x 4.95 = 4,950 RU/s.
+        Assert.Equal(0, code);
+        Assert.Contains("bench-cost.json (the last ./pipeline bench cost: ru.devicePatch, ru.ttlDelete)", output, StringComparison.Ordinal);
+        Assert.Contains("│ 9,000 RU/s │", output.Replace("  ", "", StringComparison.Ordinal), StringComparison.Ordinal);
+        Assert.Contains("4,950 RU/s", output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Run_Output_MarksUnverifiedPricesAndPrintsTheTargetsAndSensitivity()
+    {
+        var (code, output, _) = Run(null, "--rate", "100000");
+
+        Assert.Equal(0, code);
+        Assert.Contains("* unverified prices", output, StringComparison.Ordinal);
+        Assert.Contains("functions.flex.millionExecutions", output, StringComparison.Ordinal);
+        Assert.DoesNotContain("cosmos.provisioned.hundredRuHour =", output, StringComparison.Ordinal);
+        Assert.Contains("target: Functions + Storage + App Insights <= $2.75/h at 100,000 readings/s", output, StringComparison.Ordinal);
+        Assert.Contains("per million readings", output, StringComparison.Ordinal);
+        Assert.Contains("128 µs", output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void CheckedInProfile100k_IsWhatThePlanWritesToday()
+    {
+        var plan = Repository.Plan(100_000);
+
+        var expected = ProfileSettings.Lines(plan, "./pipeline plan --rate 100000 --env-file infra/profiles/100k.env");
+
+        Assert.Equal(expected, File.ReadAllLines(Path.Combine(Repository.Root, "infra", "profiles", "100k.env")));
+    }
+}
