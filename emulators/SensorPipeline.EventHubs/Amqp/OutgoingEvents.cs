@@ -14,7 +14,8 @@ internal sealed class OutgoingEvents(EventHubsNamespace eventHubs, EntityAddress
     private const string RuntimeMetric = "com.microsoft:enable-receiver-runtime-metric";
     private static readonly TimeSpan ReadWait = TimeSpan.FromSeconds(30);
     private readonly CancellationTokenSource _closed = new();
-    private readonly SemaphoreSlim _credit = new(0);
+    /// <summary>Set when the client granted credit; one pending signal is enough (the loop reads the credit itself).</summary>
+    private readonly SemaphoreSlim _credit = new(0, 1);
     private long _deliveryTag;
 
     /// <summary>Where the first event is; refuses a sequence number beyond the partition's end as Event Hubs does.</summary>
@@ -140,6 +141,10 @@ internal sealed class OutgoingEvents(EventHubsNamespace eventHubs, EntityAddress
         try
         {
             _credit.Release();
+        }
+        catch (SemaphoreFullException)
+        {
+            // already signalled
         }
         catch (ObjectDisposedException)
         {
