@@ -117,7 +117,7 @@ internal sealed class AmqpRuntime(EventHubsNamespace eventHubs, SasVerifier sas,
 
         Resolve(entity);
         Authorize(state, entity, SasRights.Send);
-        new IncomingEvents(eventHubs, entity, link, logger).Start((uint)options.SenderCredit);
+        new IncomingEvents(eventHubs, entity, link, new LinkAuthorization(state, entity.Path, SasRights.Send, time), logger).Start((uint)options.SenderCredit);
     }
 
     private async Task OpenClientReceiverAsync(SendingAmqpLink link, string? address, ConnectionState state)
@@ -143,7 +143,7 @@ internal sealed class AmqpRuntime(EventHubsNamespace eventHubs, SasVerifier sas,
         var from = await OutgoingEvents.StartOfAsync(eventHubs, entity, position, CancellationToken.None);
         var level = link.Settings.Properties?.TryGetValue<long>(EpochProperty, out var epoch) == true ? epoch : (long?)null;
         _owners.Join($"{entity.Hub}/{entity.ConsumerGroup}/{entity.PartitionId}", link, level);
-        new OutgoingEvents(eventHubs, entity, link, options.MaxReceiverBatch, time, logger).Start(from);
+        new OutgoingEvents(eventHubs, entity, link, new LinkAuthorization(state, entity.Path, SasRights.Listen, time), options.MaxReceiverBatch, time, logger).Start(from);
     }
 
     /// <summary>Unknown hub, partition or consumer group: amqp:not-found with the SDKs' text.</summary>

@@ -49,6 +49,26 @@ internal sealed class ConnectionState
         return why ?? $"No token was put on $cbs for '{path}'; put one with the {needed} right before attaching.";
     }
 
+    /// <summary>Until when the connection's tokens authorize <paramref name="path"/> with <paramref name="needed"/>: the
+    /// latest expiry among the tokens that do (a client refreshes its token before it expires), null when none does.</summary>
+    public DateTimeOffset? AuthorizedUntil(string path, SasRights needed, DateTimeOffset now)
+    {
+        DateTimeOffset? until = null;
+        lock (_lock)
+        {
+            foreach (var (token, rights) in _tokens.Values)
+            {
+                if ((rights & needed) != 0 && SharedAccessSignature.Authorize(token, path, now) is null)
+                {
+                    var expiry = DateTimeOffset.FromUnixTimeSeconds(Math.Min(token.Expiry, 253402300799));
+                    until = until is { } u && u > expiry ? u : expiry;
+                }
+            }
+        }
+
+        return until;
+    }
+
     /// <summary>A $cbs/$management reply link, found by its target address and by its name (the Node client's CBS
     /// receiver has no target and uses the link name as reply-to).</summary>
     public void AddReplyLink(SendingAmqpLink link)

@@ -8,7 +8,7 @@ namespace SensorPipeline.EventHubs.Amqp;
 /// batch and settled Accepted only once the append completed — durable per the namespace's durability setting, as
 /// REST answers 201. Refusals are Rejected with the condition the SDKs map, before anything is appended. The link's
 /// credit (<see cref="AmqpOptions.SenderCredit"/>) bounds the transfers in flight.</summary>
-internal sealed class IncomingEvents(EventHubsNamespace eventHubs, EntityAddress address, ReceivingAmqpLink link, ILogger logger)
+internal sealed class IncomingEvents(EventHubsNamespace eventHubs, EntityAddress address, ReceivingAmqpLink link, LinkAuthorization authorization, ILogger logger)
 {
     public void Start(uint credit)
     {
@@ -20,6 +20,13 @@ internal sealed class IncomingEvents(EventHubsNamespace eventHubs, EntityAddress
     {
         using (message)
         {
+            if (!authorization.IsValid())
+            {
+                // Event Hubs closes a link whose token expired without a refresh; the SDKs refresh before expiry.
+                link.SafeClose(new AmqpException(AmqpErrorCode.UnauthorizedAccess, $"The token for '{address.Path}' expired and was not renewed on $cbs."));
+                return;
+            }
+
             DeliveryState outcome;
             try
             {

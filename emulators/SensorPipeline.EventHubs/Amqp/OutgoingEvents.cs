@@ -9,7 +9,7 @@ namespace SensorPipeline.EventHubs.Amqp;
 /// per read, so a client that grants no credit holds nothing here. Each message carries x-opt-sequence-number,
 /// x-opt-offset (a string), x-opt-enqueued-time and x-opt-partition-key; with the desired capability
 /// <c>com.microsoft:enable-receiver-runtime-metric</c> also the partition's last-enqueued delivery annotations.</summary>
-internal sealed class OutgoingEvents(EventHubsNamespace eventHubs, EntityAddress address, SendingAmqpLink link, int maxBatch, TimeProvider time, ILogger logger) : IDisposable
+internal sealed class OutgoingEvents(EventHubsNamespace eventHubs, EntityAddress address, SendingAmqpLink link, LinkAuthorization authorization, int maxBatch, TimeProvider time, ILogger logger) : IDisposable
 {
     private const string RuntimeMetric = "com.microsoft:enable-receiver-runtime-metric";
     private static readonly TimeSpan ReadWait = TimeSpan.FromSeconds(30);
@@ -85,6 +85,12 @@ internal sealed class OutgoingEvents(EventHubsNamespace eventHubs, EntityAddress
                 {
                     await _credit.WaitAsync(_closed.Token);
                     continue;
+                }
+
+                if (!authorization.IsValid())
+                {
+                    link.SafeClose(new AmqpException(AmqpErrorCode.UnauthorizedAccess, $"The token for '{address.Path}' expired and was not renewed on $cbs."));
+                    return;
                 }
 
                 var events = await eventHubs.ReadAsync(address.Hub, address.PartitionId!, next, 1, credit, ReadWait, _closed.Token);

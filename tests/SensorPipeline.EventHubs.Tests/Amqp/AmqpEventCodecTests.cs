@@ -86,3 +86,32 @@ public sealed class RecordFormatUpgradeTests : IDisposable
 
     private Task<EventHubsNamespace> OpenAsync() => Task.Run(() => EventHubsNamespace.Open(TestData.Config, _dir.Path, new EventLogOptions(), TimeProvider.System));
 }
+
+public sealed class LinkAuthorizationTests
+{
+    [Fact]
+    public void IsValid_UntilTheTokenExpires_AndAgainAfterARefresh()
+    {
+        var time = new SettableTime { Now = DateTimeOffset.UtcNow };
+        var state = new ConnectionState();
+        var verifier = new EventHubs.Http.SasVerifier(Microsoft.Extensions.Options.Options.Create(new EventHubs.Http.SasOptions()));
+        var cbs = new CbsNode(verifier, time);
+        string Token(TimeSpan life) => Clients.SharedAccessSignature.Create("amqps://127.0.0.1/ingestion", Sas.KeyName, Sas.Key, time.Now + life);
+
+        Assert.Equal(202, cbs.PutToken("put-token", "servicebus.windows.net:sastoken", "amqp://127.0.0.1/ingestion", Token(TimeSpan.FromSeconds(60)), state).Status);
+        var link = new LinkAuthorization(state, "ingestion/Partitions/0", EventHubs.Http.SasRights.Send, time);
+        Assert.True(link.IsValid());
+        time.Now += TimeSpan.FromSeconds(61);
+        Assert.False(link.IsValid());
+
+        Assert.Equal(202, cbs.PutToken("put-token", "servicebus.windows.net:sastoken", "amqp://127.0.0.1/ingestion", Token(TimeSpan.FromMinutes(10)), state).Status);
+        Assert.True(link.IsValid());
+    }
+
+    private sealed class SettableTime : TimeProvider
+    {
+        public DateTimeOffset Now { get; set; }
+
+        public override DateTimeOffset GetUtcNow() => Now;
+    }
+}
