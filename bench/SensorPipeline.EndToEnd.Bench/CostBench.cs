@@ -8,8 +8,8 @@ namespace SensorPipeline.EndToEnd.Bench;
 
 /// <summary>
 /// <c>./pipeline bench cost [--quick] [--rate 1000] [--seconds 60]</c>: the chain at a steady rate on a fresh local
-/// stack, measured per reading — RU by container from the Cosmos DB emulator's charges (the handler's
-/// <c>CosmosRequestCharge</c>), handler and devhost CPU, invocations and checkpoints, telemetry bytes — written to
+/// stack, measured per reading — RU by container and operation from the Cosmos DB emulator's charge ledger, handler and
+/// devhost CPU, invocations and checkpoints, telemetry bytes — written to
 /// <c>.pipeline/bench-cost.json</c> for <c>./pipeline plan</c>, then priced at 100,000 and 1,000,000 readings/s.
 /// </summary>
 internal static class CostBench
@@ -27,19 +27,23 @@ internal static class CostBench
         Console.WriteLine($"cost bench ({layout.Configuration} build, {Environment.ProcessorCount} cores): {rate:N0} readings/s for {seconds:N0} s, {devices}+{devices} devices, 200 readings per event; logs under {run}");
         PhaseFigures phase;
         JsonDocument summary;
+        IReadOnlyList<(string Container, string Operation, long Count, double RequestUnits)> charges;
         await using (var pipeline = await LocalPipeline.StartAsync(layout, new StackOptions { DataDirectory = run }, cancellationToken))
         {
             Console.WriteLine("   warm-up: 1,000 readings/s for 5 s on other devices …");
             await new ChainPhase(pipeline, "warm-up", 1000, TimeSpan.FromSeconds(5), null, devices, 200, "warm").RunAsync(cancellationToken);
+            // The emulator's ledger from here on holds the measured phase only (the warm-up's devices drained before).
+            await EmulatorCharges.ResetAsync(pipeline.CosmosEndpoint, cancellationToken);
             var started = DateTimeOffset.UtcNow;
             phase = await new ChainPhase(pipeline, "cost", rate, TimeSpan.FromSeconds(seconds), null, devices, 200).RunAsync(cancellationToken);
+            charges = await EmulatorCharges.ReadAsync(pipeline.CosmosEndpoint, cancellationToken);
             // The phase's periods only: one aggregation period and a second before its start (ChainPhase's own window).
             summary = await pipeline.GetTelemetrySummaryAsync(started - pipeline.Options.MetricFlushInterval - TimeSpan.FromSeconds(1), DateTimeOffset.UtcNow, cancellationToken);
         }
 
         using (summary)
         {
-            var measured = CostFigures.From(phase, summary.RootElement);
+            var measured = CostFigures.From(phase, summary.RootElement, charges);
             var file = Path.Combine(layout.Root, ".pipeline", "bench-cost.json");
             await File.WriteAllTextAsync(file, measured.ToBenchCostJson(DateTimeOffset.UtcNow), cancellationToken);
             var book = PriceBook.Load(Path.Combine(layout.Root, "infra", "prices"), "eastus");

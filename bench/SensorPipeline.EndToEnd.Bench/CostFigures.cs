@@ -4,15 +4,18 @@ using System.Text.Json;
 namespace SensorPipeline.EndToEnd.Bench;
 
 /// <summary>
-/// What one reading cost the local chain, from one phase and devhost's telemetry summary over it. RU per container are
-/// the emulator's charges as the handler reports them (<c>CosmosRequestCharge</c>); the emulator charges nothing for
-/// TTL deletes, so the plan keeps the documented figure for those. Telemetry is printed, not written: the local stack
+/// What one reading cost the local chain, from one phase, the Cosmos DB emulator's charge ledger over it (RU by
+/// container and operation, as the documented model bills them) and devhost's telemetry summary (the handler's own
+/// <c>CosmosRequestCharge</c>, a cross-check). TTL deletes come after the retention, not within a run: the plan keeps
+/// the documented figure for those. Telemetry is printed, not written: the local stack
 /// flushes metrics every 2 s where Azure's settings flush every 5 minutes, so its bytes per hour say nothing about
 /// Azure's (the plan keeps the figure measured with Azure's settings).
 /// </summary>
 internal sealed record CostFigures(
     long Readings,
     IReadOnlyDictionary<string, double> RuPerReadingByContainer,
+    IReadOnlyList<(string Container, string Operation, long Count, double RequestUnits)> ByOperation,
+    double HandlerReportedRuPerReading,
     double HandlerMicros,
     double DevHostMicros,
     double InvocationsPerReading,
@@ -28,20 +31,20 @@ internal sealed record CostFigures(
 
     public double RuPerReading => RuPerReadingByContainer.Values.Sum();
 
-    public static CostFigures From(PhaseFigures phase, JsonElement summary)
+    public static CostFigures From(PhaseFigures phase, JsonElement summary, IReadOnlyList<(string Container, string Operation, long Count, double RequestUnits)> charges)
     {
         var readings = Math.Max(1, phase.Readings);
-        var ru = new SortedDictionary<string, double>(StringComparer.Ordinal);
-        foreach (var c in summary.GetProperty("cosmos").EnumerateArray())
-        {
-            ru[c.GetProperty("container").GetString()!] = c.GetProperty("requestUnits").GetDouble() / readings;
-        }
+        var ru = charges.Where(c => c.Operation != "expiry").GroupBy(c => c.Container, StringComparer.Ordinal)
+            .ToDictionary(g => g.Key, g => g.Sum(c => c.RequestUnits) / readings, StringComparer.Ordinal);
+        var reported = summary.GetProperty("cosmos").EnumerateArray().Sum(c => c.GetProperty("requestUnits").GetDouble()) / readings;
 
         var ingestion = summary.GetProperty("ingestion");
         var bytesPerHour = ingestion.TryGetProperty("uncompressedBytesPerHour", out var b) && b.ValueKind == JsonValueKind.Number ? b.GetDouble() : 0;
         return new CostFigures(
             phase.Readings,
-            ru,
+            new SortedDictionary<string, double>(ru, StringComparer.Ordinal),
+            charges,
+            reported,
             Micros(phase, Processes.Handler, readings),
             Micros(phase, Processes.DevHost, readings),
             (double)phase.Invocations / readings,
@@ -60,8 +63,8 @@ internal sealed record CostFigures(
         var from = $"./pipeline bench cost, {when}, {Readings:N0} readings";
         var values = new Dictionary<string, object>
         {
-            ["ru.readingUpsert"] = Entry(Ru("readings"), $"{from}: the emulator's RU on readings per reading"),
-            ["ru.devicePatch"] = Entry(Ru("devices"), $"{from}: the emulator's RU on devices per reading (one device write per reading in loadgen's shape)"),
+            ["ru.readingUpsert"] = Entry(Ru("readings"), $"{from}: the emulator's charges on readings per reading (documented model)"),
+            ["ru.devicePatch"] = Entry(Ru("devices"), $"{from}: the emulator's charges on devices per reading, patches and 412s (one device write per reading in loadgen's shape)"),
             ["cpu.splitterMicros"] = Entry(HandlerMicros * SplitterShare, $"{from}: handler CPU per reading x 15/129 (one process runs all three functions)"),
             ["cpu.processorMicros"] = Entry(HandlerMicros * (1 - SplitterShare), $"{from}: handler CPU per reading x 114/129"),
             ["cpu.hostMicros"] = Entry(DevHostMicros, $"{from}: devhost CPU per reading (Event Hubs emulator + Functions host), standing in for the Functions host"),

@@ -15,10 +15,6 @@ public sealed partial class SqlQuery
 
     private static readonly HashSet<string> SpatialFunctions = new(StringComparer.OrdinalIgnoreCase) { "ST_DISTANCE", "ST_WITHIN", "ST_INTERSECTS" };
 
-    /// <summary>True when results from several partition key ranges must be merged to answer the query (ORDER BY,
-    /// TOP, OFFSET/LIMIT, aggregates), so a plan that leaves merging to the SDK would be wrong across ranges.</summary>
-    public bool MergesAcrossRanges => _model.OrderBy.Count > 0 || _model.Aggregates.Count > 0 || _model.Top is not null || _model.Offset is not null;
-
     /// <summary>The ORDER BY items (empty without ORDER BY); the grammar admits only document paths there.</summary>
     public IReadOnlyList<OrderByPath> OrderByPaths =>
         [.. _model.OrderBy.Select(static o => new OrderByPath(PathOf(o.Path) ?? [], o.Descending))];

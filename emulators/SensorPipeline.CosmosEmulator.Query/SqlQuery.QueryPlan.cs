@@ -13,24 +13,48 @@ public sealed partial class SqlQuery
     /// DISTINCT, so both SDKs send the query unchanged to the single range and return its pages as they are; this
     /// engine computes the final result there. Why that is correct with one range, with the SDK code it rests on, is
     /// in the project README.</summary>
-    public void WriteQueryPlan(Utf8JsonWriter writer)
+    public void WriteQueryPlan(Utf8JsonWriter writer) => WriteQueryPlan(writer, null);
+
+    /// <summary>The plan with <paramref name="merge"/>: what the SDK must do to merge the results of several ranges
+    /// (null: nothing, the pass-through plan above).</summary>
+    private void WriteQueryPlan(Utf8JsonWriter writer, RangeMerge? merge)
     {
         ArgumentNullException.ThrowIfNull(writer);
         writer.WriteStartObject();
         writer.WriteNumber("partitionedQueryExecutionInfoVersion", 2);
         writer.WriteStartObject("queryInfo");
         writer.WriteString("distinctType", "None");
-        writer.WriteNull("top");
+        if (merge?.Top is { } top)
+        {
+            writer.WriteNumber("top", top);
+        }
+        else
+        {
+            writer.WriteNull("top");
+        }
+
         writer.WriteNull("offset");
         writer.WriteNull("limit");
-        WriteEmptyArray(writer, "orderBy");
-        WriteEmptyArray(writer, "orderByExpressions");
+        writer.WriteStartArray("orderBy");
+        foreach (var item in merge is null ? [] : _model.OrderBy)
+        {
+            writer.WriteStringValue(item.Descending ? "Descending" : "Ascending");
+        }
+
+        writer.WriteEndArray();
+        writer.WriteStartArray("orderByExpressions");
+        foreach (var item in merge is null ? [] : _model.OrderBy)
+        {
+            writer.WriteStringValue(item.Text);
+        }
+
+        writer.WriteEndArray();
         WriteEmptyArray(writer, "groupByExpressions");
         WriteEmptyArray(writer, "groupByAliases");
         WriteEmptyArray(writer, "aggregates");
         writer.WriteStartObject("groupByAliasToAggregateType");
         writer.WriteEndObject();
-        writer.WriteString("rewrittenQuery", string.Empty);
+        writer.WriteString("rewrittenQuery", merge?.RewrittenQuery ?? string.Empty);
         writer.WriteBoolean("hasSelectValue", HasSelectValue);
         writer.WriteNull("dCountInfo");
         writer.WriteBoolean("hasNonStreamingOrderBy", false);

@@ -129,13 +129,11 @@ public class GeoJsonTests
     }
 
     [Fact]
-    public void ReadingId_DiffersForDifferentSequenceOrDevice_AndFromTheFormerFormat()
+    public void ReadingId_DiffersForDifferentSequenceOrDevice()
     {
         var at = Builders.Observed;
         Assert.NotEqual(DocumentIds.ReadingId("a", 1, at), DocumentIds.ReadingId("a", 2, at));
         Assert.NotEqual(DocumentIds.ReadingId("a", 12, at), DocumentIds.ReadingId("a1", 2, at));
         Assert.Equal($"a:12:{at.UtcTicks}", DocumentIds.ReadingId("a", 12, at));
-        Assert.Equal("a:12", DocumentIds.FormerReadingId("a", 12));
-        Assert.NotEqual(DocumentIds.FormerReadingId("a", 12), DocumentIds.ReadingId("a", 12, at));
     }
 }

@@ -5,6 +5,7 @@ namespace SensorPipeline.CosmosEmulator.Tests;
 /// <summary>The emulator's hash of partition keys against the .NET SDK's own: the expected values were printed by
 /// Microsoft.Azure.Cosmos 3.64.0 (its <c>PartitionKeyInternal.GetEffectivePartitionKeyString</c> for a Hash version 2
 /// key on one path, and <c>GetNEqualRangeEffectivePartitionKeys("", "FF", …, n)</c> for the even splits).</summary>
+[Trait("Category", "Fast")]
 public class EffectivePartitionKeyTests
 {
     [Theory]

@@ -99,52 +99,22 @@ public sealed class MutationLogTests : IDisposable
         }
     }
 
-    [Fact]
-    public async Task AVersion1Log_IsReplayed_AndRewrittenInVersion2WithItsDurableMark()
+    [Theory]
+    [InlineData(1u)]
+    [InlineData(2u)]
+    public async Task Open_LogOfAnOlderFormat_RefusedNamingTheDirectoryAndTheReset_FileUntouched(uint version)
     {
-        // Version 1: an 8-byte header ("SPCL", 1) and no durable mark.
+        // Format 2 stored device states under '2'-prefixed version keys that would outrank every new reading.
         var path = Path.Combine(_directory, MutationLog.FileName);
         Directory.CreateDirectory(_directory);
-        await File.WriteAllBytesAsync(path, [.. "SPCL"u8, 1, 0, 0, 0, .. MutationCodec.Encode([Put("old", 10)])]);
+        byte[] old = [.. "SPCL"u8, (byte)version, 0, 0, 0, .. new byte[16], .. MutationCodec.Encode([Put("old", 10)])];
+        await File.WriteAllBytesAsync(path, old);
 
-        var replayed = new List<Mutation>();
-        var live = new List<string> { "old" };
-        IEnumerable<byte[]> Snapshot()
-        {
-            lock (live)
-            {
-                return [.. live.Select(id => MutationCodec.Encode([Put(id, 10)]))];
-            }
-        }
+        var error = Assert.Throws<InvalidDataException>(() => Open([]));
 
-        await using (var log = MutationLog.Open(_directory, DurabilityMode.Always, TimeSpan.FromSeconds(1), 64L * 1024 * 1024, replayed.AddRange,
-            Snapshot, () => 10, NullLogger.Instance, new LogStorage()))
-        {
-            Assert.Equal(["old"], replayed.Select(m => m.Id));
-
-            // The rewrite runs on the writer loop; the second acknowledgement comes after it.
-            foreach (var id in (string[])["new", "newer"])
-            {
-                lock (live)
-                {
-                    live.Add(id);
-                }
-
-                await log.AppendAsync(MutationCodec.Encode([Put(id, 10)]));
-            }
-
-            Assert.Equal(1, log.Compactions);
-        }
-
-        var header = (await File.ReadAllBytesAsync(path))[..LogFormat.FileHeaderSize];
-        Assert.Equal(LogFormat.FileHeaderSize, LogFormat.HeaderSizeOf(header));
-        Assert.Equal(new FileInfo(path).Length, LogFormat.DurableMarkOf(header));
-        replayed.Clear();
-        await using (Open(replayed))
-        {
-        }
-
-        Assert.Equal(["old", "new", "newer"], replayed.Select(m => m.Id).Distinct());
+        Assert.Contains($"format {version}", error.Message, StringComparison.Ordinal);
+        Assert.Contains($"Delete the directory {_directory}", error.Message, StringComparison.Ordinal);
+        Assert.Equal(old, await File.ReadAllBytesAsync(path));
     }
 
     /// <summary>Records every directory fsync; otherwise the real storage.</summary>

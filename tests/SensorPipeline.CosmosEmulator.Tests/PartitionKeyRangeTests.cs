@@ -66,16 +66,31 @@ public sealed class PartitionKeyRangeTests : IAsyncLifetime
     }
 
     [Fact]
-    public async Task CrossPartitionOrderBy_IsRefusedWithAClearMessage_WhileWithAPartitionKeyItIsServed()
+    public async Task CrossPartitionOrderByAndTop_AreMergedByTheSdkAsThePlanSays()
     {
-        var refused = await Assert.ThrowsAsync<CosmosException>(() =>
-            IdsAsync(_container.GetItemQueryIterator<Doc>(new QueryDefinition("SELECT c.id FROM c ORDER BY c.n"))));
-        Assert.Equal(HttpStatusCode.BadRequest, refused.StatusCode);
-        Assert.Contains("PartitionKeyRanges", refused.Message, StringComparison.Ordinal);
+        var all = Enumerable.Range(0, Devices * PerDevice).Select(i => $"r{i}").ToList();
+        var descending = await IdsAsync(_container.GetItemQueryIterator<Doc>(new QueryDefinition("SELECT c.id FROM c ORDER BY c.n DESC"),
+            requestOptions: new QueryRequestOptions { MaxItemCount = 50 }));
+        Assert.Equal(Enumerable.Reverse(all), descending);
+
+        var top = await IdsAsync(_container.GetItemQueryIterator<Doc>(new QueryDefinition("SELECT TOP @k * FROM c WHERE c.n >= 10 ORDER BY c.n").WithParameter("@k", 5)));
+        Assert.Equal(["r10", "r11", "r12", "r13", "r14"], top);
+
+        var anyThree = await IdsAsync(_container.GetItemQueryIterator<Doc>(new QueryDefinition("SELECT TOP 3 c.id FROM c")));
+        Assert.Equal(3, anyThree.Distinct().Count());
 
         var ordered = await IdsAsync(_container.GetItemQueryIterator<Doc>(new QueryDefinition("SELECT c.id FROM c ORDER BY c.n DESC"),
             requestOptions: new QueryRequestOptions { PartitionKey = new PartitionKey("dev-0007") }));
         Assert.Equal(["r135", "r71", "r7"], ordered);
+    }
+
+    [Fact]
+    public async Task CrossPartitionAggregate_IsRefusedWithAClearMessage()
+    {
+        var refused = await Assert.ThrowsAsync<CosmosException>(() =>
+            IdsAsync(_container.GetItemQueryIterator<Doc>(new QueryDefinition("SELECT VALUE COUNT(1) FROM c"))));
+        Assert.Equal(HttpStatusCode.BadRequest, refused.StatusCode);
+        Assert.Contains("PartitionKeyRanges", refused.Message, StringComparison.Ordinal);
     }
 
     public async Task DisposeAsync()

@@ -6,6 +6,7 @@ namespace SensorPipeline.CosmosEmulator.Tests;
 
 /// <summary>The cost model against the worked examples of "Understand request units consumption in Azure Cosmos DB"
 /// (2026-04-21), and the rule for counting index terms.</summary>
+[Trait("Category", "Fast")]
 public class RequestChargeTests
 {
     /// <summary>A 1-KB document (1,024 bytes, padded under an excluded path) with exactly 10 indexed terms: id, _ts and
@@ -97,6 +98,15 @@ public class RequestChargeTests
         const string json = """{"id":"a","geometry":{"type":"Point","coordinates":[10.5,50.1]},"a":1,"_ts":1}""";
         // id, _ts, a, geometry/type, geometry/coordinates/0, /1 = 6 range terms; + 1 spatial + 1 composite
         Assert.Equal(8, IndexTerms.Count(Encoding.UTF8.GetBytes(json), policy));
+    }
+
+    [Fact]
+    public void Compare_APointMoved_ChangesItsCoordinatesAndItsSpatialTerm()
+    {
+        var policy = Policy(""" {"includedPaths":[{"path":"/*"}],"excludedPaths":[],"spatialIndexes":[{"path":"/geometry/*","types":["Point"]}]} """);
+        var changes = IndexTerms.Compare(""" {"id":"a","geometry":{"type":"Point","coordinates":[10.5,50.1]},"_ts":1} """u8,
+            """ {"id":"a","geometry":{"type":"Point","coordinates":[10.6,50.1]},"_ts":1} """u8, policy);
+        Assert.Equal(new TermChanges(2, 2, 1), changes); // coordinates/0 and the spatial term; one property modified
     }
 
     [Fact]

@@ -23,11 +23,11 @@ internal static class CoreDocuments
     public static byte[] Reading(string deviceId, ulong sequence, long? staleByMs = null) =>
         Write(deviceId, sequence, (writer, view) => GeoJsonFeatureWriter.Write(writer, view, Source, staleByMs));
 
-    /// <summary>A reading as stored before the observed time was part of its id: the same document under <c>{device}:{sequence}</c>.</summary>
-    public static byte[] FormerReading(string deviceId, ulong sequence)
+    /// <summary>The same reading document under another id (as another tool or a hand-made copy would store it).</summary>
+    public static byte[] ReadingUnderOtherId(string deviceId, ulong sequence)
     {
         var document = System.Text.Json.Nodes.JsonNode.Parse(Reading(deviceId, sequence))!;
-        document["id"] = DocumentIds.FormerReadingId(deviceId, sequence);
+        document["id"] = $"copy-{deviceId}-{sequence}";
         return System.Text.Encoding.UTF8.GetBytes(document.ToJsonString());
     }
 

@@ -94,12 +94,16 @@ public sealed class LoadGenProcessTests : IAsyncLifetime, IDisposable
     [Fact]
     public async Task Send_Rate_PacedNotFlatOut()
     {
+        // 400 readings at 200 readings/s in events of 20: event i is due at i·100 ms, so the last one leaves no sooner
+        // than 1.9 s after the start. A slow machine only makes the run longer; a run that is not paced is shorter.
+        var clock = System.Diagnostics.Stopwatch.StartNew();
         var (exit, output, errors) = await LoadGenProcess.RunAsync(Timeout, "--transport", "rest", "--connection", _server.EmulatorConnectionString,
-            "--weather", "2", "--seismic", "2", "--rate", "200", "--duration", "2s", "--readings-per-event", "20", "--progress-interval", "500ms");
+            "--weather", "2", "--seismic", "2", "--rate", "200", "--count", "400", "--readings-per-event", "20", "--progress-interval", "500ms");
+        var elapsed = clock.Elapsed;
 
         Assert.True(exit == 0, $"exit {exit}\n{output}\n{errors}");
-        // 200 readings/s for 2 s in events of 20: event i due at i·100 ms, so exactly events 0..19 fit.
         Assert.Equal(20, _server.Requests.Count);
+        Assert.True(elapsed >= TimeSpan.FromSeconds(1.9), $"20 events paced at 200 readings/s took only {elapsed.TotalSeconds:F2} s");
         Assert.Contains("readings/s", output, StringComparison.Ordinal); // plain progress lines when redirected
     }
 

@@ -63,14 +63,15 @@ public sealed class VerifyTests : IClassFixture<CosmosStandIn>, IDisposable
     }
 
     [Fact]
-    public async Task Verify_ReadingsUnderFormerAndCurrentIds_AllFound_OneUnderBothIsDuplicated()
+    public async Task Verify_ReadingsUnderOtherIds_FoundByDeviceAndSequence_OneUnderTwoIdsIsDuplicated()
     {
-        var database = await _cosmos.CreateDatabaseAsync("upgraded");
-        // Stored before the id format changed: w1:1, w1:2, s1:1 under {device}:{sequence}; the rest under the current ids.
+        var database = await _cosmos.CreateDatabaseAsync("otherids");
+        // w1:1, w1:2, s1:1 stored under ids the handler never writes; the rest under the handler's ids. Verify's
+        // per-device queries count readings by sequence, so a copy under any id is found.
         await WriteAsync(database, readings: ["w1:3", "w1:4", "s1:2", "s1:4"], archive: ["w1:5"],
-            devices: [("w1", 4), ("s1", 4)], deadLetters: [Poison, Oversize], formerReadings: ["w1:1", "w1:2", "s1:1"]);
+            devices: [("w1", 4), ("s1", 4)], deadLetters: [Poison, Oversize], otherIdReadings: ["w1:1", "w1:2", "s1:1"]);
 
-        var (exit, output, errors) = await VerifyAsync("upgraded", "--json");
+        var (exit, output, errors) = await VerifyAsync("otherids", "--json");
 
         Assert.True(exit == 0, $"exit {exit}\n{output}\n{errors}");
         var verdict = JsonDocument.Parse(output).RootElement;
@@ -78,9 +79,9 @@ public sealed class VerifyTests : IClassFixture<CosmosStandIn>, IDisposable
         Assert.Equal(0, verdict.GetProperty("missing").GetInt64());
         Assert.Equal(0, verdict.GetProperty("duplicated").GetInt64());
 
-        // The same reading redelivered after the upgrade without the documented procedure: a second document.
+        // The same reading written again under the handler's id: a second document.
         await CosmosStandIn.UpsertAsync(database.GetContainer("readings"), CoreDocuments.Reading("w1", 1), "w1");
-        (exit, output, errors) = await VerifyAsync("upgraded");
+        (exit, output, errors) = await VerifyAsync("otherids");
 
         Assert.True(exit == 1, $"exit {exit}\n{output}\n{errors}");
         Assert.Contains("stored more than once (readings and archive, or under two ids): 1", output, StringComparison.Ordinal);
@@ -171,12 +172,12 @@ public sealed class VerifyTests : IClassFixture<CosmosStandIn>, IDisposable
         new() { Kind = kind, Sha256 = Convert.ToHexStringLower(SHA256.HashData(body)), Bytes = body.Length, Acknowledged = acknowledged, Status = acknowledged ? 201 : 413 };
 
     private static async Task WriteAsync(Database database, string[] readings, string[] archive, (string Device, ulong Sequence)[] devices, byte[][] deadLetters,
-        string[]? formerReadings = null)
+        string[]? otherIdReadings = null)
     {
-        foreach (var id in formerReadings ?? [])
+        foreach (var id in otherIdReadings ?? [])
         {
             var (device, sequence) = Split(id);
-            await CosmosStandIn.UpsertAsync(database.GetContainer("readings"), CoreDocuments.FormerReading(device, sequence), device);
+            await CosmosStandIn.UpsertAsync(database.GetContainer("readings"), CoreDocuments.ReadingUnderOtherId(device, sequence), device);
         }
 
         foreach (var id in readings)

@@ -12,8 +12,6 @@ namespace SensorPipeline.Core.GeoJson;
 /// reading schema has no boot or epoch counter to tell restarts apart; the observed time is the one field that does.
 /// Unique within its partition (the partition key is the device id, and the validator keeps '/', '\', '?', '#' out of
 /// device ids); the two numbers are the last two ':'-separated fields, so the id reads unambiguously from the right.
-/// Documents stored before this format are <c>{deviceId}:{sequence}</c> (<see cref="FormerReadingId"/>); how the
-/// two live side by side is in functions/README.md ("Document ids and sequence resets").
 /// </summary>
 public static class DocumentIds
 {
@@ -44,8 +42,4 @@ public static class DocumentIds
     /// <summary>A reading's id as a string (for the Cosmos SDK's item id parameter).</summary>
     public static string ReadingId(string deviceId, ulong sequence, DateTimeOffset observedAt) =>
         string.Create(CultureInfo.InvariantCulture, $"{deviceId}:{sequence}:{observedAt.UtcTicks}");
-
-    /// <summary>The id readings were stored under before the observed time was part of it: <c>{deviceId}:{sequence}</c>.</summary>
-    public static string FormerReadingId(string deviceId, ulong sequence) =>
-        string.Create(CultureInfo.InvariantCulture, $"{deviceId}:{sequence}");
 }

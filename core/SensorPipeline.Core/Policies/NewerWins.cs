@@ -29,16 +29,9 @@ public static class NewerWins
         observedAt.ToUnixTimeMilliseconds() - enqueuedTimeUnixMs <= (long)maxClockSkew.TotalMilliseconds;
 
     /// <summary>
-    /// A fixed-width key: '2', 19-digit observed-at UTC ticks, '.', 20-digit sequence. Fixed width makes ordinal
-    /// string order equal the order of <see cref="Compare"/> (a JSON number could not hold a uint64 exactly). The
-    /// leading '2' keeps every key above the former format (<c>{sequence:D20}.{ticks:D19}</c>, which starts with
-    /// '0' or '1' since a uint64 has at most 20 digits and starts with 1 at 20): a device state stored before the
-    /// upgrade is replaced by the first reading written after it, and never replaces a new one.
+    /// A fixed-width key: 19-digit observed-at UTC ticks, '.', 20-digit sequence. Fixed width makes ordinal string order
+    /// equal the order of <see cref="Compare"/> (a JSON number could not hold a uint64 exactly).
     /// </summary>
     public static string VersionKey(ulong sequence, DateTimeOffset observedAt) =>
-        string.Create(CultureInfo.InvariantCulture, $"2{observedAt.UtcTicks:D19}.{sequence:D20}");
-
-    /// <summary>The former key (sequence first), kept only so tests can show old and new keys compare as documented.</summary>
-    public static string FormerVersionKey(ulong sequence, DateTimeOffset observedAt) =>
-        string.Create(CultureInfo.InvariantCulture, $"{sequence:D20}.{observedAt.UtcTicks:D19}");
+        string.Create(CultureInfo.InvariantCulture, $"{observedAt.UtcTicks:D19}.{sequence:D20}");
 }

@@ -20,6 +20,8 @@ internal sealed partial class Parser
     private string? _alias;
     private bool _inSelect;
     private bool _inAggregate;
+    private string? _topText;
+    private string? _valueText;
 
     private Parser(string text)
     {
@@ -51,10 +53,13 @@ internal sealed partial class Parser
         Expect("SELECT", $"a query starts with SELECT; supported: {Grammar}");
         var selectStart = _pos;
         SkipToFrom();
+        string? fromText = null;
         if (Current.IsKeyword("FROM"))
         {
             _pos++;
+            var fromStart = Current.Position;
             FromSource();
+            fromText = _text[fromStart..Current.Position].Trim();
         }
 
         var afterFrom = _pos;
@@ -67,9 +72,12 @@ internal sealed partial class Parser
 
         _pos = afterFrom;
         Expr? where = null;
+        string? whereText = null;
         if (Accept("WHERE"))
         {
+            var whereStart = Current.Position;
             where = Expression();
+            whereText = _text[whereStart..Current.Position].Trim();
         }
 
         if (Current.IsKeyword("GROUP"))
@@ -120,6 +128,7 @@ internal sealed partial class Parser
             Limit = limit,
             Aggregates = _aggregates,
             Parameters = ParameterNames(),
+            Text = new QueryText(_topText, _valueText, fromText, whereText),
         };
     }
 
@@ -133,7 +142,7 @@ internal sealed partial class Parser
         Expr? top = null;
         if (Accept("TOP"))
         {
-            top = Count("TOP");
+            top = TopCount();
         }
 
         _inSelect = true;
@@ -144,10 +153,12 @@ internal sealed partial class Parser
                 // The service's order is TOP before VALUE; VALUE TOP n is accepted too.
                 if (top is null && Accept("TOP"))
                 {
-                    top = Count("TOP");
+                    top = TopCount();
                 }
 
+                var valueStart = Current.Position;
                 var value = Expression();
+                _valueText = _text[valueStart..Current.Position].Trim();
                 CheckAggregateUse([value]);
                 return (false, value, [], top);
             }
@@ -168,6 +179,7 @@ internal sealed partial class Parser
             {
                 var start = Current;
                 var expr = Expression();
+                var text = _text[start.Position..Current.Position].Trim();
                 string name;
                 if (Accept("AS"))
                 {
@@ -187,7 +199,7 @@ internal sealed partial class Parser
                     throw SqlQueryException.At(_text, start.Position, $"Duplicate name '{name}' in the select list; give one of them another name with AS");
                 }
 
-                projections.Add(new Projection(name, expr));
+                projections.Add(new Projection(name, expr, text));
             }
             while (AcceptSymbol(","));
             CheckAggregateUse(projections.Select(p => p.Expr));
@@ -223,6 +235,15 @@ internal sealed partial class Parser
         {
             throw Error("JOIN is not supported by this emulator");
         }
+    }
+
+    /// <summary>TOP's count, its source text kept for a rewritten query.</summary>
+    private Expr TopCount()
+    {
+        var start = Current.Position;
+        var count = Count("TOP");
+        _topText = _text[start..Current.Position].Trim();
+        return count;
     }
 
     private OrderByItem OrderByItem()

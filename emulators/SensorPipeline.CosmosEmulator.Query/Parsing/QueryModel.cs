@@ -3,7 +3,10 @@ using SensorPipeline.CosmosEmulator.Query.Evaluation;
 namespace SensorPipeline.CosmosEmulator.Query.Parsing;
 
 /// <summary>One output property of a non-VALUE select list.</summary>
-internal sealed record Projection(string Name, Expr Expr);
+internal sealed record Projection(string Name, Expr Expr, string Text = "");
+
+/// <summary>Source texts of the clauses a rewritten query repeats (null when absent).</summary>
+internal sealed record QueryText(string? Top, string? Value, string? From, string? Where);
 
 internal sealed record OrderByItem(Expr Path, bool Descending, string Text);
 
@@ -31,6 +34,9 @@ internal sealed class QueryModel
     public Expr? Limit { get; init; }
 
     public IReadOnlyList<AggregateExpr> Aggregates { get; init; } = [];
+
+    /// <summary>The clauses' source texts.</summary>
+    public QueryText Text { get; init; } = new(null, null, null, null);
 
     /// <summary>Parameter names by slot, '@' included.</summary>
     public IReadOnlyList<string> Parameters { get; init; } = [];

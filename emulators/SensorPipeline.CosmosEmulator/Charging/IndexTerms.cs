@@ -102,22 +102,23 @@ internal static class IndexTerms
                 if ((_explicitSeen & (1UL << i)) == 0)
                 {
                     // Documented: an explicitly included path an item lacks is indexed as undefined.
-                    Term(Mix(Text(Offset, string.Join('/', policy.ExplicitLeaves[i].Segments)), 0x75), indexed: true, system: false);
+                    Term(Mix(Text(Offset, string.Join('/', policy.ExplicitLeaves[i].Segments)), 0x75), indexed: true, property: false);
                 }
             }
 
             for (var i = 0; i < _composite.Length; i++)
             {
-                Term(Mix(_composite[i], (ulong)i + 0xC0), indexed: true, system: false);
+                Term(Mix(_composite[i], (ulong)i + 0xC0), indexed: true, property: false);
             }
 
             return _count;
         }
 
         /// <summary>Walks the members of the object the reader stands on (its StartObject); <paramref name="hash"/> is its
-        /// path's hash, <paramref name="depth"/> its path length.</summary>
-        public void Object(ref Utf8JsonReader reader, ulong hash, int depth, IndexingPolicy.SpatialRule? spatial)
+        /// path's hash, <paramref name="depth"/> its path length. Returns a hash of its content (its leaves' terms).</summary>
+        public ulong Object(ref Utf8JsonReader reader, ulong hash, int depth, IndexingPolicy.SpatialRule? spatial)
         {
+            ulong content = 0;
             string? geoType = null;
             var hasCoordinates = false;
             var empty = true;
@@ -139,56 +140,52 @@ internal static class IndexTerms
 
                 hasCoordinates |= spatial is not null && name == "coordinates";
                 _path.Add(name);
-                Value(ref reader, Text(hash, name), depth + 1, system: depth == 0 && name is "_ts" or "_etag");
+                content += Value(ref reader, Text(hash, name), depth + 1, system: depth == 0 && name is "_ts" or "_etag");
                 _path.RemoveAt(_path.Count - 1);
             }
 
             if (empty && depth > 0)
             {
-                Leaf(Mix(hash, 0x7B), 0);
+                content += Leaf(Mix(hash, 0x7B), 0);
             }
 
             if (spatial is not null && hasCoordinates && geoType is not null && spatial.Types.Contains(geoType, StringComparer.OrdinalIgnoreCase))
             {
-                Term(Mix(hash, 0x5A), indexed: true, system: false);
+                // The spatial term follows the geometry: a moved point is one spatial term removed and one inserted.
+                Term(Mix(Mix(hash, 0x5A), content), indexed: true, property: false);
             }
+
+            return content;
         }
 
-        private void Value(ref Utf8JsonReader reader, ulong hash, int depth, bool system)
+        private ulong Value(ref Utf8JsonReader reader, ulong hash, int depth, bool system)
         {
             switch (reader.TokenType)
             {
                 case JsonTokenType.StartObject:
-                    Object(ref reader, hash, depth, SpatialRuleAt());
-                    break;
+                    return Object(ref reader, hash, depth, SpatialRuleAt());
                 case JsonTokenType.StartArray:
+                    ulong content = 0;
                     var position = 0;
                     while (reader.Read() && reader.TokenType != JsonTokenType.EndArray)
                     {
                         _path.Add("[]");
-                        Value(ref reader, Mix(hash, (ulong)position++ + 0x100), depth + 1, system: false);
+                        content += Value(ref reader, Mix(hash, (ulong)position++ + 0x100), depth + 1, system: false);
                         _path.RemoveAt(_path.Count - 1);
                     }
 
-                    if (position == 0)
-                    {
-                        Leaf(Mix(hash, 0x5B), 0);
-                    }
-
-                    break;
+                    return position == 0 ? Leaf(Mix(hash, 0x5B), 0) : content;
                 case JsonTokenType.String:
-                    Leaf(hash, StringHash(ref reader), system);
-                    break;
+                    return Leaf(hash, StringHash(ref reader), system);
                 case JsonTokenType.Number:
-                    Leaf(hash, Mix(Offset, (ulong)BitConverter.DoubleToInt64Bits(reader.GetDouble())), system);
-                    break;
+                    return Leaf(hash, Mix(Offset, (ulong)BitConverter.DoubleToInt64Bits(reader.GetDouble())), system);
                 default:
-                    Leaf(hash, (ulong)reader.TokenType, system);
-                    break;
+                    return Leaf(hash, (ulong)reader.TokenType, system);
             }
         }
 
-        private void Leaf(ulong pathHash, ulong valueHash, bool system = false)
+        /// <summary>Records one leaf's term; returns its hash.</summary>
+        private ulong Leaf(ulong pathHash, ulong valueHash, bool system = false)
         {
             for (var i = 0; i < policy.ExplicitLeaves.Length && i < 64; i++)
             {
@@ -209,10 +206,14 @@ internal static class IndexTerms
                 }
             }
 
-            Term(Mix(pathHash, valueHash), policy.IsRangeIndexed(_path), system);
+            var term = Mix(pathHash, valueHash);
+            Term(term, policy.IsRangeIndexed(_path), property: !system);
+            return term;
         }
 
-        private void Term(ulong hash, bool indexed, bool system)
+        /// <summary>One index term (when <paramref name="indexed"/>), and one property value of the document (when
+        /// <paramref name="property"/>: not a system property, not a spatial, composite or undefined index entry).</summary>
+        private void Term(ulong hash, bool indexed, bool property)
         {
             if (indexed)
             {
@@ -220,7 +221,7 @@ internal static class IndexTerms
                 terms?.Add(hash);
             }
 
-            if (!system)
+            if (property)
             {
                 leaves?.Add(hash);
             }

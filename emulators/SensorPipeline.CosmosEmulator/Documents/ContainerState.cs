@@ -235,6 +235,7 @@ internal sealed partial class ContainerState
             return 0;
         }
 
+        var removed = new List<StoredDocument>();
         lock (Gate)
         {
             var expired = new List<(string, string)>();
@@ -251,15 +252,21 @@ internal sealed partial class ContainerState
 
             foreach (var (key, id) in expired)
             {
-                // The service deletes expired items in the background with the container's spare throughput.
-                if (Remove(key, id) is { } removed)
+                if (Remove(key, id) is { } document)
                 {
-                    Charge(ChargedOperation.Expiry, DeleteCharge(removed));
+                    removed.Add(document);
                 }
             }
-
-            return expired.Count;
         }
+
+        // The service deletes expired items in the background with the container's spare throughput; their charges
+        // are counted outside the lock, so a mass expiry does not hold up writes.
+        foreach (var document in removed)
+        {
+            Charge(ChargedOperation.Expiry, DeleteCharge(document));
+        }
+
+        return removed.Count;
     }
 
     private void AddLive(Dictionary<string, StoredDocument> partition, List<StoredDocument> result, long now)

@@ -19,7 +19,7 @@ internal sealed partial class GatewayDispatcher
 
         if (HttpMethods.IsPost(request.Method) && IsTrue(request.Headers[CosmosHeaders.IsQueryPlanRequest]))
         {
-            await QueryPlanAsync(context);
+            await QueryPlanAsync(context, container);
         }
         else if (HttpMethods.IsPost(request.Method) && IsQuery(request))
         {

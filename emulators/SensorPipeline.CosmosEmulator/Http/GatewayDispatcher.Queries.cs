@@ -12,14 +12,22 @@ internal sealed partial class GatewayDispatcher
     /// <summary>A page's size limit in bytes when the client asks for a dynamic page (<c>x-ms-max-item-count: -1</c>).</summary>
     private const long MaxPageBytes = 4 * 1024 * 1024;
 
-    /// <summary>The query plan the SDKs ask for before a cross-partition query: the engine's.</summary>
-    private async Task QueryPlanAsync(HttpContext context)
+    /// <summary>The query plan the SDKs ask for before a cross-partition query: the engine's (with the merge of ORDER BY
+    /// and TOP when the container has several partition key ranges).</summary>
+    private async Task QueryPlanAsync(HttpContext context, ContainerState container)
     {
         using var request = queries.Parse(await ReadBodyAsync(context));
         var buffer = new ArrayBufferWriter<byte>(1024);
         using (var writer = new Utf8JsonWriter(buffer))
         {
-            request.Query.WriteQueryPlan(writer);
+            if (container.Ranges.Count > 1)
+            {
+                request.Query.WriteQueryPlanAcrossRanges(writer, request.Parameters);
+            }
+            else
+            {
+                request.Query.WriteQueryPlan(writer);
+            }
         }
 
         await GatewayResponse.JsonAsync(context, 200, buffer.WrittenMemory, 0);
@@ -33,10 +41,10 @@ internal sealed partial class GatewayDispatcher
         IndexUse.CheckOrderBy(request.Query, container.Policy);
         var key = HeaderKey(context.Request);
         var range = AddressedRange(context.Request, container, key);
-        if (key is null && range is not null && container.Ranges.Count > 1 && request.Query.MergesAcrossRanges)
+        if (key is null && range is not null && container.Ranges.Count > 1 && request.Query.NeedsUnplannedMerge)
         {
             throw new StoreException(400, "BadRequest",
-                $"This emulator serves '{container.Id}' as {container.Ranges.Count} partition key ranges and plans no cross-partition ORDER BY, TOP, OFFSET/LIMIT or aggregate (its plan leaves merging to the SDK); give the query a partition key, or run the emulator with Cosmos:PartitionKeyRanges=1.");
+                $"This emulator serves '{container.Id}' as {container.Ranges.Count} partition key ranges and plans no cross-partition aggregate or OFFSET/LIMIT (its plan would leave their merge undone); give the query a partition key, or run the emulator with Cosmos:PartitionKeyRanges=1.");
         }
 
         var page = queries.Execute(request, () => Candidates(container, key, range, request), Continuation(context.Request), PageSize(context.Request), MaxPageBytes);

@@ -5,19 +5,21 @@ namespace SensorPipeline.CosmosEmulator.Log;
 
 /// <summary>The layout of the mutation log (integers little-endian).
 /// <code>
-/// file header (24 bytes): "SPCL" | u32 version 2 | i64 durable mark | i64 its complement
+/// file header (24 bytes): "SPCL" | u32 version 3 | i64 durable mark | i64 its complement
 /// record: u32 payload length | u32 CRC-32C of payload | payload (one or more mutations, see MutationCodec)
 /// </code>
 /// A record is the unit of atomicity: a transactional batch is one record, so a torn tail never half-applies it.
 /// The durable mark is how many bytes of the file are known durable and acknowledged: a bad record past it is a torn
-/// write, one before it is damage. Version 1 had an 8-byte header ("SPCL" | u32 1) and no mark: such a log is read,
-/// then rewritten as version 2 by a compaction. The CRC is the emulators' shared one.</summary>
+/// write, one before it is damage. The CRC is the emulators' shared one.
+/// Stored formats are replaced, not migrated, until the product's first release: a log of another version is refused
+/// at start-up (<see cref="OtherVersion"/>). Version 3 holds device states whose version keys have no '2' prefix; a
+/// version 2 log's states would outrank every new reading, so it must not be read.</summary>
 internal static class LogFormat
 {
     public const int FileHeaderSize = 24;
-    public const int Version1HeaderSize = 8;
+    public const int HeaderPrefixSize = 8;
     public const uint Magic = 0x4C435053; // "SPCL"
-    public const uint Version = 2;
+    public const uint Version = 3;
     public const int DurableMarkOffset = 8;
     public const int RecordHeaderSize = 8;
 
@@ -34,22 +36,16 @@ internal static class LogFormat
         return header;
     }
 
-    /// <summary>The header size of the log version in <paramref name="first8"/> (the file's first 8 bytes), or -1 when
-    /// they are not a mutation log's.</summary>
-    public static int HeaderSizeOf(ReadOnlySpan<byte> first8)
-    {
-        if (BinaryPrimitives.ReadUInt32LittleEndian(first8) != Magic)
-        {
-            return -1;
-        }
+    /// <summary>The log version in <paramref name="first8"/> (the file's first 8 bytes), or null when they are not a
+    /// mutation log's.</summary>
+    public static uint? VersionOf(ReadOnlySpan<byte> first8) =>
+        BinaryPrimitives.ReadUInt32LittleEndian(first8) == Magic ? BinaryPrimitives.ReadUInt32LittleEndian(first8[4..]) : null;
 
-        return BinaryPrimitives.ReadUInt32LittleEndian(first8[4..]) switch
-        {
-            1 => Version1HeaderSize,
-            Version => FileHeaderSize,
-            _ => -1,
-        };
-    }
+    /// <summary>Why a log of <paramref name="version"/> at <paramref name="path"/> is refused, and how to reset.</summary>
+    public static string OtherVersion(string path, uint version) =>
+        $"{path} is a Cosmos DB emulator log of format {version}; this emulator reads only format {Version} (stored formats are "
+        + $"replaced, not migrated). Delete the directory {Path.GetDirectoryName(path)} to start empty (`./pipeline up` keeps "
+        + "its data in .pipeline/up).";
 
     /// <summary>Writes the 16-byte durable mark: <paramref name="length"/> and its complement.</summary>
     public static void WriteDurableMark(Span<byte> destination, long length)

@@ -4,10 +4,10 @@ namespace SensorPipeline.CosmosEmulator.Log;
 
 internal sealed partial class MutationLog
 {
-    /// <summary>When the log has passed the threshold and is mostly dead records, or is still in the version 1 format —
+    /// <summary>When the log has passed the threshold and is mostly dead records —
     /// and, after a compaction that failed, has grown by another threshold since.</summary>
     private bool ShouldCompact() =>
-        (_upgradeFormat || (_length > _compactionThreshold && _length > 2 * _liveBytes())) && _length >= _compactionRetryAt;
+        _length > _compactionThreshold && _length > 2 * _liveBytes() && _length >= _compactionRetryAt;
 
     /// <summary>Compacts; when the disk refuses the new file, deletes it and keeps the old log (intact: nothing of it was
     /// touched), so a full disk only postpones the compaction — the store keeps taking writes.</summary>
@@ -30,7 +30,7 @@ internal sealed partial class MutationLog
         try
         {
             SwapIn(temporary, length);
-            (_compactionRetryAt, _upgradeFormat) = (0, false);
+            _compactionRetryAt = 0;
         }
         catch (IOException e)
         {

@@ -7,8 +7,8 @@ internal sealed partial class MutationLog
     /// <summary>Opens (or creates) the log in <paramref name="directory"/>, replays every intact record through
     /// <paramref name="apply"/> in order, cuts off a torn tail past the durable mark (never acknowledged: an
     /// acknowledgement waits for the whole record), refuses to start — naming the file and the byte — when a record
-    /// before the mark is damaged, and compacts at once when the log is mostly dead records (or still in the version 1
-    /// format). Every write and fsync goes through <paramref name="storage"/>, the seam where tests and chaos runs
+    /// before the mark is damaged, refuses a log of another format version, and compacts at once when the log is mostly
+    /// dead records. Every write and fsync goes through <paramref name="storage"/>, the seam where tests and chaos runs
     /// inject a full disk.</summary>
     public static MutationLog Open(string directory, DurabilityMode durability, TimeSpan flushInterval, long compactionThreshold,
         Action<List<Mutation>> apply, Func<IEnumerable<byte[]>> snapshot, Func<long> liveBytes, ILogger logger, LogStorage storage)
@@ -26,11 +26,8 @@ internal sealed partial class MutationLog
             var replayed = Replay(file, path, apply);
             var valid = Recover(file, path, replayed, storage, logger);
             StorageLog.Recovered(logger, path, replayed.Records, valid);
-            var log = new MutationLog(path, file, valid, durability, flushInterval, compactionThreshold, snapshot, liveBytes, logger, storage)
-            {
-                _upgradeFormat = replayed.HeaderSize == LogFormat.Version1HeaderSize,
-            };
-            if (log._upgradeFormat || (valid > compactionThreshold && valid > 2 * liveBytes()))
+            var log = new MutationLog(path, file, valid, durability, flushInterval, compactionThreshold, snapshot, liveBytes, logger, storage);
+            if (valid > compactionThreshold && valid > 2 * liveBytes())
             {
                 log._queue.Writer.TryWrite(Pending.Flush);
             }
@@ -91,20 +88,24 @@ internal sealed partial class MutationLog
 
         // Read through the handle (a FileStream would close it); records are read at their offsets.
         var header = new byte[LogFormat.FileHeaderSize];
-        var headerSize = ReadAt(file, header.AsSpan(0, LogFormat.Version1HeaderSize), 0) ? LogFormat.HeaderSizeOf(header) : -1;
-        if (headerSize < 0)
+        var version = ReadAt(file, header.AsSpan(0, LogFormat.HeaderPrefixSize), 0) ? LogFormat.VersionOf(header) : null;
+        if (version is null)
         {
             throw new InvalidDataException($"{path} is not a Cosmos DB emulator log (unknown header); move it away to start empty.");
         }
 
-        if (!ReadAt(file, header.AsSpan(0, headerSize), 0))
+        if (version != LogFormat.Version)
+        {
+            throw new InvalidDataException(LogFormat.OtherVersion(path, version.Value));
+        }
+
+        if (!ReadAt(file, header, 0))
         {
             return new Replayed(0, 0, 0, null); // a header torn as the file was created: nothing was ever written after it
         }
 
-        var mark = headerSize == LogFormat.FileHeaderSize ? LogFormat.DurableMarkOf(header) : null;
-        var (valid, records) = ReplayRecords(file, headerSize, length, apply);
-        return new Replayed(valid, records, headerSize, mark);
+        var (valid, records) = ReplayRecords(file, LogFormat.FileHeaderSize, length, apply);
+        return new Replayed(valid, records, LogFormat.FileHeaderSize, LogFormat.DurableMarkOf(header));
     }
 
     private static (long Valid, long Records) ReplayRecords(Microsoft.Win32.SafeHandles.SafeFileHandle file, long start, long length, Action<List<Mutation>> apply)

@@ -33,7 +33,6 @@ internal sealed partial class MutationLog : IAsyncDisposable
     private long _length;
     private long _groupBytes;
     private long _compactionRetryAt;
-    private bool _upgradeFormat;
     private bool _dirty;
     private Exception? _fault;
 

@@ -1,4 +1,5 @@
 using System.Collections.Concurrent;
+using System.Globalization;
 using System.Net;
 using System.Security.Cryptography;
 using System.Text.Json;
@@ -75,7 +76,7 @@ internal sealed class LedgerVerifier
                 var (live, stale) = (await inReadings, await inArchive);
                 foreach (var sequence in Expectations(device))
                 {
-                    var label = DocumentIds.FormerReadingId(device.Id, sequence); // "{device}:{sequence}", whatever the stored id
+                    var label = string.Create(CultureInfo.InvariantCulture, $"{device.Id}:{sequence}"); // the reading, whatever id it is stored under
                     var (liveCopies, staleCopies) = (live.GetValueOrDefault(sequence), stale.GetValueOrDefault(sequence));
                     if (liveCopies > 0)
                     {
