@@ -19,7 +19,7 @@ param environmentName string
 })
 param location string
 
-@description('Object id of the deploying user or CI principal, granted the data-plane roles loadgen needs; empty grants none.')
+@description('Object id of the deploying user or CI principal, granted the data-plane roles loadgen send, verify and redrive need; empty grants none.')
 param principalId string = deployer().objectId
 
 // ---- Optional name overrides (empty = generated from abbreviations.json + resourceToken) -------
@@ -179,6 +179,21 @@ param alertEmail string = ''
 @description('Also send Cosmos DB DataPlaneRequests logs (one Log Analytics row per request, table CDBDataPlaneRequests): off by default, since at 100,000 readings/s that is ~200,000 rows/s. The workbook\'s 429 chart reads the platform metric instead.')
 param cosmosRequestLogs bool = false
 
+@description('Send Cosmos DB PartitionKeyRUConsumption logs (the workbook\'s partition-heat chart, table CDBPartitionKeyRUConsumption): a row per partition key and operation per second, nearly a row per request when each device writes once a second. On by default; ./pipeline plan turns it off for a rate.')
+param cosmosPartitionKeyLogs bool = true
+
+@description('Also send Storage StorageRead and StorageWrite logs (blob, queue, table): a Log Analytics row per request, so every Event Hubs checkpoint and ownership claim. Off by default; StorageDelete is always sent.')
+param storageRequestLogs bool = false
+
+// ---- Network -------------------------------------------------------------------------------
+
+@description('Public network access of Event Hubs, Cosmos DB and Storage. Enabled (the default, a stated choice): reachable from public networks, every request still needs an Entra token and a data role. Disabled: only through private endpoints, and this template creates none (no VNet, no VNet integration for the app), so Disabled cuts the Function App and loadgen off until they exist.')
+@allowed([
+  'Enabled'
+  'Disabled'
+])
+param publicNetworkAccess string = 'Enabled'
+
 // ---- Rules across parameters ---------------------------------------------------------------
 // Decorators check one parameter at a time; these combinations fail the deployment before any
 // resource is touched, with a message naming the parameter and its azd setting.
@@ -271,6 +286,8 @@ module eventHubs './app/eventhubs.bicep' = {
     partitionCount: checkedPartitionCount
     retentionHours: eventHubsRetentionHours
     hubs: hubs
+    publicNetworkAccess: publicNetworkAccess
+    logAnalyticsWorkspaceId: insights.outputs.workspaceId
   }
 }
 
@@ -296,6 +313,8 @@ module cosmos './app/cosmos.bicep' = {
     archiveTtlSeconds: checkedArchiveTtlSeconds
     logAnalyticsWorkspaceId: insights.outputs.workspaceId
     requestLogs: cosmosRequestLogs
+    partitionKeyLogs: cosmosPartitionKeyLogs
+    publicNetworkAccess: publicNetworkAccess
   }
 }
 
@@ -307,6 +326,9 @@ module storage './app/storage.bicep' = {
     location: location
     tags: tags
     deploymentContainerName: 'app-package'
+    publicNetworkAccess: publicNetworkAccess
+    logAnalyticsWorkspaceId: insights.outputs.workspaceId
+    requestLogs: storageRequestLogs
   }
 }
 
@@ -351,6 +373,8 @@ module rbac './app/rbac.bicep' = {
     storageAccountName: storage.outputs.name
     applicationInsightsName: insights.outputs.applicationInsightsName
     cosmosAccountName: cosmos.outputs.name
+    cosmosDatabaseName: cosmos.outputs.databaseName
+    deadLettersContainerName: deadLettersContainerName
   }
 }
 
@@ -388,6 +412,7 @@ module functionApp './app/functionapp.bicep' = {
     writeParallelism: writeParallelism
     instanceMemoryMB: instanceMemoryMB
     maximumInstanceCount: maximumInstanceCount
+    logAnalyticsWorkspaceId: insights.outputs.workspaceId
     alwaysReady: {
       Splitter: alwaysReadySplitter
       WeatherProcessor: alwaysReadyWeatherProcessor

@@ -2,6 +2,13 @@ using System.Globalization;
 using SensorPipeline.EventHubs.Bench;
 
 // Event Hubs emulator benchmark: HTTP ingestion per durability setting against a devhost process, then in-process reads.
+if (args is ["senders", .. var senderArgs])
+{
+    // ./pipeline bench senders: the sender study over AMQP and REST (SendersBench).
+    await SendersBench.RunAsync(BenchSettings.Parse(senderArgs), Console.Out);
+    return;
+}
+
 var settings = BenchSettings.Parse(args);
 var table = new ResultTable();
 await IngestionBench.RunAsync(settings, table);

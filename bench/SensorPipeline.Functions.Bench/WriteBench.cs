@@ -16,7 +16,7 @@ using SensorPipeline.Functions.Storage;
 namespace SensorPipeline.Functions.Bench;
 
 /// <summary>
-/// The processor's Cosmos write path (<c>ProcessorFunction.WriteAsync</c>: readings, the straddle check, the guarded
+/// The processor's Cosmos write path (<c>BatchWriter.WriteAsync</c>: readings, the straddle check, the guarded
 /// device writes, dead letters), wired by the handler's own DI, against the Cosmos DB emulator, in three settings of
 /// <c>Pipeline__BulkMinimumDocuments</c>: never bulk (one request per document: the path before batching), the default,
 /// and always bulk. Beside them, the same reading documents written raw three ways — a point upsert each, the SDK's
@@ -195,7 +195,7 @@ internal sealed class WriteBench(string repoRoot, CosmosEmulatorProcess store, i
         return app;
     }
 
-    private static ProcessorFunction Weather(WebApplication app) => app.Services.GetRequiredKeyedService<ProcessorFunction>(ProcessorDefinition.Weather.Name);
+    private static BatchWriter Weather(WebApplication app) => app.Services.GetRequiredKeyedService<BatchWriter>(ProcessorDefinition.Weather.Name);
 
     /// <summary>Fresh processed invocations: the same devices every time with rising sequences, as a fleet reports.</summary>
     private sealed class Batches(int devices, int size) : IDisposable

@@ -25,6 +25,26 @@ public static class SharedAccessSignature
     /// <param name="Expiry">The <c>se</c>, Unix seconds.</param>
     public readonly record struct VerifiedToken(string Resource, long Expiry);
 
+    /// <summary>The URL-decoded <c>skn</c> of a token, or null when it has none (the verifier picks the rule by it).</summary>
+    public static string? KeyNameOf(string? authorization)
+    {
+        if (authorization is null)
+        {
+            return null;
+        }
+
+        foreach (var part in authorization.Split(' ', 2)[^1].Split('&'))
+        {
+            var eq = part.IndexOf('=', StringComparison.Ordinal);
+            if (eq > 0 && part.AsSpan(0, eq).Trim().Equals("skn", StringComparison.OrdinalIgnoreCase))
+            {
+                return Uri.UnescapeDataString(part[(eq + 1)..]);
+            }
+        }
+
+        return null;
+    }
+
     /// <summary>The costly part (parsing, HMAC); the result depends only on the header and the key, so it can be cached.</summary>
     public static string? Verify(string? authorization, string keyName, string key, out VerifiedToken token)
     {

@@ -1,6 +1,8 @@
 using System.Net;
 using Microsoft.AspNetCore.Hosting.Server;
 using Microsoft.AspNetCore.Hosting.Server.Features;
+using Microsoft.AspNetCore.Server.Kestrel.Core;
+using SensorPipeline.EventHubs.Amqp;
 
 namespace SensorPipeline.DevHost;
 
@@ -23,7 +25,15 @@ public static class DevHostApp
             builder.Configuration.AddInMemoryCollection(arguments.Settings);
             builder.WebHost.ConfigureKestrel(kestrel =>
             {
-                kestrel.Listen(IPAddress.Loopback, arguments.Port);
+                // With the Event Hubs emulator in the process, the port serves AMQP too (detected by its first bytes),
+                // and an extra plain-AMQP port (5672 by default) listens when free.
+                var amqp = kestrel.ApplicationServices.GetService<AmqpConnectionDispatch>();
+                kestrel.Listen(IPAddress.Loopback, arguments.Port, listen => UseAmqp(listen, amqp));
+                if (amqp?.ExtraPortIfFree() is { } amqpPort)
+                {
+                    kestrel.Listen(IPAddress.Loopback, amqpPort, listen => UseAmqp(listen, amqp));
+                }
+
                 kestrel.AddServerHeader = false;
             });
 
@@ -32,6 +42,7 @@ public static class DevHostApp
             builder.Logging.AddFilter("Microsoft.Hosting.Lifetime", LogLevel.Warning);
             addServices(builder);
             await using var app = builder.Build();
+            app.UseWebSockets();
             mapEndpoints(app);
             app.Lifetime.ApplicationStarted.Register(() =>
             {
@@ -49,6 +60,14 @@ public static class DevHostApp
             // wrong — the messages name the file and the setting — and exit non-zero. After start-up, errors propagate.
             await Console.Error.WriteLineAsync("devhost: cannot start: " + e.Message);
             return 1;
+        }
+    }
+
+    private static void UseAmqp(ListenOptions listen, AmqpConnectionDispatch? amqp)
+    {
+        if (amqp is not null)
+        {
+            listen.Use(amqp.Wrap);
         }
     }
 }

@@ -61,6 +61,16 @@ public sealed partial class LocalPipeline
         response.EnsureSuccessStatusCode();
     }
 
+    /// <summary>Turns the Cosmos DB emulator's simulated full disk on or off (<c>PUT|DELETE /_emulator/disk-full</c>: its
+    /// log's storage fault seam, never the real disk).</summary>
+    public async Task SetStoreDiskFullAsync(bool full, CancellationToken cancellationToken)
+    {
+        using var request = new HttpRequestMessage(full ? HttpMethod.Put : HttpMethod.Delete, new Uri(CosmosEndpoint, "_emulator/disk-full"));
+        request.Headers.Add("x-emulator-admin", "1");
+        using var response = await CosmosAdmin.SendAsync(request, cancellationToken);
+        response.EnsureSuccessStatusCode();
+    }
+
     private string NextLogName(string name) =>
         string.Create(CultureInfo.InvariantCulture, $"{name}-restart-{Interlocked.Increment(ref _restarts)}.log");
 

@@ -113,6 +113,7 @@ public sealed partial class LocalPipeline : IAsyncDisposable
             AppRoot = appRoot,
             DataDirectory = Path.Combine(Options.DataDirectory, "eventhubs"),
             Port = port,
+            AmqpPort = Options.AmqpPort,
             Environment = environment,
             LogPath = Path.Combine(logs, logName),
             Echo = Options.Echo,

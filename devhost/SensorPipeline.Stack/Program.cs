@@ -90,11 +90,11 @@ static async Task<int> RunUpAsync(RepoLayout layout, StackArguments arguments, C
     // The repository itself is the app root when the handler has been published to ./handler (./pipeline up does).
     var appRoot = File.Exists(Path.Combine(layout.Root, "handler", "SensorPipeline.Functions")) ? layout.Root : null;
     await using var pipeline = await LocalPipeline.StartAsync(layout,
-        new StackOptions { DataDirectory = data, AppRoot = appRoot, DevHostPort = arguments.Port ?? 7071, Echo = true, Instances = arguments.Instances }, cancellationToken);
+        new StackOptions { DataDirectory = data, AppRoot = appRoot, DevHostPort = arguments.Port ?? 7071, AmqpPort = 5672, Echo = true, Instances = arguments.Instances }, cancellationToken);
     Console.WriteLine($"""
 
         SensorPipeline is running locally (Ctrl+C stops everything):
-          devhost (Event Hubs REST + Functions host)  {pipeline.DevHostUrl}
+          devhost (Event Hubs REST + AMQP, Functions host)  {pipeline.DevHostUrl}
           dashboard                                   {pipeline.DashboardUrl}
           Cosmos DB emulator                          {pipeline.CosmosEndpoint}  (data in {data}/cosmos; key: the emulator key)
           EventHubConnection                          {pipeline.EventHubConnection}

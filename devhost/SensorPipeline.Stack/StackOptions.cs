@@ -14,6 +14,10 @@ public sealed class StackOptions
     /// <summary>devhost's port; 0 picks a free one. Default 0.</summary>
     public int DevHostPort { get; init; }
 
+    /// <summary>devhost's extra plain-AMQP port (used only when free), so Microsoft's emulator connection string
+    /// (port 5672) works too. Default 0: none (tests); <c>./pipeline up</c> passes 5672.</summary>
+    public int AmqpPort { get; init; }
+
     /// <summary><c>Pipeline__MaxAge</c> for the handler; null keeps the app's setting (5 minutes).</summary>
     public TimeSpan? MaxAge { get; init; }
 

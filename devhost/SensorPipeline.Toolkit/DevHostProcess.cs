@@ -15,6 +15,10 @@ public sealed record DevHostStart
     /// <summary>The loopback port. Default 0: devhost picks a free one and prints it.</summary>
     public int Port { get; init; }
 
+    /// <summary>The extra plain-AMQP loopback port (<c>EventHubs:Amqp:ExtraPort</c>). Default 0: none, so parallel
+    /// devhosts never contend for 5672; AMQP is served on <see cref="Port"/> anyway. The stack passes 5672.</summary>
+    public int AmqpPort { get; init; }
+
     /// <summary>The namespace config. Default devhost's own (<c>&lt;app-root&gt;/eventhubs.emulator.json</c>).</summary>
     public string? HubsFile { get; init; }
 
@@ -71,6 +75,7 @@ public sealed partial class DevHostProcess : IAsyncDisposable, IDisposable
             arguments.AddRange(["--hubs", start.HubsFile]);
         }
 
+        arguments.AddRange(["--set", "EventHubs:Amqp:ExtraPort=" + start.AmqpPort.ToString(CultureInfo.InvariantCulture)]);
         foreach (var setting in start.Settings)
         {
             arguments.AddRange(["--set", setting]);

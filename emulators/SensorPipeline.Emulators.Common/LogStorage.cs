@@ -26,6 +26,20 @@ public class LogStorage
         RandomAccess.Write(file, bytes, offset);
     }
 
+    /// <summary>A write whose failure is answered, not thrown: for what is best effort, such as a log's durable mark.</summary>
+    public IOException? TryWrite(SafeFileHandle file, ReadOnlySpan<byte> bytes, long offset)
+    {
+        try
+        {
+            Write(file, bytes, offset);
+            return null;
+        }
+        catch (IOException e)
+        {
+            return e;
+        }
+    }
+
     /// <summary>A synchronous gather write (the Cosmos DB emulator's writer loop).</summary>
     public virtual void Write(SafeFileHandle file, IReadOnlyList<ReadOnlyMemory<byte>> buffers, long offset)
     {

@@ -142,6 +142,10 @@ public sealed class EventHubsNamespace : IAsyncDisposable
         return GetHub(hub).Partition(partitionId).ReadAsync(fromSequenceNumber, Math.Min(minEvents, maxEvents), maxEvents, maxWait, cancellationToken);
     }
 
+    /// <summary>The sequence number of the first acknowledged event at or after byte offset <paramref name="offset"/> of a
+    /// partition (the next sequence number when there is none): how a reader that starts from an offset finds its place.</summary>
+    public long SequenceAtOrAfterOffset(string hub, string partitionId, long offset) => GetHub(hub).Partition(partitionId).SequenceAtOrAfterOffset(offset);
+
     /// <summary>A snapshot of one partition (acknowledged events only).</summary>
     public PartitionProperties GetPartitionProperties(string hub, string partitionId) => GetHub(hub).Partition(partitionId).GetProperties();
 

@@ -6,8 +6,8 @@ namespace SensorPipeline.Functions;
 internal static partial class FunctionsLog
 {
     [LoggerMessage(EventId = 1, EventName = "Listening", Level = LogLevel.Information,
-        Message = "SensorPipeline.Functions listening on {Address} (host.json {HostJson}: maxEventBatchSize {MaxEventBatchSize}, at most {MaxProcessorReadings} readings per processor invocation)")]
-    public static partial void Listening(ILogger logger, string address, string hostJson, int maxEventBatchSize, int maxProcessorReadings);
+        Message = "SensorPipeline.Functions listening on {Address} (host.json {HostJson}: maxEventBatchSize {MaxEventBatchSize} from {Source}, at most {MaxProcessorReadings} readings per processor invocation)")]
+    public static partial void Listening(ILogger logger, string address, string hostJson, int maxEventBatchSize, string source, int maxProcessorReadings);
 
     [LoggerMessage(EventId = 2, EventName = "ContainersReady", Level = LogLevel.Information,
         Message = "Cosmos DB database {Database} and containers {Containers} exist (Cosmos__CreateIfNotExists=true)")]

@@ -69,8 +69,18 @@ param archiveTtlSeconds int = 2592000
 @description('Resource id of the Log Analytics workspace that receives the account\'s diagnostic logs.')
 param logAnalyticsWorkspaceId string
 
+@description('Enabled: reachable from public networks (Entra ID still required). Disabled: only through private endpoints, which this template does not create.')
+@allowed([
+  'Enabled'
+  'Disabled'
+])
+param publicNetworkAccess string = 'Enabled'
+
 @description('Send DataPlaneRequests (one Log Analytics row per request) as well as PartitionKeyRUConsumption. Off by default: at full load it costs more than the rest of the pipeline.')
 param requestLogs bool = false
+
+@description('Send PartitionKeyRUConsumption (the workbook\'s partition-heat chart): a row per partition key and operation per second, so about a row per request when each device writes once a second. On by default (the dev profile); ./pipeline plan turns it off for a rate.')
+param partitionKeyLogs bool = true
 
 var serverless = throughputMode == 'serverless'
 
@@ -131,7 +141,7 @@ resource account 'Microsoft.DocumentDB/databaseAccounts@2024-11-15' = {
     // Keys cannot change databases or containers either: only ARM (this template) can.
     disableKeyBasedMetadataWriteAccess: true
     minimalTlsVersion: 'Tls12'
-    publicNetworkAccess: 'Enabled'
+    publicNetworkAccess: publicNetworkAccess
     consistencyPolicy: {
       defaultConsistencyLevel: 'Session'
     }
@@ -211,8 +221,9 @@ output endpoint string = account.properties.documentEndpoint
 output databaseName string = database.name
 
 // Cosmos DB's own logs, in resource-specific tables (logAnalyticsDestinationType Dedicated): CDBPartitionKeyRUConsumption
-// for the workbook's partition-heat chart (partition-heat.kql), always; CDBDataPlaneRequests (one row per request) only
-// when requestLogs is on. The workbook's 429 chart reads the platform metric TotalRequests instead (monitoring.bicep).
+// for the workbook's partition-heat chart (partition-heat.kql) when partitionKeyLogs is on (the default; a plan for a
+// rate turns it off: per key per second, it is nearly a row per request); CDBDataPlaneRequests (one row per request)
+// only when requestLogs is on. The workbook's 429 chart reads the platform metric TotalRequests instead (monitoring.bicep).
 resource diagnostics 'Microsoft.Insights/diagnosticSettings@2021-05-01-preview' = {
   name: 'workbook-logs'
   scope: account
@@ -226,6 +237,24 @@ resource diagnostics 'Microsoft.Insights/diagnosticSettings@2021-05-01-preview' 
       }
       {
         category: 'PartitionKeyRUConsumption'
+        enabled: partitionKeyLogs
+      }
+    ]
+  }
+}
+
+// The audit log, in its own setting so the workbook's stays as it is: ControlPlaneRequests records every control-plane
+// change to the account (containers, indexing and throughput, data role assignments, network rules, keys, failover),
+// a row each — none while the pipeline runs.
+resource auditDiagnostics 'Microsoft.Insights/diagnosticSettings@2021-05-01-preview' = {
+  name: 'audit-logs'
+  scope: account
+  properties: {
+    workspaceId: logAnalyticsWorkspaceId
+    logAnalyticsDestinationType: 'Dedicated'
+    logs: [
+      {
+        category: 'ControlPlaneRequests'
         enabled: true
       }
     ]

@@ -43,6 +43,16 @@ param retentionHours int = 24
 @description('The hubs, each with the one consumer group its function reads with: [{ name, consumerGroup }].')
 param hubs array
 
+@description('Enabled: reachable from public networks (Entra ID still required). Disabled: only through private endpoints, which this template does not create.')
+@allowed([
+  'Enabled'
+  'Disabled'
+])
+param publicNetworkAccess string = 'Enabled'
+
+@description('Resource id of the Log Analytics workspace that receives the namespace\'s audit logs.')
+param logAnalyticsWorkspaceId string
+
 var isStandard = sku == 'Standard'
 
 resource namespace 'Microsoft.EventHub/namespaces@2024-01-01' = {
@@ -57,7 +67,7 @@ resource namespace 'Microsoft.EventHub/namespaces@2024-01-01' = {
   properties: {
     disableLocalAuth: true
     minimumTlsVersion: '1.2'
-    publicNetworkAccess: 'Enabled'
+    publicNetworkAccess: publicNetworkAccess
     // Auto-inflate exists only on Standard; Premium scales by processing units instead.
     isAutoInflateEnabled: isStandard && maximumThroughputUnits > 0
     maximumThroughputUnits: isStandard && maximumThroughputUnits > 0 ? max(maximumThroughputUnits, capacity) : 0
@@ -85,6 +95,25 @@ resource consumerGroups 'Microsoft.EventHub/namespaces/eventhubs/consumergroups@
     userMetadata: 'Read by the ${hub.consumerGroup} function of SensorPipeline.'
   }
 }]
+
+// Audit logs, in resource-specific tables (AZMS*). OperationalLogs: every management operation on the namespace, its
+// hubs and consumer groups (a row each: none while the pipeline runs). RuntimeAuditLogs: who sent or received, with
+// which identity, from which address, aggregated per minute per client and operation — Premium and Dedicated only, so
+// it is left out on Standard (the category does not exist there).
+var auditCategories = concat(['OperationalLogs'], isStandard ? [] : ['RuntimeAuditLogs'])
+
+resource diagnostics 'Microsoft.Insights/diagnosticSettings@2021-05-01-preview' = {
+  name: 'audit-logs'
+  scope: namespace
+  properties: {
+    workspaceId: logAnalyticsWorkspaceId
+    logAnalyticsDestinationType: 'Dedicated'
+    logs: [for category in auditCategories: {
+      category: category
+      enabled: true
+    }]
+  }
+}
 
 output name string = namespace.name
 output resourceId string = namespace.id

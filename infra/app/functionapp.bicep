@@ -109,6 +109,9 @@ var functionNames = [
   'SeismicProcessor'
 ]
 
+@description('Resource id of the Log Analytics workspace that receives the app\'s audit logs.')
+param logAnalyticsWorkspaceId string
+
 resource plan 'Microsoft.Web/serverfarms@2024-04-01' = {
   name: planName
   location: location
@@ -350,6 +353,25 @@ resource scmCredentials 'Microsoft.Web/sites/basicPublishingCredentialsPolicies@
   name: 'scm'
   properties: {
     allow: false
+  }
+}
+
+// The audit category group, not a list: it holds the App Service audit categories the app's plan offers (access to the
+// SCM/Kudu and FTP endpoints, IP restriction hits, site content changes), and Flex Consumption does not offer every
+// App Service category, so naming one it lacks would fail the deployment. This app has no HTTP trigger and deploys a
+// few times a day at most: a handful of rows, never one per reading. FunctionAppLogs (a row per host log line) is
+// left out: the host's logs already go to Application Insights.
+resource diagnostics 'Microsoft.Insights/diagnosticSettings@2021-05-01-preview' = {
+  name: 'audit-logs'
+  scope: functionApp
+  properties: {
+    workspaceId: logAnalyticsWorkspaceId
+    logs: [
+      {
+        categoryGroup: 'audit'
+        enabled: true
+      }
+    ]
   }
 }
 

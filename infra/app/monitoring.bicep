@@ -142,7 +142,7 @@ resource deadLetterAlert 'Microsoft.Insights/scheduledQueryRules@2023-12-01' = {
 // batch failing on its own: a missing role, a deleted container) page at once; nothing is dead-lettered for them.
 resource stallAlerts 'Microsoft.Insights/scheduledQueryRules@2023-12-01' = [for rule in [
   { name: 'stall', title: 'a partition\'s oldest unprocessed event is over 1 hour old (retention: 24 h)', query: 'customMetrics | where name == "FreshnessMs" | extend Partition = tostring(customDimensions.Partition), Function = tostring(customDimensions.Function) | summarize Value = max(valueMax) by bin(timestamp, 1m), Function, Partition', threshold: 3600000 }
-  { name: 'systemic', title: 'systemic failure: every event of a batch fails on its own (store or configuration)', query: 'customMetrics | where name == "SystemicFailures" | summarize Value = sum(valueSum) by bin(timestamp, 1m)', threshold: 0 }
+  { name: 'systemic', title: 'systemic failure: the store refuses a known-good write too, or the handler refuses requests from the host (store or configuration)', query: 'customMetrics | where name == "SystemicFailures" | summarize Value = sum(valueSum) by bin(timestamp, 1m)', threshold: 0 }
 ]: {
   name: 'alert-${rule.name}-${nameSuffix}'
   location: location

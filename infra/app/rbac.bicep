@@ -2,7 +2,8 @@
 // Two principals get roles:
 // - the app's user-assigned identity: exactly what the Functions host and the handler need;
 // - the deploying user (optional): what loadgen needs from a developer machine after `az login`:
-//   send to the ingestion hub, and read Cosmos DB for `loadgen verify`.
+//   send to the ingestion hub, read the database for `loadgen verify`, and for `loadgen redrive` send to the
+//   processor hubs and mark the dead letters it re-sent (the deadletters container only).
 // Assignment names are guid(scope, principal, role): stable across re-deployments, so a
 // second `azd provision` updates in place instead of failing on a duplicate.
 
@@ -32,6 +33,12 @@ param applicationInsightsName string
 
 @description('Name of the Cosmos DB account.')
 param cosmosAccountName string
+
+@description('Name of the Cosmos DB database: the scope of every Cosmos DB data role.')
+param cosmosDatabaseName string
+
+@description('Name of the dead letters container: the only one the deployer may write (redrive marks what it re-sent).')
+param deadLettersContainerName string
 
 var grantDeployer = !empty(deployerPrincipalId)
 
@@ -76,6 +83,10 @@ resource applicationInsights 'Microsoft.Insights/components@2020-02-02' existing
 resource cosmosAccount 'Microsoft.DocumentDB/databaseAccounts@2024-11-15' existing = {
   name: cosmosAccountName
 }
+
+// Cosmos DB data roles take an account, a database or a container as scope (a path under the account, not an ARM id).
+var cosmosDatabaseScope = '${cosmosAccount.id}/dbs/${cosmosDatabaseName}'
+var cosmosDeadLettersScope = '${cosmosDatabaseScope}/colls/${deadLettersContainerName}'
 
 // ---- The app identity ----------------------------------------------------------------------
 
@@ -176,22 +187,26 @@ resource appMetricsPublisher 'Microsoft.Authorization/roleAssignments@2022-04-01
   }
 }
 
-// Upserts, patches and point reads in the four containers; no control-plane rights.
+// Upserts, patches and point reads in the four containers of the pipeline's database; no control-plane rights, and
+// nothing in another database of the account. The name stays keyed by the account (as when the scope was the account),
+// so re-provisioning an existing environment narrows that assignment in place instead of adding a second one.
 resource appCosmosDataContributor 'Microsoft.DocumentDB/databaseAccounts/sqlRoleAssignments@2024-11-15' = {
   parent: cosmosAccount
   name: guid(cosmosAccount.id, appPrincipalId, cosmosDataContributor)
   properties: {
     roleDefinitionId: '${cosmosAccount.id}/sqlRoleDefinitions/${cosmosDataContributor}'
     principalId: appPrincipalId
-    scope: cosmosAccount.id
+    scope: cosmosDatabaseScope
   }
 }
 
-// ---- The deploying user (loadgen send and verify) -------------------------------------------
+// ---- The deploying user (loadgen send, verify and redrive) ----------------------------------
 // principalType is left out: the deployer is an existing user, service principal or group, so there is
 // no replication race to avoid, and ARM resolves the kind itself (no setting to get wrong in CI).
+// Each hub is a scope of its own, so the deployer can send to the pipeline's three hubs and to nothing else; it never
+// receives. loadgen sends to the ingestion hub; redrive re-sends a dead letter to the hub its stage reads: a splitter
+// letter or a single reading to ingestion, a processor's envelope to weather or seismic.
 
-// loadgen sends to the ingestion hub with an Entra token; it never receives.
 resource deployerIngestionSender 'Microsoft.Authorization/roleAssignments@2022-04-01' = if (grantDeployer) {
   name: guid(ingestionHub.id, deployerPrincipalId, eventHubsDataSender)
   scope: ingestionHub
@@ -201,13 +216,44 @@ resource deployerIngestionSender 'Microsoft.Authorization/roleAssignments@2022-0
   }
 }
 
-// `loadgen verify` only point-reads the containers: the read-only data role is enough.
+resource deployerWeatherSender 'Microsoft.Authorization/roleAssignments@2022-04-01' = if (grantDeployer) {
+  name: guid(weatherHub.id, deployerPrincipalId, eventHubsDataSender)
+  scope: weatherHub
+  properties: {
+    roleDefinitionId: subscriptionResourceId('Microsoft.Authorization/roleDefinitions', eventHubsDataSender)
+    principalId: deployerPrincipalId
+  }
+}
+
+resource deployerSeismicSender 'Microsoft.Authorization/roleAssignments@2022-04-01' = if (grantDeployer) {
+  name: guid(seismicHub.id, deployerPrincipalId, eventHubsDataSender)
+  scope: seismicHub
+  properties: {
+    roleDefinitionId: subscriptionResourceId('Microsoft.Authorization/roleDefinitions', eventHubsDataSender)
+    principalId: deployerPrincipalId
+  }
+}
+
+// `loadgen verify` point-reads the four containers and redrive queries deadletters: read-only, the database only.
 resource deployerCosmosDataReader 'Microsoft.DocumentDB/databaseAccounts/sqlRoleAssignments@2024-11-15' = if (grantDeployer) {
   parent: cosmosAccount
   name: guid(cosmosAccount.id, deployerPrincipalId, cosmosDataReader)
   properties: {
     roleDefinitionId: '${cosmosAccount.id}/sqlRoleDefinitions/${cosmosDataReader}'
     principalId: deployerPrincipalId
-    scope: cosmosAccount.id
+    scope: cosmosDatabaseScope
+  }
+}
+
+// redrive marks each dead letter it re-sent (a Patch conditioned on its ETag); without the mark every run re-sends it.
+// The built-in roles are the only ones this template defines, so write access is narrowed by scope: the deadletters
+// container, never readings, devices or archive.
+resource deployerDeadLettersContributor 'Microsoft.DocumentDB/databaseAccounts/sqlRoleAssignments@2024-11-15' = if (grantDeployer) {
+  parent: cosmosAccount
+  name: guid(cosmosAccount.id, deployerPrincipalId, cosmosDataContributor)
+  properties: {
+    roleDefinitionId: '${cosmosAccount.id}/sqlRoleDefinitions/${cosmosDataContributor}'
+    principalId: deployerPrincipalId
+    scope: cosmosDeadLettersScope
   }
 }

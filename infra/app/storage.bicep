@@ -18,6 +18,19 @@ param tags object = {}
 @maxLength(63)
 param deploymentContainerName string = 'app-package'
 
+@description('Enabled: reachable from public networks (Entra ID still required; shared keys are off). Disabled: only through private endpoints, which this template does not create.')
+@allowed([
+  'Enabled'
+  'Disabled'
+])
+param publicNetworkAccess string = 'Enabled'
+
+@description('Resource id of the Log Analytics workspace that receives the blob, queue and table services\' logs.')
+param logAnalyticsWorkspaceId string
+
+@description('Also send StorageRead and StorageWrite: a Log Analytics row per request, so every Event Hubs checkpoint and ownership claim. Off by default; StorageDelete is always sent.')
+param requestLogs bool = false
+
 resource storage 'Microsoft.Storage/storageAccounts@2023-05-01' = {
   name: name
   location: location
@@ -32,7 +45,7 @@ resource storage 'Microsoft.Storage/storageAccounts@2023-05-01' = {
     defaultToOAuthAuthentication: true
     minimumTlsVersion: 'TLS1_2'
     supportsHttpsTrafficOnly: true
-    publicNetworkAccess: 'Enabled'
+    publicNetworkAccess: publicNetworkAccess
     networkAcls: {
       defaultAction: 'Allow'
       bypass: 'AzureServices'
@@ -50,6 +63,63 @@ resource deploymentContainer 'Microsoft.Storage/storageAccounts/blobServices/con
   name: deploymentContainerName
   properties: {
     publicAccess: 'None'
+  }
+}
+
+resource queueService 'Microsoft.Storage/storageAccounts/queueServices@2023-05-01' = {
+  parent: storage
+  name: 'default'
+}
+
+resource tableService 'Microsoft.Storage/storageAccounts/tableServices@2023-05-01' = {
+  parent: storage
+  name: 'default'
+}
+
+// Storage has no audit category of its own: its logs are per request (StorageRead, StorageWrite, StorageDelete), on
+// each service. The host writes a blob for every Event Hubs checkpoint and ownership claim, so StorageWrite alone
+// would be a row per checkpoint: read and write stay off unless requestLogs. StorageDelete stays on: nothing in the
+// pipeline deletes at the rate of readings, and a deleted package, lease, checkpoint or queue is what an
+// investigation asks about. Control-plane changes (keys, network rules, settings) are in the Azure Activity log.
+var storageLogs = [
+  {
+    category: 'StorageDelete'
+    enabled: true
+  }
+  {
+    category: 'StorageRead'
+    enabled: requestLogs
+  }
+  {
+    category: 'StorageWrite'
+    enabled: requestLogs
+  }
+]
+
+resource blobDiagnostics 'Microsoft.Insights/diagnosticSettings@2021-05-01-preview' = {
+  name: 'audit-logs'
+  scope: blobService
+  properties: {
+    workspaceId: logAnalyticsWorkspaceId
+    logs: storageLogs
+  }
+}
+
+resource queueDiagnostics 'Microsoft.Insights/diagnosticSettings@2021-05-01-preview' = {
+  name: 'audit-logs'
+  scope: queueService
+  properties: {
+    workspaceId: logAnalyticsWorkspaceId
+    logs: storageLogs
+  }
+}
+
+resource tableDiagnostics 'Microsoft.Insights/diagnosticSettings@2021-05-01-preview' = {
+  name: 'audit-logs'
+  scope: tableService
+  properties: {
+    workspaceId: logAnalyticsWorkspaceId
+    logs: storageLogs
   }
 }
 

@@ -19,6 +19,7 @@ const [defaults, premium, standard64, premium3, ttlZero] = await Promise.all([
   snapshot({ ...base, eventHubsSku: 'Premium', eventHubsCapacity: 3 }),
   snapshot({ ...base, readingsTtlSeconds: 0 }),
 ]);
+const noDeployer = await snapshot({ ...base, principalId: '' });
 const premiumSizes = await Promise.all([6, 10, 12].map((pu) => snapshot({ ...base, eventHubsSku: 'Premium', eventHubsCapacity: pu })));
 
 const ofType = (result, type) => result.resources.filter((r) => r.type === type);
@@ -100,6 +101,8 @@ function scopeName(id) {
     [/\/Microsoft\.EventHub\/namespaces\/[^/]+$/, () => 'the Event Hubs namespace'],
     [/\/Microsoft\.Storage\/storageAccounts\/[^/]+$/, () => 'the storage account'],
     [/\/Microsoft\.Insights\/components\/[^/]+$/, () => 'Application Insights'],
+    [/\/Microsoft\.DocumentDB\/databaseAccounts\/[^/]+\/dbs\/([^/]+)\/colls\/([^/]+)$/, (m) => `container ${m[2]} of database ${m[1]}`],
+    [/\/Microsoft\.DocumentDB\/databaseAccounts\/[^/]+\/dbs\/([^/]+)$/, (m) => `database ${m[1]}`],
     [/\/Microsoft\.DocumentDB\/databaseAccounts\/[^/]+$/, () => 'the Cosmos DB account'],
     [/\/resourceGroups\/[^/]+$/, () => 'the resource group'],
   ];
@@ -136,7 +139,7 @@ describe('role assignments (least privilege)', () => {
       'app: Azure Event Hubs Data Receiver on hub weather', // WeatherProcessor's trigger
       'app: Azure Event Hubs Data Sender on hub seismic', // the splitter's output binding
       'app: Azure Event Hubs Data Sender on hub weather', // the splitter's output binding
-      'app: Cosmos DB Built-in Data Contributor on the Cosmos DB account', // writes readings, devices, archive, dead letters
+      'app: Cosmos DB Built-in Data Contributor on database sensorpipeline', // writes readings, devices, archive, dead letters
       'app: Monitoring Metrics Publisher on Application Insights', // Entra-authenticated telemetry
       'app: Storage Blob Data Owner on the storage account', // host leases, checkpoints, the deployment package
       'app: Storage Queue Data Contributor on the storage account', // host bookkeeping
@@ -144,11 +147,23 @@ describe('role assignments (least privilege)', () => {
     ].sort());
   });
 
-  it('give the deploying user only what loadgen send and verify use', () => {
+  it('give the deploying user only what loadgen send, verify and redrive use', () => {
     assert.deepEqual(grants(defaults).filter((g) => g.startsWith('deployer:')), [
-      'deployer: Azure Event Hubs Data Sender on hub ingestion',
-      'deployer: Cosmos DB Built-in Data Reader on the Cosmos DB account',
+      'deployer: Azure Event Hubs Data Sender on hub ingestion', // loadgen send; redrive of splitter letters and readings
+      'deployer: Azure Event Hubs Data Sender on hub seismic', // redrive of a seismic-processor envelope
+      'deployer: Azure Event Hubs Data Sender on hub weather', // redrive of a weather-processor envelope
+      'deployer: Cosmos DB Built-in Data Contributor on container deadletters of database sensorpipeline', // redrive marks what it re-sent
+      'deployer: Cosmos DB Built-in Data Reader on database sensorpipeline', // verify's point reads, redrive's query
     ]);
+  });
+
+  it('grant no Cosmos DB data role on the whole account (another database there stays out of reach)', () => {
+    assert.deepEqual(grants(defaults).filter((g) => / on the Cosmos DB account$/.test(g)), []);
+  });
+
+  it('give no grant to a deployer when there is none (principalId empty)', () => {
+    assert.ok(noDeployer.ok, noDeployer.output);
+    assert.deepEqual(grants(noDeployer).filter((g) => !g.startsWith('app:')), []);
   });
 
   it('give no one else anything', () => {

@@ -66,10 +66,13 @@ describe('profiles compile', () => {
 
 describe('every profile', () => {
   for (const [name, result] of [['dev', () => dev], ['100k', () => big]]) {
-    it(`${name}: sends no Cosmos DB request log (DataPlaneRequests off), partition heat on`, () => {
-      const setting = ofType(result(), 'Microsoft.Insights/diagnosticSettings').find((s) => s.name === 'workbook-logs');
-      const logs = Object.fromEntries(setting.properties.logs.map((l) => [l.category, l.enabled]));
-      assert.deepEqual(logs, { DataPlaneRequests: false, PartitionKeyRUConsumption: true });
+    it(`${name}: sends no per-request log (Cosmos DB DataPlaneRequests, Storage reads and writes off)`, () => {
+      const settings = ofType(result(), 'Microsoft.Insights/diagnosticSettings');
+      const workbook = settings.find((s) => s.name === 'workbook-logs' && /DocumentDB/.test(s.id));
+      assert.equal(workbook.properties.logs.find((l) => l.category === 'DataPlaneRequests').enabled, false);
+      const storage = settings.filter((s) => /Microsoft\.Storage\//.test(s.id));
+      assert.equal(storage.length, 3, 'blob, queue and table');
+      for (const s of storage) assert.deepEqual(s.properties.logs.filter((l) => l.enabled).map((l) => l.category), ['StorageDelete'], s.id);
     });
 
     it(`${name}: expires archived readings (TTL on archive) and readings, never dead letters`, () => {
@@ -84,6 +87,14 @@ describe('every profile', () => {
       assert.deepEqual(database.properties.options ?? {}, {});
     });
   }
+
+  it('dev sends partition heat (the workbook chart); 100k does not: per key per second, nearly a row per request there', () => {
+    const heat = (result) => ofType(result, 'Microsoft.Insights/diagnosticSettings').find((s) => s.name === 'workbook-logs')
+      .properties.logs.find((l) => l.category === 'PartitionKeyRUConsumption').enabled;
+    assert.equal(heat(dev), true);
+    assert.equal(heat(big), false);
+    assert.equal(profiles['100k'].values.COSMOS_PARTITION_KEY_LOGS, 'false');
+  });
 
   it('dev is serverless (it caps near 1,000 readings/s, and its profile file says so)', () => {
     const account = ofType(dev, 'Microsoft.DocumentDB/databaseAccounts')[0];

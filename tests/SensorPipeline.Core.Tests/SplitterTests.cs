@@ -181,7 +181,7 @@ public class SplitterTests
     }
 
     [Fact]
-    public void Split_EventOfManyInvalidReadings_OneDeadLetterWithTheWholeBodyAndTheValidOnesForwarded()
+    public void Split_EventOfManyInvalidReadings_OneDeadLetterHoldingOnlyTheInvalidOnesAndTheValidOnesForwarded()
     {
         using var splitter = new SplitterScope();
         var readings = Enumerable.Range(1, 300).Select(i => Builders.Weather("w", i % 2 == 0 ? (ulong)i : 0)).ToArray();
@@ -192,7 +192,8 @@ public class SplitterTests
         var letter = Assert.Single(result.DeadLetters);
         Assert.Equal(DeadLetterReason.ManyInvalidReadings, letter.Reason);
         Assert.Null(letter.ReadingIndex);
-        Assert.Equal(body, letter.Payload.ToArray());
+        // Only what was not forwarded, as one batch of the readings' exact bytes: re-driving it cannot forward a reading twice.
+        Assert.Equal(Builders.Batch(readings.Where(r => r.Sequence == 0).ToArray()), letter.Payload.ToArray());
         Assert.Equal(150, result.WeatherReadings);
         Assert.Equal(300, result.ReadingsReceived);
     }

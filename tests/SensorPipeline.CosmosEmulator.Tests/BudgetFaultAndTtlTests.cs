@@ -70,6 +70,32 @@ public sealed class BudgetFaultAndTtlTests(EmulatorFixture fixture) : IClassFixt
     }
 
     [Fact]
+    public async Task TheDiskFullSwitch_Refuses503_LeavesNothingVisible_AndTheStoreRecoversWhenCleared()
+    {
+        var container = await fixture.NewContainerAsync();
+        using var admin = AdminClient();
+        using (var full = await admin.PutAsync("_emulator/disk-full", null))
+        {
+            Assert.Equal(HttpStatusCode.NoContent, full.StatusCode);
+        }
+
+        try
+        {
+            var refused = await Assert.ThrowsAsync<CosmosException>(() => container.UpsertItemAsync(new Item("w", "d", 1), new PartitionKey("d")));
+            Assert.Equal(HttpStatusCode.ServiceUnavailable, refused.StatusCode);
+            using var read = await container.ReadItemStreamAsync("w", new PartitionKey("d"));
+            Assert.Equal(HttpStatusCode.NotFound, read.StatusCode);
+        }
+        finally
+        {
+            using var cleared = await admin.DeleteAsync("_emulator/disk-full");
+        }
+
+        var accepted = await container.UpsertItemAsync(new Item("w", "d", 2), new PartitionKey("d"));
+        Assert.Equal(HttpStatusCode.Created, accepted.StatusCode);
+    }
+
+    [Fact]
     public async Task TheFaultEndpointRefusesARequestWithoutItsHeader()
     {
         using var plain = AdminClient(withHeader: false);

@@ -13,7 +13,21 @@ public sealed class InvocationFailuresTests
     [Fact]
     public void Classify_InvalidInvocation_Error400()
     {
-        Assert.Equal(new InvocationFailure(LogLevel.Error, "invalid-request", 400), InvocationFailures.Classify(new InvalidInvocationException("x"), hostCancelled: false));
+        Assert.Equal(new InvocationFailure(LogLevel.Error, "invalid-request", 400, Systemic: true), InvocationFailures.Classify(new InvalidInvocationException("x"), hostCancelled: false));
+    }
+
+    [Fact]
+    public void Classify_RequestTooLarge_Error413Systemic()
+    {
+        Assert.Equal(new InvocationFailure(LogLevel.Error, "request-too-large", 413, Systemic: true), InvocationFailures.Classify(new RequestTooLargeException(30, 20, 2), hostCancelled: false));
+    }
+
+    [Fact]
+    public void Classify_StoreRefusesAKnownGoodWriteToo_Error500Systemic()
+    {
+        var failure = InvocationFailures.Classify(new StoreUnavailableException("refused") { Fault = StoreFault.Systemic }, hostCancelled: false);
+
+        Assert.Equal(new InvocationFailure(LogLevel.Error, "systemic", 500, Systemic: true), failure);
     }
 
     [Fact]

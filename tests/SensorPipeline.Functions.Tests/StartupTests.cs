@@ -46,6 +46,21 @@ public sealed class StartupTests : IDisposable
     }
 
     [Fact]
+    public async Task Start_MaxEventBatchSizeOverriddenByAppSettingTooLarge_ExitsNamingTheAppSetting()
+    {
+        // host.json's 2 is fine; the app setting the Functions host honours over it is not.
+        File.WriteAllText(Path.Combine(_appRoot, "host.json"), """{"version":"2.0","extensions":{"eventHubs":{"maxEventBatchSize":2}}}""");
+        var settings = Settings();
+        settings["FUNCTIONS_APP_ROOT_PATH"] = _appRoot;
+        settings["AzureFunctionsJobHost__extensions__eventHubs__maxEventBatchSize"] = "100";
+
+        var (exitCode, output) = await HandlerProcess.RunToFailureAsync(settings);
+
+        Assert.NotEqual(0, exitCode);
+        Assert.Contains("AzureFunctionsJobHost__extensions__eventHubs__maxEventBatchSize", output, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task Start_NoHostJsonAtTheAppRoot_ExitsNamingIt()
     {
         var settings = Settings();

@@ -34,9 +34,19 @@ public sealed class DeadLetterRouteTests
     }
 
     [Fact]
-    public void StoreRefusalsReducedAndUnknownStages_AreSkippedWithTheReason()
+    public void StoreRefusal_ItsReadingGoesToIngestionAsABatchOfThatReadingsExactBytes()
     {
-        Assert.Contains("not an event", DeadLetterRoute.Plan("weather-processor-store", 0, false, Reading).Skip, StringComparison.Ordinal);
+        var plan = DeadLetterRoute.Plan("weather-processor-store", 1, false, Reading);
+
+        Assert.Equal(RedriveHub.Ingestion, plan.Hub);
+        Assert.Equal(Reading, Assert.Single(ReadingBatch.Parser.ParseFrom(plan.Body.ToArray()).Readings).ToByteArray());
+    }
+
+    [Fact]
+    public void StoreRefusalsHoldingADocumentReducedAndUnknownStages_AreSkippedWithTheReason()
+    {
+        // A store refusal dead-lettered before refusals kept their reading holds the refused JSON document.
+        Assert.Contains("document", DeadLetterRoute.Plan("weather-processor-store", 0, false, """{"id":"x"}"""u8.ToArray()).Skip, StringComparison.Ordinal);
         Assert.Contains("reduced", DeadLetterRoute.Plan("splitter", null, true, Reading).Skip, StringComparison.Ordinal);
         Assert.Contains("unknown stage 'other'", DeadLetterRoute.Plan("other", null, false, Reading).Skip, StringComparison.Ordinal);
     }

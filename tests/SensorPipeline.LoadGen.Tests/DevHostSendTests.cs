@@ -5,16 +5,18 @@ using SensorPipeline.Protos;
 
 namespace SensorPipeline.LoadGen.Tests;
 
-/// <summary>loadgen against the real devhost process (its Event Hubs REST send API and SAS checks), read back
-/// through devhost's peek endpoint.</summary>
+/// <summary>loadgen against the real devhost process over either transport (AMQP with the official client, the default;
+/// the REST send API), SAS checked by devhost, read back through devhost's peek endpoint.</summary>
 public sealed class DevHostSendTests : IDisposable
 {
     private readonly TempDirectory _dir = new();
 
     public void Dispose() => _dir.Dispose();
 
-    [Fact]
-    public async Task Send_ToDevHost_EveryReadingStoredOnceInTheIngestionHub()
+    [Theory]
+    [InlineData("amqp")]
+    [InlineData("rest")]
+    public async Task Send_ToDevHost_EveryReadingStoredOnceInTheIngestionHub(string transport)
     {
         var app = Directory.CreateDirectory(_dir.File("app")).FullName; // no functions: only the emulator runs
         await using var devHost = await DevHostProcess.StartAsync(new DevHostStart
@@ -24,7 +26,7 @@ public sealed class DevHostSendTests : IDisposable
         var ledgerPath = _dir.File("ledger.json");
         var connection = EventHubsEmulatorAccount.ConnectionString(devHost.BaseAddress.Port);
 
-        var (exit, output, errors) = await LoadGenProcess.RunAsync(TimeSpan.FromSeconds(60), "--connection", connection,
+        var (exit, output, errors) = await LoadGenProcess.RunAsync(TimeSpan.FromSeconds(60), "--transport", transport, "--connection", connection,
             "--weather", "4", "--seismic", "4", "--count", "2000", "--readings-per-event", "50", "--poison", "1", "--ledger", ledgerPath);
 
         Assert.True(exit == 0, $"exit {exit}\n{output}\n{errors}");

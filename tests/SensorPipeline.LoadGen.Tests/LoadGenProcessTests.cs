@@ -5,7 +5,8 @@ using SensorPipeline.Protos;
 
 namespace SensorPipeline.LoadGen.Tests;
 
-/// <summary>The built loadgen program, run as a process against the recording server.</summary>
+/// <summary>The built loadgen program, run as a process against the recording server (a REST stand-in, so the runs
+/// say --transport rest; DevHostSendTests runs the default AMQP transport against devhost).</summary>
 public sealed class LoadGenProcessTests : IAsyncLifetime, IDisposable
 {
     private static readonly TimeSpan Timeout = TimeSpan.FromSeconds(60);
@@ -24,7 +25,7 @@ public sealed class LoadGenProcessTests : IAsyncLifetime, IDisposable
         var ledgerPath = _dir.File("ledger.json");
         _server.Script(503); // the first request fails transiently: retried, counted once
 
-        var (exit, output, errors) = await LoadGenProcess.RunAsync(Timeout, "--connection", _server.EmulatorConnectionString,
+        var (exit, output, errors) = await LoadGenProcess.RunAsync(Timeout, "--transport", "rest", "--connection", _server.EmulatorConnectionString,
             "--weather", "3", "--seismic", "2", "--count", "1000", "--readings-per-event", "40", "--concurrency", "4",
             "--poison", "2", "--oversize", "1", "--oversize-bytes", "800000", "--duplicate-every", "5", "--inject-every", "4",
             "--base-backoff", "10ms", "--ledger", ledgerPath);
@@ -76,7 +77,7 @@ public sealed class LoadGenProcessTests : IAsyncLifetime, IDisposable
         var ledgerPath = _dir.File("ledger.json");
         _server.DefaultStatus = 400;
 
-        var (exit, output, errors) = await LoadGenProcess.RunAsync(Timeout, "--connection", _server.EmulatorConnectionString,
+        var (exit, output, errors) = await LoadGenProcess.RunAsync(Timeout, "--transport", "rest", "--connection", _server.EmulatorConnectionString,
             "--weather", "1", "--seismic", "1", "--count", "100", "--readings-per-event", "10", "--ledger", ledgerPath);
 
         Assert.Equal(1, exit);
@@ -96,7 +97,7 @@ public sealed class LoadGenProcessTests : IAsyncLifetime, IDisposable
         // 400 readings at 200 readings/s in events of 20: event i is due at i·100 ms, so the last one leaves no sooner
         // than 1.9 s after the start. A slow machine only makes the run longer; a run that is not paced is shorter.
         var clock = System.Diagnostics.Stopwatch.StartNew();
-        var (exit, output, errors) = await LoadGenProcess.RunAsync(Timeout, "--connection", _server.EmulatorConnectionString,
+        var (exit, output, errors) = await LoadGenProcess.RunAsync(Timeout, "--transport", "rest", "--connection", _server.EmulatorConnectionString,
             "--weather", "2", "--seismic", "2", "--rate", "200", "--count", "400", "--readings-per-event", "20", "--progress-interval", "500ms");
         var elapsed = clock.Elapsed;
 
@@ -127,7 +128,7 @@ public sealed class LoadGenProcessTests : IAsyncLifetime, IDisposable
 
             signalled = clock.Elapsed;
             process.Signal(PosixSignalKind.Interrupt);
-        }, "--connection", _server.EmulatorConnectionString, "--weather", "2", "--seismic", "2", "--rate", "400", "--duration", "50s",
+        }, "--transport", "rest", "--connection", _server.EmulatorConnectionString, "--weather", "2", "--seismic", "2", "--rate", "400", "--duration", "50s",
             "--readings-per-event", "10", "--progress-interval", "200ms", "--ledger", ledgerPath);
 
         Assert.True(exit == 130,
@@ -154,7 +155,7 @@ public sealed class LoadGenProcessTests : IAsyncLifetime, IDisposable
     public async Task Send_PauseFunction_PausesThenResumesThroughTheControlRoutes_LedgerRecordsTheEpisode()
     {
         var ledgerPath = _dir.File("ledger.json");
-        var (exit, output, errors) = await LoadGenProcess.RunAsync(Timeout, "--connection", _server.EmulatorConnectionString,
+        var (exit, output, errors) = await LoadGenProcess.RunAsync(Timeout, "--transport", "rest", "--connection", _server.EmulatorConnectionString,
             "--weather", "1", "--seismic", "1", "--count", "20", "--readings-per-event", "10", "--ledger", ledgerPath,
             "--pause-function", "WeatherProcessor", "--pause-function", "SeismicProcessor", "--pause-after", "0s", "--pause-for", "400ms");
 
@@ -174,7 +175,7 @@ public sealed class LoadGenProcessTests : IAsyncLifetime, IDisposable
     [Fact]
     public async Task Send_PauseRouteAnswers404_RunStillSendsButExitsNonZero()
     {
-        var (exit, _, errors) = await LoadGenProcess.RunAsync(Timeout, "--connection", _server.EmulatorConnectionString,
+        var (exit, _, errors) = await LoadGenProcess.RunAsync(Timeout, "--transport", "rest", "--connection", _server.EmulatorConnectionString,
             "--weather", "1", "--seismic", "1", "--count", "20", "--readings-per-event", "10",
             "--pause-function", "Nope", "--pause-after", "0s", "--pause-for", "100ms", "--pause-route", "/missing/{name}");
 
@@ -189,7 +190,7 @@ public sealed class LoadGenProcessTests : IAsyncLifetime, IDisposable
     [InlineData("--readings-per-event", "0", "--readings-per-event")]
     public async Task Send_BadOption_ExitTwoNamingIt_NothingSent(string option, string value, string named)
     {
-        var (exit, _, errors) = await LoadGenProcess.RunAsync(Timeout, "--connection", _server.EmulatorConnectionString, "--count", "10", option, value);
+        var (exit, _, errors) = await LoadGenProcess.RunAsync(Timeout, "--transport", "rest", "--connection", _server.EmulatorConnectionString, "--count", "10", option, value);
 
         Assert.Equal(2, exit);
         Assert.Contains(named, errors, StringComparison.Ordinal);

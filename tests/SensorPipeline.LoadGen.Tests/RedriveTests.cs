@@ -7,6 +7,7 @@ using Microsoft.Azure.Cosmos;
 using SensorPipeline.Core.DeadLetters;
 using SensorPipeline.Core.Readings;
 using SensorPipeline.Core.Splitting;
+using SensorPipeline.LoadGen.Ledger;
 using SensorPipeline.LoadGen.Verify;
 using SensorPipeline.Protos;
 using SensorPipeline.Stack;
@@ -42,6 +43,7 @@ public sealed class RedriveTests : IDisposable
         var now = DateTimeOffset.UtcNow;
         var device = "redrive-" + Guid.NewGuid().ToString("N")[..8];
         var isolated = "isolated-" + Guid.NewGuid().ToString("N")[..8];
+        var refused = "refused-" + Guid.NewGuid().ToString("N")[..8];
         var position = new SourcePosition("0", 7, now.ToUnixTimeMilliseconds());
         var single = Weather(device, 1, now).ToByteArray();
         var wholeEvent = new ReadingBatch { Readings = { Weather(device, 2, now), Weather(device, 3, now) } }.ToByteArray();
@@ -51,8 +53,12 @@ public sealed class RedriveTests : IDisposable
             new DeadLetter(Splitter.Stage, DeadLetterReason.InvalidObservedAt, position, 0, device, single),
             new DeadLetter(Splitter.Stage, DeadLetterReason.ManyInvalidReadings, position with { SequenceNumber = 8 }, null, null, wholeEvent),
             new DeadLetter("weather-processor", DeadLetterReason.FailedInIsolation, position with { SequenceNumber = 9 }, null, null, envelope, "failed 3 times on its own"),
+            // A store refusal dead-lettered before refusals kept their reading: the refused document, which cannot be re-sent.
             new DeadLetter("weather-processor-store", DeadLetterReason.RejectedByStore, position with { SequenceNumber = 10 }, 0, device, """{"id":"x"}"""u8.ToArray()),
             new DeadLetter(Splitter.Stage, DeadLetterReason.Undecodable, position with { SequenceNumber = 11 }, null, null, new byte[] { 0x0A, 0xFF }),
+            // A store refusal as the processor writes it: the refused document's reading, its exact bytes.
+            new DeadLetter("weather-processor-store", DeadLetterReason.RejectedByStore, position with { SequenceNumber = 12 }, 1, refused, Weather(refused, 1, now).ToByteArray(),
+                "refused twice while readings took a known-good write"),
         };
         foreach (var letter in letters)
         {
@@ -66,7 +72,7 @@ public sealed class RedriveTests : IDisposable
         // Dry run: lists, sends nothing, marks nothing.
         var (exit, output, errors) = await LoadGenProcess.RunAsync(Timeout, ["redrive", .. target, .. select, "--dry-run"]);
         Assert.True(exit == 0, $"exit {exit}\n{output}\n{errors}");
-        Assert.Contains("redrive (dry run): 4 selected, 0 sent, 3 would be sent, 1 skipped, 0 failed", output, StringComparison.Ordinal);
+        Assert.Contains("redrive (dry run): 5 selected, 0 sent, 4 would be sent, 1 skipped, 0 failed", output, StringComparison.Ordinal);
         Assert.Contains($"would send {letters[2].Id}", output, StringComparison.Ordinal);
         Assert.Contains("bytes to weather", output, StringComparison.Ordinal);
         Assert.Contains($"skipped    {letters[3].Id}", output, StringComparison.Ordinal);
@@ -77,17 +83,17 @@ public sealed class RedriveTests : IDisposable
             Assert.False((await ReadAsync(deadLetters, letter.Id)).TryGetProperty("redrivenAt", out _), letter.Id);
         }
 
-        // The re-drive: three events sent, each dead letter marked.
+        // The re-drive: four events sent, each dead letter marked.
         (exit, output, errors) = await LoadGenProcess.RunAsync(Timeout, ["redrive", .. target, .. select]);
         Assert.True(exit == 0, $"exit {exit}\n{output}\n{errors}");
-        Assert.Contains("redrive: 4 selected, 3 sent, 0 would be sent, 1 skipped, 0 failed", output, StringComparison.Ordinal);
+        Assert.Contains("redrive: 5 selected, 4 sent, 0 would be sent, 1 skipped, 0 failed", output, StringComparison.Ordinal);
         string Id(string d, ulong sequence) => SensorPipeline.Core.GeoJson.DocumentIds.ReadingId(d, sequence, now);
-        foreach (var (id, key) in new[] { (Id(device, 1), device), (Id(device, 2), device), (Id(device, 3), device), (Id(isolated, 1), isolated) })
+        foreach (var (id, key) in new[] { (Id(device, 1), device), (Id(device, 2), device), (Id(device, 3), device), (Id(isolated, 1), isolated), (Id(refused, 1), refused) })
         {
             await WaitForAsync(readings, id, key, timeout.Token);
         }
 
-        foreach (var (letter, hub) in new[] { (letters[0], "ingestion"), (letters[1], "ingestion"), (letters[2], "weather") })
+        foreach (var (letter, hub) in new[] { (letters[0], "ingestion"), (letters[1], "ingestion"), (letters[2], "weather"), (letters[5], "ingestion") })
         {
             var marked = await ReadAsync(deadLetters, letter.Id);
             Assert.Equal(1, marked.GetProperty("redriveCount").GetInt32());
@@ -102,7 +108,7 @@ public sealed class RedriveTests : IDisposable
         var hubsAfter = await LastSequenceNumbersAsync(pipeline);
         (exit, output, errors) = await LoadGenProcess.RunAsync(Timeout, ["redrive", .. target, .. select]);
         Assert.True(exit == 0, $"exit {exit}\n{output}\n{errors}");
-        Assert.Contains("redrive: 4 selected, 0 sent, 0 would be sent, 4 skipped, 0 failed", output, StringComparison.Ordinal);
+        Assert.Contains("redrive: 5 selected, 0 sent, 0 would be sent, 5 skipped, 0 failed", output, StringComparison.Ordinal);
         Assert.Contains("already re-driven 1 time(s)", output, StringComparison.Ordinal);
         Assert.Equal(hubsAfter, await LastSequenceNumbersAsync(pipeline));
 
@@ -115,6 +121,82 @@ public sealed class RedriveTests : IDisposable
         (exit, output, errors) = await LoadGenProcess.RunAsync(Timeout, ["redrive", .. target, "--since", now.AddHours(1).ToString("O", CultureInfo.InvariantCulture)]);
         Assert.True(exit == 0, $"exit {exit}\n{output}\n{errors}");
         Assert.Contains("redrive: 0 selected", output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Redrive_ManyInvalidReadingsWhoseValidOnesWereArchived_VerifyFindsEachReadingOnce()
+    {
+        using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(5));
+        var maxAge = TimeSpan.FromSeconds(5);
+        await using var pipeline = await LocalPipeline.StartAsync(RepoLayout.Current, new StackOptions
+        {
+            DataDirectory = _dir.File("archived"),
+            DatabaseName = "redrive-archived",
+            MaxAge = maxAge,
+            Environment = new Dictionary<string, string> { ["EventHubs__Sas__AllowAnonymous"] = "true" },
+        }, timeout.Token);
+        using var cosmos = CosmosClientFactory.Create(new VerifyOptions { CosmosEndpoint = pipeline.CosmosEndpoint });
+        var database = cosmos.GetDatabase("redrive-archived");
+        var now = DateTimeOffset.UtcNow;
+        var device = "archived-" + Guid.NewGuid().ToString("N")[..8];
+        var junk = "junk-" + Guid.NewGuid().ToString("N")[..8];
+
+        // One event: 3 valid readings and 101 invalid ones (sequence 0), so the splitter writes one many-invalid-readings
+        // letter and forwards the valid three — which wait behind the paused processor until they are stale, and are archived.
+        var batch = new ReadingBatch { Readings = { Weather(device, 1, now), Weather(device, 2, now), Weather(device, 3, now) } };
+        batch.Readings.AddRange(Enumerable.Range(0, 101).Select(_ => Weather(junk, 0, now)));
+        await pipeline.SetPausedAsync("WeatherProcessor", true, timeout.Token);
+        using (var http = new HttpClient { BaseAddress = pipeline.DevHostUrl })
+        using (var content = new ByteArrayContent(batch.ToByteArray()))
+        using (var sent = await http.PostAsync(new Uri("ingestion/messages", UriKind.Relative), content, timeout.Token))
+        {
+            Assert.Equal(HttpStatusCode.Created, sent.StatusCode);
+        }
+
+        var sentAt = DateTimeOffset.UtcNow;
+        while (await CountAsync(database.GetContainer("deadletters"), "c.reason = 'many-invalid-readings'", timeout.Token) == 0)
+        {
+            await Task.Delay(TimeSpan.FromMilliseconds(250), timeout.Token);
+        }
+
+        // Stale is a matter of time: the readings' enqueue must be older than the max age when the processor sees them.
+        await Task.Delay(sentAt + maxAge + TimeSpan.FromSeconds(1) - DateTimeOffset.UtcNow, timeout.Token);
+        await pipeline.SetPausedAsync("WeatherProcessor", false, timeout.Token);
+        var deviceFilter = $"c.deviceId = '{device}'";
+        while (await CountAsync(database.GetContainer("archive"), deviceFilter, timeout.Token) < 3)
+        {
+            await Task.Delay(TimeSpan.FromMilliseconds(250), timeout.Token);
+        }
+
+        var ledgerPath = _dir.File("archived-ledger.json");
+        await LedgerFile.WriteAsync(ledgerPath, new RunLedger
+        {
+            Target = "ingestion",
+            StartedAt = now,
+            UpdatedAt = now,
+            Complete = true,
+            Devices = [new LedgerDevice { Id = device, Kind = "weather", HighestSequence = 3 }],
+        }, timeout.Token);
+        string[] verify = ["verify", "--ledger", ledgerPath, "--cosmos-endpoint", pipeline.CosmosEndpoint.AbsoluteUri, "--database", "redrive-archived"];
+        var (exit, output, errors) = await LoadGenProcess.RunAsync(Timeout, verify);
+        Assert.True(exit == 0, $"before the re-drive: exit {exit}\n{output}\n{errors}");
+
+        // The fix was made; the letter is re-driven. Once its readings went through the splitter again (a second
+        // many-invalid-readings letter: the invalid ones are still invalid) and the processors drained, verify again.
+        (exit, output, errors) = await LoadGenProcess.RunAsync(Timeout, ["redrive", "--connection", pipeline.EventHubConnection,
+            "--cosmos-endpoint", pipeline.CosmosEndpoint.AbsoluteUri, "--database", "redrive-archived", "--reason", "many-invalid-readings"]);
+        Assert.True(exit == 0, $"exit {exit}\n{output}\n{errors}");
+        Assert.Contains("1 sent", output, StringComparison.Ordinal);
+        while (await CountAsync(database.GetContainer("deadletters"), "c.reason = 'many-invalid-readings'", timeout.Token) < 2)
+        {
+            await Task.Delay(TimeSpan.FromMilliseconds(250), timeout.Token);
+        }
+
+        await pipeline.WaitForDrainAsync(TimeSpan.FromMinutes(2), TimeSpan.FromMilliseconds(500), timeout.Token);
+        (exit, output, errors) = await LoadGenProcess.RunAsync(Timeout, verify);
+        Assert.True(exit == 0, $"after the re-drive: exit {exit}\n{output}\n{errors}");
+        Assert.Equal(3, await CountAsync(database.GetContainer("archive"), deviceFilter, timeout.Token));
+        Assert.Equal(0, await CountAsync(database.GetContainer("readings"), deviceFilter, timeout.Token));
     }
 
     [Fact]
@@ -141,6 +223,18 @@ public sealed class RedriveTests : IDisposable
         var result = new Splitter().Split([new InputEvent(new ReadingBatch { Readings = { reading } }.ToByteArray(), new SourcePosition("0", 1, now.ToUnixTimeMilliseconds()))],
             now.ToUnixTimeMilliseconds());
         return Assert.Single(result.Weather).ToArray();
+    }
+
+    private static async Task<long> CountAsync(Container container, string filter, CancellationToken cancellationToken)
+    {
+        using var iterator = container.GetItemQueryIterator<long>(new QueryDefinition("SELECT VALUE COUNT(1) FROM c WHERE " + filter));
+        long count = 0;
+        while (iterator.HasMoreResults)
+        {
+            count += (await iterator.ReadNextAsync(cancellationToken)).Sum();
+        }
+
+        return count;
     }
 
     private static async Task<string> LastSequenceNumbersAsync(LocalPipeline pipeline)

@@ -107,4 +107,57 @@ public sealed class PlannerTests
         Assert.Equal(plain.Cosmos.Container("readings").CostPerHour * 0.80 * 1.25, priced.Cosmos.Container("readings").CostPerHour, 6);
         Assert.Equal(plain.EventHubs.CostPerHour, priced.EventHubs.CostPerHour, 6);
     }
+
+    [Fact]
+    public void Plan_100000ReadingsPerSecond_EveryDiagnosticLogCategoryPricedFromItsRows()
+    {
+        var plan = Repository.Plan(100_000);
+        var logs = plan.Diagnostics;
+        double Cost(double rowsPerHour) => rowsPerHour * 700 / 1e9 * 2.30; // 700 B per row (assumed), $2.30 per GB
+
+        // The audit categories log what people and deployments do, never what a reading does: no row per hour at any rate.
+        foreach (var audit in new[] { "OperationalLogs", "StorageDelete", "audit", "ControlPlaneRequests" })
+        {
+            Assert.True(logs.Category(audit).On, audit);
+            Assert.Equal(0, logs.Category(audit).RowsPerHour);
+        }
+
+        // Standard has no runtime audit log; the plan says so rather than pricing it.
+        Assert.Null(logs.Categories.SingleOrDefault(c => c.Category == "RuntimeAuditLogs"));
+
+        // A row per Cosmos DB request: 100,000 upserts + 100,000 device patches per second.
+        Assert.False(logs.Category("DataPlaneRequests").On);
+        Assert.Equal(200_000 * 3600.0, logs.Category("DataPlaneRequests").RowsPerHour, 6);
+        Assert.Equal(1_159.2, logs.Category("DataPlaneRequests").CostPerHour, 6);
+
+        // A row per partition key and operation per second: each device writes once a second, so nothing aggregates.
+        Assert.False(logs.Category("PartitionKeyRUConsumption").On);
+        Assert.Equal(200_000 * 3600.0, logs.Category("PartitionKeyRUConsumption").RowsPerHour, 6);
+
+        // A row per storage request: every checkpoint and ownership claim is a write, every ownership listing a read.
+        var checkpoints = plan.Functions.InvocationsPerSecond / plan.Functions.Batching.BatchCheckpointFrequency * 3600;
+        var ownership = 3 * 32 * 3600 / 10.0;
+        Assert.False(logs.Category("StorageWrite").On);
+        Assert.Equal(checkpoints + ownership, logs.Category("StorageWrite").RowsPerHour, 6);
+        Assert.Equal(Cost(checkpoints + ownership), logs.Category("StorageWrite").CostPerHour, 6);
+        Assert.Equal(ownership, logs.Category("StorageRead").RowsPerHour, 6);
+
+        // What is on costs nothing here, so the total is the components'.
+        Assert.Equal(0, logs.OnCostPerHour);
+    }
+
+    [Fact]
+    public void Plan_PremiumRate_RuntimeAuditLogsOnAggregatedPerMinutePerClientAndOperation()
+    {
+        var plan = Repository.Plan(200_000);
+
+        Assert.Equal("Premium", plan.EventHubs.Tier);
+        var runtime = plan.Diagnostics.Category("RuntimeAuditLogs");
+        Assert.True(runtime.On);
+        // Each splitter instance receives one hub and sends to two, each processor instance receives one: 60 rows an hour each.
+        var clientOperations = 3 * plan.Functions.Function("Splitter").Instances
+            + plan.Functions.Function("WeatherProcessor").Instances + plan.Functions.Function("SeismicProcessor").Instances;
+        Assert.Equal(60.0 * clientOperations, runtime.RowsPerHour, 6);
+        Assert.Equal(runtime.CostPerHour, plan.Diagnostics.OnCostPerHour, 6);
+    }
 }

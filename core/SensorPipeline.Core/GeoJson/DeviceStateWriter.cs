@@ -6,8 +6,7 @@ namespace SensorPipeline.Core.GeoJson;
 /// <summary>
 /// Writes a device's latest-state document for the <c>devices</c> container: a GeoJSON Feature whose
 /// id is the device id, plus <c>version</c> (see <see cref="Policies.NewerWins.VersionKey"/>), the
-/// all-lowercase member the guarded write compares. Lowercase on purpose: it is right for Cosmos DB
-/// and it is the only form the local stand-in's filter predicates understand.
+/// member the guarded write's filter predicate compares.
 /// </summary>
 public static class DeviceStateWriter
 {

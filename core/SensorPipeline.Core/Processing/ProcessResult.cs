@@ -14,7 +14,8 @@ public enum DocumentTarget
 }
 
 /// <summary>
-/// One document ready to write: its bytes are <see cref="ProcessResult.Documents"/>[Offset..Offset+Length].
+/// One document ready to write: its bytes are <see cref="ProcessResult.Documents"/>[Offset..Offset+Length], the reading's
+/// original bytes [ReadingOffset..ReadingOffset+ReadingLength] (what a store refusal dead-letters, so it can be re-driven).
 /// </summary>
 public readonly record struct PendingDocument(
     DocumentTarget Target,
@@ -24,7 +25,9 @@ public readonly record struct PendingDocument(
     int Length,
     ulong Sequence,
     long EnqueuedUnixMs,
-    long ObservedUnixMs);
+    long ObservedUnixMs,
+    int ReadingOffset = 0,
+    int ReadingLength = 0);
 
 /// <summary>The newest reading of one device in a batch, for the guarded write to <c>devices</c>.</summary>
 public readonly record struct DeviceLatest(
@@ -39,7 +42,9 @@ public readonly record struct DeviceLatest(
     double AltitudeM,
     long EnqueuedUnixMs,
     int DocumentOffset,
-    int DocumentLength);
+    int DocumentLength,
+    int ReadingOffset = 0,
+    int ReadingLength = 0);
 
 /// <summary>
 /// The device state a stale reading would give its device — a candidate only once the reading is known to be live
@@ -64,7 +69,7 @@ public sealed class ProcessResult
         OldestEnqueuedUnixMs = oldestEnqueuedUnixMs;
     }
 
-    /// <summary>Every document's UTF-8 JSON, back to back.</summary>
+    /// <summary>Every document's UTF-8 JSON and every reading's original bytes, back to back.</summary>
     public ReadOnlyMemory<byte> Documents { get; }
 
     /// <summary>Live and archive documents.</summary>
@@ -91,6 +96,12 @@ public sealed class ProcessResult
 
     /// <summary>The bytes of one document.</summary>
     public ReadOnlyMemory<byte> Bytes(in PendingDocument document) => Documents.Slice(document.Offset, document.Length);
+
+    /// <summary>The original bytes of the reading <paramref name="document"/> was rendered from.</summary>
+    public ReadOnlyMemory<byte> ReadingBytes(in PendingDocument document) => Documents.Slice(document.ReadingOffset, document.ReadingLength);
+
+    /// <summary>The original bytes of the reading <paramref name="state"/> was rendered from.</summary>
+    public ReadOnlyMemory<byte> ReadingBytes(in DeviceLatest state) => Documents.Slice(state.ReadingOffset, state.ReadingLength);
 
     /// <summary>
     /// The device writes of the invocation: one per device, the newer-wins choice between its fresh readings

@@ -86,7 +86,7 @@ public static class DeadLetterReasons
         DeadLetterReason.RejectedByStore => "Cosmos DB rejected the document permanently",
         DeadLetterReason.InvalidSource => "a source position of the envelope is out of range (enqueued time outside 0001-01-01 … 9999-12-31, or an over-long partition id)",
         DeadLetterReason.FailedInIsolation => "processing this event failed repeatedly on its own while the rest of its batch succeeded (see detail)",
-        DeadLetterReason.ManyInvalidReadings => "the event holds more invalid readings than are stored one by one; its valid readings were forwarded and the whole body is kept here",
+        DeadLetterReason.ManyInvalidReadings => "the event holds more invalid readings than are stored one by one; its valid readings were forwarded and the invalid ones are kept here as one batch of their exact bytes",
         _ => Code(reason),
     };
 }

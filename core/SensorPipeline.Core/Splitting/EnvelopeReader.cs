@@ -41,12 +41,7 @@ public static class EnvelopeReader
                     kind = (SensorKind)unchecked((int)k);
                     break;
                 case (2, WireType.LengthDelimited):
-                    if (!reader.TryReadLengthDelimited(out var source))
-                    {
-                        return DeadLetterReason.Undecodable;
-                    }
-
-                    var sourceReason = TryReadSource(source, sources);
+                    var sourceReason = reader.TryReadLengthDelimited(out var source) ? TryReadSource(source, sources) : DeadLetterReason.Undecodable;
                     if (sourceReason != DeadLetterReason.None)
                     {
                         return sourceReason;

@@ -1,5 +1,6 @@
 using SensorPipeline.Core.DeadLetters;
 using SensorPipeline.Core.Readings;
+using SensorPipeline.Core.Wire;
 using SensorKind = SensorPipeline.Protos.SensorKind;
 
 namespace SensorPipeline.Core.Splitting;
@@ -87,13 +88,36 @@ public sealed class Splitter
             var invalid = deadLetters.Count - firstOfEvent;
             if (invalid > MaxReadingDeadLettersPerEvent)
             {
+                var unused = AsOneBatch(deadLetters, firstOfEvent, invalid);
                 deadLetters.RemoveRange(firstOfEvent, invalid);
-                deadLetters.Add(new DeadLetter(Stage, DeadLetterReason.ManyInvalidReadings, input.Position, null, null, input.Body,
-                    $"{invalid} of {count} readings are invalid; the other {count - invalid} were forwarded"));
+                deadLetters.Add(new DeadLetter(Stage, DeadLetterReason.ManyInvalidReadings, input.Position, null, null, unused,
+                    $"{invalid} of {count} readings are invalid and kept here as one batch of their exact bytes; the other {count - invalid} were forwarded"));
             }
         }
 
         return new SplitResult(_weather.Complete(), _weather.ReadingCount, _seismic.Complete(), _seismic.ReadingCount, deadLetters, received);
+    }
+
+    /// <summary>
+    /// The readings of <paramref name="count"/> reading-level dead letters from <paramref name="first"/> as one ingestion
+    /// batch (<c>ReadingBatch</c>, field 1 per reading) of their exact bytes: only what was not forwarded, so re-driving
+    /// the letter can never forward a reading a second time (one archived at first would come back live, a duplicate).
+    /// </summary>
+    private static byte[] AsOneBatch(List<DeadLetter> letters, int first, int count)
+    {
+        var size = 0;
+        for (var i = first; i < first + count; i++)
+        {
+            size += ProtoWriter.LengthDelimitedSize(1, letters[i].Payload.Length);
+        }
+
+        var batch = new System.Buffers.ArrayBufferWriter<byte>(size);
+        for (var i = first; i < first + count; i++)
+        {
+            ProtoWriter.WriteLengthDelimitedField(batch, 1, letters[i].Payload.Span);
+        }
+
+        return batch.WrittenSpan.ToArray();
     }
 
     private void Route(ReadOnlySpan<byte> raw, int eventIndex, int readingIndex, in InputEvent input, List<DeadLetter> deadLetters)

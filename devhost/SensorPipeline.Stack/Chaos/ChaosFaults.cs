@@ -5,7 +5,7 @@ namespace SensorPipeline.Stack.Chaos;
 /// <summary>The fault matrix, in the order a run goes through it.</summary>
 public static class ChaosFaults
 {
-    /// <summary>How long the systemic fault lasts: long enough for the handler to retry, bisect and conclude "systemic".</summary>
+    /// <summary>How long a systemic fault lasts: long enough for several retries with the host's back-off, each refused.</summary>
     public static readonly TimeSpan SystemicFault = TimeSpan.FromSeconds(20);
 
     private static readonly IReadOnlyList<string> NoArguments = [];
@@ -31,12 +31,16 @@ public static class ChaosFaults
             null, static n => ["--malformed-sends", Count(n * 8), "--inject-every", "2"]),
         new("event log disk full", "the event log's storage fails writes as a full disk would for 3–10 s (a fault seam, not the real disk)",
             DiskFullAsync, _ => NoArguments),
+        new("store disk full", "the Cosmos DB emulator's log fails writes as a full disk would for 3–10 s (a fault seam): writes 503, nothing of them visible",
+            StoreDiskFullAsync, _ => NoArguments),
         new("clocks 4 min ahead", "every device's clock 4 minutes fast, just inside the 5 minutes a reading may lead its enqueue and still win",
             null, static _ => ["--clock-skew=4m"]),
         new("clocks 1 h behind", "every device's clock an hour slow: staleness counts from enqueue, so all stay live; device order is by observed time",
             null, static _ => ["--clock-skew=-1h"]),
         new("systemic: store refuses writes", "every store write answered 403 (sub-status 5301: no role) for 20 s: nothing may be dead-lettered",
             static (c, t) => StormAsync(c, new StoreFault(403, SystemicFault.TotalSeconds, WritesOnly: true, SubStatus: 5301), t), _ => NoArguments),
+        new("systemic: readings refuses every write", "every write to readings answered 400 (sub-status 1001: recreated with another partition-key path) for 20 s while the other containers answer: nothing may be dead-lettered",
+            static (c, t) => StormAsync(c, new StoreFault(400, SystemicFault.TotalSeconds, WritesOnly: true, SubStatus: 1001, Container: "readings"), t), _ => NoArguments),
     ];
 
     private static async Task KillHandlerAsync(FaultContext context, CancellationToken cancellationToken)
@@ -70,16 +74,23 @@ public static class ChaosFaults
         await Task.Delay(TimeSpan.FromSeconds(fault.Seconds), cancellationToken);
     }
 
-    private static async Task DiskFullAsync(FaultContext context, CancellationToken cancellationToken)
+    private static Task DiskFullAsync(FaultContext context, CancellationToken cancellationToken) =>
+        DiskFullForAWhileAsync(context, context.Pipeline.SetEventLogDiskFullAsync, cancellationToken);
+
+    private static Task StoreDiskFullAsync(FaultContext context, CancellationToken cancellationToken) =>
+        DiskFullForAWhileAsync(context, context.Pipeline.SetStoreDiskFullAsync, cancellationToken);
+
+    /// <summary>A simulated full disk for 3–10 s through <paramref name="setDiskFull"/>, always turned off again.</summary>
+    private static async Task DiskFullForAWhileAsync(FaultContext context, Func<bool, CancellationToken, Task> setDiskFull, CancellationToken cancellationToken)
     {
-        await context.Pipeline.SetEventLogDiskFullAsync(true, cancellationToken);
+        await setDiskFull(true, cancellationToken);
         try
         {
             await Task.Delay(TimeSpan.FromSeconds(Seconds(context, 3, 10)), cancellationToken);
         }
         finally
         {
-            await context.Pipeline.SetEventLogDiskFullAsync(false, CancellationToken.None);
+            await setDiskFull(false, CancellationToken.None);
         }
     }
 

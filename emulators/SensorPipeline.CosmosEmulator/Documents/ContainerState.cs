@@ -11,9 +11,7 @@ namespace SensorPipeline.CosmosEmulator.Documents;
 internal sealed partial class ContainerState
 {
     private readonly Dictionary<string, Dictionary<string, StoredDocument>> _partitions = new(StringComparer.Ordinal);
-    private readonly Dictionary<(string PartitionKey, string Id), (StoredDocument? Document, object Owner)> _pending = [];
     private long _bytes;
-    private int _generation;
 
     public ContainerState(string databaseId, byte[] resource, TokenBucket budget)
     {
@@ -91,55 +89,6 @@ internal sealed partial class ContainerState
         _partitions.TryGetValue(partitionKey, out var partition) && partition.TryGetValue(id, out var document) && !document.IsExpired(DefaultTtl, now)
             ? document
             : null;
-
-    /// <summary>Counts the failed writes in this container: a pending write checked in an older generation may build on
-    /// a version a failed write discarded, and must not be written.</summary>
-    public int Generation => Volatile.Read(ref _generation);
-
-    /// <summary>The version a write is checked against (caller holds <see cref="Gate"/>): the newest pending one,
-    /// else the committed one; null when absent, deleted or expired.</summary>
-    public StoredDocument? FindLatest(string partitionKey, string id, long now) =>
-        _pending.TryGetValue((partitionKey, id), out var pending)
-            ? pending.Document is { } document && !document.IsExpired(DefaultTtl, now) ? document : null
-            : Find(partitionKey, id, now);
-
-    /// <summary>Records a version queued for the log (null: a delete), owned by <paramref name="owner"/>, its record's
-    /// effect (caller holds <see cref="Gate"/>).</summary>
-    public void Stage(string partitionKey, string id, StoredDocument? document, object owner) =>
-        _pending[(partitionKey, id)] = (document, owner);
-
-    /// <summary>The record of <paramref name="owner"/> is durable: its version becomes the committed one, and stops
-    /// being pending unless a newer write is already queued (caller holds <see cref="Gate"/>).</summary>
-    public void Commit(string partitionKey, string id, StoredDocument? document, object owner)
-    {
-        if (document is null)
-        {
-            Remove(partitionKey, id);
-        }
-        else
-        {
-            Put(partitionKey, id, document);
-        }
-
-        Unstage(partitionKey, id, owner);
-    }
-
-    /// <summary>Drops the pending version of <paramref name="owner"/>, if it is still the newest (caller holds <see cref="Gate"/>).</summary>
-    public void Unstage(string partitionKey, string id, object owner)
-    {
-        if (_pending.TryGetValue((partitionKey, id), out var pending) && ReferenceEquals(pending.Owner, owner))
-        {
-            _pending.Remove((partitionKey, id));
-        }
-    }
-
-    /// <summary>A write failed: every pending version may build on it, so all are dropped and the generation moves on,
-    /// which refuses the records still queued (caller holds <see cref="Gate"/>).</summary>
-    public void DiscardPending()
-    {
-        _pending.Clear();
-        Interlocked.Increment(ref _generation);
-    }
 
     /// <summary>Stores or replaces a document (caller holds <see cref="Gate"/>, or is replaying the log); returns the
     /// one it replaced, if any.</summary>

@@ -9,10 +9,12 @@ internal sealed partial class GatewayDispatcher
 {
     /// <summary>
     /// The fault endpoint for chaos runs and tests, loopback only and never a simple cross-site request (POST/PUT with
-    /// the <c>x-emulator-admin</c> header, a loopback <c>Host</c> and no foreign <c>Origin</c>): <c>POST /_emulator/faults</c> injects a fault
-    /// (<see cref="FaultRequest"/>), <c>DELETE /_emulator/faults</c> clears it, <c>PUT /_emulator/throughput</c> sets
-    /// one container's RU/s budget (<see cref="ThroughputRequest"/>), <c>GET /_emulator/charges</c> reads every
-    /// container's request units by operation since start or the last <c>DELETE /_emulator/charges</c>.
+    /// the <c>x-emulator-admin</c> header, a loopback <c>Host</c> and no foreign <c>Origin</c>): <c>POST /_emulator/faults</c>
+    /// injects a fault (<see cref="FaultRequest"/>), <c>DELETE /_emulator/faults</c> clears it, <c>PUT /_emulator/throughput</c>
+    /// sets one container's RU/s budget (<see cref="ThroughputRequest"/>), <c>GET /_emulator/charges</c> reads every
+    /// container's request units by operation since start or the last <c>DELETE /_emulator/charges</c>, and
+    /// <c>PUT|DELETE /_emulator/disk-full</c> makes every log write fail as on a full disk (ENOSPC, through the log's
+    /// storage seam) or stops it.
     /// </summary>
     private async Task AdminAsync(HttpContext context, string[] segments)
     {
@@ -47,6 +49,11 @@ internal sealed partial class GatewayDispatcher
                 return;
             case ["_emulator", "faults"] when HttpMethods.IsDelete(method):
                 faults.Clear();
+                await GatewayResponse.EmptyAsync(context, 204, 0);
+                return;
+            case ["_emulator", "disk-full"] when HttpMethods.IsPut(method) || HttpMethods.IsDelete(method):
+                storage.FailWrites = HttpMethods.IsPut(method);
+                GatewayLog.DiskFullSet(logger, storage.FailWrites);
                 await GatewayResponse.EmptyAsync(context, 204, 0);
                 return;
             case ["_emulator", "throughput"] when HttpMethods.IsPut(method):

@@ -4,6 +4,7 @@ using SensorPipeline.CosmosEmulator.Queries;
 using SensorPipeline.CosmosEmulator.Security;
 using SensorPipeline.CosmosEmulator.Documents;
 using SensorPipeline.CosmosEmulator.Throttling;
+using SensorPipeline.Emulators.Common;
 
 namespace SensorPipeline.CosmosEmulator.Http;
 
@@ -12,7 +13,7 @@ namespace SensorPipeline.CosmosEmulator.Http;
 /// by the address (<c>/</c>, <c>/dbs[/db[/colls[/coll[/docs[/id]|/pkranges]]]]</c>, <c>/offers</c>) and the method and
 /// headers (query, upsert, batch). Store refusals become the service's error bodies.
 /// </summary>
-internal sealed partial class GatewayDispatcher(EmulatorStore store, MasterKeyAuthorizer authorizer, FaultInjector faults, QueryRunner queries,
+internal sealed partial class GatewayDispatcher(EmulatorStore store, MasterKeyAuthorizer authorizer, FaultInjector faults, QueryRunner queries, LogStorage storage,
     CosmosEmulatorOptions options, ILogger<GatewayDispatcher> logger)
 {
     public async Task DispatchAsync(HttpContext context)

@@ -11,4 +11,7 @@ internal static partial class GatewayLog
 
     [LoggerMessage(5053, LogLevel.Information, "Container {Database}/{Container}: budget set to {RequestUnitsPerSecond} RU/s")]
     public static partial void BudgetSet(ILogger logger, string database, string container, double requestUnitsPerSecond);
+
+    [LoggerMessage(5054, LogLevel.Warning, "Injected full disk: {Full} (every log write fails as ENOSPC while true)")]
+    public static partial void DiskFullSet(ILogger logger, bool full);
 }

@@ -213,13 +213,9 @@ internal sealed partial class MutationLog : IAsyncDisposable
     {
         Span<byte> mark = stackalloc byte[16];
         LogFormat.WriteDurableMark(mark, length);
-        try
+        if (_storage.TryWrite(_file, mark, LogFormat.DurableMarkOffset) is { } failure)
         {
-            _storage.Write(_file, mark, LogFormat.DurableMarkOffset);
-        }
-        catch (IOException e)
-        {
-            StorageLog.MarkFailed(_logger, _path, e);
+            StorageLog.MarkFailed(_logger, _path, failure);
         }
     }
 

@@ -3,6 +3,7 @@ using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Routing;
 using SensorPipeline.Emulators.Common;
 using SensorPipeline.EventHubs;
+using SensorPipeline.EventHubs.Amqp;
 using SensorPipeline.EventHubs.Http;
 
 namespace Microsoft.AspNetCore.Builder;
@@ -20,6 +21,8 @@ public static class EventHubsEndpointsExtensions
         endpoints.MapPost("/{hub}/publishers/{publisher}/messages", SendEndpoint.Handler(SendEndpoint.Target.Publisher)).WithName("SendPublisherEvents");
         endpoints.MapGet("/{hub}/partitions/{partitionId}/events", PeekEndpoint.ReadAsync).WithName("PeekPartitionEvents");
         endpoints.MapGet("/status", StatusEndpoint.WriteAsync).WithName("Status");
+        endpoints.Map(AmqpConnectionDispatch.WebSocketPath, (HttpContext context, AmqpConnectionDispatch amqp) => amqp.ServeWebSocketAsync(context))
+            .WithName("AmqpOverWebSockets");
         endpoints.MapPut("/admin/eventhubs/disk-full", (EventHubsNamespace eventHubs) => SetDiskFull(eventHubs, true))
             .AddEndpointFilter(AdminRequestGuard.Filter)
             .WithName("InjectDiskFull")

@@ -16,4 +16,9 @@ public sealed record StoredEvent(
     string? PartitionKey,
     ReadOnlyMemory<byte> Body,
     IReadOnlyDictionary<string, object?> Properties,
-    string PartitionId);
+    string PartitionId)
+{
+    /// <summary>The AMQP envelope stored with the event (<see cref="EventToAppend.AmqpEnvelope"/>); empty for REST sends.
+    /// May share memory with other events of the same read.</summary>
+    public ReadOnlyMemory<byte> AmqpEnvelope { get; init; }
+}

@@ -123,13 +123,9 @@ internal sealed partial class PartitionLog
     {
         Span<byte> mark = stackalloc byte[8];
         RecordFormat.WriteDurableMark(mark, length);
-        try
+        if (_storage.TryWrite(_activeLog, mark, RecordFormat.DurableMarkOffset) is { } failure)
         {
-            _storage.Write(_activeLog, mark, RecordFormat.DurableMarkOffset);
-        }
-        catch (IOException e)
-        {
-            EventHubsLog.MarkFailed(_logger, Hub, PartitionId, e);
+            EventHubsLog.MarkFailed(_logger, Hub, PartitionId, failure);
         }
     }
 

@@ -43,6 +43,13 @@ internal sealed partial class PartitionLog
             var handle = File.OpenHandle(path, FileMode.Open, isLast ? FileAccess.ReadWrite : FileAccess.Read, FileShare.Read | FileShare.Delete);
             try
             {
+                if (SegmentRecovery.FormatVersion(handle) is var version and > 0 and < RecordFormat.Version)
+                {
+                    throw new InvalidDataException(
+                        $"{path}: written by an older devhost (record format {version}; this one reads format {RecordFormat.Version}, which stores what AMQP senders send). " +
+                        $"Delete the data directory's eventhubs folder ({Path.GetDirectoryName(Path.GetDirectoryName(directory))}) or start with another --data; nothing was changed.");
+                }
+
                 if (!SegmentRecovery.TryReadHeader(handle, out var headerSequence, out var baseOffset, out var durableMark) || headerSequence != baseSequence)
                 {
                     throw new InvalidDataException($"{path}: not a segment file of this emulator (bad header). Move it away or delete the partition directory.");

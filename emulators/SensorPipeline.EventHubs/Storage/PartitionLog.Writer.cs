@@ -37,7 +37,7 @@ internal sealed partial class PartitionLog
                 var e = events[i] ?? throw new ArgumentException($"Event {i} is null.", nameof(events));
                 var keyLength = e.PartitionKey is null ? 0 : Encoding.UTF8.GetByteCount(e.PartitionKey);
                 var propertiesLength = PropertyCodec.Measure(e.Properties);
-                var size = RecordFormat.EventSize(e.Body.Length, keyLength, propertiesLength);
+                var size = RecordFormat.EventSize(e.Body.Length, keyLength, propertiesLength, e.AmqpEnvelope.Length);
                 if (size > EventLogOptions.MaxEventSizeBytes)
                 {
                     throw EventTooLargeException.For(events.Count == 1 ? "The event" : $"Event {i} of the batch", size, EventLogOptions.MaxEventSizeBytes);
@@ -62,7 +62,7 @@ internal sealed partial class PartitionLog
             for (var i = 0; i < events.Count; i++)
             {
                 var e = events[i];
-                at += RecordFormat.WriteUnstamped(buffer.AsSpan(at), e.PartitionKey, lengths[2 * i], e.Properties, lengths[(2 * i) + 1], e.Body.Span);
+                at += RecordFormat.WriteUnstamped(buffer.AsSpan(at), e.PartitionKey, lengths[2 * i], e.Properties, lengths[(2 * i) + 1], e.AmqpEnvelope.Span, e.Body.Span);
             }
 
             var request = new Request(buffer, at, events.Count);

@@ -35,6 +35,10 @@ internal struct RecordDecoder(string partitionId, long segmentOffsetBase)
             : new EncodedProperties(new ReadOnlyMemory<byte>(buffer, bodyStart, propertiesLength));
         at += 4 + propertiesLength;
         bodyStart += propertiesLength + 4;
+        var envelopeLength = BinaryPrimitives.ReadInt32LittleEndian(p[at..]);
+        var envelope = envelopeLength == 0 ? ReadOnlyMemory<byte>.Empty : new ReadOnlyMemory<byte>(buffer, bodyStart, envelopeLength);
+        at += 4 + envelopeLength;
+        bodyStart += envelopeLength + 4;
         var bodyLength = BinaryPrimitives.ReadInt32LittleEndian(p[at..]);
         stored = new StoredEvent(
             sequence,
@@ -43,7 +47,10 @@ internal struct RecordDecoder(string partitionId, long segmentOffsetBase)
             key,
             new ReadOnlyMemory<byte>(buffer, bodyStart, bodyLength),
             properties,
-            partitionId);
+            partitionId)
+        {
+            AmqpEnvelope = envelope,
+        };
         return RecordFormat.RecordHeaderSize + payloadLength;
     }
 

@@ -11,17 +11,21 @@ namespace SensorPipeline.EventHubs.Storage;
 ///                             | u32 durable mark | u32 its complement (zero: no mark yet)
 /// record: u32 payload length | u32 CRC-32C of payload | payload
 /// payload: i64 sequence | i64 enqueued UTC ticks | i32 key length (-1 = none) | key UTF-8
-///        | i32 properties length | properties (see PropertyCodec) | i32 body length | body
+///        | i32 properties length | properties (see PropertyCodec)
+///        | i32 envelope length | AMQP envelope (opaque here: body kind and message properties, see EventToAppend)
+///        | i32 body length | body
 /// </code>
 /// The CRC and the sequence number together detect a torn or stale tail on recovery; the durable mark — how many bytes
-/// of the segment are known durable and acknowledged — tells a torn tail (past it) from corruption (before it).</summary>
+/// of the segment are known durable and acknowledged — tells a torn tail (past it) from corruption (before it).
+/// Version 2 added the envelope; a version 1 segment (written before the AMQP endpoint existed) is refused with a
+/// message saying what to do.</summary>
 internal static class RecordFormat
 {
     public const int SegmentHeaderSize = 32;
     public const uint Magic = 0x48455053; // "SPEH"
-    public const uint Version = 1;
+    public const uint Version = 2;
     public const int RecordHeaderSize = 8;
-    public const int PayloadFixedSize = 8 + 8 + 4 + 4 + 4;
+    public const int PayloadFixedSize = 8 + 8 + 4 + 4 + 4 + 4;
     public const int RecordOverhead = RecordHeaderSize + PayloadFixedSize;
 
     /// <summary>Largest payload recovery accepts: a 1 MiB event plus its fixed fields.</summary>
@@ -69,8 +73,12 @@ internal static class RecordFormat
         return true;
     }
 
-    /// <summary>Bytes counted against the 1 MiB limit: body, partition key and properties.</summary>
-    public static int EventSize(int bodyLength, int keyLength, int propertiesLength) => bodyLength + keyLength + propertiesLength;
+    /// <summary>The segment's format version (0 when the file is not a segment of this emulator at all).</summary>
+    public static uint VersionOf(ReadOnlySpan<byte> header) =>
+        header.Length >= 8 && BinaryPrimitives.ReadUInt32LittleEndian(header) == Magic ? BinaryPrimitives.ReadUInt32LittleEndian(header[4..]) : 0;
+
+    /// <summary>Bytes counted against the 1 MiB limit: body, partition key, properties and the AMQP envelope.</summary>
+    public static int EventSize(int bodyLength, int keyLength, int propertiesLength, int envelopeLength) => bodyLength + keyLength + propertiesLength + envelopeLength;
 
     /// <summary>What one event of a batch of several counts against the 1 MiB limit, as the service counts the batch —
     /// one AMQP message whose body holds every event as an encoded message of its own — and as the SDK's
@@ -88,9 +96,9 @@ internal static class RecordFormat
 
     /// <summary>Writes one record with sequence and time left zero; <see cref="Stamp"/> fills them in at commit.
     /// <paramref name="keyLength"/> and <paramref name="propertiesLength"/> come from measuring the event first.</summary>
-    public static int WriteUnstamped(Span<byte> destination, string? key, int keyLength, IReadOnlyDictionary<string, object?>? properties, int propertiesLength, ReadOnlySpan<byte> body)
+    public static int WriteUnstamped(Span<byte> destination, string? key, int keyLength, IReadOnlyDictionary<string, object?>? properties, int propertiesLength, ReadOnlySpan<byte> envelope, ReadOnlySpan<byte> body)
     {
-        var payloadLength = PayloadFixedSize + keyLength + propertiesLength + body.Length;
+        var payloadLength = PayloadFixedSize + keyLength + propertiesLength + envelope.Length + body.Length;
         BinaryPrimitives.WriteInt32LittleEndian(destination, payloadLength);
         BinaryPrimitives.WriteUInt32LittleEndian(destination[4..], 0);
         var p = destination[RecordHeaderSize..];
@@ -105,6 +113,9 @@ internal static class RecordFormat
         BinaryPrimitives.WriteInt32LittleEndian(p[at..], propertiesLength);
         PropertyCodec.Write(p[(at + 4)..], properties);
         at += 4 + propertiesLength;
+        BinaryPrimitives.WriteInt32LittleEndian(p[at..], envelope.Length);
+        envelope.CopyTo(p[(at + 4)..]);
+        at += 4 + envelope.Length;
         BinaryPrimitives.WriteInt32LittleEndian(p[at..], body.Length);
         body.CopyTo(p[(at + 4)..]);
         return RecordHeaderSize + payloadLength;
@@ -149,8 +160,8 @@ internal static class RecordFormat
         return RecordHeaderSize + payloadLength;
     }
 
-    /// <summary>True when the enqueued time is an instant, key, properties and body lie inside the payload and end
-    /// exactly at its end, and the properties decode: what <see cref="RecordDecoder"/> relies on.</summary>
+    /// <summary>True when the enqueued time is an instant, key, properties, envelope and body lie inside the payload and
+    /// end exactly at its end, and the properties decode: what <see cref="RecordDecoder"/> relies on.</summary>
     private static bool FieldsFit(ReadOnlySpan<byte> payload)
     {
         var ticks = BinaryPrimitives.ReadInt64LittleEndian(payload[8..]);
@@ -176,6 +187,14 @@ internal static class RecordFormat
         }
 
         at += propertiesLength;
+        var envelopeLength = BinaryPrimitives.ReadInt32LittleEndian(payload[(int)at..]);
+        at += 4;
+        if (envelopeLength < 0 || at + envelopeLength + 4 > payload.Length)
+        {
+            return false;
+        }
+
+        at += envelopeLength;
         return BinaryPrimitives.ReadInt32LittleEndian(payload[(int)at..]) == payload.Length - at - 4;
     }
 

@@ -26,6 +26,13 @@ internal static class SegmentRecovery
         return true;
     }
 
+    /// <summary>The format version in the segment's header; 0 when the file has no header of this emulator.</summary>
+    public static uint FormatVersion(SafeFileHandle handle)
+    {
+        Span<byte> header = stackalloc byte[RecordFormat.SegmentHeaderSize];
+        return RandomAccess.Read(handle, header, 0) == header.Length ? RecordFormat.VersionOf(header) : 0;
+    }
+
     /// <summary>Uses the .idx file when its count and last record agree with the log; null when they do not.</summary>
     public static Result? TryLoadIndex(SafeFileHandle log, string indexPath, long baseSequence)
     {

@@ -48,8 +48,9 @@ internal static class FunctionEndpoints
             var failure = InvocationFailures.Classify(e, context.RequestAborted.IsCancellationRequested);
             failureKind = failure.Kind;
             FunctionsLog.InvocationFailed(logger, failure.Level, name, failure.Kind, failure.Status ?? 0, e);
-            if (failure.Kind == InvocationFailures.Systemic)
+            if (failure.Systemic)
             {
+                // Retried forever and no fault of the data: the alarm must know (a refused request's age is reported too).
                 metrics.SystemicFailure(name);
             }
 

@@ -9,13 +9,13 @@ namespace SensorPipeline.Functions.Endpoints;
 /// <param name="Level">Transient or cancelled → Information (the host retries; nothing is lost); anything else → Error.</param>
 /// <param name="Kind">Short failure kind for metrics and logs.</param>
 /// <param name="Status">The HTTP status to answer; null when the response must be aborted instead (the host gave up).</param>
-internal readonly record struct InvocationFailure(LogLevel Level, string Kind, int? Status);
+/// <param name="Systemic">The store or the configuration is at fault, never the data, and the host will retry it forever:
+/// raised with the <c>SystemicFailures</c> metric (<c>alert-systemic</c>).</param>
+internal readonly record struct InvocationFailure(LogLevel Level, string Kind, int? Status, bool Systemic = false);
 
 /// <summary>The one exception classifier of the handler.</summary>
 internal static class InvocationFailures
 {
-    /// <summary>The kind of a systemic failure: raised with the <c>SystemicFailures</c> metric (alert-systemic).</summary>
-    public const string Systemic = "systemic";
 
     public static InvocationFailure Classify(Exception exception, bool hostCancelled)
     {
@@ -23,11 +23,15 @@ internal static class InvocationFailures
         return Unwrap(exception) switch
         {
             // The host's request is not the custom-handler shape: a contract mismatch someone must fix.
-            InvalidInvocationException => new(LogLevel.Error, "invalid-request", StatusCodes.Status400BadRequest),
+            InvalidInvocationException => new(LogLevel.Error, "invalid-request", StatusCodes.Status400BadRequest, Systemic: true),
+
+            // More than a batch of the handler's maxEventBatchSize: host and handler disagree on the batch size. Its age
+            // was reported before this was thrown (the stall alarm); retried, and loud.
+            RequestTooLargeException => new(LogLevel.Error, "request-too-large", StatusCodes.Status413RequestEntityTooLarge, Systemic: true),
 
             // The store refused a write and a known-good write to the same container: the store or the configuration is
             // at fault. Kept, retried, and loud.
-            StoreUnavailableException { Fault: StoreFault.Systemic } => new(LogLevel.Error, Systemic, StatusCodes.Status500InternalServerError),
+            StoreUnavailableException { Fault: StoreFault.Systemic } => new(LogLevel.Error, "systemic", StatusCodes.Status500InternalServerError, Systemic: true),
 
             // The store did not take the batch: transient; the host's retry policy re-runs it before checkpointing.
             StoreUnavailableException => new(LogLevel.Information, "store-unavailable", StatusCodes.Status500InternalServerError),

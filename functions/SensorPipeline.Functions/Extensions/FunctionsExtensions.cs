@@ -48,8 +48,9 @@ internal static class FunctionsExtensions
             },
         });
 
-        // host.json bounds the largest request; a bad value stops start-up here, naming file and setting.
-        var hostJson = HostJsonSettings.Load(configuration[AppRootSetting], Directory.GetCurrentDirectory());
+        // host.json — or the app setting the Functions host applies over it — bounds the largest request; a bad value
+        // stops start-up here, naming the file or the setting.
+        var hostJson = HostJsonSettings.Load(configuration[AppRootSetting], Directory.GetCurrentDirectory(), configuration[HostJsonSettings.MaxEventBatchSizeOverrideKey]);
         var budget = new EnvelopeBudget(hostJson.MaxEventBatchSize);
         services.AddSingleton(hostJson);
         services.AddSingleton(budget);
@@ -61,8 +62,17 @@ internal static class FunctionsExtensions
         services.AddSingleton(TimeProvider.System);
         builder.AddPipelineMetrics();
 
-        ConfigureKestrel(builder, budget);
+        ConfigureKestrel(builder);
 
+        AddStore(services);
+        AddFunctions(services);
+
+        return builder;
+    }
+
+    /// <summary>The Cosmos DB clients (one for point operations, one for bulk), containers and the writers on them.</summary>
+    private static void AddStore(IServiceCollection services)
+    {
         services.AddSingleton(sp => CosmosClientFactory.Create(
             sp.GetRequiredService<IOptions<CosmosOptions>>().Value,
             sp.GetRequiredService<IOptions<PipelineOptions>>().Value.WriteParallelism));
@@ -80,7 +90,11 @@ internal static class FunctionsExtensions
         services.AddSingleton<StraddleReconciler>();
         services.AddSingleton<AttemptLedger>();
         services.AddSingleton<PoisonIsolation>();
+    }
 
+    /// <summary>The splitter and the two processor functions, each processor with its pooled core and batch writer.</summary>
+    private static void AddFunctions(IServiceCollection services)
+    {
         var pools = new DefaultObjectPoolProvider { MaximumRetained = Environment.ProcessorCount * 4 };
         services.AddSingleton(pools.Create(new PooledPolicy<Splitter>(() => new Splitter())));
         services.AddSingleton<SplitterFunction>();
@@ -94,11 +108,10 @@ internal static class FunctionsExtensions
                 var renderStaleStates = pipeline.EffectiveRedeliveryWindow > TimeSpan.Zero;
                 var processors = pools.Create(new PooledPolicy<EnvelopeProcessor>(
                     () => new EnvelopeProcessor(definition.Kind, definition.Stage, staleness, renderStaleStates: renderStaleStates)));
-                return ActivatorUtilities.CreateInstance<ProcessorFunction>(sp, definition, processors);
+                return ActivatorUtilities.CreateInstance<ProcessorFunction>(sp, definition, processors, sp.GetRequiredKeyedService<BatchWriter>(definition.Name));
             });
+            services.AddKeyedSingleton(definition.Name, (sp, _) => ActivatorUtilities.CreateInstance<BatchWriter>(sp, definition));
         }
-
-        return builder;
     }
 
     /// <summary>Prints the address once listening, so a parent process (devhost, tests) started with port 0 can find it.</summary>
@@ -112,7 +125,7 @@ internal static class FunctionsExtensions
             var budget = app.Services.GetRequiredService<EnvelopeBudget>();
             foreach (var address in addresses ?? [])
             {
-                FunctionsLog.Listening(app.Logger, address, hostJson.Path, budget.MaxEventBatchSize, budget.MaxReadingsPerProcessorInvocation);
+                FunctionsLog.Listening(app.Logger, address, hostJson.Path, budget.MaxEventBatchSize, hostJson.Source, budget.MaxReadingsPerProcessorInvocation);
                 Console.Out.WriteLine($"SensorPipeline.Functions listening on {address}");
                 Console.Out.Flush();
             }
@@ -120,7 +133,7 @@ internal static class FunctionsExtensions
         return app;
     }
 
-    private static void ConfigureKestrel(WebApplicationBuilder builder, EnvelopeBudget budget)
+    private static void ConfigureKestrel(WebApplicationBuilder builder)
     {
         var portText = builder.Configuration[PortSetting];
         var port = 0;
@@ -134,9 +147,11 @@ internal static class FunctionsExtensions
             // Loopback only: the host is on the same machine, and nothing else should reach the handler.
             kestrel.Listen(IPAddress.Loopback, port);
 
-            // Over anything the host can send, so no real batch is ever refused (a refusal would be retried forever):
-            // see RequestBody.MaxBytes. Memory follows the body actually sent, not this cap.
-            kestrel.Limits.MaxRequestBodySize = Invocation.RequestBody.MaxBytes(budget.MaxEventBatchSize);
+            // Over anything a host the handler supports can send (64 events, whatever it is configured with): Kestrel
+            // cuts a body off unread, so its partition and age would never be known. The budget of the batch size in
+            // use is the handler's own (RequestBody.MaxBytes), checked while it reads: a body over it is refused after
+            // its metadata is read, with its age reported. Memory follows the body actually sent, not this cap.
+            kestrel.Limits.MaxRequestBodySize = Invocation.RequestBody.MaxBytes(EnvelopeBudget.MaxSupportedBatchSize);
         });
     }
 }

@@ -14,7 +14,8 @@ namespace SensorPipeline.Functions.Functions;
 /// (each output a JSON array; the host sends one event per element), undecodable events and invalid or
 /// unforwardable readings to the dead letters.
 /// </summary>
-internal sealed class SplitterFunction(ObjectPool<Splitter> splitters, DeadLetterStore deadLetters, TimeProvider clock, PipelineMetrics metrics, ILogger<SplitterFunction> logger)
+internal sealed class SplitterFunction(ObjectPool<Splitter> splitters, DeadLetterStore deadLetters, EnvelopeBudget budget, TimeProvider clock, PipelineMetrics metrics,
+    ILogger<SplitterFunction> logger)
 {
     public const string Name = "Splitter";
     public const string TriggerName = "events";
@@ -25,7 +26,14 @@ internal sealed class SplitterFunction(ObjectPool<Splitter> splitters, DeadLette
     {
         ArgumentNullException.ThrowIfNull(context);
         var cancellationToken = context.RequestAborted;
-        using var request = await InvocationRequestReader.ReadAsync(context.Request, TriggerName, cancellationToken);
+        using var request = await InvocationRequestReader.ReadAsync(context.Request, TriggerName, budget.MaxEventBatchSize, cancellationToken);
+        if (request.Refusal is { } refusal)
+        {
+            // Its age still counts (the stall alarm) before it is refused.
+            metrics.BatchArrived(Name, request.PartitionId, request.Events, clock.GetUtcNow());
+            throw refusal;
+        }
+
         var splitter = splitters.Get();
         try
         {

@@ -27,6 +27,12 @@ internal sealed class InvocationRequest : IDisposable
     /// <summary>Metadata.RetryContext.RetryCount: 0 on a first attempt.</summary>
     public int RetryCount { get; }
 
+    /// <summary>
+    /// Set when the body was over the handler's budget: <see cref="Events"/> then hold only their positions (empty
+    /// bodies), so the function can report the batch's age before it refuses the request by throwing this.
+    /// </summary>
+    public RequestTooLargeException? Refusal { get; init; }
+
     public void Dispose()
     {
         if (_bodies is { } bodies)

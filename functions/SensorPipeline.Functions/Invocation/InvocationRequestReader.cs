@@ -17,18 +17,23 @@ internal static partial class InvocationRequestReader
 {
     private const int InitialWindow = 64 * 1024;
 
-    public static Task<InvocationRequest> ReadAsync(Microsoft.AspNetCore.Http.HttpRequest request, string triggerName, CancellationToken cancellationToken)
+    /// <summary>Reads the host's request; a body over <see cref="RequestBody.MaxBytes"/> for <paramref name="maxEventBatchSize"/> comes back refused (<see cref="InvocationRequest.Refusal"/>).</summary>
+    public static Task<InvocationRequest> ReadAsync(Microsoft.AspNetCore.Http.HttpRequest request, string triggerName, int maxEventBatchSize, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(request);
-        return ReadAsync(request.Body, triggerName, cancellationToken);
+        return ReadAsync(request.Body, triggerName, cancellationToken, maxEventBatchSize);
     }
 
-    /// <summary>Reads and parses <paramref name="body"/> to its end (or to the request object's end).</summary>
-    public static async Task<InvocationRequest> ReadAsync(Stream body, string triggerName, CancellationToken cancellationToken)
+    /// <summary>
+    /// Reads and parses <paramref name="body"/> to its end (or to the request object's end). Past the budget of
+    /// <paramref name="maxEventBatchSize"/> events it keeps reading without keeping events, for the metadata behind them.
+    /// </summary>
+    public static async Task<InvocationRequest> ReadAsync(Stream body, string triggerName, CancellationToken cancellationToken, int? maxEventBatchSize = null)
     {
         ArgumentNullException.ThrowIfNull(body);
         ArgumentNullException.ThrowIfNull(triggerName);
         using var parser = new RequestStreamParser(triggerName);
+        var budget = maxEventBatchSize is { } size ? RequestBody.MaxBytes(size) : long.MaxValue;
         var window = ArrayPool<byte>.Shared.Rent(InitialWindow);
         var start = 0;
         var end = 0;
@@ -45,10 +50,15 @@ internal static partial class InvocationRequestReader
                 var read = await body.ReadAsync(window.AsMemory(end), cancellationToken);
                 end += read;
                 total += read;
+                if (total > budget)
+                {
+                    parser.DropEvents();
+                }
+
                 start += Advance(parser, window.AsSpan(start, end - start), isFinalBlock: read == 0);
                 if (parser.IsDone)
                 {
-                    return Build(parser);
+                    return Build(parser, parser.DroppedEvents ? new RequestTooLargeException(total, budget, maxEventBatchSize ?? 0) : null);
                 }
 
                 if (read == 0)
@@ -85,11 +95,11 @@ internal static partial class InvocationRequestReader
     }
 
     /// <summary>The request, once the parser is done: the arrays that came as JSON text inside strings are parsed here.</summary>
-    private static InvocationRequest Build(RequestStreamParser parser)
+    private static InvocationRequest Build(RequestStreamParser parser, RequestTooLargeException? refusal = null)
     {
         try
         {
-            return parser.Build();
+            return parser.Build(refusal);
         }
         catch (Exception e) when (e is JsonException or InvalidOperationException)
         {

@@ -165,32 +165,27 @@ internal sealed partial class RequestStreamParser
             return 0;
         }
 
-        switch (raw[1])
+        if (raw[1] == (byte)'u')
         {
-            case (byte)'"' or (byte)'\\' or (byte)'/':
-                destination[0] = raw[1];
-                return 2;
-            case (byte)'b':
-                destination[0] = (byte)'\b';
-                return 2;
-            case (byte)'f':
-                destination[0] = (byte)'\f';
-                return 2;
-            case (byte)'n':
-                destination[0] = (byte)'\n';
-                return 2;
-            case (byte)'r':
-                destination[0] = (byte)'\r';
-                return 2;
-            case (byte)'t':
-                destination[0] = (byte)'\t';
-                return 2;
-            case (byte)'u':
-                break;
-            default:
-                throw new InvalidInvocationException($"The request is not well-formed JSON of the custom-handler shape: {_triggerPath} holds an invalid escape '\\{(char)raw[1]}'.");
+            return UnescapeUnicode(raw, destination, ref produced);
         }
 
+        destination[0] = raw[1] switch
+        {
+            (byte)'"' or (byte)'\\' or (byte)'/' => raw[1],
+            (byte)'b' => (byte)'\b',
+            (byte)'f' => (byte)'\f',
+            (byte)'n' => (byte)'\n',
+            (byte)'r' => (byte)'\r',
+            (byte)'t' => (byte)'\t',
+            _ => throw new InvalidInvocationException($"The request is not well-formed JSON of the custom-handler shape: {_triggerPath} holds an invalid escape '\\{(char)raw[1]}'."),
+        };
+        return 2;
+    }
+
+    /// <summary>A <c>\uXXXX</c> escape (two for a surrogate pair) as UTF-8: bytes consumed, or 0 when it is cut off.</summary>
+    private int UnescapeUnicode(ReadOnlySpan<byte> raw, Span<byte> destination, ref int produced)
+    {
         if (raw.Length < 6)
         {
             return 0;

@@ -39,8 +39,34 @@ internal sealed partial class RequestStreamParser(string triggerName) : IDisposa
     private int _retryCount;
     private PooledText _sequences;
     private PooledText _enqueued;
+    private bool _dropping;
 
     public bool IsDone => _context == Context.Done;
+
+    /// <summary>True once <see cref="DropEvents"/> ran: the request is over the handler's budget.</summary>
+    public bool DroppedEvents => _dropping;
+
+    /// <summary>
+    /// The body passed the handler's budget: the events read so far are released and the rest are not kept, while the
+    /// metadata — after the events in the host's body — is still read, so a refused request still tells its partition
+    /// and its events' enqueued times (its age, for the stall alarm).
+    /// </summary>
+    public void DropEvents()
+    {
+        if (_dropping)
+        {
+            return;
+        }
+
+        _dropping = true;
+        _events.Dispose();
+        if (_stringMode == StringMode.Trigger)
+        {
+            _trigger!.Dispose();
+            _trigger = null;
+            _stringMode = StringMode.Skip;
+        }
+    }
 
     /// <summary>Consumes what it can of <paramref name="window"/> (the unread bytes so far) and returns how many bytes it used.</summary>
     /// <param name="window">The bytes read and not yet consumed.</param>
@@ -72,7 +98,8 @@ internal sealed partial class RequestStreamParser(string triggerName) : IDisposa
     }
 
     /// <summary>The parsed request; the event buffers pass to it. Only once <see cref="IsDone"/>.</summary>
-    public InvocationRequest Build()
+    /// <param name="refusal">Set when the events were dropped: the request then carries its events' positions, empty.</param>
+    public InvocationRequest Build(RequestTooLargeException? refusal = null)
     {
         if (!_sawTrigger)
         {
@@ -82,6 +109,17 @@ internal sealed partial class RequestStreamParser(string triggerName) : IDisposa
         var partition = _partitionId ?? throw new InvalidInvocationException("Metadata.PartitionContext.PartitionId is missing.");
         var sequenceNumbers = InvocationRequestReader.ReadSequenceNumbers(_sequences);
         var enqueuedTimes = InvocationRequestReader.ReadEnqueuedTimes(_enqueued);
+        if (_dropping)
+        {
+            var positions = new InputEvent[Math.Min(sequenceNumbers.Length, enqueuedTimes.Length)];
+            for (var i = 0; i < positions.Length; i++)
+            {
+                positions[i] = new InputEvent(ReadOnlyMemory<byte>.Empty, new SourcePosition(partition, sequenceNumbers[i], enqueuedTimes[i]));
+            }
+
+            return new InvocationRequest(null, positions, partition, _retryCount) { Refusal = refusal ?? new RequestTooLargeException(0, 0, 0) };
+        }
+
         var count = _events.Count;
         if (count > sequenceNumbers.Length || count > enqueuedTimes.Length)
         {
@@ -160,9 +198,13 @@ internal sealed partial class RequestStreamParser(string triggerName) : IDisposa
         {
             _context = Context.Data;
         }
-        else
+        else if (!_dropping)
         {
             _events.Add(ref reader);
+        }
+        else if (reader.TokenType != JsonTokenType.String)
+        {
+            throw new InvalidInvocationException($"{_triggerPath} holds a {reader.TokenType}, expected base64 strings.");
         }
 
         return Piece.Complete;
@@ -215,8 +257,8 @@ internal sealed partial class RequestStreamParser(string triggerName) : IDisposa
         if (first == '"')
         {
             _sawTrigger = true;
-            _trigger = new TriggerArrayReader(_events, _triggerPath);
-            _stringMode = StringMode.Trigger;
+            _trigger = _dropping ? null : new TriggerArrayReader(_events, _triggerPath);
+            _stringMode = _dropping ? StringMode.Skip : StringMode.Trigger;
             return Piece.StreamString;
         }
 

@@ -6,7 +6,7 @@ internal sealed class CosmosOptions
     public const string Section = "Cosmos";
 
     /// <summary>
-    /// The account endpoint: <c>https://&lt;account&gt;.documents.azure.com:443/</c>, or the local stand-in's loopback URL.
+    /// The account endpoint: <c>https://&lt;account&gt;.documents.azure.com:443/</c>, or the local Cosmos DB emulator's loopback URL.
     /// Required; no default.
     /// </summary>
     public Uri? AccountEndpoint { get; set; }

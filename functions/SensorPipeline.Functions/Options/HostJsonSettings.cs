@@ -5,16 +5,29 @@ namespace SensorPipeline.Functions.Options;
 
 /// <summary>
 /// The one host.json value the handler depends on: <c>extensions.eventHubs.maxEventBatchSize</c>, which bounds the
-/// largest request the host can send (<see cref="EnvelopeBudget"/>). Read once at start-up; a missing or
-/// unusable value stops start-up with a message naming the file and the setting.
+/// largest request the host can send (<see cref="EnvelopeBudget"/>) — or the app setting
+/// <see cref="MaxEventBatchSizeOverride"/>, which the Functions host applies over host.json, so the handler must too.
+/// Read once at start-up; a missing or unusable value stops start-up with a message naming the file or app setting.
 /// </summary>
-internal sealed record HostJsonSettings(string Path, int MaxEventBatchSize)
+/// <param name="Path">The host.json read.</param>
+/// <param name="MaxEventBatchSize">The batch size the host uses.</param>
+/// <param name="Source">Where it came from: host.json's setting, or the app setting that overrides it.</param>
+internal sealed record HostJsonSettings(string Path, int MaxEventBatchSize, string Source)
 {
     /// <summary>The Event Hubs extension's default when host.json does not set it.</summary>
     public const int DefaultMaxEventBatchSize = 100;
 
-    /// <summary>Finds host.json in <paramref name="appRoot"/> (FUNCTIONS_APP_ROOT_PATH) or else in <paramref name="workingDirectory"/> and its parents.</summary>
-    public static HostJsonSettings Load(string? appRoot, string workingDirectory)
+    /// <summary>The app setting (environment variable) the Functions host reads over host.json's value.</summary>
+    public const string MaxEventBatchSizeOverride = "AzureFunctionsJobHost__extensions__eventHubs__maxEventBatchSize";
+
+    /// <summary>The same setting as a configuration key.</summary>
+    public const string MaxEventBatchSizeOverrideKey = "AzureFunctionsJobHost:extensions:eventHubs:maxEventBatchSize";
+
+    /// <summary>
+    /// Finds host.json in <paramref name="appRoot"/> (FUNCTIONS_APP_ROOT_PATH) or else in <paramref name="workingDirectory"/>
+    /// and its parents; <paramref name="overrideValue"/> (<see cref="MaxEventBatchSizeOverride"/>, when set) wins over it.
+    /// </summary>
+    public static HostJsonSettings Load(string? appRoot, string workingDirectory, string? overrideValue = null)
     {
         var path = Find(appRoot, workingDirectory);
         JsonDocument document;
@@ -41,9 +54,22 @@ internal sealed record HostJsonSettings(string Path, int MaxEventBatchSize)
                 }
             }
 
+            var source = "extensions.eventHubs.maxEventBatchSize";
+            if (!string.IsNullOrEmpty(overrideValue))
+            {
+                if (!int.TryParse(overrideValue, System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out max) || max < 1)
+                {
+                    throw new InvalidOperationException($"{MaxEventBatchSizeOverride} must be a whole number of at least 1, found '{overrideValue}'.");
+                }
+
+                source = MaxEventBatchSizeOverride;
+            }
+
             return new EnvelopeBudget(max).Problem is { } problem
-                ? throw new InvalidOperationException($"{path}: {problem}")
-                : new HostJsonSettings(path, max);
+                ? throw new InvalidOperationException(source == MaxEventBatchSizeOverride
+                    ? $"{MaxEventBatchSizeOverride} (the app setting over {path}): {problem}"
+                    : $"{path}: {problem}")
+                : new HostJsonSettings(path, max, source);
         }
     }
 

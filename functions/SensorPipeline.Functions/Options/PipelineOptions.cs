@@ -52,8 +52,7 @@ internal sealed class PipelineOptions
     /// <summary>
     /// How the newest-wins write to <c>devices</c> is guarded. Default <see cref="DeviceWriteMode.Patch"/>: one atomic
     /// patch with a filter predicate — one round trip on Cosmos DB. <see cref="DeviceWriteMode.ReadReplace"/>: a point
-    /// read and an ETag-conditioned replace — two round trips, but the local stand-in evaluates filter predicates about
-    /// ten times slower than a point operation, so local runs use it.
+    /// read and an ETag-conditioned replace — two round trips.
     /// </summary>
     public DeviceWriteMode DeviceWrite { get; set; } = DeviceWriteMode.Patch;
 

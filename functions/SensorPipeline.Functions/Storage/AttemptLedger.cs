@@ -26,7 +26,7 @@ namespace SensorPipeline.Functions.Storage;
 /// (it may be heading for the host's timeout, which would end it unrecorded), and once on the success that follows.
 /// </para>
 /// A ledger the store refuses (the store is down: the very failure being counted) never fails the invocation: the count
-/// carries on in memory and the host's own retry count, and the write is tried again on the next failure.
+/// carries on in memory, and the write is tried again on the next failure.
 /// </summary>
 internal sealed class AttemptLedger(StoreContainers containers, StoreRetry retry, DocumentWriter writer, ILogger<AttemptLedger> logger)
 {

@@ -64,8 +64,7 @@ internal sealed partial class DeviceStateGuard(StoreRetry retry, StoreCanary can
         var operations = PatchFor(latest, document.Span);
         var patchOptions = new PatchItemRequestOptions
         {
-            // The version key is fixed-width digits and '.', so inlining it cannot break the SQL text; the property is
-            // lowercase because the local stand-in only understands lowercase names in filter predicates. A stored document
+            // The version key is fixed-width digits and '.', so inlining it cannot break the SQL text. A stored document
             // without a string version (written by something else) is older than any reading — as ReadReplace decides —
             // since "undefined < string" is undefined in Cosmos DB SQL and would otherwise block the device forever.
             FilterPredicate = $"FROM c WHERE NOT IS_STRING(c.{DeviceStateWriter.VersionProperty}) OR c.{DeviceStateWriter.VersionProperty} < '{latest.Version}'",

@@ -41,32 +41,7 @@ internal sealed class StraddleReconciler(DocumentWriter writer, IOptions<Pipelin
             return null;
         }
 
-        var liveFromAgeMs = (long)(_maxAge - _window).TotalMilliseconds;
-        List<(string Id, PartitionKey Key)>? nearBoundary = null;
-        List<(string Id, PartitionKey Key)>? stale = null;
-        for (var i = 0; i < result.Pending.Count; i++)
-        {
-            var document = result.Pending[i];
-            if (!stored[i])
-            {
-                continue;
-            }
-
-            if (document.Target == DocumentTarget.Live)
-            {
-                // Only a fresh copy within the window of the max age can have a stale twin enqueued before it.
-                if (nowMs - document.EnqueuedUnixMs > liveFromAgeMs)
-                {
-                    (nearBoundary ??= []).Add((document.Id, new PartitionKey(document.DeviceId)));
-                }
-            }
-            else
-            {
-                // Every stale copy: its live twin may have been written long ago, when it was fresh.
-                (stale ??= []).Add((document.Id, new PartitionKey(document.DeviceId)));
-            }
-        }
-
+        var (nearBoundary, stale) = Candidates(result, stored, nowMs);
         if (nearBoundary is null && stale is null)
         {
             return null;
@@ -82,9 +57,20 @@ internal sealed class StraddleReconciler(DocumentWriter writer, IOptions<Pipelin
             return null;
         }
 
-        // Both kinds of hit remove the archive copy under the reading's id: the live copy's twin, or the stale copy itself.
-        var deletes = new Dictionary<string, string>(StringComparer.Ordinal);
-        var redundant = new bool[result.Pending.Count];
+        var (deletes, liveAlready) = Redundant(result, stored, live, archived);
+        var parallel = new ParallelOptions { MaxDegreeOfParallelism = containers.Parallelism(deletes.Count, pointParallelism), CancellationToken = cancellationToken };
+        await Parallel.ForEachAsync(deletes, parallel, async (delete, token) =>
+            await writer.DeleteIfExistsAsync(containers.Archive, delete.Value, delete.Key, token));
+        return liveAlready;
+    }
+
+    /// <summary>The stored documents that may have a twin in the other container: a live copy within the window of the
+    /// max age (its stale twin may be archived), and every stale copy (its live twin may have been written long ago).</summary>
+    private (List<(string Id, PartitionKey Key)>? NearBoundary, List<(string Id, PartitionKey Key)>? Stale) Candidates(ProcessResult result, bool[] stored, long nowMs)
+    {
+        var liveFromAgeMs = (long)(_maxAge - _window).TotalMilliseconds;
+        List<(string Id, PartitionKey Key)>? nearBoundary = null;
+        List<(string Id, PartitionKey Key)>? stale = null;
         for (var i = 0; i < result.Pending.Count; i++)
         {
             var document = result.Pending[i];
@@ -93,17 +79,35 @@ internal sealed class StraddleReconciler(DocumentWriter writer, IOptions<Pipelin
                 continue;
             }
 
-            var hit = document.Target == DocumentTarget.Live ? archived.Contains(document.Id) : live.Contains(document.Id);
-            if (hit)
+            if (document.Target == DocumentTarget.Archive)
             {
-                deletes.TryAdd(document.Id, document.DeviceId);
-                redundant[i] = document.Target == DocumentTarget.Archive;
+                (stale ??= []).Add((document.Id, new PartitionKey(document.DeviceId)));
+            }
+            else if (nowMs - document.EnqueuedUnixMs > liveFromAgeMs)
+            {
+                (nearBoundary ??= []).Add((document.Id, new PartitionKey(document.DeviceId)));
             }
         }
 
-        var parallel = new ParallelOptions { MaxDegreeOfParallelism = containers.Parallelism(deletes.Count, pointParallelism), CancellationToken = cancellationToken };
-        await Parallel.ForEachAsync(deletes, parallel, async (delete, token) =>
-            await writer.DeleteIfExistsAsync(containers.Archive, delete.Value, delete.Key, token));
-        return redundant;
+        return (nearBoundary, stale);
+    }
+
+    /// <summary>The archive copies to remove (id → device) and which stale documents are live already. Both kinds of
+    /// hit remove the archive copy under the reading's id: the live copy's twin, or the stale copy itself.</summary>
+    private static (Dictionary<string, string> Deletes, bool[] LiveAlready) Redundant(ProcessResult result, bool[] stored, HashSet<string> live, HashSet<string> archived)
+    {
+        var deletes = new Dictionary<string, string>(StringComparer.Ordinal);
+        var liveAlready = new bool[result.Pending.Count];
+        for (var i = 0; i < result.Pending.Count; i++)
+        {
+            var document = result.Pending[i];
+            if (stored[i] && (document.Target == DocumentTarget.Live ? archived.Contains(document.Id) : live.Contains(document.Id)))
+            {
+                deletes.TryAdd(document.Id, document.DeviceId);
+                liveAlready[i] = document.Target == DocumentTarget.Archive;
+            }
+        }
+
+        return (deletes, liveAlready);
     }
 }

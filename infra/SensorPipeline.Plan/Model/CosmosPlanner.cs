@@ -42,9 +42,12 @@ internal static class CosmosPlanner
             Autoscale("deadletters", 0, 0, autoscalePrice, book),
         };
         var storageGb = readingsGb + devicesGb;
-        var logRows = request.Rate * (1 + deviceWrites);
-        var requestLog = logRows * costs.RequestLogRowBytes * 3600 / 1e9 * book.Price("logAnalytics.analyticsGb");
-        return new CosmosPlan(containers, storageGb, storageGb * book.Price("cosmos.storage.gbMonth") / Hours, requestLog);
+        // What the diagnostic logs see: a request per upsert and patch; a (partition key, operation) pair per second per
+        // device that wrote, at most once a second each (PartitionKeyRUConsumption aggregates per second).
+        var requests = new CosmosRequests(
+            request.Rate * (1 + deviceWrites),
+            Math.Min(request.Devices, request.Rate) + Math.Min(request.Devices, request.Rate * deviceWrites));
+        return new CosmosPlan(containers, storageGb, storageGb * book.Price("cosmos.storage.gbMonth") / Hours, requests);
     }
 
     private static double Multiplier(PlanRequest request, PriceBook book) =>

@@ -15,7 +15,7 @@ internal sealed record EventHubsPlan(
 /// <summary>One Cosmos DB container: its demand and what is deployed for it (Kind: manual RU/s, or autoscale to DeployedRu).</summary>
 internal sealed record ContainerPlan(string Name, double DemandRu, string Kind, int DeployedRu, int PhysicalPartitions, double StorageGb, double CostPerHour, string? Note);
 
-internal sealed record CosmosPlan(IReadOnlyList<ContainerPlan> Containers, double StorageGb, double StorageCostPerHour, double RequestLogCostPerHourIfOn)
+internal sealed record CosmosPlan(IReadOnlyList<ContainerPlan> Containers, double StorageGb, double StorageCostPerHour, CosmosRequests Requests)
 {
     public double ThroughputCostPerHour => Containers.Sum(c => c.CostPerHour);
     public ContainerPlan Container(string name) => Containers.Single(c => c.Name == name);
@@ -41,6 +41,17 @@ internal sealed record FunctionsPlan(int InstanceMemoryMB, double CoresPerInstan
 
 internal sealed record SmallPlan(string Demand, double CostPerHour);
 
+/// <summary>One diagnostic log category: whether the plan's profile sends it, the rows it produces and what they cost.</summary>
+internal sealed record LogCategoryPlan(string Resource, string Category, bool On, double RowsPerHour, double CostPerHour, string Rows);
+
+internal sealed record DiagnosticsPlan(IReadOnlyList<LogCategoryPlan> Categories)
+{
+    /// <summary>The categories the profile sends: part of the total.</summary>
+    public double OnCostPerHour => Categories.Where(c => c.On).Sum(c => c.CostPerHour);
+
+    public LogCategoryPlan Category(string name) => Categories.Single(c => c.Category == name);
+}
+
 /// <summary>The whole plan: every component, the totals and the targets.</summary>
 internal sealed record PlanResult(
     PlanRequest Request,
@@ -49,6 +60,7 @@ internal sealed record PlanResult(
     FunctionsPlan Functions,
     SmallPlan Checkpoints,
     SmallPlan Telemetry,
+    DiagnosticsPlan Diagnostics,
     double HostCpuMicros)
 {
     public double FunctionsCostPerHour => Functions.InstanceCostPerHour + Functions.ExecutionsCostPerHour;
@@ -56,7 +68,7 @@ internal sealed record PlanResult(
     /// <summary>Functions + Storage + App Insights: the part the reference write-up priced ($5.54/h).</summary>
     public double FunctionsStorageInsightsPerHour => FunctionsCostPerHour + Checkpoints.CostPerHour + Telemetry.CostPerHour;
 
-    public double TotalPerHour => EventHubs.CostPerHour + Cosmos.ThroughputCostPerHour + Cosmos.StorageCostPerHour + FunctionsStorageInsightsPerHour;
+    public double TotalPerHour => EventHubs.CostPerHour + Cosmos.ThroughputCostPerHour + Cosmos.StorageCostPerHour + FunctionsStorageInsightsPerHour + Diagnostics.OnCostPerHour;
 
     public double PerMillionReadings => TotalPerHour / (Request.Rate * 3600 / 1e6);
 

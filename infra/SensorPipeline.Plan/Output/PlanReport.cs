@@ -35,8 +35,10 @@ internal static class PlanReport
         o.WriteLine();
         Sensitivity(plan, sensitivity).WriteTo(o);
         o.WriteLine();
+        DiagnosticLogs(plan, book).WriteTo(o);
+        o.WriteLine();
         Settings(o, plan);
-        Notes(o, plan, book);
+        Notes(o, plan, book, costs);
     }
 
     private static Table Components(PlanResult plan, PriceBook book)
@@ -72,7 +74,21 @@ internal static class PlanReport
         t.Add("Functions executions", $"{fn.InvocationsPerSecond * 3600 / 1e6:N2} M/h", "-", "-", Money(fn.ExecutionsCostPerHour, "functions.flex.millionExecutions"), Share(fn.ExecutionsCostPerHour));
         t.Add("Storage: checkpoints, ownership", plan.Checkpoints.Demand, "Standard LRS, Hot", "-", Money(plan.Checkpoints.CostPerHour, "storage.hot.otherTenThousand"), Share(plan.Checkpoints.CostPerHour));
         t.Add("App Insights (handler + host)", plan.Telemetry.Demand, "Analytics logs", "-", Money(plan.Telemetry.CostPerHour, "logAnalytics.analyticsGb"), Share(plan.Telemetry.CostPerHour));
-        t.Add("Cosmos DB request log", "a row per request", "off", "-", "0.00", Share(0));
+        var logs = plan.Diagnostics;
+        t.Add("Diagnostic logs sent (audit)", $"{logs.Categories.Where(c => c.On).Sum(c => c.RowsPerHour):N0} rows/h",
+            $"{logs.Categories.Count(c => c.On)} of {logs.Categories.Count} categories", "-", Money(logs.OnCostPerHour, "logAnalytics.analyticsGb"), Share(logs.OnCostPerHour));
+        return t;
+    }
+
+    private static Table DiagnosticLogs(PlanResult plan, PriceBook book)
+    {
+        var t = new Table("diagnostic log", "sent", "rows", "rows/h", "$/h");
+        var star = book.IsVerified("logAnalytics.analyticsGb") ? "" : "*";
+        foreach (var c in plan.Diagnostics.Categories)
+        {
+            t.Add($"{c.Resource}: {c.Category}", c.On ? "on" : "off", c.Rows, $"{c.RowsPerHour:N0}", $"{c.CostPerHour:N2}{star}{(c.On ? "" : " if on")}");
+        }
+
         return t;
     }
 
@@ -117,11 +133,11 @@ internal static class PlanReport
         }
     }
 
-    private static void Notes(TextWriter o, PlanResult plan, PriceBook book)
+    private static void Notes(TextWriter o, PlanResult plan, PriceBook book, ReadingCosts costs)
     {
         var notes = plan.Cosmos.Containers.Where(c => c.Note is not null).Select(c => $"Cosmos DB {c.Name}: {c.Note}").ToList();
         if (plan.Functions.Note is not null) notes.Add($"Functions: {plan.Functions.Note}");
-        notes.Add($"Cosmos DB request log (DataPlaneRequests) is off: on, it would add ${plan.Cosmos.RequestLogCostPerHourIfOn:N2}/h (a Log Analytics row per request).");
+        notes.Add($"diagnostic logs: a row of {costs.RequestLogRowBytes:N0} B (assumed: _BilledSize in the workspace gives the real one) at the Log Analytics price; the per-request ones stay off (COSMOS_REQUEST_LOGS, COSMOS_PARTITION_KEY_LOGS, STORAGE_REQUEST_LOGS), on they would add ${plan.Diagnostics.Categories.Where(c => !c.On).Sum(c => c.CostPerHour):N2}/h.");
         notes.Add($"batching: {plan.Functions.Batching.MaxEventBatchSize} events per invocation, filled for up to {plan.Functions.Batching.MaxWaitTime.TotalSeconds:0.#} s per hop; target-based scaling asks one instance per {plan.Functions.Batching.TargetUnprocessedEventThreshold} unprocessed events.");
         o.WriteLine();
         foreach (var n in notes)

@@ -15,7 +15,8 @@ internal static class ProfileSettings
     [
         "PIPELINE_PROFILE", "EVENTHUBS_SKU", "EVENTHUBS_CAPACITY", "EVENTHUBS_MAX_THROUGHPUT_UNITS", "EVENTHUBS_PARTITION_COUNT",
         "COSMOS_THROUGHPUT_MODE", "COSMOS_READINGS_THROUGHPUT", "COSMOS_DEVICES_THROUGHPUT", "COSMOS_ARCHIVE_AUTOSCALE_MAX",
-        "COSMOS_DEADLETTERS_AUTOSCALE_MAX", "COSMOS_ZONE_REDUNDANT", "COSMOS_REQUEST_LOGS", "READINGS_TTL_SECONDS",
+        "COSMOS_DEADLETTERS_AUTOSCALE_MAX", "COSMOS_ZONE_REDUNDANT", "COSMOS_REQUEST_LOGS", "COSMOS_PARTITION_KEY_LOGS",
+        "STORAGE_REQUEST_LOGS", "READINGS_TTL_SECONDS",
         "FUNCTIONS_INSTANCE_MEMORY_MB", "FUNCTIONS_MAXIMUM_INSTANCE_COUNT", "FUNCTIONS_ALWAYS_READY_SPLITTER",
         "FUNCTIONS_ALWAYS_READY_WEATHER", "FUNCTIONS_ALWAYS_READY_SEISMIC", "HOST_EVENTHUBS_MAX_EVENT_BATCH_SIZE",
         "HOST_EVENTHUBS_MIN_EVENT_BATCH_SIZE", "HOST_EVENTHUBS_MAX_WAIT_TIME", "HOST_EVENTHUBS_PREFETCH_COUNT",
@@ -44,7 +45,9 @@ internal static class ProfileSettings
             ["COSMOS_ARCHIVE_AUTOSCALE_MAX"] = I(cosmos.Container("archive").DeployedRu),
             ["COSMOS_DEADLETTERS_AUTOSCALE_MAX"] = I(cosmos.Container("deadletters").DeployedRu),
             ["COSMOS_ZONE_REDUNDANT"] = plan.Request.Zones ? "true" : "false",
-            ["COSMOS_REQUEST_LOGS"] = "false",
+            ["COSMOS_REQUEST_LOGS"] = Sent(plan, "DataPlaneRequests"),
+            ["COSMOS_PARTITION_KEY_LOGS"] = Sent(plan, "PartitionKeyRUConsumption"),
+            ["STORAGE_REQUEST_LOGS"] = Sent(plan, "StorageWrite"),
             ["READINGS_TTL_SECONDS"] = plan.Request.RetentionDays > 0 ? I((int)Math.Round(plan.Request.RetentionDays * 86_400)) : "-1",
             ["FUNCTIONS_INSTANCE_MEMORY_MB"] = I(fn.InstanceMemoryMB),
             ["FUNCTIONS_MAXIMUM_INSTANCE_COUNT"] = I(fn.MaximumInstanceCount),
@@ -82,6 +85,8 @@ internal static class ProfileSettings
 
     private static string Demand(string name, double value) =>
         $"# demand {name}={value.ToString("0.###", CultureInfo.InvariantCulture)}";
+
+    private static string Sent(PlanResult plan, string category) => plan.Diagnostics.Category(category).On ? "true" : "false";
 
     private static string I(int value) => value.ToString(CultureInfo.InvariantCulture);
 }

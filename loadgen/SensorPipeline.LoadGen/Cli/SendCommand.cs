@@ -22,6 +22,7 @@ internal static class SendCommand
     private static readonly Option<double?> Rate = new("--rate") { Description = "Target readings per second (default: flat out)." };
     private static readonly Option<TimeSpan?> Duration = new("--duration") { Description = "How long to send (30s, 5m, …).", CustomParser = r => DurationParser.Parse(r) };
     private static readonly Option<long?> Count = new("--count") { Description = "Readings to send." };
+    private static readonly Option<SendTransport> Transport = new("--transport") { Description = "amqp (the official Event Hubs client) or rest (the REST send API); malformed sends are always REST.", DefaultValueFactory = _ => SendTransport.Amqp };
     private static readonly Option<int> Concurrency = new("--concurrency") { Description = "Sends in flight at most.", DefaultValueFactory = _ => 16 };
     private static readonly Option<int> MaxAttempts = new("--max-attempts") { Description = "HTTP attempts per event.", DefaultValueFactory = _ => 6 };
     private static readonly Option<TimeSpan> BaseBackoff = Duration_("--base-backoff", "First retry delay.", TimeSpan.FromMilliseconds(100));
@@ -56,7 +57,7 @@ internal static class SendCommand
     public static void Configure(RootCommand root)
     {
         ArgumentNullException.ThrowIfNull(root);
-        Option[] options = [Connection, Namespace, Hub, Weather, Seismic, Seed, DevicePrefix, ReadingsPerEvent, Rate, Duration, Count, Concurrency,
+        Option[] options = [Connection, Namespace, Hub, Weather, Seismic, Seed, DevicePrefix, ReadingsPerEvent, Rate, Duration, Count, Transport, Concurrency,
             MaxAttempts, BaseBackoff, MaxBackoff, AttemptTimeout, Poison, Oversize, Truncated, OutOfRange, Forged, MalformedSends, ForgedHub, ClockSkew, OversizeBytes, InjectEvery, DuplicateEvery, PauseFunction,
             PauseFor, PauseAfter, DevHost, PauseRoute, ResumeRoute, LedgerPath, ProgressInterval, Grace, Verbose];
         foreach (var option in options)
@@ -88,20 +89,25 @@ internal static class SendCommand
         var logger = provider.GetRequiredService<ILoggerFactory>().CreateLogger("loadgen");
         var (baseAddress, authorization) = Authorization(options, time);
         var senderSettings = new SenderSettings(options.Concurrency, options.MaxAttempts, options.BaseBackoff, options.MaxBackoff, options.AttemptTimeout);
-        using var sender = new EventSender(EventSender.MessagesUriFor(baseAddress, options.Hub), authorization,
+        using var restSender = new EventSender(EventSender.MessagesUriFor(baseAddress, options.Hub), authorization,
             senderSettings, time, logger);
+        using var amqpSender = options.Transport == SendTransport.Amqp
+            ? AmqpEventSender.Create(options.Connection, options.Namespace, options.Hub, senderSettings, time)
+            : null;
+        IEventSender sender = amqpSender is not null ? amqpSender : restSender;
+
         // Forged envelopes bypass the splitter: the same sender settings, another hub (and a token for it).
         var forgedAuthorization = options.Forged > 0 ? Authorization(options.Connection, options.Namespace, options.ForgedHub, time).Authorization : null;
-        using var forgedSender = forgedAuthorization is not null
-            ? new EventSender(EventSender.MessagesUriFor(baseAddress, options.ForgedHub), forgedAuthorization,
-                senderSettings, time, logger)
-            : null;
+        using var forgedSender = forgedAuthorization is null ? null
+            : options.Transport == SendTransport.Amqp
+                ? AmqpEventSender.Create(options.Connection, options.Namespace, options.ForgedHub, senderSettings, time)
+                : (IEventSender)new EventSender(EventSender.MessagesUriFor(baseAddress, options.ForgedHub), forgedAuthorization, senderSettings, time, logger);
         using var controlClient = new HttpClient { Timeout = TimeSpan.FromSeconds(30) };
         var pause = options.PauseFunctions.Count > 0
             ? new PauseController(controlClient, options.DevHost ?? baseAddress, options, time, logger)
             : null;
         var progress = new ProgressLine(Console.Out, live: !Console.IsOutputRedirected);
-        using var runner = new LoadRunner(options, sender, time, logger, progress, pause, forgedSender);
+        using var runner = new LoadRunner(options, sender, time, logger, progress, pause, forgedSender, restSender);
         var result = await runner.RunAsync(cancellationToken);
         (authorization as IDisposable)?.Dispose();
         (forgedAuthorization as IDisposable)?.Dispose();
@@ -127,6 +133,7 @@ internal static class SendCommand
         o.Rate = parse.GetValue(Rate);
         o.Duration = parse.GetValue(Duration);
         o.Count = parse.GetValue(Count);
+        o.Transport = parse.GetValue(Transport);
         o.Concurrency = parse.GetValue(Concurrency);
         o.MaxAttempts = parse.GetValue(MaxAttempts);
         o.BaseBackoff = parse.GetValue(BaseBackoff);

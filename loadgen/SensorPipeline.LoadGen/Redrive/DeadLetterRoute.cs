@@ -25,9 +25,13 @@ internal sealed record RedrivePlan(RedriveHub? Hub, ReadOnlyMemory<byte> Body, s
 /// <item>a whole event (no <c>readingIndex</c>) goes back to the hub its stage reads — the splitter's to the ingestion hub,
 /// a processor's (its envelope, byte for byte) to that processor's hub;</item>
 /// <item>one reading (a <c>readingIndex</c>) holds only the reading's protobuf bytes, no envelope: it goes to the
-/// ingestion hub as a batch of that one reading, so the splitter validates and routes it as it would any reading;</item>
-/// <item>a store refusal (stage <c>…-store</c>) holds the refused document, not an event, and a reduced dead letter
-/// holds only the first bytes: neither can be re-sent.</item>
+/// ingestion hub as a batch of that one reading, so the splitter validates and routes it as it would any reading — a
+/// store refusal (stage <c>…-store</c>) too: it holds the refused document's reading, and the pipeline writes the
+/// document again, the device's state through its guard;</item>
+/// <item>a <c>many-invalid-readings</c> letter holds only the event's invalid readings as one batch (its valid ones were
+/// forwarded): it goes back whole to the ingestion hub, and no reading is forwarded twice;</item>
+/// <item>a store refusal dead-lettered before refusals kept their reading holds the refused JSON document, and a reduced
+/// dead letter only the first bytes: neither can be re-sent.</item>
 /// </list>
 /// </summary>
 internal static class DeadLetterRoute
@@ -39,6 +43,9 @@ internal static class DeadLetterRoute
         ["seismic-processor"] = RedriveHub.Seismic,
     };
 
+    /// <summary>The suffix of a processor's store-refusal stage (functions' ProcessorFunction).</summary>
+    private const string StoreSuffix = "-store";
+
     public static RedrivePlan Plan(string stage, int? readingIndex, bool reduced, ReadOnlyMemory<byte> payload)
     {
         ArgumentNullException.ThrowIfNull(stage);
@@ -47,20 +54,23 @@ internal static class DeadLetterRoute
             return RedrivePlan.Skipped("stored reduced (only its first bytes were kept): match payloadSha256 against a copy kept elsewhere");
         }
 
-        if (stage.EndsWith("-store", StringComparison.Ordinal))
+        var storeRefusal = stage.EndsWith(StoreSuffix, StringComparison.Ordinal);
+        if (storeRefusal && payload.Span is [(byte)'{', ..])
         {
-            return RedrivePlan.Skipped("a document the store refused, not an event: nothing to re-send to a hub");
+            // A protobuf reading never starts with '{' (field 15, wire type 3: a group, which readings.proto has not).
+            return RedrivePlan.Skipped("holds the refused JSON document (dead-lettered before store refusals kept their reading): nothing to re-send to a hub");
         }
 
+        var processorStage = storeRefusal ? stage[..^StoreSuffix.Length] : stage;
         RedriveHub? hub = stage == Splitter.Stage ? RedriveHub.Ingestion
-            : ProcessorStages.TryGetValue(stage, out var processor) ? processor
+            : ProcessorStages.TryGetValue(processorStage, out var processor) ? processor
             : null;
         if (hub is null)
         {
             return RedrivePlan.Skipped($"unknown stage '{stage}'");
         }
 
-        return readingIndex is null ? RedrivePlan.Send(hub.Value, payload) : RedrivePlan.Send(RedriveHub.Ingestion, AsBatchOfOne(payload.Span));
+        return readingIndex is null && !storeRefusal ? RedrivePlan.Send(hub.Value, payload) : RedrivePlan.Send(RedriveHub.Ingestion, AsBatchOfOne(payload.Span));
     }
 
     /// <summary>The ingestion format (readings.proto: <c>ReadingBatch { repeated Reading readings = 1; }</c>) around the

@@ -24,7 +24,7 @@ internal sealed partial class LoadRunner
                 {
                     // Progress checkpoint: everything below the watermark is resolved, so an interrupted run can
                     // still be verified up to here. Not complete until the final write in RunAsync.
-                    var snapshot = _tracker.Snapshot(_sender.MessagesUri.ToString(), _options.Seed, startedAt, _time.GetUtcNow(), now, complete: false);
+                    var snapshot = _tracker.Snapshot(_sender.Target.ToString(), _options.Seed, startedAt, _time.GetUtcNow(), now, complete: false);
                     await LedgerFile.WriteAsync(path, snapshot, cancellationToken);
                 }
             }

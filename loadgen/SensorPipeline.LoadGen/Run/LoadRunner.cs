@@ -21,12 +21,13 @@ internal sealed record RunResult(RunLedger Ledger, RunCounters Counters, TimeSpa
 internal sealed partial class LoadRunner : IDisposable
 {
     private readonly SendOptions _options;
-    private readonly EventSender _sender;
+    private readonly IEventSender _sender;
     private readonly TimeProvider _time;
     private readonly ILogger _logger;
     private readonly ProgressLine _progress;
     private readonly PauseController? _pause;
-    private readonly EventSender? _forgedSender;
+    private readonly IEventSender? _forgedSender;
+    private readonly EventSender? _restSender;
     private readonly DeviceFleet _fleet;
     private readonly EventPacker _packer;
     private readonly LedgerTracker _tracker;
@@ -39,9 +40,10 @@ internal sealed partial class LoadRunner : IDisposable
     private int _injectedSoFar;
     private int _malformedSoFar;
 
-    // forgedSender sends Forged envelopes to their processor hub; required when forged ones are asked for.
-    public LoadRunner(SendOptions options, EventSender sender, TimeProvider time, ILogger logger, ProgressLine progress, PauseController? pause,
-        EventSender? forgedSender = null)
+    // forgedSender sends Forged envelopes to their processor hub; required when forged ones are asked for. restSender
+    // sends the malformed requests (they are REST requests whatever the transport); required when they are asked for.
+    public LoadRunner(SendOptions options, IEventSender sender, TimeProvider time, ILogger logger, ProgressLine progress, PauseController? pause,
+        IEventSender? forgedSender = null, EventSender? restSender = null)
     {
         _options = options ?? throw new ArgumentNullException(nameof(options));
         _sender = sender ?? throw new ArgumentNullException(nameof(sender));
@@ -50,9 +52,15 @@ internal sealed partial class LoadRunner : IDisposable
         _progress = progress ?? throw new ArgumentNullException(nameof(progress));
         _pause = pause;
         _forgedSender = forgedSender;
+        _restSender = restSender ?? sender as EventSender;
         if (options.Forged > 0 && forgedSender is null)
         {
             throw new ArgumentException("Forged envelopes need a sender for their processor hub.", nameof(forgedSender));
+        }
+
+        if (options.MalformedSends > 0 && _restSender is null)
+        {
+            throw new ArgumentException("Malformed sends need a REST sender.", nameof(restSender));
         }
 
         _fleet = new DeviceFleet(options.Weather, options.Seismic, options.Seed, options.DevicePrefix);
@@ -122,7 +130,7 @@ internal sealed partial class LoadRunner : IDisposable
         await reporter;
         _progress.Finish();
 
-        var ledger = _tracker.Snapshot(_sender.MessagesUri.ToString(), _options.Seed, startedAt, _time.GetUtcNow(), elapsed,
+        var ledger = _tracker.Snapshot(_sender.Target.ToString(), _options.Seed, startedAt, _time.GetUtcNow(), elapsed,
             complete: !interrupted && _failure is null, Environment.CpuUsage.TotalTime - cpuAtStart);
         if (_pause?.Episode is { } episode)
         {
@@ -278,7 +286,7 @@ internal sealed partial class LoadRunner : IDisposable
             var (content, authorize, expected, name) = MalformedSends.Build(Interlocked.Increment(ref _malformedSoFar));
             using (content)
             {
-                var status = await _sender.ProbeAsync(content, authorize, sendToken);
+                var status = await _restSender!.ProbeAsync(content, authorize, sendToken);
                 var refused = expected.Contains(status);
                 _tracker.RecordMalformed(refused);
                 if (!refused)

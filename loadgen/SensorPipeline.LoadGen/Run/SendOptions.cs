@@ -44,6 +44,11 @@ internal sealed class SendOptions
     /// <summary>Readings to send [--count]; the last event may be smaller. Default unset (until --duration, or Ctrl+C).</summary>
     public long? Count { get; set; }
 
+    /// <summary>How events travel [--transport]: <see cref="SendTransport.Amqp"/> (the official Event Hubs client, one
+    /// connection) or <see cref="SendTransport.Rest"/> (the REST send API over pooled HTTP connections). Default Amqp.
+    /// Malformed sends are REST requests either way.</summary>
+    public SendTransport Transport { get; set; } = SendTransport.Amqp;
+
     /// <summary>Sends in flight at most [--concurrency], 1..1,024; also the HTTP connection pool size. Default 16.</summary>
     public int Concurrency { get; set; } = 16;
 
@@ -124,4 +129,14 @@ internal sealed class SendOptions
 
     /// <summary>On Ctrl+C, how long in-flight sends may finish before they are abandoned [--grace]. Default 10 s.</summary>
     public TimeSpan Grace { get; set; } = TimeSpan.FromSeconds(10);
+}
+
+/// <summary>How loadgen sends events.</summary>
+public enum SendTransport
+{
+    /// <summary>AMQP 1.0 with the official Event Hubs client.</summary>
+    Amqp,
+
+    /// <summary>The Event Hubs REST send API.</summary>
+    Rest,
 }

@@ -11,7 +11,7 @@ namespace SensorPipeline.LoadGen.Sending;
 /// a new connection per event is an order of magnitude slower). Retries only what can pass on a second try —
 /// connection failures, timeouts, 408, 429 and 5xx — with capped exponential backoff and jitter.
 /// </summary>
-internal sealed class EventSender : IDisposable
+internal sealed class EventSender : IEventSender
 {
     private static readonly MediaTypeHeaderValue OctetStream = new("application/octet-stream");
 
@@ -44,6 +44,8 @@ internal sealed class EventSender : IDisposable
 
     /// <summary>The full URL events are posted to.</summary>
     public Uri MessagesUri => _messagesUri;
+
+    public Uri Target => _messagesUri;
 
     /// <summary>Builds <c>{baseAddress}/{hub}/messages</c>.</summary>
     public static Uri MessagesUriFor(Uri baseAddress, string hub)

@@ -1,0 +1,172 @@
+using Microsoft.Azure.Amqp;
+using Microsoft.Azure.Amqp.Framing;
+using Microsoft.Extensions.Logging;
+
+namespace SensorPipeline.EventHubs.Amqp;
+
+/// <summary>A client's receiver link on a consumer group's partition: sends stored events from the filter's position,
+/// never more than the credit the client granted (its prefetch) and at most <see cref="AmqpOptions.MaxReceiverBatch"/>
+/// per read, so a client that grants no credit holds nothing here. Each message carries x-opt-sequence-number,
+/// x-opt-offset (a string), x-opt-enqueued-time and x-opt-partition-key; with the desired capability
+/// <c>com.microsoft:enable-receiver-runtime-metric</c> also the partition's last-enqueued delivery annotations.</summary>
+internal sealed class OutgoingEvents(EventHubsNamespace eventHubs, EntityAddress address, SendingAmqpLink link, LinkAuthorization authorization, int maxBatch, TimeProvider time, ILogger logger) : IDisposable
+{
+    private const string RuntimeMetric = "com.microsoft:enable-receiver-runtime-metric";
+    private static readonly TimeSpan ReadWait = TimeSpan.FromSeconds(30);
+    private readonly CancellationTokenSource _closed = new();
+    /// <summary>Set when the client granted credit; one pending signal is enough (the loop reads the credit itself).</summary>
+    private readonly SemaphoreSlim _credit = new(0, 1);
+    private long _deliveryTag;
+
+    /// <summary>Where the first event is; refuses a sequence number beyond the partition's end as Event Hubs does.</summary>
+    public static async ValueTask<long> StartOfAsync(EventHubsNamespace eventHubs, EntityAddress address, EventFilter.Position position, CancellationToken cancellationToken)
+    {
+        var p = eventHubs.GetPartitionProperties(address.Hub, address.PartitionId!);
+        var next = p.LastEnqueuedSequenceNumber + 1;
+        switch (position.Kind)
+        {
+            case EventFilter.Kind.Latest:
+                return next;
+            case EventFilter.Kind.Offset:
+                // Offsets are byte positions of events at least one byte long, so "> offset" is ">= offset + 1".
+                return eventHubs.SequenceAtOrAfterOffset(address.Hub, address.PartitionId!, position.Inclusive ? position.Value : position.Value + 1);
+            case EventFilter.Kind.SequenceNumber:
+                var from = position.Inclusive ? position.Value : position.Value + 1;
+                return from <= next
+                    ? Math.Max(from, p.BeginningSequenceNumber)
+                    : throw new AmqpException(new Error
+                    {
+                        Condition = new("com.microsoft:argument-out-of-range"),
+                        Description = $"The supplied sequence number '{position.Value}' is invalid. The last sequence number in the system is '{p.LastEnqueuedSequenceNumber}'.",
+                    });
+            case EventFilter.Kind.EnqueuedTime:
+                return await FirstAfterAsync(eventHubs, address, p.BeginningSequenceNumber, next, DateTimeOffset.FromUnixTimeMilliseconds(position.Value), cancellationToken);
+            default:
+                return p.BeginningSequenceNumber;
+        }
+    }
+
+    public void Start(long from)
+    {
+        link.Closed += (_, _) => Stop();
+        link.RegisterCreditListener((_, _, _) => Signal());
+        _ = RunAsync(from);
+    }
+
+    /// <summary>Binary search over enqueued times (they never decrease within a partition): the first event enqueued after <paramref name="time"/>.</summary>
+    private static async ValueTask<long> FirstAfterAsync(EventHubsNamespace eventHubs, EntityAddress address, long low, long high, DateTimeOffset time, CancellationToken cancellationToken)
+    {
+        while (low < high)
+        {
+            var mid = low + ((high - low) / 2);
+            var e = await eventHubs.ReadAsync(address.Hub, address.PartitionId!, mid, 1, 1, TimeSpan.Zero, cancellationToken);
+            if (e.Count > 0 && e[0].EnqueuedTime <= time)
+            {
+                low = e[0].SequenceNumber + 1;
+            }
+            else
+            {
+                high = mid;
+            }
+        }
+
+        return low;
+    }
+
+    private async Task RunAsync(long next)
+    {
+        var metrics = link.Settings.DesiredCapabilities?.Contains(new Microsoft.Azure.Amqp.Encoding.AmqpSymbol(RuntimeMetric)) == true;
+        try
+        {
+            while (!_closed.IsCancellationRequested)
+            {
+                var credit = (int)Math.Min(link.LinkCredit, (uint)maxBatch);
+                if (credit == 0)
+                {
+                    await _credit.WaitAsync(_closed.Token);
+                    continue;
+                }
+
+                if (!authorization.IsValid())
+                {
+                    link.SafeClose(new AmqpException(AmqpErrorCode.UnauthorizedAccess, $"The token for '{address.Path}' expired and was not renewed on $cbs."));
+                    return;
+                }
+
+                var events = await eventHubs.ReadAsync(address.Hub, address.PartitionId!, next, 1, credit, ReadWait, _closed.Token);
+                foreach (var stored in events)
+                {
+                    var message = AmqpEventCodec.Encode(stored);
+                    if (metrics)
+                    {
+                        AddRuntimeMetrics(message);
+                    }
+
+                    link.SendMessageNoWait(message, NextTag(), AmqpConstants.NullBinary);
+                    next = stored.SequenceNumber + 1;
+                }
+            }
+        }
+        catch (OperationCanceledException) when (_closed.IsCancellationRequested)
+        {
+            // the link closed
+        }
+        catch (Exception e) when (e is AmqpException or InvalidOperationException or ObjectDisposedException)
+        {
+            // The link or connection went away between the credit check and the send.
+            AmqpLog.ReceiverEnded(logger, address.Path, e.Message);
+            link.SafeClose(e);
+        }
+        finally
+        {
+            Dispose();
+        }
+    }
+
+    /// <summary>Disposed by the send loop when it ends (it is the only user of the token and the signal).</summary>
+    public void Dispose()
+    {
+        _closed.Dispose();
+        _credit.Dispose();
+    }
+
+    private void Stop()
+    {
+        try
+        {
+            _closed.Cancel();
+        }
+        catch (ObjectDisposedException)
+        {
+            // the send loop already ended
+        }
+    }
+
+    private void Signal()
+    {
+        try
+        {
+            _credit.Release();
+        }
+        catch (SemaphoreFullException)
+        {
+            // already signalled
+        }
+        catch (ObjectDisposedException)
+        {
+            // the send loop already ended
+        }
+    }
+
+    private void AddRuntimeMetrics(AmqpMessage message)
+    {
+        var p = eventHubs.GetPartitionProperties(address.Hub, address.PartitionId!);
+        var map = message.DeliveryAnnotations.Map;
+        map["last_enqueued_sequence_number"] = p.LastEnqueuedSequenceNumber;
+        map["last_enqueued_offset"] = p.LastEnqueuedOffset.ToString(System.Globalization.CultureInfo.InvariantCulture);
+        map["last_enqueued_time_utc"] = p.LastEnqueuedTime.UtcDateTime;
+        map["runtime_info_retrieval_time_utc"] = time.GetUtcNow().UtcDateTime;
+    }
+
+    private ArraySegment<byte> NextTag() => new(BitConverter.GetBytes(Interlocked.Increment(ref _deliveryTag)));
+}

@@ -1,0 +1,71 @@
+using Microsoft.Azure.Amqp;
+using Microsoft.Azure.Amqp.Framing;
+
+namespace SensorPipeline.EventHubs.Amqp;
+
+/// <summary>The request/response pattern of <c>$cbs</c> and <c>$management</c>: requests arrive on a link to the node,
+/// the answer goes to the client's receiving link named by the request's reply-to, with correlation-id = message-id
+/// and <c>status-code</c> (int) and <c>status-description</c> application properties.</summary>
+internal abstract class RequestNode
+{
+    /// <summary>Requests in flight per request link (they are answered synchronously, so this is small).</summary>
+    private const uint Credit = 16;
+
+    public const string StatusCode = "status-code";
+    public const string StatusDescription = "status-description";
+    public const string ErrorCondition = "error-condition";
+
+    public void AttachRequestLink(ReceivingAmqpLink link, ConnectionState state)
+    {
+        link.RegisterMessageListener(request => OnRequest(link, state, request));
+        link.SetTotalLinkCredit(Credit, applyNow: true, updateAutoFlow: true);
+    }
+
+    /// <summary>The answer's application properties and body; thrown exceptions become a 500.</summary>
+    protected abstract AmqpMessage Answer(AmqpMessage request, ConnectionState state);
+
+    protected static AmqpMessage Reply(int status, string description, object? body = null, string? condition = null)
+    {
+        var reply = body is null ? AmqpMessage.Create() : AmqpMessage.Create(new AmqpValue { Value = body });
+        reply.ApplicationProperties.Map[StatusCode] = status;
+        reply.ApplicationProperties.Map[StatusDescription] = description;
+        if (condition is not null)
+        {
+            reply.ApplicationProperties.Map[ErrorCondition] = new Microsoft.Azure.Amqp.Encoding.AmqpSymbol(condition);
+        }
+
+        return reply;
+    }
+
+    protected static string? Text(AmqpMessage request, string name) =>
+        (request.Sections & SectionFlag.ApplicationProperties) != 0 && request.ApplicationProperties.Map.TryGetValue(name, out object? value)
+            ? value?.ToString()
+            : null;
+
+    private void OnRequest(ReceivingAmqpLink link, ConnectionState state, AmqpMessage request)
+    {
+        using (request)
+        {
+            var replyTo = request.Properties?.ReplyTo?.ToString();
+            if (state.ReplyLink(replyTo) is not { } replyLink)
+            {
+                link.DisposeMessage(request, new Rejected { Error = new Error { Condition = AmqpErrorCode.NotFound, Description = $"No reply link is attached for reply-to '{replyTo}'." } }, true, false);
+                return;
+            }
+
+            AmqpMessage reply;
+            try
+            {
+                reply = Answer(request, state);
+            }
+            catch (Exception e) when (e is FormatException or InvalidCastException or ArgumentException)
+            {
+                reply = Reply(400, e.Message, condition: "com.microsoft:argument-error");
+            }
+
+            reply.Properties.CorrelationId = request.Properties!.MessageId;
+            replyLink.SendMessageNoWait(reply, AmqpConstants.EmptyBinary, AmqpConstants.NullBinary);
+            link.AcceptMessage(request, true, false);
+        }
+    }
+}

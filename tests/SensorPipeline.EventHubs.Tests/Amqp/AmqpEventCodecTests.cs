@@ -1,0 +1,117 @@
+using Azure.Messaging.EventHubs;
+using Microsoft.Azure.Amqp;
+using SensorPipeline.EventHubs.Amqp;
+
+namespace SensorPipeline.EventHubs.Tests.Amqp;
+
+public sealed class AmqpEventCodecTests
+{
+    [Fact]
+    public void DecodeThenEncode_KeepsBodyPropertiesAndSections()
+    {
+        var sent = new EventData("body"u8.ToArray()) { MessageId = "m", CorrelationId = "c", ContentType = "text/plain" };
+        sent.Properties["decimal"] = 1.5m;
+        sent.Properties["datetimeoffset"] = DateTimeOffset.UnixEpoch;
+        sent.Properties["uri"] = new Uri("https://example.com");
+        using var message = ToAmqp(sent);
+        var decoded = Assert.Single(AmqpEventCodec.Decode(message));
+        var stored = new StoredEvent(5, 100, DateTimeOffset.UnixEpoch, "k", decoded.Body, decoded.Properties!, "0") { AmqpEnvelope = decoded.AmqpEnvelope };
+        using var back = AmqpEventCodec.Encode(stored);
+        var bytes = back.GetPayload();
+        Assert.NotEmpty(bytes);
+        Assert.Equal("m", back.Properties.MessageId.ToString());
+        Assert.Equal(1.5m, back.ApplicationProperties.Map["decimal"]);
+    }
+
+    /// <summary>The client's own converter, through its internal type (the wire form it sends).</summary>
+    private static AmqpMessage ToAmqp(EventData e)
+    {
+        var converter = typeof(EventData).Assembly.GetType("Azure.Messaging.EventHubs.Amqp.AmqpMessageConverter")!;
+        var instance = Activator.CreateInstance(converter)!;
+        var method = converter.GetMethods().First(m => m.Name == "CreateMessageFromEvent");
+        var args = method.GetParameters().Select(p => p.ParameterType == typeof(EventData) ? e : (p.HasDefaultValue ? p.DefaultValue : null)).ToArray();
+        var message = (AmqpMessage)method.Invoke(instance, args)!;
+        var payload = message.GetPayload();
+        return AmqpMessage.CreateAmqpStreamMessage(new BufferListStream(payload));
+    }
+}
+
+public sealed class CbsNodeTests
+{
+    private static readonly DateTimeOffset Now = DateTimeOffset.UtcNow;
+
+    private static CbsNode Node() => new(new EventHubs.Http.SasVerifier(Microsoft.Extensions.Options.Options.Create(new EventHubs.Http.SasOptions())), TimeProvider.System);
+
+    [Fact]
+    public void PutToken_Jwt_IsRefusedWith401AndSaysWhy()
+    {
+        var (status, description, condition) = Node().PutToken("put-token", "jwt", "amqp://127.0.0.1/ingestion", "eyJ.e30.", new ConnectionState());
+        Assert.Equal(401, status);
+        Assert.Equal("amqp:unauthorized-access", condition);
+        Assert.Contains("SAS tokens only", description, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void PutToken_ListenOnlySas_AuthorizesReceiversButNotSenders()
+    {
+        var state = new ConnectionState();
+        var token = Clients.SharedAccessSignature.Create("amqps://127.0.0.1/ingestion", "ListenOnly", "LISTEN_ONLY_KEY_VALUE", Now.AddHours(1));
+        Assert.Equal(202, Node().PutToken("put-token", "servicebus.windows.net:sastoken", "amqp://127.0.0.1/ingestion", token, state).Status);
+        Assert.Null(state.Authorize("ingestion/ConsumerGroups/$Default/Partitions/0", EventHubs.Http.SasRights.Listen, Now));
+        Assert.Contains("Listen", state.Authorize("ingestion/Partitions/0", EventHubs.Http.SasRights.Send, Now), StringComparison.Ordinal);
+        Assert.NotNull(state.Authorize("weather", EventHubs.Http.SasRights.Listen, Now));
+    }
+}
+
+public sealed class RecordFormatUpgradeTests : IDisposable
+{
+    private readonly TempDirectory _dir = new();
+
+    public void Dispose() => _dir.Dispose();
+
+    [Fact]
+    public async Task Open_DataWrittenByFormat1_IsRefusedSayingWhatToDo_AndLeftAsItWas()
+    {
+        await (await OpenAsync()).DisposeAsync();
+        var segment = Directory.GetFiles(Path.Combine(_dir.Path, "hub", "0"), "*.log").Single();
+        var bytes = await File.ReadAllBytesAsync(segment);
+        bytes[4] = 1; // the header's format version, as a devhost before the AMQP endpoint wrote it
+        await File.WriteAllBytesAsync(segment, bytes);
+
+        var refused = await Assert.ThrowsAsync<InvalidDataException>(OpenAsync);
+        Assert.Contains("record format 1", refused.Message, StringComparison.Ordinal);
+        Assert.Contains("Delete the data directory's eventhubs folder", refused.Message, StringComparison.Ordinal);
+        Assert.Equal(bytes, await File.ReadAllBytesAsync(segment));
+    }
+
+    private Task<EventHubsNamespace> OpenAsync() => Task.Run(() => EventHubsNamespace.Open(TestData.Config, _dir.Path, new EventLogOptions(), TimeProvider.System));
+}
+
+public sealed class LinkAuthorizationTests
+{
+    [Fact]
+    public void IsValid_UntilTheTokenExpires_AndAgainAfterARefresh()
+    {
+        var time = new SettableTime { Now = DateTimeOffset.UtcNow };
+        var state = new ConnectionState();
+        var verifier = new EventHubs.Http.SasVerifier(Microsoft.Extensions.Options.Options.Create(new EventHubs.Http.SasOptions()));
+        var cbs = new CbsNode(verifier, time);
+        string Token(TimeSpan life) => Clients.SharedAccessSignature.Create("amqps://127.0.0.1/ingestion", Sas.KeyName, Sas.Key, time.Now + life);
+
+        Assert.Equal(202, cbs.PutToken("put-token", "servicebus.windows.net:sastoken", "amqp://127.0.0.1/ingestion", Token(TimeSpan.FromSeconds(60)), state).Status);
+        var link = new LinkAuthorization(state, "ingestion/Partitions/0", EventHubs.Http.SasRights.Send, time);
+        Assert.True(link.IsValid());
+        time.Now += TimeSpan.FromSeconds(61);
+        Assert.False(link.IsValid());
+
+        Assert.Equal(202, cbs.PutToken("put-token", "servicebus.windows.net:sastoken", "amqp://127.0.0.1/ingestion", Token(TimeSpan.FromMinutes(10)), state).Status);
+        Assert.True(link.IsValid());
+    }
+
+    private sealed class SettableTime : TimeProvider
+    {
+        public DateTimeOffset Now { get; set; }
+
+        public override DateTimeOffset GetUtcNow() => Now;
+    }
+}

@@ -1,0 +1,31 @@
+using System.Diagnostics;
+
+namespace SensorPipeline.EventHubs.Tests.Amqp;
+
+/// <summary>The Node Event Hubs SDK (@azure/event-hubs 6.0.4 from npm, root package.json) against devhost's AMQP
+/// endpoint: the node test script tests/eventhubs-js/amqp.test.mjs, run with the devhost connection string. Its own
+/// devhost, so the script may count sequence numbers from 0.</summary>
+public sealed class NodeSdkTests(DevHostFixture fixture) : IClassFixture<DevHostFixture>
+{
+    [Fact]
+    public async Task NodeSdk_PropertiesSendBatchAndSubscribe_RoundTrip()
+    {
+        var root = RepoLayout.Current.Root;
+        Assert.True(Directory.Exists(Path.Combine(root, "node_modules", "@azure", "event-hubs")),
+            "node_modules/@azure/event-hubs is missing: run `npm ci` in the repository root (./pipeline does)");
+        var start = new ProcessStartInfo("node", ["--test", Path.Combine(root, "tests", "eventhubs-js", "amqp.test.mjs")])
+        {
+            WorkingDirectory = root,
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+            UseShellExecute = false,
+        };
+        start.Environment["EVENTHUBS_CONNECTION_STRING"] = AmqpPeer.ConnectionString(fixture.DevHost.BaseAddress);
+        using var node = Process.Start(start)!;
+        var output = node.StandardOutput.ReadToEndAsync();
+        var errors = node.StandardError.ReadToEndAsync();
+        await node.WaitForExitAsync().WaitAsync(TimeSpan.FromMinutes(2));
+        Assert.True(node.ExitCode == 0, $"node --test exited {node.ExitCode}:\n{await output}\n{await errors}");
+        Assert.Contains("# pass 1", await output, StringComparison.Ordinal);
+    }
+}
