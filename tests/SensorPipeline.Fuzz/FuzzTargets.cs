@@ -12,6 +12,7 @@ internal static class FuzzTargets
         HandlerRequestTarget.Target,
         EventHubsBatchTarget.Target,
         EventHubsLogTarget.Target,
+        AmqpMessageTarget.Target,
         CosmosBatchTarget.Target,
         CosmosJsonTarget.Target,
         CosmosSqlTarget.Target,

@@ -28,6 +28,7 @@ internal static partial class SeedCorpus
             ["appinsights-track"] = TrackBodies(),
             ["eventhubs-log"] = EventHubsLogs(),
             ["cosmos-log"] = CosmosLogs(),
+            ["amqp-message"] = AmqpMessages(),
         };
         foreach (var (target, inputs) in seeds)
         {
