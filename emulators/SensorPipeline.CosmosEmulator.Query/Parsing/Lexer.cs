@@ -146,7 +146,13 @@ internal static class Lexer
                 throw SqlQueryException.At(text, start, "Syntax error: '0x' must be followed by hexadecimal digits");
             }
 
-            return new Token(TokenKind.Number, text[start..i], long.Parse(text.AsSpan(hexStart, i - hexStart), NumberStyles.AllowHexSpecifier, CultureInfo.InvariantCulture), start);
+            // More than 16 digits does not fit an Int64 (found by fuzzing: long.Parse threw OverflowException).
+            if (!long.TryParse(text.AsSpan(hexStart, i - hexStart), NumberStyles.AllowHexSpecifier, CultureInfo.InvariantCulture, out var hex))
+            {
+                throw SqlQueryException.At(text, start, "Syntax error: the hexadecimal literal does not fit 64 bits");
+            }
+
+            return new Token(TokenKind.Number, text[start..i], hex, start);
         }
 
         while (i < text.Length && char.IsAsciiDigit(text[i]))

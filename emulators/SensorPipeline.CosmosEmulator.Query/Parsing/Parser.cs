@@ -65,6 +65,11 @@ internal sealed partial class Parser
         var afterFrom = _pos;
         _pos = selectStart;
         var select = SelectClause();
+        if (fromText is null && _aggregates.Count > 0)
+        {
+            // The evaluator aggregates over the documents a FROM reads; without one there are none (found by fuzzing).
+            throw new SqlQueryException("An aggregate without FROM is not supported by this emulator: aggregate over a container (SELECT COUNT(1) FROM c).");
+        }
         if (!Current.IsKeyword("FROM") && Current.Kind != TokenKind.End)
         {
             throw Error($"Syntax error: expected FROM or the end of the query but found {Current.Describe()}");
