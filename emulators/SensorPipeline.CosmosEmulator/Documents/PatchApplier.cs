@@ -47,11 +47,12 @@ internal static class PatchApplier
             var condition = request["condition"] is JsonValue c && c.TryGetValue<string>(out var text) ? text : null;
             return (parsed, condition);
         }
-        catch (InvalidOperationException e)
+        catch (Exception e) when (e is InvalidOperationException or ArgumentException)
         {
-            // JsonNode reads lazily: an 'op' that is not a string, or an escaped lone surrogate, throws this when
-            // read, not a JsonException at parse (found by fuzzing).
-            throw Bad("A patch operation holds a value of the wrong type or a string that is not valid UTF-16: " + e.Message);
+            // JsonNode reads lazily: an 'op' that is not a string, an escaped lone surrogate (InvalidOperationException)
+            // or a key twice in one object (ArgumentException) throws when read, not a JsonException at parse (found
+            // by fuzzing).
+            throw Bad("A patch operation holds a value of the wrong type, a string that is not valid UTF-16 or a duplicate key: " + e.Message);
         }
     }
 
