@@ -19,6 +19,12 @@ internal static class EnvelopeParser
     /// <summary>Parses one line; on success adds its metrics (none for other item types) and returns null, else the reason.</summary>
     public static string? TryParse(ReadOnlyMemory<byte> line, List<ParsedMetric> metrics)
     {
+        // System.Text.Json checks a string's bytes only when it is read, and throws then (found by fuzzing).
+        if (!System.Text.Unicode.Utf8.IsValid(line.Span))
+        {
+            return "not UTF-8";
+        }
+
         JsonDocument document;
         try
         {
@@ -98,18 +104,25 @@ internal static class EnvelopeParser
         foreach (var m in list.EnumerateArray())
         {
             if (!m.TryGetProperty("name", out var name) || name.ValueKind != JsonValueKind.String || string.IsNullOrEmpty(name.GetString())
-                || !m.TryGetProperty("value", out var value) || !value.TryGetDouble(out var sum))
+                || !TryGetNumber(m, "value", out var sum))
             {
                 return "a metric needs 'name' and a numeric 'value'";
             }
 
-            var count = m.TryGetProperty("count", out var c) && c.TryGetInt64(out var n) ? n : 1;
-            var min = m.TryGetProperty("min", out var mn) && mn.TryGetDouble(out var minValue) ? minValue : sum;
-            var max = m.TryGetProperty("max", out var mx) && mx.TryGetDouble(out var maxValue) ? maxValue : sum;
+            var count = m.TryGetProperty("count", out var c) && c.ValueKind == JsonValueKind.Number && c.TryGetInt64(out var n) ? n : 1;
+            var min = TryGetNumber(m, "min", out var minValue) ? minValue : sum;
+            var max = TryGetNumber(m, "max", out var maxValue) ? maxValue : sum;
             metrics.Add(new ParsedMetric(time, name.GetString()!, sum, count, min, max, intervalMs, roleInstance, dimensions));
             added++;
         }
 
         return added == 0 ? "MetricData with an empty 'metrics' array" : null;
+    }
+
+    /// <summary>A numeric property; false when absent or of another type (TryGetDouble throws on a string, found by fuzzing).</summary>
+    private static bool TryGetNumber(JsonElement metric, string name, out double value)
+    {
+        value = 0;
+        return metric.TryGetProperty(name, out var element) && element.ValueKind == JsonValueKind.Number && element.TryGetDouble(out value);
     }
 }
