@@ -32,8 +32,23 @@ internal static class AmqpEventCodec
 
     /// <summary>The events of one transfer: a batch (message format 0x80013700, one Data section per encoded event)
     /// or a single message. A batch's events take the envelope's partition key when they have none of their own.</summary>
-    /// <exception cref="FormatException">The message cannot be stored as sent; the text says why.</exception>
+    /// <exception cref="FormatException">The message cannot be stored as sent, or its sections do not decode; the text
+    /// says why.</exception>
     public static List<EventToAppend> Decode(AmqpMessage message)
+    {
+        try
+        {
+            return DecodeSections(message);
+        }
+        catch (AmqpException e)
+        {
+            // Microsoft.Azure.Amqp decodes a received message's sections only when they are read, here: a malformed one
+            // is the sender's error, rejected like any other (found by fuzzing).
+            throw new FormatException("The message's sections are not valid AMQP: " + e.Message, e);
+        }
+    }
+
+    private static List<EventToAppend> DecodeSections(AmqpMessage message)
     {
         var outerKey = PartitionKeyOf(message);
         if (message.MessageFormat != AmqpConstants.AmqpBatchedMessageFormat)
