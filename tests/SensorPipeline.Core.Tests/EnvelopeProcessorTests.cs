@@ -174,6 +174,24 @@ public partial class EnvelopeProcessorTests
     }
 
     [Fact]
+    public void Process_ReadingWithoutSourceInEnvelopeWithoutSources_DeadLetteredAsUndecodable()
+    {
+        // Found by fuzzing: a source index absent on the wire reads as 0, and an envelope with no source positions has
+        // no source 0. No splitter writes it, but a body on the hub is untrusted: one reading is dead-lettered, never
+        // an exception that fails the whole invocation.
+        var envelope = new ForwardEnvelope { Kind = SensorKind.Weather, ForwardedTimeUnixMs = Now };
+        envelope.Readings.Add(new ForwardedReading { Reading = Builders.Weather("w1", 1) });
+        using var processor = Weather();
+
+        var result = processor.Process([new InputEvent(Text(envelope.ToByteArray()), new Readings.SourcePosition("2", 99, Now))], Now);
+
+        Assert.Empty(result.Pending);
+        var letter = Assert.Single(result.DeadLetters);
+        Assert.Equal(DeadLetterReason.Undecodable, letter.Reason);
+        Assert.Equal(0, letter.ReadingIndex);
+    }
+
+    [Fact]
     public void Process_TextEnvelopeThatIsNotBase64Url_DeadLetteredWholeAsUndecodable()
     {
         using var processor = Weather();

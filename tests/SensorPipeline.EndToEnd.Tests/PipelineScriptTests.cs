@@ -33,7 +33,7 @@ public sealed class PipelineScriptTests : IDisposable
         var (exitCode, output) = await RunAsync("help");
 
         Assert.Equal(0, exitCode);
-        foreach (var command in new[] { "test", "bench", "demo", "chaos", "up", "package", "redrive", "plan" })
+        foreach (var command in new[] { "test", "bench", "demo", "chaos", "up", "package", "redrive", "plan", "fuzz" })
         {
             Assert.Contains($"./pipeline {command}", output, StringComparison.Ordinal);
         }

@@ -40,6 +40,8 @@ public static class ReferenceMatrix
     {
         [("SensorPipeline.CosmosEmulator", "SensorPipeline.CosmosEmulator.Query")] =
             "the Cosmos DB emulator's own SQL engine, a separate project so it is tested and measured without a server",
+        [("SensorPipeline.Fuzz.Tests", "SensorPipeline.Fuzz")] =
+            "the corpus replay runs the fuzz harness's own targets, so each target is defined once for afl++ and for the tests",
         [("SensorPipeline.ApplicationInsights", "SensorPipeline.Core")] =
             "the App Insights sink reads the metric names the handler sends, defined once in the core",
     };

@@ -105,7 +105,9 @@ public static class EnvelopeReader
             }
         }
 
-        return sourceIndex >= 0 && !reading.IsEmpty;
+        // An absent index is 0 on the wire (proto3), which an envelope without sources does not have: checked here, not
+        // only when the field is present.
+        return sourceIndex >= 0 && sourceIndex < sourceCount && !reading.IsEmpty;
     }
 
     /// <summary>Enumerates the encoded ForwardedReading entries (field 3) of a header-checked envelope.</summary>

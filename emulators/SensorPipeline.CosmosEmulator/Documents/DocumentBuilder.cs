@@ -21,6 +21,13 @@ internal static class DocumentBuilder
             throw new StoreException(413, "RequestEntityTooLarge", $"The document is {body.Length} bytes; the limit is {MaxDocumentBytes}.");
         }
 
+        // JSON text is UTF-8, and System.Text.Json checks a string's bytes only when it is read: a document holding
+        // invalid UTF-8 would be stored and fail every query that reads it (found by fuzzing).
+        if (!System.Text.Unicode.Utf8.IsValid(body.Span))
+        {
+            throw new StoreException(400, "BadRequest", "The request body is not valid UTF-8.");
+        }
+
         JsonDocument document;
         try
         {

@@ -1,3 +1,4 @@
+using System.Text.Json;
 using SensorPipeline.CosmosEmulator.Log;
 
 namespace SensorPipeline.CosmosEmulator.Documents;
@@ -5,42 +6,57 @@ namespace SensorPipeline.CosmosEmulator.Documents;
 internal sealed partial class EmulatorStore
 {
     /// <summary>Applies one log record's mutations at start-up (single-threaded; no locks needed yet).</summary>
+    /// <exception cref="InvalidDataException">A resource in the record is not the JSON the store writes (the log names
+    /// the record's file and byte).</exception>
     private void Replay(List<Mutation> mutations)
     {
         foreach (var m in mutations)
         {
-            switch (m.Kind)
+            try
             {
-                case MutationKind.PutDatabase:
-                    _databases.TryAdd(m.Database, new DatabaseState(m.Body.ToArray()));
-                    break;
-                case MutationKind.DeleteDatabase:
-                    _databases.Remove(m.Database);
-                    break;
-                case MutationKind.PutContainer when _databases.TryGetValue(m.Database, out var database):
-                    if (database.Containers.TryGetValue(m.Container, out var existing))
-                    {
-                        existing.Update(m.Body.ToArray());
-                    }
-                    else
-                    {
-                        database.Containers[m.Container] = new ContainerState(m.Database, m.Body.ToArray(), NewBudget()) { RequestedRanges = _options.PartitionKeyRanges };
-                    }
-
-                    break;
-                case MutationKind.DeleteContainer when _databases.TryGetValue(m.Database, out var database):
-                    database.Containers.Remove(m.Container);
-                    break;
-                case MutationKind.PutDocument when ContainerFor(m) is { } container:
-                    container.Put(m.PartitionKey, m.Id, new StoredDocument(m.Body.ToArray(), m.ETag, m.Timestamp, m.TimeToLive));
-                    break;
-                case MutationKind.DeleteDocument when ContainerFor(m) is { } container:
-                    container.Remove(m.PartitionKey, m.Id);
-                    break;
-                default:
-                    // A mutation of a container deleted later in the log: nothing to apply.
-                    break;
+                Apply(m);
             }
+            catch (Exception e) when (e is JsonException or KeyNotFoundException or InvalidOperationException or FormatException)
+            {
+                throw new InvalidDataException($"its {m.Kind} of '{m.Database}/{m.Container}/{m.Id}' holds a resource this emulator did not write ({e.Message})", e);
+            }
+        }
+    }
+
+    /// <summary>Applies one mutation.</summary>
+    private void Apply(in Mutation m)
+    {
+        switch (m.Kind)
+        {
+            case MutationKind.PutDatabase:
+                _databases.TryAdd(m.Database, new DatabaseState(m.Body.ToArray()));
+                break;
+            case MutationKind.DeleteDatabase:
+                _databases.Remove(m.Database);
+                break;
+            case MutationKind.PutContainer when _databases.TryGetValue(m.Database, out var database):
+                if (database.Containers.TryGetValue(m.Container, out var existing))
+                {
+                    existing.Update(m.Body.ToArray());
+                }
+                else
+                {
+                    database.Containers[m.Container] = new ContainerState(m.Database, m.Body.ToArray(), NewBudget()) { RequestedRanges = _options.PartitionKeyRanges };
+                }
+
+                break;
+            case MutationKind.DeleteContainer when _databases.TryGetValue(m.Database, out var database):
+                database.Containers.Remove(m.Container);
+                break;
+            case MutationKind.PutDocument when ContainerFor(m) is { } container:
+                container.Put(m.PartitionKey, m.Id, new StoredDocument(m.Body.ToArray(), m.ETag, m.Timestamp, m.TimeToLive));
+                break;
+            case MutationKind.DeleteDocument when ContainerFor(m) is { } container:
+                container.Remove(m.PartitionKey, m.Id);
+                break;
+            default:
+                // A mutation of a container deleted later in the log: nothing to apply.
+                break;
         }
     }
 

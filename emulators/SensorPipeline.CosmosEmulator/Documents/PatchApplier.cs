@@ -20,6 +20,12 @@ internal static class PatchApplier
     /// <summary>Reads <c>{"operations":[…],"condition":"…"}</c>.</summary>
     public static (List<PatchOperation> Operations, string? Condition) ParseRequest(ReadOnlyMemory<byte> body)
     {
+        // JsonNode checks a string's bytes (property names included) only when it is read (found by fuzzing).
+        if (!System.Text.Unicode.Utf8.IsValid(body.Span))
+        {
+            throw Bad("The patch body is not valid UTF-8.");
+        }
+
         JsonNode? root;
         try
         {
@@ -35,9 +41,18 @@ internal static class PatchApplier
             throw Bad("A patch body needs an 'operations' array.");
         }
 
-        var parsed = ParseOperations(operations);
-        var condition = request["condition"] is JsonValue c && c.TryGetValue<string>(out var text) ? text : null;
-        return (parsed, condition);
+        try
+        {
+            var parsed = ParseOperations(operations);
+            var condition = request["condition"] is JsonValue c && c.TryGetValue<string>(out var text) ? text : null;
+            return (parsed, condition);
+        }
+        catch (InvalidOperationException e)
+        {
+            // JsonNode reads lazily: an 'op' that is not a string, or an escaped lone surrogate, throws this when
+            // read, not a JsonException at parse (found by fuzzing).
+            throw Bad("A patch operation holds a value of the wrong type or a string that is not valid UTF-16: " + e.Message);
+        }
     }
 
     public static List<PatchOperation> ParseOperations(JsonArray operations)

@@ -47,27 +47,49 @@ internal static class MutationCodec
         return record;
     }
 
-    /// <summary>Decodes a record's payload (CRC already checked). Bodies are copied: the caller keeps them.</summary>
-    public static void Decode(ReadOnlySpan<byte> payload, List<Mutation> into)
+    /// <summary>Decodes a record's payload (CRC already checked); false when its fields do not add up to exactly the
+    /// payload (a CRC vouches for the bytes, not for a writer that wrote them wrong): the caller treats the record as
+    /// damaged. Bodies are copied: the caller keeps them.</summary>
+    public static bool TryDecode(ReadOnlySpan<byte> payload, List<Mutation> into)
     {
+        ArgumentNullException.ThrowIfNull(into);
+        if (payload.Length < 2)
+        {
+            return false;
+        }
+
         var count = BinaryPrimitives.ReadUInt16LittleEndian(payload);
         var at = 2;
         for (var i = 0; i < count; i++)
         {
+            if (at >= payload.Length)
+            {
+                return false;
+            }
+
             var kind = (MutationKind)payload[at++];
-            var database = ReadStr(payload, ref at);
-            var container = ReadStr(payload, ref at);
-            var partitionKey = ReadStr(payload, ref at);
-            var id = ReadStr(payload, ref at);
-            var etag = ReadStr(payload, ref at);
+            if (!TryReadStr(payload, ref at, out var database) || !TryReadStr(payload, ref at, out var container)
+                || !TryReadStr(payload, ref at, out var partitionKey) || !TryReadStr(payload, ref at, out var id)
+                || !TryReadStr(payload, ref at, out var etag) || payload.Length - at < 16)
+            {
+                return false;
+            }
+
             var ts = BinaryPrimitives.ReadInt64LittleEndian(payload[at..]);
             var ttl = BinaryPrimitives.ReadInt32LittleEndian(payload[(at + 8)..]);
             var bodyLength = BinaryPrimitives.ReadInt32LittleEndian(payload[(at + 12)..]);
             at += 16;
+            if (bodyLength < 0 || bodyLength > payload.Length - at)
+            {
+                return false;
+            }
+
             var body = payload.Slice(at, bodyLength).ToArray();
             at += bodyLength;
             into.Add(new Mutation(kind, database, container, partitionKey, id, body, etag, ts, ttl == NoTimeToLive ? null : ttl));
         }
+
+        return at == payload.Length;
     }
 
     private static int Str(string value) => 2 + Encoding.UTF8.GetByteCount(value);
@@ -79,11 +101,22 @@ internal static class MutationCodec
         return 2 + written;
     }
 
-    private static string ReadStr(ReadOnlySpan<byte> source, ref int at)
+    private static bool TryReadStr(ReadOnlySpan<byte> source, ref int at, out string value)
     {
+        value = "";
+        if (source.Length - at < 2)
+        {
+            return false;
+        }
+
         var length = BinaryPrimitives.ReadUInt16LittleEndian(source[at..]);
-        var value = Encoding.UTF8.GetString(source.Slice(at + 2, length));
+        if (length > source.Length - at - 2)
+        {
+            return false;
+        }
+
+        value = Encoding.UTF8.GetString(source.Slice(at + 2, length));
         at += 2 + length;
-        return value;
+        return true;
     }
 }

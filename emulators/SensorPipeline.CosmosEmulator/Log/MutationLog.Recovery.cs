@@ -104,11 +104,11 @@ internal sealed partial class MutationLog
             return new Replayed(0, 0, 0, null); // a header torn as the file was created: nothing was ever written after it
         }
 
-        var (valid, records) = ReplayRecords(file, LogFormat.FileHeaderSize, length, apply);
+        var (valid, records) = ReplayRecords(file, path, LogFormat.FileHeaderSize, length, apply);
         return new Replayed(valid, records, LogFormat.FileHeaderSize, LogFormat.DurableMarkOf(header));
     }
 
-    private static (long Valid, long Records) ReplayRecords(Microsoft.Win32.SafeHandles.SafeFileHandle file, long start, long length, Action<List<Mutation>> apply)
+    private static (long Valid, long Records) ReplayRecords(Microsoft.Win32.SafeHandles.SafeFileHandle file, string path, long start, long length, Action<List<Mutation>> apply)
     {
         long valid = start, records = 0;
         var header = new byte[LogFormat.RecordHeaderSize];
@@ -133,9 +133,25 @@ internal sealed partial class MutationLog
                 break;
             }
 
+            // A record whose fields do not add up is damaged like one whose CRC fails: cut past the durable mark,
+            // the start refused before it.
             mutations.Clear();
-            MutationCodec.Decode(span, mutations);
-            apply(mutations);
+            if (!MutationCodec.TryDecode(span, mutations))
+            {
+                break;
+            }
+
+            try
+            {
+                apply(mutations);
+            }
+            catch (InvalidDataException e)
+            {
+                // Intact by its CRC, so not a torn write, and partly applied already: the start is refused.
+                throw new InvalidDataException(
+                    $"{path}: the record at byte {valid} cannot be replayed: {e.Message}. Restore the file from a copy, or move it away to start the emulator empty.", e);
+            }
+
             valid += LogFormat.RecordHeaderSize + payloadLength;
             records++;
         }

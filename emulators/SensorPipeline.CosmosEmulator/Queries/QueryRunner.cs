@@ -35,6 +35,11 @@ internal sealed class QueryRunner(TimeProvider time)
     /// <summary>Parses the body; a syntax error or an unsupported construct is a 400 with the engine's message.</summary>
     public Request Parse(ReadOnlyMemory<byte> body)
     {
+        if (!System.Text.Unicode.Utf8.IsValid(body.Span))
+        {
+            throw new StoreException(400, "BadRequest", "The query body is not valid UTF-8.");
+        }
+
         var document = JsonDocument.Parse(body);
         try
         {
@@ -57,6 +62,12 @@ internal sealed class QueryRunner(TimeProvider time)
             }
 
             return new Request(document, ParseQuery(text.GetString()!), parameters);
+        }
+        catch (InvalidOperationException e)
+        {
+            // GetString checks escaped surrogates only when a string is read (found by fuzzing).
+            document.Dispose();
+            throw new StoreException(400, "BadRequest", "The query body holds a string that is not valid UTF-16: " + e.Message);
         }
         catch
         {

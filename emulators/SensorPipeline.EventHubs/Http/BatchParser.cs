@@ -39,6 +39,12 @@ internal static class BatchParser
         {
             throw new BatchFormatException($"not valid JSON at line {e.LineNumber + 1}, byte {e.BytePositionInLine + 1}", e);
         }
+        catch (InvalidOperationException e)
+        {
+            // Utf8JsonReader checks a string's UTF-8 and escaped surrogates (a lone \ud800) only when the string is read
+            // or compared, and throws this instead of a JsonException (found by fuzzing).
+            throw new BatchFormatException("a string is not valid UTF-8 or UTF-16: " + e.Message, e);
+        }
 
         if (events.Count == 0)
         {

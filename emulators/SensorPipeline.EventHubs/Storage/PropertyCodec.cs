@@ -122,6 +122,62 @@ internal static class PropertyCodec
         return at;
     }
 
+    /// <summary>True when <paramref name="source"/> is exactly one encoded property set whose every length stays inside
+    /// it and whose every tag is known: what <see cref="Read"/> needs to never read out of range. Recovery checks it
+    /// (through <see cref="RecordFormat.Validate"/>), because properties are decoded only when a reader asks.</summary>
+    public static bool IsWellFormed(ReadOnlySpan<byte> source)
+    {
+        if (source.Length < 2)
+        {
+            return false;
+        }
+
+        var count = BinaryPrimitives.ReadUInt16LittleEndian(source);
+        var at = 2;
+        for (var i = 0; i < count; i++)
+        {
+            if (source.Length - at < 3)
+            {
+                return false;
+            }
+
+            at += 2 + BinaryPrimitives.ReadUInt16LittleEndian(source[at..]);
+            if (at >= source.Length)
+            {
+                return false;
+            }
+
+            var length = ValueLength((Tag)source[at], source[(at + 1)..]);
+            if (length < 0 || length > source.Length - at - 1)
+            {
+                return false;
+            }
+
+            at += 1 + (int)length;
+        }
+
+        return at == source.Length;
+    }
+
+    /// <summary>The bytes a value of <paramref name="tag"/> takes at the start of <paramref name="v"/>; -1 when the tag is
+    /// unknown or its length prefix does not fit.</summary>
+    private static long ValueLength(Tag tag, ReadOnlySpan<byte> v) => tag switch
+    {
+        Tag.Null => 0,
+        Tag.Bool or Tag.SByte or Tag.Byte => 1,
+        Tag.Short or Tag.UShort or Tag.Char => 2,
+        Tag.Int or Tag.UInt or Tag.Float => 4,
+        Tag.Long or Tag.Double or Tag.ULong or Tag.TimeSpan => 8,
+        Tag.DateTimeOffset or Tag.DateTime when v.Length >= 8 && BinaryPrimitives.ReadInt64LittleEndian(v) is >= 0 and <= 3_155_378_975_999_999_999 => 8,
+        Tag.Guid => 16,
+        Tag.Decimal when v.Length >= 16 && IsDecimalFlags(BinaryPrimitives.ReadInt32LittleEndian(v[12..])) => 16,
+        Tag.String or Tag.Bytes or Tag.Uri or Tag.Symbol when v.Length >= 4 && BinaryPrimitives.ReadInt32LittleEndian(v) >= 0 => 4L + BinaryPrimitives.ReadInt32LittleEndian(v),
+        _ => -1,
+    };
+
+    /// <summary>A decimal's flags word as <c>new decimal(int[])</c> accepts it: a scale of at most 28 and a sign bit.</summary>
+    private static bool IsDecimalFlags(int flags) => (flags & 0x7F00FFFF) == 0 && ((flags >> 16) & 0xFF) <= 28;
+
     /// <summary>The types AMQP senders add beyond the REST ones.</summary>
     private static (Tag, int) WriteWide(Span<byte> v, object value, string name)
     {

@@ -132,8 +132,10 @@ internal static class RecordFormat
         return RecordHeaderSize + payloadLength;
     }
 
-    /// <summary>Checks the record at the start of <paramref name="source"/>: complete, CRC intact, expected sequence.
-    /// Returns its length, or 0 when it is torn, corrupt or out of sequence (recovery truncates there).</summary>
+    /// <summary>Checks the record at the start of <paramref name="source"/>: complete, CRC intact, expected sequence, and
+    /// its fields adding up to its payload (a CRC vouches for bytes, not for a writer that wrote them wrong).
+    /// Returns its length, or 0 when it is torn, corrupt or out of sequence (recovery cuts there, or refuses to start
+    /// when that is before the durable mark).</summary>
     public static int Validate(ReadOnlySpan<byte> source, long expectedSequence)
     {
         if (source.Length < RecordOverhead)
@@ -149,12 +151,51 @@ internal static class RecordFormat
 
         var payload = source.Slice(RecordHeaderSize, payloadLength);
         if (BinaryPrimitives.ReadUInt32LittleEndian(source[4..]) != Crc32C.Compute(payload)
-            || BinaryPrimitives.ReadInt64LittleEndian(payload) != expectedSequence)
+            || BinaryPrimitives.ReadInt64LittleEndian(payload) != expectedSequence
+            || !FieldsFit(payload))
         {
             return 0;
         }
 
         return RecordHeaderSize + payloadLength;
+    }
+
+    /// <summary>True when the enqueued time is an instant, key, properties, envelope and body lie inside the payload and
+    /// end exactly at its end, and the properties decode: what <see cref="RecordDecoder"/> relies on.</summary>
+    private static bool FieldsFit(ReadOnlySpan<byte> payload)
+    {
+        var ticks = BinaryPrimitives.ReadInt64LittleEndian(payload[8..]);
+        if (ticks < 0 || ticks > DateTime.MaxValue.Ticks)
+        {
+            return false; // the enqueued time must be an instant
+        }
+
+        long at = 16;
+        var keyLength = BinaryPrimitives.ReadInt32LittleEndian(payload[16..]);
+        at += 4 + Math.Max(0, (long)keyLength);
+        if (keyLength < -1 || at + 4 > payload.Length)
+        {
+            return false;
+        }
+
+        var propertiesLength = BinaryPrimitives.ReadInt32LittleEndian(payload[(int)at..]);
+        at += 4;
+        if (propertiesLength < 0 || at + propertiesLength + 4 > payload.Length
+            || (propertiesLength > 0 && !PropertyCodec.IsWellFormed(payload.Slice((int)at, propertiesLength))))
+        {
+            return false;
+        }
+
+        at += propertiesLength;
+        var envelopeLength = BinaryPrimitives.ReadInt32LittleEndian(payload[(int)at..]);
+        at += 4;
+        if (envelopeLength < 0 || at + envelopeLength + 4 > payload.Length)
+        {
+            return false;
+        }
+
+        at += envelopeLength;
+        return BinaryPrimitives.ReadInt32LittleEndian(payload[(int)at..]) == payload.Length - at - 4;
     }
 
     public static int RecordLength(ReadOnlySpan<byte> record) => RecordHeaderSize + BinaryPrimitives.ReadInt32LittleEndian(record);

@@ -58,7 +58,7 @@ internal static partial class InvocationRequestReader
                 start += Advance(parser, window.AsSpan(start, end - start), isFinalBlock: read == 0);
                 if (parser.IsDone)
                 {
-                    return parser.Build(parser.DroppedEvents ? new RequestTooLargeException(total, budget, maxEventBatchSize ?? 0) : null);
+                    return Build(parser, parser.DroppedEvents ? new RequestTooLargeException(total, budget, maxEventBatchSize ?? 0) : null);
                 }
 
                 if (read == 0)
@@ -79,7 +79,7 @@ internal static partial class InvocationRequestReader
         ArgumentNullException.ThrowIfNull(triggerName);
         using var parser = new RequestStreamParser(triggerName);
         Advance(parser, json, isFinalBlock: true);
-        return parser.IsDone ? parser.Build() : throw Truncated(json.Length);
+        return parser.IsDone ? Build(parser) : throw Truncated(json.Length);
     }
 
     private static int Advance(RequestStreamParser parser, ReadOnlySpan<byte> window, bool isFinalBlock)
@@ -88,11 +88,30 @@ internal static partial class InvocationRequestReader
         {
             return parser.Advance(window, isFinalBlock);
         }
-        catch (JsonException e)
+        catch (Exception e) when (e is JsonException or InvalidOperationException)
         {
-            throw new InvalidInvocationException($"The request is not well-formed JSON of the custom-handler shape: {e.Message}", e);
+            throw Malformed(e);
         }
     }
+
+    /// <summary>The request, once the parser is done: the arrays that came as JSON text inside strings are parsed here.</summary>
+    private static InvocationRequest Build(RequestStreamParser parser, RequestTooLargeException? refusal = null)
+    {
+        try
+        {
+            return parser.Build(refusal);
+        }
+        catch (Exception e) when (e is JsonException or InvalidOperationException)
+        {
+            throw Malformed(e);
+        }
+    }
+
+    /// <summary>A 400 for a request that is not JSON of the custom-handler shape. Utf8JsonReader checks a string's UTF-8
+    /// and escaped surrogates only when the string is read (GetString, CopyString, ValueTextEquals), and throws an
+    /// InvalidOperationException for them rather than a JsonException (found by fuzzing).</summary>
+    private static InvalidInvocationException Malformed(Exception e) =>
+        new($"The request is not well-formed JSON of the custom-handler shape: {e.Message}", e);
 
     /// <summary>Moves the unconsumed bytes to the front; doubles the window only when a single piece fills it.</summary>
     private static byte[] MakeRoom(byte[] window, ref int start, ref int end)

@@ -1,0 +1,103 @@
+using Google.Protobuf;
+using Google.Protobuf.WellKnownTypes;
+using SensorPipeline.Core.Readings;
+using SensorPipeline.Core.Splitting;
+using SensorPipeline.Fuzz.Targets;
+using SensorPipeline.Protos;
+
+namespace SensorPipeline.Fuzz;
+
+/// <summary>
+/// Writes each target's seed inputs, made by the real encoders (Google.Protobuf, the splitter, the Functions host's
+/// request writer, the emulators' own log writers, the .NET SDK's batch encoding): <c>seed-*</c> files in
+/// <c>corpus/&lt;target&gt;/</c>. Crash inputs found by afl++ sit beside them as <c>crash-*</c> and are never rewritten.
+/// </summary>
+internal static partial class SeedCorpus
+{
+    public static int Write(string folder)
+    {
+        var seeds = new Dictionary<string, IEnumerable<(string Name, byte[] Bytes)>>
+        {
+            ["reading-batch"] = ReadingBatches(),
+            ["envelope"] = Envelopes(),
+            ["handler-request"] = HandlerRequests(),
+            ["eventhubs-batch"] = EventHubsBatches(),
+            ["cosmos-batch"] = CosmosBatches(),
+            ["cosmos-json"] = CosmosBodies(),
+            ["cosmos-sql"] = CosmosQueries(),
+            ["appinsights-track"] = TrackBodies(),
+            ["eventhubs-log"] = EventHubsLogs(),
+            ["cosmos-log"] = CosmosLogs(),
+            ["amqp-message"] = AmqpMessages(),
+        };
+        foreach (var (target, inputs) in seeds)
+        {
+            var directory = Directory.CreateDirectory(Path.Combine(folder, target)).FullName;
+            foreach (var (name, bytes) in inputs)
+            {
+                File.WriteAllBytes(Path.Combine(directory, "seed-" + name), bytes);
+            }
+        }
+
+        return 0;
+    }
+
+    private static readonly DateTimeOffset ObservedAt = DateTimeOffset.FromUnixTimeMilliseconds(ReadingBatchTarget.NowUnixMs - 2_000);
+
+    internal static Reading Weather(string device, ulong sequence) => new()
+    {
+        DeviceId = device,
+        Kind = SensorKind.Weather,
+        Sequence = sequence,
+        ObservedAt = Timestamp.FromDateTimeOffset(ObservedAt),
+        Location = new Location { Latitude = 47.61, Longitude = -122.33, AltitudeM = 56 },
+        Weather = new WeatherPayload { TemperatureC = 11.5, RelativeHumidityPct = 81, PressureHpa = 1012.4, WindSpeedMps = 4.2, WindDirectionDeg = 220, RainMmph = 0.3 },
+    };
+
+    internal static Reading Seismic(string device, ulong sequence) => new()
+    {
+        DeviceId = device,
+        Kind = SensorKind.Seismic,
+        Sequence = sequence,
+        ObservedAt = Timestamp.FromDateTimeOffset(ObservedAt),
+        Location = new Location { Latitude = 35.68, Longitude = 139.69, AltitudeM = 40 },
+        Seismic = new SeismicPayload { Magnitude = 3.1, DepthKm = 10, PeakGroundAccelerationG = 0.02, AccelerationXMps2 = 0.1, AccelerationYMps2 = -0.2, AccelerationZMps2 = 9.8 },
+    };
+
+    internal static byte[] Batch(params Reading[] readings)
+    {
+        var batch = new ReadingBatch();
+        batch.Readings.Add(readings);
+        return batch.ToByteArray();
+    }
+
+    private static IEnumerable<(string, byte[])> ReadingBatches()
+    {
+        yield return ("weather-one", Batch(Weather("weather-0001", 1)));
+        yield return ("seismic-one", Batch(Seismic("seismic-0001", 1)));
+        yield return ("mixed-three", Batch(Weather("weather-0002", 7), Seismic("seismic-0002", 3), Weather("weather-0003", 1)));
+        var invalid = Weather("weather-0004", 2);
+        invalid.Weather.TemperatureC = double.NaN;
+        yield return ("one-invalid", Batch(Weather("weather-0005", 1), invalid));
+    }
+
+    /// <summary>The binary envelopes the real splitter forwards for the reading batches (the target wraps them in
+    /// their text form), and one in its text form as it travels.</summary>
+    private static IEnumerable<(string, byte[])> Envelopes()
+    {
+        var source = new Core.Readings.SourcePosition("3", 1234, ReadingBatchTarget.NowUnixMs - 1_000);
+        var result = new Splitter().Split([new InputEvent(Batch(Weather("weather-0002", 7), Seismic("seismic-0002", 3), Weather("weather-0003", 1)), source)],
+            ReadingBatchTarget.NowUnixMs);
+        yield return ("weather-two", Binary(result.Weather[0]));
+        yield return ("seismic-one", Binary(result.Seismic[0]));
+        yield return ("weather-two-text", result.Weather[0].ToArray());
+    }
+
+    private static byte[] Binary(ReadOnlyMemory<byte> text)
+    {
+        var envelope = new byte[EnvelopeText.MaxDecodedLength(text.Span)];
+        return EnvelopeText.TryDecode(text.Span, envelope, out var written)
+            ? envelope[..written]
+            : throw new InvalidOperationException("the splitter wrote an envelope that does not decode");
+    }
+}

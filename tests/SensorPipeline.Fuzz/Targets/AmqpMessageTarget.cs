@@ -1,0 +1,47 @@
+using Microsoft.Azure.Amqp;
+using SensorPipeline.EventHubs;
+using SensorPipeline.EventHubs.Amqp;
+using SensorPipeline.EventHubs.Storage;
+
+namespace SensorPipeline.Fuzz.Targets;
+
+/// <summary>
+/// A transfer's message through the Event Hubs emulator's AMQP send path: the sections as Microsoft.Azure.Amqp reads
+/// them from the wire, then <see cref="AmqpEventCodec.Decode"/> (single message or a batch of encoded events, body
+/// kinds, application properties, the envelope it stores), and each event back through
+/// <see cref="AmqpEventCodec.Encode"/> as a receiver would get it. The input's first byte is a mode: bit 0 marks the
+/// message as a batch (format 0x80013700). Refusals are what the link answers with a rejected outcome:
+/// <see cref="FormatException"/> and <see cref="ArgumentException"/>.
+/// </summary>
+internal static class AmqpMessageTarget
+{
+    public static FuzzTarget Target { get; } = new("amqp-message",
+        "Event Hubs emulator's AMQP endpoint: a transfer's message sections through AmqpEventCodec.Decode (batches, bodies, properties, envelope) and back through Encode",
+        Run,
+        typeof(FormatException), typeof(ArgumentException));
+
+    private static void Run(byte[] input)
+    {
+        if (input.Length == 0)
+        {
+            return;
+        }
+
+        using var message = AmqpMessage.CreateAmqpStreamMessage(new BufferListStream([new ArraySegment<byte>(input, 1, input.Length - 1)]));
+        if ((input[0] & 1) != 0)
+        {
+            message.MessageFormat = AmqpConstants.AmqpBatchedMessageFormat;
+        }
+
+        var sequence = 0L;
+        foreach (var e in AmqpEventCodec.Decode(message))
+        {
+            var stored = new StoredEvent(sequence++, 0, DateTimeOffset.UnixEpoch, e.PartitionKey, e.Body, e.Properties ?? EncodedProperties.Empty, "0")
+            {
+                AmqpEnvelope = e.AmqpEnvelope,
+            };
+            using var back = AmqpEventCodec.Encode(stored);
+            _ = back.GetPayload();
+        }
+    }
+}
