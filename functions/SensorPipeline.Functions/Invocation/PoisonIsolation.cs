@@ -88,13 +88,17 @@ internal sealed class PoisonIsolation(AttemptLedger ledger, DeadLetterStore dead
     }
 
     /// <summary>
-    /// A failure that may be an event's: not the store's (unavailable, or refusing a known-good write too — never the
-    /// data's fault; retried forever, checkpoint held), not the request's shape, not the host's own cancellation.
+    /// A failure that may be an event's: not the store's (unavailable, refusing a known-good write too, or any store
+    /// exception the writers did not judge — never the data's fault; retried forever, checkpoint held), not the request's
+    /// shape, not the host's own cancellation.
     /// </summary>
     internal static bool IsIsolationCandidate(Exception exception, CancellationToken cancellationToken) =>
         InvocationFailures.Unwrap(exception) switch
         {
             StoreUnavailableException => false,
+            // Refusals about one document come back as outcomes the canary judged; a store exception that escapes the
+            // writers (a token fetch that failed, a container gone) is the store's, never an event's.
+            Microsoft.Azure.Cosmos.CosmosException => false,
             OperationCanceledException => false,
             InvalidInvocationException => false, // the request's shape: no event is to blame
             _ => !cancellationToken.IsCancellationRequested,
