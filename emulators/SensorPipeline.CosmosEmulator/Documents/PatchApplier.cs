@@ -36,13 +36,13 @@ internal static class PatchApplier
             throw Bad("The patch body is not valid JSON: " + e.Message);
         }
 
-        if (root is not JsonObject request || request["operations"] is not JsonArray operations)
-        {
-            throw Bad("A patch body needs an 'operations' array.");
-        }
-
         try
         {
+            if (root is not JsonObject request || request["operations"] is not JsonArray operations)
+            {
+                throw Bad("A patch body needs an 'operations' array.");
+            }
+
             var parsed = ParseOperations(operations);
             var condition = request["condition"] is JsonValue c && c.TryGetValue<string>(out var text) ? text : null;
             return (parsed, condition);
