@@ -3,7 +3,7 @@ using SensorPipeline.Toolkit;
 namespace SensorPipeline.Fuzz.Tests;
 
 /// <summary>
-/// Every corpus input — the seeds and every crash afl++ found, kept as a regression input — through its target: it
+/// Every corpus input — the seed inputs and every crash afl++ found, kept as a regression input — through its target: it
 /// must parse or be refused with the parser's documented error, within <see cref="PerInput"/>; never another exception,
 /// a broken invariant or a hang.
 /// </summary>
@@ -60,7 +60,7 @@ public sealed class CorpusReplayTests
             .Select(t => t.Name)
             .ToList();
 
-        Assert.True(missing.Count == 0, "targets without seeds: " + string.Join(", ", missing));
+        Assert.True(missing.Count == 0, "targets without seed inputs: " + string.Join(", ", missing));
     }
 
     [Fact]

@@ -4,13 +4,13 @@ using SensorPipeline.Fuzz;
 //   list                          the targets and what each covers
 //   afl <target>                  one target under afl-fuzz (SharpFuzz's protocol; afl-fuzz starts this)
 //   replay <target> <path>...     each file (or every file of each folder) through the target, one line each
-//   seeds <corpus-folder>         writes the seed inputs, made by the real encoders, into corpus-folder/<target>/
+//   corpus <corpus-folder>        writes the seed inputs, made by the real encoders, into corpus-folder/<target>/
 return args switch
 {
     ["list"] => List(),
     ["afl", var name] => Afl(Target(name)),
     ["replay", var name, .. var paths] when paths.Length > 0 => Replay(Target(name), paths),
-    ["seeds", var folder] => SeedCorpus.Write(folder),
+    ["corpus", var folder] => SeedCorpus.Write(folder),
     _ => Usage(),
 };
 
@@ -60,6 +60,6 @@ static int Replay(FuzzTarget target, string[] paths)
 
 static int Usage()
 {
-    Console.Error.WriteLine("usage: SensorPipeline.Fuzz list | afl <target> | replay <target> <file-or-folder>... | seeds <corpus-folder>");
+    Console.Error.WriteLine("usage: SensorPipeline.Fuzz list | afl <target> | replay <target> <file-or-folder>... | corpus <corpus-folder>");
     return 2;
 }

@@ -16,7 +16,7 @@ internal static partial class SeedCorpus
 {
     public static int Write(string folder)
     {
-        var seeds = new Dictionary<string, IEnumerable<(string Name, byte[] Bytes)>>
+        var inputsByTarget = new Dictionary<string, IEnumerable<(string Name, byte[] Bytes)>>
         {
             ["reading-batch"] = ReadingBatches(),
             ["envelope"] = Envelopes(),
@@ -30,7 +30,7 @@ internal static partial class SeedCorpus
             ["cosmos-log"] = CosmosLogs(),
             ["amqp-message"] = AmqpMessages(),
         };
-        foreach (var (target, inputs) in seeds)
+        foreach (var (target, inputs) in inputsByTarget)
         {
             var directory = Directory.CreateDirectory(Path.Combine(folder, target)).FullName;
             foreach (var (name, bytes) in inputs)
