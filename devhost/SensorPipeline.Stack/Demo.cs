@@ -130,7 +130,9 @@ public static class Demo
         // it may not have settled before the kill.
         var episode = killEpisode is { } k ? (k.KilledAt, k.CaughtUpAt) : Episode(ledgerJson.RootElement);
         var episodeName = killEpisode is null ? DemoPhases.Backlog : DemoPhases.Killed;
-        foreach (var phase in DemoPhases.Split(started, ended, episode, watch.History, episodeName))
+        // The rows cover aggregation periods by their start, and the period in flight when the run started began before
+        // it: the first row starts one period earlier, or a fast first send's documents fall outside every row.
+        foreach (var phase in DemoPhases.Split(started - pipeline.Options.MetricFlushInterval, ended, episode, watch.History, episodeName))
         {
             using var summary = await pipeline.GetTelemetrySummaryAsync(phase.From, phase.To, cancellationToken);
             phases.Add((phase, summary.RootElement.Clone()));
