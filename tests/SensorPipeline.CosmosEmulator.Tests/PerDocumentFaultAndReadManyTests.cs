@@ -47,7 +47,7 @@ public sealed class PerDocumentFaultAndReadManyTests(EmulatorFixture fixture) : 
     }
 
     [Fact]
-    public async Task Faults_PerDocumentFaultWithoutAMarkerOrForAWholeRequest_BadRequest()
+    public async Task Faults_EmptyMarkerOrWholeRequestRejection_BadRequest()
     {
         using var admin = AdminClient();
         using var empty = await admin.PostAsJsonAsync("_emulator/faults", new { status = 400, seconds = 1, documentContains = "" });
