@@ -134,7 +134,7 @@ public sealed class PlanCommandTests : IDisposable
     }
 
     [Fact]
-    public void Run_ExpiryWindowsWithAzd_IsRefusedAsPlanOnly()
+    public void Run_ExpiryWindowsWithAzd_RefusedAsPlanOnly()
     {
         var (code, _, error) = Run("dev", "--rate", "100000", "--expiry", "windows", "--azd");
 
@@ -144,7 +144,7 @@ public sealed class PlanCommandTests : IDisposable
     }
 
     [Fact]
-    public void CheckedInProfile100k_IsWhatThePlanWritesToday()
+    public void Profile_CheckedIn100k_WhatThePlanWritesToday()
     {
         var plan = Model.Planner.Plan(new Model.PlanRequest(100_000, 200, 100_000, 7, false, false), Repository.CheckedInDefaults(), Repository.Prices());
 
