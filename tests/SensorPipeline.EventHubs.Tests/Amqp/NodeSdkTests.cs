@@ -2,18 +2,23 @@ using System.Diagnostics;
 
 namespace SensorPipeline.EventHubs.Tests.Amqp;
 
-/// <summary>The Node Event Hubs SDK (@azure/event-hubs 6.0.4 from npm, root package.json) against devhost's AMQP
-/// endpoint: the node test script tests/eventhubs-js/amqp.test.mjs, run with the devhost connection string. Its own
-/// devhost, so the script may count sequence numbers from 0.</summary>
-public sealed class NodeSdkTests(DevHostFixture fixture) : IClassFixture<DevHostFixture>
+/// <summary>The Node Event Hubs SDK (@azure/event-hubs 6.0.4 and @azure/eventhubs-checkpointstore-blob 2.0.0 from npm,
+/// root package.json) against devhost's AMQP endpoint: the node test scripts in tests/eventhubs-js, run with the devhost
+/// connection string (and azurite's). Its own devhost, so the scripts may count sequence numbers from 0.</summary>
+public sealed class NodeSdkTests(DevHostFixture fixture, AzuriteFixture azurite) : IClassFixture<DevHostFixture>, IClassFixture<AzuriteFixture>
 {
     [Fact]
-    public async Task NodeSdk_PropertiesSendBatchAndSubscribe_RoundTrip()
+    public Task NodeSdk_PropertiesSendBatchAndSubscribe_RoundTrip() => RunNodeTestAsync("amqp.test.mjs");
+
+    [Fact]
+    public Task NodeSdk_BlobCheckpointStoreOnAzurite_SecondSubscribeResumesAfterTheCheckpoints() => RunNodeTestAsync("checkpoint.test.mjs");
+
+    private async Task RunNodeTestAsync(string script)
     {
         var root = RepoLayout.Current.Root;
         Assert.True(Directory.Exists(Path.Combine(root, "node_modules", "@azure", "event-hubs")),
             "node_modules/@azure/event-hubs is missing: run `npm ci` in the repository root (./pipeline does)");
-        var start = new ProcessStartInfo("node", ["--test", Path.Combine(root, "tests", "eventhubs-js", "amqp.test.mjs")])
+        var start = new ProcessStartInfo("node", ["--test", Path.Combine(root, "tests", "eventhubs-js", script)])
         {
             WorkingDirectory = root,
             RedirectStandardOutput = true,
@@ -21,6 +26,7 @@ public sealed class NodeSdkTests(DevHostFixture fixture) : IClassFixture<DevHost
             UseShellExecute = false,
         };
         start.Environment["EVENTHUBS_CONNECTION_STRING"] = AmqpPeer.ConnectionString(fixture.DevHost.BaseAddress);
+        start.Environment["STORAGE_CONNECTION_STRING"] = azurite.ConnectionString;
         using var node = Process.Start(start)!;
         var output = node.StandardOutput.ReadToEndAsync();
         var errors = node.StandardError.ReadToEndAsync();
