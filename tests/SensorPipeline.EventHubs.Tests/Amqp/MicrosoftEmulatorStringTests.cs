@@ -1,0 +1,43 @@
+using System.Diagnostics;
+
+namespace SensorPipeline.EventHubs.Tests.Amqp;
+
+/// <summary>
+/// Microsoft's emulator connection string, unchanged (<c>Endpoint=sb://localhost;…;UseDevelopmentEmulator=true</c>, so
+/// port 5672), against devhost serving AMQP on 5672 as <c>./pipeline up</c> does: the .NET SDK (loadgen sending) and the
+/// Node SDK (properties, what .NET sent, sendBatch, subscribe). All of it runs inside an unprivileged private network
+/// namespace (<c>unshare --net --map-root-user</c>, tests/eventhubs-js/emulator-string.sh), where 5672 belongs to that
+/// devhost alone: the test never binds 5672 on the machine, and a busy 5672 on the machine does not matter.
+/// </summary>
+public sealed class MicrosoftEmulatorStringTests
+{
+    [Fact]
+    public async Task MicrosoftEmulatorString_InAPrivateNetworkNamespace_ServesTheDotNetAndNodeSdksOn5672()
+    {
+        var layout = RepoLayout.Current;
+        using var work = new TempDirectory("sensorpipeline-emulator-string-");
+        var start = new ProcessStartInfo("unshare",
+        [
+            "--net", "--map-root-user", "bash", layout.File("tests", "eventhubs-js", "emulator-string.sh"),
+            layout.RequireBuilt("SensorPipeline.DevHost", "SensorPipeline.DevHost.dll"), layout.RequireBuilt("SensorPipeline.LoadGen", "loadgen.dll"),
+            layout.EventHubsConfig, work.Path,
+        ])
+        {
+            WorkingDirectory = layout.Root,
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+            UseShellExecute = false,
+        };
+        using var script = Process.Start(start)!;
+        var output = script.StandardOutput.ReadToEndAsync();
+        var errors = script.StandardError.ReadToEndAsync();
+        await script.WaitForExitAsync().WaitAsync(TimeSpan.FromMinutes(2));
+
+        // unshare's own refusal (user namespaces disabled on this machine) is reported as such.
+        Assert.True(script.ExitCode == 0, $"unshare --net --map-root-user bash emulator-string.sh exited {script.ExitCode}:\n{await output}\n{await errors}");
+        Assert.Contains("devhost listening on 7071 and 5672 in a private network namespace", await output, StringComparison.Ordinal);
+        Assert.Contains("loadgen sent 40 events with Microsoft's emulator string", await output, StringComparison.Ordinal);
+        Assert.Contains("# pass 1", await output, StringComparison.Ordinal);
+        Assert.Contains("# fail 0", await output, StringComparison.Ordinal);
+    }
+}
