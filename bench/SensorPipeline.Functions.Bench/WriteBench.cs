@@ -8,7 +8,7 @@ using SensorPipeline.Core.Readings;
 using SensorPipeline.Core.Splitting;
 using SensorPipeline.Clients;
 using SensorPipeline.Functions.Extensions;
-using SensorPipeline.Functions.Functions;
+using SensorPipeline.Functions.Processing;
 using SensorPipeline.Functions.Invocation;
 using SensorPipeline.Functions.Options;
 using SensorPipeline.Functions.Storage;
@@ -16,7 +16,7 @@ using SensorPipeline.Functions.Storage;
 namespace SensorPipeline.Functions.Bench;
 
 /// <summary>
-/// The processor's Cosmos write path (<c>BatchWriter.WriteAsync</c>: readings, the straddle check, the guarded
+/// The processor's Cosmos write path (<c>BatchWriter.WriteAsync</c>: readings, the live/archive check, the guarded
 /// device writes, dead letters), wired by the handler's own DI, against the Cosmos DB emulator, in three settings of
 /// <c>Pipeline__BulkMinimumDocuments</c>: never bulk (one request per document: the path before batching), the default,
 /// and always bulk. Beside them, the same reading documents written raw three ways — a point upsert each, the SDK's

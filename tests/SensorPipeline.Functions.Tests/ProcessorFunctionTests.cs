@@ -162,7 +162,7 @@ public sealed class ProcessorFunctionTests(PipelineFixture fixture)
     [Theory]
     [InlineData(true)]
     [InlineData(false)]
-    public async Task WeatherProcessor_RedeliveryStraddlingTheMaxAge_EndsInOneContainerLiveWins(bool staleCopyFirst)
+    public async Task WeatherProcessor_RedeliveryAcrossTheMaxAge_EndsInOneContainerLiveWins(bool staleCopyFirst)
     {
         // One reading sent twice (a producer retry) with enqueued times either side of the 5-minute max age.
         var device = Builders.Device("ws");
@@ -199,7 +199,7 @@ public sealed class ProcessorFunctionTests(PipelineFixture fixture)
 
     /// <summary>
     /// An instance wrote a batch's readings live and was killed before the device writes; after the ownership expiry
-    /// another instance gets the batch again, now past the max age. Its stale readings that the straddle check finds live
+    /// another instance gets the batch again, now past the max age. Its stale readings that the live/archive check finds live
     /// give their devices the state the first attempt never wrote; one it finds only archived never does.
     /// </summary>
     internal static async Task BatchRedeliveredStaleAfterItsReadingsWereWrittenAsync(HandlerProcess handler, StoreReader store)

@@ -3,7 +3,7 @@ using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Routing;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
-using SensorPipeline.Functions.Functions;
+using SensorPipeline.Functions.Processing;
 using SensorPipeline.Functions.Invocation;
 using SensorPipeline.Functions.Telemetry;
 

@@ -14,7 +14,7 @@ using Microsoft.Extensions.Options;
 using SensorPipeline.Core.Policies;
 using SensorPipeline.Core.Processing;
 using SensorPipeline.Core.Splitting;
-using SensorPipeline.Functions.Functions;
+using SensorPipeline.Functions.Processing;
 using SensorPipeline.Functions.Invocation;
 using SensorPipeline.Functions.Options;
 using SensorPipeline.Functions.Storage;
@@ -87,7 +87,7 @@ internal static class FunctionsExtensions
         services.AddSingleton<DocumentWriter>();
         services.AddSingleton<DeviceStateGuard>();
         services.AddSingleton<DeadLetterStore>();
-        services.AddSingleton<StraddleReconciler>();
+        services.AddSingleton<LiveArchiveReconciler>();
         services.AddSingleton<AttemptLedger>();
         services.AddSingleton<PoisonIsolation>();
     }
@@ -104,7 +104,7 @@ internal static class FunctionsExtensions
             {
                 var pipeline = sp.GetRequiredService<IOptions<PipelineOptions>>().Value;
                 var staleness = new StalenessPolicy(pipeline.MaxAge, pipeline.MaxClockSkew);
-                // The straddle check is what finds a stale reading live; without it (a zero window) no stale state is used.
+                // The live/archive check is what finds a stale reading live; without it (a zero window) no stale state is used.
                 var renderStaleStates = pipeline.EffectiveRedeliveryWindow > TimeSpan.Zero;
                 var processors = pools.Create(new PooledPolicy<EnvelopeProcessor>(
                     () => new EnvelopeProcessor(definition.Kind, definition.Stage, staleness, renderStaleStates: renderStaleStates)));

@@ -21,14 +21,14 @@ internal sealed class PipelineOptions
 
     /// <summary>
     /// How far apart two deliveries of the same reading (a producer's retry or duplicate) may be enqueued and still be
-    /// reconciled when they straddle <see cref="MaxAge"/> — one copy fresh, the other stale — so the reading ends up in
+    /// reconciled when they fall on both sides of <see cref="MaxAge"/> — one copy fresh, the other stale — so the reading ends up in
     /// exactly one container: live wins. Fresh readings within this window of the max age delete a stale copy from
     /// <c>archive</c>; stale readings check <c>readings</c> after archiving. Default 00:00:30; 0 (off) to 1 hour; a window
     /// longer than MaxAge acts as MaxAge.
     /// </summary>
     public TimeSpan RedeliveryWindow { get; set; } = TimeSpan.FromSeconds(30);
 
-    /// <summary>The window the straddle check uses: <see cref="RedeliveryWindow"/> capped at <see cref="MaxAge"/>; zero
+    /// <summary>The window the live/archive check uses: <see cref="RedeliveryWindow"/> capped at <see cref="MaxAge"/>; zero
     /// means no check runs, so no stale reading is ever found live.</summary>
     public TimeSpan EffectiveRedeliveryWindow => RedeliveryWindow < MaxAge ? RedeliveryWindow : MaxAge;
 

@@ -32,7 +32,7 @@ public sealed class PipelineFixture : IAsyncLifetime, IDisposable
         var database = "tests-" + Guid.NewGuid().ToString("N")[..8];
         var readReplaceDatabase = database + "-rr";
         // Every write phase through the bulk client, however small, so the shared tests (newer-wins, redelivery,
-        // straddling the max age) run the batched path; the point path runs in the fixtures with a fault proxy.
+        // on both sides of the max age) run the batched path; the point path runs in the fixtures with a fault proxy.
         var settings = HandlerProcess.Settings(_standIn, database);
         settings["Pipeline__BulkMinimumDocuments"] = "1";
         var readReplaceSettings = HandlerProcess.Settings(_standIn, readReplaceDatabase);

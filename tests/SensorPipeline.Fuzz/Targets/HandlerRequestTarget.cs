@@ -5,7 +5,7 @@ namespace SensorPipeline.Fuzz.Targets;
 /// <summary>
 /// A Functions host request body through the handler's streaming parser (<see cref="InvocationRequestReader"/>,
 /// RequestStreamParser, the trigger-array reader and metadata readers), twice: whole, and streamed in 7-byte reads so
-/// every token can straddle a read boundary and the read window must move and grow. Both must agree.
+/// every token can cross a read boundary and the read window must move and grow. Both must agree.
 /// </summary>
 internal static class HandlerRequestTarget
 {

@@ -6,17 +6,17 @@ using SensorPipeline.Functions.Options;
 namespace SensorPipeline.Functions.Storage;
 
 /// <summary>
-/// Two deliveries of one reading (a producer's retry or duplicate) enqueued moments apart can straddle the max age: one
+/// Two deliveries of one reading (a producer's retry or duplicate) enqueued moments apart can fall on both sides of the max age: one
 /// copy fresh, one stale, processed in either order on different partitions. Live wins, so the reading ends in exactly
 /// one container. A fresh reading near the boundary deletes any archived copy after writing itself; a stale one, after
 /// archiving itself, deletes its own archive copy if the reading is live. Write-then-check on both sides means every
 /// interleaving ends with the archive copy gone: whichever copy is written second finds the first.
 /// <para>Per invocation, not per reading: the checks run once every document of the invocation is written (so each one
 /// is still written before it is checked), as one ReadMany of the near-boundary live ids against <c>archive</c> and one of
-/// the stale ids against <c>readings</c>; only the hits cost a delete. A batch with no straddling duplicate pays at most
+/// the stale ids against <c>readings</c>; only the hits cost a delete. A batch with no duplicate across the max age pays at most
 /// those two requests. They go through the client that wrote the documents, so its session covers its own writes.</para>
 /// </summary>
-internal sealed class StraddleReconciler(DocumentWriter writer, IOptions<PipelineOptions> options)
+internal sealed class LiveArchiveReconciler(DocumentWriter writer, IOptions<PipelineOptions> options)
 {
     private readonly TimeSpan _window = options.Value.EffectiveRedeliveryWindow;
     private readonly TimeSpan _maxAge = options.Value.MaxAge;

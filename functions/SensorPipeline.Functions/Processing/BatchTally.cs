@@ -2,7 +2,7 @@ using SensorPipeline.Core.DeadLetters;
 using SensorPipeline.Core.Splitting;
 using SensorPipeline.Functions.Telemetry;
 
-namespace SensorPipeline.Functions.Functions;
+namespace SensorPipeline.Functions.Processing;
 
 /// <summary>
 /// What one processor invocation stored, gathered while it writes and reported to the metrics only at its commit point:

@@ -1,6 +1,6 @@
 using SensorPipeline.Protos;
 
-namespace SensorPipeline.Functions.Functions;
+namespace SensorPipeline.Functions.Processing;
 
 /// <summary>One processor function: its route, the envelope kind it accepts and the stage name in its dead letters.</summary>
 internal sealed record ProcessorDefinition(string Name, SensorKind Kind, string Stage)

@@ -7,7 +7,7 @@ using SensorPipeline.Functions.Invocation;
 using SensorPipeline.Functions.Storage;
 using SensorPipeline.Functions.Telemetry;
 
-namespace SensorPipeline.Functions.Functions;
+namespace SensorPipeline.Functions.Processing;
 
 /// <summary>
 /// The Splitter function: ingestion events in, as many weather and seismic text envelopes out as their readings need

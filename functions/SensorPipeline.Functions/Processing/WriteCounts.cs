@@ -1,4 +1,4 @@
-namespace SensorPipeline.Functions.Functions;
+namespace SensorPipeline.Functions.Processing;
 
 /// <summary>What one processor invocation stored.</summary>
 /// <param name="Live">Readings written to <c>readings</c>.</param>

@@ -7,7 +7,7 @@ using SensorPipeline.Core.Splitting;
 using SensorPipeline.Functions.Invocation;
 using SensorPipeline.Functions.Telemetry;
 
-namespace SensorPipeline.Functions.Functions;
+namespace SensorPipeline.Functions.Processing;
 
 /// <summary>
 /// A processor function (weather or seismic): envelopes in; fresh readings to <c>readings</c>, stale ones to

@@ -1,6 +1,6 @@
 using Microsoft.Extensions.ObjectPool;
 
-namespace SensorPipeline.Functions.Functions;
+namespace SensorPipeline.Functions.Processing;
 
 /// <summary>
 /// Pools the core's splitters and envelope processors: each reuses its buffers and is not thread-safe, so one is

@@ -7,7 +7,7 @@ using SensorPipeline.Functions.Invocation;
 using SensorPipeline.Functions.Options;
 using SensorPipeline.Functions.Storage;
 
-namespace SensorPipeline.Functions.Functions;
+namespace SensorPipeline.Functions.Processing;
 
 /// <summary>
 /// Stores one processed batch of a processor function, in the order that keeps the promises: its readings (live or
@@ -21,7 +21,7 @@ internal sealed class BatchWriter(
     DocumentWriter writer,
     DeviceStateGuard devices,
     DeadLetterStore deadLetters,
-    StraddleReconciler reconciler,
+    LiveArchiveReconciler reconciler,
     IOptions<PipelineOptions> options)
 {
     /// <summary>Writes one processed batch (or part of one) and adds what it stored to <paramref name="tally"/>.</summary>
