@@ -25,9 +25,11 @@ public sealed class ProcessorFailoverTests(DevHostFixture devHost, AzuriteFixtur
     {
         var connection = AmqpPeer.ConnectionString(devHost.DevHost.BaseAddress);
         await using var processors = new ProcessorProcesses(connection, azurite.ConnectionString, Hub);
-        var expiry = TimeSpan.FromSeconds(4);
-        processors.Start("processor-a", CheckpointEvery, expiry, TimeSpan.FromMilliseconds(500));
-        processors.Start("processor-b", CheckpointEvery, expiry, TimeSpan.FromMilliseconds(500));
+        // Azure's are 30 s and 2 min. The expiry is what the survivor waits after the kill, and it must outlast the
+        // slowest load-balancing cycle on a busy machine, or ownership moves while both live (more duplicates).
+        var expiry = TimeSpan.FromSeconds(10);
+        processors.Start("processor-a", CheckpointEvery, expiry, TimeSpan.FromSeconds(1));
+        processors.Start("processor-b", CheckpointEvery, expiry, TimeSpan.FromSeconds(1));
         await processors.WaitUntilAsync(() => processors.Owned("processor-a").Count == 2 && processors.Owned("processor-b").Count == 2, "two partitions each", Timeout);
         var ofTheKilled = processors.Owned("processor-a");
 
