@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { EventHubProducerClient, EventHubConsumerClient, earliestEventPosition } from "@azure/event-hubs";
 import { BlobCheckpointStore } from "@azure/eventhubs-checkpointstore-blob";
 import { ContainerClient } from "@azure/storage-blob";
+import { consumeUntil } from "./consume.mjs";
 
 const connectionString = process.env.EVENTHUBS_CONNECTION_STRING;
 const storageConnectionString = process.env.STORAGE_CONNECTION_STRING;
@@ -27,34 +28,16 @@ async function send(phase, perPartition) {
 }
 
 // Subscribes to every partition through the checkpoint store, checkpointing each batch's last event, until `done`
-// holds for what arrived; then closes, which gives up the ownership.
-async function consumeUntil(store, done) {
+// holds for the bodies that arrived; then closes, which gives up the ownership.
+async function consumeWithStoreUntil(store, done) {
   const consumer = new EventHubConsumerClient("$Default", connectionString, hub, store, { loadBalancingOptions });
-  const received = [];
   try {
-    await new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`timed out with ${received.length} events: ${received.join(", ")}`)), 60000);
-      const subscription = consumer.subscribe({
-        processEvents: async (events, context) => {
-          if (events.length === 0) return;
-          received.push(...events.map((e) => e.body));
-          await context.updateCheckpoint(events[events.length - 1]);
-          if (done(received)) {
-            clearTimeout(timer);
-            await subscription.close();
-            resolve();
-          }
-        },
-        processError: async (error) => {
-          clearTimeout(timer);
-          reject(error);
-        },
-      }, { startPosition: earliestEventPosition, maxBatchSize: 10, maxWaitTimeInSeconds: 1 });
-    });
+    const received = await consumeUntil(consumer, undefined, { startPosition: earliestEventPosition, maxBatchSize: 10, maxWaitTimeInSeconds: 1 },
+      (got) => done(got.map((e) => e.body)), (events, context) => context.updateCheckpoint(events[events.length - 1]));
+    return received.map((e) => e.body);
   } finally {
     await consumer.close();
   }
-  return received;
 }
 
 test("a consumer with the blob checkpoint store writes checkpoints, and the next subscribe resumes after them", async () => {
@@ -65,7 +48,7 @@ test("a consumer with the blob checkpoint store writes checkpoints, and the next
   const store = new BlobCheckpointStore(container);
 
   await send("first", 3);
-  const first = await consumeUntil(store, (got) => got.length >= 12);
+  const first = await consumeWithStoreUntil(store, (got) => got.length >= 12);
   assert.equal(first.length, 12);
 
   const blobs = {};
@@ -80,6 +63,6 @@ test("a consumer with the blob checkpoint store writes checkpoints, and the next
   // Events arrive in order per partition: once every partition's second events arrived, any first event the
   // checkpoints did not skip would have come before them.
   await send("second", 2);
-  const second = await consumeUntil(store, (got) => got.filter((b) => b.startsWith("second-")).length >= 8);
+  const second = await consumeWithStoreUntil(store, (got) => got.filter((b) => b.startsWith("second-")).length >= 8);
   assert.deepEqual(second.slice().sort(), partitions.flatMap((p) => [`second-${p}-0`, `second-${p}-1`]).sort());
 });

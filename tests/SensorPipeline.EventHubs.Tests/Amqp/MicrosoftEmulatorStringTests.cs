@@ -1,5 +1,3 @@
-using System.Diagnostics;
-
 namespace SensorPipeline.EventHubs.Tests.Amqp;
 
 /// <summary>
@@ -16,28 +14,23 @@ public sealed class MicrosoftEmulatorStringTests
     {
         var layout = RepoLayout.Current;
         using var work = new TempDirectory("sensorpipeline-emulator-string-");
-        var start = new ProcessStartInfo("unshare",
-        [
-            "--net", "--map-root-user", "bash", layout.File("tests", "eventhubs-js", "emulator-string.sh"),
-            layout.RequireBuilt("SensorPipeline.DevHost", "SensorPipeline.DevHost.dll"), layout.RequireBuilt("SensorPipeline.LoadGen", "loadgen.dll"),
-            layout.EventHubsConfig, work.Path,
-        ])
+        await using var script = await ChildProcess.RunAsync(new ChildProcessOptions
         {
+            FileName = "unshare",
+            Arguments =
+            [
+                "--net", "--map-root-user", "bash", layout.File("tests", "eventhubs-js", "emulator-string.sh"),
+                layout.RequireBuilt("SensorPipeline.DevHost", "SensorPipeline.DevHost.dll"), layout.RequireBuilt("SensorPipeline.LoadGen", "loadgen.dll"),
+                layout.EventHubsConfig, work.Path,
+            ],
             WorkingDirectory = layout.Root,
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            UseShellExecute = false,
-        };
-        using var script = Process.Start(start)!;
-        var output = script.StandardOutput.ReadToEndAsync();
-        var errors = script.StandardError.ReadToEndAsync();
-        await script.WaitForExitAsync().WaitAsync(TimeSpan.FromMinutes(2));
+        }, TimeSpan.FromMinutes(2));
 
         // unshare's own refusal (user namespaces disabled on this machine) is reported as such.
-        Assert.True(script.ExitCode == 0, $"unshare --net --map-root-user bash emulator-string.sh exited {script.ExitCode}:\n{await output}\n{await errors}");
-        Assert.Contains("devhost listening on 7071 and 5672 in a private network namespace", await output, StringComparison.Ordinal);
-        Assert.Contains("loadgen sent 40 events with Microsoft's emulator string", await output, StringComparison.Ordinal);
-        Assert.Contains("# pass 1", await output, StringComparison.Ordinal);
-        Assert.Contains("# fail 0", await output, StringComparison.Ordinal);
+        Assert.True(script.ExitCode == 0, $"unshare --net --map-root-user bash emulator-string.sh exited {script.ExitCode}:\n{script.Output}");
+        Assert.Contains("devhost listening on 7071 and 5672 in a private network namespace", script.StandardOutput, StringComparison.Ordinal);
+        Assert.Contains("loadgen sent 40 events with Microsoft's emulator string", script.StandardOutput, StringComparison.Ordinal);
+        Assert.Contains("# pass 1", script.StandardOutput, StringComparison.Ordinal);
+        Assert.Contains("# fail 0", script.StandardOutput, StringComparison.Ordinal);
     }
 }

@@ -1,5 +1,3 @@
-using System.Diagnostics;
-
 namespace SensorPipeline.EventHubs.Tests.Amqp;
 
 /// <summary>The Node Event Hubs SDK (@azure/event-hubs 6.0.4 and @azure/eventhubs-checkpointstore-blob 2.0.0 from npm,
@@ -23,20 +21,18 @@ public sealed class NodeSdkTests(DevHostFixture fixture, AzuriteFixture azurite)
         var root = RepoLayout.Current.Root;
         Assert.True(Directory.Exists(Path.Combine(root, "node_modules", "@azure", "event-hubs")),
             "node_modules/@azure/event-hubs is missing: run `npm ci` in the repository root (./pipeline does)");
-        var start = new ProcessStartInfo("node", ["--test", .. nodeOptions, Path.Combine(root, "tests", "eventhubs-js", script)])
+        await using var node = await ChildProcess.RunAsync(new ChildProcessOptions
         {
+            FileName = "node",
+            Arguments = ["--test", .. nodeOptions, Path.Combine(root, "tests", "eventhubs-js", script)],
             WorkingDirectory = root,
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            UseShellExecute = false,
-        };
-        start.Environment["EVENTHUBS_CONNECTION_STRING"] = AmqpPeer.ConnectionString(fixture.DevHost.BaseAddress);
-        start.Environment["STORAGE_CONNECTION_STRING"] = azurite.ConnectionString;
-        using var node = Process.Start(start)!;
-        var output = node.StandardOutput.ReadToEndAsync();
-        var errors = node.StandardError.ReadToEndAsync();
-        await node.WaitForExitAsync().WaitAsync(TimeSpan.FromMinutes(2));
-        Assert.True(node.ExitCode == 0, $"node --test exited {node.ExitCode}:\n{await output}\n{await errors}");
-        Assert.Contains("# pass 1", await output, StringComparison.Ordinal);
+            Environment = new Dictionary<string, string?>
+            {
+                ["EVENTHUBS_CONNECTION_STRING"] = AmqpPeer.ConnectionString(fixture.DevHost.BaseAddress),
+                ["STORAGE_CONNECTION_STRING"] = azurite.ConnectionString,
+            },
+        }, TimeSpan.FromMinutes(2));
+        Assert.True(node.ExitCode == 0, $"node --test exited {node.ExitCode}:\n{node.Output}");
+        Assert.Contains("# pass 1", node.StandardOutput, StringComparison.Ordinal);
     }
 }
