@@ -12,7 +12,7 @@ public sealed class NodeSdkTests(DevHostFixture fixture, AzuriteFixture azurite)
     public Task NodeSdk_BlobCheckpointStoreOnAzurite_SecondSubscribeResumesAfterTheCheckpoints() => RunNodeTestAsync("checkpoint.test.mjs");
 
     [Fact]
-    public Task NodeSdk_IdempotentRetries_AreRefusedClearly_AndStoreNothing() =>
+    public Task NodeSdk_IdempotentRetries_RefusedClearlyAndNothingStored() =>
         // After close() the buffered producer's publish loop keeps a connection open for ~10 s: exit when the test ends.
         RunNodeTestAsync("idempotent.test.mjs", "--test-force-exit");
 

@@ -21,7 +21,7 @@ public sealed class ProcessorFailoverTests(DevHostFixture devHost, AzuriteFixtur
     private static readonly TimeSpan Timeout = TimeSpan.FromSeconds(60);
 
     [Fact]
-    public async Task KillNineOfOneProcessor_MovesItsPartitionsToTheOther_LosesNothing_AndRepeatsOnlyTheUncheckpointedTail()
+    public async Task KillNine_OneOfTwoProcessors_SurvivorLosesNothingAndRepeatsOnlyTheUncheckpointedTail()
     {
         var connection = AmqpPeer.ConnectionString(devHost.DevHost.BaseAddress);
         await using var processors = new ProcessorProcesses(connection, azurite.ConnectionString, Hub);
