@@ -63,16 +63,16 @@ internal static class CosmosLogTarget
         BinaryPrimitives.WriteUInt32LittleEndian(file, LogFormat.Magic);
         BinaryPrimitives.WriteUInt32LittleEndian(file[4..], LogFormat.Version);
         var at = LogFormat.FileHeaderSize;
-        while (file.Length - at >= LogFormat.RecordHeaderSize)
+        while (file.Length - at >= DurableLogFormat.RecordHeaderSize)
         {
             var payloadLength = LogFormat.PayloadLength(file[at..]);
-            if (payloadLength < 0 || payloadLength > file.Length - at - LogFormat.RecordHeaderSize)
+            if (payloadLength < 0 || payloadLength > file.Length - at - DurableLogFormat.RecordHeaderSize)
             {
                 return;
             }
 
-            LogFormat.Seal(file.Slice(at, LogFormat.RecordHeaderSize + payloadLength));
-            at += LogFormat.RecordHeaderSize + payloadLength;
+            DurableLogFormat.Seal(file.Slice(at, DurableLogFormat.RecordHeaderSize + payloadLength));
+            at += DurableLogFormat.RecordHeaderSize + payloadLength;
         }
     }
 }
