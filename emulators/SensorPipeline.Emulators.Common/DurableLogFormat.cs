@@ -21,18 +21,6 @@ public static class DurableLogFormat
     /// <summary>Bytes of the shared part of a file header: magic, version and the durable mark.</summary>
     public const int HeaderSize = 24;
 
-    /// <summary>Bytes of magic and version, what tells a file's format before anything else is read.</summary>
-    public const int VersionPrefixSize = 8;
-
-    /// <summary>Where the durable mark sits in the file header.</summary>
-    public const int DurableMarkOffset = 8;
-
-    /// <summary>Bytes of the durable mark: the length and its complement.</summary>
-    public const int DurableMarkSize = 16;
-
-    /// <summary>Bytes before a record's payload: its length and CRC.</summary>
-    public const int RecordHeaderSize = 8;
-
     /// <summary>Writes the shared header (<see cref="HeaderSize"/> bytes) with a durable mark of <paramref name="durableLength"/>.</summary>
     public static void WriteHeader(Span<byte> destination, uint magic, uint version, long durableLength)
     {
@@ -41,12 +29,21 @@ public static class DurableLogFormat
         WriteDurableMark(destination[DurableMarkOffset..], durableLength);
     }
 
+    /// <summary>Bytes of magic and version, what tells a file's format before anything else is read.</summary>
+    public const int VersionPrefixSize = 8;
+
     /// <summary>The format version in a file's first <see cref="VersionPrefixSize"/> bytes, or null when they do not
     /// start with <paramref name="magic"/> (not a file of this log at all).</summary>
     public static uint? VersionOf(ReadOnlySpan<byte> prefix, uint magic) =>
         prefix.Length >= VersionPrefixSize && BinaryPrimitives.ReadUInt32LittleEndian(prefix) == magic
             ? BinaryPrimitives.ReadUInt32LittleEndian(prefix[4..])
             : null;
+
+    /// <summary>Where the durable mark sits in the file header.</summary>
+    public const int DurableMarkOffset = 8;
+
+    /// <summary>Bytes of the durable mark: the length and its complement.</summary>
+    public const int DurableMarkSize = 16;
 
     /// <summary>Writes the <see cref="DurableMarkSize"/>-byte durable mark: <paramref name="length"/> and its complement.</summary>
     public static void WriteDurableMark(Span<byte> destination, long length)
@@ -74,6 +71,9 @@ public static class DurableLogFormat
         WriteDurableMark(mark, length);
         return storage.TryWrite(file, mark, DurableMarkOffset);
     }
+
+    /// <summary>Bytes before a record's payload: its length and CRC.</summary>
+    public const int RecordHeaderSize = 8;
 
     /// <summary>Seals a record whose payload was written after <see cref="RecordHeaderSize"/> bytes of room: its length
     /// and CRC. Returns the record's length.</summary>

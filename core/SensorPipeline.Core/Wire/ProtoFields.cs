@@ -82,7 +82,7 @@ public ref struct ProtoFields
             (int)WireType.Varint => _reader.TryReadVarint(out _),
             (int)WireType.Fixed64 => _reader.TryReadFixed64(out _),
             (int)WireType.LengthDelimited => _reader.TryReadLengthDelimited(out _),
-            (int)WireType.Fixed32 => _reader.TryReadFixed32(out _),
+            (int)WireType.Fixed32 => _reader.TrySkip(4),
             _ => false,
         };
         _pending = ok ? NothingPending : Failed;

@@ -112,20 +112,6 @@ public ref struct ProtoReader
         return true;
     }
 
-    /// <summary>Reads a little-endian 32-bit value (float, fixed32, sfixed32).</summary>
-    public bool TryReadFixed32(out ulong value)
-    {
-        if (_buffer.Length - _position < 4)
-        {
-            value = 0;
-            return false;
-        }
-
-        value = BinaryPrimitives.ReadUInt32LittleEndian(_buffer.Slice(_position, 4));
-        _position += 4;
-        return true;
-    }
-
     /// <summary>Reads a length-delimited field's bytes without copying.</summary>
     public bool TryReadLengthDelimited(out ReadOnlySpan<byte> value)
     {
@@ -137,6 +123,18 @@ public ref struct ProtoReader
 
         value = _buffer.Slice(_position, (int)length);
         _position += (int)length;
+        return true;
+    }
+
+    /// <summary>Passes over <paramref name="count"/> bytes (a fixed-size value no field of ours uses).</summary>
+    public bool TrySkip(int count)
+    {
+        if (_buffer.Length - _position < count)
+        {
+            return false;
+        }
+
+        _position += count;
         return true;
     }
 }
