@@ -52,7 +52,7 @@ internal static class CosmosLogTarget
         }
     }
 
-    /// <summary>Gives the file a version 2 header (keeping its durable mark) and seals each record it can frame.</summary>
+    /// <summary>Gives the file a header of the current version (keeping its durable mark) and seals each record it can frame.</summary>
     private static void Seal(Span<byte> file)
     {
         if (file.Length < LogFormat.FileHeaderSize)
