@@ -7,7 +7,7 @@ namespace SensorPipeline.EventHubs.Tests.Amqp;
 public sealed class AmqpEventCodecTests
 {
     [Fact]
-    public void DecodeThenEncode_KeepsBodyPropertiesAndSections()
+    public void DecodeThenEncode_AnyEvent_KeepsBodyPropertiesAndSections()
     {
         var sent = new EventData("body"u8.ToArray()) { MessageId = "m", CorrelationId = "c", ContentType = "text/plain" };
         sent.Properties["decimal"] = 1.5m;
@@ -72,7 +72,7 @@ public sealed class RecordFormatUpgradeTests : IDisposable
     [Theory]
     [InlineData(1)] // before the AMQP endpoint: no envelope
     [InlineData(2)] // the durable mark after the base positions, as 32-bit numbers
-    public async Task Open_DataWrittenByAnOlderFormat_IsRefusedSayingWhatToDo_AndLeftAsItWas(byte version)
+    public async Task Open_DataWrittenByAnOlderFormat_RefusedSayingWhatToDoFileUntouched(byte version)
     {
         await (await OpenAsync()).DisposeAsync();
         var segment = Directory.GetFiles(Path.Combine(_dir.Path, "hub", "0"), "*.log").Single();
