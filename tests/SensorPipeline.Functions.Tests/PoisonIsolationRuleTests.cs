@@ -103,7 +103,7 @@ public sealed class PoisonIsolationRuleTests(FaultFixture fixture)
             var metrics = new PipelineMetrics(null, clock);
             var containers = new StoreContainers(point, bulk, cosmos, pipeline);
             var retry = new StoreRetry(pipeline, cosmos, clock, metrics, NullLogger<StoreRetry>.Instance);
-            var canary = new StoreCanary(point, cosmos, retry, new StoppingOnly(), NullLogger<StoreCanary>.Instance);
+            var canary = new StoreCanary(point, cosmos, retry, new NeverStopping(), NullLogger<StoreCanary>.Instance);
             var writer = new DocumentWriter(retry, canary);
             var ledger = new AttemptLedger(containers, retry, writer, NullLogger<AttemptLedger>.Instance);
             var deadLetters = new DeadLetterStore(containers, writer, pipeline, NullLogger<DeadLetterStore>.Instance);
@@ -114,20 +114,6 @@ public sealed class PoisonIsolationRuleTests(FaultFixture fixture)
         {
             _point.Dispose();
             _bulk.Dispose();
-        }
-    }
-
-    /// <summary>An application lifetime that never stops (the canary's probes run under its stopping token).</summary>
-    private sealed class StoppingOnly : Microsoft.Extensions.Hosting.IHostApplicationLifetime
-    {
-        public CancellationToken ApplicationStarted => CancellationToken.None;
-
-        public CancellationToken ApplicationStopping => CancellationToken.None;
-
-        public CancellationToken ApplicationStopped => CancellationToken.None;
-
-        public void StopApplication()
-        {
         }
     }
 }
