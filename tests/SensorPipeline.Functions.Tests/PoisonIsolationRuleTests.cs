@@ -62,6 +62,57 @@ public sealed class PoisonIsolationRuleTests(FaultFixture fixture)
         Assert.Equal(1, ledger.GetProperty("failures").GetInt32());
     }
 
+    [Fact]
+    public async Task RunAsync_ConsecutiveBatchesWhoseEveryEventFailsAlone_SystemicFromTheThirdNothingDeadLettered_PoisonAgainOnceFixed()
+    {
+        using var parts = IsolationParts.Create(fixture);
+        var function = "EveryEventFails-" + Guid.NewGuid().ToString("N")[..6];
+        var broken = true;
+        Task Process(IReadOnlyList<InputEvent> events, DateTimeOffset first, CancellationToken token) =>
+            broken ? throw new InvalidOperationException("an environment fault: every event fails") : Task.CompletedTask;
+
+        // Two batches in a row (on two partitions) whose every event fails alone: each could be all poison, so dead-lettered.
+        foreach (var partition in new[] { "40", "41" })
+        {
+            using var request = Request(partition, retryCount: 0, events: 2);
+            Assert.Equal(2, (await FailUntilIsolatedAsync(parts.Isolation, function, request, Process)).Count);
+        }
+
+        // The third in a row is not the events' fault: systemic — nothing dead-lettered, the batch kept, the alarm raised.
+        using var third = Request("42", retryCount: 0, events: 2);
+        for (var attempt = 0; attempt < 2; attempt++)
+        {
+            await Assert.ThrowsAsync<InvalidOperationException>(() => parts.Isolation.RunAsync(function, "unit-stage", third, Process, CancellationToken.None));
+        }
+
+        var systemic = await Assert.ThrowsAnyAsync<Exception>(() => parts.Isolation.RunAsync(function, "unit-stage", third, Process, CancellationToken.None));
+        Assert.True(Endpoints.InvocationFailures.Classify(systemic, hostCancelled: false).Systemic, systemic.ToString());
+        foreach (var e in third.Events)
+        {
+            var id = $"unit-stage:42:{e.Position.SequenceNumber}";
+            Assert.Null(await fixture.Store.ReadAsync("deadletters", id, id));
+        }
+
+        // Fixed: the host's next retry commits the batch, and a later batch whose every event fails is one batch's poison again.
+        broken = false;
+        Assert.Empty(await parts.Isolation.RunAsync(function, "unit-stage", third, Process, CancellationToken.None));
+        broken = true;
+        using var later = Request("43", retryCount: 0, events: 2);
+        Assert.Equal(2, (await FailUntilIsolatedAsync(parts.Isolation, function, later, Process)).Count);
+    }
+
+    /// <summary>Runs a batch as the host retries it until the isolation dead-letters its poison (the third attempt).</summary>
+    private static async Task<IReadOnlyList<Core.DeadLetters.DeadLetter>> FailUntilIsolatedAsync(PoisonIsolation isolation, string function, InvocationRequest request,
+        Func<IReadOnlyList<InputEvent>, DateTimeOffset, CancellationToken, Task> process)
+    {
+        for (var attempt = 0; attempt < 2; attempt++)
+        {
+            await Assert.ThrowsAsync<InvalidOperationException>(() => isolation.RunAsync(function, "unit-stage", request, process, CancellationToken.None));
+        }
+
+        return await isolation.RunAsync(function, "unit-stage", request, process, CancellationToken.None);
+    }
+
     /// <summary>Work that fails, as a bug on one event's content would, whenever the subset holds <paramref name="poison"/>.</summary>
     private static Func<IReadOnlyList<InputEvent>, DateTimeOffset, CancellationToken, Task> FailingOn(long poison) =>
         (events, _, _) => events.Any(e => e.Position.SequenceNumber == poison)
