@@ -45,6 +45,10 @@ internal static partial class FunctionsLog
         Message = "{Function} partition {PartitionId}: the attempt ledger (batch at sequence {FirstSequence}, {Failures} failures) could not be read or written; counting in memory")]
     public static partial void AttemptLedgerUnavailable(ILogger logger, string function, string partitionId, long firstSequence, int failures, Exception exception);
 
+    [LoggerMessage(EventId = 47, EventName = "AttemptLedgerRefused", Level = LogLevel.Error,
+        Message = "{Function} partition {PartitionId}: the store refused the attempt ledger's document (batch at sequence {FirstSequence}, {Failures} failures) while deadletters took a known-good write: {Detail}. The count is kept in memory only: a restart forgets it")]
+    public static partial void AttemptLedgerRefused(ILogger logger, string function, string partitionId, long firstSequence, int failures, string detail);
+
     [LoggerMessage(EventId = 45, EventName = "DocumentRefused", Level = LogLevel.Warning,
         Message = "Cosmos DB refused a {Operation} to {Container} twice ({Status}: {Detail}) while the container took a known-good write: this document's refusal, dead-lettered")]
     public static partial void DocumentRefused(ILogger logger, string container, string operation, int status, string detail);
