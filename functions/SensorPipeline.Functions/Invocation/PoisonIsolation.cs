@@ -59,10 +59,11 @@ internal sealed class PoisonIsolation(AttemptLedger ledger, DeadLetterStore dead
             await ledger.ClearAsync(function, partition, attempt, cancellationToken);
             return [];
         }
-        catch (Exception e) when (InvocationFailures.Unwrap(e) is StoreUnavailableException { Fault: StoreFault.Systemic })
+        catch (Exception e) when (InvocationFailures.Unwrap(e) is StoreUnavailableException { Fault: StoreFault.Systemic } refused)
         {
-            FunctionsLog.SystemicFailure(logger, function, partition, attempt.FirstSequence, events.Count, e);
-            throw;
+            // Not logged here: the endpoint logs every failed invocation once; this says where.
+            throw new SystemicFailureException(string.Create(CultureInfo.InvariantCulture,
+                $"SYSTEMIC FAILURE {function} partition {partition}, the {events.Count}-event batch at sequence {attempt.FirstSequence}: {refused.Message}"), refused);
         }
         catch (Exception e) when (IsIsolationCandidate(e, cancellationToken))
         {
