@@ -59,6 +59,11 @@ internal sealed class PipelineOptionsValidator : IValidateOptions<PipelineOption
             failures.Add($"Pipeline__IsolateAfterAttempts must be from 2 to 100, found {options.IsolateAfterAttempts}.");
         }
 
+        if (options.SystemicAfterWhollyFailedBatches is < 2 or > 100)
+        {
+            failures.Add($"Pipeline__SystemicAfterWhollyFailedBatches must be from 2 to 100, found {options.SystemicAfterWhollyFailedBatches}.");
+        }
+
         return failures.Count == 0 ? ValidateOptionsResult.Success : ValidateOptionsResult.Fail(failures);
     }
 }
