@@ -63,7 +63,7 @@ public sealed class PoisonIsolationRuleTests(FaultFixture fixture)
     }
 
     [Fact]
-    public async Task RunAsync_ConsecutiveBatchesWhoseEveryEventFailsAlone_SystemicFromTheThirdNothingDeadLettered_PoisonAgainOnceFixed()
+    public async Task RunAsync_ThirdBatchInARowWhoseEveryEventFailsAlone_SystemicNothingDeadLetteredUntilABatchCommits()
     {
         using var parts = IsolationParts.Create(fixture);
         var function = "EveryEventFails-" + Guid.NewGuid().ToString("N")[..6];

@@ -25,7 +25,7 @@ public sealed class StoreCanaryTests(FaultFixture fixture)
     private static readonly WriteOutcome EveryWriteRefused = new(WriteResult.Refused, HttpStatusCode.BadRequest, "400/1001: partition key mismatch");
 
     [Fact]
-    public async Task JudgeAsync_RefusedWhileAProbeStartedBeforeItIsInFlight_NotJudgedByThatProbe_SystemicOnceTheContainerRefusesEverything()
+    public async Task JudgeAsync_RefusedWhileACanaryBegunBeforeItIsInFlight_SystemicOnceTheContainerRefusesEverything()
     {
         using var parts = CanaryParts.Create(fixture);
         var readings = parts.Client.GetContainer(fixture.Database, "readings");
