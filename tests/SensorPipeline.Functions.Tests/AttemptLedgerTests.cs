@@ -1,11 +1,6 @@
 using Microsoft.Extensions.Logging;
-using Microsoft.Extensions.Logging.Abstractions;
-using SensorPipeline.Clients;
-using SensorPipeline.Functions.Options;
 using SensorPipeline.Functions.Storage;
-using SensorPipeline.Functions.Telemetry;
 using SensorPipeline.Functions.Tests.Infrastructure;
-using MsOptions = Microsoft.Extensions.Options.Options;
 
 namespace SensorPipeline.Functions.Tests;
 
@@ -19,9 +14,9 @@ public sealed class AttemptLedgerTests(FaultFixture fixture)
     [Fact]
     public async Task RecordFailureAsync_LedgerDocumentRefusedAlone_ErrorLoggedWithTheStoresAnswerAndCountKeptInMemory()
     {
-        var client = CosmosClients.Create(fixture.Proxy.Address);
         var logger = new CapturingLogger<AttemptLedger>();
-        var ledger = Ledger(client, logger);
+        using var parts = new StoreParts(fixture.Proxy.Address, fixture.Database, logger);
+        var ledger = parts.Ledger;
         var function = "LedgerRefused-" + Guid.NewGuid().ToString("N")[..6];
         // Any deadletters write over 100 bytes is refused (413): the ledger's document (~300 bytes) is, the canary's
         // (~45 bytes) is not, so the store takes a known-good write and the refusal is the ledger document's.
@@ -43,18 +38,6 @@ public sealed class AttemptLedgerTests(FaultFixture fixture)
         finally
         {
             fixture.Proxy.RejectDeadLettersLargerThan(int.MaxValue);
-            client.Dispose();
         }
-    }
-
-    private AttemptLedger Ledger(Microsoft.Azure.Cosmos.CosmosClient client, ILogger<AttemptLedger> logger)
-    {
-        var cosmos = MsOptions.Create(new CosmosOptions { AccountEndpoint = fixture.Proxy.Address, DatabaseName = fixture.Database });
-        var pipeline = MsOptions.Create(new PipelineOptions());
-        var metrics = new PipelineMetrics(null, TimeProvider.System);
-        var containers = new StoreContainers(client, client, cosmos, pipeline);
-        var retry = new StoreRetry(pipeline, cosmos, TimeProvider.System, metrics, NullLogger<StoreRetry>.Instance);
-        var canary = new StoreCanary(client, cosmos, retry, new NeverStopping(), NullLogger<StoreCanary>.Instance);
-        return new AttemptLedger(containers, retry, new DocumentWriter(retry, canary), logger);
     }
 }

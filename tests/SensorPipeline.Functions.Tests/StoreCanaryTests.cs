@@ -1,12 +1,6 @@
 using System.Net;
-using Microsoft.Azure.Cosmos;
-using Microsoft.Extensions.Logging.Abstractions;
-using SensorPipeline.Clients;
-using SensorPipeline.Functions.Options;
 using SensorPipeline.Functions.Storage;
-using SensorPipeline.Functions.Telemetry;
 using SensorPipeline.Functions.Tests.Infrastructure;
-using MsOptions = Microsoft.Extensions.Options.Options;
 
 namespace SensorPipeline.Functions.Tests;
 
@@ -27,7 +21,7 @@ public sealed class StoreCanaryTests(FaultFixture fixture)
     [Fact]
     public async Task JudgeAsync_RefusedWhileACanaryBegunBeforeItIsInFlight_SystemicOnceTheContainerRefusesEverything()
     {
-        using var parts = CanaryParts.Create(fixture);
+        using var parts = new StoreParts(fixture.Proxy.Address, fixture.Database);
         var readings = parts.Client.GetContainer(fixture.Database, "readings");
         // A document refused alone starts a probe; the store takes its known-good write now, and answers it late.
         var held = fixture.Proxy.HoldNextWriteContaining(StoreCanary.CanaryId);
@@ -55,7 +49,7 @@ public sealed class StoreCanaryTests(FaultFixture fixture)
     [Fact]
     public async Task JudgeAsync_ContainerGoesBadBetweenTheProbeAndTheRewrite_Systemic()
     {
-        using var parts = CanaryParts.Create(fixture);
+        using var parts = new StoreParts(fixture.Proxy.Address, fixture.Database);
         var readings = parts.Client.GetContainer(fixture.Database, "readings");
         var writes = 0;
         try
@@ -84,7 +78,7 @@ public sealed class StoreCanaryTests(FaultFixture fixture)
     [Fact]
     public async Task JudgeAsync_RefusedTwiceWhileTheContainerTakesKnownGoodWrites_RejectedAsTheDocuments()
     {
-        using var parts = CanaryParts.Create(fixture);
+        using var parts = new StoreParts(fixture.Proxy.Address, fixture.Database);
         var readings = parts.Client.GetContainer(fixture.Database, "readings");
 
         var outcome = await parts.Canary.JudgeAsync(readings, "upsert", _ => Task.FromResult(OneDocumentRefused), CancellationToken.None).WaitAsync(Timeout);
@@ -103,44 +97,5 @@ public sealed class StoreCanaryTests(FaultFixture fixture)
         {
             // Either verdict is right for the first refusal: the container went bad while it was judged.
         }
-    }
-
-    /// <summary>A canary wired as the handler wires it, its point client going through the fixture's proxy.</summary>
-    private sealed class CanaryParts : IDisposable
-    {
-        private CanaryParts(CosmosClient client, StoreCanary canary)
-        {
-            Client = client;
-            Canary = canary;
-        }
-
-        public CosmosClient Client { get; }
-
-        public StoreCanary Canary { get; }
-
-        public static CanaryParts Create(FaultFixture fixture)
-        {
-            var client = CosmosClients.Create(fixture.Proxy.Address);
-            var cosmos = MsOptions.Create(new CosmosOptions { AccountEndpoint = fixture.Proxy.Address, DatabaseName = fixture.Database });
-            var pipeline = MsOptions.Create(new PipelineOptions());
-            var retry = new StoreRetry(pipeline, cosmos, TimeProvider.System, new PipelineMetrics(null, TimeProvider.System), NullLogger<StoreRetry>.Instance);
-            return new CanaryParts(client, new StoreCanary(client, cosmos, retry, new NeverStopping(), NullLogger<StoreCanary>.Instance));
-        }
-
-        public void Dispose() => Client.Dispose();
-    }
-}
-
-/// <summary>An application lifetime that never stops (the canary's probes run under its stopping token).</summary>
-internal sealed class NeverStopping : Microsoft.Extensions.Hosting.IHostApplicationLifetime
-{
-    public CancellationToken ApplicationStarted => CancellationToken.None;
-
-    public CancellationToken ApplicationStopping => CancellationToken.None;
-
-    public CancellationToken ApplicationStopped => CancellationToken.None;
-
-    public void StopApplication()
-    {
     }
 }
