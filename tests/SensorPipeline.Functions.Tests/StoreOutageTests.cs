@@ -33,7 +33,7 @@ public sealed class StoreOutageTests(OutageFixture fixture)
     public async Task WeatherProcessor_StoreFrozen_FailsNon2xxAndTheRerunWritesEverything()
     {
         var device = Builders.Device("ws");
-        var envelope = await PipelineDriver.WeatherEnvelopeAsync(fixture.Handler,
+        var envelope = PipelineDriver.WeatherEnvelope(
             PipelineDriver.Ingestion(Builders.Batch([.. Enumerable.Range(1, 20).Select(i => Builders.Weather(device, (ulong)i))])));
 
         InvocationAnswer failed;
