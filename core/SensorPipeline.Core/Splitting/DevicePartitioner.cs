@@ -22,7 +22,7 @@ public static class DevicePartitioner
     }
 
     /// <summary>64-bit FNV-1a: stable across processes, platforms and .NET versions.</summary>
-    internal static ulong Fnv1a(ReadOnlySpan<byte> bytes)
+    public static ulong Fnv1a(ReadOnlySpan<byte> bytes)
     {
         var hash = FnvOffsetBasis;
         foreach (var b in bytes)
