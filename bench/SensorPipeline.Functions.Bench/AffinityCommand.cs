@@ -27,18 +27,57 @@ internal static class AffinityCommand
             var options = new StackOptions { DataDirectory = data, AppRoot = appRoot, MaxAge = TimeSpan.FromHours(1), Instances = new InstanceCount(instances) };
             await using var pipeline = await LocalPipeline.StartAsync(layout, options, cancellationToken);
             Console.WriteLine($"Affinity bench: {instances} instances per processor, app root {appRoot ?? "(this build)"}, {readings:N0} readings, logs {data}/logs");
+            var processes = await ProcessesAsync(pipeline, cancellationToken);
+            var cpuAtStart = processes.ToDictionary(p => p.Key, p => Cpu(p.Value));
             await SendAsync(pipeline, readings, data, cancellationToken);
             await pipeline.WaitForDrainAsync(TimeSpan.FromMinutes(20), TimeSpan.FromMilliseconds(500), cancellationToken);
+            var cpu = processes.ToDictionary(p => p.Key, p => (Cpu(p.Value).Host - cpuAtStart[p.Key].Host, Cpu(p.Value).Handler - cpuAtStart[p.Key].Handler));
             var status = await pipeline.GetFunctionsStatusAsync(cancellationToken);
+            var forwarded = 0;
             foreach (var (hub, function) in new[] { ("weather", "WeatherProcessor"), ("seismic", "SeismicProcessor") })
             {
                 var owners = status.Functions.Single(f => f.Name == function).Partitions.ToDictionary(p => p.PartitionId, p => p.Owner ?? "-");
-                var landed = await ReadHubAsync(pipeline.EventHubConnection, hub, cancellationToken);
-                Print(hub, landed, owners);
+                var (landed, envelopes) = await ReadHubAsync(pipeline.EventHubConnection, hub, cancellationToken);
+                forwarded += landed.Count;
+                Print(hub, landed, envelopes, owners);
+            }
+
+            foreach (var (function, list) in processes)
+            {
+                var invocations = 0L;
+                foreach (var instance in list)
+                {
+                    invocations += (await pipeline.GetInstanceStatusAsync(instance.Instance, cancellationToken)).Functions.Single(f => f.Name == function).InvocationsSucceeded;
+                }
+
+                var (host, handler) = cpu[function];
+                Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                    $"  {function}: {invocations:N0} invocations ({forwarded / (double)Math.Max(1, invocations):F1} readings each); CPU per reading on the hubs (send to drain, idle included): handler {handler * 1e6 / forwarded:F1} µs, Functions host instances {host * 1e6 / forwarded:F1} µs"));
             }
 
             return 0;
         });
+    }
+
+    private static (double Host, double Handler) Cpu(List<(DevHostProcess Instance, int HandlerPid)> processes) =>
+        (processes.Sum(p => ProcessCpu.ReadSeconds(p.Instance.Process.Id) ?? 0), processes.Sum(p => ProcessCpu.ReadSeconds(p.HandlerPid) ?? 0));
+
+    /// <summary>Each function's instances and their handler processes.</summary>
+    private static async Task<Dictionary<string, List<(DevHostProcess Instance, int HandlerPid)>>> ProcessesAsync(LocalPipeline pipeline, CancellationToken cancellationToken)
+    {
+        var fleet = pipeline.Fleet ?? throw new InvalidOperationException("the stack runs no separate instances");
+        var processes = new Dictionary<string, List<(DevHostProcess, int)>>();
+        foreach (var function in new[] { "Splitter", "WeatherProcessor", "SeismicProcessor" })
+        {
+            processes[function] = [];
+            foreach (var instance in fleet.Running(function))
+            {
+                var status = await pipeline.GetInstanceStatusAsync(instance, cancellationToken);
+                processes[function].Add((instance, status.HandlerPid ?? throw new InvalidOperationException($"{instance.Process.Name} reports no handler")));
+            }
+        }
+
+        return processes;
     }
 
     private static async Task SendAsync(LocalPipeline pipeline, int readings, string data, CancellationToken cancellationToken)
@@ -60,10 +99,11 @@ internal static class AffinityCommand
     }
 
     /// <summary>Every (device, partition) pair of the hub's envelopes, read from its start until a quiet second.</summary>
-    private static async Task<List<(string Device, string Partition)>> ReadHubAsync(string connection, string hub, CancellationToken cancellationToken)
+    private static async Task<(List<(string Device, string Partition)> Landed, int Envelopes)> ReadHubAsync(string connection, string hub, CancellationToken cancellationToken)
     {
         await using var consumer = new EventHubConsumerClient(EventHubConsumerClient.DefaultConsumerGroupName, connection, hub);
         var landed = new List<(string, string)>();
+        var envelopes = 0;
         var options = new ReadEventOptions { MaximumWaitTime = TimeSpan.FromSeconds(2) };
         using var stop = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         try
@@ -79,6 +119,7 @@ internal static class AffinityCommand
                 var bytes = new byte[EnvelopeText.MaxDecodedLength(body)];
                 if (EnvelopeText.TryDecode(body, bytes, out var written))
                 {
+                    envelopes++;
                     landed.AddRange(ForwardEnvelope.Parser.ParseFrom(bytes, 0, written).Readings.Select(r => (r.Reading.DeviceId, item.Partition.PartitionId)));
                 }
             }
@@ -87,17 +128,17 @@ internal static class AffinityCommand
         {
         }
 
-        return landed;
+        return (landed, envelopes);
     }
 
-    private static void Print(string hub, List<(string Device, string Partition)> landed, Dictionary<string, string> owners)
+    private static void Print(string hub, List<(string Device, string Partition)> landed, int envelopes, Dictionary<string, string> owners)
     {
         var devices = landed.GroupBy(l => l.Device).Select(g => (
             Partitions: g.Select(x => x.Partition).Distinct().Count(),
             Instances: g.Select(x => owners.GetValueOrDefault(x.Partition, "-")).Distinct().Count(),
             Readings: g.Count())).ToList();
         Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
-            $"  {hub}: {landed.Count:N0} readings of {devices.Count} devices on {owners.Count} partitions owned by {owners.Values.Distinct().Count()} instances at the end; " +
+            $"  {hub}: {landed.Count:N0} readings in {envelopes:N0} envelopes ({landed.Count / (double)Math.Max(1, envelopes):F1} per envelope) of {devices.Count} devices on {owners.Count} partitions owned by {owners.Values.Distinct().Count()} instances at the end; " +
             $"partitions per device mean {devices.Average(d => d.Partitions):F2}, min {devices.Min(d => d.Partitions)}, max {devices.Max(d => d.Partitions)}; " +
             $"instances per device (each partition's owner at the end) mean {devices.Average(d => d.Instances):F2}, max {devices.Max(d => d.Instances)}; readings per device mean {devices.Average(d => d.Readings):F0}"));
     }
