@@ -7,7 +7,7 @@ using SensorPipeline.Stack;
 namespace SensorPipeline.Functions.Bench;
 
 /// <summary>
-/// <c>./pipeline bench functions affinity [readings] [instances] [app-root]</c>: the local stack with separate
+/// <c>./pipeline bench affinity [readings] [instances] [app-root]</c>: the local stack with separate
 /// instances per processor, loadgen's fleet sending <c>readings</c>, then every envelope on the processor hubs read back
 /// with the official client: on how many partitions, and on how many instances (each partition's owner at the end),
 /// each device's readings landed. <c>app-root</c> runs another build's function app (its host.json, function.json and
@@ -34,11 +34,13 @@ internal static class AffinityCommand
             var cpu = processes.ToDictionary(p => p.Key, p => (Cpu(p.Value).Host - cpuAtStart[p.Key].Host, Cpu(p.Value).Handler - cpuAtStart[p.Key].Handler));
             var status = await pipeline.GetFunctionsStatusAsync(cancellationToken);
             var forwarded = 0;
+            var readingsOf = new Dictionary<string, int>();
             foreach (var (hub, function) in new[] { ("weather", "WeatherProcessor"), ("seismic", "SeismicProcessor") })
             {
                 var owners = status.Functions.Single(f => f.Name == function).Partitions.ToDictionary(p => p.PartitionId, p => p.Owner ?? "-");
                 var (landed, envelopes) = await ReadHubAsync(pipeline.EventHubConnection, hub, cancellationToken);
                 forwarded += landed.Count;
+                readingsOf[function] = landed.Count;
                 Print(hub, landed, envelopes, owners);
             }
 
@@ -51,8 +53,9 @@ internal static class AffinityCommand
                 }
 
                 var (host, handler) = cpu[function];
+                var its = readingsOf.GetValueOrDefault(function, forwarded);
                 Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
-                    $"  {function}: {invocations:N0} invocations ({forwarded / (double)Math.Max(1, invocations):F1} readings each); CPU per reading on the hubs (send to drain, idle included): handler {handler * 1e6 / forwarded:F1} µs, Functions host instances {host * 1e6 / forwarded:F1} µs"));
+                    $"  {function}: {invocations:N0} invocations ({its / (double)Math.Max(1, invocations):F1} readings each); CPU per reading on both hubs (send to drain, idle included): handler {handler * 1e6 / forwarded:F1} µs, Functions host instances {host * 1e6 / forwarded:F1} µs"));
             }
 
             return 0;

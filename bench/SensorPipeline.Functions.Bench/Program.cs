@@ -19,7 +19,7 @@ if (args.Length > 0 && args[0] == "scale")
     return;
 }
 
-// ./pipeline bench functions affinity [readings] [instances] [app-root] (AffinityCommand.cs): on how many processor
+// ./pipeline bench affinity [readings] [instances] [app-root] (AffinityCommand.cs): on how many processor
 // partitions and instances each device's readings land.
 if (args.Length > 0 && args[0] == "affinity")
 {
