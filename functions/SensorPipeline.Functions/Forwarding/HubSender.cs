@@ -53,9 +53,13 @@ internal sealed class HubSender(EventHubProducerClient client, int maxConcurrent
                         continue;
                     }
 
-                    await client.SendAsync(batch, cancellationToken);
-                    batch.Dispose();
-                    batch = await client.CreateBatchAsync(options, cancellationToken);
+                    if (batch.Count > 0)
+                    {
+                        await client.SendAsync(batch, cancellationToken);
+                        batch.Dispose();
+                        batch = await client.CreateBatchAsync(options, cancellationToken);
+                    }
+
                     if (!batch.TryAdd(data))
                     {
                         // EnvelopeBudget keeps every envelope under the 1 MB of Standard and Premium hubs; a hub with a
