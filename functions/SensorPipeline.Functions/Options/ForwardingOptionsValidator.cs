@@ -52,7 +52,13 @@ internal sealed class ForwardingOptionsValidator : IValidateOptions<ForwardingOp
         try
         {
             var properties = EventHubsConnectionStringProperties.Parse(connectionString);
-            if (!string.IsNullOrEmpty(properties.EventHubName))
+            var signed = !string.IsNullOrEmpty(properties.SharedAccessSignature)
+                || (!string.IsNullOrEmpty(properties.SharedAccessKeyName) && !string.IsNullOrEmpty(properties.SharedAccessKey));
+            if (string.IsNullOrEmpty(properties.FullyQualifiedNamespace) || !signed)
+            {
+                failures.Add("EventHubConnection is not an Event Hubs connection string: it needs Endpoint=sb://<host> and SharedAccessKeyName with SharedAccessKey (or a SharedAccessSignature).");
+            }
+            else if (!string.IsNullOrEmpty(properties.EventHubName))
             {
                 failures.Add("EventHubConnection must name the namespace only (no EntityPath): the splitter sends to two hubs, WeatherHubName and SeismicHubName.");
             }
