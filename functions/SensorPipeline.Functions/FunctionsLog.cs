@@ -53,6 +53,10 @@ internal static partial class FunctionsLog
         Message = "The store canary in {Container} was written but not deleted (it stays, harmless, until the next refusal's canary)")]
     public static partial void CanaryNotDeleted(ILogger logger, string container, Exception exception);
 
+    [LoggerMessage(EventId = 47, EventName = "HubPartitionsRead", Level = LogLevel.Information,
+        Message = "Hub {Hub}: {Partitions} partitions; each device's readings go to one of them by its id, with this count until the handler restarts")]
+    public static partial void HubPartitionsRead(ILogger logger, string hub, int partitions);
+
     [LoggerMessage(EventId = 44, EventName = "DeadLetterReduced", Level = LogLevel.Warning,
         Message = "Dead letter {Id} refused as is ({Status}); stored reduced (reason, hashes, position, the first {KeptBytes} of {Bytes} bytes)")]
     public static partial void DeadLetterReduced(ILogger logger, string id, int status, int keptBytes, int bytes);

@@ -20,9 +20,9 @@ public sealed class PoisonIsolationTests(FaultFixture fixture)
         var (good1, bad, good2) = (Builders.Device("iso-a"), Builders.Device("iso-poison"), Builders.Device("iso-b"));
         var envelopes = new[]
         {
-            await PipelineDriver.WeatherEnvelopeAsync(fixture.Handler, PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(good1, 1)))),
-            await PipelineDriver.WeatherEnvelopeAsync(fixture.Handler, PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(bad, 1)))),
-            await PipelineDriver.WeatherEnvelopeAsync(fixture.Handler, PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(good2, 1)))),
+            PipelineDriver.WeatherEnvelope(PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(good1, 1)))),
+            PipelineDriver.WeatherEnvelope(PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(bad, 1)))),
+            PipelineDriver.WeatherEnvelope(PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(good2, 1)))),
         };
         // Refused on every attempt with a status that could mean the store (403), but only this device's documents: the
         // container takes a known-good write meanwhile, so the refusal is the document's.
@@ -59,7 +59,7 @@ public sealed class PoisonIsolationTests(FaultFixture fixture)
         var envelopes = new List<HubEvent>();
         foreach (var device in devices)
         {
-            envelopes.Add(await PipelineDriver.WeatherEnvelopeAsync(fixture.Handler, PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(device, 1)))));
+            envelopes.Add(PipelineDriver.WeatherEnvelope(PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(device, 1)))));
         }
 
         // A role assignment still propagating: 403 for every document write.
@@ -97,7 +97,7 @@ public sealed class PoisonIsolationTests(FaultFixture fixture)
     [Fact]
     public async Task WeatherProcessor_StoreRefusesEverything_TheSystemicFailureLoggedOnce()
     {
-        var envelope = await PipelineDriver.WeatherEnvelopeAsync(fixture.Handler, PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(Builders.Device("sys-log"), 1))));
+        var envelope = PipelineDriver.WeatherEnvelope(PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(Builders.Device("sys-log"), 1))));
         var before = fixture.Handler.Output.Length;
         fixture.Proxy.AnswerWritesContaining("", HttpStatusCode.Forbidden, 5301);
         try
@@ -139,7 +139,7 @@ public sealed class PoisonIsolationTests(FaultFixture fixture)
         fixture.Proxy.AnswerWritesContaining(full, HttpStatusCode.Forbidden, 1014);
         try
         {
-            var envelope = await PipelineDriver.WeatherEnvelopeAsync(fixture.Handler,
+            var envelope = PipelineDriver.WeatherEnvelope(
                 PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(full, 1), Builders.Weather(fine, 1))));
 
             var answer = await PipelineDriver.ProcessAsync(fixture.Handler, "WeatherProcessor", [envelope], partitionId: "23");
@@ -165,7 +165,7 @@ public sealed class PoisonIsolationTests(FaultFixture fixture)
         fixture.Proxy.AnswerWritesContaining("", HttpStatusCode.NotFound, 1003);
         try
         {
-            var envelope = await PipelineDriver.WeatherEnvelopeAsync(fixture.Handler, PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(device, 1))));
+            var envelope = PipelineDriver.WeatherEnvelope(PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(device, 1))));
 
             var answer = await PipelineDriver.ProcessAsync(fixture.Handler, "WeatherProcessor", [envelope], partitionId: "24");
 

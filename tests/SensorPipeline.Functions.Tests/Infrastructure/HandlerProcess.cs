@@ -40,6 +40,9 @@ internal sealed partial class HandlerProcess : IDisposable
         ["SSL_CERT_DIR"] = standIn.SslCertDir,
         ["Cosmos__DatabaseName"] = database,
         ["Cosmos__CreateIfNotExists"] = "true",
+        // A well-formed connection to a port nothing listens on: the client connects only when the splitter sends, and
+        // tests that invoke the splitter point it at a real emulator (HubsEmulator).
+        ["EventHubConnection"] = EventHubsEmulatorAccount.ConnectionString(LoopbackPort.GetFree()),
         ["Logging__LogLevel__Default"] = "Warning",
         ["Logging__LogLevel__SensorPipeline"] = "Information",
     };
