@@ -74,6 +74,42 @@ public sealed class StoreFaultTests(FaultFixture fixture)
     }
 
     [Fact]
+    public async Task WeatherProcessor_StoreRefusesTheNewestReading_DeviceStateIsTheNewestStoredReading()
+    {
+        var device = Builders.Device("refused-newest");
+        fixture.Proxy.RejectWritesContaining(Builders.ReadingId(device, 2));
+        var envelope = await PipelineDriver.WeatherEnvelopeAsync(fixture.Handler,
+            PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(device, 1), Builders.Weather(device, 2))));
+
+        var answer = await PipelineDriver.ProcessAsync(fixture.Handler, "WeatherProcessor", [envelope]);
+
+        Assert.Equal(HttpStatusCode.OK, answer.Status);
+        Assert.Null(await fixture.Store.ReadAsync("readings", Builders.ReadingId(device, 2), device));
+        // The state never points at a reading the store refused: it is the newest reading stored, sequence 1.
+        var state = await fixture.Store.ReadAsync("devices", device, device) ?? throw new Xunit.Sdk.XunitException("no device state");
+        Assert.Equal(1, state.GetProperty("properties").GetProperty("sequence").GetInt32());
+    }
+
+    [Fact]
+    public async Task WeatherProcessor_DeviceStateRefusedInTwoBatchShapes_OneDeadLetterUnderOneId()
+    {
+        var device = Builders.Device("state-refused");
+        var other = Builders.Device("in-front");
+        // Only the device document carries "readingId": its reading is stored, its state refused for good.
+        fixture.Proxy.RejectWritesContaining($"\"readingId\":\"{Builders.ReadingId(device, 1)}\"");
+        var front = await PipelineDriver.WeatherEnvelopeAsync(fixture.Handler, PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(other, 1))));
+        var envelope = await PipelineDriver.WeatherEnvelopeAsync(fixture.Handler, PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(device, 1))));
+
+        // The same envelope redelivered in another batch shape: alone (as poison isolation runs it), then behind another.
+        Assert.Equal(HttpStatusCode.OK, (await PipelineDriver.ProcessAsync(fixture.Handler, "WeatherProcessor", [envelope], partitionId: "6")).Status);
+        Assert.Equal(HttpStatusCode.OK, (await PipelineDriver.ProcessAsync(fixture.Handler, "WeatherProcessor", [front, envelope], partitionId: "6")).Status);
+
+        Assert.NotNull(await fixture.Store.ReadAsync("readings", Builders.ReadingId(device, 1), device));
+        var letters = await fixture.Store.DeadLetterIdsAsync(device);
+        Assert.Equal([$"weather-processor-store:6:{envelope.SequenceNumber}:0"], letters);
+    }
+
+    [Fact]
     public async Task WeatherProcessor_StoreThrottles_RetriesWithinTheInvocationAndSucceeds()
     {
         var device = Builders.Device("throttle-me");

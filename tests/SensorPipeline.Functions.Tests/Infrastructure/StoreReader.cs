@@ -63,6 +63,23 @@ internal sealed class StoreReader : IDisposable
         return ids;
     }
 
+    /// <summary>Ids of the dead letters of one device (<c>deadletters</c> is partitioned by id: a cross-partition query).</summary>
+    public async Task<List<string>> DeadLetterIdsAsync(string deviceId)
+    {
+        var query = new QueryDefinition("SELECT c.id FROM c WHERE c.deviceId = @d").WithParameter("@d", deviceId);
+        var ids = new List<string>();
+        using var iterator = _client.GetContainer(_database, "deadletters").GetItemQueryIterator<IdOnly>(query);
+        while (iterator.HasMoreResults)
+        {
+            foreach (var item in await iterator.ReadNextAsync())
+            {
+                ids.Add(item.Id);
+            }
+        }
+
+        return ids;
+    }
+
     public void Dispose() => _client.Dispose();
 
     private sealed record IdOnly([property: Newtonsoft.Json.JsonProperty("id")] string Id);
