@@ -107,7 +107,7 @@ public sealed class EnvelopeProcessor : IDisposable
         {
             if (TryReadValid(entry, envelope, position++, batch, out var reading, out var raw, out var sourceIndex))
             {
-                Render(reading, raw, _sources[sourceIndex], nowUnixMs, batch);
+                Render(reading, raw, _sources[sourceIndex], envelope.Position, position - 1, nowUnixMs, batch);
             }
         }
     }
@@ -141,7 +141,8 @@ public sealed class EnvelopeProcessor : IDisposable
     }
 
     /// <summary>Renders a valid reading's GeoJSON document, live or archived by staleness, and its device state.</summary>
-    private void Render(in ReadingView reading, ReadOnlySpan<byte> raw, in SourcePosition source, long nowUnixMs, Accumulator batch)
+    private void Render(in ReadingView reading, ReadOnlySpan<byte> raw, in SourcePosition source, in SourcePosition envelope, int envelopeIndex, long nowUnixMs,
+        Accumulator batch)
     {
         batch.Oldest = Math.Min(batch.Oldest, source.EnqueuedTimeUnixMs);
         var staleBy = _staleness.StaleBy(source.EnqueuedTimeUnixMs, nowUnixMs);
@@ -155,10 +156,11 @@ public sealed class EnvelopeProcessor : IDisposable
         GeoJsonFeatureWriter.Write(_writer, reading, source, staleBy);
         _writer.Flush();
         batch.Pending.Add(new PendingDocument(staleBy is null ? DocumentTarget.Live : DocumentTarget.Archive, deviceId, id,
-            offset, _buffer.WrittenCount - offset, reading.Sequence, source.EnqueuedTimeUnixMs, reading.ObservedAt.ToUnixTimeMilliseconds(), readingOffset, raw.Length));
+            offset, _buffer.WrittenCount - offset, reading.Sequence, source.EnqueuedTimeUnixMs, reading.ObservedAt.ToUnixTimeMilliseconds(), readingOffset, raw.Length,
+            envelope, envelopeIndex));
         if (staleBy is null)
         {
-            UpdateLatest(batch.Latest, deviceId, id, reading, source, readingOffset, raw.Length);
+            UpdateLatest(batch.Latest, deviceId, id, reading, source, readingOffset, raw.Length, batch.Pending.Count - 1);
             return;
         }
 
@@ -168,7 +170,7 @@ public sealed class EnvelopeProcessor : IDisposable
         batch.Stale++;
         if (_renderStaleStates && MayWin(reading, source))
         {
-            batch.StaleStates.Add(new StaleDeviceState(batch.Pending.Count - 1, RenderState(deviceId, id, reading, source, readingOffset, raw.Length)));
+            batch.StaleStates.Add(new StaleDeviceState(batch.Pending.Count - 1, RenderState(deviceId, id, reading, source, readingOffset, raw.Length, batch.Pending.Count - 1)));
         }
     }
 
@@ -194,7 +196,8 @@ public sealed class EnvelopeProcessor : IDisposable
     private bool MayWin(in ReadingView reading, in SourcePosition source) =>
         NewerWins.MayWin(reading.ObservedAt, source.EnqueuedTimeUnixMs, _staleness.MaxClockSkew);
 
-    private void UpdateLatest(List<DeviceLatest> latest, string deviceId, string readingId, in ReadingView reading, in SourcePosition source, int readingOffset, int readingLength)
+    private void UpdateLatest(List<DeviceLatest> latest, string deviceId, string readingId, in ReadingView reading, in SourcePosition source, int readingOffset, int readingLength,
+        int pendingIndex)
     {
         if (!MayWin(reading, source))
         {
@@ -207,7 +210,7 @@ public sealed class EnvelopeProcessor : IDisposable
             return; // coalescing: an older (or equal) reading of the same device never replaces a newer one
         }
 
-        var entry = RenderState(deviceId, readingId, reading, source, readingOffset, readingLength);
+        var entry = RenderState(deviceId, readingId, reading, source, readingOffset, readingLength, pendingIndex);
         if (known)
         {
             latest[slot] = entry;
@@ -223,7 +226,8 @@ public sealed class EnvelopeProcessor : IDisposable
     /// Renders the device-state document of one reading. The same for a fresh and a stale reading: nothing in it depends on
     /// staleness, so the state a stale-but-live reading yields is the one its live path would have written.
     /// </summary>
-    private DeviceLatest RenderState(string deviceId, string readingId, in ReadingView reading, in SourcePosition source, int readingOffset, int readingLength)
+    private DeviceLatest RenderState(string deviceId, string readingId, in ReadingView reading, in SourcePosition source, int readingOffset, int readingLength,
+        int pendingIndex)
     {
         var observedAt = reading.ObservedAt;
         var version = NewerWins.VersionKey(reading.Sequence, observedAt);
@@ -232,7 +236,7 @@ public sealed class EnvelopeProcessor : IDisposable
         DeviceStateWriter.Write(_writer, reading, source, readingId, version);
         _writer.Flush();
         return new DeviceLatest(deviceId, _kindName, reading.Sequence, observedAt, version, readingId,
-            reading.Longitude, reading.Latitude, reading.AltitudeM, source.EnqueuedTimeUnixMs, offset, _buffer.WrittenCount - offset, readingOffset, readingLength);
+            reading.Longitude, reading.Latitude, reading.AltitudeM, source.EnqueuedTimeUnixMs, offset, _buffer.WrittenCount - offset, readingOffset, readingLength, pendingIndex);
     }
 
     /// <summary>What one <see cref="Process"/> call gathers.</summary>

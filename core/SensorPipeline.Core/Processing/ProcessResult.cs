@@ -1,5 +1,6 @@
 using SensorPipeline.Core.DeadLetters;
 using SensorPipeline.Core.Policies;
+using SensorPipeline.Core.Readings;
 
 namespace SensorPipeline.Core.Processing;
 
@@ -16,6 +17,8 @@ public enum DocumentTarget
 /// <summary>
 /// One document ready to write: its bytes are <see cref="ProcessResult.Documents"/>[Offset..Offset+Length], the reading's
 /// original bytes [ReadingOffset..ReadingOffset+ReadingLength] (what a store refusal dead-letters, so it can be re-driven).
+/// <see cref="Envelope"/> and <see cref="EnvelopeIndex"/> place the reading in the envelope it came in: the same for every
+/// redelivery, whatever batch the envelope is in, so a store refusal's dead letter keeps one id.
 /// </summary>
 public readonly record struct PendingDocument(
     DocumentTarget Target,
@@ -27,9 +30,12 @@ public readonly record struct PendingDocument(
     long EnqueuedUnixMs,
     long ObservedUnixMs,
     int ReadingOffset = 0,
-    int ReadingLength = 0);
+    int ReadingLength = 0,
+    SourcePosition Envelope = default,
+    int EnvelopeIndex = 0);
 
-/// <summary>The newest reading of one device in a batch, for the guarded write to <c>devices</c>.</summary>
+/// <summary>The newest reading of one device in a batch, for the guarded write to <c>devices</c>; its reading's document
+/// is <see cref="ProcessResult.Pending"/>[<see cref="PendingIndex"/>].</summary>
 public readonly record struct DeviceLatest(
     string DeviceId,
     string Kind,
@@ -44,7 +50,8 @@ public readonly record struct DeviceLatest(
     int DocumentOffset,
     int DocumentLength,
     int ReadingOffset = 0,
-    int ReadingLength = 0);
+    int ReadingLength = 0,
+    int PendingIndex = -1);
 
 /// <summary>
 /// The device state a stale reading would give its device — a candidate only once the reading is known to be live

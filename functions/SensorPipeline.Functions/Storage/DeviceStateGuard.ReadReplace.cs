@@ -9,7 +9,7 @@ namespace SensorPipeline.Functions.Storage;
 /// <summary>The ETag-conditioned strategy: read, compare versions here, replace only if the document is unchanged.</summary>
 internal sealed partial class DeviceStateGuard
 {
-    private async Task<WriteOutcome> ReadReplaceAsync(Container devices, DeviceLatest latest, ReadOnlyMemory<byte> document, CancellationToken cancellationToken)
+    private async Task<WriteOutcome> ReadReplaceAsync(Container devices, DeviceState latest, ReadOnlyMemory<byte> document, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(devices);
         for (var round = 0; round < MaxRounds; round++)

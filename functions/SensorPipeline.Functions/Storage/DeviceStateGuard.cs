@@ -22,6 +22,9 @@ namespace SensorPipeline.Functions.Storage;
 /// the ETag read; 412 means someone wrote in between, so read and compare again.</item>
 /// </list>
 /// </summary>
+/// <summary>The device and the version key a guarded write carries.</summary>
+internal readonly record struct DeviceState(string DeviceId, string Version);
+
 internal sealed partial class DeviceStateGuard(StoreRetry retry, StoreCanary canary, IOptions<PipelineOptions> options)
 {
     /// <summary>
@@ -34,16 +37,17 @@ internal sealed partial class DeviceStateGuard(StoreRetry retry, StoreCanary can
     private readonly DeviceWriteMode _mode = options.Value.DeviceWrite;
 
     /// <summary>The guarded write, whole; a refusal at any step is judged by <see cref="StoreCanary"/> (the whole write runs again if the container takes a known-good write).</summary>
-    public Task<WriteOutcome> WriteAsync(Container devices, DeviceLatest latest, ReadOnlyMemory<byte> document, CancellationToken cancellationToken)
+    public Task<WriteOutcome> WriteAsync(Container devices, string deviceId, string version, ReadOnlyMemory<byte> document, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(devices);
+        var latest = new DeviceState(deviceId, version);
         return canary.JudgeAsync(devices, "device write", token => _mode == DeviceWriteMode.ReadReplace
             ? ReadReplaceAsync(devices, latest, document, token)
             : PatchAsync(devices, latest, document, token), cancellationToken);
     }
 
     /// <summary>Creates the device document; a 409 means another writer created it first (the caller goes round again).</summary>
-    private async Task<(bool Conflict, WriteOutcome Outcome)> CreateAsync(Container devices, DeviceLatest latest, ReadOnlyMemory<byte> document, CancellationToken cancellationToken)
+    private async Task<(bool Conflict, WriteOutcome Outcome)> CreateAsync(Container devices, DeviceState latest, ReadOnlyMemory<byte> document, CancellationToken cancellationToken)
     {
         using var created = await retry.ExecuteAsync(
             devices.Id,
@@ -58,7 +62,7 @@ internal sealed partial class DeviceStateGuard(StoreRetry retry, StoreCanary can
         return DocumentWriter.IsConflict(created) ? (true, default) : (false, DocumentWriter.Classify("device create", created));
     }
 
-    private async Task<WriteOutcome> PatchAsync(Container devices, DeviceLatest latest, ReadOnlyMemory<byte> document, CancellationToken cancellationToken)
+    private async Task<WriteOutcome> PatchAsync(Container devices, DeviceState latest, ReadOnlyMemory<byte> document, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(devices);
         var operations = PatchFor(latest, document.Span);
@@ -105,7 +109,7 @@ internal sealed partial class DeviceStateGuard(StoreRetry retry, StoreCanary can
     /// Set the version, geometry and properties from the device document the core rendered, so the document is
     /// the single source of truth for both the create and the patch. JRaw passes the JSON through unchanged.
     /// </summary>
-    internal static IReadOnlyList<PatchOperation> PatchFor(in DeviceLatest latest, ReadOnlySpan<byte> document)
+    internal static IReadOnlyList<PatchOperation> PatchFor(in DeviceState latest, ReadOnlySpan<byte> document)
     {
         string? geometry = null;
         string? properties = null;

@@ -1,0 +1,118 @@
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Options;
+using SensorPipeline.Functions.Options;
+
+namespace SensorPipeline.Functions.DeviceStates;
+
+/// <summary>
+/// Writes the pending device states in the background. Each round (a fifth of W, 20 ms to 1 s): every device whose
+/// earliest uncovered reading is nearly W old is written through the guard; then this instance's mark is renewed
+/// with the instant before which all its readings' states are durable (its heartbeat too); every half mark expiry it
+/// also recovers the marks of instances taken for dead. A failed write keeps its state pending for the next round. On a
+/// graceful stop it writes every pending state and deletes its mark; a state it could not write keeps the mark, which
+/// another instance recovers.
+/// </summary>
+internal sealed class DeviceStateFlusher(
+    PendingDeviceStates pending,
+    DeviceStateWrites writes,
+    PendingStatesMarks marks,
+    DeviceStateRecovery recovery,
+    DeviceStateStatus status,
+    TimeProvider clock,
+    IOptions<PipelineOptions> options,
+    ILogger<DeviceStateFlusher> logger) : BackgroundService
+{
+    private readonly TimeSpan _lag = options.Value.DeviceStateLag;
+    private readonly TimeSpan _recoveryInterval = options.Value.DeviceStateMarkExpiry / 2;
+
+    /// <summary>How often a round runs: a fifth of W, so a state is written between 4/5 W and W after its reading.</summary>
+    public TimeSpan Round => TimeSpan.FromMilliseconds(Math.Clamp(_lag.TotalMilliseconds / 5, 20, 1000));
+
+    protected override async Task ExecuteAsync(CancellationToken stoppingToken)
+    {
+        using var timer = new PeriodicTimer(Round, clock);
+        var nextRecovery = clock.GetUtcNow();
+        while (await timer.WaitForNextTickAsync(stoppingToken))
+        {
+            await RunRoundAsync(stoppingToken);
+            if (clock.GetUtcNow() >= nextRecovery)
+            {
+                nextRecovery = clock.GetUtcNow() + _recoveryInterval;
+                await RecoverAsync(stoppingToken);
+            }
+        }
+    }
+
+    /// <summary>One round: the due states, then the mark. Internal for the tests, which drive rounds on a fake clock.</summary>
+    internal async Task RunRoundAsync(CancellationToken cancellationToken, bool all = false)
+    {
+        try
+        {
+            await FlushAsync(all, cancellationToken);
+            await marks.RenewAsync(() => (pending.StoredBefore(), pending.Count), cancellationToken);
+        }
+        catch (Exception e) when (!cancellationToken.IsCancellationRequested)
+        {
+            FunctionsLog.DeviceStatesRoundFailed(logger, "write or renew", e);
+        }
+    }
+
+    /// <summary>Recovers expired marks of other instances. Internal for the tests.</summary>
+    internal async Task RecoverAsync(CancellationToken cancellationToken)
+    {
+        try
+        {
+            await recovery.RecoverExpiredAsync(cancellationToken);
+        }
+        catch (Exception e) when (!cancellationToken.IsCancellationRequested)
+        {
+            FunctionsLog.DeviceStatesRoundFailed(logger, "recovery", e);
+        }
+    }
+
+    public override async Task StopAsync(CancellationToken cancellationToken)
+    {
+        await base.StopAsync(cancellationToken);
+        // From here no invocation commits on this mark (each adds its states before it checks), so the rounds below
+        // write every state a committed invocation left.
+        marks.Close();
+        for (var attempt = 0; attempt < 3 && pending.Count > 0 && !cancellationToken.IsCancellationRequested; attempt++)
+        {
+            await RunRoundAsync(cancellationToken, all: true);
+        }
+
+        if (pending.Count == 0)
+        {
+            await marks.DeleteOwnAsync(cancellationToken);
+        }
+        else
+        {
+            FunctionsLog.DeviceStatesLeftPending(logger, pending.Count, marks.Id);
+        }
+    }
+
+    private async Task FlushAsync(bool all, CancellationToken cancellationToken)
+    {
+        // Taken a round early, so the write lands by W.
+        var due = pending.TakeDue(_lag - Round, all);
+        if (due.Count == 0)
+        {
+            return;
+        }
+
+        var tally = await writes.WriteAsync(due, (state, durable) =>
+        {
+            pending.Finish(state.State, durable);
+            if (durable)
+            {
+                status.Durable(clock.GetUtcNow().ToUnixTimeMilliseconds() - state.DirtySinceUnixMs);
+            }
+        }, cancellationToken);
+        status.Add(tally);
+        if (tally.Failed > 0)
+        {
+            FunctionsLog.DeviceStatesFlushFailed(logger, tally.Failed, due.Count, tally.FirstFailure);
+        }
+    }
+}
