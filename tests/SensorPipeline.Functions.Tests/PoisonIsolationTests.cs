@@ -36,7 +36,7 @@ public sealed class PoisonIsolationTests(FaultFixture fixture)
             Assert.NotNull(await fixture.Store.ReadAsync("readings", Builders.ReadingId(good2, 1), good2));
             Assert.NotNull(await fixture.Store.ReadAsync("devices", good2, good2));
             Assert.Null(await fixture.Store.ReadAsync("readings", Builders.ReadingId(bad, 1), bad));
-            var id = $"weather-processor-store:21:{envelopes[0].SequenceNumber}:1";
+            var id = $"weather-processor-store:21:{envelopes[1].SequenceNumber}:0"; // the reading's place: its envelope, index 0 in it
             var letter = await fixture.Store.ReadAsync("deadletters", id, id) ?? throw new Xunit.Sdk.XunitException("the refused reading is not dead-lettered");
             Assert.Equal("rejected-by-store", letter.GetProperty("reason").GetString());
             Assert.Equal(bad, letter.GetProperty("deviceId").GetString());

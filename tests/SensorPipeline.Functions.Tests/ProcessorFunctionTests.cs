@@ -62,7 +62,7 @@ public sealed class ProcessorFunctionTests(PipelineFixture fixture)
 
         Assert.Equal(HttpStatusCode.OK, first.Status);
         Assert.Equal(HttpStatusCode.OK, again.Status);
-        Assert.Contains("devices 0 updated / 1 superseded", again.LogText, StringComparison.Ordinal);
+        Assert.Contains("device states 1 pending", again.LogText, StringComparison.Ordinal);
         var ids = await store.IdsAsync("readings", device);
         Assert.Equal(Enumerable.Range(1, 5).Select(i => Builders.ReadingId(device, (ulong)i)).Order(), ids.Order());
         Assert.Equal(5UL, (await ReadAsync(store, "devices", device, device)).GetProperty("properties").GetProperty("sequence").GetUInt64());
@@ -84,7 +84,7 @@ public sealed class ProcessorFunctionTests(PipelineFixture fixture)
         var answer = await PipelineDriver.ProcessAsync(handler, "WeatherProcessor", [envelope]);
 
         Assert.Equal(HttpStatusCode.OK, answer.Status);
-        Assert.Contains("devices 1 updated / 0 superseded", answer.LogText, StringComparison.Ordinal);
+        Assert.Contains("device states 1 pending", answer.LogText, StringComparison.Ordinal);
         var state = await ReadAsync(store, "devices", device, device);
         Assert.Equal(Builders.ReadingId(device, 3), state.GetProperty("properties").GetProperty("readingId").GetString());
         // The version key orders by observed time, then sequence: it ends with the fixed-width sequence.
@@ -223,7 +223,7 @@ public sealed class ProcessorFunctionTests(PipelineFixture fixture)
         var answer = await PipelineDriver.ProcessAsync(handler, "WeatherProcessor", [redelivered, fresh], partitionId: "3");
 
         Assert.Equal(HttpStatusCode.OK, answer.Status);
-        Assert.Contains("live 1, archived 1, devices 2 updated / 0 superseded", answer.LogText, StringComparison.Ordinal);
+        Assert.Contains("live 1, archived 1, device states 2 pending", answer.LogText, StringComparison.Ordinal);
         Assert.Contains("stale copies of live readings 4", answer.LogText, StringComparison.Ordinal);
         var state = await ReadAsync(store, "devices", d, d);
         Assert.Equal(Builders.ReadingId(d, 3), state.GetProperty("properties").GetProperty("readingId").GetString());

@@ -42,8 +42,8 @@ public sealed class PipelineFixture : IAsyncLifetime, IDisposable
             HandlerProcess.StartAsync(settings),
             HandlerProcess.StartAsync(readReplaceSettings));
         (_handler, _readReplaceHandler) = (handlers[0], handlers[1]);
-        _store = new StoreReader(_standIn, database);
-        _readReplaceStore = new StoreReader(_standIn, readReplaceDatabase);
+        _store = new StoreReader(_standIn, database) { DeviceStatesDurable = () => _handler.DeviceStatesDurableAsync() };
+        _readReplaceStore = new StoreReader(_standIn, readReplaceDatabase) { DeviceStatesDurable = () => _readReplaceHandler.DeviceStatesDurableAsync() };
     }
 
     public Task DisposeAsync()
