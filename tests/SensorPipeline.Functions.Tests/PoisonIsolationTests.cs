@@ -197,7 +197,7 @@ public sealed class PoisonIsolationTests(FaultFixture fixture)
         var retried = await PipelineDriver.ProcessAsync(fixture.Handler, "WeatherProcessor", [envelope], partitionId: "26", retryCount: 1);
 
         Assert.Equal(HttpStatusCode.OK, retried.Status);
-        Assert.True(retried.LogText.Contains("live 1, archived 0, devices 1 updated", StringComparison.Ordinal), retried.LogText);
+        Assert.True(retried.LogText.Contains("live 1, archived 0, device states 1 pending", StringComparison.Ordinal), retried.LogText);
         Assert.NotNull(await fixture.Store.ReadAsync("readings", Builders.ReadingId(device, 1), device));
         Assert.Null(await fixture.Store.ReadAsync("archive", Builders.ReadingId(device, 1), device));
         Assert.NotNull(await fixture.Store.ReadAsync("devices", device, device));
