@@ -6,9 +6,10 @@ using SensorPipeline.Functions.Options;
 namespace SensorPipeline.Functions.DeviceStates;
 
 /// <summary>
-/// Writes the pending device states in the background. Each round (a fifth of W, 20 ms to 1 s): every device whose
-/// earliest uncovered reading is nearly W old is written through the guard; then this instance's mark is renewed
-/// with the instant before which all its readings' states are durable (its heartbeat too); every half mark expiry it
+/// Writes the pending device states in the background. Each round (a twentieth of W, 20 ms to 500 ms): every device
+/// whose earliest uncovered reading is W less a round old is written through the guard; then, at most once a second,
+/// this instance's mark is renewed with the instant before which all its readings' states are durable (its heartbeat
+/// too); every half mark expiry it
 /// also recovers the marks of instances taken for dead. A failed write keeps its state pending for the next round. On a
 /// graceful stop it writes every pending state and deletes its mark; a state it could not write keeps the mark, which
 /// another instance recovers.
@@ -26,8 +27,15 @@ internal sealed class DeviceStateFlusher(
     private readonly TimeSpan _lag = options.Value.DeviceStateLag;
     private readonly TimeSpan _recoveryInterval = options.Value.DeviceStateMarkExpiry / 2;
 
-    /// <summary>How often a round runs: a fifth of W, so a state is written between 4/5 W and W after its reading.</summary>
-    public TimeSpan Round => TimeSpan.FromMilliseconds(Math.Clamp(_lag.TotalMilliseconds / 5, 20, 1000));
+    /// <summary>The least time between two renewals of the mark: its instant a second behind costs the recovery a
+    /// second more of readings, a renewal per round would cost a write per round.</summary>
+    private static readonly TimeSpan MarkInterval = TimeSpan.FromSeconds(1);
+
+    private DateTimeOffset _markRenewed = DateTimeOffset.MinValue;
+
+    /// <summary>How often a round runs: a twentieth of W, so a state is written between W less a round and W after its
+    /// first uncovered reading, and a device sending every second costs about one write per W.</summary>
+    public TimeSpan Round => TimeSpan.FromMilliseconds(Math.Clamp(_lag.TotalMilliseconds / 20, 20, 500));
 
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)
     {
@@ -50,7 +58,11 @@ internal sealed class DeviceStateFlusher(
         try
         {
             await FlushAsync(all, cancellationToken);
-            await marks.RenewAsync(() => (pending.StoredBefore(), pending.Count), cancellationToken);
+            if (all || clock.GetUtcNow() - _markRenewed >= MarkInterval)
+            {
+                await marks.RenewAsync(() => (pending.StoredBefore(), pending.Count), cancellationToken);
+                _markRenewed = clock.GetUtcNow();
+            }
         }
         catch (Exception e) when (!cancellationToken.IsCancellationRequested)
         {

@@ -73,16 +73,16 @@ internal sealed class PipelineOptions
     /// <summary>
     /// W: how long a device's state may stay behind its newest stored reading. Device states are held in memory, newest
     /// per device, and written once the first reading not yet in a durable state is this old — at one reading per second
-    /// per device that is one state write per W readings instead of one per reading. Default 00:00:05; 00:00:00.050 to
-    /// 00:00:10.
+    /// per device that is about one state write per W readings instead of one per reading. Default 00:00:10 (at one
+    /// reading per second per device, under 0.1 state writes per reading); 00:00:00.050 to 00:00:10.
     /// </summary>
-    public TimeSpan DeviceStateLag { get; set; } = TimeSpan.FromSeconds(5);
+    public TimeSpan DeviceStateLag { get; set; } = TimeSpan.FromSeconds(10);
 
     /// <summary>
     /// How long an instance's pending-states mark (in <c>devices</c>) stays valid without renewal: after that another
     /// instance takes the instance for dead and rebuilds the device states of the readings it stored since the mark's
     /// instant from <c>readings</c>. It bounds how long a state can stay behind after a crash (W + this + the recovery).
-    /// Default 00:00:30; 00:00:02 to 00:10:00, and at least four times <see cref="DeviceStateLag"/>.
+    /// Default 00:00:30; 00:00:02 to 00:10:00.
     /// </summary>
     public TimeSpan DeviceStateMarkExpiry { get; set; } = TimeSpan.FromSeconds(30);
 

@@ -59,10 +59,9 @@ internal sealed class PipelineOptionsValidator : IValidateOptions<PipelineOption
             failures.Add($"Pipeline__DeviceStateLag must be from 00:00:00.050 to 00:00:10, found {options.DeviceStateLag}.");
         }
 
-        if (options.DeviceStateMarkExpiry < TimeSpan.FromSeconds(2) || options.DeviceStateMarkExpiry > TimeSpan.FromMinutes(10)
-            || options.DeviceStateMarkExpiry < 4 * options.DeviceStateLag)
+        if (options.DeviceStateMarkExpiry < TimeSpan.FromSeconds(2) || options.DeviceStateMarkExpiry > TimeSpan.FromMinutes(10))
         {
-            failures.Add($"Pipeline__DeviceStateMarkExpiry must be from 00:00:02 to 00:10:00 and at least four times Pipeline__DeviceStateLag ({options.DeviceStateLag}), found {options.DeviceStateMarkExpiry}.");
+            failures.Add($"Pipeline__DeviceStateMarkExpiry must be from 00:00:02 to 00:10:00, found {options.DeviceStateMarkExpiry}.");
         }
 
         if (options.DeviceStateClockMargin < TimeSpan.FromSeconds(1) || options.DeviceStateClockMargin > TimeSpan.FromMinutes(5))

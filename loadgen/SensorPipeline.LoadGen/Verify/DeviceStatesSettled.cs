@@ -15,7 +15,7 @@ namespace SensorPipeline.LoadGen.Verify;
 /// </summary>
 internal static class DeviceStatesSettled
 {
-    /// <summary>How long verify waits by default: W (5 s) + the mark expiry (30 s) + a recovery round (15 s), with room.</summary>
+    /// <summary>How long verify waits by default: W (10 s) + the mark expiry (30 s) + a recovery round (15 s), with room.</summary>
     public static readonly TimeSpan DefaultTimeout = TimeSpan.FromMinutes(2);
 
     /// <summary>Null once settled; otherwise what still holds states back when <paramref name="timeout"/> ran out.</summary>
