@@ -118,6 +118,33 @@ public sealed class DeployedPolicyQueryTests : IAsyncLifetime
     }
 
     [Fact]
+    public async Task DeviceStateRecovery_ReadingsStoredInAWindowByTs_IsServedByTheIndex()
+    {
+        // The handler's recovery query (DeviceStateRecovery.Query): every reading stored in a window of the store's clock.
+        const string Sql = "SELECT * FROM c WHERE c._ts >= @from AND c._ts <= @to";
+        var now = DateTimeOffset.UtcNow.ToUnixTimeSeconds();
+        var readings = _database.GetContainer("readings");
+        var (rows, charge) = await RunAsync(readings, new QueryDefinition(Sql).WithParameter("@from", now - 600).WithParameter("@to", now + 600), null);
+        Assert.Equal(Devices.Length * 2, rows.Count);
+        Assert.Equal((Ranges * RequestCharge.QueryBase) + rows.Count, charge);
+
+        // A window before every reading loads none: the _ts index serves the filter (a scan would load all six).
+        (rows, charge) = await RunAsync(readings, new QueryDefinition(Sql).WithParameter("@from", now - 7200).WithParameter("@to", now - 3600), null);
+        Assert.Empty(rows);
+        Assert.Equal(Ranges * RequestCharge.QueryBase, charge);
+    }
+
+    [Fact]
+    public async Task PendingStatesMarks_OnePartitionOfDevices_ReadsTheMarksOnly()
+    {
+        var devices = _database.GetContainer("devices");
+        await Upsert(devices, """{"id":"instance-a","deviceId":"~pending-device-states","storedBefore":1,"heartbeat":2,"expiresAt":3,"pending":0}""");
+        var (rows, charge) = await RunAsync(devices, "SELECT * FROM c", new QueryRequestOptions { PartitionKey = new PartitionKey("~pending-device-states") });
+        Assert.Single(rows);
+        Assert.Equal(RequestCharge.QueryBase + 1, charge);
+    }
+
+    [Fact]
     public async Task DeviceGuard_FilterPredicate_WritesANewerStateAndRefusesAnOlderOne()
     {
         var devices = _database.GetContainer("devices");
