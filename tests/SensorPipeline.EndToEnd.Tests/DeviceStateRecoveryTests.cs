@@ -16,7 +16,7 @@ public sealed class DeviceStateRecoveryTests : IDisposable
     private readonly string _data = Path.Combine(Path.GetTempPath(), "sensorpipeline-states-" + Guid.NewGuid().ToString("N"));
 
     [Fact]
-    public async Task HandlerKilledAfterTheCheckpointMovedWithStatesPending_EveryDeviceStateRestored()
+    public async Task Handler_KilledAfterTheCheckpointMovedWithStatesPending_EveryDeviceStateRestored()
     {
         using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(5));
         var options = new StackOptions
