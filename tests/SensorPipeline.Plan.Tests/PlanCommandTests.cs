@@ -122,7 +122,7 @@ public sealed class PlanCommandTests : IDisposable
     }
 
     [Fact]
-    public void CheckedInProfile100k_IsWhatThePlanWritesToday()
+    public void Profile_CheckedIn100k_WhatThePlanWritesToday()
     {
         var plan = Repository.Plan(100_000);
 

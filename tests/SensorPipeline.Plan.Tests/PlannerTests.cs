@@ -9,7 +9,7 @@ namespace SensorPipeline.Plan.Tests;
 public sealed class PlannerTests
 {
     [Fact]
-    public void Plan_1000ReadingsPerSecond_OneThroughputUnitAndOneSmallInstancePerFunction()
+    public void Plan_AThousandReadingsPerSecond_OneThroughputUnitAndOneSmallInstancePerFunction()
     {
         var plan = Repository.Plan(1_000);
 
@@ -32,7 +32,7 @@ public sealed class PlannerTests
     }
 
     [Fact]
-    public void Plan_100000ReadingsPerSecond_StandardTuPerContainerRuAndInstancesByCpu()
+    public void Plan_AHundredThousandReadingsPerSecond_StandardTuPerContainerRuAndInstancesByCpu()
     {
         var plan = Repository.Plan(100_000);
 
@@ -66,7 +66,7 @@ public sealed class PlannerTests
     }
 
     [Fact]
-    public void Plan_1000000ReadingsPerSecond_PlanOnlyNamingTheLimitAndTheWayOut()
+    public void Plan_AMillionReadingsPerSecond_PlanOnlyNamingTheLimitAndTheWayOut()
     {
         var plan = Repository.Plan(1_000_000);
 
@@ -109,7 +109,7 @@ public sealed class PlannerTests
     }
 
     [Fact]
-    public void Plan_100000ReadingsPerSecond_EveryDiagnosticLogCategoryPricedFromItsRows()
+    public void Plan_AHundredThousandReadingsPerSecond_EveryDiagnosticLogCategoryPricedFromItsRows()
     {
         var plan = Repository.Plan(100_000);
         var logs = plan.Diagnostics;
