@@ -12,7 +12,7 @@ namespace SensorPipeline.CosmosEmulator.Tests;
 /// Every Cosmos DB query the project runs, against the four containers exactly as infra deploys them
 /// (<c>DeployedContainers.json</c>, which infra/tests/deploy.test.mjs checks against the compiled Bicep), on an emulator
 /// serving four partition key ranges: <c>loadgen verify</c>'s two per-device queries and its dead-letter query,
-/// <c>loadgen redrive</c>'s selection, the handler's ReadMany and its device guard's filter predicate, the test
+/// <c>loadgen redrive</c>'s selection, the handler's ReadMany, its device-state recovery's window of <c>readings</c> and its pending-states marks, the test
 /// helper's per-device query, and a spatial query on the readings' geometry. Each must run, answer right, and be served
 /// by the index: charged 2.3 RU per range it touched plus one per matching 1-KB item, not per item in scope.
 /// </summary>
@@ -142,17 +142,6 @@ public sealed class DeployedPolicyQueryTests : IAsyncLifetime
         var (rows, charge) = await RunAsync(devices, "SELECT * FROM c", new QueryRequestOptions { PartitionKey = new PartitionKey("~pending-device-states") });
         Assert.Single(rows);
         Assert.Equal(RequestCharge.QueryBase + 1, charge);
-    }
-
-    [Fact]
-    public async Task DeviceGuard_FilterPredicate_WritesANewerStateAndRefusesAnOlderOne()
-    {
-        var devices = _database.GetContainer("devices");
-        PatchItemRequestOptions Guard(string version) => new() { FilterPredicate = $"FROM c WHERE NOT IS_STRING(c.version) OR c.version < '{version}'" };
-        using var newer = await devices.PatchItemStreamAsync(Devices[0], new PartitionKey(Devices[0]), [PatchOperation.Set("/version", "00000000000000000003")], Guard("00000000000000000003"));
-        Assert.Equal(HttpStatusCode.OK, newer.StatusCode);
-        using var older = await devices.PatchItemStreamAsync(Devices[0], new PartitionKey(Devices[0]), [PatchOperation.Set("/version", "00000000000000000001")], Guard("00000000000000000001"));
-        Assert.Equal(HttpStatusCode.PreconditionFailed, older.StatusCode);
     }
 
     private static bool Missing(string id) => id.StartsWith("dev-missing", StringComparison.Ordinal);

@@ -6,8 +6,9 @@ using SensorPipeline.Functions.Options;
 namespace SensorPipeline.Functions.DeviceStates;
 
 /// <summary>
-/// Writes the pending device states in the background. Each round (a twentieth of W, 20 ms to 500 ms): every device
-/// whose earliest uncovered reading is W less a round old is written through the guard; then, at most once a second,
+/// Writes the pending device states in the background. Each round (a fiftieth of W, 20 ms to 200 ms): every device
+/// whose earliest uncovered reading is W less two rounds old is written through the guard — so it is durable by W after
+/// that reading was stored, and a device sending every second costs one write per W less about a reading; then, at most once a second,
 /// this instance's mark is renewed with the instant before which all its readings' states are durable (its heartbeat
 /// too); every half mark expiry it
 /// also recovers the marks of instances taken for dead. A failed write keeps its state pending for the next round. On a
@@ -33,9 +34,9 @@ internal sealed class DeviceStateFlusher(
 
     private DateTimeOffset _markRenewed = DateTimeOffset.MinValue;
 
-    /// <summary>How often a round runs: a twentieth of W, so a state is written between W less a round and W after its
-    /// first uncovered reading, and a device sending every second costs about one write per W.</summary>
-    public TimeSpan Round => TimeSpan.FromMilliseconds(Math.Clamp(_lag.TotalMilliseconds / 20, 20, 500));
+    /// <summary>How often a round runs: a fiftieth of W. A state is taken between W less two rounds and W less one
+    /// after its first uncovered reading; the last round is the write's.</summary>
+    public TimeSpan Round => TimeSpan.FromMilliseconds(Math.Clamp(_lag.TotalMilliseconds / 50, 20, 200));
 
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)
     {
@@ -106,8 +107,8 @@ internal sealed class DeviceStateFlusher(
 
     private async Task FlushAsync(bool all, CancellationToken cancellationToken)
     {
-        // Taken a round early, so the write lands by W.
-        var due = pending.TakeDue(_lag - Round, all);
+        // Taken two rounds early, so the write lands by W.
+        var due = pending.TakeDue(_lag - (2 * Round), all);
         if (due.Count == 0)
         {
             return;
@@ -118,7 +119,7 @@ internal sealed class DeviceStateFlusher(
             pending.Finish(state.State, durable);
             if (durable)
             {
-                status.Durable(clock.GetUtcNow().ToUnixTimeMilliseconds() - state.DirtySinceUnixMs);
+                status.Durable(clock.GetUtcNow().ToUnixTimeMilliseconds() - state.WaitingSinceUnixMs);
             }
         }, cancellationToken);
         status.Add(tally);

@@ -22,6 +22,7 @@ internal sealed class DeviceStateRecovery(
     PendingStatesMarks marks,
     StoreContainers containers,
     DeviceStateWrites writes,
+    DeviceStateStatus status,
     TimeProvider clock,
     IOptions<PipelineOptions> options,
     ILogger<DeviceStateRecovery> logger)
@@ -51,6 +52,7 @@ internal sealed class DeviceStateRecovery(
 
             var states = await NewestStatesAsync(mark, cancellationToken);
             var tally = await writes.WriteAsync(states, static (_, _) => { }, cancellationToken);
+            status.Add(tally);
             if (tally.Failed > 0)
             {
                 // Left claimed: the claim expires and the recovery runs again (this instance or another).
@@ -100,6 +102,6 @@ internal sealed class DeviceStateRecovery(
             }
         }
 
-        return [.. newest.Values.Select(s => new DueState(s, mark.StoredBeforeUnixMs))];
+        return [.. newest.Values.Select(s => new DueState(s, mark.StoredBeforeUnixMs))]; // the lag of a recovered state is not W's
     }
 }

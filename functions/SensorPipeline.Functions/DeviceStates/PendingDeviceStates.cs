@@ -14,8 +14,9 @@ internal sealed record StateRefusal(string Stage, SourcePosition Envelope, int E
 /// state rebuilt from <c>readings</c> (its reading is stored; a refusal keeps it pending and is logged).</param>
 internal sealed record PendingState(string DeviceId, string Version, byte[] Document, StateRefusal? Refusal);
 
-/// <summary>A state taken for a write, with the instant its earliest uncovered reading began storing (for the lag).</summary>
-internal readonly record struct DueState(PendingState State, long DirtySinceUnixMs);
+/// <summary>A state taken for a write, with the instant its earliest uncovered reading was handed over (stored by then):
+/// the write's lag counts from it.</summary>
+internal readonly record struct DueState(PendingState State, long WaitingSinceUnixMs);
 
 /// <summary>
 /// The device states this instance owes the store, held in memory and coalesced newer-wins per device, so a device
@@ -68,23 +69,24 @@ internal sealed class PendingDeviceStates(TimeProvider clock)
     {
         ArgumentNullException.ThrowIfNull(scope);
         ArgumentNullException.ThrowIfNull(states);
+        var since = new Since(scope.StartedUnixMs, clock.GetUtcNow().ToUnixTimeMilliseconds());
         lock (_lock)
         {
             foreach (var state in states)
             {
                 if (!_entries.TryGetValue(state.DeviceId, out var entry))
                 {
-                    _entries[state.DeviceId] = new Entry(state, scope.StartedUnixMs);
+                    _entries[state.DeviceId] = new Entry(state, since);
                     continue;
                 }
 
-                entry.Merge(state, scope.StartedUnixMs);
+                entry.Merge(state, since);
             }
         }
     }
 
     /// <summary>
-    /// Takes the states due for a write — the first reading they cover began storing at least <paramref name="lag"/> ago,
+    /// Takes the states due for a write — the first reading they cover was handed over at least <paramref name="lag"/> ago,
     /// or every one when <paramref name="all"/> — and marks them in flight. Each must be given back through
     /// <see cref="Finish"/>.
     /// </summary>
@@ -96,10 +98,10 @@ internal sealed class PendingDeviceStates(TimeProvider clock)
         {
             foreach (var entry in _entries.Values)
             {
-                if (entry.InFlight is null && (all || entry.DirtySinceUnixMs <= dueBefore))
+                if (entry.InFlight is null && (all || entry.Uncovered.HandedUnixMs <= dueBefore))
                 {
                     entry.InFlight = entry.State;
-                    due.Add(new DueState(entry.State, entry.DirtySinceUnixMs));
+                    due.Add(new DueState(entry.State, entry.Uncovered.HandedUnixMs));
                 }
             }
         }
@@ -148,7 +150,7 @@ internal sealed class PendingDeviceStates(TimeProvider clock)
 
             foreach (var entry in _entries.Values)
             {
-                earliest = Math.Min(earliest, entry.DirtySinceUnixMs);
+                earliest = Math.Min(earliest, entry.Uncovered.StartedUnixMs);
             }
         }
 
@@ -172,49 +174,51 @@ internal sealed class PendingDeviceStates(TimeProvider clock)
         public void Dispose() => owner.Close(id);
     }
 
-    /// <summary>One device: its newest state, the state being written, and since when readings await a durable state.</summary>
-    private sealed class Entry(PendingState state, long dirtySinceUnixMs)
+    /// <summary>When the readings of an invocation began storing (its scope opened) and were handed over (all stored).</summary>
+    private readonly record struct Since(long StartedUnixMs, long HandedUnixMs)
     {
-        private long? _arrivedDuringWriteUnixMs;
+        public Since Earliest(Since other) => new(Math.Min(StartedUnixMs, other.StartedUnixMs), Math.Min(HandedUnixMs, other.HandedUnixMs));
+    }
+
+    /// <summary>One device: its newest state, the state being written, and since when readings await a durable state.</summary>
+    private sealed class Entry(PendingState state, Since uncovered)
+    {
+        private Since? _arrivedDuringWrite;
 
         public PendingState State { get; private set; } = state;
 
-        /// <summary>When the earliest reading not yet covered by a durable state began storing.</summary>
-        public long DirtySinceUnixMs { get; private set; } = dirtySinceUnixMs;
+        /// <summary>The earliest reading not yet covered by a durable state: when it began storing, when it was handed over.</summary>
+        public Since Uncovered { get; private set; } = uncovered;
 
         public PendingState? InFlight { get; set; }
 
-        public void Merge(PendingState newer, long startedUnixMs)
+        public void Merge(PendingState newer, Since since)
         {
             if (string.CompareOrdinal(newer.Version, State.Version) > 0)
             {
                 State = newer;
             }
 
-            // Even an older reading moves the instant back: conservative, the recovery then reads a little more.
+            // Even an older reading moves the instants back: conservative, the recovery then reads a little more.
             if (InFlight is null)
             {
-                DirtySinceUnixMs = Math.Min(DirtySinceUnixMs, startedUnixMs);
+                Uncovered = Uncovered.Earliest(since);
             }
             else
             {
-                _arrivedDuringWriteUnixMs = Math.Min(_arrivedDuringWriteUnixMs ?? startedUnixMs, startedUnixMs);
+                _arrivedDuringWrite = _arrivedDuringWrite?.Earliest(since) ?? since;
             }
         }
 
         /// <summary>The write in flight ended while a newer state arrived (durable), or failed (not durable).</summary>
         public void Landed(bool durable)
         {
-            if (durable && _arrivedDuringWriteUnixMs is { } arrived)
+            if (_arrivedDuringWrite is { } arrived)
             {
-                DirtySinceUnixMs = arrived;
-            }
-            else if (_arrivedDuringWriteUnixMs is { } alsoArrived)
-            {
-                DirtySinceUnixMs = Math.Min(DirtySinceUnixMs, alsoArrived);
+                Uncovered = durable ? arrived : Uncovered.Earliest(arrived);
             }
 
-            _arrivedDuringWriteUnixMs = null;
+            _arrivedDuringWrite = null;
             InFlight = null;
         }
     }

@@ -49,13 +49,6 @@ internal sealed class PipelineOptions
     /// </summary>
     public int TransientRetryCount { get; set; } = 6;
 
-    /// <summary>
-    /// How the newest-wins write to <c>devices</c> is guarded. Default <see cref="DeviceWriteMode.Patch"/>: one atomic
-    /// patch with a filter predicate — one round trip on Cosmos DB. <see cref="DeviceWriteMode.ReadReplace"/>: a point
-    /// read and an ETag-conditioned replace — two round trips.
-    /// </summary>
-    public DeviceWriteMode DeviceWrite { get; set; } = DeviceWriteMode.Patch;
-
     /// <summary>First back-off delay before retrying a transient failure, doubled per attempt. Default 00:00:00.100; 0 to 1 minute.</summary>
     public TimeSpan TransientRetryBaseDelay { get; set; } = TimeSpan.FromMilliseconds(100);
 

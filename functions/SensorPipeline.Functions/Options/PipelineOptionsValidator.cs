@@ -29,11 +29,6 @@ internal sealed class PipelineOptionsValidator : IValidateOptions<PipelineOption
             failures.Add($"Pipeline__BulkMinimumDocuments must be from 1 to 1000000, found {options.BulkMinimumDocuments}.");
         }
 
-        if (!Enum.IsDefined(options.DeviceWrite))
-        {
-            failures.Add($"Pipeline__DeviceWrite must be Patch or ReadReplace, found {options.DeviceWrite}.");
-        }
-
         if (options.TransientRetryCount is < 0 or > 20)
         {
             failures.Add($"Pipeline__TransientRetryCount must be from 0 to 20, found {options.TransientRetryCount}.");
