@@ -49,20 +49,7 @@ internal sealed class PipelineOptionsValidator : IValidateOptions<PipelineOption
             failures.Add($"Pipeline__RedeliveryWindow must be from 00:00:00 to 01:00:00, found {options.RedeliveryWindow}.");
         }
 
-        if (options.DeviceStateLag < TimeSpan.FromMilliseconds(50) || options.DeviceStateLag > TimeSpan.FromSeconds(10))
-        {
-            failures.Add($"Pipeline__DeviceStateLag must be from 00:00:00.050 to 00:00:10, found {options.DeviceStateLag}.");
-        }
-
-        if (options.DeviceStateMarkExpiry < TimeSpan.FromSeconds(2) || options.DeviceStateMarkExpiry > TimeSpan.FromMinutes(10))
-        {
-            failures.Add($"Pipeline__DeviceStateMarkExpiry must be from 00:00:02 to 00:10:00, found {options.DeviceStateMarkExpiry}.");
-        }
-
-        if (options.DeviceStateClockMargin < TimeSpan.FromSeconds(1) || options.DeviceStateClockMargin > TimeSpan.FromMinutes(5))
-        {
-            failures.Add($"Pipeline__DeviceStateClockMargin must be from 00:00:01 to 00:05:00, found {options.DeviceStateClockMargin}.");
-        }
+        ValidateDeviceStates(options, failures);
 
         if (options.IsolateAfterAttempts is < 2 or > 100)
         {
@@ -70,5 +57,24 @@ internal sealed class PipelineOptionsValidator : IValidateOptions<PipelineOption
         }
 
         return failures.Count == 0 ? ValidateOptionsResult.Success : ValidateOptionsResult.Fail(failures);
+    }
+
+    /// <summary>The device-state settings: W, the mark's expiry, the recovery's clock margin.</summary>
+    private static void ValidateDeviceStates(PipelineOptions options, List<string> failures)
+    {
+            if (options.DeviceStateLag < TimeSpan.FromMilliseconds(50) || options.DeviceStateLag > TimeSpan.FromSeconds(10))
+            {
+                failures.Add($"Pipeline__DeviceStateLag must be from 00:00:00.050 to 00:00:10, found {options.DeviceStateLag}.");
+            }
+
+            if (options.DeviceStateMarkExpiry < TimeSpan.FromSeconds(2) || options.DeviceStateMarkExpiry > TimeSpan.FromMinutes(10))
+            {
+                failures.Add($"Pipeline__DeviceStateMarkExpiry must be from 00:00:02 to 00:10:00, found {options.DeviceStateMarkExpiry}.");
+            }
+
+            if (options.DeviceStateClockMargin < TimeSpan.FromSeconds(1) || options.DeviceStateClockMargin > TimeSpan.FromMinutes(5))
+            {
+                failures.Add($"Pipeline__DeviceStateClockMargin must be from 00:00:01 to 00:05:00, found {options.DeviceStateClockMargin}.");
+            }
     }
 }
