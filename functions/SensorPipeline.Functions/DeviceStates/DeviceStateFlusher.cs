@@ -7,8 +7,10 @@ namespace SensorPipeline.Functions.DeviceStates;
 
 /// <summary>
 /// Writes the pending device states in the background. Each round (a fiftieth of W, 20 ms to 200 ms): every device
-/// whose earliest uncovered reading is W less two rounds old is written through the guard — so it is durable by W after
-/// that reading was stored, and a device sending every second costs one write per W less about a reading; then, at most once a second,
+/// whose earliest uncovered reading is W less a second old (less half of W, for a W under 2 s) is written through the
+/// guard — the second is the round's and the write's, so the state is durable by W after that reading was stored, and
+/// a device sending every second still costs one write per ten readings at W = 10 s (each write covers the readings of
+/// nine seconds and a bit: ten of them); then, at most once a second,
 /// this instance's mark is renewed with the instant before which all its readings' states are durable (its heartbeat
 /// too); every half mark expiry it
 /// also recovers the marks of instances taken for dead. A failed write keeps its state pending for the next round. On a
@@ -28,14 +30,16 @@ internal sealed class DeviceStateFlusher(
     private readonly TimeSpan _lag = options.Value.DeviceStateLag;
     private readonly TimeSpan _recoveryInterval = options.Value.DeviceStateMarkExpiry / 2;
 
+    /// <summary>How much earlier than W a state is taken: time for the round to come round and the write to land.</summary>
+    private TimeSpan Slack => _lag >= TimeSpan.FromSeconds(2) ? TimeSpan.FromSeconds(1) : _lag / 2;
+
     /// <summary>The least time between two renewals of the mark: its instant a second behind costs the recovery a
     /// second more of readings, a renewal per round would cost a write per round.</summary>
     private static readonly TimeSpan MarkInterval = TimeSpan.FromSeconds(1);
 
     private DateTimeOffset _markRenewed = DateTimeOffset.MinValue;
 
-    /// <summary>How often a round runs: a fiftieth of W. A state is taken between W less two rounds and W less one
-    /// after its first uncovered reading; the last round is the write's.</summary>
+    /// <summary>How often a round runs: a fiftieth of W.</summary>
     public TimeSpan Round => TimeSpan.FromMilliseconds(Math.Clamp(_lag.TotalMilliseconds / 50, 20, 200));
 
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)
@@ -107,8 +111,8 @@ internal sealed class DeviceStateFlusher(
 
     private async Task FlushAsync(bool all, CancellationToken cancellationToken)
     {
-        // Taken two rounds early, so the write lands by W.
-        var due = pending.TakeDue(_lag - (2 * Round), all);
+        // Taken early by the slack, so the write lands by W.
+        var due = pending.TakeDue(_lag - Slack, all);
         if (due.Count == 0)
         {
             return;
