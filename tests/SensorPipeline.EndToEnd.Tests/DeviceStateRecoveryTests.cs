@@ -1,4 +1,3 @@
-using System.Globalization;
 using System.Text.Json;
 using SensorPipeline.Stack;
 using SensorPipeline.Toolkit;
@@ -29,7 +28,7 @@ public sealed class DeviceStateRecoveryTests : IDisposable
         };
         await using var pipeline = await LocalPipeline.StartAsync(RepoLayout.Discover(), options, timeout.Token);
         var ledger = Path.Combine(_data, "ledger.json");
-        await SendAsync(pipeline, ledger, timeout.Token);
+        await RestartTests.SendAsync(pipeline, ledger, "states", timeout.Token);
         await pipeline.WaitForDrainAsync(TimeSpan.FromMinutes(3), TimeSpan.FromMilliseconds(500), timeout.Token);
         var pending = await pipeline.GetDeviceStatesAsync(timeout.Token);
         Assert.True(pending.Pending > 0, $"no device state pending once the checkpoints moved (the drain outlasted W?): {pending}");
@@ -47,25 +46,6 @@ public sealed class DeviceStateRecoveryTests : IDisposable
         var recovered = await pipeline.GetDeviceStatesAsync(timeout.Token);
         Assert.True(recovered.Written > 0, $"the restarted handler wrote no state: {recovered}");
         Assert.Equal(0, recovered.UnrecoveredMarks);
-    }
-
-    /// <summary>1,000 readings from 20 devices, with a ledger for verify.</summary>
-    private static async Task SendAsync(LocalPipeline pipeline, string ledger, CancellationToken cancellationToken)
-    {
-        await using var loadgen = ChildProcess.Start(new ChildProcessOptions
-        {
-            Name = "loadgen",
-            FileName = "dotnet",
-            Arguments =
-            [
-                pipeline.Layout.LoadGenDll, "--connection", pipeline.EventHubConnection, "--count", "1000", "--rate", "1000",
-                "--weather", "10", "--seismic", "10", "--readings-per-event", "20", "--device-prefix", "states", "--ledger", ledger,
-            ],
-            LogPath = Path.Combine(pipeline.Options.DataDirectory, "logs", "loadgen.log"),
-            WorkingDirectory = pipeline.Layout.Root,
-        });
-        var exit = await loadgen.WaitForExitAsync(cancellationToken);
-        Assert.True(exit == 0, string.Create(CultureInfo.InvariantCulture, $"loadgen exited {exit}:\n{loadgen.Output}"));
     }
 
     public void Dispose()

@@ -1,3 +1,5 @@
+using SensorPipeline.Core.Telemetry;
+
 namespace SensorPipeline.Functions.DeviceStates;
 
 /// <summary>
@@ -32,18 +34,5 @@ internal sealed class DeviceStateStatus
     }
 
     /// <summary>A state became durable <paramref name="lagMs"/> after its earliest uncovered reading began storing.</summary>
-    public void Durable(long lagMs)
-    {
-        var seen = Interlocked.Read(ref _maxLagMs);
-        while (lagMs > seen)
-        {
-            var previous = Interlocked.CompareExchange(ref _maxLagMs, lagMs, seen);
-            if (previous == seen)
-            {
-                return;
-            }
-
-            seen = previous;
-        }
-    }
+    public void Durable(long lagMs) => InterlockedMax.Raise(ref _maxLagMs, lagMs);
 }
