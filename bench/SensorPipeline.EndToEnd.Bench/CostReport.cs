@@ -29,7 +29,7 @@ internal static class CostReport
 
         var stateWrites = states.Written + states.Superseded + states.DeadLettered;
         o.WriteLine($"  device-state writes: {stateWrites:N0} ({states.Written:N0} written, {states.Superseded:N0} superseded by a newer stored state, {states.DeadLettered:N0} refused), {(double)stateWrites / Math.Max(1, m.Readings):N4} per reading (target <= 0.1 at 1 reading/s per device: {((double)stateWrites / Math.Max(1, m.Readings) <= 0.1 ? "met" : "MISSED")})");
-        o.WriteLine($"  W measured: {states.MaxLagMs / 1000.0:N2} s at most from a reading's invocation starting to its device state being durable (Pipeline__DeviceStateLag {StateLag()})");
+        o.WriteLine($"  W measured: {states.MaxLagMs / 1000.0:N2} s at most from a reading being stored (its invocation handing the state over) to its device state being durable (Pipeline__DeviceStateLag {StateLag()})");
         o.WriteLine($"  the handler's own CosmosRequestCharge: {m.HandlerReportedRuPerReading:N2} RU per reading (the same charges as the SDK saw them)");
 
         o.WriteLine($"  handler CPU: {m.HandlerMicros:N0} µs per reading; devhost (Event Hubs emulator + Functions host): {m.DevHostMicros:N0} µs");
