@@ -24,8 +24,7 @@ public static class CosmosClients
             options.LimitToEndpoint = true;
             if (options.HttpClientFactory is null)
             {
-                options.ServerCertificateCustomValidationCallback = static (_, _, errors) =>
-                    errors is SslPolicyErrors.None or SslPolicyErrors.RemoteCertificateChainErrors;
+                options.ServerCertificateCustomValidationCallback = static (_, _, errors) => IsEmulatorCertificate(errors);
             }
 
             key ??= credential is null ? CosmosEmulatorAccount.Key : null;
@@ -39,4 +38,19 @@ public static class CosmosClients
         return new CosmosClient(endpoint.AbsoluteUri, credential ?? throw new ArgumentException(
             "A Cosmos DB account on " + endpoint.Host + " needs a key or a token credential.", nameof(credential)), options);
     }
+
+    /// <summary>
+    /// An HTTP handler for a program's own HTTPS calls to a loopback Cosmos DB emulator (its <c>/_emulator</c> admin
+    /// endpoints, raw REST requests), with the same concession as <see cref="Create"/>'s clients: the emulator's
+    /// self-signed certificate is accepted when it is the only fault, and only for a loopback request.
+    /// </summary>
+    public static HttpClientHandler LoopbackEmulatorHandler() => new()
+    {
+        ServerCertificateCustomValidationCallback = static (request, _, _, errors) =>
+            request.RequestUri is { IsLoopback: true } && IsEmulatorCertificate(errors),
+    };
+
+    // Self-signed, so its chain does not build; the host name must still match.
+    private static bool IsEmulatorCertificate(SslPolicyErrors errors) =>
+        errors is SslPolicyErrors.None or SslPolicyErrors.RemoteCertificateChainErrors;
 }

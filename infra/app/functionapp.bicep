@@ -287,6 +287,11 @@ resource functionApp 'Microsoft.Web/sites@2024-04-01' = {
           name: 'Pipeline__IsolateAfterAttempts'
           value: '3'
         }
+        // Three batches in a row failing whole (every event alone) is the handler's or its environment's fault: systemic, kept.
+        {
+          name: 'Pipeline__SystemicAfterWhollyFailedBatches'
+          value: '3'
+        }
         // A reading dated more than this after its enqueue (a fast device clock) is stored but never becomes the device's state.
         {
           name: 'Pipeline__MaxClockSkew'

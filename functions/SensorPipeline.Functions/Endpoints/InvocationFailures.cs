@@ -29,9 +29,10 @@ internal static class InvocationFailures
             // was reported before this was thrown (the stall alarm); retried, and loud.
             RequestTooLargeException => new(LogLevel.Error, "request-too-large", StatusCodes.Status413RequestEntityTooLarge, Systemic: true),
 
-            // The store refused a write and a known-good write to the same container: the store or the configuration is
-            // at fault. Kept, retried, and loud.
-            StoreUnavailableException { Fault: StoreFault.Systemic } => new(LogLevel.Error, "systemic", StatusCodes.Status500InternalServerError, Systemic: true),
+            // The store refused a write and a known-good write to the same container (the processors say where), or
+            // batch after batch fails whole: the store, the configuration or the handler is at fault. Kept, retried, and loud.
+            SystemicFailureException or StoreUnavailableException { Fault: StoreFault.Systemic } =>
+                new(LogLevel.Error, "systemic", StatusCodes.Status500InternalServerError, Systemic: true),
 
             // The store did not take the batch: transient; the host's retry policy re-runs it before checkpointing.
             StoreUnavailableException => new(LogLevel.Information, "store-unavailable", StatusCodes.Status500InternalServerError),

@@ -19,21 +19,9 @@ internal sealed class PipelineOptionsValidator : IValidateOptions<PipelineOption
             failures.Add($"Pipeline__MaxClockSkew must be from 00:00:00 to 1.00:00:00, found {options.MaxClockSkew}.");
         }
 
-        if (options.WriteParallelism is < 1 or > 256)
-        {
-            failures.Add($"Pipeline__WriteParallelism must be from 1 to 256, found {options.WriteParallelism}.");
-        }
-
-        if (options.BulkMinimumDocuments is < 1 or > 1_000_000)
-        {
-            failures.Add($"Pipeline__BulkMinimumDocuments must be from 1 to 1000000, found {options.BulkMinimumDocuments}.");
-        }
-
-        if (options.TransientRetryCount is < 0 or > 20)
-        {
-            failures.Add($"Pipeline__TransientRetryCount must be from 0 to 20, found {options.TransientRetryCount}.");
-        }
-
+        Within(failures, "Pipeline__WriteParallelism", options.WriteParallelism, 1, 256);
+        Within(failures, "Pipeline__BulkMinimumDocuments", options.BulkMinimumDocuments, 1, 1_000_000);
+        Within(failures, "Pipeline__TransientRetryCount", options.TransientRetryCount, 0, 20);
         if (options.TransientRetryBaseDelay < TimeSpan.Zero || options.TransientRetryBaseDelay > TimeSpan.FromMinutes(1))
         {
             failures.Add($"Pipeline__TransientRetryBaseDelay must be from 00:00:00 to 00:01:00, found {options.TransientRetryBaseDelay}.");
@@ -50,11 +38,8 @@ internal sealed class PipelineOptionsValidator : IValidateOptions<PipelineOption
         }
 
         ValidateDeviceStates(options, failures);
-
-        if (options.IsolateAfterAttempts is < 2 or > 100)
-        {
-            failures.Add($"Pipeline__IsolateAfterAttempts must be from 2 to 100, found {options.IsolateAfterAttempts}.");
-        }
+        Within(failures, "Pipeline__IsolateAfterAttempts", options.IsolateAfterAttempts, 2, 100);
+        Within(failures, "Pipeline__SystemicAfterWhollyFailedBatches", options.SystemicAfterWhollyFailedBatches, 2, 100);
 
         return failures.Count == 0 ? ValidateOptionsResult.Success : ValidateOptionsResult.Fail(failures);
     }
@@ -62,19 +47,28 @@ internal sealed class PipelineOptionsValidator : IValidateOptions<PipelineOption
     /// <summary>The device-state settings: W, the mark's expiry, the recovery's clock margin.</summary>
     private static void ValidateDeviceStates(PipelineOptions options, List<string> failures)
     {
-            if (options.DeviceStateLag < TimeSpan.FromMilliseconds(50) || options.DeviceStateLag > TimeSpan.FromSeconds(10))
-            {
-                failures.Add($"Pipeline__DeviceStateLag must be from 00:00:00.050 to 00:00:10, found {options.DeviceStateLag}.");
-            }
+        if (options.DeviceStateLag < TimeSpan.FromMilliseconds(50) || options.DeviceStateLag > TimeSpan.FromSeconds(10))
+        {
+            failures.Add($"Pipeline__DeviceStateLag must be from 00:00:00.050 to 00:00:10, found {options.DeviceStateLag}.");
+        }
 
-            if (options.DeviceStateMarkExpiry < TimeSpan.FromSeconds(2) || options.DeviceStateMarkExpiry > TimeSpan.FromMinutes(10))
-            {
-                failures.Add($"Pipeline__DeviceStateMarkExpiry must be from 00:00:02 to 00:10:00, found {options.DeviceStateMarkExpiry}.");
-            }
+        if (options.DeviceStateMarkExpiry < TimeSpan.FromSeconds(2) || options.DeviceStateMarkExpiry > TimeSpan.FromMinutes(10))
+        {
+            failures.Add($"Pipeline__DeviceStateMarkExpiry must be from 00:00:02 to 00:10:00, found {options.DeviceStateMarkExpiry}.");
+        }
 
-            if (options.DeviceStateClockMargin < TimeSpan.FromSeconds(1) || options.DeviceStateClockMargin > TimeSpan.FromMinutes(5))
-            {
-                failures.Add($"Pipeline__DeviceStateClockMargin must be from 00:00:01 to 00:05:00, found {options.DeviceStateClockMargin}.");
-            }
+        if (options.DeviceStateClockMargin < TimeSpan.FromSeconds(1) || options.DeviceStateClockMargin > TimeSpan.FromMinutes(5))
+        {
+            failures.Add($"Pipeline__DeviceStateClockMargin must be from 00:00:01 to 00:05:00, found {options.DeviceStateClockMargin}.");
+        }
+    }
+
+    /// <summary>A whole-number setting outside [<paramref name="min"/>, <paramref name="max"/>] adds its failure, naming it.</summary>
+    private static void Within(List<string> failures, string setting, int value, int min, int max)
+    {
+        if (value < min || value > max)
+        {
+            failures.Add(string.Create(System.Globalization.CultureInfo.InvariantCulture, $"{setting} must be from {min} to {max}, found {value}."));
+        }
     }
 }

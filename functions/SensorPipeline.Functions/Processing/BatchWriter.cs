@@ -77,7 +77,7 @@ internal sealed class BatchWriter(
             var outcome = await writer.UpsertAsync(container, document.DeviceId, result.Bytes(document), token);
             if (outcome.Result == WriteResult.Rejected)
             {
-                rejected.Add(StoreRejection(document, result.ReadingBytes(document), $"{document.Id} → {container.Id}: {outcome.Detail}"));
+                rejected.Add(StoreRejection(result, document, $"{document.Id} → {container.Id}: {outcome.Detail}"));
                 return;
             }
 
@@ -133,7 +133,7 @@ internal sealed class BatchWriter(
             {
                 var document = result.Pending[latest.PendingIndex];
                 states.Add(new PendingState(latest.DeviceId, latest.Version, result.Documents.Slice(latest.DocumentOffset, latest.DocumentLength).ToArray(),
-                    Refusal(document, result.ReadingBytes(document))));
+                    Refusal(result, document)));
             }
             else if (NewestStoredState(result, stored, liveAlready, latest.DeviceId) is { } fallback)
             {
@@ -170,15 +170,15 @@ internal sealed class BatchWriter(
             if (StoredReadingState.TryWrite(result.Bytes(document).Span, options.Value.MaxClockSkew, json, out var state)
                 && (newest is null || string.CompareOrdinal(state.Version, newest.Version) > 0))
             {
-                newest = new PendingState(deviceId, state.Version, output.WrittenSpan.ToArray(), Refusal(document, result.ReadingBytes(document)));
+                newest = new PendingState(deviceId, state.Version, output.WrittenSpan.ToArray(), Refusal(result, document));
             }
         }
 
         return newest;
     }
 
-    private StateRefusal Refusal(in PendingDocument document, ReadOnlyMemory<byte> reading) =>
-        new(definition.Stage, document.Envelope, document.EnvelopeIndex, reading.ToArray(), document.Id);
+    private StateRefusal Refusal(ProcessResult result, in PendingDocument document) =>
+        new(definition.Stage, result.EnvelopePosition(document), document.ReadingIndex, result.ReadingBytes(document).ToArray(), document.Id);
 
     private ParallelOptions Concurrency(ContainerSet set, int documents, CancellationToken cancellationToken) =>
         new() { MaxDegreeOfParallelism = set.Parallelism(documents, options.Value.WriteParallelism), CancellationToken = cancellationToken };
@@ -190,8 +190,9 @@ internal sealed class BatchWriter(
     /// the reading's place: stage "&lt;stage&gt;-store", its envelope's position and its index in the envelope — the
     /// same for every redelivery, in any batch, and the same a refusal of the reading's device state gets.
     /// </summary>
-    private DeadLetter StoreRejection(in PendingDocument document, ReadOnlyMemory<byte> reading, string detail) =>
-        new(definition.Stage + "-store", DeadLetterReason.RejectedByStore, document.Envelope, document.EnvelopeIndex, document.DeviceId, reading.ToArray(), detail);
+    private DeadLetter StoreRejection(ProcessResult result, in PendingDocument document, string detail) =>
+        new(definition.Stage + "-store", DeadLetterReason.RejectedByStore, result.EnvelopePosition(document), document.ReadingIndex, document.DeviceId,
+            result.ReadingBytes(document).ToArray(), detail);
 
     private static IEnumerable<int> Indices(int count) => Enumerable.Range(0, count);
 }

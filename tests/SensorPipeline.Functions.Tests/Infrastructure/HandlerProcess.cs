@@ -26,6 +26,9 @@ internal sealed partial class HandlerProcess : IDisposable
 
     public string Output => _process.Output;
 
+    /// <summary>Waits for an output line matching <paramref name="pattern"/> (lines already printed included).</summary>
+    public Task<Match> WaitForLineAsync(string pattern, TimeSpan timeout) => _process.WaitForLineAsync(pattern, timeout);
+
     /// <summary>Settings for a handler writing to <paramref name="standIn"/> in database <paramref name="database"/>.</summary>
     public static Dictionary<string, string?> Settings(CosmosEmulatorProcess standIn, string database) => new()
     {
