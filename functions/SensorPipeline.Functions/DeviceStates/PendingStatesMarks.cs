@@ -48,7 +48,12 @@ internal sealed class PendingStatesMarks : IDisposable
     /// </summary>
     public async Task EnsureCurrentAsync(Func<(long StoredBeforeUnixMs, int Pending)> snapshot, CancellationToken cancellationToken)
     {
-        ObjectDisposedException.ThrowIf(_closed, this);
+        if (_closed)
+        {
+            // Taken as the store's, never an event's: the batch is retried (by the next owner), nothing dead-lettered.
+            throw new StoreUnavailableException("pending-states mark (the instance is stopping)", HttpStatusCode.ServiceUnavailable, 0, null);
+        }
+
         if (_clock.GetUtcNow().ToUnixTimeMilliseconds() - Volatile.Read(ref _renewedUnixMs) >= (long)(_expiry.TotalMilliseconds / 4))
         {
             await RenewAsync(snapshot, cancellationToken);
