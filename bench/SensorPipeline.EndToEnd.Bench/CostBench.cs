@@ -16,6 +16,9 @@ internal static class CostBench
 {
     public const string Usage = "usage: bench cost [--quick] [--rate 1000] [--seconds 60] [--devices 100]";
 
+    /// <summary>How long the bench waits for the handler's device states to be durable (W is at most 10 s).</summary>
+    private static readonly TimeSpan StatesSettle = TimeSpan.FromMinutes(1);
+
     /// <summary>The rates the measured costs are priced at.</summary>
     private static readonly double[] PricedRates = [100_000, 1_000_000];
 
@@ -26,6 +29,7 @@ internal static class CostBench
         var run = Path.Combine(layout.Root, ".pipeline", "bench", "cost-" + DateTimeOffset.UtcNow.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture));
         Console.WriteLine($"cost bench ({layout.Configuration} build, {Environment.ProcessorCount} cores): {rate:N0} readings/s for {seconds:N0} s, {devices}+{devices} devices, 200 readings per event; logs under {run}");
         PhaseFigures phase;
+        DeviceStateFigures states;
         JsonDocument summary;
         IReadOnlyList<(string Container, string Operation, long Count, double RequestUnits)> charges;
         LeverFigures levers;
@@ -33,10 +37,15 @@ internal static class CostBench
         {
             Console.WriteLine("   warm-up: 1,000 readings/s for 5 s on other devices …");
             await new ChainPhase(pipeline, "warm-up", 1000, TimeSpan.FromSeconds(5), null, devices, 200, "warm").RunAsync(cancellationToken);
-            // The emulator's ledger from here on holds the measured phase only (the warm-up's devices drained before).
+            // The emulator's ledger from here on holds the measured phase only (the warm-up's devices drained before,
+            // their states written: the handler says so).
+            var before = await pipeline.WaitForDeviceStatesAsync(StatesSettle, cancellationToken);
             await EmulatorCharges.ResetAsync(pipeline.CosmosEndpoint, cancellationToken);
             var started = DateTimeOffset.UtcNow;
             phase = await new ChainPhase(pipeline, "cost", rate, TimeSpan.FromSeconds(seconds), null, devices, 200).RunAsync(cancellationToken);
+            // Device states are written within W after their readings: the phase's last ones land after the drain.
+            var after = await pipeline.WaitForDeviceStatesAsync(StatesSettle, cancellationToken);
+            states = new DeviceStateFigures(after.Written - before.Written, after.Superseded - before.Superseded, after.DeadLettered - before.DeadLettered, after.MaxLagMs);
             charges = await EmulatorCharges.ReadAsync(pipeline.CosmosEndpoint, cancellationToken);
             // The phase's periods only: one aggregation period and a second before its start (ChainPhase's own window).
             summary = await pipeline.GetTelemetrySummaryAsync(started - pipeline.Options.MetricFlushInterval - TimeSpan.FromSeconds(1), DateTimeOffset.UtcNow, cancellationToken);
@@ -53,7 +62,7 @@ internal static class CostBench
             var costs = ReadingCosts.Load(Path.Combine(layout.Root, "infra", "SensorPipeline.Plan", "per-reading.defaults.json"), file);
             var plans = PricedRates.Select(r => Planner.Plan(new PlanRequest(r, 200, r, 7, false, false), costs, book))
                 .Append(Planner.Plan(new PlanRequest(PricedRates[0], 200, PricedRates[0], 7, false, false, Expiry.Windows), costs, book)).ToArray();
-            CostReport.Write(Console.Out, phase, measured, plans, file);
+            CostReport.Write(Console.Out, phase, measured, states, plans, file);
         }
 
         return 0;

@@ -17,7 +17,7 @@ internal static class CostReport
     // pinning 96 instances: ≈ $1,580/h in all, ≈ $20.5/h for Functions + Storage + App Insights.
     private const double BeforeTotal = 1580, BeforeFunctionsStorageInsights = 20.5;
 
-    public static void Write(TextWriter o, PhaseFigures phase, CostFigures m, IReadOnlyList<PlanResult> plans, string file)
+    public static void Write(TextWriter o, PhaseFigures phase, CostFigures m, DeviceStateFigures states, IReadOnlyList<PlanResult> plans, string file)
     {
         o.WriteLine();
         o.WriteLine($"measured over {m.Readings:N0} readings ({phase.Notes})");
@@ -27,6 +27,9 @@ internal static class CostReport
             o.WriteLine($"    {container,-12} {operation,-8} {count,9:N0} operations, {ru / Math.Max(1, count),6:N2} RU each, {ru / Math.Max(1, m.Readings),6:N2} RU per reading");
         }
 
+        var stateWrites = states.Written + states.Superseded + states.DeadLettered;
+        o.WriteLine($"  device-state writes: {stateWrites:N0} ({states.Written:N0} written, {states.Superseded:N0} superseded by a newer stored state, {states.DeadLettered:N0} refused), {(double)stateWrites / Math.Max(1, m.Readings):N4} per reading (target <= 0.1 at 1 reading/s per device: {((double)stateWrites / Math.Max(1, m.Readings) <= 0.1 ? "met" : "MISSED")})");
+        o.WriteLine($"  W measured: {states.MaxLagMs / 1000.0:N2} s at most from a reading being stored (its invocation handing the state over) to its device state being durable (Pipeline__DeviceStateLag {StateLag()})");
         o.WriteLine($"  the handler's own CosmosRequestCharge: {m.HandlerReportedRuPerReading:N2} RU per reading (the same charges as the SDK saw them)");
 
         o.WriteLine($"  handler CPU: {m.HandlerMicros:N0} µs per reading; devhost (Event Hubs emulator + Functions host): {m.DevHostMicros:N0} µs");
@@ -65,6 +68,7 @@ internal static class CostReport
         o.WriteLine($"$ per million readings at 100,000 readings/s: {at100k.PerMillionReadings.ToString("0.00", CultureInfo.InvariantCulture)}");
     }
 
+    private static string StateLag() => Environment.GetEnvironmentVariable("Pipeline__DeviceStateLag") ?? "default 00:00:10";
     private static string MetMissed(bool met) => met ? "met" : "MISSED";
 
     /// <summary>Each lever's effect on the same documents, before and after, and what it saves per reading.</summary>

@@ -16,8 +16,8 @@ using SensorPipeline.Functions.Storage;
 namespace SensorPipeline.Functions.Bench;
 
 /// <summary>
-/// The processor's Cosmos write path (<c>BatchWriter.WriteAsync</c>: readings, the live/archive check, the guarded
-/// device writes, dead letters), wired by the handler's own DI, against the Cosmos DB emulator, in three settings of
+/// The processor's Cosmos write path (<c>BatchWriter.WriteAsync</c>: readings, the live/archive check, the device states
+/// handed to the pending states (written later, outside the invocation), dead letters), wired by the handler's own DI, against the Cosmos DB emulator, in three settings of
 /// <c>Pipeline__BulkMinimumDocuments</c>: never bulk (one request per document: the path before batching), the default,
 /// and always bulk. Beside them, the same reading documents written raw three ways — a point upsert each, the SDK's
 /// bulk mode, a TransactionalBatch per device — so the choice between bulk and explicit batches is measured in the
@@ -64,7 +64,7 @@ internal sealed class WriteBench(string repoRoot, CosmosEmulatorProcess store, i
             for (var h = 0; h < handlers.Length; h++)
             {
                 var function = Weather(apps[h]);
-                contenders.Add((new Tally("handler: " + handlers[h].Name, deviceWrites: true), (r, q, now) => function.WriteAsync(r, q, now, CancellationToken.None)));
+                contenders.Add((new Tally("handler: " + handlers[h].Name, deviceWrites: true), (r, q, now) => function.WriteAsync(r, now, CancellationToken.None)));
             }
 
             using var batches = new Batches(devices, invocationSize);
@@ -111,7 +111,7 @@ internal sealed class WriteBench(string repoRoot, CosmosEmulatorProcess store, i
                     {
                         var invocation = sized.Next(1)[0];
                         var wall = Stopwatch.StartNew();
-                        await function.WriteAsync(invocation.Result, invocation.Request, invocation.Now, CancellationToken.None);
+                        await function.WriteAsync(invocation.Result, invocation.Now, CancellationToken.None);
                         times.Add(wall.Elapsed.TotalMilliseconds);
                     }
 

@@ -1,3 +1,4 @@
+using System.Globalization;
 using System.Net.Http.Json;
 using SensorPipeline.Toolkit;
 
@@ -103,6 +104,35 @@ public sealed partial class LocalPipeline
         if (Fleet is not null)
         {
             await Fleet.DisposeAsync();
+        }
+    }
+
+    /// <summary>The device-state status of the handler devhost runs (one handler: the stack without separate instances).</summary>
+    public async Task<DeviceStatesStatus> GetDeviceStatesAsync(CancellationToken cancellationToken)
+    {
+        var port = (await GetFunctionsStatusAsync(cancellationToken)).HandlerPort ?? throw new InvalidOperationException("devhost reports no running handler");
+        return await _http.GetFromJsonAsync<DeviceStatesStatus>(new Uri(string.Create(CultureInfo.InvariantCulture, $"http://127.0.0.1:{port}/status/device-states")), Json, cancellationToken)
+            ?? throw new InvalidOperationException("the handler returned no device-state status");
+    }
+
+    /// <summary>
+    /// Waits until the handler reports every reading it stored before the call with its device state durable (nothing
+    /// pending from before, no other instance's mark left to recover): the signal to read <c>devices</c> on.
+    /// </summary>
+    public async Task<DeviceStatesStatus> WaitForDeviceStatesAsync(TimeSpan timeout, CancellationToken cancellationToken)
+    {
+        var since = DateTimeOffset.UtcNow.ToUnixTimeMilliseconds();
+        using var expiry = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        expiry.CancelAfter(timeout);
+        while (true)
+        {
+            var status = await GetDeviceStatesAsync(expiry.Token);
+            if (status.StoredBeforeUnixMs >= since && status.UnrecoveredMarks == 0)
+            {
+                return status;
+            }
+
+            await Task.Delay(TimeSpan.FromMilliseconds(100), expiry.Token);
         }
     }
 }

@@ -214,7 +214,14 @@ public sealed record FunctionsStatus(int? HandlerPid, int HandlerStarts, IReadOn
 {
     /// <summary>Checkpoint writes of this host that moved a checkpoint backwards (a separate instance's own count).</summary>
     public long CheckpointRewinds { get; init; }
+
+    /// <summary>The loopback port of the handler this host runs, while it runs.</summary>
+    public int? HandlerPort { get; init; }
 }
+
+/// <summary>The handler's <c>GET /status/device-states</c>: states pending and written, the measured W.</summary>
+public sealed record DeviceStatesStatus(int Pending, long StoredBeforeUnixMs, string MarkId, int UnrecoveredMarks, long Written, long Superseded,
+    long DeadLettered, long Failed, long MaxLagMs);
 
 public sealed record FunctionStatusView(string Name, string EventHubName, string ConsumerGroup, bool Paused,
     long InvocationsSucceeded, long InvocationsFailed, long InvocationsRetried, IReadOnlyList<PartitionStatusView> Partitions)

@@ -18,8 +18,8 @@ internal static partial class FunctionsLog
     public static partial void Split(ILogger logger, string partitionId, int events, int readings, int weather, int seismic, int deadLetters, int retryCount);
 
     [LoggerMessage(EventId = 11, EventName = "Processed", Level = LogLevel.Debug,
-        Message = "{Function} partition {PartitionId}: {Envelopes} envelopes, {Readings} readings, live {Live}, archived {Archived}, devices updated {Updated}, superseded {Superseded}, dead letters {DeadLetters} (retry {RetryCount})")]
-    public static partial void Processed(ILogger logger, string function, string partitionId, int envelopes, int readings, int live, int archived, int updated, int superseded, int deadLetters, int retryCount);
+        Message = "{Function} partition {PartitionId}: {Envelopes} envelopes, {Readings} readings, live {Live}, archived {Archived}, device states pending {DeviceStates}, dead letters {DeadLetters} (retry {RetryCount})")]
+    public static partial void Processed(ILogger logger, string function, string partitionId, int envelopes, int readings, int live, int archived, int deviceStates, int deadLetters, int retryCount);
 
     [LoggerMessage(EventId = 20, EventName = "TransientStoreFailure", Level = LogLevel.Information,
         Message = "Cosmos DB {Operation} answered {Status} (attempt {Attempt}); retrying in {DelayMs} ms")]
@@ -60,4 +60,20 @@ internal static partial class FunctionsLog
     [LoggerMessage(EventId = 44, EventName = "DeadLetterReduced", Level = LogLevel.Warning,
         Message = "Dead letter {Id} refused as is ({Status}); stored reduced (reason, hashes, position, the first {KeptBytes} of {Bytes} bytes)")]
     public static partial void DeadLetterReduced(ILogger logger, string id, int status, int keptBytes, int bytes);
+
+    [LoggerMessage(EventId = 50, EventName = "DeviceStatesFlushFailed", Level = LogLevel.Warning,
+        Message = "Device states: {Failed} of {Due} writes failed this round; they stay pending and are written again next round")]
+    public static partial void DeviceStatesFlushFailed(ILogger logger, int failed, int due, Exception? exception);
+
+    [LoggerMessage(EventId = 51, EventName = "DeviceStatesRoundFailed", Level = LogLevel.Warning,
+        Message = "Device states: the flusher's round failed ({Step}); pending states are kept and the round runs again")]
+    public static partial void DeviceStatesRoundFailed(ILogger logger, string step, Exception exception);
+
+    [LoggerMessage(EventId = 52, EventName = "MarkRecovered", Level = LogLevel.Information,
+        Message = "Recovered pending-states mark {MarkId} of an instance taken for dead: {Devices} devices' newest stored readings, {Written} states written, {Superseded} already newer")]
+    public static partial void MarkRecovered(ILogger logger, string markId, int devices, int written, int superseded);
+
+    [LoggerMessage(EventId = 53, EventName = "DeviceStatesLeftPending", Level = LogLevel.Error,
+        Message = "Stopping with {Pending} device states not written: the mark {MarkId} stays, and another instance rebuilds them from readings once it expires")]
+    public static partial void DeviceStatesLeftPending(ILogger logger, int pending, string markId);
 }

@@ -7,5 +7,6 @@ var builder = WebApplication.CreateSlimBuilder(args);
 builder.AddSensorPipelineFunctions();
 var app = builder.Build();
 app.MapFunctionEndpoints();
+app.MapDeviceStateStatus();
 app.AnnounceAddress();
 app.Run();

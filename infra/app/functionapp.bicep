@@ -269,11 +269,6 @@ resource functionApp 'Microsoft.Web/sites@2024-04-01' = {
           name: 'Pipeline__RedeliveryWindow'
           value: '00:00:30'
         }
-        // On real Cosmos DB the filter-predicate patch is one atomic point operation: the right guard.
-        {
-          name: 'Pipeline__DeviceWrite'
-          value: 'Patch'
-        }
         // In-invocation retries ride out short throttling; longer outages fail the invocation and host.json's
         // retry policy (maxRetryCount -1) re-runs the batch before the checkpoint moves.
         {

@@ -12,7 +12,7 @@ namespace SensorPipeline.CosmosEmulator.Tests;
 /// Every Cosmos DB query the project runs, against the four containers exactly as infra deploys them
 /// (<c>DeployedContainers.json</c>, which infra/tests/deploy.test.mjs checks against the compiled Bicep), on an emulator
 /// serving four partition key ranges: <c>loadgen verify</c>'s two per-device queries and its dead-letter query,
-/// <c>loadgen redrive</c>'s selection, the handler's ReadMany and its device guard's filter predicate, the test
+/// <c>loadgen redrive</c>'s selection, the handler's ReadMany, its device-state recovery's window of <c>readings</c> and its pending-states marks, the test
 /// helper's per-device query, and a spatial query on the readings' geometry. Each must run, answer right, and be served
 /// by the index: charged 2.3 RU per range it touched plus one per matching 1-KB item, not per item in scope.
 /// </summary>
@@ -118,14 +118,30 @@ public sealed class DeployedPolicyQueryTests : IAsyncLifetime
     }
 
     [Fact]
-    public async Task DeviceGuard_FilterPredicate_WritesANewerStateAndRefusesAnOlderOne()
+    public async Task DeviceStateRecovery_ReadingsStoredInAWindowByTs_IsServedByTheIndex()
+    {
+        // The handler's recovery query (DeviceStateRecovery.Query): every reading stored in a window of the store's clock.
+        const string Sql = "SELECT * FROM c WHERE c._ts >= @from AND c._ts <= @to";
+        var now = DateTimeOffset.UtcNow.ToUnixTimeSeconds();
+        var readings = _database.GetContainer("readings");
+        var (rows, charge) = await RunAsync(readings, new QueryDefinition(Sql).WithParameter("@from", now - 600).WithParameter("@to", now + 600), null);
+        Assert.Equal(Devices.Length * 2, rows.Count);
+        Assert.Equal((Ranges * RequestCharge.QueryBase) + rows.Count, charge);
+
+        // A window before every reading loads none: the _ts index serves the filter (a scan would load all six).
+        (rows, charge) = await RunAsync(readings, new QueryDefinition(Sql).WithParameter("@from", now - 7200).WithParameter("@to", now - 3600), null);
+        Assert.Empty(rows);
+        Assert.Equal(Ranges * RequestCharge.QueryBase, charge);
+    }
+
+    [Fact]
+    public async Task PendingStatesMarks_OnePartitionOfDevices_ReadsTheMarksOnly()
     {
         var devices = _database.GetContainer("devices");
-        PatchItemRequestOptions Guard(string version) => new() { FilterPredicate = $"FROM c WHERE NOT IS_STRING(c.version) OR c.version < '{version}'" };
-        using var newer = await devices.PatchItemStreamAsync(Devices[0], new PartitionKey(Devices[0]), [PatchOperation.Set("/version", "00000000000000000003")], Guard("00000000000000000003"));
-        Assert.Equal(HttpStatusCode.OK, newer.StatusCode);
-        using var older = await devices.PatchItemStreamAsync(Devices[0], new PartitionKey(Devices[0]), [PatchOperation.Set("/version", "00000000000000000001")], Guard("00000000000000000001"));
-        Assert.Equal(HttpStatusCode.PreconditionFailed, older.StatusCode);
+        await Upsert(devices, """{"id":"instance-a","deviceId":"~pending-device-states","storedBefore":1,"heartbeat":2,"expiresAt":3,"pending":0}""");
+        var (rows, charge) = await RunAsync(devices, "SELECT * FROM c", new QueryRequestOptions { PartitionKey = new PartitionKey("~pending-device-states") });
+        Assert.Single(rows);
+        Assert.Equal(RequestCharge.QueryBase + 1, charge);
     }
 
     [Fact]

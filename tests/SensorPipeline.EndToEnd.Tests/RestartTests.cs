@@ -46,7 +46,7 @@ public sealed class RestartTests : IDisposable
 
     /// <summary>1,000 readings from 20 devices whose ids start with <paramref name="prefix"/> (so the runs never share
     /// a document), with a ledger for verify.</summary>
-    private static async Task SendAsync(LocalPipeline pipeline, string ledger, string prefix, CancellationToken cancellationToken)
+    internal static async Task SendAsync(LocalPipeline pipeline, string ledger, string prefix, CancellationToken cancellationToken)
     {
         await using var loadgen = ChildProcess.Start(new ChildProcessOptions
         {

@@ -13,12 +13,10 @@ public sealed class ProcessorFunctionTests(PipelineFixture fixture)
 
     private StoreReader Store => fixture.Store;
 
-    [Theory]
-    [InlineData("Patch")]
-    [InlineData("ReadReplace")]
-    public async Task WeatherProcessor_FreshReadings_WritesGeoJsonFeaturesAndTheDeviceState(string deviceWrite)
+    [Fact]
+    public async Task WeatherProcessor_FreshReadings_WritesGeoJsonFeaturesAndTheDeviceState()
     {
-        var (handler, store) = fixture.For(deviceWrite);
+        var (handler, store) = (fixture.Handler, fixture.Store);
         var device = Builders.Device("ws");
         var ingestion = PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(device, 1, lat: 10.5, lon: 20.25), Builders.Weather(device, 2, lat: 11.5, lon: 21.25)));
         var envelope = PipelineDriver.WeatherEnvelope(ingestion);
@@ -47,12 +45,10 @@ public sealed class ProcessorFunctionTests(PipelineFixture fixture)
         Assert.Equal(Builders.ReadingId(device, 2), state.GetProperty("properties").GetProperty("readingId").GetString());
     }
 
-    [Theory]
-    [InlineData("Patch")]
-    [InlineData("ReadReplace")]
-    public async Task WeatherProcessor_SameBatchRedelivered_StoresNoDuplicates(string deviceWrite)
+    [Fact]
+    public async Task WeatherProcessor_SameBatchRedelivered_StoresNoDuplicates()
     {
-        var (handler, store) = fixture.For(deviceWrite);
+        var (handler, store) = (fixture.Handler, fixture.Store);
         var device = Builders.Device("ws");
         var envelope = PipelineDriver.WeatherEnvelope(
             PipelineDriver.Ingestion(Builders.Batch([.. Enumerable.Range(1, 5).Select(i => Builders.Weather(device, (ulong)i))])));
@@ -62,21 +58,19 @@ public sealed class ProcessorFunctionTests(PipelineFixture fixture)
 
         Assert.Equal(HttpStatusCode.OK, first.Status);
         Assert.Equal(HttpStatusCode.OK, again.Status);
-        Assert.Contains("devices 0 updated / 1 superseded", again.LogText, StringComparison.Ordinal);
+        Assert.Contains("device states 1 pending", again.LogText, StringComparison.Ordinal);
         var ids = await store.IdsAsync("readings", device);
         Assert.Equal(Enumerable.Range(1, 5).Select(i => Builders.ReadingId(device, (ulong)i)).Order(), ids.Order());
         Assert.Equal(5UL, (await ReadAsync(store, "devices", device, device)).GetProperty("properties").GetProperty("sequence").GetUInt64());
     }
 
     [Theory]
-    [InlineData("Patch", "")]
-    [InlineData("ReadReplace", "")]
-    [InlineData("Patch", ",\"version\":17")]
-    [InlineData("ReadReplace", ",\"version\":17")]
-    public async Task WeatherProcessor_StoredDeviceWithoutAStringVersion_BothStrategiesReplaceIt(string deviceWrite, string version)
+    [InlineData("")]
+    [InlineData(",\"version\":17")]
+    public async Task WeatherProcessor_StoredDeviceWithoutAStringVersion_TheGuardedWriteReplacesIt(string version)
     {
         // A device document written by something else (an older release, a hand fix): no version, or not a string.
-        var (handler, store) = fixture.For(deviceWrite);
+        var (handler, store) = (fixture.Handler, fixture.Store);
         var device = Builders.Device("nover");
         await store.UpsertAsync("devices", device, $$"""{"id":"{{device}}","deviceId":"{{device}}","type":"Feature","geometry":null,"properties":{"note":"hand-made"}{{version}}}""");
         var envelope = PipelineDriver.WeatherEnvelope(PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(device, 3))));
@@ -84,19 +78,17 @@ public sealed class ProcessorFunctionTests(PipelineFixture fixture)
         var answer = await PipelineDriver.ProcessAsync(handler, "WeatherProcessor", [envelope]);
 
         Assert.Equal(HttpStatusCode.OK, answer.Status);
-        Assert.Contains("devices 1 updated / 0 superseded", answer.LogText, StringComparison.Ordinal);
+        Assert.Contains("device states 1 pending", answer.LogText, StringComparison.Ordinal);
         var state = await ReadAsync(store, "devices", device, device);
         Assert.Equal(Builders.ReadingId(device, 3), state.GetProperty("properties").GetProperty("readingId").GetString());
         // The version key orders by observed time, then sequence: it ends with the fixed-width sequence.
         Assert.EndsWith(".00000000000000000003", state.GetProperty("version").GetString(), StringComparison.Ordinal);
     }
 
-    [Theory]
-    [InlineData("Patch")]
-    [InlineData("ReadReplace")]
-    public async Task WeatherProcessor_OlderBatchAfterNewer_DevicesKeepsTheNewest(string deviceWrite)
+    [Fact]
+    public async Task WeatherProcessor_OlderBatchAfterNewer_DevicesKeepsTheNewest()
     {
-        var (handler, store) = fixture.For(deviceWrite);
+        var (handler, store) = (fixture.Handler, fixture.Store);
         var device = Builders.Device("ws");
         var newer = PipelineDriver.WeatherEnvelope(PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(device, 7), Builders.Weather(device, 8))));
         var older = PipelineDriver.WeatherEnvelope(PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(device, 3), Builders.Weather(device, 4))));
@@ -119,12 +111,10 @@ public sealed class ProcessorFunctionTests(PipelineFixture fixture)
         Assert.Equal(device, patched.GetProperty("deviceId").GetString());
     }
 
-    [Theory]
-    [InlineData("Patch")]
-    [InlineData("ReadReplace")]
-    public async Task WeatherProcessor_ConcurrentBatchesForOneDevice_DevicesHoldsTheNewest(string deviceWrite)
+    [Fact]
+    public async Task WeatherProcessor_ConcurrentBatchesForOneDevice_DevicesHoldsTheNewest()
     {
-        var (handler, store) = fixture.For(deviceWrite);
+        var (handler, store) = (fixture.Handler, fixture.Store);
         var device = Builders.Device("ws");
         const int Batches = 24;
         var envelopes = new List<HubEvent>();
@@ -188,12 +178,10 @@ public sealed class ProcessorFunctionTests(PipelineFixture fixture)
         Assert.Null(await Store.ReadAsync("archive", Builders.ReadingId(device, 1), device));
     }
 
-    [Theory]
-    [InlineData("Patch")]
-    [InlineData("ReadReplace")]
-    public Task WeatherProcessor_BatchRedeliveredStaleAfterItsReadingsWereWritten_DevicesGetTheNewestLiveReading(string deviceWrite)
+    [Fact]
+    public Task WeatherProcessor_BatchRedeliveredStaleAfterItsReadingsWereWritten_DevicesGetTheNewestLiveReading()
     {
-        var (handler, store) = fixture.For(deviceWrite);
+        var (handler, store) = (fixture.Handler, fixture.Store);
         return BatchRedeliveredStaleAfterItsReadingsWereWrittenAsync(handler, store); // in bulk; StoreFaultTests runs it with point writes
     }
 
@@ -223,7 +211,7 @@ public sealed class ProcessorFunctionTests(PipelineFixture fixture)
         var answer = await PipelineDriver.ProcessAsync(handler, "WeatherProcessor", [redelivered, fresh], partitionId: "3");
 
         Assert.Equal(HttpStatusCode.OK, answer.Status);
-        Assert.Contains("live 1, archived 1, devices 2 updated / 0 superseded", answer.LogText, StringComparison.Ordinal);
+        Assert.Contains("live 1, archived 1, device states 2 pending", answer.LogText, StringComparison.Ordinal);
         Assert.Contains("stale copies of live readings 4", answer.LogText, StringComparison.Ordinal);
         var state = await ReadAsync(store, "devices", d, d);
         Assert.Equal(Builders.ReadingId(d, 3), state.GetProperty("properties").GetProperty("readingId").GetString());

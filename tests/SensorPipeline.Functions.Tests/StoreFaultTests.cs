@@ -55,8 +55,8 @@ public sealed class StoreFaultTests(FaultFixture fixture)
         var answer = await PipelineDriver.ProcessAsync(fixture.Handler, "WeatherProcessor", [envelope], partitionId: "5");
 
         Assert.Equal(HttpStatusCode.OK, answer.Status);
-        // The reading and the device state of the rejected device: two dead letters; the other device is untouched.
-        Assert.Contains("live 2, archived 0, devices 1 updated / 0 superseded, dead letters 2", answer.LogText, StringComparison.Ordinal);
+        // The rejected device's reading is a dead letter and, with no reading stored, it gets no state; the other device is untouched.
+        Assert.Contains("live 2, archived 0, device states 1 pending, dead letters 1", answer.LogText, StringComparison.Ordinal);
         Assert.NotNull(await fixture.Store.ReadAsync("readings", Builders.ReadingId(fine, 2), fine));
         Assert.NotNull(await fixture.Store.ReadAsync("devices", fine, fine));
         Assert.Null(await fixture.Store.ReadAsync("readings", Builders.ReadingId(rejected, 1), rejected));
@@ -68,9 +68,44 @@ public sealed class StoreFaultTests(FaultFixture fixture)
         Assert.Contains(Builders.ReadingId(rejected, 1), letter.GetProperty("detail").GetString(), StringComparison.Ordinal);
         // The reading's own bytes, not the refused document: what redrive re-sends to the ingestion hub after a fix.
         Assert.Equal(Builders.Weather(rejected, 1).ToByteArray(), letter.GetProperty("payloadBase64").GetBytesFromBase64());
-        var deviceId = $"weather-processor-store:5:{envelope.SequenceNumber}:4"; // after the 3 readings, the second device state
-        var deviceLetter = await fixture.Store.ReadAsync("deadletters", deviceId, deviceId) ?? throw new Xunit.Sdk.XunitException("device dead letter not stored");
-        Assert.Equal(Builders.Weather(rejected, 1).ToByteArray(), deviceLetter.GetProperty("payloadBase64").GetBytesFromBase64());
+        Assert.Null(await fixture.Store.ReadAsync("devices", rejected, rejected));
+        Assert.Equal([id], await fixture.Store.DeadLetterIdsAsync(rejected));
+    }
+
+    [Fact]
+    public async Task WeatherProcessor_StoreRefusesTheNewestReading_DeviceStateIsTheNewestStoredReading()
+    {
+        var device = Builders.Device("refused-newest");
+        fixture.Proxy.RejectWritesContaining(Builders.ReadingId(device, 2));
+        var envelope = await PipelineDriver.WeatherEnvelopeAsync(fixture.Handler,
+            PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(device, 1), Builders.Weather(device, 2))));
+
+        var answer = await PipelineDriver.ProcessAsync(fixture.Handler, "WeatherProcessor", [envelope]);
+
+        Assert.Equal(HttpStatusCode.OK, answer.Status);
+        Assert.Null(await fixture.Store.ReadAsync("readings", Builders.ReadingId(device, 2), device));
+        // The state never points at a reading the store refused: it is the newest reading stored, sequence 1.
+        var state = await fixture.Store.ReadAsync("devices", device, device) ?? throw new Xunit.Sdk.XunitException("no device state");
+        Assert.Equal(1, state.GetProperty("properties").GetProperty("sequence").GetInt32());
+    }
+
+    [Fact]
+    public async Task WeatherProcessor_DeviceStateRefusedInTwoBatchShapes_OneDeadLetterUnderOneId()
+    {
+        var device = Builders.Device("state-refused");
+        var other = Builders.Device("in-front");
+        // Only the device document carries "readingId": its reading is stored, its state refused for good.
+        fixture.Proxy.RejectWritesContaining($"\"readingId\":\"{Builders.ReadingId(device, 1)}\"");
+        var front = await PipelineDriver.WeatherEnvelopeAsync(fixture.Handler, PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(other, 1))));
+        var envelope = await PipelineDriver.WeatherEnvelopeAsync(fixture.Handler, PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(device, 1))));
+
+        // The same envelope redelivered in another batch shape: alone (as poison isolation runs it), then behind another.
+        Assert.Equal(HttpStatusCode.OK, (await PipelineDriver.ProcessAsync(fixture.Handler, "WeatherProcessor", [envelope], partitionId: "6")).Status);
+        Assert.Equal(HttpStatusCode.OK, (await PipelineDriver.ProcessAsync(fixture.Handler, "WeatherProcessor", [front, envelope], partitionId: "6")).Status);
+
+        Assert.NotNull(await fixture.Store.ReadAsync("readings", Builders.ReadingId(device, 1), device));
+        var letters = await fixture.Store.DeadLetterIdsAsync(device);
+        Assert.Equal([$"weather-processor-store:6:{envelope.SequenceNumber}:0"], letters);
     }
 
     [Fact]

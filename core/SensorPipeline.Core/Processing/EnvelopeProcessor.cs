@@ -158,7 +158,7 @@ public sealed class EnvelopeProcessor : IDisposable
             offset, _buffer.WrittenCount - offset, reading.Sequence, source.EnqueuedTimeUnixMs, reading.ObservedAt.ToUnixTimeMilliseconds(), from.Envelope, from.Reading));
         if (staleBy is null)
         {
-            UpdateLatest(batch.Latest, deviceId, id, reading, source, from);
+            UpdateLatest(batch.Latest, deviceId, id, reading, source, from, batch.Pending.Count - 1);
             return;
         }
 
@@ -168,7 +168,7 @@ public sealed class EnvelopeProcessor : IDisposable
         batch.Stale++;
         if (_renderStaleStates && MayWin(reading, source))
         {
-            batch.StaleStates.Add(new StaleDeviceState(batch.Pending.Count - 1, RenderState(deviceId, id, reading, source, from)));
+            batch.StaleStates.Add(new StaleDeviceState(batch.Pending.Count - 1, RenderState(deviceId, id, reading, source, from, batch.Pending.Count - 1)));
         }
     }
 
@@ -194,7 +194,8 @@ public sealed class EnvelopeProcessor : IDisposable
     private bool MayWin(in ReadingView reading, in SourcePosition source) =>
         NewerWins.MayWin(reading.ObservedAt, source.EnqueuedTimeUnixMs, _staleness.MaxClockSkew);
 
-    private void UpdateLatest(List<DeviceLatest> latest, string deviceId, string readingId, in ReadingView reading, in SourcePosition source, ReadingSource from)
+    private void UpdateLatest(List<DeviceLatest> latest, string deviceId, string readingId, in ReadingView reading, in SourcePosition source, ReadingSource from,
+        int pendingIndex)
     {
         if (!MayWin(reading, source))
         {
@@ -207,7 +208,7 @@ public sealed class EnvelopeProcessor : IDisposable
             return; // coalescing: an older (or equal) reading of the same device never replaces a newer one
         }
 
-        var entry = RenderState(deviceId, readingId, reading, source, from);
+        var entry = RenderState(deviceId, readingId, reading, source, from, pendingIndex);
         if (known)
         {
             latest[slot] = entry;
@@ -223,7 +224,7 @@ public sealed class EnvelopeProcessor : IDisposable
     /// Renders the device-state document of one reading. The same for a fresh and a stale reading: nothing in it depends on
     /// staleness, so the state a stale-but-live reading yields is the one its live path would have written.
     /// </summary>
-    private DeviceLatest RenderState(string deviceId, string readingId, in ReadingView reading, in SourcePosition source, ReadingSource from)
+    private DeviceLatest RenderState(string deviceId, string readingId, in ReadingView reading, in SourcePosition source, ReadingSource from, int pendingIndex)
     {
         var observedAt = reading.ObservedAt;
         var version = NewerWins.VersionKey(reading.Sequence, observedAt);
@@ -232,7 +233,7 @@ public sealed class EnvelopeProcessor : IDisposable
         DeviceStateWriter.Write(_writer, reading, source, readingId, version);
         _writer.Flush();
         return new DeviceLatest(deviceId, _kindName, reading.Sequence, observedAt, version, readingId,
-            reading.Longitude, reading.Latitude, reading.AltitudeM, source.EnqueuedTimeUnixMs, offset, _buffer.WrittenCount - offset, from.Envelope, from.Reading);
+            reading.Longitude, reading.Latitude, reading.AltitudeM, source.EnqueuedTimeUnixMs, offset, _buffer.WrittenCount - offset, from.Envelope, from.Reading, pendingIndex);
     }
 
     /// <summary>A reading's place: the envelope's index in the batch, the reading's among the envelope's entries.</summary>

@@ -47,7 +47,8 @@ public readonly record struct DeviceLatest(
     int DocumentOffset,
     int DocumentLength,
     int EnvelopeIndex = 0,
-    int ReadingIndex = 0);
+    int ReadingIndex = 0,
+    int PendingIndex = -1);
 
 /// <summary>
 /// The device state a stale reading would give its device — a candidate only once the reading is known to be live
@@ -108,6 +109,10 @@ public sealed class ProcessResult
     /// only a store refusal needs them, so the common path keeps no copy.
     /// </summary>
     public ReadOnlyMemory<byte> ReadingBytes(in PendingDocument document) => ForwardedReading(document.EnvelopeIndex, document.ReadingIndex);
+
+    /// <summary>The position of the envelope <paramref name="document"/>'s reading came in: with its
+    /// <see cref="PendingDocument.ReadingIndex"/>, the reading's place, the same for every redelivery in any batch.</summary>
+    public SourcePosition EnvelopePosition(in PendingDocument document) => _envelopes[document.EnvelopeIndex].Position;
 
     /// <summary>The original bytes of the reading <paramref name="state"/> was rendered from (as for a document).</summary>
     public ReadOnlyMemory<byte> ReadingBytes(in DeviceLatest state) => ForwardedReading(state.EnvelopeIndex, state.ReadingIndex);

@@ -16,6 +16,7 @@ using SensorPipeline.Core.Processing;
 using SensorPipeline.Core.Splitting;
 using SensorPipeline.Functions.Forwarding;
 using SensorPipeline.Functions.Processing;
+using SensorPipeline.Functions.DeviceStates;
 using SensorPipeline.Functions.Invocation;
 using SensorPipeline.Functions.Options;
 using SensorPipeline.Functions.Storage;
@@ -93,6 +94,12 @@ internal static class FunctionsExtensions
         services.AddSingleton<LiveArchiveReconciler>();
         services.AddSingleton<AttemptLedger>();
         services.AddSingleton<PoisonIsolation>();
+        services.AddSingleton<PendingDeviceStates>();
+        services.AddSingleton<PendingStatesMarks>();
+        services.AddSingleton<DeviceStateWrites>();
+        services.AddSingleton<DeviceStateRecovery>();
+        services.AddSingleton<DeviceStateStatus>();
+        services.AddHostedService<DeviceStateFlusher>();
     }
 
     /// <summary>The splitter and the two processor functions, each processor with its pooled core and batch writer.</summary>

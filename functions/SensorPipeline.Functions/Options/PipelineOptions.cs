@@ -49,13 +49,6 @@ internal sealed class PipelineOptions
     /// </summary>
     public int TransientRetryCount { get; set; } = 6;
 
-    /// <summary>
-    /// How the newest-wins write to <c>devices</c> is guarded. Default <see cref="DeviceWriteMode.Patch"/>: one atomic
-    /// patch with a filter predicate — one round trip on Cosmos DB. <see cref="DeviceWriteMode.ReadReplace"/>: a point
-    /// read and an ETag-conditioned replace — two round trips.
-    /// </summary>
-    public DeviceWriteMode DeviceWrite { get; set; } = DeviceWriteMode.Patch;
-
     /// <summary>First back-off delay before retrying a transient failure, doubled per attempt. Default 00:00:00.100; 0 to 1 minute.</summary>
     public TimeSpan TransientRetryBaseDelay { get; set; } = TimeSpan.FromMilliseconds(100);
 
@@ -69,6 +62,29 @@ internal sealed class PipelineOptions
     /// ledger). Default 3 (with host.json's 2 s, 4 s back-off: isolated about 6 s after the first failure); 2 to 100.
     /// </summary>
     public int IsolateAfterAttempts { get; set; } = 3;
+
+    /// <summary>
+    /// W: how long a device's state may stay behind its newest stored reading. Device states are held in memory, newest
+    /// per device, and written once the first reading not yet in a durable state is this old — at one reading per second
+    /// per device that is about one state write per W readings instead of one per reading. Default 00:00:10 (at one
+    /// reading per second per device, under 0.1 state writes per reading); 00:00:00.050 to 00:00:10.
+    /// </summary>
+    public TimeSpan DeviceStateLag { get; set; } = TimeSpan.FromSeconds(10);
+
+    /// <summary>
+    /// How long an instance's pending-states mark (in <c>devices</c>) stays valid without renewal: after that another
+    /// instance takes the instance for dead and rebuilds the device states of the readings it stored since the mark's
+    /// instant from <c>readings</c>. It bounds how long a state can stay behind after a crash (W + this + the recovery).
+    /// Default 00:00:30; 00:00:02 to 00:10:00.
+    /// </summary>
+    public TimeSpan DeviceStateMarkExpiry { get; set; } = TimeSpan.FromSeconds(30);
+
+    /// <summary>
+    /// Widens the recovery's query of <c>readings</c> (by the store's <c>_ts</c>, whole seconds, the store's clock) on
+    /// both sides, so clock differences between instances and the store cannot leave a reading out. Default 00:00:05;
+    /// 00:00:01 to 00:05:00.
+    /// </summary>
+    public TimeSpan DeviceStateClockMargin { get; set; } = TimeSpan.FromSeconds(5);
 
     /// <summary>
     /// Batches of one function in a row (any partitions) whose every event failed on its own, from which on it is taken

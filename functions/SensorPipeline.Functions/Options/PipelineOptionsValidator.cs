@@ -21,11 +21,6 @@ internal sealed class PipelineOptionsValidator : IValidateOptions<PipelineOption
 
         Within(failures, "Pipeline__WriteParallelism", options.WriteParallelism, 1, 256);
         Within(failures, "Pipeline__BulkMinimumDocuments", options.BulkMinimumDocuments, 1, 1_000_000);
-        if (!Enum.IsDefined(options.DeviceWrite))
-        {
-            failures.Add($"Pipeline__DeviceWrite must be Patch or ReadReplace, found {options.DeviceWrite}.");
-        }
-
         Within(failures, "Pipeline__TransientRetryCount", options.TransientRetryCount, 0, 20);
         if (options.TransientRetryBaseDelay < TimeSpan.Zero || options.TransientRetryBaseDelay > TimeSpan.FromMinutes(1))
         {
@@ -42,10 +37,30 @@ internal sealed class PipelineOptionsValidator : IValidateOptions<PipelineOption
             failures.Add($"Pipeline__RedeliveryWindow must be from 00:00:00 to 01:00:00, found {options.RedeliveryWindow}.");
         }
 
+        ValidateDeviceStates(options, failures);
         Within(failures, "Pipeline__IsolateAfterAttempts", options.IsolateAfterAttempts, 2, 100);
         Within(failures, "Pipeline__SystemicAfterWhollyFailedBatches", options.SystemicAfterWhollyFailedBatches, 2, 100);
 
         return failures.Count == 0 ? ValidateOptionsResult.Success : ValidateOptionsResult.Fail(failures);
+    }
+
+    /// <summary>The device-state settings: W, the mark's expiry, the recovery's clock margin.</summary>
+    private static void ValidateDeviceStates(PipelineOptions options, List<string> failures)
+    {
+        if (options.DeviceStateLag < TimeSpan.FromMilliseconds(50) || options.DeviceStateLag > TimeSpan.FromSeconds(10))
+        {
+            failures.Add($"Pipeline__DeviceStateLag must be from 00:00:00.050 to 00:00:10, found {options.DeviceStateLag}.");
+        }
+
+        if (options.DeviceStateMarkExpiry < TimeSpan.FromSeconds(2) || options.DeviceStateMarkExpiry > TimeSpan.FromMinutes(10))
+        {
+            failures.Add($"Pipeline__DeviceStateMarkExpiry must be from 00:00:02 to 00:10:00, found {options.DeviceStateMarkExpiry}.");
+        }
+
+        if (options.DeviceStateClockMargin < TimeSpan.FromSeconds(1) || options.DeviceStateClockMargin > TimeSpan.FromMinutes(5))
+        {
+            failures.Add($"Pipeline__DeviceStateClockMargin must be from 00:00:01 to 00:05:00, found {options.DeviceStateClockMargin}.");
+        }
     }
 
     /// <summary>A whole-number setting outside [<paramref name="min"/>, <paramref name="max"/>] adds its failure, naming it.</summary>

@@ -41,8 +41,7 @@ internal sealed class BatchTally
         _written.AddRange(part._written);
         _deadLetters.AddRange(part._deadLetters);
         var c = part.Counts;
-        Counts = new WriteCounts(Counts.Live + c.Live, Counts.Archived + c.Archived, Counts.DevicesUpdated + c.DevicesUpdated,
-            Counts.DevicesSuperseded + c.DevicesSuperseded, Counts.DeadLetters + c.DeadLetters, Counts.RedundantStale + c.RedundantStale);
+        Counts = new WriteCounts(Counts.Live + c.Live, Counts.Archived + c.Archived, Counts.DeviceStates + c.DeviceStates, Counts.DeadLetters + c.DeadLetters, Counts.RedundantStale + c.RedundantStale);
         ReadingsReceived += readingsReceived;
     }
 

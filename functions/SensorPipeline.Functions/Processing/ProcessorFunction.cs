@@ -42,7 +42,8 @@ internal sealed class ProcessorFunction(
         var poison = await isolation.RunAsync(definition.Name, definition.Stage, request,
             (events, firstAttempt, token) => ProcessAsync(events, request, firstAttempt, tally, token), cancellationToken);
 
-        // Commit point: only now, with every reading, archived reading, device state and dead letter stored, do we
+        // Commit point: only now, with every reading, archived reading and dead letter stored, and every device state
+        // pending under a current mark (written within W, or rebuilt from readings if this instance dies), do we
         // answer 2xx and let the host checkpoint the batch. Any failure above throws and answers non-2xx: the host
         // retries the batch (at-least-once), and the deterministic ids make the re-run overwrite, not duplicate.
         // Once the host has cancelled the call, nothing is acknowledged, even though everything was written.
@@ -51,9 +52,9 @@ internal sealed class ProcessorFunction(
         tally.Report(metrics, definition.Name, request.PartitionId, request.Events);
         var counts = tally.Counts;
         FunctionsLog.Processed(logger, definition.Name, request.PartitionId, request.Events.Count, tally.ReadingsReceived,
-            counts.Live, counts.Archived, counts.DevicesUpdated, counts.DevicesSuperseded, counts.DeadLetters + poison.Count, request.RetryCount);
+            counts.Live, counts.Archived, counts.DeviceStates, counts.DeadLetters + poison.Count, request.RetryCount);
         var summary = string.Create(CultureInfo.InvariantCulture,
-            $"{definition.Name}: {request.Events.Count} envelopes, {tally.ReadingsReceived} readings; live {counts.Live}, archived {counts.Archived}, devices {counts.DevicesUpdated} updated / {counts.DevicesSuperseded} superseded, dead letters {counts.DeadLetters}, stale copies of live readings {counts.RedundantStale}, poison envelopes {poison.Count}");
+            $"{definition.Name}: {request.Events.Count} envelopes, {tally.ReadingsReceived} readings; live {counts.Live}, archived {counts.Archived}, device states {counts.DeviceStates} pending, dead letters {counts.DeadLetters}, stale copies of live readings {counts.RedundantStale}, poison envelopes {poison.Count}");
         await InvocationResponse.WriteAsync(context.Response, StatusCodes.Status200OK, [], [summary], cancellationToken);
     }
 
@@ -69,7 +70,7 @@ internal sealed class ProcessorFunction(
         {
             var result = processor.Process(envelopes, firstAttempt.ToUnixTimeMilliseconds());
             var part = new BatchTally();
-            await writer.WriteAsync(result, envelopes[0].Position, firstAttempt, part, cancellationToken);
+            await writer.WriteAsync(result, firstAttempt, part, cancellationToken);
             tally.Add(part, result.ReadingsReceived);
         }
         finally

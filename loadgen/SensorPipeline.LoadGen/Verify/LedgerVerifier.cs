@@ -23,6 +23,7 @@ internal sealed class LedgerVerifier
     private readonly int _concurrency;
     private readonly TimeSpan? _maxAge;
     private readonly IReadOnlyList<(DateTimeOffset From, DateTimeOffset To)> _episodes;
+    private readonly TimeSpan _deviceStatesTimeout;
     private long _checked;
 
     /// <param name="containers">The containers to check.</param>
@@ -30,8 +31,12 @@ internal sealed class LedgerVerifier
     /// <param name="maxAge">The pipeline's max age: when given, every archived reading is also checked against the
     /// run's backlog episodes (<see cref="StaleWindows"/>).</param>
     /// <param name="episodes">Backlog episodes besides the ledger's pauses (a killed instance), judged the same way.</param>
-    public LedgerVerifier(VerifyContainers containers, int concurrency, TimeSpan? maxAge = null, IReadOnlyList<(DateTimeOffset From, DateTimeOffset To)>? episodes = null)
+    /// <param name="deviceStatesTimeout">How long to wait for the device states to settle before the device check
+    /// (<see cref="DeviceStatesSettled"/>); default <see cref="DeviceStatesSettled.DefaultTimeout"/>.</param>
+    public LedgerVerifier(VerifyContainers containers, int concurrency, TimeSpan? maxAge = null, IReadOnlyList<(DateTimeOffset From, DateTimeOffset To)>? episodes = null,
+        TimeSpan? deviceStatesTimeout = null)
     {
+        _deviceStatesTimeout = deviceStatesTimeout ?? DeviceStatesSettled.DefaultTimeout;
         _containers = containers ?? throw new ArgumentNullException(nameof(containers));
         ArgumentOutOfRangeException.ThrowIfLessThan(concurrency, 1);
         _concurrency = concurrency;
@@ -118,6 +123,11 @@ internal sealed class LedgerVerifier
             verdict.StaleOutsideEpisodes = staleOutside;
             verdict.StaleOutsideEpisodeIds = ByDeviceAndSequence(staleOutsideIds);
             verdict.Episodes = staleWindows.Describe();
+        }
+
+        if (await DeviceStatesSettled.WaitAsync(_containers.Devices, _deviceStatesTimeout, TimeProvider.System, cancellationToken) is { } unsettled)
+        {
+            verdict.DeviceProblems.Add("device states not settled after " + _deviceStatesTimeout.ToString("c", System.Globalization.CultureInfo.InvariantCulture) + ": " + unsettled);
         }
 
         await CheckDevicesAsync(ledger, highestLive, verdict, cancellationToken);

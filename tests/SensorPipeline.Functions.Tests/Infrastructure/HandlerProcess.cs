@@ -1,3 +1,4 @@
+using System.Text.Json;
 using System.Text.RegularExpressions;
 using SensorPipeline.Clients;
 
@@ -43,6 +44,9 @@ internal sealed partial class HandlerProcess : IDisposable
         // A well-formed connection to a port nothing listens on: the client connects only when the splitter sends, and
         // tests that invoke the splitter point it at a real emulator (HubsEmulator).
         ["EventHubConnection"] = EventHubsEmulatorAccount.ConnectionString(LoopbackPort.GetFree()),
+        // Device states written 100 ms after their readings, and a dead handler's mark recovered 2 s after its last renewal.
+        ["Pipeline__DeviceStateLag"] = "00:00:00.100",
+        ["Pipeline__DeviceStateMarkExpiry"] = "00:00:02",
         ["Logging__LogLevel__Default"] = "Warning",
         ["Logging__LogLevel__SensorPipeline"] = "Information",
     };
@@ -67,6 +71,35 @@ internal sealed partial class HandlerProcess : IDisposable
         using var process = Launch(settings);
         var exitCode = await process.WaitForExitAsync(TimeSpan.FromSeconds(60));
         return (exitCode, process.Output);
+    }
+
+    /// <summary>
+    /// Waits until every reading this handler stored before the call has its device state durable — its
+    /// <c>/status/device-states</c> says so: nothing pending from before — the signal to read <c>devices</c> on.
+    /// </summary>
+    public async Task DeviceStatesDurableAsync(TimeSpan? timeout = null)
+    {
+        var since = DateTimeOffset.UtcNow.ToUnixTimeMilliseconds();
+        using var expiry = new CancellationTokenSource(timeout ?? TimeSpan.FromSeconds(30));
+        var status = "(none)";
+        try
+        {
+            while (true)
+            {
+                status = await Http.GetStringAsync(new Uri("/status/device-states", UriKind.Relative), expiry.Token);
+                using var json = JsonDocument.Parse(status);
+                if (json.RootElement.GetProperty("storedBeforeUnixMs").GetInt64() >= since)
+                {
+                    return;
+                }
+
+                await Task.Delay(TimeSpan.FromMilliseconds(20), expiry.Token);
+            }
+        }
+        catch (OperationCanceledException) when (expiry.IsCancellationRequested)
+        {
+            throw new TimeoutException($"device states still pending after {timeout ?? TimeSpan.FromSeconds(30)}: {status}");
+        }
     }
 
     public void Dispose()

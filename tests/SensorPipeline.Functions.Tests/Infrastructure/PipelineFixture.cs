@@ -1,17 +1,13 @@
 namespace SensorPipeline.Functions.Tests.Infrastructure;
 
-/// <summary>
-/// One Cosmos DB stand-in, one Event Hubs emulator and two handler processes shared by a collection of tests (each test
-/// uses its own devices): one per device-write strategy (Pipeline__DeviceWrite), each with its own database.
-/// </summary>
+/// <summary>One Cosmos DB stand-in, one Event Hubs emulator (where the splitter sends) and one handler process shared by a
+/// collection of tests (each test uses its own devices).</summary>
 public sealed class PipelineFixture : IAsyncLifetime, IDisposable
 {
     private CosmosEmulatorProcess? _standIn;
     private HubsEmulator? _hubs;
     private HandlerProcess? _handler;
     private StoreReader? _store;
-    private HandlerProcess? _readReplaceHandler;
-    private StoreReader? _readReplaceStore;
 
     internal CosmosEmulatorProcess StandIn => _standIn ?? throw new InvalidOperationException("not started");
 
@@ -22,35 +18,19 @@ public sealed class PipelineFixture : IAsyncLifetime, IDisposable
 
     internal StoreReader Store => _store ?? throw new InvalidOperationException("not started");
 
-    /// <summary>The handler and the store reader for a device-write strategy ("Patch", the default, or "ReadReplace").</summary>
-    internal (HandlerProcess Handler, StoreReader Store) For(string deviceWrite) => deviceWrite switch
-    {
-        "Patch" => (Handler, Store),
-        "ReadReplace" => (_readReplaceHandler!, _readReplaceStore!),
-        _ => throw new ArgumentOutOfRangeException(nameof(deviceWrite), deviceWrite, null),
-    };
-
     public async Task InitializeAsync()
     {
         var standIn = CosmosEmulatorProcess.StartAsync();
         var hubs = HubsEmulator.StartAsync();
         (_standIn, _hubs) = (await standIn, await hubs);
         var database = "tests-" + Guid.NewGuid().ToString("N")[..8];
-        var readReplaceDatabase = database + "-rr";
         // Every write phase through the bulk client, however small, so the shared tests (newer-wins, redelivery,
         // on both sides of the max age) run the batched path; the point path runs in the fixtures with a fault proxy.
         var settings = HandlerProcess.Settings(_standIn, database);
         settings["Pipeline__BulkMinimumDocuments"] = "1";
         settings["EventHubConnection"] = _hubs.ConnectionString;
-        var readReplaceSettings = HandlerProcess.Settings(_standIn, readReplaceDatabase);
-        readReplaceSettings["Pipeline__DeviceWrite"] = "ReadReplace";
-        readReplaceSettings["Pipeline__BulkMinimumDocuments"] = "1";
-        var handlers = await Task.WhenAll(
-            HandlerProcess.StartAsync(settings),
-            HandlerProcess.StartAsync(readReplaceSettings));
-        (_handler, _readReplaceHandler) = (handlers[0], handlers[1]);
-        _store = new StoreReader(_standIn, database);
-        _readReplaceStore = new StoreReader(_standIn, readReplaceDatabase);
+        _handler = await HandlerProcess.StartAsync(settings);
+        _store = new StoreReader(_standIn, database) { DeviceStatesDurable = () => _handler.DeviceStatesDurableAsync() };
     }
 
     public async Task DisposeAsync()
@@ -67,13 +47,9 @@ public sealed class PipelineFixture : IAsyncLifetime, IDisposable
     {
         _store?.Dispose();
         _handler?.Dispose();
-        _readReplaceStore?.Dispose();
-        _readReplaceHandler?.Dispose();
         _standIn?.Dispose();
         _store = null;
         _handler = null;
-        _readReplaceStore = null;
-        _readReplaceHandler = null;
         _standIn = null;
     }
 }

@@ -33,7 +33,7 @@ public abstract class SingleHandlerFixture : IAsyncLifetime, IDisposable
         await ConfigureAsync(_standIn, settings);
         _handler = await HandlerProcess.StartAsync(settings);
         // The reader always talks to the stand-in directly, whatever sits in the handler's way.
-        _store = new StoreReader(_standIn, database);
+        _store = new StoreReader(_standIn, database) { DeviceStatesDurable = () => _handler.DeviceStatesDurableAsync() };
     }
 
     public virtual Task DisposeAsync()

@@ -17,9 +17,14 @@ internal sealed class StoreReader : IDisposable
         _client = CosmosClients.Create(standIn.Endpoint);
     }
 
+    /// <summary>Awaited before <c>devices</c> or dead letters are read: the handler's signal that the device states of
+    /// everything it stored so far are durable (they are written within W, after the invocation answered).</summary>
+    public Func<Task>? DeviceStatesDurable { get; set; }
+
     /// <summary>The document, or null when it does not exist.</summary>
     public async Task<JsonElement?> ReadAsync(string container, string id, string partitionKey)
     {
+        await SettleAsync(container);
         using var response = await _client.GetContainer(_database, container).ReadItemStreamAsync(id, new PartitionKey(partitionKey));
         if (response.StatusCode == HttpStatusCode.NotFound)
         {
@@ -49,9 +54,28 @@ internal sealed class StoreReader : IDisposable
     /// <summary>Ids of every document in one partition (a single-partition query: cheap on a small container).</summary>
     public async Task<List<string>> IdsAsync(string container, string deviceId)
     {
+        await SettleAsync(container);
         var query = new QueryDefinition("SELECT c.id FROM c WHERE c.deviceId = @d").WithParameter("@d", deviceId);
         var ids = new List<string>();
         using var iterator = _client.GetContainer(_database, container).GetItemQueryIterator<IdOnly>(query, requestOptions: new QueryRequestOptions { PartitionKey = new PartitionKey(deviceId) });
+        while (iterator.HasMoreResults)
+        {
+            foreach (var item in await iterator.ReadNextAsync())
+            {
+                ids.Add(item.Id);
+            }
+        }
+
+        return ids;
+    }
+
+    /// <summary>Ids of the dead letters of one device (<c>deadletters</c> is partitioned by id: a cross-partition query).</summary>
+    public async Task<List<string>> DeadLetterIdsAsync(string deviceId)
+    {
+        await SettleAsync("deadletters");
+        var query = new QueryDefinition("SELECT c.id FROM c WHERE c.deviceId = @d").WithParameter("@d", deviceId);
+        var ids = new List<string>();
+        using var iterator = _client.GetContainer(_database, "deadletters").GetItemQueryIterator<IdOnly>(query);
         while (iterator.HasMoreResults)
         {
             foreach (var item in await iterator.ReadNextAsync())
@@ -73,6 +97,9 @@ internal sealed class StoreReader : IDisposable
     }
 
     public void Dispose() => _client.Dispose();
+
+    private Task SettleAsync(string container) =>
+        DeviceStatesDurable is { } settle && container is "devices" or "deadletters" ? settle() : Task.CompletedTask;
 
     private sealed record IdOnly([property: Newtonsoft.Json.JsonProperty("id")] string Id);
 }
