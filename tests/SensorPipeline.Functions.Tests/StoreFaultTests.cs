@@ -77,7 +77,7 @@ public sealed class StoreFaultTests(FaultFixture fixture)
     {
         var device = Builders.Device("refused-newest");
         fixture.Proxy.RejectWritesContaining(Builders.ReadingId(device, 2));
-        var envelope = await PipelineDriver.WeatherEnvelopeAsync(fixture.Handler,
+        var envelope = PipelineDriver.WeatherEnvelope(
             PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(device, 1), Builders.Weather(device, 2))));
 
         var answer = await PipelineDriver.ProcessAsync(fixture.Handler, "WeatherProcessor", [envelope]);
@@ -96,8 +96,8 @@ public sealed class StoreFaultTests(FaultFixture fixture)
         var other = Builders.Device("in-front");
         // Only the device document carries "readingId": its reading is stored, its state refused for good.
         fixture.Proxy.RejectWritesContaining($"\"readingId\":\"{Builders.ReadingId(device, 1)}\"");
-        var front = await PipelineDriver.WeatherEnvelopeAsync(fixture.Handler, PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(other, 1))));
-        var envelope = await PipelineDriver.WeatherEnvelopeAsync(fixture.Handler, PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(device, 1))));
+        var front = PipelineDriver.WeatherEnvelope(PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(other, 1))));
+        var envelope = PipelineDriver.WeatherEnvelope(PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(device, 1))));
 
         // The same envelope redelivered in another batch shape: alone (as poison isolation runs it), then behind another.
         Assert.Equal(HttpStatusCode.OK, (await PipelineDriver.ProcessAsync(fixture.Handler, "WeatherProcessor", [envelope], partitionId: "6")).Status);
