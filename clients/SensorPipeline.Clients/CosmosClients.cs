@@ -24,8 +24,7 @@ public static class CosmosClients
             options.LimitToEndpoint = true;
             if (options.HttpClientFactory is null)
             {
-                options.ServerCertificateCustomValidationCallback = static (_, _, errors) =>
-                    errors is SslPolicyErrors.None or SslPolicyErrors.RemoteCertificateChainErrors;
+                options.ServerCertificateCustomValidationCallback = static (_, _, errors) => AcceptsLoopbackCertificate(errors);
             }
 
             key ??= credential is null ? CosmosEmulatorAccount.Key : null;
@@ -39,4 +38,17 @@ public static class CosmosClients
         return new CosmosClient(endpoint.AbsoluteUri, credential ?? throw new ArgumentException(
             "A Cosmos DB account on " + endpoint.Host + " needs a key or a token credential.", nameof(credential)), options);
     }
+
+    /// <summary>
+    /// The certificate check for a loopback emulator: its self-signed certificate is accepted when that is the only
+    /// fault (the host name must still match). For a client of the emulator that brings its own HTTP handler.
+    /// </summary>
+    public static bool AcceptsLoopbackCertificate(SslPolicyErrors errors) => errors is SslPolicyErrors.None or SslPolicyErrors.RemoteCertificateChainErrors;
+
+    /// <summary>An HTTP handler for a loopback emulator's own endpoints (admin, raw REST), with the certificate check of
+    /// <see cref="AcceptsLoopbackCertificate"/>. Never for a remote endpoint.</summary>
+    public static SocketsHttpHandler LoopbackHandler() => new()
+    {
+        SslOptions = { RemoteCertificateValidationCallback = static (_, _, _, errors) => AcceptsLoopbackCertificate(errors) },
+    };
 }

@@ -1,5 +1,3 @@
-using System.Diagnostics;
-
 namespace SensorPipeline.EventHubs.Tests.Amqp;
 
 /// <summary>The Node Event Hubs SDK (@azure/event-hubs 6.0.4 from npm, root package.json) against devhost's AMQP
@@ -10,22 +8,12 @@ public sealed class NodeSdkTests(DevHostFixture fixture) : IClassFixture<DevHost
     [Fact]
     public async Task NodeSdk_PropertiesSendBatchAndSubscribe_RoundTrip()
     {
-        var root = RepoLayout.Current.Root;
-        Assert.True(Directory.Exists(Path.Combine(root, "node_modules", "@azure", "event-hubs")),
+        Assert.True(Directory.Exists(RepoLayout.Current.File("node_modules", "@azure", "event-hubs")),
             "node_modules/@azure/event-hubs is missing: run `npm ci` in the repository root (./pipeline does)");
-        var start = new ProcessStartInfo("node", ["--test", Path.Combine(root, "tests", "eventhubs-js", "amqp.test.mjs")])
-        {
-            WorkingDirectory = root,
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            UseShellExecute = false,
-        };
-        start.Environment["EVENTHUBS_CONNECTION_STRING"] = AmqpPeer.ConnectionString(fixture.DevHost.BaseAddress);
-        using var node = Process.Start(start)!;
-        var output = node.StandardOutput.ReadToEndAsync();
-        var errors = node.StandardError.ReadToEndAsync();
-        await node.WaitForExitAsync().WaitAsync(TimeSpan.FromMinutes(2));
-        Assert.True(node.ExitCode == 0, $"node --test exited {node.ExitCode}:\n{await output}\n{await errors}");
-        Assert.Contains("# pass 1", await output, StringComparison.Ordinal);
+        var script = Path.Combine("tests", "eventhubs-js", "amqp.test.mjs");
+        await using var node = await NodeTestRun.RunAsync(script,
+            new Dictionary<string, string?> { ["EVENTHUBS_CONNECTION_STRING"] = AmqpPeer.ConnectionString(fixture.DevHost.BaseAddress) }, TimeSpan.FromMinutes(2));
+        Assert.True(node.ExitCode == 0, $"node --test {script} exited {node.ExitCode}:\n{node.Output}");
+        Assert.Contains("# pass 1", node.StandardOutput, StringComparison.Ordinal);
     }
 }
