@@ -8,7 +8,7 @@ namespace SensorPipeline.Functions.Tests.Infrastructure;
 /// with FUNCTIONS_CUSTOMHANDLER_PORT (0 here: it prints the port it got), FUNCTIONS_APP_ROOT_PATH and the app
 /// settings in its environment.
 /// </summary>
-internal sealed partial class HandlerProcess : IDisposable
+internal sealed partial class HandlerProcess : IHandlerUnderTest, IDisposable
 {
     private readonly ChildProcess _process;
 
