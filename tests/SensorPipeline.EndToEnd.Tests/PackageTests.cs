@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Text.Json;
 using SensorPipeline.Clients;
+using SensorPipeline.Emulators.Common;
 using SensorPipeline.Stack;
 using SensorPipeline.Toolkit;
 

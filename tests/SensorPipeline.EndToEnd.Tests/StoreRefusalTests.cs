@@ -44,7 +44,7 @@ public sealed class StoreRefusalTests
 
         // `readings` recreated with another partition-key path: every write to it is refused 400/1001; the others answer.
         var fault = TimeSpan.FromSeconds(15);
-        await stack.Pipeline.InjectStoreFaultAsync(new StoreFault(400, fault.TotalSeconds, WritesOnly: true, SubStatus: 1001, Container: "readings"), timeout.Token);
+        await stack.Pipeline.InjectStoreFaultAsync(new InjectedStoreFault(400, fault.TotalSeconds, WritesOnly: true, SubStatus: 1001, Container: "readings"), timeout.Token);
         var injected = Stopwatch.StartNew();
         foreach (var device in devices)
         {
@@ -86,7 +86,7 @@ public sealed class StoreRefusalTests
         var neighbour = $"neighbour-{status}-" + Guid.NewGuid().ToString("N")[..6];
         var behind = $"behind-{status}-" + Guid.NewGuid().ToString("N")[..6];
         // Only this device's documents, every time: the marker is in its reading and device documents, not in its dead letter.
-        await stack.Pipeline.InjectStoreFaultAsync(new StoreFault(status, 300, DocumentContains: $"\"id\":\"{refused}"), cancellationToken);
+        await stack.Pipeline.InjectStoreFaultAsync(new InjectedStoreFault(status, 300, DocumentContains: $"\"id\":\"{refused}"), cancellationToken);
         var functions = await stack.Pipeline.GetFunctionsStatusAsync(cancellationToken);
         var before = Invocations(functions);
 

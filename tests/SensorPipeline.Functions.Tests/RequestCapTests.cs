@@ -16,17 +16,17 @@ public sealed class BatchSizeOverrideTests : IAsyncLifetime
 {
     private readonly string _appRoot = Directory.CreateTempSubdirectory("sensorpipeline-override-").FullName;
     private CosmosEmulatorProcess? _standIn;
-    private HandlerProcess? _handler;
+    private CustomHandlerProcess? _handler;
 
     public async Task InitializeAsync()
     {
         // host.json as shipped (2); the app setting the host honours over it raises the batch to 16.
         File.WriteAllText(Path.Combine(_appRoot, "host.json"), """{"version":"2.0","extensions":{"eventHubs":{"maxEventBatchSize":2}}}""");
         _standIn = await CosmosEmulatorProcess.StartAsync();
-        var settings = HandlerProcess.Settings(_standIn, "override-" + Guid.NewGuid().ToString("N")[..8]);
+        var settings = CustomHandlerProcess.Settings(_standIn, "override-" + Guid.NewGuid().ToString("N")[..8]);
         settings["FUNCTIONS_APP_ROOT_PATH"] = _appRoot;
         settings["AzureFunctionsJobHost__extensions__eventHubs__maxEventBatchSize"] = "16";
-        _handler = await HandlerProcess.StartAsync(settings);
+        _handler = await CustomHandlerProcess.StartAsync(settings);
     }
 
     [Fact]
@@ -58,7 +58,7 @@ public sealed class BatchSizeOverrideTests : IAsyncLifetime
     }
 
     /// <summary>The answer's status, or null when the handler cut the request off before answering.</summary>
-    internal static async Task<HttpStatusCode?> SendAsync(HandlerProcess handler, string function, byte[] request)
+    internal static async Task<HttpStatusCode?> SendAsync(CustomHandlerProcess handler, string function, byte[] request)
     {
         try
         {

@@ -1,6 +1,6 @@
 namespace SensorPipeline.Functions.Tests.Infrastructure;
 
-/// <summary>The handler as the tests invoke it: a real process (<see cref="HandlerProcess"/>) or in-process
+/// <summary>The handler as the tests invoke it: a real process (<see cref="CustomHandlerProcess"/>) or in-process
 /// (<see cref="InProcessHandler"/>), reached through an HTTP client on its address.</summary>
 internal interface IHandlerUnderTest
 {

@@ -9,7 +9,7 @@ namespace SensorPipeline.Functions.Tests.Infrastructure;
 /// server instead of Kestrel), for the contract tests that need neither the store nor Kestrel's limits: the same
 /// start-up, options, routes and functions as the process, without starting one. Its store endpoint is a loopback
 /// port nothing listens on, so a test that reaches the store fails instead of passing on an empty answer. Tests of
-/// request sizes stay on <see cref="HandlerProcess"/>: the test server does not apply Kestrel's limits.
+/// request sizes stay on <see cref="CustomHandlerProcess"/>: the test server does not apply Kestrel's limits.
 /// </summary>
 public sealed class InProcessHandler : WebApplicationFactory<Program>, IHandlerUnderTest
 {
@@ -28,7 +28,7 @@ public sealed class InProcessHandler : WebApplicationFactory<Program>, IHandlerU
         {
             ["FUNCTIONS_APP_ROOT_PATH"] = RepoLayout.Current.Root,
             ["FUNCTIONS_WORKER_RUNTIME"] = "custom",
-            ["Cosmos:AccountEndpoint"] = $"https://127.0.0.1:{LoopbackPort.GetFree()}/",
+            ["Cosmos:AccountEndpoint"] = "https://127.0.0.1:9/", // the discard port: nothing listens there
             ["Cosmos:AuthKey"] = CosmosEmulatorAccount.Key,
             ["Cosmos:DatabaseName"] = "in-process",
             ["Cosmos:CreateIfNotExists"] = "false",

@@ -7,19 +7,19 @@ namespace SensorPipeline.Functions.Tests.Infrastructure;
 public sealed class PipelineFixture : IAsyncLifetime, IDisposable
 {
     private CosmosEmulatorProcess? _standIn;
-    private HandlerProcess? _handler;
+    private CustomHandlerProcess? _handler;
     private StoreReader? _store;
-    private HandlerProcess? _readReplaceHandler;
+    private CustomHandlerProcess? _readReplaceHandler;
     private StoreReader? _readReplaceStore;
 
     internal CosmosEmulatorProcess StandIn => _standIn ?? throw new InvalidOperationException("not started");
 
-    internal HandlerProcess Handler => _handler ?? throw new InvalidOperationException("not started");
+    internal CustomHandlerProcess Handler => _handler ?? throw new InvalidOperationException("not started");
 
     internal StoreReader Store => _store ?? throw new InvalidOperationException("not started");
 
     /// <summary>The handler and the store reader for a device-write strategy ("Patch", the default, or "ReadReplace").</summary>
-    internal (HandlerProcess Handler, StoreReader Store) For(string deviceWrite) => deviceWrite switch
+    internal (CustomHandlerProcess Handler, StoreReader Store) For(string deviceWrite) => deviceWrite switch
     {
         "Patch" => (Handler, Store),
         "ReadReplace" => (_readReplaceHandler!, _readReplaceStore!),
@@ -33,14 +33,14 @@ public sealed class PipelineFixture : IAsyncLifetime, IDisposable
         var readReplaceDatabase = database + "-rr";
         // Every write phase through the bulk client, however small, so the shared tests (newer-wins, redelivery,
         // on both sides of the max age) run the batched path; the point path runs in the fixtures with a fault proxy.
-        var settings = HandlerProcess.Settings(_standIn, database);
+        var settings = CustomHandlerProcess.Settings(_standIn, database);
         settings["Pipeline__BulkMinimumDocuments"] = "1";
-        var readReplaceSettings = HandlerProcess.Settings(_standIn, readReplaceDatabase);
+        var readReplaceSettings = CustomHandlerProcess.Settings(_standIn, readReplaceDatabase);
         readReplaceSettings["Pipeline__DeviceWrite"] = "ReadReplace";
         readReplaceSettings["Pipeline__BulkMinimumDocuments"] = "1";
         var handlers = await Task.WhenAll(
-            HandlerProcess.StartAsync(settings),
-            HandlerProcess.StartAsync(readReplaceSettings));
+            CustomHandlerProcess.StartAsync(settings),
+            CustomHandlerProcess.StartAsync(readReplaceSettings));
         (_handler, _readReplaceHandler) = (handlers[0], handlers[1]);
         _store = new StoreReader(_standIn, database);
         _readReplaceStore = new StoreReader(_standIn, readReplaceDatabase);
