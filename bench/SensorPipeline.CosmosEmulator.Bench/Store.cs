@@ -65,21 +65,14 @@ internal sealed partial class Store : IAsyncDisposable
         }
     }
 
-    /// <summary>A client as the handler configures one locally: Gateway mode, this endpoint only, no content on write,
-    /// the self-signed certificate accepted for a loopback endpoint only.</summary>
-    public CosmosClient CreateClient(int concurrency, bool bulk) => new(Endpoint.AbsoluteUri, EmulatorKey, new CosmosClientOptions
+    /// <summary>A client as the handler configures one locally (the one set-up, <see cref="CosmosClients"/>: Gateway
+    /// mode, this endpoint only, the emulator's certificate accepted for a loopback endpoint), no content on write.</summary>
+    public CosmosClient CreateClient(int concurrency, bool bulk) => CosmosClients.Create(Endpoint, new CosmosClientOptions
     {
         ApplicationName = "sensorpipeline-cosmos-bench",
-        ConnectionMode = ConnectionMode.Gateway,
-        LimitToEndpoint = true,
         EnableContentResponseOnWrite = false,
         AllowBulkExecution = bulk,
-        HttpClientFactory = () => new HttpClient(new HttpClientHandler
-        {
-            MaxConnectionsPerServer = Math.Max(50, concurrency * 2),
-            ServerCertificateCustomValidationCallback = static (request, _, _, _) =>
-                request.RequestUri is { } uri && IPAddress.TryParse(uri.Host, out var ip) && IPAddress.IsLoopback(ip),
-        }),
+        GatewayModeMaxConnectionLimit = Math.Max(50, concurrency * 2),
     });
 
     public ValueTask DisposeAsync() => _process.DisposeAsync();

@@ -1,4 +1,5 @@
 using System.Text.Json;
+using SensorPipeline.Clients;
 
 namespace SensorPipeline.EndToEnd.Bench;
 
@@ -10,10 +11,7 @@ namespace SensorPipeline.EndToEnd.Bench;
 internal static class EmulatorCharges
 {
     // The emulator's certificate is its own self-signed one; this client talks to loopback only.
-    private static readonly HttpClient Admin = new(new HttpClientHandler
-    {
-        ServerCertificateCustomValidationCallback = static (request, _, _, _) => request.RequestUri is { IsLoopback: true },
-    }) { Timeout = TimeSpan.FromSeconds(30) };
+    private static readonly HttpClient Admin = new(CosmosClients.LoopbackHandler()) { Timeout = TimeSpan.FromSeconds(30) };
 
     public static async Task ResetAsync(Uri endpoint, CancellationToken cancellationToken)
     {

@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Net.Http.Json;
+using SensorPipeline.Clients;
 
 namespace SensorPipeline.Stack;
 
@@ -75,10 +76,7 @@ public sealed partial class LocalPipeline
         string.Create(CultureInfo.InvariantCulture, $"{name}-restart-{Interlocked.Increment(ref _restarts)}.log");
 
     // The emulator's certificate is its own self-signed one; the admin client talks to loopback only.
-    private static readonly HttpClient CosmosAdmin = new(new HttpClientHandler
-    {
-        ServerCertificateCustomValidationCallback = static (request, _, _, _) => request.RequestUri is { IsLoopback: true },
-    }) { Timeout = TimeSpan.FromSeconds(30) };
+    private static readonly HttpClient CosmosAdmin = new(CosmosClients.LoopbackHandler()) { Timeout = TimeSpan.FromSeconds(30) };
 }
 
 /// <summary>A fault the Cosmos DB emulator answers with (its <c>/_emulator/faults</c> body).</summary>
