@@ -28,6 +28,7 @@ internal static class CostBench
         PhaseFigures phase;
         JsonDocument summary;
         IReadOnlyList<(string Container, string Operation, long Count, double RequestUnits)> charges;
+        LeverFigures levers;
         await using (var pipeline = await LocalPipeline.StartAsync(layout, new StackOptions { DataDirectory = run }, cancellationToken))
         {
             Console.WriteLine("   warm-up: 1,000 readings/s for 5 s on other devices …");
@@ -39,16 +40,19 @@ internal static class CostBench
             charges = await EmulatorCharges.ReadAsync(pipeline.CosmosEndpoint, cancellationToken);
             // The phase's periods only: one aggregation period and a second before its start (ChainPhase's own window).
             summary = await pipeline.GetTelemetrySummaryAsync(started - pipeline.Options.MetricFlushInterval - TimeSpan.FromSeconds(1), DateTimeOffset.UtcNow, cancellationToken);
+            Console.WriteLine($"   levers: {CostLevers.Sample} of the chain's readings and device states written again under each policy, TTL 1 s …");
+            levers = await CostLevers.MeasureAsync(pipeline, layout.Root, cancellationToken);
         }
 
         using (summary)
         {
-            var measured = CostFigures.From(phase, summary.RootElement, charges);
+            var measured = CostFigures.From(phase, summary.RootElement, charges, levers);
             var file = Path.Combine(layout.Root, ".pipeline", "bench-cost.json");
             await File.WriteAllTextAsync(file, measured.ToBenchCostJson(DateTimeOffset.UtcNow), cancellationToken);
             var book = PriceBook.Load(Path.Combine(layout.Root, "infra", "prices"), "eastus");
             var costs = ReadingCosts.Load(Path.Combine(layout.Root, "infra", "SensorPipeline.Plan", "per-reading.defaults.json"), file);
-            var plans = PricedRates.Select(r => Planner.Plan(new PlanRequest(r, 200, r, 7, false, false), costs, book)).ToArray();
+            var plans = PricedRates.Select(r => Planner.Plan(new PlanRequest(r, 200, r, 7, false, false), costs, book))
+                .Append(Planner.Plan(new PlanRequest(PricedRates[0], 200, PricedRates[0], 7, false, false, Expiry.Windows), costs, book)).ToArray();
             CostReport.Write(Console.Out, phase, measured, plans, file);
         }
 

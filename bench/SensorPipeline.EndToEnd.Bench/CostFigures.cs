@@ -6,8 +6,8 @@ namespace SensorPipeline.EndToEnd.Bench;
 /// <summary>
 /// What one reading cost the local chain, from one phase, the Cosmos DB emulator's charge ledger over it (RU by
 /// container and operation, as the documented model bills them) and devhost's telemetry summary (the handler's own
-/// <c>CosmosRequestCharge</c>, a cross-check). TTL deletes come after the retention, not within a run: the plan keeps
-/// the documented figure for those. Telemetry is printed, not written: the local stack
+/// <c>CosmosRequestCharge</c>, a cross-check). TTL deletes come after the retention, not within the chain's run: they are
+/// measured on a sample of the run's readings (<see cref="CostLevers"/>). Telemetry is printed, not written: the local stack
 /// flushes metrics every 2 s where Azure's settings flush every 5 minutes, so its bytes per hour say nothing about
 /// Azure's (the plan keeps the figure measured with Azure's settings).
 /// </summary>
@@ -19,7 +19,8 @@ internal sealed record CostFigures(
     double HandlerMicros,
     double DevHostMicros,
     double InvocationsPerReading,
-    double TelemetryBytesPerInstanceHour)
+    double TelemetryBytesPerInstanceHour,
+    LeverFigures Levers)
 {
     /// <summary>The functions, each one Functions-host instance locally: the telemetry per instance divides by them.</summary>
     private const int LocalInstances = 3;
@@ -29,9 +30,13 @@ internal sealed record CostFigures(
 
     private static readonly JsonSerializerOptions Indented = new() { WriteIndented = true };
 
+    /// <summary>RU per reading the chain was charged for its writes (every container).</summary>
     public double RuPerReading => RuPerReadingByContainer.Values.Sum();
 
-    public static CostFigures From(PhaseFigures phase, JsonElement summary, IReadOnlyList<(string Container, string Operation, long Count, double RequestUnits)> charges)
+    /// <summary>With the reading's TTL expiry, measured on a sample under the deployed policy.</summary>
+    public double RuPerReadingWithTtl => RuPerReading + Levers.ExpiryRuPerReading;
+
+    public static CostFigures From(PhaseFigures phase, JsonElement summary, IReadOnlyList<(string Container, string Operation, long Count, double RequestUnits)> charges, LeverFigures levers)
     {
         var readings = Math.Max(1, phase.Readings);
         var ru = charges.Where(c => c.Operation != "expiry").GroupBy(c => c.Container, StringComparer.Ordinal)
@@ -48,7 +53,8 @@ internal sealed record CostFigures(
             Micros(phase, Processes.Handler, readings),
             Micros(phase, Processes.DevHost, readings),
             (double)phase.Invocations / readings,
-            bytesPerHour / LocalInstances);
+            bytesPerHour / LocalInstances,
+            levers);
     }
 
     private static double Micros(PhaseFigures phase, string process, long readings) =>
@@ -64,6 +70,9 @@ internal sealed record CostFigures(
         var values = new Dictionary<string, object>
         {
             ["ru.readingUpsert"] = Entry(Ru("readings"), $"{from}: the emulator's charges on readings per reading (documented model)"),
+            ["ru.ttlDelete"] = Entry(Levers.ExpiryRuPerReading, $"{from}: the emulator's TTL expiry charge of {CostLevers.Sample} of the run's readings under the deployed policy (TTL 1 s, documented model)"),
+            ["ru.archiveUpsert"] = Entry(Levers.ArchiveCreateRu, $"{from}: the run's readings created under the archive's deployed policy (documented model)"),
+            ["bytes.storedReading"] = Entry(Levers.StoredReadingBytes, $"{from}: a reading as stored, system properties included (index not counted: 4 terms per reading, not measurable here)"),
             ["ru.devicePatch"] = Entry(Ru("devices"), $"{from}: the emulator's charges on devices per reading, patches and 412s (one device write per reading in loadgen's shape)"),
             ["cpu.splitterMicros"] = Entry(HandlerMicros * SplitterShare, $"{from}: handler CPU per reading x 15/129 (one process runs all three functions)"),
             ["cpu.processorMicros"] = Entry(HandlerMicros * (1 - SplitterShare), $"{from}: handler CPU per reading x 114/129"),

@@ -213,6 +213,11 @@ public sealed partial class ChildProcess : IAsyncDisposable, IDisposable
                 Console.Error.WriteLine($"[{Name}] {line}");
             }
 
+            if (!isError)
+            {
+                _options.StandardOutputLine?.Invoke(line);
+            }
+
             if (_lines.Count < _options.MaxCapturedLines)
             {
                 _lines.Add((isError, line));

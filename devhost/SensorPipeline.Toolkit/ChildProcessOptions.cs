@@ -24,6 +24,10 @@ public sealed record ChildProcessOptions
     /// <summary>Also write every line to this process's stderr as <c>[name] line</c>. Default false.</summary>
     public bool Echo { get; init; }
 
+    /// <summary>Called with every stdout line as it arrives, in order, on the output reader's thread (keep it short):
+    /// for a caller that tracks state the lines describe and awaits conditions on it. Default none.</summary>
+    public Action<string>? StandardOutputLine { get; init; }
+
     /// <summary>How many lines are kept in memory for <see cref="ChildProcess.Output"/> and for line waits that start after
     /// the line was printed; later lines only go to <see cref="LogPath"/>. Default unbounded; a long-running chatty
     /// process (a stand-in printing a trace per request in a benchmark) sets a bound.</summary>

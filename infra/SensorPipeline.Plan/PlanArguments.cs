@@ -1,4 +1,5 @@
 using System.Globalization;
+using SensorPipeline.Plan.Model;
 
 namespace SensorPipeline.Plan;
 
@@ -13,16 +14,19 @@ internal sealed record PlanArguments(
     bool Azd,
     string? EnvFile,
     string Region,
-    string Command)
+    string Command,
+    Expiry Expiry = Expiry.Ttl,
+    double WindowDays = 1)
 {
     public const string Usage =
-        "usage: ./pipeline plan --rate N [--readings-per-event 200] [--devices D] [--retention 7d] [--reserved] [--zones] [--region eastus] [--azd] [--env-file FILE]";
+        "usage: ./pipeline plan --rate N [--readings-per-event 200] [--devices D] [--retention 7d] [--expiry ttl|windows] [--window 1d] [--reserved] [--zones] [--region eastus] [--azd] [--env-file FILE]";
 
     public static PlanArguments Parse(IReadOnlyList<string> args)
     {
         double? rate = null, devices = null;
         var perEvent = 200;
-        double retention = 7;
+        double retention = 7, window = 1;
+        var expiry = Expiry.Ttl;
         bool reserved = false, zones = false, azd = false;
         string? envFile = null;
         var region = "eastus";
@@ -35,6 +39,8 @@ internal sealed record PlanArguments(
                 case "--readings-per-event": perEvent = (int)Math.Clamp(Positive("--readings-per-event", Next()), 1, 9000); break;
                 case "--devices": devices = Positive("--devices", Next()); break;
                 case "--retention": retention = Days(Next()); break;
+                case "--expiry": expiry = ExpiryOf(Next()); break;
+                case "--window": window = Days(Next()) is > 0 and var w ? w : throw new ArgumentException($"--window must be more than 0 days. {Usage}"); break;
                 case "--reserved": reserved = true; break;
                 case "--zones": zones = true; break;
                 case "--azd": azd = true; break;
@@ -49,8 +55,20 @@ internal sealed record PlanArguments(
             throw new ArgumentException($"--rate is required (readings per second). {Usage}");
         }
 
-        return new PlanArguments(rate.Value, perEvent, devices, retention, reserved, zones, azd, envFile, region, "./pipeline plan " + string.Join(' ', args));
+        if (expiry == Expiry.Windows && (azd || envFile is not null))
+        {
+            throw new ArgumentException("--expiry windows is plan-only: the template deploys one readings container with TTL (functions/README.md, \"Expiry\", says why); --azd and --env-file take --expiry ttl.");
+        }
+
+        return new PlanArguments(rate.Value, perEvent, devices, retention, reserved, zones, azd, envFile, region, "./pipeline plan " + string.Join(' ', args), expiry, window);
     }
+
+    private static Expiry ExpiryOf(string text) => text switch
+    {
+        "ttl" => Expiry.Ttl,
+        "windows" => Expiry.Windows,
+        _ => throw new ArgumentException($"--expiry must be ttl or windows, found '{text}'."),
+    };
 
     private static double Positive(string option, string text) =>
         double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out var v) && v >= 1 && double.IsFinite(v)

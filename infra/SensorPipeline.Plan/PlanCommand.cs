@@ -20,7 +20,7 @@ internal static class PlanCommand
                 Path.Combine(root, "infra", "SensorPipeline.Plan", "per-reading.defaults.json"),
                 Path.Combine(root, ".pipeline", "bench-cost.json"));
             var request = new PlanRequest(arguments.Rate, arguments.ReadingsPerEvent, arguments.Devices ?? arguments.Rate,
-                arguments.RetentionDays, arguments.Reserved, arguments.Zones);
+                arguments.RetentionDays, arguments.Reserved, arguments.Zones, arguments.Expiry, arguments.WindowDays);
             var plan = Planner.Plan(request, costs, book);
             var sensitivity = PlanReport.HostCpuSensitivityMicros.Select(us => Planner.Plan(request, costs.WithHostCpuMicros(us), book)).ToArray();
             PlanReport.Write(output, plan, sensitivity, book, costs);

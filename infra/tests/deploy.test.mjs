@@ -57,10 +57,17 @@ describe('parameter rules the decorators cannot express', () => {
 });
 
 describe('containers', () => {
-  it('index the GeoJSON geometry of readings and devices with a spatial path ending in /*', () => {
+  it('index the GeoJSON geometry of readings only (the spatial query\'s container) with a spatial path ending in /*', () => {
     const containers = ofType(defaults, 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containers');
     const spatial = Object.fromEntries(containers.map((c) => [c.properties.resource.id, c.properties.resource.indexingPolicy.spatialIndexes.map((s) => s.path)]));
-    assert.deepEqual(spatial, { readings: ['/geometry/*'], devices: ['/geometry/*'], archive: [], deadletters: [] });
+    assert.deepEqual(spatial, { readings: ['/geometry/*'], devices: [], archive: [], deadletters: [] });
+  });
+
+  it('index no path by default: every container excludes /* and includes only the paths its queries use', () => {
+    const containers = ofType(defaults, 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containers');
+    const included = Object.fromEntries(containers.map((c) => [c.properties.resource.id, c.properties.resource.indexingPolicy.includedPaths.map((p) => p.path)]));
+    assert.deepEqual(included, { readings: ['/deviceId/?'], devices: ['/deviceId/?'], archive: ['/deviceId/?'], deadletters: ['/reason/?'] });
+    for (const c of containers) assert.deepEqual(c.properties.resource.indexingPolicy.excludedPaths, [{ path: '/*' }], c.properties.resource.id);
   });
 
   it('deploy the partition keys and indexing policies the emulator tests run the project\'s queries against', () => {
@@ -73,11 +80,9 @@ describe('containers', () => {
     assert.deepEqual(deployed, tested);
   });
 
-  it('agree with the spatial path the handler creates locally (ContainerInitializer)', () => {
-    const source = readFileSync(join(repoRoot, 'functions/SensorPipeline.Functions/Storage/ContainerInitializer.cs'), 'utf8');
-    const paths = [...source.matchAll(/"(\/geometry\/[^"]*)"/g)].map((m) => m[1]);
-    assert.ok(paths.length > 0, 'ContainerInitializer.cs names no /geometry path');
-    for (const path of paths) assert.equal(path, '/geometry/*');
+  it('are the policies the handler creates locally: it embeds the same file (ContainerInitializer)', () => {
+    const project = readFileSync(join(repoRoot, 'functions/SensorPipeline.Functions/SensorPipeline.Functions.csproj'), 'utf8');
+    assert.match(project, /<EmbeddedResource Include="\.\.\/\.\.\/infra\/app\/indexing-policies\.json"/);
   });
 });
 

@@ -176,7 +176,7 @@ describe('app settings agree with docs/conventions.md, function.json and host.js
   it('creates every container with the partition key the conventions give', () => {
     const containers = cosmosFile.vars.find((v) => v.name === 'containers').valueNode.namedChildren.map((o) => {
       const props = objectProps(o);
-      return { name: paramDefault(cosmosFile, props.get('name').text), partitionKey: literal(props.get('partitionKey')), spatial: literal(props.get('spatial')) };
+      return { name: paramDefault(cosmosFile, props.get('name').text), partitionKey: literal(props.get('partitionKey')), policy: literal(props.get('policy')) };
     });
     for (const settingName of ['Cosmos__ReadingsContainer', 'Cosmos__DevicesContainer', 'Cosmos__ArchiveContainer', 'Cosmos__DeadLettersContainer']) {
       const row = handlerSettings.find((s) => s.name === settingName);
@@ -186,8 +186,10 @@ describe('app settings agree with docs/conventions.md, function.json and host.js
       assert.ok(container, `${row.default} (${settingName}) is not created by ${cosmosFile.rel}`);
       assert.equal(container.partitionKey, expectedPk, `${row.default} partition key`);
     }
-    assert.equal(containers.find((c) => c.name === 'readings').spatial, true, 'readings needs the spatial index on its geometry');
-    assert.match(cosmosFile.text, /path: '\/geometry\/\*'/);
+    // conventions.md gives the readings' spatial index path; indexing-policies.json, which cosmos.bicep loads, holds it.
+    const policies = JSON.parse(fs.readFileSync(path.join(repoRoot, 'infra/app/indexing-policies.json'), 'utf8'));
+    const readings = containers.find((c) => c.name === 'readings');
+    assert.deepEqual(policies[readings.policy].spatialIndexes.map((s) => s.path), ['/geometry/*'], 'readings needs the spatial index on its geometry');
   });
 
   it('creates the consumer group each function.json reads with (when present)', () => {

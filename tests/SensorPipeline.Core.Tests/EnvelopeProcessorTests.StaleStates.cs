@@ -71,7 +71,7 @@ public partial class EnvelopeProcessorTests
     }
 
     [Fact]
-    public void DeviceWrites_OnlyTheLiveStaleReadingsCompete_NewerWinsAcrossLiveAndStale_OneWritePerDevice()
+    public void DeviceWrites_LiveAndArchivedStaleReadings_NewestLiveReadingPerDevice()
     {
         using var processor = Weather();
         var result = processor.Process([

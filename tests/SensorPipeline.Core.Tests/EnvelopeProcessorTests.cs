@@ -103,7 +103,7 @@ public partial class EnvelopeProcessorTests
     }
 
     [Fact]
-    public void SplitterThenProcessor_AccountsForEveryReading()
+    public void Process_SplitterOutput_AccountsForEveryReading()
     {
         var splitter = new Splitter();
         var readings = Enumerable.Range(1, 50).Select(i => i % 3 == 0 ? Builders.Seismic($"s{i % 7}", (ulong)i) : Builders.Weather($"w{i % 5}", (ulong)i)).ToArray();
@@ -252,20 +252,38 @@ public partial class EnvelopeProcessorTests
     }
 
     [Fact]
-    public void Process_SequenceReset_BothReadingsKeepTheirOwnDocuments_ARedeliveryKeepsItsId()
+    public void Process_SequenceReset_BothReadingsKeepTheirOwnDocuments()
     {
         using var processor = Weather();
-        var beforeReboot = Builders.Weather("w", 3);
-        var afterReboot = Builders.Weather("w", 3);
-        afterReboot.ObservedAt = Google.Protobuf.WellKnownTypes.Timestamp.FromDateTimeOffset(Builders.Observed.AddHours(2));
-        afterReboot.Weather.TemperatureC = -4;
+        var (beforeReboot, afterReboot) = ReadingsAroundASequenceReset();
+
+        var ids = processor.Process([Envelope(SensorKind.Weather, (beforeReboot, Now), (afterReboot, Now))], Now)
+            .Pending.Select(p => p.Id).ToArray();
+
+        Assert.Equal(2, ids.Distinct().Count()); // the reading after the reset does not overwrite the one before it
+    }
+
+    [Fact]
+    public void Process_RedeliveryAfterASequenceReset_LandsOnTheSameDocuments()
+    {
+        using var processor = Weather();
+        var (beforeReboot, afterReboot) = ReadingsAroundASequenceReset();
 
         var first = processor.Process([Envelope(SensorKind.Weather, (beforeReboot, Now), (afterReboot, Now))], Now)
             .Pending.Select(p => p.Id).ToArray();
         var replayed = processor.Process([Envelope(SensorKind.Weather, (afterReboot.Clone(), Now), (beforeReboot.Clone(), Now))], Now)
             .Pending.Select(p => p.Id).ToArray();
 
-        Assert.Equal(2, first.Distinct().Count()); // the reading after the reset does not overwrite the one before it
-        Assert.Equal(first.Reverse(), replayed); // redeliveries land on the same documents
+        Assert.Equal(first.Reverse(), replayed);
+    }
+
+    // The same device and sequence number twice: the device rebooted and counts again from where it began.
+    private static (Reading BeforeReboot, Reading AfterReboot) ReadingsAroundASequenceReset()
+    {
+        var beforeReboot = Builders.Weather("w", 3);
+        var afterReboot = Builders.Weather("w", 3);
+        afterReboot.ObservedAt = Google.Protobuf.WellKnownTypes.Timestamp.FromDateTimeOffset(Builders.Observed.AddHours(2));
+        afterReboot.Weather.TemperatureC = -4;
+        return (beforeReboot, afterReboot);
     }
 }

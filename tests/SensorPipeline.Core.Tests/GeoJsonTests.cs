@@ -129,7 +129,7 @@ public class GeoJsonTests
     }
 
     [Fact]
-    public void ReadingId_DiffersForDifferentSequenceOrDevice()
+    public void ReadingId_OtherSequenceOrDevice_Differs()
     {
         var at = Builders.Observed;
         Assert.NotEqual(DocumentIds.ReadingId("a", 1, at), DocumentIds.ReadingId("a", 2, at));

@@ -23,14 +23,14 @@ public class LatencyBucketsTests
     [InlineData(2, 8)]
     [InlineData(2.0001, 9)]
     [InlineData(1e9, -1)]
-    public void Index_PutsBoundariesInTheirOwnBucket(double ms, int expected)
+    public void Index_ValueOnABoundary_InTheBucketItBounds(double ms, int expected)
     {
         var index = LatencyBuckets.Index(ms);
         Assert.Equal(expected < 0 ? LatencyBuckets.Count : expected, index);
     }
 
     [Fact]
-    public void Index_EveryValueIsAtMostItsUpperBoundAndAboveThePrevious()
+    public void Index_RandomValues_AtMostTheUpperBoundAndAboveThePrevious()
     {
         var random = new Random(7);
         for (var i = 0; i < 100_000; i++)

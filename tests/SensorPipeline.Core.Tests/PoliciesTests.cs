@@ -7,7 +7,7 @@ namespace SensorPipeline.Core.Tests;
 public class PoliciesTests
 {
     [Fact]
-    public void StaleBy_AtAndAroundMaxAge()
+    public void StaleBy_AtAndAroundMaxAge_StaleOnlyPastIt()
     {
         var policy = new StalenessPolicy(TimeSpan.FromMinutes(5));
         const long enqueued = 1_000_000;
@@ -18,7 +18,7 @@ public class PoliciesTests
     }
 
     [Fact]
-    public void IsStale_UsesInjectedClock()
+    public void IsStale_InjectedClockPastMaxAge_True()
     {
         var clock = new TestClock(Builders.Observed);
         var policy = new StalenessPolicy(StalenessPolicy.DefaultMaxAge);
@@ -29,11 +29,11 @@ public class PoliciesTests
     }
 
     [Fact]
-    public void StalenessPolicy_RejectsNonPositiveMaxAge() =>
+    public void Constructor_ZeroMaxAge_Throws() =>
         Assert.Throws<ArgumentOutOfRangeException>(() => new StalenessPolicy(TimeSpan.Zero));
 
     [Fact]
-    public void NewerWins_ObservedAtFirstThenSequence()
+    public void Compare_TwoReadings_ObservedAtFirstThenSequence()
     {
         var t = Builders.Observed;
         Assert.True(NewerWins.Compare(1, t.AddHours(1), 2, t) > 0); // a sequence reset: the later reading wins
@@ -64,12 +64,16 @@ public class PoliciesTests
     }
 
     [Fact]
-    public void StalenessPolicy_CarriesTheClockSkew_DefaultFiveMinutes_NegativeRefused()
-    {
+    public void MaxClockSkew_NotGiven_FiveMinutes() =>
         Assert.Equal(TimeSpan.FromMinutes(5), new StalenessPolicy(StalenessPolicy.DefaultMaxAge).MaxClockSkew);
+
+    [Fact]
+    public void MaxClockSkew_Given_IsKept() =>
         Assert.Equal(TimeSpan.FromSeconds(30), new StalenessPolicy(StalenessPolicy.DefaultMaxAge, TimeSpan.FromSeconds(30)).MaxClockSkew);
+
+    [Fact]
+    public void Constructor_NegativeClockSkew_Throws() =>
         Assert.Throws<ArgumentOutOfRangeException>(() => new StalenessPolicy(StalenessPolicy.DefaultMaxAge, TimeSpan.FromSeconds(-1)));
-    }
 
     [Fact]
     public void VersionKey_FixedWidth_TicksThenSequence()
@@ -82,7 +86,7 @@ public class PoliciesTests
     }
 
     [Fact]
-    public void VersionKey_OrdinalOrderEqualsNewerWinsOrder()
+    public void VersionKey_AnyTwoReadings_OrdinalOrderEqualsNewerWinsOrder()
     {
         var gen =
             from s1 in ArbMap.Default.GeneratorFor<ulong>()

@@ -110,7 +110,7 @@ public class ReadingDecoderTests
     }
 
     [Fact]
-    public void CheckedInFixture_DecodesWithTodaysSchema()
+    public void ParseFrom_CheckedInV1Fixture_DecodesWithTodaysSchema()
     {
         // Written once by the v1 schema (see Fixtures/README.md). If a field is renumbered or retyped
         // incompatibly, this fails: old producers and old envelopes in the hubs would be misread.

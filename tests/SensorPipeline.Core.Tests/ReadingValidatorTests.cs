@@ -82,7 +82,7 @@ public class ReadingValidatorTests
     }
 
     [Fact]
-    public void Reasons_HaveStableDistinctCodes()
+    public void Code_EveryReason_StableAndDistinct()
     {
         var codes = Enum.GetValues<DeadLetterReason>().Select(DeadLetterReasons.Code).ToList();
         Assert.Equal(codes.Count, codes.Distinct().Count());

@@ -8,7 +8,7 @@ public class SensorKindsTests
     [Theory]
     [InlineData(SensorKind.Weather, "weather", PayloadCase.Weather)]
     [InlineData(SensorKind.Seismic, "seismic", PayloadCase.Seismic)]
-    public void Known_HasItsNameAndPayload(SensorKind kind, string name, PayloadCase payload)
+    public void Name_KnownKind_HasItsNameAndPayload(SensorKind kind, string name, PayloadCase payload)
     {
         Assert.True(kind.IsKnown());
         Assert.Equal(name, kind.Name());
@@ -19,7 +19,7 @@ public class SensorKindsTests
     [Theory]
     [InlineData(SensorKind.Unspecified)]
     [InlineData((SensorKind)7)]
-    public void Unknown_HasNoNameAndNoPayload(SensorKind kind)
+    public void Name_UnknownKind_ThrowsAndHasNoPayload(SensorKind kind)
     {
         Assert.False(kind.IsKnown());
         Assert.Throws<ArgumentOutOfRangeException>(() => kind.Name());

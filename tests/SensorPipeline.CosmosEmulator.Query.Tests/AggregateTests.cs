@@ -20,10 +20,10 @@ public class AggregateTests
     [InlineData("SELECT VALUE COUNT(1) FROM c WHERE c.g = 'x'", "3")]
     [InlineData("SELECT VALUE MAX(c.g) FROM c", "\"y\"")]
     [InlineData("SELECT VALUE MIN(c.id) FROM c", "\"1\"")]
-    public void SelectValue_Aggregates(string sql, string expected) => Assert.Equal([expected], Run.Query(sql, Docs));
+    public void Query_SelectValueAggregate_OneValue(string sql, string expected) => Assert.Equal([expected], Run.Query(sql, Docs));
 
     [Fact]
-    public void WithoutValue_UnnamedAggregatesAreNumbered()
+    public void Query_AggregatesWithoutValue_UnnamedOnesNumbered()
     {
         var items = Run.Query("SELECT COUNT(1), MAX(c.v) AS top, SUM(c.v) FROM c", Docs);
         Assert.Equal("""{"$1":4,"top":10,"$2":8.5}""", Assert.Single(items));
@@ -56,7 +56,7 @@ public class AggregateTests
     }
 
     [Fact]
-    public void AggregatesNestedInExpressions_AsTheSdksRewriteThem()
+    public void Query_AggregatesNestedAsTheSdksRewriteThem_Evaluated()
     {
         Assert.Equal(["""[{"item":4}]"""], Run.Query("SELECT VALUE [{\"item\": COUNT(1)}] FROM c", Docs));
         Assert.Equal(

@@ -11,19 +11,19 @@ public class ClientQueryTests
     ];
 
     [Fact]
-    public void VerifyDeadLetterQuery() =>
+    public void Query_VerifyDeadLetterProjection_IdAndPayloadPerDocument() =>
         Assert.Equal(
             ["""{"id":"d1:1","payloadBase64":"AAE="}""", """{"id":"d2:1","payloadBase64":"AQI="}""", """{"id":"d1:2"}"""],
             Run.Query("SELECT c.id, c.payloadBase64 FROM c", Docs));
 
     [Fact]
-    public void DeviceQueryWithParameter() =>
+    public void Query_DeviceIdParameter_OnlyThatDevice() =>
         Assert.Equal(
             ["""{"id":"d1:1"}""", """{"id":"d1:2"}"""],
             Run.Query("SELECT c.id FROM c WHERE c.deviceId = @d", Docs, ("@d", "\"d1\"")));
 
     [Fact]
-    public void DeviceStateGuardPredicate()
+    public void Matches_DeviceStateGuardPredicate_OnlyOlderVersions()
     {
         var predicate = SqlQuery.ParsePredicate("FROM c WHERE c.version < '0008'");
         Assert.Equal([true, false, true], Docs.Select(d => predicate.Matches(Run.Utf8(d), [])));
@@ -37,16 +37,16 @@ public class ClientQueryTests
     [InlineData("SELECT VALUE {\"id\": root[\"id\"], \"ts\": root[\"ts\"]} FROM root WHERE IS_DEFINED(root[\"payloadBase64\"])", 2)]
     [InlineData("SELECT VALUE root FROM root WHERE (root[\"deviceId\"] IN (\"d1\", \"d2\"))", 3)]
     [InlineData("SELECT VALUE root FROM root WHERE (LOWER(root[\"deviceId\"]) = \"d2\")", 1)]
-    public void LinqShapedQueries(string sql, int expectedCount) => Assert.Equal(expectedCount, Run.Query(sql, Docs).Count);
+    public void Query_LinqProviderShapes_CountAsExpected(string sql, int expectedCount) => Assert.Equal(expectedCount, Run.Query(sql, Docs).Count);
 
     [Fact]
-    public void LinqCountAndMax()
+    public void Query_LinqCountAndMax_Aggregates()
     {
         Assert.Equal(["3"], Run.Query("SELECT VALUE COUNT(1) FROM root", Docs));
         Assert.Equal(["9"], Run.Query("SELECT VALUE MAX(root[\"ts\"]) FROM root", Docs));
     }
 
     [Fact]
-    public void TopMayFollowValue() =>
+    public void Query_TopAfterValue_Accepted() =>
         Assert.Equal(["\"d1:1\""], Run.Query("SELECT VALUE TOP 1 c.id FROM c", Docs));
 }

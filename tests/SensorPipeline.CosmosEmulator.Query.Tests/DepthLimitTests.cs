@@ -32,7 +32,7 @@ public class DepthLimitTests
     }
 
     [Fact]
-    public void TheSdksReadManyQuery_OfAThousandPairs_ParsesAndRuns_OnASmallStack()
+    public void Query_ReadManyOfAThousandPairsOnASmallStack_FindsTheMatch()
     {
         // The .NET SDK's ReadMany sends one query of up to 1,000 (id, partition key) pairs joined by OR: a left-deep
         // tree about 1,000 levels tall. It must stay under the limit, and evaluate on a thread with a 1 MiB stack

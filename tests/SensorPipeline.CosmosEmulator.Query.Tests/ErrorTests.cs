@@ -29,7 +29,7 @@ public class ErrorTests
     [InlineData("SELECT c.a, c.a FROM c", "Duplicate name 'a'", "column 13")]
     [InlineData("SELECT * FROM c WHERE c.n & 1", "bitwise operator '&' is not supported", "column 27")]
     [InlineData("SELECT * FROM c WHERE c.n = #", "unexpected character '#'", "column 29")]
-    public void Parse_RefusesWithAClearMessage(string sql, string says, string where)
+    public void Parse_Unsupported_RefusedWithAClearMessage(string sql, string says, string where)
     {
         var error = Assert.Throws<SqlQueryException>(() => SqlQuery.Parse(sql));
         Assert.Contains(says, error.Message, StringComparison.Ordinal);
@@ -39,21 +39,21 @@ public class ErrorTests
     [Theory]
     [InlineData("SELECT c.id, COUNT(1) FROM c", "needs GROUP BY")]
     [InlineData("SELECT VALUE COUNT(1) FROM c ORDER BY c.n", "needs GROUP BY")]
-    public void Parse_RefusesAggregatesMixedWithDocumentProperties(string sql, string says)
+    public void Parse_AggregatesMixedWithDocumentProperties_Refused(string sql, string says)
     {
         var error = Assert.Throws<SqlQueryException>(() => SqlQuery.Parse(sql));
         Assert.Contains(says, error.Message, StringComparison.Ordinal);
     }
 
     [Fact]
-    public void Parse_ReportsLineAndColumnOnMultiLineQueries()
+    public void Parse_MultiLineQuery_ErrorNamesLineAndColumn()
     {
         var error = Assert.Throws<SqlQueryException>(() => SqlQuery.Parse("SELECT *\nFROM c\nGROUP BY c.g"));
         Assert.Contains("line 3, column 1", error.Message, StringComparison.Ordinal);
     }
 
     [Fact]
-    public void Execute_RefusesAMissingParameter()
+    public void Execute_MissingParameter_RefusedNamingIt()
     {
         var query = SqlQuery.Parse("SELECT * FROM c WHERE c.n = @n");
         var error = Assert.Throws<SqlQueryException>(() => query.Execute([Run.Utf8("{}")], Run.Parameters(("@m", "1"))));
@@ -64,7 +64,7 @@ public class ErrorTests
     [InlineData("-1")]
     [InlineData("1.5")]
     [InlineData("\"3\"")]
-    public void Execute_RefusesATopParameterThatIsNotACount(string value)
+    public void Execute_TopParameterNotACount_Refused(string value)
     {
         var query = SqlQuery.Parse("SELECT TOP @n * FROM c");
         var error = Assert.Throws<SqlQueryException>(() => query.Execute([Run.Utf8("{}")], Run.Parameters(("@n", value))));

@@ -25,7 +25,7 @@ public class ExpressionTests
     [InlineData("c.o = {\"b\": [2], \"a\": 1}", "true")]
     [InlineData("c.arr = [1, 'two', {k: 3}]", "true")]
     [InlineData("c.arr = [1, 'two']", "false")]
-    public void Comparisons_OfTheSameType(string expr, string expected) => Assert.Equal(expected, Eval(expr));
+    public void Eval_ComparisonOfTheSameType_ComparesValues(string expr, string expected) => Assert.Equal(expected, Eval(expr));
 
     [Theory]
     [InlineData("c.n = '5'")]
@@ -54,7 +54,7 @@ public class ExpressionTests
     [InlineData("NOT c.missing", null)]
     [InlineData("NOT 'x'", null)]
     [InlineData("NOT c.n = 4", "true")]
-    public void Logic_IsThreeValued(string expr, string? expected) => Assert.Equal(expected, Eval(expr));
+    public void Eval_LogicWithUndefined_ThreeValued(string expr, string? expected) => Assert.Equal(expected, Eval(expr));
 
     [Theory]
     [InlineData("c.n + 1", "6")]
@@ -72,7 +72,7 @@ public class ExpressionTests
     [InlineData("c.b ? 'y' : 'n'", "\"y\"")]
     [InlineData("c.missing ?? 'default'", "\"default\"")]
     [InlineData("c.z ?? 'default'", "null")]
-    public void Arithmetic_AndStringOperators(string expr, string? expected) => Assert.Equal(expected, Eval(expr));
+    public void Eval_ArithmeticAndStringOperators_ComputedOrUndefined(string expr, string? expected) => Assert.Equal(expected, Eval(expr));
 
     [Theory]
     [InlineData("c.n IN (1, 5, 9)", "true")]
@@ -85,7 +85,7 @@ public class ExpressionTests
     [InlineData("c.n NOT BETWEEN 6 AND 9", "true")]
     [InlineData("c.s BETWEEN 'A' AND 'Z'", "true")]
     [InlineData("c.n BETWEEN 'a' AND 'z'", null)]
-    public void InAndBetween(string expr, string? expected) => Assert.Equal(expected, Eval(expr));
+    public void Eval_InAndBetween_TrueFalseOrUndefined(string expr, string? expected) => Assert.Equal(expected, Eval(expr));
 
     [Theory]
     [InlineData("c.arr[0]", "1")]
@@ -95,7 +95,7 @@ public class ExpressionTests
     [InlineData("c['o'].a", "1")]
     [InlineData("c.s.length", null)]
     [InlineData("c.n[0]", null)]
-    public void PropertyPaths(string expr, string? expected) => Assert.Equal(expected, Eval(expr));
+    public void Eval_PropertyPath_ValueOrUndefined(string expr, string? expected) => Assert.Equal(expected, Eval(expr));
 
     [Theory]
     [InlineData("IS_DEFINED(c.n)", "true")]
@@ -129,16 +129,16 @@ public class ExpressionTests
     [InlineData("ARRAY_CONTAINS(c.arr, 2)", "false")]
     [InlineData("ARRAY_CONTAINS([{\"a\":1,\"b\":2}], {\"a\":1})", "false")]
     [InlineData("ARRAY_CONTAINS([{\"a\":1,\"b\":2}], {\"a\":1}, true)", "true")]
-    public void Functions(string expr, string? expected) => Assert.Equal(expected, Eval(expr));
+    public void Eval_BuiltInFunction_AsTheServiceAnswers(string expr, string? expected) => Assert.Equal(expected, Eval(expr));
 
     [Fact]
-    public void StringLiterals_DecodeEscapes()
+    public void Eval_StringLiteralWithEscapes_Decoded()
     {
         Assert.Equal("\"it's \\\"q\\\" é\\n\"", Eval("'it\\'s \"q\" \\u00e9\\n'"));
     }
 
     [Fact]
-    public void UndefinedInsideConstructedValues_IsLeftOut()
+    public void Eval_UndefinedInsideAnObject_LeftOut()
     {
         Assert.Equal("""{"a":5}""", Eval("{a: c.n, b: c.missing}"));
     }

@@ -3,7 +3,7 @@ namespace SensorPipeline.CosmosEmulator.Query.Tests;
 public class OrderByTests
 {
     [Fact]
-    public void MixedTypes_SortUndefinedNullBooleansNumbersStringsArraysObjects()
+    public void OrderBy_MixedTypes_UndefinedNullBooleansNumbersStringsArraysObjects()
     {
         string[] docs =
         [
@@ -36,7 +36,7 @@ public class OrderByTests
     }
 
     [Fact]
-    public void TopAndOffset_ApplyAfterSorting()
+    public void OrderBy_WithTopAndOffset_AppliedAfterSorting()
     {
         var docs = Enumerable.Range(0, 50).Select(i => $$"""{"id":"{{i}}","ts":{{(i * 37) % 50}}}""").ToList();
         var top = Run.Query("SELECT TOP 3 VALUE c.ts FROM c ORDER BY c.ts DESC", docs);
@@ -48,7 +48,7 @@ public class OrderByTests
     }
 
     [Fact]
-    public void BoundedAndUnboundedSorts_Agree()
+    public void OrderBy_BoundedAndUnbounded_Agree()
     {
         var random = new Random(7);
         var docs = Enumerable.Range(0, 500).Select(i => $$"""{"id":"{{i}}","v":{{random.Next(100)}}}""").ToList();
@@ -64,7 +64,7 @@ public class OrderByTests
     }
 
     [Fact]
-    public void StringsSortOrdinally()
+    public void OrderBy_Strings_SortOrdinally()
     {
         string[] docs = ["""{"s":"b"}""", """{"s":"B"}""", """{"s":"a"}""", """{"s":"A"}"""];
         Assert.Equal(["\"A\"", "\"B\"", "\"a\"", "\"b\""], Run.Query("SELECT VALUE c.s FROM c ORDER BY c.s", docs));

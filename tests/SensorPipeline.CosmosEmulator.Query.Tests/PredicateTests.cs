@@ -15,7 +15,7 @@ public class PredicateTests
     }
 
     [Fact]
-    public void Matches_WithParametersAndAnyAlias()
+    public void Matches_ParametersAndAnyAlias_Evaluated()
     {
         var predicate = SqlQuery.ParsePredicate("from root r where NOT IS_DEFINED(r.seq) OR r.seq < @seq");
         Assert.True(predicate.Matches(Run.Utf8("""{"seq":3}"""), Run.Parameters(("@seq", "4"))));
@@ -28,7 +28,7 @@ public class PredicateTests
     [InlineData("FROM c", "WHERE")]
     [InlineData("FROM c WHERE c.seq < 4 ORDER BY c.seq", "unexpected 'ORDER'")]
     [InlineData("SELECT * FROM c WHERE c.seq < 4", "FROM c WHERE")]
-    public void Parse_RefusesWhatIsNotAPredicate(string text, string says)
+    public void ParsePredicate_NotAPredicate_Refused(string text, string says)
     {
         var error = Assert.Throws<SqlQueryException>(() => SqlQuery.ParsePredicate(text));
         Assert.Contains(says, error.Message, StringComparison.Ordinal);

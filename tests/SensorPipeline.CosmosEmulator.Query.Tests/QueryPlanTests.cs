@@ -21,7 +21,7 @@ public class QueryPlanTests
     [InlineData("SELECT TOP 5 * FROM c")]
     [InlineData("SELECT VALUE COUNT(1) FROM c")]
     [InlineData("SELECT c.id FROM c OFFSET 1 LIMIT 2")]
-    public void Plan_IsAPassThroughOverTheOneRange(string sql)
+    public void Plan_AnyQuery_PassThroughOverTheOneRange(string sql)
     {
         var plan = Plan(sql);
         Assert.Equal(2, plan.GetProperty("partitionedQueryExecutionInfoVersion").GetInt32());
@@ -51,6 +51,6 @@ public class QueryPlanTests
     [InlineData("SELECT VALUE COUNT(1) FROM c", true)]
     [InlineData("SELECT COUNT(1) FROM c", false)]
     [InlineData("SELECT * FROM c", false)]
-    public void Plan_ReportsSelectValue(string sql, bool expected) =>
+    public void Plan_SelectValue_Reported(string sql, bool expected) =>
         Assert.Equal(expected, Plan(sql).GetProperty("queryInfo").GetProperty("hasSelectValue").GetBoolean());
 }

@@ -21,7 +21,7 @@ public class RangeMergePlanTests
         "SELECT TOP 2 c._rid, [{\"item\": c.n}] AS orderByItems, {\"id\": c.id, \"label\": c.m} AS payload FROM c WHERE (c.n > 0) AND ({documentdb-formattableorderbyquery-filter}) ORDER BY c.n ASC")]
     [InlineData("SELECT VALUE r.id FROM root r ORDER BY r.n, r.m DESC",
         "SELECT r._rid, [{\"item\": r.n}, {\"item\": r.m}] AS orderByItems, r.id AS payload FROM root r WHERE {documentdb-formattableorderbyquery-filter} ORDER BY r.n ASC, r.m DESC")]
-    public void OrderBy_IsRewrittenAsTheServiceRewritesIt(string sql, string rewritten)
+    public void Plan_OrderBy_RewrittenAsTheServiceRewritesIt(string sql, string rewritten)
     {
         var info = Plan(sql).GetProperty("queryInfo");
         Assert.Equal(rewritten, info.GetProperty("rewrittenQuery").GetString());
@@ -29,7 +29,7 @@ public class RangeMergePlanTests
     }
 
     [Fact]
-    public void OrderByRewrite_RunsHereWithThePlaceholderReplaced()
+    public void Query_OrderByRewriteWithThePlaceholderReplaced_RunsHere()
     {
         var rewritten = Plan("SELECT c.id FROM c WHERE c.n > 1 ORDER BY c.n DESC").GetProperty("queryInfo").GetProperty("rewrittenQuery").GetString()!;
         var rows = Run.Query(rewritten.Replace("{documentdb-formattableorderbyquery-filter}", "true", StringComparison.Ordinal), Docs);
@@ -53,7 +53,7 @@ public class RangeMergePlanTests
     [InlineData("SELECT VALUE COUNT(1) FROM c")]
     [InlineData("SELECT * FROM c OFFSET 1 LIMIT 2")]
     [InlineData("SELECT * FROM c WHERE c.n > 1")]
-    public void OtherQueries_PassThrough(string sql)
+    public void Plan_QueriesWithoutOrderBy_PassThrough(string sql)
     {
         var info = Plan(sql).GetProperty("queryInfo");
         Assert.Equal(JsonValueKind.Null, info.GetProperty("top").ValueKind);

@@ -26,7 +26,7 @@ public class RewrittenQueryTests
     }
 
     [Fact]
-    public void OrderByRewrite_WithAContinuationFilter()
+    public void Query_OrderByRewriteWithAContinuationFilter_ResumesAfterIt()
     {
         const string sql = "SELECT TOP 10 c._rid, [{\"item\": c.ts}] AS orderByItems, {\"id\": c.id} AS payload FROM c WHERE ((c.ts > 1) OR (c.ts = 1 AND c._rid > \"r2\")) ORDER BY c.ts DESC";
         var items = Run.Query(sql, Docs);

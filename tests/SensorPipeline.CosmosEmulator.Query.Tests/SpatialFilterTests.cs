@@ -13,7 +13,7 @@ public class SpatialFilterTests
     [InlineData("SELECT * FROM c WHERE ST_DISTANCE(@p, c.location) <= 10000")]
     [InlineData("SELECT * FROM c WHERE 10000 > ST_DISTANCE(c.location, @p)")]
     [InlineData("SELECT * FROM c WHERE c.kind = 'weather' AND ST_DISTANCE(c.location, @p) < 10000")]
-    public void ACircleOnADocumentPath_GivesABoxAroundIt(string sql)
+    public void Filter_CircleOnADocumentPath_BoxAroundIt(string sql)
     {
         var filter = Filter(sql, ("@p", Berlin));
 
@@ -45,6 +45,6 @@ public class SpatialFilterTests
     [InlineData("SELECT * FROM c WHERE ST_DISTANCE(c.location, {'type':'Point','coordinates':[179.99, 0]}) < 10000")] // the antimeridian
     [InlineData("SELECT * FROM c WHERE ST_DISTANCE(c.location, @missing) < 10000")]
     [InlineData("SELECT * FROM c")]
-    public void TermsAnIndexCannotServe_GiveNoFilter(string sql) =>
+    public void Filter_TermsAnIndexCannotServe_None(string sql) =>
         Assert.Null(Filter(sql, ("@p", Berlin)));
 }

@@ -15,7 +15,7 @@ public class SpatialTests
     [Theory]
     [InlineData(-122.12826822304672, 47.63980239335718, 3345.269817267368)]
     [InlineData(-96.84368664765994, 46.81297794314663, 1907438.421299902)]
-    public void Distance_MatchesTheServicesDocumentedResults(double lon, double lat, double expectedMetres)
+    public void Distance_DocumentedPoints_MatchesTheServicesResults(double lon, double lat, double expectedMetres)
     {
         var point = string.Create(CultureInfo.InvariantCulture, $$"""{"type":"Point","coordinates":[{{lon}},{{lat}}]}""");
         var metres = Distance(Reference, point);
@@ -62,7 +62,7 @@ public class SpatialTests
     [InlineData(5, 5, "false")] // in the hole
     [InlineData(11, 5, "false")]
     [InlineData(-0.1, 5, "false")]
-    public void Within_PolygonWithHole(double lon, double lat, string expected)
+    public void Within_PolygonWithHole_HoleIsOutside(double lon, double lat, string expected)
     {
         var point = string.Create(CultureInfo.InvariantCulture, $$"""{"type":"Point","coordinates":[{{lon}},{{lat}}]}""");
         Assert.Equal([expected], Run.Query($"SELECT VALUE ST_WITHIN({point}, {SquareWithHole})", []));
@@ -88,6 +88,6 @@ public class SpatialTests
     [InlineData("""{"type":"LineString","coordinates":[[0,0],[1,1]]}""", "true")]
     [InlineData("""{"type":"Circle","coordinates":[0,0]}""", "false")]
     [InlineData("'Point'", "false")]
-    public void IsValid(string geometry, string expected) =>
+    public void IsValid_Geometry_AsTheServiceJudges(string geometry, string expected) =>
         Assert.Equal([expected], Run.Query($"SELECT VALUE ST_ISVALID({geometry})", []));
 }

@@ -18,7 +18,7 @@ public class WherePropertyTests
     private static readonly string[] Operators = ["=", "!=", "<", "<=", ">", ">="];
 
     [Fact]
-    public void Where_AgreesWithTheReferenceEvaluation()
+    public void Where_RandomConditions_AgreesWithTheReferenceEvaluation()
     {
         var documentGen =
             from a in Gen.Elements(Values)

@@ -17,7 +17,7 @@ public sealed class BatchEndToEndTests(EmulatorFixture fixture) : IClassFixture<
     public Task DisposeAsync() => Task.CompletedTask;
 
     [Fact]
-    public async Task TransactionalBatch_AppliesEveryOperationInOrder()
+    public async Task ExecuteAsync_TransactionalBatchOfEveryKind_AppliesEachInOrder()
     {
         var key = new PartitionKey("d1");
         var existing = await _container.CreateItemAsync(new Item("old", "d1", 1), key);

@@ -154,7 +154,7 @@ public sealed class BatchResponseWriterTests
     }
 
     [Fact]
-    public void AbortedAtomic_RejectsASuccessAsTheFailure()
+    public void AbortedAtomic_SuccessGivenAsTheFailure_Throws()
     {
         Assert.Throws<ArgumentException>(() => BatchOutcome.AbortedAtomic(2, 0, new BatchOperationResult(200)));
         Assert.Throws<ArgumentOutOfRangeException>(() => BatchOutcome.AbortedAtomic(2, 2, new BatchOperationResult(409)));

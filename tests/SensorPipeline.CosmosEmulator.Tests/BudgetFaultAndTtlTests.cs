@@ -8,7 +8,7 @@ namespace SensorPipeline.CosmosEmulator.Tests;
 public sealed class BudgetFaultAndTtlTests(EmulatorFixture fixture) : IClassFixture<EmulatorFixture>
 {
     [Fact]
-    public async Task WritesCostMoreThanPointReadsAndBothReportACharge()
+    public async Task RequestCharge_WriteAndPointRead_WriteCostsMore()
     {
         var container = await fixture.NewContainerAsync();
         var write = await container.CreateItemAsync(new Item("a", "d", 1), new PartitionKey("d"));
@@ -18,7 +18,7 @@ public sealed class BudgetFaultAndTtlTests(EmulatorFixture fixture) : IClassFixt
     }
 
     [Fact]
-    public async Task AnExhaustedBudgetAnswers429WithRetryAfter()
+    public async Task Upsert_ExhaustedBudget_TooManyRequestsWithRetryAfter()
     {
         var container = await fixture.NewContainerAsync();
         using var admin = AdminClient();
@@ -43,7 +43,7 @@ public sealed class BudgetFaultAndTtlTests(EmulatorFixture fixture) : IClassFixt
     }
 
     [Fact]
-    public async Task AnInjectedWriteFaultRefusesWritesButNotReads()
+    public async Task Upsert_InjectedWriteFault_RefusedWhileReadsAnswer()
     {
         var container = await fixture.NewContainerAsync();
         await container.CreateItemAsync(new Item("r", "d", 1), new PartitionKey("d"));
@@ -70,7 +70,7 @@ public sealed class BudgetFaultAndTtlTests(EmulatorFixture fixture) : IClassFixt
     }
 
     [Fact]
-    public async Task TheDiskFullSwitch_Refuses503_LeavesNothingVisible_AndTheStoreRecoversWhenCleared()
+    public async Task Upsert_DiskFullSwitchSetThenCleared_RefusedLeavingNothingThenStored()
     {
         var container = await fixture.NewContainerAsync();
         using var admin = AdminClient();
@@ -96,7 +96,7 @@ public sealed class BudgetFaultAndTtlTests(EmulatorFixture fixture) : IClassFixt
     }
 
     [Fact]
-    public async Task TheFaultEndpointRefusesARequestWithoutItsHeader()
+    public async Task Faults_RequestWithoutTheAdminHeader_Forbidden()
     {
         using var plain = AdminClient(withHeader: false);
         using var response = await plain.PostAsJsonAsync("_emulator/faults", new { status = 503, seconds = 60 });
@@ -104,7 +104,7 @@ public sealed class BudgetFaultAndTtlTests(EmulatorFixture fixture) : IClassFixt
     }
 
     [Fact]
-    public async Task ExpiredDocumentsDisappear()
+    public async Task Read_DocumentPastItsTtl_NotFound()
     {
         var container = await fixture.NewContainerAsync(defaultTtl: 1);
         await container.CreateItemAsync(new { id = "short", deviceId = "d" }, new PartitionKey("d"));

@@ -48,7 +48,7 @@ public sealed class ChargeAndIndexPolicyTests(EmulatorFixture fixture) : IClassF
     }
 
     [Fact]
-    public async Task Expiry_IsChargedAsADeleteTakenFromTheContainer()
+    public async Task Expiry_DocumentPastItsTtl_ChargedAsADeleteFromTheContainer()
     {
         var container = await fixture.NewContainerAsync(defaultTtl: 1);
         using var created = await container.CreateItemStreamAsync(Json("""{"id":"short","deviceId":"d","n":1}"""), new PartitionKey("d"));

@@ -128,6 +128,23 @@ public sealed class DeployedPolicyQueryTests : IAsyncLifetime
         Assert.Equal(HttpStatusCode.PreconditionFailed, older.StatusCode);
     }
 
+    [Fact]
+    public async Task Writes_UnderTheDeployedPolicies_ChargeOnlyTheIndexedTerms()
+    {
+        // A reading: id, _ts, deviceId and one spatial term; a device state: id, _ts, deviceId (documents under 1 KB: 5.0 RU).
+        var readings = _database.GetContainer("readings");
+        using var created = await readings.CreateItemStreamAsync(Stream(Feature("dev-weather-0009", 1, 13.4, stale: false)), new PartitionKey("dev-weather-0009"));
+        Assert.Equal(HttpStatusCode.Created, created.StatusCode);
+        Assert.Equal(5.0 + (0.2 * 4), created.Headers.RequestCharge, 2);
+        using var deleted = await readings.DeleteItemStreamAsync("dev-weather-0009:1:638000000000000000", new PartitionKey("dev-weather-0009"));
+        Assert.Equal(5.0 + (0.2 * 4), deleted.Headers.RequestCharge, 2);
+
+        using var state = await _database.GetContainer("devices").CreateItemStreamAsync(Stream(DeviceState("dev-weather-0009", "00000000000000000001")), new PartitionKey("dev-weather-0009"));
+        Assert.Equal(5.0 + (0.2 * 3), state.Headers.RequestCharge, 2);
+    }
+
+    private static MemoryStream Stream(string json) => new(Encoding.UTF8.GetBytes(json));
+
     private static bool Missing(string id) => id.StartsWith("dev-missing", StringComparison.Ordinal);
 
     public async Task DisposeAsync()

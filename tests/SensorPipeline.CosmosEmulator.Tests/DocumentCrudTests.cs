@@ -13,7 +13,7 @@ public sealed class DocumentCrudTests(EmulatorFixture fixture) : IClassFixture<E
     public Task DisposeAsync() => Task.CompletedTask;
 
     [Fact]
-    public async Task CreateReadReplaceDeleteFollowTheServiceStatusCodes()
+    public async Task Crud_EveryOperation_AnswersTheServiceStatusCodes()
     {
         var key = new PartitionKey("d1");
         var created = await _container.CreateItemAsync(new Item("a", "d1", 1), key);
@@ -52,7 +52,7 @@ public sealed class DocumentCrudTests(EmulatorFixture fixture) : IClassFixture<E
     }
 
     [Fact]
-    public async Task ReadWithTheCurrentETagAsIfNoneMatchIsNotModified()
+    public async Task Read_CurrentETagAsIfNoneMatch_NotModified()
     {
         var key = new PartitionKey("d3");
         var created = await _container.CreateItemAsync(new Item("c", "d3", 1), key);
@@ -61,7 +61,7 @@ public sealed class DocumentCrudTests(EmulatorFixture fixture) : IClassFixture<E
     }
 
     [Fact]
-    public async Task AWrongKeyIsRefusedWith401()
+    public async Task Read_WrongKey_Unauthorized()
     {
         using var client = fixture.Emulator.CreateClient(Convert.ToBase64String(new byte[64]));
         var error = await Assert.ThrowsAsync<CosmosException>(() => client.GetContainer(fixture.Database.Id, _container.Id).ReadItemAsync<Item>("a", new PartitionKey("d1")));

@@ -9,7 +9,7 @@ namespace SensorPipeline.CosmosEmulator.Tests;
 public sealed class DurabilityTests
 {
     [Fact]
-    public async Task KillNineMidStreamLosesNoAcknowledgedWrite()
+    public async Task Kill_MidStream_LosesNoAcknowledgedWrite()
     {
         var data = EmulatorClients.NewDataDirectory();
         var acknowledged = new ConcurrentDictionary<string, int>();
@@ -59,7 +59,7 @@ public sealed class DurabilityTests
     }
 
     [Fact]
-    public async Task ARestartOnTheSameDataKeepsDatabasesContainersAndDocuments()
+    public async Task Restart_OnTheSameData_KeepsDatabasesContainersAndDocuments()
     {
         var data = EmulatorClients.NewDataDirectory();
         string etag;

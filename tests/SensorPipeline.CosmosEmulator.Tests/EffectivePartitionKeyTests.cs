@@ -32,7 +32,7 @@ public class EffectivePartitionKeyTests
     [InlineData(2, "1FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF")]
     [InlineData(3, "15555555555555555555555555555555 2AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA")]
     [InlineData(4, "0FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF 1FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFE 2FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFD")]
-    public void Ranges_SplitTheKeySpaceAsTheSdkDoes(int count, string boundaries)
+    public void Ranges_Count_SplitTheKeySpaceAsTheSdkDoes(int count, string boundaries)
     {
         var ranges = new PartitionKeyRanges(count);
         Assert.Equal("", ranges.MinInclusive(0));

@@ -6,12 +6,12 @@ namespace SensorPipeline.CosmosEmulator.Tests;
 public sealed class JavaScriptSdkTests(EmulatorFixture fixture) : IClassFixture<EmulatorFixture>
 {
     [Fact]
-    public Task TheJavaScriptSdkPassesItsCrudQueryAndSpatialTests() =>
+    public Task JavaScriptSdk_CrudQueryAndSpatialTests_Pass() =>
         RunNodeTestsAsync(Path.Combine("tests", "cosmos-js", "emulator.test.mjs"), passes: 3,
             Path.Combine("node_modules", "@azure", "cosmos"), "run `npm ci` in the repository root (./pipeline does)");
 
     [Fact]
-    public Task TheEmulatorAnswersAsTheFormerStandInDoesExceptForTheListedDifferences() =>
+    public Task Answers_ComparedWithTheNpmStandIn_SameExceptTheListedDifferences() =>
         RunNodeTestsAsync(Path.Combine("tests", "cosmos-compat", "compat.test.mjs"), passes: 5,
             Path.Combine("tests", "cosmos-compat", "node_modules", "@vercel", "cosmosdb-server"),
             "run `npm ci --prefix tests/cosmos-compat` (./pipeline test does)");

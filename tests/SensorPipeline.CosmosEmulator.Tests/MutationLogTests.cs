@@ -11,7 +11,7 @@ public sealed class MutationLogTests : IDisposable
     private readonly string _directory = EmulatorClients.NewDataDirectory();
 
     [Fact]
-    public async Task ATornTailIsCutAtTheLastIntactRecord()
+    public async Task Open_TornTail_CutAtTheLastIntactRecord()
     {
         await using (var log = Open(new List<Mutation>()))
         {
@@ -77,7 +77,7 @@ public sealed class MutationLogTests : IDisposable
     }
 
     [Fact]
-    public async Task CreatingAndCompactingTheLog_FsyncTheDirectory()
+    public async Task OpenAndCompact_NewLogFile_FsyncTheDirectory()
     {
         // A file created or renamed into place survives power loss only once its directory entry is on disk too.
         var storage = new RecordingStorage();
@@ -102,7 +102,7 @@ public sealed class MutationLogTests : IDisposable
     [Theory]
     [InlineData(1u)]
     [InlineData(2u)]
-    public async Task Open_LogOfAnOlderFormat_RefusedNamingTheDirectoryAndTheReset_FileUntouched(uint version)
+    public async Task Open_LogOfAnOlderFormat_RefusedNamingTheResetFileUntouched(uint version)
     {
         // Format 2 stored device states under '2'-prefixed version keys that would outrank every new reading.
         var path = Path.Combine(_directory, MutationLog.FileName);
@@ -130,7 +130,7 @@ public sealed class MutationLogTests : IDisposable
     }
 
     [Fact]
-    public async Task CompactionRewritesTheLogAsTheLiveData()
+    public async Task Compact_LogOutgrowsTheLiveData_RewrittenAsTheLiveData()
     {
         var live = new Dictionary<string, byte[]>();
         // The writer loop takes the snapshot while the test goes on writing: both under one lock, as the store's container locks do.

@@ -66,7 +66,7 @@ public sealed class PartitionKeyRangeTests : IAsyncLifetime
     }
 
     [Fact]
-    public async Task CrossPartitionOrderByAndTop_AreMergedByTheSdkAsThePlanSays()
+    public async Task Query_CrossPartitionOrderByAndTop_MergedByTheSdkAsThePlanSays()
     {
         var all = Enumerable.Range(0, Devices * PerDevice).Select(i => $"r{i}").ToList();
         var descending = await IdsAsync(_container.GetItemQueryIterator<Doc>(new QueryDefinition("SELECT c.id FROM c ORDER BY c.n DESC"),
@@ -85,7 +85,7 @@ public sealed class PartitionKeyRangeTests : IAsyncLifetime
     }
 
     [Fact]
-    public async Task CrossPartitionAggregate_IsRefusedWithAClearMessage()
+    public async Task Query_CrossPartitionAggregate_RefusedWithAClearMessage()
     {
         var refused = await Assert.ThrowsAsync<CosmosException>(() =>
             IdsAsync(_container.GetItemQueryIterator<Doc>(new QueryDefinition("SELECT VALUE COUNT(1) FROM c"))));

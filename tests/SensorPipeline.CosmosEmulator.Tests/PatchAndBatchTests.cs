@@ -8,11 +8,9 @@ namespace SensorPipeline.CosmosEmulator.Tests;
 public sealed class PatchAndBatchTests(EmulatorFixture fixture) : IClassFixture<EmulatorFixture>
 {
     [Fact]
-    public async Task PatchAppliesEachOperationAndAFalsePredicateIs412()
+    public async Task PatchItemAsync_TruePredicate_AppliesEachOperation()
     {
-        var container = await fixture.NewContainerAsync();
-        var key = new PartitionKey("dev-1");
-        await container.CreateItemAsync(new Device("dev-1", "dev-1", "2026-01-01T00:00:05Z", 1, ["a"]), key);
+        var (container, key) = await DeviceAsync();
 
         var patched = await container.PatchItemAsync<Device>("dev-1", key,
             [PatchOperation.Set("/Version", "2026-01-01T00:00:09Z"), PatchOperation.Increment("/Count", 2), PatchOperation.Add("/Tags/-", "b")],
@@ -21,26 +19,53 @@ public sealed class PatchAndBatchTests(EmulatorFixture fixture) : IClassFixture<
         Assert.Equal("2026-01-01T00:00:09Z", patched.Resource.Version);
         Assert.Equal(3, patched.Resource.Count);
         Assert.Equal(["a", "b"], patched.Resource.Tags ?? []);
+    }
+
+    [Fact]
+    public async Task PatchItemAsync_FalsePredicate_PreconditionFailedNothingChanged()
+    {
+        var (container, key) = await DeviceAsync();
 
         // Older never overwrites newer: the predicate is false, nothing changes.
         var older = await Assert.ThrowsAsync<CosmosException>(() => container.PatchItemAsync<Device>("dev-1", key,
-            [PatchOperation.Set("/Version", "2026-01-01T00:00:07Z")],
-            new PatchItemRequestOptions { FilterPredicate = "FROM c WHERE c.Version < '2026-01-01T00:00:07Z'" }));
+            [PatchOperation.Set("/Version", "2026-01-01T00:00:03Z")],
+            new PatchItemRequestOptions { FilterPredicate = "FROM c WHERE c.Version < '2026-01-01T00:00:03Z'" }));
         Assert.Equal(HttpStatusCode.PreconditionFailed, older.StatusCode);
         var stored = await container.ReadItemAsync<Device>("dev-1", key);
-        Assert.Equal("2026-01-01T00:00:09Z", stored.Resource.Version);
+        Assert.Equal("2026-01-01T00:00:05Z", stored.Resource.Version);
+    }
+
+    [Fact]
+    public async Task PatchItemAsync_RemoveAndReplace_Applied()
+    {
+        var (container, key) = await DeviceAsync();
 
         await container.PatchItemAsync<Device>("dev-1", key, [PatchOperation.Remove("/Tags"), PatchOperation.Replace("/Count", 10)]);
         var final = await container.ReadItemAsync<Device>("dev-1", key);
         Assert.Null(final.Resource.Tags);
         Assert.Equal(10, final.Resource.Count);
+    }
+
+    [Fact]
+    public async Task PatchItemAsync_MissingDocument_NotFound()
+    {
+        var (container, key) = await DeviceAsync();
 
         var missing = await Assert.ThrowsAsync<CosmosException>(() => container.PatchItemAsync<Device>("nope", key, [PatchOperation.Set("/Count", 1)]));
         Assert.Equal(HttpStatusCode.NotFound, missing.StatusCode);
     }
 
+    // A fresh container holding device dev-1 at version ...:05Z, count 1, tags [a].
+    private async Task<(Container Container, PartitionKey Key)> DeviceAsync()
+    {
+        var container = await fixture.NewContainerAsync();
+        var key = new PartitionKey("dev-1");
+        await container.CreateItemAsync(new Device("dev-1", "dev-1", "2026-01-01T00:00:05Z", 1, ["a"]), key);
+        return (container, key);
+    }
+
     [Fact]
-    public async Task ATransactionalBatchAppliesAllOrNothing()
+    public async Task ExecuteAsync_TransactionalBatch_AppliesAllOrNothing()
     {
         var container = await fixture.NewContainerAsync();
         var key = new PartitionKey("dev-2");
@@ -74,7 +99,7 @@ public sealed class PatchAndBatchTests(EmulatorFixture fixture) : IClassFixture<
     }
 
     [Fact]
-    public async Task BulkExecutionWritesEveryItem()
+    public async Task UpsertItemAsync_BulkExecution_WritesEveryItem()
     {
         using var bulkClient = fixture.Emulator.CreateClient(bulk: true);
         var probe = await fixture.NewContainerAsync();

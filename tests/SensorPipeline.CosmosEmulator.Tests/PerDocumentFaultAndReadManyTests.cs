@@ -13,7 +13,7 @@ namespace SensorPipeline.CosmosEmulator.Tests;
 public sealed class PerDocumentFaultAndReadManyTests(EmulatorFixture fixture) : IClassFixture<EmulatorFixture>
 {
     [Fact]
-    public async Task APerDocumentFault_FailsOnlyThatDocumentOfABulkRequest()
+    public async Task Upsert_PerDocumentFaultInABulkRequest_FailsOnlyThatDocument()
     {
         var container = await fixture.NewContainerAsync();
         using var admin = AdminClient();
@@ -47,7 +47,7 @@ public sealed class PerDocumentFaultAndReadManyTests(EmulatorFixture fixture) : 
     }
 
     [Fact]
-    public async Task APerDocumentFault_NeedsAMarkerAndAllowsARejection()
+    public async Task Faults_PerDocumentFaultWithoutAMarkerOrForAWholeRequest_BadRequest()
     {
         using var admin = AdminClient();
         using var empty = await admin.PostAsJsonAsync("_emulator/faults", new { status = 400, seconds = 1, documentContains = "" });
@@ -57,7 +57,7 @@ public sealed class PerDocumentFaultAndReadManyTests(EmulatorFixture fixture) : 
     }
 
     [Fact]
-    public async Task AContainerFault_RefusesEveryWriteToThatContainerOnly()
+    public async Task Upsert_ContainerFault_RefusesWritesToThatContainerOnly()
     {
         var refusing = await fixture.NewContainerAsync();
         var other = await fixture.NewContainerAsync();

@@ -7,7 +7,7 @@ namespace SensorPipeline.CosmosEmulator.Tests;
 public sealed class QueryTests(EmulatorFixture fixture) : IClassFixture<EmulatorFixture>
 {
     [Fact]
-    public async Task CrossPartitionOrderByTopCountAndPagingAnswerAsTheServiceDoes()
+    public async Task Query_CrossPartitionOrderByTopCountAndPaging_AnswerAsTheServiceDoes()
     {
         var container = await fixture.NewContainerAsync();
         for (var i = 0; i < 60; i++)
@@ -32,7 +32,7 @@ public sealed class QueryTests(EmulatorFixture fixture) : IClassFixture<Emulator
     }
 
     [Fact]
-    public async Task SpatialDistanceAndWithinFindThePointsNearby()
+    public async Task Query_SpatialDistanceAndWithin_FindThePointsNearby()
     {
         var container = await fixture.NewContainerAsync();
         await container.CreateItemAsync(new Reading("near", "dev-a", 1, Point.At(13.40, 52.52)), new PartitionKey("dev-a"));
@@ -48,7 +48,7 @@ public sealed class QueryTests(EmulatorFixture fixture) : IClassFixture<Emulator
     }
 
     [Fact]
-    public async Task AnUnsupportedQueryIsA400WithTheEnginesMessage()
+    public async Task Query_Unsupported_BadRequest()
     {
         var container = await fixture.NewContainerAsync();
         var error = await Assert.ThrowsAsync<CosmosException>(() => ReadAllAsync(container.GetItemQueryIterator<Reading>("SELEKT * FROM c")));

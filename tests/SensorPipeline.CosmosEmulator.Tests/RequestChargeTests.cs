@@ -52,7 +52,7 @@ public class RequestChargeTests
     }
 
     [Fact]
-    public void DocumentSize_FollowsTheTableAboveOneKilobyte()
+    public void RequestCharge_DocumentAboveOneKilobyte_FollowsTheTable()
     {
         Assert.Equal(6.29, RequestCharge.Create(2 * 1024, 0));
         Assert.Equal(625.0, RequestCharge.Create(1024 * 1024, 0));

@@ -17,7 +17,7 @@ public sealed class SignatureTests(EmulatorFixture fixture) : IClassFixture<Emul
     [InlineData(-20, HttpStatusCode.Forbidden)]
     [InlineData(-10, HttpStatusCode.OK)]
     [InlineData(10, HttpStatusCode.Forbidden)]
-    public async Task ASignedRead_IsAnsweredOnlyWithinTheDatesWindow(int minutesFromNow, HttpStatusCode expected)
+    public async Task Read_SignedAtADate_AnsweredOnlyWithinTheWindow(int minutesFromNow, HttpStatusCode expected)
     {
         using var client = RawClient();
         var date = DateTimeOffset.UtcNow.AddMinutes(minutesFromNow);
@@ -31,7 +31,7 @@ public sealed class SignatureTests(EmulatorFixture fixture) : IClassFixture<Emul
     }
 
     [Fact]
-    public async Task ASignatureOverTheContainerNameAlone_DoesNotAuthorizeAWriteToAnotherDatabasesContainer()
+    public async Task Write_SignatureOverTheContainerNameAlone_RefusedForAnotherDatabase()
     {
         Database other = await fixture.Client.CreateDatabaseIfNotExistsAsync("other-" + Guid.NewGuid().ToString("N"));
         await other.CreateContainerAsync("devices", "/deviceId");
@@ -52,7 +52,7 @@ public sealed class SignatureTests(EmulatorFixture fixture) : IClassFixture<Emul
     [Theory]
     [InlineData("Host", "rebound.example")]
     [InlineData("Origin", "https://hostile.example")]
-    public async Task TheFaultEndpoint_RefusesARequestFromAnotherSite(string header, string value)
+    public async Task Faults_RequestFromAnotherSite_Forbidden(string header, string value)
     {
         using var client = RawClient();
         client.DefaultRequestHeaders.Add("x-emulator-admin", "1");

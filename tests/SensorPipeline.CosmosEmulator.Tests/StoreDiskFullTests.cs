@@ -42,7 +42,7 @@ public sealed class StoreDiskFullTests : IDisposable
     }
 
     [Fact]
-    public async Task GuardedPatch_OnAFullDisk_LeavesNothingVisible_AndAppliesOnceThereIsRoom()
+    public async Task PatchAsync_GuardedOnAFullDisk_NothingVisibleUntilThereIsRoom()
     {
         var storage = new LogStorage();
         var options = new CosmosEmulatorOptions();

@@ -18,7 +18,7 @@ public sealed class DemoPhasesTests
     }
 
     [Fact]
-    public void Split_EpisodeEndsAtTheFirstPollAfterTheResumeWhoseLagIsBackToTheLevelBeforeThePause()
+    public void Split_PauseAndResume_EpisodeEndsAtTheFirstPollWithTheLagBackToItsLevelBefore()
     {
         // Lag about 8 before the pause (the baseline is the highest in the 3 s before it), a backlog, then back down.
         List<(DateTimeOffset, long)> lag =
@@ -35,7 +35,7 @@ public sealed class DemoPhasesTests
     }
 
     [Fact]
-    public void Split_KilledInstance_TheEpisodeRowIsNamedForTheKill_AndEndsWhenTheLagIsBack()
+    public void Split_KilledInstance_EpisodeNamedForTheKillEndsWhenTheLagIsBack()
     {
         // Killed at 15 s, its partitions owned again at 40 s; the backlog they held is worked off by 44 s.
         List<(DateTimeOffset, long)> lag = [(At(14), 4), (At(30), 3_000), (At(41), 2_000), (At(44), 5)];
@@ -48,7 +48,7 @@ public sealed class DemoPhasesTests
     }
 
     [Fact]
-    public void Split_NeverCaughtUp_TheEpisodeLastsToTheEnd_NoSecondSteadyRow()
+    public void Split_NeverCaughtUp_EpisodeLastsToTheEndWithNoSecondSteadyRow()
     {
         List<(DateTimeOffset, long)> lag = [(At(9), 2), (At(20), 5_000), (At(39), 4_000)];
 
@@ -59,7 +59,7 @@ public sealed class DemoPhasesTests
     }
 
     [Fact]
-    public void Split_LagBeforeTheResumeDoesNotEndTheEpisode()
+    public void Split_LowLagBeforeTheResume_EpisodeGoesOn()
     {
         // While paused the processors' lag can read low for a moment (nothing enqueued yet); only polls after the resume count.
         List<(DateTimeOffset, long)> lag = [(At(9), 2), (At(11), 0), (At(19), 2)];

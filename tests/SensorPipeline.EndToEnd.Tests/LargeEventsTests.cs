@@ -22,7 +22,7 @@ public sealed class LargeEventsTests
     private static readonly DateTimeOffset Observed = DateTimeOffset.UtcNow;
 
     [Fact]
-    public async Task IngestionEventsUpToOneMegabyte_EveryReadingLandsAndDevicesHoldTheNewest()
+    public async Task Chain_IngestionEventsUpToOneMegabyte_EveryReadingStoredDevicesHoldTheNewest()
     {
         using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(8));
         await using var stack = await RawSendPipeline.StartAsync("large", timeout.Token);

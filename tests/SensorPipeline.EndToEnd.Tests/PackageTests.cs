@@ -19,7 +19,7 @@ public sealed class PackageTests : IDisposable
     private readonly string _logs = Path.Combine(Path.GetTempPath(), "sensorpipeline-package-logs-" + Guid.NewGuid().ToString("N"));
 
     [Fact]
-    public async Task Package_HasTheFunctionsLayoutAndAHandlerThatListens()
+    public async Task Package_Built_FunctionsLayoutAndAHandlerThatListens()
     {
         using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(8));
         var layout = RepoLayout.Discover();

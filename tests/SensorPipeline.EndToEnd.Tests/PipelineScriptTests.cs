@@ -28,7 +28,7 @@ public sealed class PipelineScriptTests : IDisposable
     }
 
     [Fact]
-    public async Task Help_ListsEveryCommandTheScriptDispatches()
+    public async Task Help_Run_ListsEveryCommandTheScriptDispatches()
     {
         var (exitCode, output) = await RunAsync("help");
 

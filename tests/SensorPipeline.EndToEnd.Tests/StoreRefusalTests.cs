@@ -34,7 +34,7 @@ public sealed class StoreRefusalTests
     }
 
     [Fact]
-    public async Task ReadingsContainerRefusesEveryWrite400_1001_NothingDeadLetteredSystemicRaisedAllStoredOnceItClears()
+    public async Task Chain_ReadingsContainerRefusesEveryWrite_NothingDeadLetteredSystemicRaisedAllStoredAfter()
     {
         using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(5));
         await using var stack = await RawSendPipeline.StartAsync("misconfig", timeout.Token);

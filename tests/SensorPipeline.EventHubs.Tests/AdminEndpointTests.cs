@@ -22,7 +22,7 @@ public sealed class AdminEndpointTests(DevHostFixture fixture) : IClassFixture<D
 
     [Theory]
     [MemberData(nameof(BrowserLike))]
-    public async Task BrowserLikeRequests_AreForbidden(string method, string scenario)
+    public async Task Admin_BrowserLikeRequest_Forbidden(string method, string scenario)
     {
         var path = method == "GET" ? "/ingestion/partitions/0/events?from=0&max=1" : "/admin/eventhubs/disk-full";
         using var request = new HttpRequestMessage(new HttpMethod(method), new Uri(fixture.DevHost.BaseAddress, path));
@@ -54,7 +54,7 @@ public sealed class AdminEndpointTests(DevHostFixture fixture) : IClassFixture<D
     [Theory]
     [InlineData("localhost")]
     [InlineData("127.0.0.1")]
-    public async Task AdminRequest_FromLoopback_WithHeader_IsServed(string host)
+    public async Task Admin_LoopbackRequestWithTheHeader_Served(string host)
     {
         using var request = new HttpRequestMessage(HttpMethod.Get, new Uri(fixture.DevHost.BaseAddress, "/ingestion/partitions/0/events?from=0&max=1"));
         request.Headers.Add("X-DevHost-Admin", "1");

@@ -20,7 +20,7 @@ public sealed class BatchParserTests
 
     [Theory]
     [MemberData(nameof(Malformed))]
-    public void Malformed_IsABatchFormatException(string scenario, byte[] json)
+    public void Parse_Malformed_BatchFormatException(string scenario, byte[] json)
     {
         var error = Record.Exception(() => BatchParser.Parse(json, new byte[json.Length]));
         Assert.True(error is BatchFormatException, $"{scenario}: {error?.GetType().Name ?? "no error"}: {error?.Message}");
@@ -28,7 +28,7 @@ public sealed class BatchParserTests
     }
 
     [Fact]
-    public void LargeButFiniteNumber_IsKept()
+    public void Parse_LargeButFiniteNumber_Kept()
     {
         var events = BatchParser.Parse("[{\"Body\":\"a\",\"UserProperties\":{\"n\":1e300}}]"u8.ToArray(), new byte[64]);
         Assert.Equal(1e300, Assert.IsType<double>(events[0].Properties!["n"]));

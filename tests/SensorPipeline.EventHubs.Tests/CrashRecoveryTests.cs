@@ -115,7 +115,7 @@ public sealed class CrashRecoveryTests : IDisposable
     [Theory]
     [InlineData("garbage", 4)]
     [InlineData("cut", 3)]
-    public async Task TornSegmentTail_RecoveredOnRestart(string damage, long expectedLast)
+    public async Task Restart_TornSegmentTail_Recovered(string damage, long expectedLast)
     {
         await using (var devHost = await RunningDevHost.StartAsync(AppRoot, Data, Hubs))
         {

@@ -72,7 +72,7 @@ public sealed class HttpSendTests(DevHostFixture fixture) : IClassFixture<DevHos
     }
 
     [Fact]
-    public async Task PostPublisher_PublisherNameActsAsPartitionKey()
+    public async Task Post_ToAPublisher_PublisherNameActsAsPartitionKey()
     {
         using var viaPublisher = await Client.SendAsync(Http.Post("/seismic/publishers/station-9/messages", Http.Raw("a"u8.ToArray())));
         using var viaKey = Http.Post("/seismic/messages", Http.Raw("b"u8.ToArray()));
@@ -88,7 +88,7 @@ public sealed class HttpSendTests(DevHostFixture fixture) : IClassFixture<DevHos
     }
 
     [Fact]
-    public async Task PostWithoutKey_RoundRobinOverPartitions()
+    public async Task Post_WithoutKey_RoundRobinOverPartitions()
     {
         var partitions = new List<string>();
         for (var i = 0; i < 4; i++)
@@ -192,7 +192,7 @@ public sealed class HttpSendTests(DevHostFixture fixture) : IClassFixture<DevHos
     }
 
     [Fact]
-    public async Task Status_ListsHubsPartitionsAndConsumerGroups()
+    public async Task Status_Namespace_ListsHubsPartitionsAndConsumerGroups()
     {
         var status = await Http.GetJsonAsync(Client, "/status");
 
@@ -215,7 +215,7 @@ public sealed class HttpSendTests(DevHostFixture fixture) : IClassFixture<DevHos
     }
 
     [Fact]
-    public async Task StatusCommand_PrintsTable()
+    public async Task StatusCommand_RunningDevHost_PrintsTable()
     {
         var (exitCode, output, errors) = await RunningDevHost.RunToExitAsync("status", "--url", fixture.DevHost.BaseAddress.ToString());
 

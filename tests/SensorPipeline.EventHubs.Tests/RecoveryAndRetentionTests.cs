@@ -77,7 +77,7 @@ public sealed class RecoveryAndRetentionTests : IDisposable
     [Theory]
     [InlineData("a flipped byte")]
     [InlineData("the end cut off")]
-    public async Task Recovery_DamageBelowTheDurableMark_RefusesToStart_NamingTheFileAndOffset(string damage)
+    public async Task Open_DamageBelowTheDurableMark_RefusedNamingTheFileAndOffset(string damage)
     {
         // A clean shutdown marks every record durable and acknowledged: damage to any of them is corruption, not a
         // torn write, and recovery must not cut acknowledged events after it.

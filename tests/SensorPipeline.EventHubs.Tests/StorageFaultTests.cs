@@ -62,7 +62,7 @@ public sealed class StorageFaultTests : IDisposable
     [Theory]
     [InlineData(DurabilityMode.Interval)]
     [InlineData(DurabilityMode.Always)]
-    public async Task DiskFull_RefusesWithoutLoss_RecoversByItself_PendingFsyncStillRuns(DurabilityMode durability)
+    public async Task AppendAsync_DiskFullThenRoomAgain_RefusedWithoutLossThenRecovered(DurabilityMode durability)
     {
         var storage = new FaultyStorage();
         // A long interval: the test asks for the flush itself, so it surely comes after the fault.
@@ -94,7 +94,7 @@ public sealed class StorageFaultTests : IDisposable
     }
 
     [Fact]
-    public async Task TornWrite_IsCutBeforeTheNextAppend()
+    public async Task AppendAsync_AfterATornWrite_TornBytesCutFirst()
     {
         var storage = new FaultyStorage();
         await using (var ns = Open(storage))
@@ -141,7 +141,7 @@ public sealed class StorageFaultTests : IDisposable
         EventHubsNamespace.Open(TestData.Config, _dir.Path, options ?? new EventLogOptions(), TimeProvider.System, NullLogger.Instance, storage);
 
     [Fact]
-    public async Task NewPartitionDirectoriesAndSegments_AreFsyncedIntoTheirDirectory()
+    public async Task Open_NewPartitionDirectoriesAndSegments_FsyncedIntoTheirDirectory()
     {
         var storage = new RecordingStorage();
         var root = Path.GetFullPath(_dir.Path);

@@ -37,7 +37,7 @@ public sealed class SharedAccessSignatureTests
         "SharedAccessSignature sr=http%3A%2F%2F127.0.0.1%3A5000%2Fingestion&sig=%2BJfJvWICL12ebFsMToM0cj2p5qTncbehAf%2BBKZv11Rw%3D&se=1893456000&skn=RootManageSharedAccessKey")]
     [InlineData("https://myns.servicebus.windows.net/my hub", "send-only", "k3y+/=",
         "SharedAccessSignature sr=https%3A%2F%2Fmyns.servicebus.windows.net%2Fmy%20hub&sig=QNj817Yo473BwuB4lm0o9pumdSk5kjF0%2F8xRNmI0fGs%3D&se=1893456000&skn=send-only")]
-    public void Create_MatchesKnownVector(string uri, string keyName, string key, string expected) =>
+    public void Create_KnownInputs_MatchesKnownVector(string uri, string keyName, string key, string expected) =>
         Assert.Equal(expected, SharedAccessSignature.Create(uri, keyName, key, DateTimeOffset.FromUnixTimeSeconds(1893456000)));
 
     [Theory]
@@ -147,7 +147,7 @@ public sealed class CommandLineTests
     private const string Usage = "usage: x --data <dir>";
 
     [Fact]
-    public void Parse_OwnOptionsPortAndSettings()
+    public void Parse_OwnOptions_PortAndSettingsRead()
     {
         var line = SensorPipeline.Emulators.Common.CommandLine.Parse(["--data", "d", "--port", "0", "--set", "A:B=c=d", "--set", "a:b=e"], ["--data"], Usage, out var error);
 

@@ -72,7 +72,7 @@ public sealed class MetricsGroup : ICollectionFixture<MetricsFixture>
 public sealed class MetricsAtCommitTests(MetricsFixture fixture)
 {
     [Fact]
-    public async Task WeatherProcessor_AttemptFailsAfterSomeWrites_RetrySucceeds_EachReadingCountedOnce()
+    public async Task WeatherProcessor_AttemptFailsAfterSomeWritesThenRetried_EachReadingCountedOnce()
     {
         var fine = Builders.Device("ws");
         var failing = Builders.Device("flaky");

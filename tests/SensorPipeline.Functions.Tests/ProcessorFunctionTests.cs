@@ -270,7 +270,7 @@ public sealed class ProcessorFunctionTests(PipelineFixture fixture)
     }
 
     [Fact]
-    public async Task WeatherProcessor_RawProtobufEnvelope_DeadLetteredUndecodable_TextEnvelopeBesideItStored()
+    public async Task WeatherProcessor_RawProtobufBesideATextEnvelope_RawDeadLetteredTextStored()
     {
         // The splitter sends envelopes only as text: a raw protobuf body on the hub is dead-lettered whole, and the
         // valid envelope in the same invocation is stored.

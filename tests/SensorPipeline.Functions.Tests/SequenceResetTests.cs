@@ -10,7 +10,7 @@ namespace SensorPipeline.Functions.Tests;
 public sealed class SequenceResetTests(PipelineFixture fixture)
 {
     [Fact]
-    public async Task WeatherProcessor_SequenceRestarts_NothingOverwritten_RedeliveriesStayOneDocument()
+    public async Task WeatherProcessor_SequenceRestartsThenRedelivered_NothingOverwrittenNothingAdded()
     {
         var device = Builders.Device("ws");
         var beforeReboot = Builders.Weather(device, 1);

@@ -31,7 +31,7 @@ public sealed partial class SettingsAgreementTests
 
     [Theory]
     [MemberData(nameof(OptionTypes))]
-    public void EveryOption_IsInTheConventionsTableWithItsDefault(Type options, string section)
+    public void ConventionsTable_EveryOption_ListedWithItsDefault(Type options, string section)
     {
         var table = ConventionsTable();
         var defaults = Activator.CreateInstance(options)!;
@@ -50,7 +50,7 @@ public sealed partial class SettingsAgreementTests
     }
 
     [Fact]
-    public void EveryHandlerSettingInTheTable_IsAnOption()
+    public void ConventionsTable_EveryHandlerSetting_IsAnOption()
     {
         var known = OptionTypes.Select(row => ((Type)row[0], (string)row[1]))
             .SelectMany(t => t.Item1.GetProperties().Select(p => $"{t.Item2}__{p.Name}"))

@@ -39,7 +39,7 @@ public sealed class FaultGroup : ICollectionFixture<FaultFixture>
 public sealed class StoreFaultTests(FaultFixture fixture)
 {
     [Fact]
-    public Task WeatherProcessor_BatchRedeliveredStaleAfterItsReadingsWereWritten_PointWrites_DevicesGetTheNewestLiveReading() =>
+    public Task WeatherProcessor_BatchRedeliveredStaleAfterItsPointWrites_DevicesGetTheNewestLiveReading() =>
         // No fault: this fixture's handler keeps the default bulk threshold, so the scenario's few writes go as point operations.
         ProcessorFunctionTests.BatchRedeliveredStaleAfterItsReadingsWereWrittenAsync(fixture.Handler, fixture.Store);
 

@@ -8,7 +8,7 @@ namespace SensorPipeline.Functions.Tests;
 public sealed class StreamedRequestHandlerTests(PipelineFixture fixture)
 {
     [Fact]
-    public async Task WeatherProcessor_BodyCutShort_Answers400AndStoresNothing_TheWholeBodyThenStoresEverything()
+    public async Task WeatherProcessor_BodyCutShortThenSentWhole_Answers400StoringNothingThenStoresAll()
     {
         var device = Builders.Device("ws");
         var envelope = await PipelineDriver.WeatherEnvelopeAsync(fixture.Handler,

@@ -31,7 +31,7 @@ public sealed class StreamingRequestTests
     }
 
     [Fact]
-    public async Task ReadAsync_EveryChunkSize_CutsEscapesAndTokensAnywhere_SameResult()
+    public async Task ReadAsync_EveryChunkSizeCuttingEscapesAndTokens_SameResult()
     {
         // Escapes in the trigger text ("\u002B" for '+', "\/"), a surrogate pair and quotes in skipped strings, metadata
         // after the data, unknown properties of every kind: every chunk size from 1 byte cuts each of them somewhere.
@@ -53,7 +53,7 @@ public sealed class StreamingRequestTests
     }
 
     [Fact]
-    public async Task ReadAsync_RealArraysInsteadOfStrings_ChunkedAnywhere_SameResult()
+    public async Task ReadAsync_RealArraysInsteadOfStringsChunkedAnywhere_SameResult()
     {
         var json = """{"Data":{"events":["AQID","AQ\u002BA"]},"Metadata":{"PartitionContext":"{\"PartitionId\":\"2\"}","SequenceNumberArray":[5,6],"EnqueuedTimeUtcArray":["2026-11-21T22:00:00Z","2026-11-21T22:00:00Z"]}}""";
         var body = Encoding.UTF8.GetBytes(json);
@@ -66,7 +66,7 @@ public sealed class StreamingRequestTests
     }
 
     [Fact]
-    public async Task ReadAsync_BodyCutAnywhere_IsNotWellFormed_NeverAnotherError()
+    public async Task ReadAsync_BodyCutAnywhere_NotWellFormedNeverAnotherError()
     {
         var body = HostRequest.Build("Splitter", "ingestion", "splitter", "0",
             [new HubEvent([1, 2, 3, 4, 5, 6, 7], 1, Enqueued), new HubEvent([9, 8], 2, Enqueued)], retryCount: 1);

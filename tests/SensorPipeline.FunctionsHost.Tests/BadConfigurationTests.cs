@@ -14,7 +14,7 @@ public sealed class BadConfigurationTests
     }
 
     [Fact]
-    public async Task MalformedHostJson_NamesFileAndPosition()
+    public async Task Start_MalformedHostJson_FailsNamingFileAndPosition()
     {
         await using var app = new TestApp();
         File.WriteAllText(Path.Combine(app.Root, "host.json"), "{ \"version\": \"2.0\", ");
@@ -22,21 +22,21 @@ public sealed class BadConfigurationTests
     }
 
     [Fact]
-    public async Task WrongType_NamesTheField()
+    public async Task Start_SettingOfTheWrongType_FailsNamingTheField()
     {
         await using var app = new TestApp("""{"maxEventBatchSize": "lots"}""");
         await AssertStartFailsAsync(app, "host.json", "extensions.eventHubs.maxEventBatchSize", "expected an integer");
     }
 
     [Fact]
-    public async Task MinBatchAboveMax_NamesTheField()
+    public async Task Start_MinBatchAboveMax_FailsNamingTheField()
     {
         await using var app = new TestApp("""{"maxEventBatchSize": 5, "minEventBatchSize": 6}""");
         await AssertStartFailsAsync(app, "extensions.eventHubs.minEventBatchSize");
     }
 
     [Fact]
-    public async Task UnknownHub_NamesFunctionJsonAndHub()
+    public async Task Start_UnknownHub_FailsNamingFunctionJsonAndHub()
     {
         await using var app = new TestApp();
         app.WriteLocalSettings(new Dictionary<string, string> { ["InputHub"] = "nosuchhub" });
@@ -44,7 +44,7 @@ public sealed class BadConfigurationTests
     }
 
     [Fact]
-    public async Task UnknownConsumerGroup_NamesIt()
+    public async Task Start_UnknownConsumerGroup_FailsNamingIt()
     {
         await using var app = new TestApp();
         app.AddFunction("Fn", """
@@ -55,7 +55,7 @@ public sealed class BadConfigurationTests
     }
 
     [Fact]
-    public async Task UnsetSetting_NamesSettingAndField()
+    public async Task Start_UnsetSetting_FailsNamingSettingAndField()
     {
         await using var app = new TestApp();
         app.AddFunction("Fn", """
@@ -66,7 +66,7 @@ public sealed class BadConfigurationTests
     }
 
     [Fact]
-    public async Task MalformedLocalSettings_NamesTheFile()
+    public async Task Start_MalformedLocalSettings_FailsNamingTheFile()
     {
         await using var app = new TestApp();
         File.WriteAllText(Path.Combine(app.Root, "local.settings.json"), "{\"Values\": {\"A\": {\"nested\": 1}}}");
@@ -74,7 +74,7 @@ public sealed class BadConfigurationTests
     }
 
     [Fact]
-    public async Task HandlerThatNeverStarts_NamesCustomHandler()
+    public async Task Start_HandlerThatNeverStarts_FailsNamingCustomHandler()
     {
         await using var app = new TestApp();
         var host = File.ReadAllText(Path.Combine(app.Root, "host.json"));

@@ -63,7 +63,7 @@ public sealed class CheckpointAndRetryTests
     }
 
     [Fact]
-    public async Task BatchCheckpointFrequency_CheckpointsEveryNthBatch()
+    public async Task Checkpoint_BatchCheckpointFrequency_EveryNthBatch()
     {
         await using var app = new TestApp("""{"maxEventBatchSize": 2, "batchCheckpointFrequency": 2}""");
         Assert.Null(await app.StartAsync());

@@ -33,7 +33,7 @@ public sealed class CheckpointStoreTests : IDisposable
     }
 
     [Fact]
-    public async Task TornNewestSlot_FallsBackToThePreviousCheckpoint()
+    public async Task ReadAsync_TornNewestSlot_FallsBackToThePreviousCheckpoint()
     {
         var writer = new FileCheckpointStore(_root, TimeProvider.System);
         await writer.WriteAsync(_key, 10, 100, CancellationToken.None); // generation 1 → slot 1
@@ -47,7 +47,7 @@ public sealed class CheckpointStoreTests : IDisposable
     }
 
     [Fact]
-    public async Task MixedOldAndNewBytes_FailTheChecksum()
+    public async Task ReadAsync_MixedOldAndNewBytes_FailTheChecksum()
     {
         var writer = new FileCheckpointStore(_root, TimeProvider.System);
         await writer.WriteAsync(_key, 10, 100, CancellationToken.None);
@@ -82,10 +82,16 @@ public sealed class CheckpointStoreTests : IDisposable
     }
 
     [Fact]
-    public async Task Missing_IsNull_BothSlotsDamaged_Throws()
+    public async Task ReadAsync_NoCheckpointWritten_Null()
     {
         var store = new FileCheckpointStore(_root, TimeProvider.System);
         Assert.Null(await store.ReadAsync(_key, CancellationToken.None));
+    }
+
+    [Fact]
+    public async Task ReadAsync_BothSlotsDamaged_ThrowsNoIntactCheckpoint()
+    {
+        var store = new FileCheckpointStore(_root, TimeProvider.System);
         await store.WriteAsync(_key, 1, 1, CancellationToken.None);
         await store.WriteAsync(_key, 2, 2, CancellationToken.None);
         foreach (var slot in Slots())

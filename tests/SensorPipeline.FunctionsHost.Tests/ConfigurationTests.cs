@@ -46,11 +46,14 @@ public sealed class ConfigurationTests : IDisposable
     }
 
     [Fact]
-    public async Task Load_OwnershipIntervalsAndScalingTarget_FromHostJson_DefaultsAreTheProcessors()
-    {
+    public void Default_EventHubsHostSettings_OwnershipIntervalsAndScalingTargetAreTheProcessors() =>
         Assert.Equal((TimeSpan.FromSeconds(30), TimeSpan.FromMinutes(2), null, 100),
             (EventHubsHostSettings.Default.LoadBalancingUpdateInterval, EventHubsHostSettings.Default.PartitionOwnershipExpirationInterval,
              EventHubsHostSettings.Default.TargetUnprocessedEventThreshold, EventHubsHostSettings.Default.TargetEventsPerInstance));
+
+    [Fact]
+    public async Task Load_OwnershipIntervalsAndScalingTargetInHostJson_Read()
+    {
         Write("host.json", """{"extensions": {"eventHubs": {"maxEventBatchSize": 7, "loadBalancingUpdateInterval": "00:00:05", "partitionOwnershipExpirationInterval": "00:00:20", "targetUnprocessedEventThreshold": 40}}, """ + Handler + "}");
         var eventHubs = (await LoadAsync()).Host.EventHubs;
         Assert.Equal((TimeSpan.FromSeconds(5), TimeSpan.FromSeconds(20), 40, 40),
@@ -68,18 +71,36 @@ public sealed class ConfigurationTests : IDisposable
     }
 
     [Fact]
-    public async Task Load_FindsRootAndFunctionsFolders_FunctionRetryOverridesHost_DisabledSkipped()
+    public async Task Load_FunctionsAtTheRootAndInFunctionsFolder_FoundDisabledAndHttpSkipped()
+    {
+        var app = await LoadFourFunctionsAsync();
+        Assert.Equal(["A", "B"], app.Functions.Select(f => f.Name));
+    }
+
+    [Fact]
+    public async Task Load_RetryInHostJsonAndFunctionJson_TheFunctionsOverridesTheHosts()
+    {
+        var app = await LoadFourFunctionsAsync();
+        Assert.Equal(RetryStrategy.FixedDelay, app.Functions[0].Retry!.Strategy);
+        Assert.Equal(-1, app.Functions[1].Retry!.MaxRetryCount);
+    }
+
+    [Fact]
+    public async Task Load_FunctionTimeoutMinusOne_NoTimeout()
+    {
+        var app = await LoadFourFunctionsAsync();
+        Assert.Null(app.Host.FunctionTimeout);
+    }
+
+    // A at the root with the host's retry, B under functions/ with its own, C disabled, H HTTP-triggered.
+    private async Task<FunctionApp> LoadFourFunctionsAsync()
     {
         Write("host.json", """{"functionTimeout": "-1", "retry": {"strategy": "fixedDelay", "maxRetryCount": 2, "delayInterval": "00:00:05"}, """ + Handler + "}");
         Write("A/function.json", """{"bindings": [""" + Trigger + "]}");
         Write("functions/B/function.json", """{"bindings": [""" + Trigger + """], "retry": {"strategy": "exponentialBackoff", "maxRetryCount": -1, "minimumInterval": "00:00:01", "maximumInterval": "00:01:00"}}""");
         Write("functions/C/function.json", """{"disabled": true, "bindings": [""" + Trigger + "]}");
         Write("functions/H/function.json", """{"bindings": [{"type": "httpTrigger", "direction": "in", "name": "req"}]}""");
-        var app = await LoadAsync();
-        Assert.Null(app.Host.FunctionTimeout);
-        Assert.Equal(["A", "B"], app.Functions.Select(f => f.Name));
-        Assert.Equal(RetryStrategy.FixedDelay, app.Functions[0].Retry!.Strategy);
-        Assert.Equal(-1, app.Functions[1].Retry!.MaxRetryCount);
+        return await LoadAsync();
     }
 
     [Theory]

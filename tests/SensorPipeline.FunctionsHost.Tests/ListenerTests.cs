@@ -40,7 +40,7 @@ public sealed class ListenerTests
     }
 
     [Fact]
-    public async Task Pause_BuildsLag_Resume_DrainsIt()
+    public async Task PauseAndResume_EventsSentWhilePaused_LagBuildsThenDrains()
     {
         await using var app = new TestApp();
         app.AddFunction("Marker", """

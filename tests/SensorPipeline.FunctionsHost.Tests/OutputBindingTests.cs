@@ -51,13 +51,17 @@ public sealed class OutputBindingTests : IAsyncLifetime
     }
 
     [Fact]
-    public async Task Outputs_FailedInvocation_SendsNothing_AndLogsReachTheConsole()
+    public async Task Outputs_FailedInvocation_SendNothing()
     {
         _app.SetScript("""{"Fn": {"mode": "fail", "status": 500, "outputs": {"out": ["lost"]}}}""");
         await _app.SendAsync("input", "0", "x");
         await _app.WaitUntilAsync(async () => await _app.CheckpointAsync("0") == 0, "the failed batch checkpointed");
         Assert.Empty(await OutputEventsAsync());
+    }
 
+    [Fact]
+    public async Task Logs_ReturnedByTheHandler_ReachTheConsole()
+    {
         _app.SetScript("""{"Fn": {"mode": "ok", "logs": ["hello from the handler"]}}""");
         await _app.SendAsync("input", "0", "y");
         await _app.WaitUntilAsync(() => Task.FromResult(_app.Output.Contains("[Fn] hello from the handler", StringComparison.Ordinal)), "the handler's Logs on the console");

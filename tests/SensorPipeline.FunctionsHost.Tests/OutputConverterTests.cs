@@ -30,7 +30,7 @@ public sealed class OutputConverterTests
     [InlineData("42", new[] { "42" })]
     [InlineData("true", new[] { "True" })]
     [InlineData("null", new string[0])]                                               // null: the binding sends nothing
-    public void Convert_NonBinaryBinding(string value, string[] expected) => Assert.Equal(expected, Convert(value));
+    public void Convert_NonBinaryBinding_AsTheHostConverts(string value, string[] expected) => Assert.Equal(expected, Convert(value));
 
     [Fact]
     public void Convert_Base64StringOnNonBinaryBinding_IsOneDecodedEvent()
@@ -61,7 +61,7 @@ public sealed class OutputConverterTests
     [InlineData("  {}  ", true)]
     [InlineData("[1", false)]
     [InlineData("x[1]", false)]
-    public void LooksLikeJson_IsUtilityIsJson(string text, bool expected) => Assert.Equal(expected, OutputConverter.LooksLikeJson(text));
+    public void LooksLikeJson_Text_AsTheHostsIsJson(string text, bool expected) => Assert.Equal(expected, OutputConverter.LooksLikeJson(text));
 
     private static byte[] ConvertBytes(string json, bool binary)
     {

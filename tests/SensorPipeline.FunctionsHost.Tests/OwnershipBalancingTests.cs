@@ -84,7 +84,7 @@ public sealed class OwnershipBalancingTests : IDisposable
     }
 
     [Fact]
-    public async Task LateJoiner_StealsItsShare()
+    public async Task Round_LateJoiners_StealTheirShare()
     {
         var partitions = Partitions(32);
         var owners = Owners(4);
@@ -130,7 +130,7 @@ public sealed class OwnershipBalancingTests : IDisposable
     }
 
     [Fact]
-    public async Task Relinquished_PartitionsAreClaimedWithoutWaitingForExpiry()
+    public async Task Round_RelinquishedPartitions_ClaimedWithoutWaitingForExpiry()
     {
         var partitions = Partitions(4);
         var owners = Owners(2);

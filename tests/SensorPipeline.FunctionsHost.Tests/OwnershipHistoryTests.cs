@@ -46,7 +46,7 @@ public sealed class OwnershipHistoryTests
     }
 
     [Fact]
-    public void Timeline_BinsAKill_InstancesDrop_PartitionsGoUnownedThenMove_ChangesCountedInTheirBin()
+    public void Build_InstanceKilled_BinsShowTheDropTheGapAndTheMove()
     {
         // Two instances split two partitions; b dies, its record expires (no owner), a claims it (one change).
         var history = new OwnershipHistory(TimeSpan.FromMilliseconds(500));

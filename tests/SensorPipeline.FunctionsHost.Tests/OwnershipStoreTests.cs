@@ -19,7 +19,7 @@ public sealed class OwnershipStoreTests : IDisposable
     }
 
     [Fact]
-    public async Task Claim_IsCompareAndSwapOnTheVersion()
+    public async Task TryClaimAsync_ConcurrentClaims_CompareAndSwapOnTheVersion()
     {
         var store = new FileOwnershipStore(_root, _time);
         var first = (await store.TryClaimAsync(Scope, new OwnershipClaim("3", "a", 0), CancellationToken.None))!;
@@ -44,7 +44,7 @@ public sealed class OwnershipStoreTests : IDisposable
     }
 
     [Fact]
-    public async Task TornWrite_LeavesThePreviousRecord()
+    public async Task ListAsync_TornWrite_ThePreviousRecord()
     {
         var store = new FileOwnershipStore(_root, _time);
         await store.TryClaimAsync(Scope, new OwnershipClaim("0", "a", 0), CancellationToken.None);

@@ -46,7 +46,7 @@ public sealed class PartitionLoadBalancerTests
     [InlineData(2, 2, 4)] // balanced
     [InlineData(3, 2, 5)] // differ by one: max = min + 1 is allowed
     [InlineData(2, 1, 3)]
-    public void DifferenceOfOne_NeverSteals(int a, int b, int partitions)
+    public void FindClaim_OwnersDifferByOne_NeverSteals(int a, int b, int partitions)
     {
         var records = Layout(("A", a), ("B", b));
         Assert.Null(Balancer().FindClaim(records, Partitions(partitions), "B"));
@@ -54,7 +54,7 @@ public sealed class PartitionLoadBalancerTests
     }
 
     [Fact]
-    public void BelowMin_StealsFromOwnerAtMax()
+    public void FindClaim_BelowMin_StealsFromOwnerAtMax()
     {
         // 4 partitions, 2 owners: min 2, max 3. B (1) is below min, A (3) at max.
         var records = Layout(("A", 3), ("B", 1));
@@ -64,7 +64,7 @@ public sealed class PartitionLoadBalancerTests
     }
 
     [Fact]
-    public void AtMin_StealsOnlyFromOwnerAboveMax()
+    public void FindClaim_AtMin_StealsOnlyFromOwnerAboveMax()
     {
         // 8 partitions, 3 owners: min 2, max 3. A holds 4 > max; C at min with nobody below min steals from A.
         var records = Layout(("A", 4), ("B", 2), ("C", 2));
@@ -76,7 +76,7 @@ public sealed class PartitionLoadBalancerTests
     }
 
     [Fact]
-    public void AtMin_WaitsWhileAnotherOwnerIsBelowMin()
+    public void FindClaim_AtMinWhileAnotherIsBelowMin_Waits()
     {
         // 13 partitions, 3 owners, min 4: B (4) leaves the orphan to C (3), who is below min.
         var records = Layout(("A", 6), ("B", 4), ("C", 3));
@@ -85,7 +85,7 @@ public sealed class PartitionLoadBalancerTests
     }
 
     [Fact]
-    public void ExpiredOwner_IsNotCountedAsAnOwner()
+    public void FindClaim_ExpiredOwner_NotCountedAsAnOwner()
     {
         // A's records are one tick past the expiration: B alone, min 4, claims them although A "holds" 4.
         var records = Layout(("A", 4));

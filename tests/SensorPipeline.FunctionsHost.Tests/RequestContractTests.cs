@@ -30,14 +30,14 @@ public sealed class RequestContractTests(RequestContractTests.Fixture fixture) :
     }
 
     [Fact]
-    public void Post_ToFunctionFolderName()
+    public void Invoke_AnyFunction_PostsToItsFolderName()
     {
         Assert.Equal("POST", _record.Raw.GetProperty("method").GetString());
         Assert.Equal("/Fn", _record.Url);
     }
 
     [Fact]
-    public void Headers_InvocationIdHostVersionUserAgent()
+    public void Invoke_AnyFunction_SendsInvocationIdHostVersionAndUserAgent()
     {
         Assert.True(Guid.TryParse(_record.Header("X-Azure-Functions-InvocationId"), out _));
         Assert.Equal("4.1044.100.0", _record.Header("X-Azure-Functions-HostVersion"));
@@ -62,7 +62,7 @@ public sealed class RequestContractTests(RequestContractTests.Fixture fixture) :
     }
 
     [Fact]
-    public void Metadata_ArraysAreJsonStringsHoldingJsonText()
+    public void Metadata_Arrays_JsonStringsHoldingJsonText()
     {
         foreach (var name in new[] { "PartitionKeyArray", "OffsetArray", "OffsetStringArray", "SequenceNumberArray", "EnqueuedTimeUtcArray", "PropertiesArray", "SystemPropertiesArray" })
         {
@@ -141,13 +141,13 @@ public sealed class RequestContractTests(RequestContractTests.Fixture fixture) :
     }
 
     [Fact]
-    public void Metadata_OmitsTriggerValue()
+    public void Metadata_TriggerValue_Omitted()
     {
         Assert.DoesNotContain(_record.Metadata.EnumerateObject(), p => p.Name.EndsWith("trigger", StringComparison.OrdinalIgnoreCase) || p.Name == "events");
     }
 
     [Fact]
-    public void HandlerEnvironment_PortWorkerIdAppRootAndValues()
+    public void Start_Handler_GetsPortWorkerIdAppRootAndValues()
     {
         var env = _record.Raw.GetProperty("env");
         Assert.Equal(env.GetProperty("port").GetString(), env.GetProperty("httpWorkerPort").GetString());

@@ -25,7 +25,7 @@ public sealed class RequestWriterTests
         new(sequence, sequence * 100, new DateTimeOffset(2026, 1, 2, 3, 4, 5, TimeSpan.Zero).AddTicks(1234567), key, Encoding.UTF8.GetBytes(body), properties ?? []);
 
     [Fact]
-    public void DataTypeString_BodiesAsUtf8TextInsideTheJsonString()
+    public void Write_DataTypeString_BodiesAsUtf8TextInsideTheJsonString()
     {
         var body = Write(TriggerDataType.Text, null, Event(0, "line\n\"q\""), Event(1, "é"));
         var data = body.GetProperty("Data").GetProperty("items").GetString()!;
@@ -41,7 +41,7 @@ public sealed class RequestWriterTests
     }
 
     [Fact]
-    public void PartitionKey_AppearsInArrayAndSystemProperties()
+    public void Write_PartitionKey_InArrayAndSystemProperties()
     {
         var metadata = Write(TriggerDataType.Binary, null, Event(0, "x", key: "dev-1")).GetProperty("Metadata");
         Assert.Equal("[\"dev-1\"]", metadata.GetProperty("PartitionKeyArray").GetString());
@@ -51,7 +51,7 @@ public sealed class RequestWriterTests
     }
 
     [Fact]
-    public void Properties_NewtonsoftValueFormats()
+    public void Write_Properties_NewtonsoftValueFormats()
     {
         var properties = new Dictionary<string, object?> { ["d"] = 2.0, ["t"] = new DateTimeOffset(2026, 1, 2, 3, 4, 5, TimeSpan.Zero), ["b"] = new byte[] { 1, 2 }, ["n"] = null };
         var text = Write(TriggerDataType.Binary, null, Event(0, "x", properties: properties)).GetProperty("Metadata").GetProperty("PropertiesArray").GetString()!;
@@ -70,6 +70,6 @@ public sealed class RequestWriterTests
     }
 
     [Fact]
-    public void NoRetryPolicy_NoRetryContext() =>
+    public void Write_NoRetryPolicy_NoRetryContext() =>
         Assert.False(Write(TriggerDataType.Binary, null, Event(0, "x")).GetProperty("Metadata").TryGetProperty("RetryContext", out _));
 }

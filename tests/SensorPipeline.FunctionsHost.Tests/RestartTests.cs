@@ -50,7 +50,7 @@ public sealed class RestartTests
     }
 
     [Fact]
-    public async Task DevHostStopped_StopsTheHandler()
+    public async Task Terminate_DevHost_StopsTheHandler()
     {
         await using var app = new TestApp();
         Assert.Null(await app.StartAsync());

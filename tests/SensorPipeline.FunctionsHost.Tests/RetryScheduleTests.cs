@@ -11,7 +11,7 @@ public sealed class RetryScheduleTests
     [InlineData(2, true)]
     [InlineData(3, false)]
     [InlineData(4, false)]
-    public void CanRetry_StopsAtMaxRetryCount(int retriesSoFar, bool expected)
+    public void CanRetry_RetriesSoFar_StopsAtMaxRetryCount(int retriesSoFar, bool expected)
     {
         var schedule = new RetrySchedule(new RetryPolicy(RetryStrategy.FixedDelay, 3, TimeSpan.FromSeconds(1), default, default), new Random(1));
         Assert.Equal(expected, schedule.CanRetry(retriesSoFar));
@@ -25,14 +25,14 @@ public sealed class RetryScheduleTests
     }
 
     [Fact]
-    public void FixedDelay_IsConstant()
+    public void NextDelay_FixedDelay_Constant()
     {
         var schedule = new RetrySchedule(new RetryPolicy(RetryStrategy.FixedDelay, 5, TimeSpan.FromSeconds(3), default, default), new Random(1));
         Assert.All(Enumerable.Range(0, 5).Select(_ => schedule.NextDelay()), d => Assert.Equal(TimeSpan.FromSeconds(3), d));
     }
 
     [Fact]
-    public void ExponentialBackoff_StartsAtMinimum_GrowsWithinRandomizationBand_CapsAtMaximum()
+    public void NextDelay_ExponentialBackoff_GrowsFromMinimumWithinTheBandToMaximum()
     {
         TimeSpan min = TimeSpan.FromSeconds(1), max = TimeSpan.FromSeconds(10);
         var schedule = new RetrySchedule(new RetryPolicy(RetryStrategy.ExponentialBackoff, -1, default, min, max), new Random(42));

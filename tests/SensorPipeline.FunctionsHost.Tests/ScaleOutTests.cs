@@ -49,7 +49,7 @@ public sealed class ScaleOutTests : IAsyncLifetime
     }
 
     [Fact]
-    public async Task InstanceKilledWhileOwning_ItsPartitionsAreOwnedAgain_NothingMissing_DuplicatesBoundedByInFlight()
+    public async Task Kill_InstanceOwningPartitions_SurvivorTakesOverLosingNothing()
     {
         App.SetScript("""{"*": {"mode": "ok", "delayMs": 40}}""");
         await StartInstanceAsync("a");

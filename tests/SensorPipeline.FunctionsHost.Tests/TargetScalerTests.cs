@@ -23,7 +23,7 @@ public sealed class TargetScalerTests : IAsyncLifetime
     [InlineData(0, 100, 4, 4, false, 4)] // scale-in waits for the cool-down
     [InlineData(0, 100, 4, 4, true, 1)]
     [InlineData(120, 100, 12, 4, true, 2)] // scale-in to the desired count, not to the minimum
-    public void Decide_FollowsTheTargetRule(long unprocessed, int target, int partitions, int current, bool coolDownOver, int expected) =>
+    public void Decide_UnprocessedEvents_FollowsTheTargetRule(long unprocessed, int target, int partitions, int current, bool coolDownOver, int expected) =>
         Assert.Equal(expected, TargetScaler.Decide(unprocessed, target, partitions, current, coolDownOver, Defaults));
 
     [Fact]

@@ -18,7 +18,7 @@ public sealed class MethodLengthTests
     }
 
     [Fact]
-    public void Over_MethodOfSixtyOneLines_IsNamed_SixtyIsNot()
+    public void Over_MethodsOfSixtyOneAndSixtyLines_OnlyTheLongerNamed()
     {
         static string Method(string name, int bodyLines) =>
             $"void {name}()\n{{\n{string.Concat(Enumerable.Repeat("    x++;\n", bodyLines))}}}\n";

@@ -19,7 +19,7 @@ public class ConnectionStringTests
     }
 
     [Fact]
-    public void Parse_RealNamespace_SendsOverHttps_KeyWithEqualsSigns()
+    public void Parse_RealNamespace_HttpsAddressAndKeyWithEqualsSigns()
     {
         var c = EventHubsConnection.Parse("Endpoint=sb://myns.servicebus.windows.net/;SharedAccessKeyName=send;SharedAccessKey=abc+/def==;EntityPath=ingestion");
 
@@ -74,7 +74,7 @@ public class ConnectionStringTests
     }
 
     [Fact]
-    public void Validator_Defaults_WithAConnection_Pass()
+    public void Validate_DefaultsWithAConnection_Pass()
     {
         var result = new SendOptionsValidator().Validate(null, new SendOptions { Connection = "Endpoint=sb://127.0.0.1:1;SharedAccessKeyName=a;SharedAccessKey=b;UseDevelopmentEmulator=true" });
 

@@ -22,7 +22,7 @@ public sealed class DeadLetterRouteTests
     }
 
     [Fact]
-    public void OneReading_GoesToIngestionAsABatchOfThatReadingsExactBytes()
+    public void Plan_OneReadingOfAnEvent_ToIngestionAsABatchOfItsExactBytes()
     {
         foreach (var stage in new[] { "splitter", "seismic-processor" })
         {
@@ -34,7 +34,7 @@ public sealed class DeadLetterRouteTests
     }
 
     [Fact]
-    public void StoreRefusal_ItsReadingGoesToIngestionAsABatchOfThatReadingsExactBytes()
+    public void Plan_StoreRefusal_ToIngestionAsABatchOfItsReadingsExactBytes()
     {
         var plan = DeadLetterRoute.Plan("weather-processor-store", 1, false, Reading);
 
@@ -43,7 +43,7 @@ public sealed class DeadLetterRouteTests
     }
 
     [Fact]
-    public void StoreRefusalsHoldingADocumentReducedAndUnknownStages_AreSkippedWithTheReason()
+    public void Plan_RefusedDocumentReducedOrUnknownStage_SkippedWithTheReason()
     {
         // A store refusal dead-lettered before refusals kept their reading holds the refused JSON document.
         Assert.Contains("document", DeadLetterRoute.Plan("weather-processor-store", 0, false, """{"id":"x"}"""u8.ToArray()).Skip, StringComparison.Ordinal);

@@ -78,7 +78,7 @@ public class DeviceFleetTests
     }
 
     [Fact]
-    public void Next_Weather_PlausibleDriftingValues_WithRoundedPrecision()
+    public void Next_Weather_PlausibleDriftingRoundedValues()
     {
         var readings = Produce(seed: 11, 5, 0, rounds: 2000);
 
@@ -106,7 +106,7 @@ public class DeviceFleetTests
     }
 
     [Fact]
-    public void Next_Seismic_MostlyQuiet_WithOccasionalEvents()
+    public void Next_Seismic_MostlyQuietWithOccasionalEvents()
     {
         var readings = Produce(seed: 13, 0, 5, rounds: 2000);
 

@@ -66,7 +66,7 @@ public class EventPackerTests
     }
 
     [Fact]
-    public void Next_SplitterAcceptsEveryEvent()
+    public void Next_AnyEvent_FramesAsAReadingBatch()
     {
         var packer = new EventPacker(new DeviceFleet(50, 50, 1, "t"));
 
@@ -77,7 +77,7 @@ public class EventPackerTests
     }
 
     [Fact]
-    public void Poison_NeverFramesAsAReadingBatch()
+    public void Poison_RandomBytes_NeverFrameAsAReadingBatch()
     {
         var random = new Random(3);
         for (var i = 0; i < 200; i++)
@@ -91,7 +91,7 @@ public class EventPackerTests
     [Theory]
     [InlineData(SendOptionsValidator.MinOversizeBytes)]
     [InlineData(SendOptionsValidator.MaxOversizeBytes)]
-    public void Oversize_OneValidReadingTooLargeToForward(int minimumBytes)
+    public void Oversize_MinimumSize_OneValidReadingTooLargeToForward(int minimumBytes)
     {
         var body = InjectedEvents.Oversize(1, minimumBytes, Now);
 
@@ -106,7 +106,7 @@ public class EventPackerTests
     }
 
     [Fact]
-    public void Truncated_AlwaysFailsFramingAndIsDeadLetteredWhole()
+    public void Truncated_AnyCut_FailsFramingDeadLetteredWhole()
     {
         var random = new Random(5);
         var splitter = new Splitter();
@@ -121,7 +121,7 @@ public class EventPackerTests
     }
 
     [Fact]
-    public void OutOfRange_TheOneReadingIsDeadLetteredAloneAsInvalidCoordinates()
+    public void OutOfRange_Split_TheReadingDeadLetteredAsInvalidCoordinates()
     {
         var body = InjectedEvents.OutOfRange(7, Now);
 
@@ -135,7 +135,7 @@ public class EventPackerTests
     }
 
     [Fact]
-    public void Forged_TheWeatherProcessorDeadLettersTheWholeEnvelopeAsInvalidSource()
+    public void Forged_Processed_WholeEnvelopeDeadLetteredAsInvalidSource()
     {
         var body = InjectedEvents.Forged(3, Now);
         using var processor = new Core.Processing.EnvelopeProcessor(SensorKind.Weather, "weather-processor", new Core.Policies.StalenessPolicy(TimeSpan.FromMinutes(5)));

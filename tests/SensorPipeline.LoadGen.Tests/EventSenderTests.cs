@@ -27,7 +27,7 @@ public sealed class EventSenderTests : IAsyncLifetime
     }
 
     [Fact]
-    public async Task SendAsync_201_SentOnce_RawBodyOctetStream_ValidSas()
+    public async Task SendAsync_Accepted_OnePostOfTheRawBodyWithAValidSas()
     {
         byte[] body = [0x0A, 0x03, 1, 2, 3, 0xFF];
 
@@ -44,7 +44,7 @@ public sealed class EventSenderTests : IAsyncLifetime
     }
 
     [Fact]
-    public async Task SendAsync_503Then201_SentWithOneRetry()
+    public async Task SendAsync_UnavailableThenAccepted_SentWithOneRetry()
     {
         _server.Script(503, 201);
 
@@ -61,7 +61,7 @@ public sealed class EventSenderTests : IAsyncLifetime
     [InlineData(401)]
     [InlineData(404)]
     [InlineData(413)]
-    public async Task SendAsync_PermanentFailure_RejectedAtOnce_WithTheServiceMessage(int status)
+    public async Task SendAsync_PermanentFailure_RejectedAtOnceWithTheServiceMessage(int status)
     {
         _server.Script(status);
 
@@ -124,7 +124,7 @@ public sealed class EventSenderTests : IAsyncLifetime
     [InlineData(HttpStatusCode.Forbidden, false)]
     [InlineData(HttpStatusCode.NotFound, false)]
     [InlineData(HttpStatusCode.RequestEntityTooLarge, false)]
-    public void IsTransient_ClassifiesStatus(HttpStatusCode status, bool transient) =>
+    public void IsTransient_Status_TrueOnlyForRetryableOnes(HttpStatusCode status, bool transient) =>
         Assert.Equal(transient, EventSender.IsTransient(status));
 
     internal static void AssertValidSas(string header, string key)

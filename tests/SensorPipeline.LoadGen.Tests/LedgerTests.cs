@@ -81,7 +81,7 @@ public sealed class LedgerTests : IDisposable
     }
 
     [Fact]
-    public void Tracker_ConsecutiveFailures_MergeIntoOneRange_InjectionsHashed()
+    public void Snapshot_ConsecutiveFailures_MergeIntoOneUnsentRange()
     {
         var fleet = new DeviceFleet(1, 0, 1, "t");
         var packer = new EventPacker(fleet);
@@ -90,14 +90,24 @@ public sealed class LedgerTests : IDisposable
         tracker.Record(packer.Next(5, Now), Rejected);
         tracker.Record(packer.Next(5, Now), null); // unconfirmed
         tracker.Record(packer.Next(5, Now), Sent);
-        var poison = new PackedEvent(EventKind.Poison, [1, 2, 3], 0, [], -1);
-        tracker.Record(poison, Sent);
 
         var ledger = tracker.Snapshot("t", 1, Now, Now, TimeSpan.Zero, complete: true);
 
         Assert.Equal(20UL, ledger.Devices[0].HighestSequence);
         Assert.Equal([new SequenceRange(6, 15)], ledger.Devices[0].Unsent);
         Assert.Equal(1, ledger.Counts.EventsUnconfirmed);
+    }
+
+    [Fact]
+    public void Snapshot_InjectedEventAcknowledged_RecordedByItsHash()
+    {
+        var fleet = new DeviceFleet(1, 0, 1, "t");
+        var tracker = new LedgerTracker(fleet);
+        var poison = new PackedEvent(EventKind.Poison, [1, 2, 3], 0, [], -1);
+        tracker.Record(poison, Sent);
+
+        var ledger = tracker.Snapshot("t", 1, Now, Now, TimeSpan.Zero, complete: true);
+
         var injected = Assert.Single(ledger.Injected);
         Assert.Equal("039058c6f2c0cb492c533b0a4d14ef77cc0f78abccced5287d84a1a2011cfb81", injected.Sha256); // sha256(01 02 03)
         Assert.True(injected.Acknowledged);

@@ -72,7 +72,7 @@ public sealed class LoadGenProcessTests : IAsyncLifetime, IDisposable
     }
 
     [Fact]
-    public async Task Send_ServerRejects_ReportedCountedListedUnsent_ExitNonZero()
+    public async Task Send_ServerRejectsEveryEvent_ExitsOneWithEveryReadingListedUnsent()
     {
         var ledgerPath = _dir.File("ledger.json");
         _server.DefaultStatus = 400;
@@ -108,7 +108,7 @@ public sealed class LoadGenProcessTests : IAsyncLifetime, IDisposable
     }
 
     [Fact]
-    public async Task Send_Interrupted_LedgerUpdatedDuringTheRun_FinalLedgerCoversOnlyWhatWasAcknowledged()
+    public async Task Send_InterruptedMidRun_LedgerCoversOnlyWhatWasAcknowledged()
     {
         var ledgerPath = _dir.File("ledger.json");
         RunLedger? midRun = null;
@@ -153,7 +153,7 @@ public sealed class LoadGenProcessTests : IAsyncLifetime, IDisposable
     }
 
     [Fact]
-    public async Task Send_PauseFunction_PausesThenResumesThroughTheControlRoutes_LedgerRecordsTheEpisode()
+    public async Task Send_PauseFunctionOption_PausesResumesAndRecordsTheEpisode()
     {
         var ledgerPath = _dir.File("ledger.json");
         var (exit, output, errors) = await LoadGenProcess.RunAsync(Timeout, "--transport", "rest", "--connection", _server.EmulatorConnectionString,
@@ -189,7 +189,7 @@ public sealed class LoadGenProcessTests : IAsyncLifetime, IDisposable
     [InlineData("--rate", "0", "--rate")]
     [InlineData("--duration", "soon", "duration")]
     [InlineData("--readings-per-event", "0", "--readings-per-event")]
-    public async Task Send_BadOption_ExitTwoNamingIt_NothingSent(string option, string value, string named)
+    public async Task Send_BadOption_ExitsTwoNamingItSendingNothing(string option, string value, string named)
     {
         var (exit, _, errors) = await LoadGenProcess.RunAsync(Timeout, "--transport", "rest", "--connection", _server.EmulatorConnectionString, "--count", "10", option, value);
 

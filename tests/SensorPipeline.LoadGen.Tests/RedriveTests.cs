@@ -30,7 +30,7 @@ public sealed class RedriveTests : IDisposable
     public void Dispose() => _dir.Dispose();
 
     [Fact]
-    public async Task Redrive_AfterTheFix_ReadingsStored_DeadLettersMarked_DryRunSendsNothing_AgainNeeded()
+    public async Task Redrive_SelectedDeadLetters_SentOnceAndMarkedDryRunAndRepeatSendNothing()
     {
         using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(4));
         await using var pipeline = await LocalPipeline.StartAsync(RepoLayout.Current,

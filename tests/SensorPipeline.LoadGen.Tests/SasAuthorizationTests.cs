@@ -6,7 +6,7 @@ namespace SensorPipeline.LoadGen.Tests;
 public class SasAuthorizationTests
 {
     [Fact]
-    public async Task SasAuthorization_RenewsBeforeExpiry()
+    public async Task GetAsync_HalfTheLifetimeGone_Renewed()
     {
         var clock = new ManualClock();
         var source = new SasAuthorization("http://127.0.0.1:1/ingestion", "k", "v", clock);

@@ -16,7 +16,7 @@ public class SmallPartsTests
     [InlineData("5m", 300_000)]
     [InlineData("1h", 3_600_000)]
     [InlineData("00:05:00", 300_000)]
-    public void DurationParser_Accepts(string text, double milliseconds)
+    public void TryParse_ValidDuration_Parsed(string text, double milliseconds)
     {
         Assert.True(DurationParser.TryParse(text, out var value));
         Assert.Equal(TimeSpan.FromMilliseconds(milliseconds), value);
@@ -27,13 +27,13 @@ public class SmallPartsTests
     [InlineData("soon")]
     [InlineData("-5s")]
     [InlineData("5x")]
-    public void DurationParser_Rejects(string text) => Assert.False(DurationParser.TryParse(text, out _));
+    public void TryParse_InvalidDuration_False(string text) => Assert.False(DurationParser.TryParse(text, out _));
 
     [Theory]
     [InlineData("-10m", -600_000)]
     [InlineData("+2m", 120_000)]
     [InlineData("30s", 30_000)]
-    public void DurationParser_SignedAcceptsAClockBehindOrAhead(string text, double milliseconds)
+    public void TryParseSigned_ClockBehindOrAhead_Parsed(string text, double milliseconds)
     {
         Assert.True(DurationParser.TryParseSigned(text, out var value));
         Assert.Equal(TimeSpan.FromMilliseconds(milliseconds), value);
@@ -43,10 +43,10 @@ public class SmallPartsTests
     [InlineData("--5s")]
     [InlineData("-")]
     [InlineData("-soon")]
-    public void DurationParser_SignedRejects(string text) => Assert.False(DurationParser.TryParseSigned(text, out _));
+    public void TryParseSigned_InvalidDuration_False(string text) => Assert.False(DurationParser.TryParseSigned(text, out _));
 
     [Fact]
-    public void SendLatency_ResolvesMicrosecondsAndSharesThePipelineBoundsFromOneMillisecond()
+    public void Latency_SendsBelowAndAboveOneMillisecond_MicrosecondsResolvedPipelineBoundsShared()
     {
         var counters = new RunCounters();
         counters.Record(new SendOutcome(SendStatus.Sent, 1, 201, TimeSpan.FromMicroseconds(40), null), 1);
@@ -63,7 +63,7 @@ public class SmallPartsTests
     }
 
     [Fact]
-    public void VerifyOptionsValidator_NamesEachBadOption()
+    public void Validate_BadVerifyOptions_NamesEachOne()
     {
         var result = new VerifyOptionsValidator().Validate(null, new VerifyOptions
         {
@@ -82,7 +82,7 @@ public class SmallPartsTests
     }
 
     [Fact]
-    public void VerifyOptions_LoopbackOnlyForLoopbackEndpoints()
+    public void IsLoopback_Endpoint_TrueOnlyForLoopback()
     {
         Assert.True(new VerifyOptions { CosmosEndpoint = new Uri("https://127.0.0.1:8081/") }.IsLoopback);
         Assert.True(new VerifyOptions { CosmosEndpoint = new Uri("https://localhost:8081/") }.IsLoopback);

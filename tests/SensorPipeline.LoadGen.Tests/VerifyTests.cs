@@ -63,13 +63,9 @@ public sealed class VerifyTests : IClassFixture<CosmosStandIn>, IDisposable
     }
 
     [Fact]
-    public async Task Verify_ReadingsUnderOtherIds_FoundByDeviceAndSequence_OneUnderTwoIdsIsDuplicated()
+    public async Task Verify_ReadingsUnderOtherIds_FoundByDeviceAndSequence()
     {
-        var database = await _cosmos.CreateDatabaseAsync("otherids");
-        // w1:1, w1:2, s1:1 stored under ids the handler never writes; the rest under the handler's ids. Verify's
-        // per-device queries count readings by sequence, so a copy under any id is found.
-        await WriteAsync(database, readings: ["w1:3", "w1:4", "s1:2", "s1:4"], archive: ["w1:5"],
-            devices: [("w1", 4), ("s1", 4)], deadLetters: [Poison, Oversize], otherIdReadings: ["w1:1", "w1:2", "s1:1"]);
+        var database = await WriteReadingsUnderOtherIdsAsync("otherids");
 
         var (exit, output, errors) = await VerifyAsync("otherids", "--json");
 
@@ -78,14 +74,30 @@ public sealed class VerifyTests : IClassFixture<CosmosStandIn>, IDisposable
         Assert.Equal(7, verdict.GetProperty("written").GetInt64());
         Assert.Equal(0, verdict.GetProperty("missing").GetInt64());
         Assert.Equal(0, verdict.GetProperty("duplicated").GetInt64());
+    }
+
+    [Fact]
+    public async Task Verify_ReadingUnderTwoIds_ReportedAsDuplicated()
+    {
+        var database = await WriteReadingsUnderOtherIdsAsync("twoids");
 
         // The same reading written again under the handler's id: a second document.
         await CosmosStandIn.UpsertAsync(database.GetContainer("readings"), CoreDocuments.Reading("w1", 1), "w1");
-        (exit, output, errors) = await VerifyAsync("otherids");
+        var (exit, output, errors) = await VerifyAsync("twoids");
 
         Assert.True(exit == 1, $"exit {exit}\n{output}\n{errors}");
         Assert.Contains("stored more than once (readings and archive, or under two ids): 1", output, StringComparison.Ordinal);
         Assert.Contains("  w1:1", output, StringComparison.Ordinal);
+    }
+
+    // w1:1, w1:2, s1:1 stored under ids the handler never writes; the rest under the handler's ids. Verify's
+    // per-device queries count readings by sequence, so a copy under any id is found.
+    private async Task<Database> WriteReadingsUnderOtherIdsAsync(string name)
+    {
+        var database = await _cosmos.CreateDatabaseAsync(name);
+        await WriteAsync(database, readings: ["w1:3", "w1:4", "s1:2", "s1:4"], archive: ["w1:5"],
+            devices: [("w1", 4), ("s1", 4)], deadLetters: [Poison, Oversize], otherIdReadings: ["w1:1", "w1:2", "s1:1"]);
+        return database;
     }
 
     [Fact]

@@ -2,7 +2,8 @@ using SensorPipeline.Plan.Output;
 
 namespace SensorPipeline.Plan.Tests;
 
-/// <summary>The command as ./pipeline runs it, in a scratch root holding copies of the checked-in data files.</summary>
+/// <summary>The command as ./pipeline runs it, in a scratch root holding copies of the checked-in prices and the tests'
+/// fixed per-reading inputs as its defaults.</summary>
 public sealed class PlanCommandTests : IDisposable
 {
     private readonly string _root = Directory.CreateTempSubdirectory("plan-tests-").FullName;
@@ -12,7 +13,7 @@ public sealed class PlanCommandTests : IDisposable
         Directory.CreateDirectory(Path.Combine(_root, "infra", "prices"));
         Directory.CreateDirectory(Path.Combine(_root, "infra", "SensorPipeline.Plan"));
         File.Copy(Path.Combine(Repository.Root, "infra", "prices", "eastus.json"), Path.Combine(_root, "infra", "prices", "eastus.json"));
-        File.Copy(Path.Combine(Repository.Root, "infra", "SensorPipeline.Plan", "per-reading.defaults.json"), Path.Combine(_root, "infra", "SensorPipeline.Plan", "per-reading.defaults.json"));
+        File.Copy(Repository.FixedInputsFile, Path.Combine(_root, "infra", "SensorPipeline.Plan", "per-reading.defaults.json"));
     }
 
     public void Dispose() => Directory.Delete(_root, recursive: true);
@@ -122,9 +123,30 @@ public sealed class PlanCommandTests : IDisposable
     }
 
     [Fact]
-    public void CheckedInProfile100k_IsWhatThePlanWritesToday()
+    public void Run_ExpiryWindows_PricesTheOlderWindowsAndChecksTheWindowsTarget()
     {
-        var plan = Repository.Plan(100_000);
+        var (code, output, _) = Run(null, "--rate", "100000", "--expiry", "windows");
+
+        Assert.Equal(0, code);
+        Assert.Contains("7-day retention by 1-day windows dropped whole", output, StringComparison.Ordinal);
+        Assert.Contains("readings, 7 older windows of 1 d at 10,800 RU/s minimum", output, StringComparison.Ordinal);
+        Assert.Contains("target: RU per reading <= 8 with window expiry: 31.00  MISSED", output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Run_ExpiryWindowsWithAzd_RefusedAsPlanOnly()
+    {
+        var (code, _, error) = Run("dev", "--rate", "100000", "--expiry", "windows", "--azd");
+
+        Assert.Equal(1, code);
+        Assert.Contains("--expiry windows is plan-only", error, StringComparison.Ordinal);
+        Assert.False(Directory.Exists(Path.Combine(_root, ".azure")));
+    }
+
+    [Fact]
+    public void Profile_CheckedIn100k_WhatThePlanWritesToday()
+    {
+        var plan = Model.Planner.Plan(new Model.PlanRequest(100_000, 200, 100_000, 7, false, false), Repository.CheckedInDefaults(), Repository.Prices());
 
         var expected = ProfileSettings.Lines(plan, "./pipeline plan --rate 100000 --env-file infra/profiles/100k.env");
 

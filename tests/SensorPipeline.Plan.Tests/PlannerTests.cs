@@ -9,7 +9,7 @@ namespace SensorPipeline.Plan.Tests;
 public sealed class PlannerTests
 {
     [Fact]
-    public void Plan_1000ReadingsPerSecond_OneThroughputUnitAndOneSmallInstancePerFunction()
+    public void Plan_AThousandReadingsPerSecond_OneThroughputUnitAndOneSmallInstancePerFunction()
     {
         var plan = Repository.Plan(1_000);
 
@@ -32,7 +32,7 @@ public sealed class PlannerTests
     }
 
     [Fact]
-    public void Plan_100000ReadingsPerSecond_StandardTuPerContainerRuAndInstancesByCpu()
+    public void Plan_AHundredThousandReadingsPerSecond_StandardTuPerContainerRuAndInstancesByCpu()
     {
         var plan = Repository.Plan(100_000);
 
@@ -66,7 +66,29 @@ public sealed class PlannerTests
     }
 
     [Fact]
-    public void Plan_1000000ReadingsPerSecond_PlanOnlyNamingTheLimitAndTheWayOut()
+    public void Plan_AHundredThousandReadingsPerSecondWithWindows_NoTtlDeletesAndEveryOlderWindowAtItsMinimum()
+    {
+        var ttl = Repository.Plan(100_000);
+        var plan = Model.Planner.Plan(new Model.PlanRequest(100_000, 200, 100_000, 7, false, false, Model.Expiry.Windows), Repository.Defaults(), Repository.Prices());
+
+        // The written window: 100,000 x 9 RU = 900,000 RU/s (no TTL delete), x 1.2 = 1,080,000.
+        Assert.Equal(900_000, plan.Cosmos.Container("readings").DemandRu, 6);
+        Assert.Equal(1_080_000, plan.Cosmos.Container("readings").DeployedRu);
+        // A 1-day window stores 100,000 x 86,400 x 800 B = 6,912 GB; its minimum is the largest of 400, 6,912 x 1 and
+        // 1,080,000 / 100 = 10,800 RU/s; 7 older windows: 75,600 RU/s at $0.008 per 100 RU/s-hour = $6.048/h.
+        var older = plan.Cosmos.Containers.Single(c => c.Name.StartsWith("readings, 7 older windows", StringComparison.Ordinal));
+        Assert.Equal(75_600, older.DeployedRu);
+        Assert.Equal(6.048, older.CostPerHour, 6);
+        // Up to 8 days of readings stored (55,296 GB) instead of 7 (48,384 GB): one window more.
+        Assert.Equal(ttl.Cosmos.StorageGb + 6_912, plan.Cosmos.StorageGb, 3);
+        // RU per reading: 9 + 22 (TTL: 9 + 9 + 22).
+        Assert.Equal(31, plan.Cosmos.RuPerReading(100_000), 6);
+        Assert.Equal(40, ttl.Cosmos.RuPerReading(100_000), 6);
+        Assert.True(plan.TotalPerHour < ttl.TotalPerHour);
+    }
+
+    [Fact]
+    public void Plan_AMillionReadingsPerSecond_PlanOnlyNamingTheLimitAndTheWayOut()
     {
         var plan = Repository.Plan(1_000_000);
 
@@ -109,7 +131,7 @@ public sealed class PlannerTests
     }
 
     [Fact]
-    public void Plan_100000ReadingsPerSecond_EveryDiagnosticLogCategoryPricedFromItsRows()
+    public void Plan_AHundredThousandReadingsPerSecond_EveryDiagnosticLogCategoryPricedFromItsRows()
     {
         var plan = Repository.Plan(100_000);
         var logs = plan.Diagnostics;

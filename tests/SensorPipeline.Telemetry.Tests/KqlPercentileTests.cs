@@ -28,7 +28,7 @@ public sealed class KqlPercentileTests
     }
 
     [Fact]
-    public void KnownDistribution_KqlPortEqualsDashboard()
+    public void Percentile_KnownDistribution_KqlPortEqualsDashboard()
     {
         // 1..10,000 ms uniform: the exact nearest-rank p50 is 5,000 ms, p99 9,900 ms.
         var rows = Rows(Enumerable.Range(1, 10_000).Select(v => (double)v));
@@ -43,7 +43,7 @@ public sealed class KqlPercentileTests
     }
 
     [Fact]
-    public void AnyHistogram_KqlPortPicksTheSameBucketAsTheDashboard()
+    public void Percentile_AnyHistogram_KqlPortPicksTheDashboardsBucket()
     {
         var latencies = Gen.Choose(0, 800_000).Select(v => v / 1.3).ListOf().Where(l => l.Count > 0);
         Prop.ForAll(latencies.ToArbitrary(), values =>

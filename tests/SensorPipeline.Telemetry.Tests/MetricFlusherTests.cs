@@ -72,7 +72,7 @@ public sealed class MetricFlusherTests
     [InlineData("Authorization=AAD", true, null)]
     [InlineData("ClientId=7b0c1d3e-1111-4222-8333-944445555666", false, null)]
     [InlineData("Authorization=AAD;ClientId=not-a-guid", false, null)]
-    public void AuthenticationString_Parses(string value, bool ok, string? clientId)
+    public void TryParse_AuthenticationString_ClientIdOrError(string value, bool ok, string? clientId)
     {
         Assert.Equal(ok, TelemetryAuthentication.TryParse(value, out var parsed, out var error));
         Assert.Equal(clientId, parsed);

@@ -30,7 +30,7 @@ public sealed class TelemetryCostTests(ITestOutputHelper output)
     private static readonly TimeSpan Period = TelemetryOptions.MaxMetricFlushInterval;
 
     [Fact]
-    public async Task SeveralInstances_TenTimesTheReadings_AboutTheSameBytes_AndTheAzureExtrapolationFitsTheBudget()
+    public async Task Track_SeveralInstancesAtTenTimesTheReadings_SameItemsAndAzureVolumeWithinBudget()
     {
         var splitter = await MeasureAsync("Splitter", readingsPerPartitionPerPeriod: 25_000);
         var low = await MeasureAsync("WeatherProcessor", readingsPerPartitionPerPeriod: 2_500);

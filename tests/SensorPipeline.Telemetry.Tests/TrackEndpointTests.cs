@@ -110,7 +110,7 @@ public sealed class TrackEndpointTests
     }
 
     [Fact]
-    public async Task Post_AnItemOverTheItemLimit_IsRejectedAlone_AndNotKept()
+    public async Task Post_AnItemOverTheItemLimit_RejectedAloneOthersKept()
     {
         await using var server = await TelemetryServer.StartAsync();
         var huge = Metric.Replace("\"Partition\":\"3\"", $"\"Partition\":\"3\",\"padding\":\"{new string('p', 70_000)}\"", StringComparison.Ordinal);

@@ -14,7 +14,7 @@ public sealed partial class WorkbookTests
     private static readonly string Bicep = File.ReadAllText(Path.Combine(Repo, "infra", "app", "monitoring.bicep"));
 
     [Fact]
-    public void EveryKqlFile_IsEmbeddedByMonitoringBicep()
+    public void MonitoringBicep_EveryKqlFile_Embedded()
     {
         var files = Directory.GetFiles(WorkbookDir, "*.kql").Select(f => Path.GetFileName(f)).Order().ToList();
         var embedded = LoadTextContent().Matches(Bicep).Select(m => m.Groups[1].Value).Order().ToList();
@@ -25,7 +25,7 @@ public sealed partial class WorkbookTests
     }
 
     [Fact]
-    public void EveryWorkbookQueryItem_HasItsKqlFile()
+    public void Workbook_EveryQueryItem_HasItsKqlFile()
     {
         using var layout = JsonDocument.Parse(File.ReadAllText(Path.Combine(WorkbookDir, "workbook.json")));
 
@@ -37,7 +37,7 @@ public sealed partial class WorkbookTests
     }
 
     [Fact]
-    public void Queries_NameOnlyMetricsTheHandlerSends()
+    public void Queries_EveryMetricName_OneTheHandlerSends()
     {
         var known = typeof(MetricNames).GetFields().Select(f => (string)f.GetValue(null)!).ToHashSet(StringComparer.Ordinal);
         var kql = string.Join('\n', Directory.GetFiles(WorkbookDir, "*.kql").Select(File.ReadAllText));
@@ -52,7 +52,7 @@ public sealed partial class WorkbookTests
     }
 
     [Fact]
-    public void PercentileQueries_UseTheNearestRankSteps()
+    public void PercentileQueries_EveryKqlFile_UseTheNearestRankSteps()
     {
         foreach (var file in new[] { "e2e-percentiles.kql", "device-to-store-percentiles.kql" })
         {
@@ -70,7 +70,7 @@ public sealed partial class WorkbookTests
     }
 
     [Fact]
-    public void Alerts_QueryTheHandlerMetricNames()
+    public void Alerts_MonitoringBicep_QueryTheHandlerMetricNames()
     {
         Assert.Contains($"name == \"{MetricNames.FreshnessMs}\"", Bicep, StringComparison.Ordinal);
         Assert.Contains($"name == \"{MetricNames.DeadLetters}\"", Bicep, StringComparison.Ordinal);

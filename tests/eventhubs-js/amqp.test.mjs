@@ -5,6 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { EventHubProducerClient, EventHubConsumerClient, earliestEventPosition } from "@azure/event-hubs";
+import { consumeUntil } from "./consume.mjs";
 
 const connectionString = process.env.EVENTHUBS_CONNECTION_STRING;
 const hub = "ingestion";
@@ -30,25 +31,9 @@ test("properties, sendBatch and subscribe round-trip through devhost", async () 
   }
 
   const consumer = new EventHubConsumerClient("$Default", connectionString, hub);
-  const received = [];
+  let received;
   try {
-    await new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`only ${received.length} of 2 events arrived`)), 30000);
-      const subscription = consumer.subscribe(partitionId, {
-        processEvents: async (events) => {
-          received.push(...events);
-          if (received.length >= 2) {
-            clearTimeout(timer);
-            await subscription.close();
-            resolve();
-          }
-        },
-        processError: async (error) => {
-          clearTimeout(timer);
-          reject(error);
-        },
-      }, { startPosition: earliestEventPosition, maxWaitTimeInSeconds: 1 });
-    });
+    received = await consumeUntil(consumer, partitionId, { startPosition: earliestEventPosition, maxWaitTimeInSeconds: 1 }, (got) => got.length >= 2);
   } finally {
     await consumer.close();
   }

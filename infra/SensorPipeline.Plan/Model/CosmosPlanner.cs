@@ -22,9 +22,11 @@ internal static class CosmosPlanner
         var ruPrice = book.Price("cosmos.provisioned.hundredRuHour") / 100 * Multiplier(request, book);
         var autoscalePrice = book.Price("cosmos.autoscale.hundredRuHour") / 100 * Multiplier(request, book);
         var live = request.Rate * (1 - costs.StaleFraction);
-        var ttlDelete = request.RetentionDays > 0 ? costs.TtlDeleteRu : 0;
-        var retentionSeconds = request.RetentionDays * 86_400;
-        var readingsGb = live * retentionSeconds * costs.StoredReadingBytes / 1e9;
+        var windows = request.Expiry == Expiry.Windows && request.RetentionDays > 0;
+        var ttlDelete = request.RetentionDays > 0 && !windows ? costs.TtlDeleteRu : 0;
+        // Windows: a window is dropped only once all of it is past the retention, so up to one window more is stored.
+        var storedSeconds = (request.RetentionDays + (windows ? request.WindowDays : 0)) * 86_400;
+        var readingsGb = live * storedSeconds * costs.StoredReadingBytes / 1e9;
         var devicesGb = request.Devices * costs.DeviceStateBytes / 1e9;
 
         // A device's state is written once per processor invocation that holds a reading of it: with more devices of a
@@ -34,13 +36,20 @@ internal static class CosmosPlanner
         var deviceWrites = Math.Min(1, request.Devices / 2 / readingsPerInvocation);
 
         var archiveDemand = request.Rate * costs.StaleFraction * costs.ArchiveUpsertRu;
+        var readings = Manual("readings", live * (costs.ReadingUpsertRu + ttlDelete),
+            windows ? readingsGb * request.WindowDays / (request.RetentionDays + request.WindowDays) : readingsGb, ruPrice, book);
         var containers = new List<ContainerPlan>
         {
-            Manual("readings", live * (costs.ReadingUpsertRu + ttlDelete), readingsGb, ruPrice, book),
+            readings,
             Manual("devices", request.Rate * deviceWrites * costs.DevicePatchRu, devicesGb, ruPrice, book),
             Autoscale("archive", archiveDemand, Math.Max(archiveDemand, request.Rate * ArchiveBurstShare * costs.ArchiveUpsertRu), autoscalePrice, book),
             Autoscale("deadletters", 0, 0, autoscalePrice, book),
         };
+        if (windows)
+        {
+            containers.Insert(1, OldWindows(request, live * request.WindowDays * 86_400 * costs.StoredReadingBytes / 1e9, readings.DeployedRu, ruPrice, book));
+        }
+
         var storageGb = readingsGb + devicesGb;
         // What the diagnostic logs see: a request per upsert and patch; a (partition key, operation) pair per second per
         // device that wrote, at most once a second each (PartitionKeyRUConsumption aggregates per second).
@@ -59,6 +68,22 @@ internal static class CosmosPlanner
         var limit = book.Limit("cosmos.maxRuPerContainer");
         var note = deployed > limit ? $"{deployed:N0} RU/s is above the {limit:N0} RU/s per container Azure allows without a support ticket: ask for the increase before azd up" : null;
         return new ContainerPlan(name, demand, "manual", deployed, PhysicalPartitions(deployed, storageGb, book), storageGb, deployed * pricePerRu, note);
+    }
+
+    /// <summary>The windows no longer written but still inside the retention, each at the minimum RU/s a manual container
+    /// may be lowered to: the maximum of 400 RU/s, 1 RU/s per GB stored and a hundredth of the highest RU/s it ever had
+    /// (the written window's, concepts-limits). They serve queries, not writes.</summary>
+    private static ContainerPlan OldWindows(PlanRequest request, double windowGb, int writtenRu, double pricePerRu, PriceBook book)
+    {
+        var count = (int)Math.Ceiling(request.RetentionDays / request.WindowDays);
+        var minimum = Math.Ceiling(Math.Max(book.Limit("cosmos.minManualRu"),
+            Math.Max(windowGb * book.Limit("cosmos.minManualRuPerGb"), writtenRu * book.Limit("cosmos.minManualRuShareOfHighest"))) / 100) * 100;
+        var deployed = (int)(count * minimum);
+        var note = count + 3 > book.Limit("cosmos.maxContainersPerAccount")
+            ? $"{count} windows and 3 other containers are more than the {book.Limit("cosmos.maxContainersPerAccount"):N0} containers an account may hold: take longer windows"
+            : null;
+        return new ContainerPlan($"readings, {count} older windows of {request.WindowDays:0.##} d at {minimum:N0} RU/s minimum", 0, "manual", deployed,
+            count * PhysicalPartitions(writtenRu, windowGb, book), count * windowGb, deployed * pricePerRu, note);
     }
 
     private static ContainerPlan Autoscale(string name, double demand, double burst, double pricePerRu, PriceBook book)

@@ -18,6 +18,10 @@ internal sealed record ContainerPlan(string Name, double DemandRu, string Kind, 
 internal sealed record CosmosPlan(IReadOnlyList<ContainerPlan> Containers, double StorageGb, double StorageCostPerHour, CosmosRequests Requests)
 {
     public double ThroughputCostPerHour => Containers.Sum(c => c.CostPerHour);
+
+    /// <summary>RU a reading costs at the steady rate: every container's demand (writes, and TTL deletes when readings
+    /// expire by TTL) over the readings per second.</summary>
+    public double RuPerReading(double rate) => Containers.Sum(c => c.DemandRu) / rate;
     public ContainerPlan Container(string name) => Containers.Single(c => c.Name == name);
 }
 

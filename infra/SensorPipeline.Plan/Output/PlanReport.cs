@@ -13,13 +13,19 @@ internal static class PlanReport
     /// <summary>Total $ per million readings, with the next issue's levers.</summary>
     public const double PerMillionTarget = 0.45;
 
+    /// <summary>RU per reading, TTL deletes counted, with readings expiring by TTL.</summary>
+    public const double RuPerReadingTtlTarget = 13;
+
+    /// <summary>RU per reading with readings expiring by dropped windows (no delete charged).</summary>
+    public const double RuPerReadingWindowsTarget = 8;
+
     /// <summary>The Functions host's CPU per reading the sensitivity rows try: the real host cannot be measured here.</summary>
     public static readonly IReadOnlyList<double> HostCpuSensitivityMicros = [32, 64, 128];
 
     public static void Write(TextWriter o, PlanResult plan, IReadOnlyList<PlanResult> sensitivity, PriceBook book, ReadingCosts costs)
     {
         var r = plan.Request;
-        o.WriteLine($"plan for {r.Rate:N0} readings/s ({r.ReadingsPerEvent} readings per event, {r.Devices:N0} devices, {r.RetentionDays:0.##}-day retention{(r.Reserved ? ", reserved capacity" : "")}{(r.Zones ? ", availability zones" : "")}), {book.RegionName}, list prices");
+        o.WriteLine($"plan for {r.Rate:N0} readings/s ({r.ReadingsPerEvent} readings per event, {r.Devices:N0} devices, {r.RetentionDays:0.##}-day retention by {(r.Expiry == Expiry.Windows ? $"{r.WindowDays:0.##}-day windows dropped whole" : "TTL")}{(r.Reserved ? ", reserved capacity" : "")}{(r.Zones ? ", availability zones" : "")}), {book.RegionName}, list prices");
         o.WriteLine($"prices and limits: {book.File}; {costs.Description}");
         if (plan.IsPlanOnly)
         {
@@ -61,7 +67,10 @@ internal static class PlanReport
                 c.DemandRu > 0 ? Headroom(c.DeployedRu, c.DemandRu) : "-", Money(c.CostPerHour, ruKeys), Share(c.CostPerHour));
         }
 
-        t.Add("Cosmos DB storage", $"{plan.Cosmos.StorageGb:N0} GB", $"TTL {plan.Request.RetentionDays:0.##} days", "-", Money(plan.Cosmos.StorageCostPerHour, "cosmos.storage.gbMonth"), Share(plan.Cosmos.StorageCostPerHour));
+        var expiry = plan.Request.Expiry == Expiry.Windows
+            ? $"{plan.Request.RetentionDays:0.##} days + a {plan.Request.WindowDays:0.##}-day window, dropped whole"
+            : $"TTL {plan.Request.RetentionDays:0.##} days";
+        t.Add("Cosmos DB storage", $"{plan.Cosmos.StorageGb:N0} GB", expiry, "-", Money(plan.Cosmos.StorageCostPerHour, "cosmos.storage.gbMonth"), Share(plan.Cosmos.StorageCostPerHour));
         var fn = plan.Functions;
         var gbKeys = new[] { "functions.flex.alwaysReadyBaselineGbSecond", "functions.flex.alwaysReadyExecutionGbSecond" };
         foreach (var f in fn.Functions)
@@ -109,6 +118,9 @@ internal static class PlanReport
             ? $"target: Functions + Storage + App Insights <= ${FunctionsStorageInsightsTarget:N2}/h at 100,000 readings/s: ${fsa:N2}/h  {MetMissed(fsa <= FunctionsStorageInsightsTarget)}"
             : $"target: Functions + Storage + App Insights <= ${FunctionsStorageInsightsTarget:N2}/h is stated at 100,000 readings/s (here ${fsa:N2}/h; --rate 100000 checks it)");
         o.WriteLine($"target: total <= ${PerMillionTarget:N2} per million readings: ${plan.PerMillionReadings:N2}  {MetMissed(plan.PerMillionReadings <= PerMillionTarget)}");
+        var ru = plan.Cosmos.RuPerReading(plan.Request.Rate);
+        var (target, how) = plan.Request.Expiry == Expiry.Windows ? (RuPerReadingWindowsTarget, "with window expiry") : (RuPerReadingTtlTarget, "with TTL expiry counted");
+        o.WriteLine($"target: RU per reading <= {target:0} {how}: {ru:N2}  {MetMissed(ru <= target)}");
     }
 
     private static string MetMissed(bool met) => met ? "met" : "MISSED";

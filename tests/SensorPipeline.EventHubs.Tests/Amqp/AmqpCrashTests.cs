@@ -14,7 +14,7 @@ public sealed class AmqpCrashTests : IDisposable
     public void Dispose() => _dir.Dispose();
 
     [Fact]
-    public async Task DiskFullThenKillDuringSends_EveryAcknowledgedEventIsThereAfterRestart()
+    public async Task Restart_AfterDiskFullThenKillDuringSends_EveryAcknowledgedEventThere()
     {
         var appRoot = Directory.CreateDirectory(Path.Combine(_dir.Path, "app")).FullName;
         var data = Path.Combine(_dir.Path, "data");

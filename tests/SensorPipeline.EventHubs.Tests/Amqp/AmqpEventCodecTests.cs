@@ -7,7 +7,7 @@ namespace SensorPipeline.EventHubs.Tests.Amqp;
 public sealed class AmqpEventCodecTests
 {
     [Fact]
-    public void DecodeThenEncode_KeepsBodyPropertiesAndSections()
+    public void DecodeThenEncode_AnyEvent_KeepsBodyPropertiesAndSections()
     {
         var sent = new EventData("body"u8.ToArray()) { MessageId = "m", CorrelationId = "c", ContentType = "text/plain" };
         sent.Properties["decimal"] = 1.5m;
@@ -70,7 +70,7 @@ public sealed class RecordFormatUpgradeTests : IDisposable
     public void Dispose() => _dir.Dispose();
 
     [Fact]
-    public async Task Open_DataWrittenByFormat1_IsRefusedSayingWhatToDo_AndLeftAsItWas()
+    public async Task Open_DataWrittenByFormat1_RefusedSayingWhatToDoFileUntouched()
     {
         await (await OpenAsync()).DisposeAsync();
         var segment = Directory.GetFiles(Path.Combine(_dir.Path, "hub", "0"), "*.log").Single();

@@ -15,7 +15,7 @@ public sealed class AmqpFrameFuzzTests(DevHostFixture fixture) : IClassFixture<D
     private const int Replays = 48;
 
     [Fact]
-    public async Task MutatedSessionFrames_NeverStopTheEndpoint()
+    public async Task Receive_MutatedSessionFrames_EndpointKeepsServing()
     {
         var recorded = await RecordSessionAsync(fixture.DevHost.BaseAddress.Port);
         var start = AfterOpen(recorded);

@@ -112,7 +112,7 @@ public sealed class AmqpSdkTests(DevHostFixture fixture) : IClassFixture<DevHost
     }
 
     [Fact]
-    public async Task Receivers_StartAtEveryPositionForm()
+    public async Task Receive_EveryPositionForm_StartsThere()
     {
         await using var producer = new EventHubProducerClient(AmqpPeer.ConnectionString(DevHost), "weather");
         await producer.SendAsync(Enumerable.Range(0, 5).Select(i => new EventData($"e{i}")), new SendEventOptions { PartitionId = "1" });
@@ -162,7 +162,7 @@ public sealed class AmqpSdkTests(DevHostFixture fixture) : IClassFixture<DevHost
     }
 
     [Fact]
-    public async Task BufferedProducer_SendsEverythingItWasGiven()
+    public async Task BufferedProducer_ManyEvents_SendsEverythingItWasGiven()
     {
         var failed = 0;
         await using (var buffered = new EventHubBufferedProducerClient(AmqpPeer.ConnectionString(DevHost), "seismic"))
@@ -196,24 +196,27 @@ public sealed class AmqpSdkTests(DevHostFixture fixture) : IClassFixture<DevHost
     }
 
     [Fact]
-    public async Task Tokens_WrongKeyOrRight_AndUnknownHubOrGroup_AreRefusedClearly()
-    {
-        async Task<Exception> SendWith(EventHubProducerClient producer)
-        {
-            await using (producer)
-            {
-                return await Assert.ThrowsAnyAsync<Exception>(() => producer.SendAsync([new EventData("x")]));
-            }
-        }
+    public async Task Send_WrongKey_Unauthorized() =>
+        Assert.IsType<UnauthorizedAccessException>(await SendFailsWith(AmqpPeer.ConnectionString(DevHost, key: "wrong"), "ingestion"));
 
-        var options = new EventHubProducerClientOptions { RetryOptions = AmqpPeer.NoRetries };
-        Assert.IsType<UnauthorizedAccessException>(await SendWith(new(AmqpPeer.ConnectionString(DevHost, key: "wrong"), "ingestion", options)));
-        var listenOnly = await SendWith(new(AmqpPeer.ConnectionString(DevHost, "ListenOnly", "LISTEN_ONLY_KEY_VALUE"), "ingestion", options));
+    [Fact]
+    public async Task Send_ListenOnlyRule_UnauthorizedNamingListen()
+    {
+        var listenOnly = await SendFailsWith(AmqpPeer.ConnectionString(DevHost, "ListenOnly", "LISTEN_ONLY_KEY_VALUE"), "ingestion");
         Assert.IsType<UnauthorizedAccessException>(listenOnly);
         Assert.Contains("Listen", listenOnly.Message, StringComparison.Ordinal);
-        var missing = Assert.IsType<EventHubsException>(await SendWith(new(AmqpPeer.ConnectionString(DevHost), "no-such-hub", options)));
-        Assert.Equal(EventHubsException.FailureReason.ResourceNotFound, missing.Reason);
+    }
 
+    [Fact]
+    public async Task Send_UnknownHub_ResourceNotFound()
+    {
+        var missing = Assert.IsType<EventHubsException>(await SendFailsWith(AmqpPeer.ConnectionString(DevHost), "no-such-hub"));
+        Assert.Equal(EventHubsException.FailureReason.ResourceNotFound, missing.Reason);
+    }
+
+    [Fact]
+    public async Task Receive_UnknownConsumerGroup_ResourceNotFound()
+    {
         var missingGroup = await Assert.ThrowsAsync<EventHubsException>(async () =>
         {
             await using var receiver = new PartitionReceiver("no-such-group", "0", EventPosition.Earliest, AmqpPeer.ConnectionString(DevHost), "ingestion",
@@ -221,20 +224,30 @@ public sealed class AmqpSdkTests(DevHostFixture fixture) : IClassFixture<DevHost
             await receiver.ReceiveBatchAsync(1, TimeSpan.FromSeconds(1));
         });
         Assert.Equal(EventHubsException.FailureReason.ResourceNotFound, missingGroup.Reason);
-
-        // The Listen-only rule reads.
-        await using var receiver = new PartitionReceiver("$Default", "0", EventPosition.Earliest,
-            AmqpPeer.ConnectionString(DevHost, "ListenOnly", "LISTEN_ONLY_KEY_VALUE"), "ingestion", new PartitionReceiverOptions { RetryOptions = AmqpPeer.NoRetries });
-        await receiver.ReceiveBatchAsync(1, TimeSpan.FromMilliseconds(500));
     }
 
     [Fact]
-    public async Task WebSockets_ServeTheSameNamespace()
+    public async Task Receive_ListenOnlyRule_Allowed()
+    {
+        await using var receiver = new PartitionReceiver("$Default", "0", EventPosition.Earliest,
+            AmqpPeer.ConnectionString(DevHost, "ListenOnly", "LISTEN_ONLY_KEY_VALUE"), "ingestion", new PartitionReceiverOptions { RetryOptions = AmqpPeer.NoRetries });
+        await receiver.ReceiveBatchAsync(1, TimeSpan.FromMilliseconds(500)); // throws if the token is refused
+    }
+
+    [Fact]
+    public async Task WebSockets_Connection_ServesTheSameNamespace()
     {
         await using var producer = new EventHubProducerClient(AmqpPeer.ConnectionString(DevHost), "ingestion",
             new EventHubProducerClientOptions { ConnectionOptions = new EventHubConnectionOptions { TransportType = EventHubsTransportType.AmqpWebSockets } });
         var hub = await producer.GetEventHubPropertiesAsync();
         Assert.Equal(4, hub.PartitionIds.Length);
+    }
+
+    // The send fails (no retries): the exception the client reports.
+    private static async Task<Exception> SendFailsWith(string connectionString, string hub)
+    {
+        await using var producer = new EventHubProducerClient(connectionString, hub, new EventHubProducerClientOptions { RetryOptions = AmqpPeer.NoRetries });
+        return await Assert.ThrowsAnyAsync<Exception>(() => producer.SendAsync([new EventData("x")]));
     }
 
     private static Dictionary<string, object> Properties(DateTimeOffset now) => new()

@@ -63,6 +63,15 @@ internal sealed class StoreReader : IDisposable
         return ids;
     }
 
+    /// <summary>The container's indexing policy as the store holds it (its resource's <c>indexingPolicy</c>).</summary>
+    public async Task<JsonElement> IndexingPolicyAsync(string container)
+    {
+        using var response = await _client.GetContainer(_database, container).ReadContainerStreamAsync();
+        response.EnsureSuccessStatusCode();
+        using var document = await JsonDocument.ParseAsync(response.Content);
+        return document.RootElement.GetProperty("indexingPolicy").Clone();
+    }
+
     public void Dispose() => _client.Dispose();
 
     private sealed record IdOnly([property: Newtonsoft.Json.JsonProperty("id")] string Id);
