@@ -33,7 +33,7 @@ public sealed class FixedWaitTests
     }
 
     [Fact]
-    public void In_DelayAndSleepCalls_AreNamedByMember_EventuallyIsNot()
+    public void In_DelaySleepAndEventuallyCalls_OnlyTheFixedWaitsNamed()
     {
         const string Source = """
             class C
