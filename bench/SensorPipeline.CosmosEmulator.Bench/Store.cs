@@ -1,4 +1,3 @@
-using System.Net;
 using System.Text.RegularExpressions;
 using Microsoft.Azure.Cosmos;
 using SensorPipeline.Clients;
@@ -10,7 +9,6 @@ internal sealed partial class Store : IAsyncDisposable
 {
     public const string Emulator = "emulator";
     public const string StandIn = "standin";
-    public const string EmulatorKey = SensorPipeline.Clients.CosmosEmulatorAccount.Key;
 
     private readonly IAsyncDisposable _process;
 
@@ -65,15 +63,24 @@ internal sealed partial class Store : IAsyncDisposable
         }
     }
 
-    /// <summary>A client as the handler configures one locally (the one set-up, <see cref="CosmosClients"/>: Gateway
-    /// mode, this endpoint only, the emulator's certificate accepted for a loopback endpoint), no content on write.</summary>
+    /// <summary>A client as the handler configures one locally (<see cref="CosmosClients"/>: Gateway mode, this endpoint
+    /// only, the emulator's certificate for a loopback endpoint only), no content on write. The stand-in's certificate
+    /// names another host (CN=cosmosdb), so its client accepts that certificate alone, by its subject.</summary>
     public CosmosClient CreateClient(int concurrency, bool bulk) => CosmosClients.Create(Endpoint, new CosmosClientOptions
     {
         ApplicationName = "sensorpipeline-cosmos-bench",
         EnableContentResponseOnWrite = false,
         AllowBulkExecution = bulk,
         GatewayModeMaxConnectionLimit = Math.Max(50, concurrency * 2),
+        HttpClientFactory = Name == StandIn ? () => new HttpClient(StandInHandler(concurrency)) : null,
     });
+
+    private static HttpClientHandler StandInHandler(int concurrency) => new()
+    {
+        MaxConnectionsPerServer = Math.Max(50, concurrency * 2),
+        ServerCertificateCustomValidationCallback = static (request, certificate, _, _) =>
+            request.RequestUri is { IsLoopback: true } && certificate?.Subject.Contains("CN=cosmosdb", StringComparison.Ordinal) == true,
+    };
 
     public ValueTask DisposeAsync() => _process.DisposeAsync();
 

@@ -10,8 +10,7 @@ namespace SensorPipeline.EndToEnd.Bench;
 /// </summary>
 internal static class EmulatorCharges
 {
-    // The emulator's certificate is its own self-signed one; this client talks to loopback only.
-    private static readonly HttpClient Admin = new(CosmosClients.LoopbackHandler()) { Timeout = TimeSpan.FromSeconds(30) };
+    private static readonly HttpClient Admin = new(CosmosClients.LoopbackEmulatorHandler()) { Timeout = TimeSpan.FromSeconds(30) };
 
     public static async Task ResetAsync(Uri endpoint, CancellationToken cancellationToken)
     {

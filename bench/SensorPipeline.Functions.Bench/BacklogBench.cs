@@ -11,7 +11,7 @@ namespace SensorPipeline.Functions.Bench;
 /// emulator), with the handler's peak resident memory (VmHWM, reset before each invocation through
 /// <c>/proc/&lt;pid&gt;/clear_refs</c>) and the invocation's duration, beside a small invocation in the same run.
 /// </summary>
-internal sealed class BacklogBench(CosmosEmulatorProcess store, int rounds, int events, string? handlerDll = null)
+internal sealed class BacklogBench(CosmosEmulatorProcess store, string eventHubConnection, int rounds, int events, string? handlerDll = null)
 {
     /// <summary>The local emulator's well-known key (not a secret).</summary>
     private const string EmulatorKey = SensorPipeline.Clients.CosmosEmulatorAccount.Key;
@@ -164,6 +164,7 @@ internal sealed class BacklogBench(CosmosEmulatorProcess store, int rounds, int 
                 ["SSL_CERT_DIR"] = store.SslCertDir,
                 ["Cosmos__DatabaseName"] = "backlog-bench",
                 ["Cosmos__CreateIfNotExists"] = "true",
+                ["EventHubConnection"] = eventHubConnection,
                 ["Logging__LogLevel__Default"] = "Warning",
             },
         });

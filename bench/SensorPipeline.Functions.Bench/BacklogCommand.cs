@@ -24,8 +24,14 @@ internal static class BacklogCommand
         if (arguments.Rounds > 0)
         {
             await using var emulator = await CosmosEmulatorProcess.StartAsync();
-            Console.WriteLine($"Largest invocations, real handler process (Release) → Cosmos DB emulator {emulator.Endpoint}, {Environment.ProcessorCount} cores:");
-            await new BacklogBench(emulator, arguments.Rounds, arguments.Events, arguments.HandlerDll).RunAsync();
+            // The splitter sends its envelopes to the processor hubs: devhost serving the namespace only (no host.json).
+            using var hubFiles = new TempDirectory("backlog-hubs-");
+            await using var hubs = await DevHostProcess.StartAsync(new DevHostStart
+            {
+                AppRoot = hubFiles.Path, DataDirectory = Path.Combine(hubFiles.Path, "data"), HubsFile = RepoLayout.Current.EventHubsConfig,
+            });
+            Console.WriteLine($"Largest invocations, real handler process (Release) → Cosmos DB emulator {emulator.Endpoint}, hubs {hubs.BaseAddress}, {Environment.ProcessorCount} cores:");
+            await new BacklogBench(emulator, SensorPipeline.Clients.EventHubsEmulatorAccount.ConnectionString(hubs.BaseAddress.Port), arguments.Rounds, arguments.Events, arguments.HandlerDll).RunAsync();
             Console.WriteLine();
         }
 

@@ -19,6 +19,23 @@ if (args.Length > 0 && args[0] == "scale")
     return;
 }
 
+// dotnet run -c Release --project bench/SensorPipeline.Functions.Bench -- cpu [iterations]: the handler's CPU and
+// allocations per reading only (no store), for comparing a change to the hot path against its parent.
+if (args.Length > 0 && args[0] == "cpu")
+{
+    Console.WriteLine($"Handler CPU per reading ({Environment.ProcessorCount} cores, no store):");
+    CpuBench.Run(args.Length > 1 ? int.Parse(args[1], CultureInfo.InvariantCulture) : 200);
+    return;
+}
+
+// ./pipeline bench affinity [readings] [instances] [app-root] (AffinityCommand.cs): on how many processor
+// partitions and instances each device's readings land.
+if (args.Length > 0 && args[0] == "affinity")
+{
+    Environment.ExitCode = await AffinityCommand.RunAsync(args[1..]);
+    return;
+}
+
 var readings = args.Length > 0 ? int.Parse(args[0], CultureInfo.InvariantCulture) : 20_000;
 var devices = args.Length > 1 ? int.Parse(args[1], CultureInfo.InvariantCulture) : 100; // loadgen's default fleet: 50 + 50
 var parallelism = args.Length > 2 ? int.Parse(args[2], CultureInfo.InvariantCulture) : 32;

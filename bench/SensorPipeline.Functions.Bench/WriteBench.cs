@@ -181,6 +181,8 @@ internal sealed class WriteBench(string repoRoot, CosmosEmulatorProcess store, i
             ["Cosmos:CreateIfNotExists"] = "true",
             ["Pipeline:WriteParallelism"] = parallelism.ToString(System.Globalization.CultureInfo.InvariantCulture),
             ["Pipeline:BulkMinimumDocuments"] = bulkMinimum.ToString(System.Globalization.CultureInfo.InvariantCulture),
+            // The write path only: no splitter invocation, so nothing connects to this (well-formed) address.
+            ["EventHubConnection"] = EventHubsEmulatorAccount.ConnectionString(9),
             ["Logging:LogLevel:Default"] = "Warning",
         });
         builder.AddSensorPipelineFunctions();

@@ -24,7 +24,7 @@ public static class CosmosClients
             options.LimitToEndpoint = true;
             if (options.HttpClientFactory is null)
             {
-                options.ServerCertificateCustomValidationCallback = static (_, _, errors) => AcceptsLoopbackCertificate(errors);
+                options.ServerCertificateCustomValidationCallback = static (_, _, errors) => IsEmulatorCertificate(errors);
             }
 
             key ??= credential is null ? CosmosEmulatorAccount.Key : null;
@@ -40,15 +40,17 @@ public static class CosmosClients
     }
 
     /// <summary>
-    /// The certificate check for a loopback emulator: its self-signed certificate is accepted when that is the only
-    /// fault (the host name must still match). For a client of the emulator that brings its own HTTP handler.
+    /// An HTTP handler for a program's own HTTPS calls to a loopback Cosmos DB emulator (its <c>/_emulator</c> admin
+    /// endpoints, raw REST requests), with the same concession as <see cref="Create"/>'s clients: the emulator's
+    /// self-signed certificate is accepted when it is the only fault, and only for a loopback request.
     /// </summary>
-    public static bool AcceptsLoopbackCertificate(SslPolicyErrors errors) => errors is SslPolicyErrors.None or SslPolicyErrors.RemoteCertificateChainErrors;
-
-    /// <summary>An HTTP handler for a loopback emulator's own endpoints (admin, raw REST), with the certificate check of
-    /// <see cref="AcceptsLoopbackCertificate"/>. Never for a remote endpoint.</summary>
-    public static SocketsHttpHandler LoopbackHandler() => new()
+    public static HttpClientHandler LoopbackEmulatorHandler() => new()
     {
-        SslOptions = { RemoteCertificateValidationCallback = static (_, _, _, errors) => AcceptsLoopbackCertificate(errors) },
+        ServerCertificateCustomValidationCallback = static (request, _, _, errors) =>
+            request.RequestUri is { IsLoopback: true } && IsEmulatorCertificate(errors),
     };
+
+    // Self-signed, so its chain does not build; the host name must still match.
+    private static bool IsEmulatorCertificate(SslPolicyErrors errors) =>
+        errors is SslPolicyErrors.None or SslPolicyErrors.RemoteCertificateChainErrors;
 }

@@ -44,7 +44,7 @@ public sealed partial class LocalPipeline
     }
 
     /// <summary>Asks the Cosmos DB emulator to answer with a fault (<c>POST /_emulator/faults</c>) for a while.</summary>
-    public async Task InjectStoreFaultAsync(InjectedStoreFault fault, CancellationToken cancellationToken)
+    public async Task InjectStoreFaultAsync(StoreFault fault, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(fault);
         using var request = new HttpRequestMessage(HttpMethod.Post, new Uri(CosmosEndpoint, "_emulator/faults")) { Content = JsonContent.Create(fault, options: Json) };
@@ -75,8 +75,7 @@ public sealed partial class LocalPipeline
     private string NextLogName(string name) =>
         string.Create(CultureInfo.InvariantCulture, $"{name}-restart-{Interlocked.Increment(ref _restarts)}.log");
 
-    // The emulator's certificate is its own self-signed one; the admin client talks to loopback only.
-    private static readonly HttpClient CosmosAdmin = new(CosmosClients.LoopbackHandler()) { Timeout = TimeSpan.FromSeconds(30) };
+    private static readonly HttpClient CosmosAdmin = new(CosmosClients.LoopbackEmulatorHandler()) { Timeout = TimeSpan.FromSeconds(30) };
 }
 
 /// <summary>A fault the Cosmos DB emulator answers with (its <c>/_emulator/faults</c> body).</summary>
@@ -88,5 +87,5 @@ public sealed partial class LocalPipeline
 /// <param name="SubStatus">The <c>x-ms-substatus</c>.</param>
 /// <param name="DocumentContains">Only document writes whose document contains this text fail, each on its own (400 and 413 allowed).</param>
 /// <param name="Container">Only requests to this container fail (400 and 413 allowed: e.g. 400/1001 on every write).</param>
-public sealed record InjectedStoreFault(int Status, double Seconds, bool WritesOnly = false, double Probability = 1, int? RetryAfterMs = null, int? SubStatus = null,
+public sealed record StoreFault(int Status, double Seconds, bool WritesOnly = false, double Probability = 1, int? RetryAfterMs = null, int? SubStatus = null,
     string? DocumentContains = null, string? Container = null);

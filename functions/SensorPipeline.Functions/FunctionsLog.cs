@@ -37,13 +37,13 @@ internal static partial class FunctionsLog
         Message = "{Function} partition {PartitionId}: {Poison} of {Events} events of the batch at sequence {FirstSequence} fail on their own while the rest succeeded: dead-lettered as failed-in-isolation, the rest committed")]
     public static partial void PoisonIsolated(ILogger logger, string function, string partitionId, long firstSequence, int poison, int events);
 
-    [LoggerMessage(EventId = 42, EventName = "SystemicFailure", Level = LogLevel.Error,
-        Message = "SYSTEMIC FAILURE {Function} partition {PartitionId}: the store refused a write of the {Events}-event batch at sequence {FirstSequence} and a known-good write to the same container too: nothing is dead-lettered, the batch is kept and retried with back-off until the cause is fixed")]
-    public static partial void SystemicFailure(ILogger logger, string function, string partitionId, long firstSequence, int events, Exception exception);
-
     [LoggerMessage(EventId = 43, EventName = "AttemptLedgerUnavailable", Level = LogLevel.Warning,
         Message = "{Function} partition {PartitionId}: the attempt ledger (batch at sequence {FirstSequence}, {Failures} failures) could not be read or written; counting in memory")]
     public static partial void AttemptLedgerUnavailable(ILogger logger, string function, string partitionId, long firstSequence, int failures, Exception exception);
+
+    [LoggerMessage(EventId = 47, EventName = "AttemptLedgerRefused", Level = LogLevel.Error,
+        Message = "{Function} partition {PartitionId}: the store refused the attempt ledger's document (batch at sequence {FirstSequence}, {Failures} failures) while deadletters took a known-good write: {Detail}. The count is kept in memory only: a restart forgets it")]
+    public static partial void AttemptLedgerRefused(ILogger logger, string function, string partitionId, long firstSequence, int failures, string detail);
 
     [LoggerMessage(EventId = 45, EventName = "DocumentRefused", Level = LogLevel.Warning,
         Message = "Cosmos DB refused a {Operation} to {Container} twice ({Status}: {Detail}) while the container took a known-good write: this document's refusal, dead-lettered")]
@@ -52,6 +52,10 @@ internal static partial class FunctionsLog
     [LoggerMessage(EventId = 46, EventName = "CanaryNotDeleted", Level = LogLevel.Warning,
         Message = "The store canary in {Container} was written but not deleted (it stays, harmless, until the next refusal's canary)")]
     public static partial void CanaryNotDeleted(ILogger logger, string container, Exception exception);
+
+    [LoggerMessage(EventId = 47, EventName = "HubPartitionsRead", Level = LogLevel.Information,
+        Message = "Hub {Hub}: {Partitions} partitions; each device's readings go to one of them by its id, with this count until the handler restarts")]
+    public static partial void HubPartitionsRead(ILogger logger, string hub, int partitions);
 
     [LoggerMessage(EventId = 44, EventName = "DeadLetterReduced", Level = LogLevel.Warning,
         Message = "Dead letter {Id} refused as is ({Status}); stored reduced (reason, hashes, position, the first {KeptBytes} of {Bytes} bytes)")]

@@ -192,7 +192,8 @@ resource functionApp 'Microsoft.Web/sites@2024-04-01' = {
           name: 'AzureWebJobsStorage__clientId'
           value: identityClientId
         }
-        // "connection": "EventHubConnection" in every function.json resolves to these.
+        // "connection": "EventHubConnection" in every function.json resolves to these, and the splitter's Event Hubs
+        // client reads them too (the namespace and the identity's client id).
         {
           name: 'EventHubConnection__fullyQualifiedNamespace'
           value: eventHubsFullyQualifiedNamespace
@@ -287,9 +288,28 @@ resource functionApp 'Microsoft.Web/sites@2024-04-01' = {
           name: 'Pipeline__TransientRetryMaxDelay'
           value: '00:00:05'
         }
+        // The splitter's sends to the processor hubs: partitions at once per hub, and the client's retries before the
+        // invocation fails and host.json's retry policy re-runs the batch.
+        {
+          name: 'Forwarding__MaxConcurrentSends'
+          value: '8'
+        }
+        {
+          name: 'Forwarding__MaxRetries'
+          value: '3'
+        }
+        {
+          name: 'Forwarding__TryTimeout'
+          value: '00:00:30'
+        }
         // A batch failing 3 times for a reason no retry fixes is bisected: poison dead-lettered, systemic kept and alerted.
         {
           name: 'Pipeline__IsolateAfterAttempts'
+          value: '3'
+        }
+        // Three batches in a row failing whole (every event alone) is the handler's or its environment's fault: systemic, kept.
+        {
+          name: 'Pipeline__SystemicAfterWhollyFailedBatches'
           value: '3'
         }
         // A reading dated more than this after its enqueue (a fast device clock) is stored but never becomes the device's state.

@@ -122,8 +122,9 @@ resource appSeismicReceiver 'Microsoft.Authorization/roleAssignments@2022-04-01'
   }
 }
 
-// The splitter's output bindings write the weather and seismic hubs, and nothing else: the app never sends to
-// the ingestion hub.
+// The splitter's Event Hubs client writes the weather and seismic hubs (each device's readings to its partition),
+// and nothing else: the app never sends to the ingestion hub. Its read of each hub's partition ids goes over the AMQP
+// management link, covered by this role or by the Data Receiver role the processors already hold on the same hubs.
 resource appWeatherSender 'Microsoft.Authorization/roleAssignments@2022-04-01' = {
   name: guid(weatherHub.id, appPrincipalId, eventHubsDataSender)
   scope: weatherHub

@@ -7,6 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { repoRoot, snapshot } from './lib/bicep-cli.mjs';
+import { builtInRoles } from './lib/roles.mjs';
 
 const deployer = '11111111-1111-1111-1111-111111111111';
 const base = { environmentName: 'test', location: 'westeurope', principalId: deployer };
@@ -88,17 +89,6 @@ describe('containers', () => {
 
 // ---- Roles: exactly these grants, on exactly these scopes -----------------------------------------------------
 
-const roleNames = {
-  'a638d3c7-ab3a-418d-83e6-5f17a39d4fde': 'Azure Event Hubs Data Receiver',
-  '2b629674-e913-4c01-ae53-ef4638d8f975': 'Azure Event Hubs Data Sender',
-  'b7e6dc6d-f1e8-4753-8033-0f276bb0955b': 'Storage Blob Data Owner',
-  '974c5e8b-45b9-4653-ba55-5f855dd0fb88': 'Storage Queue Data Contributor',
-  '0a9a7e1f-b9d0-4cc4-a60d-0319b160aaa3': 'Storage Table Data Contributor',
-  '3913510d-42f4-4e42-8a64-420c390055eb': 'Monitoring Metrics Publisher',
-  '00000000-0000-0000-0000-000000000001': 'Cosmos DB Built-in Data Reader',
-  '00000000-0000-0000-0000-000000000002': 'Cosmos DB Built-in Data Contributor',
-};
-
 /** A readable name for a scope's resource id. */
 function scopeName(id) {
   const rules = [
@@ -132,7 +122,7 @@ function grants(result) {
   }
   return list.map((g) => {
     const who = g.principal === deployer ? 'deployer' : /userAssignedIdentities\/id-pipeline-/.test(g.principal) ? 'app' : g.principal;
-    return `${who}: ${roleNames[g.role] ?? g.role} on ${scopeName(g.scope)}`;
+    return `${who}: ${builtInRoles[g.role] ?? g.role} on ${scopeName(g.scope)}`;
   }).sort();
 }
 

@@ -89,6 +89,22 @@ public partial class EnvelopeProcessorTests
     }
 
     [Fact]
+    public void ReadingBytes_ReadingBehindAnInvalidOneInTheSecondEnvelope_TheReadingsOwnBytes()
+    {
+        using var processor = Weather();
+        var (first, good) = (Builders.Weather("first", 1), Builders.Weather("good", 2));
+        var result = processor.Process([
+            Envelope(SensorKind.Weather, (first, Now)),
+            Envelope(SensorKind.Weather, (Builders.Weather("bad", 0), Now), (good, Now)),
+        ], Now);
+
+        // What a store-rejection letter holds, so redrive can send the reading again: its bytes as the producer wrote them.
+        Assert.Equal(first.ToByteArray(), result.ReadingBytes(result.Pending[0]).ToArray());
+        Assert.Equal(good.ToByteArray(), result.ReadingBytes(result.Pending[1]).ToArray());
+        Assert.Equal(good.ToByteArray(), result.ReadingBytes(result.Latest.Single(l => l.DeviceId == good.DeviceId)).ToArray());
+    }
+
+    [Fact]
     public void Process_InvalidReadingInsideEnvelope_DeadLettersOnlyIt()
     {
         using var processor = Weather();

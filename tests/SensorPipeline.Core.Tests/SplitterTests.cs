@@ -57,6 +57,41 @@ public class SplitterTests
         Assert.Single(result.Seismic);
     }
 
+    [Fact]
+    public void Split_FourPartitions_GroupsEachDevicesReadingsOnItsPartition()
+    {
+        using var splitter = new SplitterScope();
+        var devices = Enumerable.Range(0, 12).Select(i => $"w{i}").ToList();
+        var events = new[]
+        {
+            Event(Builders.Batch([.. devices.Select(d => Builders.Weather(d, 1))]), 10),
+            Event(Builders.Batch([.. devices.Select(d => Builders.Weather(d, 2)), Builders.Seismic("s1", 1)]), 11),
+        };
+
+        var result = splitter.Value.Split(events, Now, weatherPartitions: 4, seismicPartitions: 3);
+
+        Assert.Equal(24, result.WeatherPartitions.Sum(g => g.Readings));
+        Assert.True(result.WeatherPartitions.Count > 1);
+        Assert.Equal(result.WeatherPartitions.Count, result.WeatherPartitions.Select(g => g.Partition).Distinct().Count());
+        foreach (var group in result.WeatherPartitions)
+        {
+            var readings = group.Envelopes.Select(Parse).SelectMany(e => e.Readings).ToList();
+            Assert.Equal(group.Readings, readings.Count);
+            Assert.All(readings, r => Assert.Equal(group.Partition, DevicePartitioner.PartitionOf(System.Text.Encoding.UTF8.GetBytes(r.Reading.DeviceId), 4)));
+            // Each device's readings in the order they came.
+            Assert.All(readings.GroupBy(r => r.Reading.DeviceId), g => Assert.Equal([1UL, 2UL], g.Select(r => r.Reading.Sequence)));
+        }
+
+        var seismic = Assert.Single(result.SeismicPartitions);
+        Assert.Equal(DevicePartitioner.PartitionOf("s1"u8, 3), seismic.Partition);
+        Assert.Equal(result.WeatherPartitions.Sum(g => g.Envelopes.Count), result.Weather.Count);
+
+        // The next split starts empty: no partition keeps the previous invocation's readings.
+        var next = splitter.Value.Split([Event(Builders.Batch(Builders.Weather("w0", 3)), 12)], Now, 4, 3);
+        Assert.Equal(1, Assert.Single(next.WeatherPartitions).Readings);
+        Assert.Empty(next.SeismicPartitions);
+    }
+
     public static TheoryData<string, DeadLetterReason> BadEvents => new()
     {
         { "empty", DeadLetterReason.EmptyBody },

@@ -152,7 +152,7 @@ public sealed class BatchEndToEndTests(EmulatorFixture fixture) : IClassFixture<
         // Against 40 RU/s, a first wave of 40 writes (about 5 RU each) takes the budget about four seconds into debt,
         // so the second wave's bulk requests are answered 429 with the time to wait, and the SDK sends them again.
         var sent = new BatchCounter();
-        using (var admin = new HttpClient(CosmosClients.LoopbackHandler()) { BaseAddress = fixture.Emulator.Endpoint })
+        using (var admin = new HttpClient(CosmosClients.LoopbackEmulatorHandler()) { BaseAddress = fixture.Emulator.Endpoint })
         {
             using var budget = new HttpRequestMessage(HttpMethod.Put, "_emulator/throughput")
             {
@@ -166,7 +166,7 @@ public sealed class BatchEndToEndTests(EmulatorFixture fixture) : IClassFixture<
         using var client = CosmosClients.Create(fixture.Emulator.Endpoint, new CosmosClientOptions
         {
             AllowBulkExecution = true,
-            HttpClientFactory = () => new HttpClient(new CountingHandler(sent, CosmosClients.LoopbackHandler())),
+            HttpClientFactory = () => new HttpClient(new CountingHandler(sent, CosmosClients.LoopbackEmulatorHandler())),
         });
         var container = client.GetContainer(fixture.Database.Id, _container.Id);
 

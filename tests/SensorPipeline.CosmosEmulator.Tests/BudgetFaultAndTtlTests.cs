@@ -126,7 +126,7 @@ public sealed class BudgetFaultAndTtlTests(EmulatorFixture fixture) : IClassFixt
 
     private HttpClient AdminClient(bool withHeader = true)
     {
-        var client = new HttpClient(CosmosClients.LoopbackHandler())
+        var client = new HttpClient(CosmosClients.LoopbackEmulatorHandler())
         {
             BaseAddress = fixture.Emulator.Endpoint,
         };

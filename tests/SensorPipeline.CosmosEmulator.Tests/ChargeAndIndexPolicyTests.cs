@@ -103,7 +103,7 @@ public sealed class ChargeAndIndexPolicyTests(EmulatorFixture fixture) : IClassF
 
     private async Task<JsonElement> LedgerAsync(string containerId)
     {
-        using var admin = new HttpClient(CosmosClients.LoopbackHandler())
+        using var admin = new HttpClient(CosmosClients.LoopbackEmulatorHandler())
         {
             BaseAddress = fixture.Emulator.Endpoint,
         };

@@ -56,6 +56,7 @@ public sealed class PackageTests : IDisposable
             ["FUNCTIONS_APP_ROOT_PATH"] = _out,
             ["Cosmos__AccountEndpoint"] = "https://127.0.0.1:9/", // nothing is written in this test
             ["Cosmos__AuthKey"] = CosmosEmulatorAccount.Key,
+            ["EventHubConnection"] = EventHubsEmulatorAccount.ConnectionString(9), // nothing is sent either
         };
         await using var handler = ChildProcess.Start(new ChildProcessOptions
         {

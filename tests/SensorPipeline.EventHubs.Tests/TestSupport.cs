@@ -12,16 +12,15 @@ internal sealed class ShiftedTimeProvider : TimeProvider
 
 internal static class TestData
 {
-    /// <summary>Sets a segment's durable mark — header bytes 24..31, the length known durable and acknowledged and its
-    /// complement — as a crash leaves it when the writes past <paramref name="length"/> were never acknowledged (the
-    /// tests' way to make a torn tail of records a clean shutdown had already covered).</summary>
+    /// <summary>Sets a segment's durable mark — the length known durable and acknowledged and its complement, in the
+    /// header the emulators' logs share — as a crash leaves it when the writes past <paramref name="length"/> were never
+    /// acknowledged (the tests' way to make a torn tail of records a clean shutdown had already covered).</summary>
     public static void SetDurableMark(string segment, long length)
     {
-        Span<byte> mark = stackalloc byte[8];
-        System.Buffers.Binary.BinaryPrimitives.WriteUInt32LittleEndian(mark, (uint)length);
-        System.Buffers.Binary.BinaryPrimitives.WriteUInt32LittleEndian(mark[4..], ~(uint)length);
+        Span<byte> mark = stackalloc byte[Emulators.Common.DurableLogFormat.DurableMarkSize];
+        Emulators.Common.DurableLogFormat.WriteDurableMark(mark, length);
         using var file = File.OpenHandle(segment, FileMode.Open, FileAccess.Write);
-        RandomAccess.Write(file, mark, 24);
+        RandomAccess.Write(file, mark, Emulators.Common.DurableLogFormat.DurableMarkOffset);
     }
 
     /// <summary>Where the records of a segment start, from its index file.</summary>

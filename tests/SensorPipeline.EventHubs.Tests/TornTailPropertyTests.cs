@@ -40,10 +40,11 @@ public sealed class TornTailPropertyTests
         var index = await File.ReadAllBytesAsync(Path.ChangeExtension(segment, ".idx"));
         var length = new FileInfo(segment).Length;
         var ends = Enumerable.Range(1, sizes.Length).Select(i => i < sizes.Length ? BinaryPrimitives.ReadInt32LittleEndian(index.AsSpan(i * 4)) : length).ToArray();
-        var cut = 32 + (cutSeed % (length - 32 + 1));
+        const int header = SensorPipeline.EventHubs.Storage.RecordFormat.SegmentHeaderSize;
+        var cut = header + (cutSeed % (length - header + 1));
 
         // The crash came after the records that end before the cut were acknowledged, and before the others were.
-        TestData.SetDurableMark(segment, ends.Where(end => end <= cut).DefaultIfEmpty(32).Max());
+        TestData.SetDurableMark(segment, ends.Where(end => end <= cut).DefaultIfEmpty(header).Max());
         await using (var stream = new FileStream(segment, FileMode.Open))
         {
             stream.SetLength(cut);

@@ -24,7 +24,7 @@ public sealed class BulkFixture() : SingleHandlerFixture("bulk")
     /// <summary>Asks the emulator for a fault (<c>POST /_emulator/faults</c>); disposing the result clears it.</summary>
     internal async Task<IAsyncDisposable> FaultAsync(object fault)
     {
-        var admin = new HttpClient(CosmosClients.LoopbackHandler())
+        var admin = new HttpClient(CosmosClients.LoopbackEmulatorHandler())
         {
             BaseAddress = StandIn.Endpoint,
         };
@@ -60,7 +60,7 @@ public sealed class BulkWriteTests(BulkFixture fixture)
         var fine = Enumerable.Range(0, 6).Select(_ => Builders.Device("bulk-fine")).ToArray();
         var readings = fine.SelectMany(device => Enumerable.Range(1, 5).Select(s => Builders.Weather(device, (ulong)s)))
             .Append(Builders.Weather(poison, 1)).ToArray();
-        var envelope = await PipelineDriver.WeatherEnvelopeAsync(fixture.Handler, PipelineDriver.Ingestion(Builders.Batch(readings)));
+        var envelope = PipelineDriver.WeatherEnvelope(PipelineDriver.Ingestion(Builders.Batch(readings)));
 
         InvocationAnswer answer;
         // The reading document alone (its id opens it): the device document and the dead letter, which name the device too, get through.
@@ -91,7 +91,7 @@ public sealed class BulkWriteTests(BulkFixture fixture)
     {
         var devices = Enumerable.Range(0, 10).Select(_ => Builders.Device("storm")).ToArray();
         var readings = devices.SelectMany(device => Enumerable.Range(1, 8).Select(s => Builders.Weather(device, (ulong)s))).ToArray();
-        var envelope = await PipelineDriver.WeatherEnvelopeAsync(fixture.Handler, PipelineDriver.Ingestion(Builders.Batch(readings)));
+        var envelope = PipelineDriver.WeatherEnvelope(PipelineDriver.Ingestion(Builders.Batch(readings)));
         var throttledBefore = Throttled();
 
         InvocationAnswer answer;

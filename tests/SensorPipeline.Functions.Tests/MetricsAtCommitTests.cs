@@ -76,7 +76,7 @@ public sealed class MetricsAtCommitTests(MetricsFixture fixture)
     {
         var fine = Builders.Device("ws");
         var failing = Builders.Device("flaky");
-        var envelope = await PipelineDriver.WeatherEnvelopeAsync(fixture.Handler,
+        var envelope = PipelineDriver.WeatherEnvelope(
             PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(fine, 1), Builders.Weather(fine, 2), Builders.Weather(fine, 3), Builders.Weather(failing, 1))));
 
         // First attempt: the store answers 503 for one device's documents (past the handler's own retries), after the
@@ -94,7 +94,7 @@ public sealed class MetricsAtCommitTests(MetricsFixture fixture)
 
         // A marker batch of one reading: once its count has arrived, every earlier aggregate has been flushed too.
         var marker = Builders.Device("marker");
-        var markerEnvelope = await PipelineDriver.WeatherEnvelopeAsync(fixture.Handler, PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(marker, 1))));
+        var markerEnvelope = PipelineDriver.WeatherEnvelope(PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(marker, 1))));
         Assert.Equal(HttpStatusCode.OK, (await PipelineDriver.ProcessAsync(fixture.Handler, "WeatherProcessor", [markerEnvelope])).Status);
 
         var counted = await WaitForEndToEndCountAsync(atLeast: 5);

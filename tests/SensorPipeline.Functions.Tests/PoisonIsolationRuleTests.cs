@@ -1,13 +1,8 @@
-using Microsoft.Extensions.Logging.Abstractions;
-using SensorPipeline.Clients;
 using SensorPipeline.Core.Readings;
 using SensorPipeline.Core.Splitting;
 using SensorPipeline.Functions.Invocation;
-using SensorPipeline.Functions.Options;
 using SensorPipeline.Functions.Storage;
-using SensorPipeline.Functions.Telemetry;
 using SensorPipeline.Functions.Tests.Infrastructure;
-using MsOptions = Microsoft.Extensions.Options.Options;
 
 namespace SensorPipeline.Functions.Tests;
 
@@ -31,12 +26,12 @@ public sealed class PoisonIsolationRuleTests(FaultFixture fixture)
         // restart), so only the ledger in the store carries the count.
         for (var attempt = 0; attempt < 2; attempt++)
         {
-            using var restarted = IsolationParts.Create(fixture);
+            using var restarted = Parts();
             await Assert.ThrowsAsync<InvalidOperationException>(() => restarted.Isolation.RunAsync(function, "unit-stage", request, FailingOn(poison), CancellationToken.None));
         }
 
         // The third failure bisects a batch of one: its one event failed on its own, so it is poison — never "systemic".
-        using var parts = IsolationParts.Create(fixture);
+        using var parts = Parts();
         var letters = await parts.Isolation.RunAsync(function, "unit-stage", request, FailingOn(poison), CancellationToken.None);
 
         var letter = Assert.Single(letters);
@@ -48,7 +43,7 @@ public sealed class PoisonIsolationRuleTests(FaultFixture fixture)
     [Fact]
     public async Task RunAsync_HostRetryCountFromTransientFailures_FirstOtherFailureRetriedNotBisected()
     {
-        using var parts = IsolationParts.Create(fixture);
+        using var parts = Parts();
         var function = "IsolationAfterOutage-" + Guid.NewGuid().ToString("N")[..6];
         // The host retried this batch 10 times during a store outage (transient failures, never counted in the ledger).
         using var request = Request(partition: "32", retryCount: 10, events: 3);
@@ -62,11 +57,65 @@ public sealed class PoisonIsolationRuleTests(FaultFixture fixture)
         Assert.Equal(1, ledger.GetProperty("failures").GetInt32());
     }
 
+    [Fact]
+    public async Task RunAsync_ThirdBatchInARowWhoseEveryEventFailsAlone_SystemicNothingDeadLetteredUntilABatchCommits()
+    {
+        using var parts = Parts();
+        var function = "EveryEventFails-" + Guid.NewGuid().ToString("N")[..6];
+        var broken = true;
+        Task Process(IReadOnlyList<InputEvent> events, DateTimeOffset first, CancellationToken token) =>
+            broken ? throw new InvalidOperationException("an environment fault: every event fails") : Task.CompletedTask;
+
+        // Two batches in a row (on two partitions) whose every event fails alone: each could be all poison, so dead-lettered.
+        foreach (var partition in new[] { "40", "41" })
+        {
+            using var request = Request(partition, retryCount: 0, events: 2);
+            Assert.Equal(2, (await FailUntilIsolatedAsync(parts.Isolation, function, request, Process)).Count);
+        }
+
+        // The third in a row is not the events' fault: systemic — nothing dead-lettered, the batch kept, the alarm raised.
+        using var third = Request("42", retryCount: 0, events: 2);
+        for (var attempt = 0; attempt < 2; attempt++)
+        {
+            await Assert.ThrowsAsync<InvalidOperationException>(() => parts.Isolation.RunAsync(function, "unit-stage", third, Process, CancellationToken.None));
+        }
+
+        var systemic = await Assert.ThrowsAnyAsync<Exception>(() => parts.Isolation.RunAsync(function, "unit-stage", third, Process, CancellationToken.None));
+        Assert.True(Endpoints.InvocationFailures.Classify(systemic, hostCancelled: false).Systemic, systemic.ToString());
+        foreach (var e in third.Events)
+        {
+            var id = $"unit-stage:42:{e.Position.SequenceNumber}";
+            Assert.Null(await fixture.Store.ReadAsync("deadletters", id, id));
+        }
+
+        // Fixed: the host's next retry commits the batch, and a later batch whose every event fails is one batch's poison again.
+        broken = false;
+        Assert.Empty(await parts.Isolation.RunAsync(function, "unit-stage", third, Process, CancellationToken.None));
+        broken = true;
+        using var later = Request("43", retryCount: 0, events: 2);
+        Assert.Equal(2, (await FailUntilIsolatedAsync(parts.Isolation, function, later, Process)).Count);
+    }
+
+    /// <summary>Runs a batch as the host retries it until the isolation dead-letters its poison (the third attempt).</summary>
+    private static async Task<IReadOnlyList<Core.DeadLetters.DeadLetter>> FailUntilIsolatedAsync(PoisonIsolation isolation, string function, InvocationRequest request,
+        Func<IReadOnlyList<InputEvent>, DateTimeOffset, CancellationToken, Task> process)
+    {
+        for (var attempt = 0; attempt < 2; attempt++)
+        {
+            await Assert.ThrowsAsync<InvalidOperationException>(() => isolation.RunAsync(function, "unit-stage", request, process, CancellationToken.None));
+        }
+
+        return await isolation.RunAsync(function, "unit-stage", request, process, CancellationToken.None);
+    }
+
     /// <summary>Work that fails, as a bug on one event's content would, whenever the subset holds <paramref name="poison"/>.</summary>
     private static Func<IReadOnlyList<InputEvent>, DateTimeOffset, CancellationToken, Task> FailingOn(long poison) =>
         (events, _, _) => events.Any(e => e.Position.SequenceNumber == poison)
             ? throw new InvalidOperationException($"cannot process the event at {poison}")
             : Task.CompletedTask;
+
+    /// <summary>The isolation with its real ledger and dead-letter store, wired as the handler wires them.</summary>
+    private StoreParts Parts() => new(fixture.StandIn.Endpoint, fixture.Database);
 
     private static InvocationRequest Request(string partition, int retryCount, int events)
     {
@@ -76,58 +125,5 @@ public sealed class PoisonIsolationRuleTests(FaultFixture fixture)
             .Select(i => new InputEvent(new byte[] { 1, 2, (byte)i }, new SourcePosition(partition, first + i, now)))
             .ToArray();
         return new InvocationRequest(null, inputs, partition, retryCount);
-    }
-
-    /// <summary>The isolation with its real ledger and dead-letter store, wired as the handler wires them.</summary>
-    private sealed class IsolationParts : IDisposable
-    {
-        private readonly Microsoft.Azure.Cosmos.CosmosClient _point;
-        private readonly Microsoft.Azure.Cosmos.CosmosClient _bulk;
-
-        private IsolationParts(Microsoft.Azure.Cosmos.CosmosClient point, Microsoft.Azure.Cosmos.CosmosClient bulk, PoisonIsolation isolation)
-        {
-            _point = point;
-            _bulk = bulk;
-            Isolation = isolation;
-        }
-
-        public PoisonIsolation Isolation { get; }
-
-        public static IsolationParts Create(FaultFixture fixture)
-        {
-            var point = CosmosClients.Create(fixture.StandIn.Endpoint);
-            var bulk = CosmosClients.Create(fixture.StandIn.Endpoint);
-            var cosmos = MsOptions.Create(new CosmosOptions { AccountEndpoint = fixture.StandIn.Endpoint, DatabaseName = fixture.Database });
-            var pipeline = MsOptions.Create(new PipelineOptions());
-            var clock = TimeProvider.System;
-            var metrics = new PipelineMetrics(null, clock);
-            var containers = new StoreContainers(point, bulk, cosmos, pipeline);
-            var retry = new StoreRetry(pipeline, cosmos, clock, metrics, NullLogger<StoreRetry>.Instance);
-            var canary = new StoreCanary(point, cosmos, retry, new StoppingOnly(), NullLogger<StoreCanary>.Instance);
-            var writer = new DocumentWriter(retry, canary);
-            var ledger = new AttemptLedger(containers, retry, writer, NullLogger<AttemptLedger>.Instance);
-            var deadLetters = new DeadLetterStore(containers, writer, pipeline, NullLogger<DeadLetterStore>.Instance);
-            return new IsolationParts(point, bulk, new PoisonIsolation(ledger, deadLetters, pipeline, clock, metrics, NullLogger<PoisonIsolation>.Instance));
-        }
-
-        public void Dispose()
-        {
-            _point.Dispose();
-            _bulk.Dispose();
-        }
-    }
-
-    /// <summary>An application lifetime that never stops (the canary's probes run under its stopping token).</summary>
-    private sealed class StoppingOnly : Microsoft.Extensions.Hosting.IHostApplicationLifetime
-    {
-        public CancellationToken ApplicationStarted => CancellationToken.None;
-
-        public CancellationToken ApplicationStopping => CancellationToken.None;
-
-        public CancellationToken ApplicationStopped => CancellationToken.None;
-
-        public void StopApplication()
-        {
-        }
     }
 }

@@ -20,9 +20,9 @@ public sealed class PoisonIsolationTests(FaultFixture fixture)
         var (good1, bad, good2) = (Builders.Device("iso-a"), Builders.Device("iso-poison"), Builders.Device("iso-b"));
         var envelopes = new[]
         {
-            await PipelineDriver.WeatherEnvelopeAsync(fixture.Handler, PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(good1, 1)))),
-            await PipelineDriver.WeatherEnvelopeAsync(fixture.Handler, PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(bad, 1)))),
-            await PipelineDriver.WeatherEnvelopeAsync(fixture.Handler, PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(good2, 1)))),
+            PipelineDriver.WeatherEnvelope(PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(good1, 1)))),
+            PipelineDriver.WeatherEnvelope(PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(bad, 1)))),
+            PipelineDriver.WeatherEnvelope(PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(good2, 1)))),
         };
         // Refused on every attempt with a status that could mean the store (403), but only this device's documents: the
         // container takes a known-good write meanwhile, so the refusal is the document's.
@@ -59,7 +59,7 @@ public sealed class PoisonIsolationTests(FaultFixture fixture)
         var envelopes = new List<HubEvent>();
         foreach (var device in devices)
         {
-            envelopes.Add(await PipelineDriver.WeatherEnvelopeAsync(fixture.Handler, PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(device, 1)))));
+            envelopes.Add(PipelineDriver.WeatherEnvelope(PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(device, 1)))));
         }
 
         // A role assignment still propagating: 403 for every document write.
@@ -95,13 +95,51 @@ public sealed class PoisonIsolationTests(FaultFixture fixture)
     }
 
     [Fact]
+    public async Task WeatherProcessor_StoreRefusesEverything_TheSystemicFailureLoggedOnce()
+    {
+        var envelope = await PipelineDriver.WeatherEnvelopeAsync(fixture.Handler, PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(Builders.Device("sys-log"), 1))));
+        var before = fixture.Handler.Output.Length;
+        fixture.Proxy.AnswerWritesContaining("", HttpStatusCode.Forbidden, 5301);
+        try
+        {
+            var answer = await PipelineDriver.ProcessAsync(fixture.Handler, "WeatherProcessor", [envelope], partitionId: "25", retryCount: 0);
+            Assert.Equal(HttpStatusCode.InternalServerError, answer.Status);
+        }
+        finally
+        {
+            fixture.Proxy.StopAnswering("");
+        }
+
+        // The log is written in order: once a later invocation's failure is printed, everything this one logged is too.
+        var marker = await LoggedMarkerAsync();
+        var logged = fixture.Handler.Output[before..];
+        logged = logged[..logged.LastIndexOf("fail: ", logged.IndexOf(marker, StringComparison.Ordinal), StringComparison.Ordinal)];
+        Assert.Equal(1, System.Text.RegularExpressions.Regex.Count(logged, "^fail: ", System.Text.RegularExpressions.RegexOptions.Multiline));
+        Assert.Contains("partition 25", logged, StringComparison.Ordinal);
+        Assert.Contains(envelope.SequenceNumber.ToString(System.Globalization.CultureInfo.InvariantCulture), logged, StringComparison.Ordinal);
+    }
+
+    /// <summary>Invokes the handler with a request it refuses (one sequence number short) and waits for its error in the log.</summary>
+    private async Task<string> LoggedMarkerAsync()
+    {
+        var count = Random.Shared.Next(1000, 9000);
+        var events = Enumerable.Range(0, count).Select(i => new HubEvent([1], i, DateTimeOffset.UtcNow)).ToList();
+        var body = System.Text.Json.Nodes.JsonNode.Parse(HostRequest.Build("WeatherProcessor", "weather", "weather-processor", "26", events))!;
+        body["Metadata"]!["SequenceNumberArray"] = "[" + string.Join(",", Enumerable.Range(0, count - 1)) + "]";
+        var answer = await PipelineDriver.InvokeAsync(fixture.Handler, "WeatherProcessor", System.Text.Encoding.UTF8.GetBytes(body.ToJsonString()));
+        Assert.Equal(HttpStatusCode.BadRequest, answer.Status);
+        var pattern = $"SequenceNumberArray\\D{{0,8}}{count - 1}\\b";
+        return (await fixture.Handler.WaitForLineAsync(pattern, TimeSpan.FromSeconds(30))).Value;
+    }
+
+    [Fact]
     public async Task WeatherProcessor_DeviceLogicalPartitionFull_ItsDocumentsRejectedByStoreAndTheRestWritten()
     {
         var (full, fine) = (Builders.Device("pk-full"), Builders.Device("pk-fine"));
         fixture.Proxy.AnswerWritesContaining(full, HttpStatusCode.Forbidden, 1014);
         try
         {
-            var envelope = await PipelineDriver.WeatherEnvelopeAsync(fixture.Handler,
+            var envelope = PipelineDriver.WeatherEnvelope(
                 PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(full, 1), Builders.Weather(fine, 1))));
 
             var answer = await PipelineDriver.ProcessAsync(fixture.Handler, "WeatherProcessor", [envelope], partitionId: "23");
@@ -127,7 +165,7 @@ public sealed class PoisonIsolationTests(FaultFixture fixture)
         fixture.Proxy.AnswerWritesContaining("", HttpStatusCode.NotFound, 1003);
         try
         {
-            var envelope = await PipelineDriver.WeatherEnvelopeAsync(fixture.Handler, PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(device, 1))));
+            var envelope = PipelineDriver.WeatherEnvelope(PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(device, 1))));
 
             var answer = await PipelineDriver.ProcessAsync(fixture.Handler, "WeatherProcessor", [envelope], partitionId: "24");
 

@@ -16,6 +16,7 @@ public sealed class BatchSizeOverrideTests : IAsyncLifetime
 {
     private readonly string _appRoot = Directory.CreateTempSubdirectory("sensorpipeline-override-").FullName;
     private CosmosEmulatorProcess? _standIn;
+    private HubsEmulator? _hubs;
     private CustomHandlerProcess? _handler;
 
     public async Task InitializeAsync()
@@ -23,7 +24,9 @@ public sealed class BatchSizeOverrideTests : IAsyncLifetime
         // host.json as shipped (2); the app setting the host honours over it raises the batch to 16.
         File.WriteAllText(Path.Combine(_appRoot, "host.json"), """{"version":"2.0","extensions":{"eventHubs":{"maxEventBatchSize":2}}}""");
         _standIn = await CosmosEmulatorProcess.StartAsync();
+        _hubs = await HubsEmulator.StartAsync();
         var settings = CustomHandlerProcess.Settings(_standIn, "override-" + Guid.NewGuid().ToString("N")[..8]);
+        settings["EventHubConnection"] = _hubs.ConnectionString;
         settings["FUNCTIONS_APP_ROOT_PATH"] = _appRoot;
         settings["AzureFunctionsJobHost__extensions__eventHubs__maxEventBatchSize"] = "16";
         _handler = await CustomHandlerProcess.StartAsync(settings);
@@ -49,12 +52,16 @@ public sealed class BatchSizeOverrideTests : IAsyncLifetime
         Assert.Equal(HttpStatusCode.OK, answer);
     }
 
-    public Task DisposeAsync()
+    public async Task DisposeAsync()
     {
         _handler?.Dispose();
         _standIn?.Dispose();
+        if (_hubs is not null)
+        {
+            await _hubs.DisposeAsync();
+        }
+
         Directory.Delete(_appRoot, recursive: true);
-        return Task.CompletedTask;
     }
 
     /// <summary>The answer's status, or null when the handler cut the request off before answering.</summary>

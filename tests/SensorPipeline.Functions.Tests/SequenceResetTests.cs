@@ -20,8 +20,8 @@ public sealed class SequenceResetTests(PipelineFixture fixture)
         afterReboot.Weather.TemperatureC = -7.5;
 
         var first = await PipelineDriver.ProcessAsync(fixture.Handler, "WeatherProcessor",
-            [await PipelineDriver.WeatherEnvelopeAsync(fixture.Handler, PipelineDriver.Ingestion(Builders.Batch(beforeReboot)))]);
-        var afterResetEnvelope = await PipelineDriver.WeatherEnvelopeAsync(fixture.Handler, PipelineDriver.Ingestion(Builders.Batch(afterReboot)));
+            [PipelineDriver.WeatherEnvelope(PipelineDriver.Ingestion(Builders.Batch(beforeReboot)))]);
+        var afterResetEnvelope = PipelineDriver.WeatherEnvelope(PipelineDriver.Ingestion(Builders.Batch(afterReboot)));
         var second = await PipelineDriver.ProcessAsync(fixture.Handler, "WeatherProcessor", [afterResetEnvelope]);
         var replayed = await PipelineDriver.ProcessAsync(fixture.Handler, "WeatherProcessor", [afterResetEnvelope], retryCount: 1);
 

@@ -22,8 +22,19 @@ public sealed partial class SettingsAgreementTests
         ["Telemetry__AuthenticationString"] = TelemetryOptions.AuthenticationStringSetting,
     };
 
+    // Options bound from the settings the Functions host reads for the triggers: listed in the hubs section instead.
+    private static readonly Dictionary<string, string> HubSettings = new(StringComparer.Ordinal)
+    {
+        ["Forwarding__ConnectionString"] = ForwardingOptions.ConnectionKey,
+        ["Forwarding__FullyQualifiedNamespace"] = "EventHubConnection__fullyQualifiedNamespace",
+        ["Forwarding__ClientId"] = "EventHubConnection__clientId",
+        ["Forwarding__WeatherHubName"] = ForwardingOptions.WeatherHubKey,
+        ["Forwarding__SeismicHubName"] = ForwardingOptions.SeismicHubKey,
+    };
+
     public static TheoryData<Type, string> OptionTypes => new()
     {
+        { typeof(ForwardingOptions), ForwardingOptions.Section },
         { typeof(PipelineOptions), PipelineOptions.Section },
         { typeof(CosmosOptions), CosmosOptions.Section },
         { typeof(TelemetryOptions), TelemetryOptions.Section },
@@ -37,6 +48,12 @@ public sealed partial class SettingsAgreementTests
         var defaults = Activator.CreateInstance(options)!;
         foreach (var property in options.GetProperties(BindingFlags.Public | BindingFlags.Instance).Where(p => p.CanWrite))
         {
+            if (HubSettings.TryGetValue($"{section}__{property.Name}", out var hubSetting))
+            {
+                Assert.Contains("`" + hubSetting, HubsSection(), StringComparison.Ordinal);
+                continue;
+            }
+
             var setting = StandardNames.TryGetValue($"{section}__{property.Name}", out var standard) ? standard : $"{section}__{property.Name}";
             Assert.True(table.TryGetValue(setting, out var documented), $"{setting} (the handler's {options.Name}.{property.Name}) is not in docs/conventions.md");
             var value = property.GetValue(defaults);
@@ -57,6 +74,13 @@ public sealed partial class SettingsAgreementTests
             .ToHashSet(StringComparer.Ordinal);
         var documented = ConventionsTable().Keys.Where(k => k.StartsWith("Pipeline__", StringComparison.Ordinal) || k.StartsWith("Cosmos__", StringComparison.Ordinal));
         Assert.All(documented, setting => Assert.Contains(setting, known));
+    }
+
+    private static string HubsSection()
+    {
+        var text = File.ReadAllText(Path.Combine(RepoLayout.Current.Root, "docs", "conventions.md"));
+        var start = text.IndexOf("## Hubs and consumer groups", StringComparison.Ordinal);
+        return text[start..text.IndexOf("\n## ", start + 3, StringComparison.Ordinal)];
     }
 
     private static Dictionary<string, string> ConventionsTable()

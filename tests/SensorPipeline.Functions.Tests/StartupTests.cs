@@ -20,6 +20,10 @@ public sealed class StartupTests : IDisposable
     [InlineData("Pipeline__BulkMinimumDocuments", "0")]
     [InlineData("Cosmos__ConnectionMode", "Sideways", "Cosmos:ConnectionMode")]
     [InlineData("Cosmos__ReadingsContainer", "deadletters", "Cosmos__ReadingsContainer and Cosmos__DeadLettersContainer name the same container")]
+    [InlineData("EventHubConnection", "", "EventHubConnection (a connection string, locally) or EventHubConnection__fullyQualifiedNamespace")]
+    [InlineData("EventHubConnection", "Endpoint=nonsense", "EventHubConnection is not an Event Hubs connection string")]
+    [InlineData("WeatherHubName", "-weather", "WeatherHubName must be an event hub name")]
+    [InlineData("Forwarding__MaxConcurrentSends", "0")]
     public async Task Start_BadSetting_ExitsNamingTheSetting(string setting, string value, string? named = null)
     {
         var settings = Settings();

@@ -49,7 +49,7 @@ public sealed class StoreFaultTests(FaultFixture fixture)
         var rejected = Builders.Device("reject-me");
         var fine = Builders.Device("ws");
         fixture.Proxy.RejectWritesContaining(rejected);
-        var envelope = await PipelineDriver.WeatherEnvelopeAsync(fixture.Handler,
+        var envelope = PipelineDriver.WeatherEnvelope(
             PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(fine, 1), Builders.Weather(rejected, 1), Builders.Weather(fine, 2))));
 
         var answer = await PipelineDriver.ProcessAsync(fixture.Handler, "WeatherProcessor", [envelope], partitionId: "5");
@@ -78,7 +78,7 @@ public sealed class StoreFaultTests(FaultFixture fixture)
     {
         var device = Builders.Device("throttle-me");
         fixture.Proxy.ThrottleWritesContaining(device, 3);
-        var envelope = await PipelineDriver.WeatherEnvelopeAsync(fixture.Handler, PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(device, 1))));
+        var envelope = PipelineDriver.WeatherEnvelope(PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(device, 1))));
         var throttledBefore = fixture.Proxy.ThrottlesSent;
 
         var answer = await PipelineDriver.ProcessAsync(fixture.Handler, "WeatherProcessor", [envelope]);

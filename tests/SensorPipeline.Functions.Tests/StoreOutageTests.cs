@@ -10,13 +10,27 @@ namespace SensorPipeline.Functions.Tests;
 /// </summary>
 public sealed class OutageFixture() : SingleHandlerFixture("outage")
 {
-    internal override Task ConfigureAsync(CosmosEmulatorProcess standIn, Dictionary<string, string?> settings)
+    private HubsEmulator? _hubs;
+
+    internal override async Task ConfigureAsync(CosmosEmulatorProcess standIn, Dictionary<string, string?> settings)
     {
+        // The splitter reads its hubs' partitions before it splits: a real emulator, so only the store is out.
+        _hubs = await HubsEmulator.StartAsync();
+        settings["EventHubConnection"] = _hubs.ConnectionString;
         settings["Cosmos__OperationTimeout"] = "00:00:01";
         settings["Pipeline__TransientRetryCount"] = "1";
         settings["Pipeline__TransientRetryBaseDelay"] = "00:00:00.050";
         settings["Pipeline__TransientRetryMaxDelay"] = "00:00:00.100";
-        return Task.CompletedTask;
+    }
+
+    public override async Task DisposeAsync()
+    {
+        await base.DisposeAsync();
+        if (_hubs is not null)
+        {
+            await _hubs.DisposeAsync();
+            _hubs = null;
+        }
     }
 }
 
@@ -33,7 +47,7 @@ public sealed class StoreOutageTests(OutageFixture fixture)
     public async Task WeatherProcessor_StoreFrozen_FailsNon2xxAndTheRerunWritesEverything()
     {
         var device = Builders.Device("ws");
-        var envelope = await PipelineDriver.WeatherEnvelopeAsync(fixture.Handler,
+        var envelope = PipelineDriver.WeatherEnvelope(
             PipelineDriver.Ingestion(Builders.Batch([.. Enumerable.Range(1, 20).Select(i => Builders.Weather(device, (ulong)i))])));
 
         InvocationAnswer failed;

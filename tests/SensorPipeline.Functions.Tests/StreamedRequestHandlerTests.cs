@@ -11,7 +11,7 @@ public sealed class StreamedRequestHandlerTests(PipelineFixture fixture)
     public async Task WeatherProcessor_BodyCutShortThenSentWhole_Answers400StoringNothingThenStoresAll()
     {
         var device = Builders.Device("ws");
-        var envelope = await PipelineDriver.WeatherEnvelopeAsync(fixture.Handler,
+        var envelope = PipelineDriver.WeatherEnvelope(
             PipelineDriver.Ingestion(Builders.Batch([.. Enumerable.Range(1, 200).Select(i => Builders.Weather(device, (ulong)i))])));
         var body = HostRequest.Build("WeatherProcessor", "weather", "weather-processor", "0", [envelope]);
 

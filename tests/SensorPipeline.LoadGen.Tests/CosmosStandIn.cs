@@ -17,7 +17,7 @@ public sealed class CosmosStandIn : IAsyncLifetime
     {
         _server = await CosmosEmulatorProcess.StartAsync();
         // The same client set-up verify uses (Gateway, LimitToEndpoint, self-signed certificate).
-        Client = CosmosClientFactory.Create(new VerifyOptions { CosmosEndpoint = Endpoint });
+        Client = VerifyCosmosClient.Create(new VerifyOptions { CosmosEndpoint = Endpoint });
     }
 
     public async Task DisposeAsync()

@@ -35,7 +35,7 @@ public sealed class RedriveTests : IDisposable
         using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(4));
         await using var pipeline = await LocalPipeline.StartAsync(RepoLayout.Current,
             new StackOptions { DataDirectory = _dir.File("stack"), DatabaseName = "redrive" }, timeout.Token);
-        using var cosmos = CosmosClientFactory.Create(new VerifyOptions { CosmosEndpoint = pipeline.CosmosEndpoint });
+        using var cosmos = VerifyCosmosClient.Create(new VerifyOptions { CosmosEndpoint = pipeline.CosmosEndpoint });
         var database = await CosmosStandIn.CreateDatabaseAsync(cosmos, "redrive");
 
         var deadLetters = database.GetContainer("deadletters");
@@ -135,7 +135,7 @@ public sealed class RedriveTests : IDisposable
             MaxAge = maxAge,
             Environment = new Dictionary<string, string> { ["EventHubs__Sas__AllowAnonymous"] = "true" },
         }, timeout.Token);
-        using var cosmos = CosmosClientFactory.Create(new VerifyOptions { CosmosEndpoint = pipeline.CosmosEndpoint });
+        using var cosmos = VerifyCosmosClient.Create(new VerifyOptions { CosmosEndpoint = pipeline.CosmosEndpoint });
         var database = cosmos.GetDatabase("redrive-archived");
         var now = DateTimeOffset.UtcNow;
         var device = "archived-" + Guid.NewGuid().ToString("N")[..8];

@@ -1,7 +1,5 @@
 using SensorPipeline.Core.Telemetry;
 using SensorPipeline.Functions.Telemetry;
-// The handler's per-bucket metric, not the core recorder of the same name.
-using LatencyHistogram = SensorPipeline.Functions.Telemetry.LatencyHistogram;
 
 namespace SensorPipeline.Telemetry.Tests;
 
@@ -16,7 +14,7 @@ public sealed class HistogramResolutionTests
     [InlineData(1, 1.0)]
     public void Coarsen_EveryValue_LandsOnAnUpperBoundWithinTheResolution(int perDoubling, double maxRelativeError)
     {
-        var histogram = new LatencyHistogram(null!, perDoubling);
+        var histogram = new BucketedLatencyMetric(null!, perDoubling);
 
         for (var ms = 1.5; ms < 500_000; ms *= 1.013)
         {

@@ -61,16 +61,17 @@ public sealed class EnvelopeProcessor : IDisposable
         _buffer.ResetWrittenCount();
         _latestIndex.Clear();
         var batch = new Accumulator();
-        foreach (var envelope in envelopes)
+        for (var e = 0; e < envelopes.Count; e++)
         {
+            var envelope = envelopes[e];
             if (TryOpen(envelope, batch, out var body, out var count))
             {
                 batch.Received += count;
-                ProcessReadings(envelope, body, nowUnixMs, batch);
+                ProcessReadings(envelope, e, body, nowUnixMs, batch);
             }
         }
 
-        return new ProcessResult(_buffer.WrittenMemory, batch.Pending, batch.Latest, batch.StaleStates, batch.DeadLetters,
+        return new ProcessResult(_buffer.WrittenMemory, envelopes, batch.Pending, batch.Latest, batch.StaleStates, batch.DeadLetters,
             batch.Received, batch.Stale, batch.Oldest == long.MaxValue ? 0 : batch.Oldest);
     }
 
@@ -100,24 +101,25 @@ public sealed class EnvelopeProcessor : IDisposable
     }
 
     /// <summary>Every reading of one opened envelope: decoded, validated, rendered as a live or archived document.</summary>
-    private void ProcessReadings(in InputEvent envelope, ReadOnlySpan<byte> body, long nowUnixMs, Accumulator batch)
+    private void ProcessReadings(in InputEvent envelope, int envelopeIndex, ReadOnlySpan<byte> body, long nowUnixMs, Accumulator batch)
     {
         var position = 0;
         foreach (var entry in EnvelopeReader.EnumerateReadings(body))
         {
-            if (TryReadValid(entry, envelope, position++, batch, out var reading, out var raw, out var sourceIndex))
+            if (TryReadValid(entry, envelope, position, batch, out var reading, out var sourceIndex))
             {
-                Render(reading, raw, _sources[sourceIndex], nowUnixMs, batch);
+                Render(reading, new ReadingSource(envelopeIndex, position), _sources[sourceIndex], nowUnixMs, batch);
             }
+
+            position++;
         }
     }
 
     /// <summary>Decodes and validates one forwarded reading; one that cannot be used is dead-lettered with its reason.</summary>
-    private bool TryReadValid(ReadOnlySpan<byte> entry, in InputEvent envelope, int position, Accumulator batch, out ReadingView reading, out ReadOnlySpan<byte> raw,
-        out int sourceIndex)
+    private bool TryReadValid(ReadOnlySpan<byte> entry, in InputEvent envelope, int position, Accumulator batch, out ReadingView reading, out int sourceIndex)
     {
         reading = default;
-        if (!EnvelopeReader.TryReadForwardedReading(entry, _sources.Count, out raw, out sourceIndex)
+        if (!EnvelopeReader.TryReadForwardedReading(entry, _sources.Count, out var raw, out sourceIndex)
             || !ReadingDecoder.TryDecode(raw, out reading))
         {
             batch.DeadLetters.Add(new DeadLetter(Stage, DeadLetterReason.Undecodable, envelope.Position, position, null, entry.ToArray()));
@@ -141,24 +143,22 @@ public sealed class EnvelopeProcessor : IDisposable
     }
 
     /// <summary>Renders a valid reading's GeoJSON document, live or archived by staleness, and its device state.</summary>
-    private void Render(in ReadingView reading, ReadOnlySpan<byte> raw, in SourcePosition source, long nowUnixMs, Accumulator batch)
+    private void Render(in ReadingView reading, ReadingSource from, in SourcePosition source, long nowUnixMs, Accumulator batch)
     {
         batch.Oldest = Math.Min(batch.Oldest, source.EnqueuedTimeUnixMs);
         var staleBy = _staleness.StaleBy(source.EnqueuedTimeUnixMs, nowUnixMs);
         var deviceId = _deviceIds.Get(reading.DeviceIdUtf8);
         var id = DocumentIds.ReadingId(deviceId, reading.Sequence, reading.ObservedAt);
-        // The reading's own bytes beside its documents: a store refusal dead-letters them (re-drivable), never the document.
-        var readingOffset = _buffer.WrittenCount;
-        _buffer.Write(raw);
+        // Where the reading is, not a copy of its bytes: only a store refusal needs them (ProcessResult.ReadingBytes).
         var offset = _buffer.WrittenCount;
         _writer.Reset(_buffer);
         GeoJsonFeatureWriter.Write(_writer, reading, source, staleBy);
         _writer.Flush();
         batch.Pending.Add(new PendingDocument(staleBy is null ? DocumentTarget.Live : DocumentTarget.Archive, deviceId, id,
-            offset, _buffer.WrittenCount - offset, reading.Sequence, source.EnqueuedTimeUnixMs, reading.ObservedAt.ToUnixTimeMilliseconds(), readingOffset, raw.Length));
+            offset, _buffer.WrittenCount - offset, reading.Sequence, source.EnqueuedTimeUnixMs, reading.ObservedAt.ToUnixTimeMilliseconds(), from.Envelope, from.Reading));
         if (staleBy is null)
         {
-            UpdateLatest(batch.Latest, deviceId, id, reading, source, readingOffset, raw.Length);
+            UpdateLatest(batch.Latest, deviceId, id, reading, source, from);
             return;
         }
 
@@ -168,7 +168,7 @@ public sealed class EnvelopeProcessor : IDisposable
         batch.Stale++;
         if (_renderStaleStates && MayWin(reading, source))
         {
-            batch.StaleStates.Add(new StaleDeviceState(batch.Pending.Count - 1, RenderState(deviceId, id, reading, source, readingOffset, raw.Length)));
+            batch.StaleStates.Add(new StaleDeviceState(batch.Pending.Count - 1, RenderState(deviceId, id, reading, source, from)));
         }
     }
 
@@ -194,7 +194,7 @@ public sealed class EnvelopeProcessor : IDisposable
     private bool MayWin(in ReadingView reading, in SourcePosition source) =>
         NewerWins.MayWin(reading.ObservedAt, source.EnqueuedTimeUnixMs, _staleness.MaxClockSkew);
 
-    private void UpdateLatest(List<DeviceLatest> latest, string deviceId, string readingId, in ReadingView reading, in SourcePosition source, int readingOffset, int readingLength)
+    private void UpdateLatest(List<DeviceLatest> latest, string deviceId, string readingId, in ReadingView reading, in SourcePosition source, ReadingSource from)
     {
         if (!MayWin(reading, source))
         {
@@ -207,7 +207,7 @@ public sealed class EnvelopeProcessor : IDisposable
             return; // coalescing: an older (or equal) reading of the same device never replaces a newer one
         }
 
-        var entry = RenderState(deviceId, readingId, reading, source, readingOffset, readingLength);
+        var entry = RenderState(deviceId, readingId, reading, source, from);
         if (known)
         {
             latest[slot] = entry;
@@ -223,7 +223,7 @@ public sealed class EnvelopeProcessor : IDisposable
     /// Renders the device-state document of one reading. The same for a fresh and a stale reading: nothing in it depends on
     /// staleness, so the state a stale-but-live reading yields is the one its live path would have written.
     /// </summary>
-    private DeviceLatest RenderState(string deviceId, string readingId, in ReadingView reading, in SourcePosition source, int readingOffset, int readingLength)
+    private DeviceLatest RenderState(string deviceId, string readingId, in ReadingView reading, in SourcePosition source, ReadingSource from)
     {
         var observedAt = reading.ObservedAt;
         var version = NewerWins.VersionKey(reading.Sequence, observedAt);
@@ -232,8 +232,11 @@ public sealed class EnvelopeProcessor : IDisposable
         DeviceStateWriter.Write(_writer, reading, source, readingId, version);
         _writer.Flush();
         return new DeviceLatest(deviceId, _kindName, reading.Sequence, observedAt, version, readingId,
-            reading.Longitude, reading.Latitude, reading.AltitudeM, source.EnqueuedTimeUnixMs, offset, _buffer.WrittenCount - offset, readingOffset, readingLength);
+            reading.Longitude, reading.Latitude, reading.AltitudeM, source.EnqueuedTimeUnixMs, offset, _buffer.WrittenCount - offset, from.Envelope, from.Reading);
     }
+
+    /// <summary>A reading's place: the envelope's index in the batch, the reading's among the envelope's entries.</summary>
+    private readonly record struct ReadingSource(int Envelope, int Reading);
 
     /// <summary>What one <see cref="Process"/> call gathers.</summary>
     private sealed class Accumulator

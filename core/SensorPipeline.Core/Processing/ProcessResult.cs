@@ -1,5 +1,7 @@
 using SensorPipeline.Core.DeadLetters;
 using SensorPipeline.Core.Policies;
+using SensorPipeline.Core.Readings;
+using SensorPipeline.Core.Splitting;
 
 namespace SensorPipeline.Core.Processing;
 
@@ -14,8 +16,9 @@ public enum DocumentTarget
 }
 
 /// <summary>
-/// One document ready to write: its bytes are <see cref="ProcessResult.Documents"/>[Offset..Offset+Length], the reading's
-/// original bytes [ReadingOffset..ReadingOffset+ReadingLength] (what a store refusal dead-letters, so it can be re-driven).
+/// One document ready to write: its bytes are <see cref="ProcessResult.Documents"/>[Offset..Offset+Length]; the reading it
+/// was rendered from is entry <see cref="ReadingIndex"/> of envelope <see cref="EnvelopeIndex"/> of the batch (what a
+/// store refusal dead-letters, so it can be re-driven: <see cref="ProcessResult.ReadingBytes(in PendingDocument)"/>).
 /// </summary>
 public readonly record struct PendingDocument(
     DocumentTarget Target,
@@ -26,8 +29,8 @@ public readonly record struct PendingDocument(
     ulong Sequence,
     long EnqueuedUnixMs,
     long ObservedUnixMs,
-    int ReadingOffset = 0,
-    int ReadingLength = 0);
+    int EnvelopeIndex = 0,
+    int ReadingIndex = 0);
 
 /// <summary>The newest reading of one device in a batch, for the guarded write to <c>devices</c>.</summary>
 public readonly record struct DeviceLatest(
@@ -43,8 +46,8 @@ public readonly record struct DeviceLatest(
     long EnqueuedUnixMs,
     int DocumentOffset,
     int DocumentLength,
-    int ReadingOffset = 0,
-    int ReadingLength = 0);
+    int EnvelopeIndex = 0,
+    int ReadingIndex = 0);
 
 /// <summary>
 /// The device state a stale reading would give its device — a candidate only once the reading is known to be live
@@ -56,10 +59,11 @@ public readonly record struct StaleDeviceState(int PendingIndex, DeviceLatest St
 /// <summary>What one processor invocation must write. Valid until the processor's next call.</summary>
 public sealed class ProcessResult
 {
-    internal ProcessResult(ReadOnlyMemory<byte> documents, List<PendingDocument> pending, List<DeviceLatest> latest,
+    internal ProcessResult(ReadOnlyMemory<byte> documents, IReadOnlyList<InputEvent> envelopes, List<PendingDocument> pending, List<DeviceLatest> latest,
         List<StaleDeviceState> staleStates, List<DeadLetter> deadLetters, int readingsReceived, int stale, long oldestEnqueuedUnixMs)
     {
         Documents = documents;
+        _envelopes = envelopes;
         Pending = pending;
         Latest = latest;
         StaleStates = staleStates;
@@ -69,7 +73,9 @@ public sealed class ProcessResult
         OldestEnqueuedUnixMs = oldestEnqueuedUnixMs;
     }
 
-    /// <summary>Every document's UTF-8 JSON and every reading's original bytes, back to back.</summary>
+    private readonly IReadOnlyList<InputEvent> _envelopes;
+
+    /// <summary>Every document's UTF-8 JSON, back to back.</summary>
     public ReadOnlyMemory<byte> Documents { get; }
 
     /// <summary>Live and archive documents.</summary>
@@ -97,11 +103,14 @@ public sealed class ProcessResult
     /// <summary>The bytes of one document.</summary>
     public ReadOnlyMemory<byte> Bytes(in PendingDocument document) => Documents.Slice(document.Offset, document.Length);
 
-    /// <summary>The original bytes of the reading <paramref name="document"/> was rendered from.</summary>
-    public ReadOnlyMemory<byte> ReadingBytes(in PendingDocument document) => Documents.Slice(document.ReadingOffset, document.ReadingLength);
+    /// <summary>
+    /// The original bytes of the reading <paramref name="document"/> was rendered from, decoded again from its envelope:
+    /// only a store refusal needs them, so the common path keeps no copy.
+    /// </summary>
+    public ReadOnlyMemory<byte> ReadingBytes(in PendingDocument document) => ForwardedReading(document.EnvelopeIndex, document.ReadingIndex);
 
-    /// <summary>The original bytes of the reading <paramref name="state"/> was rendered from.</summary>
-    public ReadOnlyMemory<byte> ReadingBytes(in DeviceLatest state) => Documents.Slice(state.ReadingOffset, state.ReadingLength);
+    /// <summary>The original bytes of the reading <paramref name="state"/> was rendered from (as for a document).</summary>
+    public ReadOnlyMemory<byte> ReadingBytes(in DeviceLatest state) => ForwardedReading(state.EnvelopeIndex, state.ReadingIndex);
 
     /// <summary>
     /// The device writes of the invocation: one per device, the newer-wins choice between its fresh readings
@@ -153,5 +162,25 @@ public sealed class ProcessResult
         }
 
         return writes ?? Latest;
+    }
+
+    private byte[] ForwardedReading(int envelopeIndex, int readingIndex)
+    {
+        var text = _envelopes[envelopeIndex].Body.Span;
+        var decoded = new byte[EnvelopeText.MaxDecodedLength(text)];
+        if (EnvelopeText.TryDecode(text, decoded, out var written))
+        {
+            var index = 0;
+            foreach (var entry in EnvelopeReader.EnumerateReadings(decoded.AsSpan(0, written)))
+            {
+                // Its source index was checked when it was processed.
+                if (index++ == readingIndex && EnvelopeReader.TryReadForwardedReading(entry, int.MaxValue, out var reading, out _))
+                {
+                    return reading.ToArray();
+                }
+            }
+        }
+
+        throw new InvalidOperationException($"Envelope {envelopeIndex} of the batch has no reading {readingIndex}: it is not the envelope the document was rendered from.");
     }
 }

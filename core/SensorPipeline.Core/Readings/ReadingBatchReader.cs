@@ -21,27 +21,18 @@ public static class ReadingBatchReader
             return DeadLetterReason.EmptyBody;
         }
 
-        var reader = new ProtoReader(body);
-        while (!reader.End)
+        var fields = new ProtoFields(body);
+        while (fields.MoveNext(out var number, out var wireType))
         {
-            if (!reader.TryReadTag(out var field, out var wire))
+            if (number == ReadingsField && wireType == WireType.LengthDelimited)
             {
-                return DeadLetterReason.Undecodable;
-            }
-
-            if (field == ReadingsField && wire == WireType.LengthDelimited)
-            {
-                if (!reader.TryReadLengthDelimited(out _))
-                {
-                    return DeadLetterReason.Undecodable;
-                }
-
                 readingCount++;
             }
-            else if (!reader.TrySkip(wire))
-            {
-                return DeadLetterReason.Undecodable;
-            }
+        }
+
+        if (fields.Malformed)
+        {
+            return DeadLetterReason.Undecodable;
         }
 
         // A non-empty body with no readings field is not a ReadingBatch we can use: keep it for a human.

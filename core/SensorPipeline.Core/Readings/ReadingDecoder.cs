@@ -17,109 +17,85 @@ public static class ReadingDecoder
     {
         reading = default;
         reading.Raw = raw;
-        var reader = new ProtoReader(raw);
-        while (!reader.End)
+        var fields = new ProtoFields(raw);
+        while (fields.MoveNext(out var number, out var wireType))
         {
-            if (!reader.TryReadTag(out var field, out var wire))
+            var ok = true;
+            switch (number, wireType)
             {
-                return false;
+                case (1, WireType.LengthDelimited):
+                    reading.DeviceIdUtf8 = fields.ReadBytes();
+                    break;
+                case (2, WireType.Varint):
+                    reading.Kind = (SensorKind)fields.ReadInt32();
+                    break;
+                case (3, WireType.Varint):
+                    reading.Sequence = fields.ReadVarint();
+                    break;
+                case (4, WireType.LengthDelimited):
+                    ok = TryReadTimestamp(fields.ReadBytes(), ref reading);
+                    break;
+                case (5, WireType.LengthDelimited):
+                    ok = TryReadLocation(fields.ReadBytes(), ref reading);
+                    break;
+                case (10, WireType.LengthDelimited):
+                    ok = TryReadWeather(fields.ReadBytes(), ref reading);
+                    break;
+                case (11, WireType.LengthDelimited):
+                    ok = TryReadSeismic(fields.ReadBytes(), ref reading);
+                    break;
             }
 
-            var ok = (field, wire) switch
-            {
-                (1, WireType.LengthDelimited) => reader.TryReadLengthDelimited(out reading.DeviceIdUtf8),
-                (2, WireType.Varint) => TryReadKind(ref reader, out reading.Kind),
-                (3, WireType.Varint) => reader.TryReadVarint(out reading.Sequence),
-                (4, WireType.LengthDelimited) => reader.TryReadLengthDelimited(out var timestamp) && TryReadTimestamp(timestamp, ref reading),
-                (5, WireType.LengthDelimited) => reader.TryReadLengthDelimited(out var location) && TryReadLocation(location, ref reading),
-                (10, WireType.LengthDelimited) => reader.TryReadLengthDelimited(out var weather) && TryReadWeather(weather, ref reading),
-                (11, WireType.LengthDelimited) => reader.TryReadLengthDelimited(out var seismic) && TryReadSeismic(seismic, ref reading),
-                _ => reader.TrySkip(wire),
-            };
             if (!ok)
             {
                 return false;
             }
         }
 
-        return true;
-    }
-
-    private static bool TryReadInt32(ref ProtoReader reader, out int value)
-    {
-        // proto3 int32/enum: negative values are sign-extended to ten bytes; truncation is the spec'd behaviour.
-        var ok = reader.TryReadVarint(out var raw);
-        value = unchecked((int)raw);
-        return ok;
-    }
-
-    private static bool TryReadKind(ref ProtoReader reader, out SensorKind kind)
-    {
-        var ok = TryReadInt32(ref reader, out var number);
-        kind = (SensorKind)number;
-        return ok;
+        return !fields.Malformed;
     }
 
     private static bool TryReadTimestamp(ReadOnlySpan<byte> body, scoped ref ReadingView reading)
     {
         reading.HasObservedAt = true;
-        var reader = new ProtoReader(body);
-        while (!reader.End)
+        var fields = new ProtoFields(body);
+        while (fields.MoveNext(out var number, out var wireType))
         {
-            if (!reader.TryReadTag(out var field, out var wire))
+            switch (number, wireType)
             {
-                return false;
-            }
-
-            bool ok;
-            if (field == 1 && wire == WireType.Varint)
-            {
-                ok = reader.TryReadVarint(out var seconds);
-                reading.ObservedSeconds = unchecked((long)seconds);
-            }
-            else if (field == 2 && wire == WireType.Varint)
-            {
-                ok = TryReadInt32(ref reader, out reading.ObservedNanos);
-            }
-            else
-            {
-                ok = reader.TrySkip(wire);
-            }
-
-            if (!ok)
-            {
-                return false;
+                case (1, WireType.Varint):
+                    reading.ObservedSeconds = unchecked((long)fields.ReadVarint());
+                    break;
+                case (2, WireType.Varint):
+                    reading.ObservedNanos = fields.ReadInt32();
+                    break;
             }
         }
 
-        return true;
+        return !fields.Malformed;
     }
 
     private static bool TryReadLocation(ReadOnlySpan<byte> body, scoped ref ReadingView reading)
     {
         reading.HasLocation = true;
-        var reader = new ProtoReader(body);
-        while (!reader.End)
+        var fields = new ProtoFields(body);
+        while (fields.MoveNext(out var number, out var wireType))
         {
-            if (!reader.TryReadTag(out var field, out var wire))
+            switch (number, wireType)
             {
-                return false;
-            }
-
-            var ok = (field, wire) switch
-            {
-                (1, WireType.Fixed64) => reader.TryReadDouble(out reading.Latitude),
-                (2, WireType.Fixed64) => reader.TryReadDouble(out reading.Longitude),
-                (3, WireType.Fixed64) => reader.TryReadDouble(out reading.AltitudeM),
-                _ => reader.TrySkip(wire),
-            };
-            if (!ok)
-            {
-                return false;
+                case (1, WireType.Fixed64):
+                    reading.Latitude = fields.ReadDouble();
+                    break;
+                case (2, WireType.Fixed64):
+                    reading.Longitude = fields.ReadDouble();
+                    break;
+                case (3, WireType.Fixed64):
+                    reading.AltitudeM = fields.ReadDouble();
+                    break;
             }
         }
 
-        return true;
+        return !fields.Malformed;
     }
 
     private static bool TryReadWeather(ReadOnlySpan<byte> body, scoped ref ReadingView reading)
@@ -131,32 +107,34 @@ public static class ReadingDecoder
             reading.Payload = PayloadCase.Weather;
         }
 
-        var reader = new ProtoReader(body);
         ref var w = ref reading.Weather;
-        while (!reader.End)
+        var fields = new ProtoFields(body);
+        while (fields.MoveNext(out var number, out var wireType))
         {
-            if (!reader.TryReadTag(out var field, out var wire))
+            switch (number, wireType)
             {
-                return false;
-            }
-
-            var ok = (field, wire) switch
-            {
-                (1, WireType.Fixed64) => reader.TryReadDouble(out w.TemperatureC),
-                (2, WireType.Fixed64) => reader.TryReadDouble(out w.RelativeHumidityPct),
-                (3, WireType.Fixed64) => reader.TryReadDouble(out w.PressureHpa),
-                (4, WireType.Fixed64) => reader.TryReadDouble(out w.WindSpeedMps),
-                (5, WireType.Fixed64) => reader.TryReadDouble(out w.WindDirectionDeg),
-                (6, WireType.Fixed64) => reader.TryReadDouble(out w.RainMmph),
-                _ => reader.TrySkip(wire),
-            };
-            if (!ok)
-            {
-                return false;
+                case (1, WireType.Fixed64):
+                    w.TemperatureC = fields.ReadDouble();
+                    break;
+                case (2, WireType.Fixed64):
+                    w.RelativeHumidityPct = fields.ReadDouble();
+                    break;
+                case (3, WireType.Fixed64):
+                    w.PressureHpa = fields.ReadDouble();
+                    break;
+                case (4, WireType.Fixed64):
+                    w.WindSpeedMps = fields.ReadDouble();
+                    break;
+                case (5, WireType.Fixed64):
+                    w.WindDirectionDeg = fields.ReadDouble();
+                    break;
+                case (6, WireType.Fixed64):
+                    w.RainMmph = fields.ReadDouble();
+                    break;
             }
         }
 
-        return true;
+        return !fields.Malformed;
     }
 
     private static bool TryReadSeismic(ReadOnlySpan<byte> body, scoped ref ReadingView reading)
@@ -167,32 +145,34 @@ public static class ReadingDecoder
             reading.Payload = PayloadCase.Seismic;
         }
 
-        var reader = new ProtoReader(body);
         ref var s = ref reading.Seismic;
-        while (!reader.End)
+        var fields = new ProtoFields(body);
+        while (fields.MoveNext(out var number, out var wireType))
         {
-            if (!reader.TryReadTag(out var field, out var wire))
+            switch (number, wireType)
             {
-                return false;
-            }
-
-            var ok = (field, wire) switch
-            {
-                (1, WireType.Fixed64) => reader.TryReadDouble(out s.Magnitude),
-                (2, WireType.Fixed64) => reader.TryReadDouble(out s.DepthKm),
-                (3, WireType.Fixed64) => reader.TryReadDouble(out s.PeakGroundAccelerationG),
-                (4, WireType.Fixed64) => reader.TryReadDouble(out s.AccelerationXMps2),
-                (5, WireType.Fixed64) => reader.TryReadDouble(out s.AccelerationYMps2),
-                (6, WireType.Fixed64) => reader.TryReadDouble(out s.AccelerationZMps2),
-                _ => reader.TrySkip(wire),
-            };
-            if (!ok)
-            {
-                return false;
+                case (1, WireType.Fixed64):
+                    s.Magnitude = fields.ReadDouble();
+                    break;
+                case (2, WireType.Fixed64):
+                    s.DepthKm = fields.ReadDouble();
+                    break;
+                case (3, WireType.Fixed64):
+                    s.PeakGroundAccelerationG = fields.ReadDouble();
+                    break;
+                case (4, WireType.Fixed64):
+                    s.AccelerationXMps2 = fields.ReadDouble();
+                    break;
+                case (5, WireType.Fixed64):
+                    s.AccelerationYMps2 = fields.ReadDouble();
+                    break;
+                case (6, WireType.Fixed64):
+                    s.AccelerationZMps2 = fields.ReadDouble();
+                    break;
             }
         }
 
-        return true;
+        return !fields.Malformed;
     }
 
     /// <summary>True when a timestamp is inside the proto Timestamp's valid range.</summary>

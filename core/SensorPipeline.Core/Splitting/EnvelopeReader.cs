@@ -25,47 +25,35 @@ public static class EnvelopeReader
             return DeadLetterReason.EmptyBody;
         }
 
-        var reader = new ProtoReader(body);
-        while (!reader.End)
+        var fields = new ProtoFields(body);
+        while (fields.MoveNext(out var number, out var wireType))
         {
-            if (!reader.TryReadTag(out var field, out var wire))
-            {
-                return DeadLetterReason.Undecodable;
-            }
-
-            bool ok;
-            switch (field, wire)
+            switch (number, wireType)
             {
                 case (1, WireType.Varint):
-                    ok = reader.TryReadVarint(out var k);
-                    kind = (SensorKind)unchecked((int)k);
+                    kind = (SensorKind)fields.ReadInt32();
                     break;
                 case (2, WireType.LengthDelimited):
-                    var sourceReason = reader.TryReadLengthDelimited(out var source) ? TryReadSource(source, sources) : DeadLetterReason.Undecodable;
+                    var source = fields.ReadBytes();
+                    var sourceReason = fields.Malformed ? DeadLetterReason.Undecodable : TryReadSource(source, sources);
                     if (sourceReason != DeadLetterReason.None)
                     {
                         return sourceReason;
                     }
 
-                    ok = true;
                     break;
                 case (3, WireType.LengthDelimited):
-                    ok = reader.TryReadLengthDelimited(out _);
                     readingCount++;
                     break;
                 case (4, WireType.Varint):
-                    ok = reader.TryReadVarint(out var t);
-                    forwardedTimeUnixMs = unchecked((long)t);
-                    break;
-                default:
-                    ok = reader.TrySkip(wire);
+                    forwardedTimeUnixMs = unchecked((long)fields.ReadVarint());
                     break;
             }
+        }
 
-            if (!ok)
-            {
-                return DeadLetterReason.Undecodable;
-            }
+        if (fields.Malformed)
+        {
+            return DeadLetterReason.Undecodable;
         }
 
         return readingCount == 0 ? DeadLetterReason.Undecodable : DeadLetterReason.None;
@@ -76,33 +64,24 @@ public static class EnvelopeReader
     {
         reading = default;
         sourceIndex = 0;
-        var reader = new ProtoReader(entry);
-        while (!reader.End)
+        var fields = new ProtoFields(entry);
+        while (fields.MoveNext(out var number, out var wireType))
         {
-            if (!reader.TryReadTag(out var field, out var wire))
+            switch (number, wireType)
             {
-                return false;
+                case (1, WireType.LengthDelimited):
+                    reading = fields.ReadBytes();
+                    break;
+                case (2, WireType.Varint):
+                    var index = fields.ReadVarint();
+                    sourceIndex = index < (ulong)sourceCount ? (int)index : -1;
+                    break;
             }
+        }
 
-            bool ok;
-            if (field == 1 && wire == WireType.LengthDelimited)
-            {
-                ok = reader.TryReadLengthDelimited(out reading);
-            }
-            else if (field == 2 && wire == WireType.Varint)
-            {
-                ok = reader.TryReadVarint(out var index);
-                sourceIndex = index < (ulong)sourceCount ? (int)index : -1;
-            }
-            else
-            {
-                ok = reader.TrySkip(wire);
-            }
-
-            if (!ok)
-            {
-                return false;
-            }
+        if (fields.Malformed)
+        {
+            return false;
         }
 
         // An absent index is 0 on the wire (proto3), which an envelope without sources does not have: checked here, not
@@ -120,27 +99,28 @@ public static class EnvelopeReader
     /// </summary>
     private static DeadLetterReason TryReadSource(ReadOnlySpan<byte> body, List<SourcePosition> sources)
     {
-        var reader = new ProtoReader(body);
         ReadOnlySpan<byte> partition = default;
         ulong sequence = 0, enqueued = 0;
-        while (!reader.End)
+        var fields = new ProtoFields(body);
+        while (fields.MoveNext(out var number, out var wireType))
         {
-            if (!reader.TryReadTag(out var field, out var wire))
+            switch (number, wireType)
             {
-                return DeadLetterReason.Undecodable;
+                case (1, WireType.LengthDelimited):
+                    partition = fields.ReadBytes();
+                    break;
+                case (2, WireType.Varint):
+                    sequence = fields.ReadVarint();
+                    break;
+                case (3, WireType.Varint):
+                    enqueued = fields.ReadVarint();
+                    break;
             }
+        }
 
-            var ok = (field, wire) switch
-            {
-                (1, WireType.LengthDelimited) => reader.TryReadLengthDelimited(out partition),
-                (2, WireType.Varint) => reader.TryReadVarint(out sequence),
-                (3, WireType.Varint) => reader.TryReadVarint(out enqueued),
-                _ => reader.TrySkip(wire),
-            };
-            if (!ok)
-            {
-                return DeadLetterReason.Undecodable;
-            }
+        if (fields.Malformed)
+        {
+            return DeadLetterReason.Undecodable;
         }
 
         var position = new SourcePosition(Encoding.UTF8.GetString(partition), unchecked((long)sequence), unchecked((long)enqueued));

@@ -16,8 +16,8 @@ namespace SensorPipeline.Core.Splitting;
 /// </summary>
 public sealed class EnvelopeWriter
 {
-    private readonly ArrayBufferWriter<byte> _binary = new(64 * 1024);
-    private readonly ArrayBufferWriter<byte> _text = new(64 * 1024);
+    private readonly ArrayBufferWriter<byte> _binary;
+    private readonly ArrayBufferWriter<byte> _text;
     private readonly List<(int Start, int Length)> _closed = [];
     private readonly List<SourcePosition> _sources = [];
     private int _sourceBytes;
@@ -26,7 +26,13 @@ public sealed class EnvelopeWriter
     private int _envelopeReadings;
     private long _forwardedTimeUnixMs;
 
-    public EnvelopeWriter(SensorKind kind) => Kind = kind;
+    /// <summary>A writer of <paramref name="kind"/> envelopes whose buffers start at <paramref name="initialBufferBytes"/> and grow as needed.</summary>
+    public EnvelopeWriter(SensorKind kind, int initialBufferBytes = 64 * 1024)
+    {
+        Kind = kind;
+        _binary = new ArrayBufferWriter<byte>(initialBufferBytes);
+        _text = new ArrayBufferWriter<byte>(initialBufferBytes);
+    }
 
     /// <summary>The kind of every reading written.</summary>
     public SensorKind Kind { get; }

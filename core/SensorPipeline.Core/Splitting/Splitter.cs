@@ -11,16 +11,24 @@ public readonly record struct InputEvent(ReadOnlyMemory<byte> Body, SourcePositi
 /// <summary>What one splitter invocation produces. Envelope memory is valid until the splitter's next <see cref="Splitter.Split"/>.</summary>
 public sealed class SplitResult
 {
-    internal SplitResult(IReadOnlyList<ReadOnlyMemory<byte>> weather, int weatherReadings, IReadOnlyList<ReadOnlyMemory<byte>> seismic, int seismicReadings,
+    internal SplitResult(IReadOnlyList<PartitionEnvelopes> weather, int weatherReadings, IReadOnlyList<PartitionEnvelopes> seismic, int seismicReadings,
         IReadOnlyList<DeadLetter> deadLetters, int readingsReceived)
     {
-        Weather = weather;
+        WeatherPartitions = weather;
+        Weather = Flatten(weather);
         WeatherReadings = weatherReadings;
-        Seismic = seismic;
+        SeismicPartitions = seismic;
+        Seismic = Flatten(seismic);
         SeismicReadings = seismicReadings;
         DeadLetters = deadLetters;
         ReadingsReceived = readingsReceived;
     }
+
+    /// <summary>The weather envelopes grouped by the weather hub partition their devices go to (<see cref="DevicePartitioner"/>).</summary>
+    public IReadOnlyList<PartitionEnvelopes> WeatherPartitions { get; }
+
+    /// <summary>The seismic envelopes grouped by the seismic hub partition their devices go to.</summary>
+    public IReadOnlyList<PartitionEnvelopes> SeismicPartitions { get; }
 
     /// <summary>The weather envelopes as text (<see cref="EnvelopeText"/>), one event each; none when no weather reading came in.</summary>
     public IReadOnlyList<ReadOnlyMemory<byte>> Weather { get; }
@@ -35,11 +43,14 @@ public sealed class SplitResult
 
     /// <summary>Readings found in events that decoded (forwarded + dead-lettered readings).</summary>
     public int ReadingsReceived { get; }
+
+    private static ReadOnlyMemory<byte>[] Flatten(IReadOnlyList<PartitionEnvelopes> groups) => [.. groups.SelectMany(static g => g.Envelopes)];
 }
 
 /// <summary>
-/// The splitter's pure core: checks each ingestion event, validates and routes each reading by kind, and packs them
-/// into as many envelopes per kind as they need (<see cref="EnvelopeWriter"/>). Accounting is exact: every reading of
+/// The splitter's pure core: checks each ingestion event, validates and routes each reading by kind and by its device's
+/// partition of that kind's hub (<see cref="DevicePartitioner"/>), and packs them into as many envelopes per kind and
+/// partition as they need (<see cref="PartitionedEnvelopeWriter"/>). Accounting is exact: every reading of
 /// every event ends up forwarded or in a dead letter, and every undecodable event in a dead letter. No event is too
 /// large: any body the Event Hubs service accepts is split across envelopes.
 /// Not thread-safe (it reuses its buffers); one per concurrent invocation.
@@ -56,14 +67,18 @@ public sealed class Splitter
     /// </summary>
     public const int MaxReadingDeadLettersPerEvent = 100;
 
-    private readonly EnvelopeWriter _weather = new(SensorKind.Weather);
-    private readonly EnvelopeWriter _seismic = new(SensorKind.Seismic);
+    private readonly PartitionedEnvelopeWriter _weather = new(SensorKind.Weather);
+    private readonly PartitionedEnvelopeWriter _seismic = new(SensorKind.Seismic);
 
-    public SplitResult Split(IReadOnlyList<InputEvent> events, long nowUnixMs)
+    /// <summary>
+    /// Splits one invocation's events. Each kind's readings are grouped by their device's partition among
+    /// <paramref name="weatherPartitions"/> or <paramref name="seismicPartitions"/> (1: one group, no affinity).
+    /// </summary>
+    public SplitResult Split(IReadOnlyList<InputEvent> events, long nowUnixMs, int weatherPartitions = 1, int seismicPartitions = 1)
     {
         ArgumentNullException.ThrowIfNull(events);
-        _weather.Reset(nowUnixMs);
-        _seismic.Reset(nowUnixMs);
+        _weather.Reset(nowUnixMs, weatherPartitions);
+        _seismic.Reset(nowUnixMs, seismicPartitions);
         var deadLetters = new List<DeadLetter>();
         var received = 0;
         for (var e = 0; e < events.Count; e++)
@@ -126,7 +141,7 @@ public sealed class Splitter
         if (reason == DeadLetterReason.None)
         {
             var writer = reading.Payload == PayloadCase.Weather ? _weather : _seismic;
-            if (writer.TryAdd(raw, eventIndex, input.Position))
+            if (writer.TryAdd(reading.DeviceIdUtf8, raw, eventIndex, input.Position))
             {
                 return;
             }

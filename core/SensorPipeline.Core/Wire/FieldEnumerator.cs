@@ -1,18 +1,18 @@
 namespace SensorPipeline.Core.Wire;
 
 /// <summary>
-/// Yields the payload of every length-delimited occurrence of one field number in a message, skipping all other
+/// Yields the payload of every length-delimited occurrence of one field number in a message, passing over all other
 /// fields: the repeated-message loop that ReadingBatch.readings and ForwardEnvelope.readings share. Stops at the
 /// first malformed byte (callers check the framing first).
 /// </summary>
 public ref struct FieldEnumerator
 {
     private readonly int _fieldNumber;
-    private ProtoReader _reader;
+    private ProtoFields _fields;
 
     public FieldEnumerator(ReadOnlySpan<byte> message, int fieldNumber)
     {
-        _reader = new ProtoReader(message);
+        _fields = new ProtoFields(message);
         _fieldNumber = fieldNumber;
         Current = default;
     }
@@ -23,27 +23,12 @@ public ref struct FieldEnumerator
 
     public bool MoveNext()
     {
-        while (!_reader.End)
+        while (_fields.MoveNext(out var number, out var wireType))
         {
-            if (!_reader.TryReadTag(out var field, out var wire))
+            if (number == _fieldNumber && wireType == WireType.LengthDelimited)
             {
-                return false;
-            }
-
-            if (field == _fieldNumber && wire == WireType.LengthDelimited)
-            {
-                if (!_reader.TryReadLengthDelimited(out var payload))
-                {
-                    return false;
-                }
-
-                Current = payload;
-                return true;
-            }
-
-            if (!_reader.TrySkip(wire))
-            {
-                return false;
+                Current = _fields.ReadBytes();
+                return !_fields.Malformed;
             }
         }
 

@@ -1,4 +1,5 @@
 using System.Buffers.Binary;
+using System.Runtime.CompilerServices;
 
 namespace SensorPipeline.Core.Wire;
 
@@ -14,7 +15,8 @@ public enum WireType
 }
 
 /// <summary>
-/// A forward-only protobuf wire reader over a span. The hot path decodes readings with it instead of
+/// A forward-only protobuf wire reader over a span: the primitives under <see cref="ProtoFields"/>, the walk every
+/// decoder uses. The hot path decodes readings with it instead of
 /// Google.Protobuf's generated classes because those allocate five objects per reading (message,
 /// location, timestamp, payload, device-id string); this reads the same bytes without allocating.
 /// Every method returns false on malformed input instead of throwing, so one bad event costs a
@@ -38,7 +40,22 @@ public ref struct ProtoReader
     public readonly int Position => _position;
 
     /// <summary>Reads a field tag. Field number 0 and group wire types are rejected (our schema has none).</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public bool TryReadTag(out int fieldNumber, out WireType wireType)
+    {
+        // Every tag of our schema is one byte (field numbers below 16): read it inline, longer tags take the loop.
+        if ((uint)_position < (uint)_buffer.Length && _buffer[_position] is var tag and < 0x80)
+        {
+            _position++;
+            fieldNumber = tag >> 3;
+            wireType = (WireType)(tag & 7);
+            return fieldNumber > 0 && wireType is WireType.Varint or WireType.Fixed64 or WireType.LengthDelimited or WireType.Fixed32;
+        }
+
+        return TryReadLongTag(out fieldNumber, out wireType);
+    }
+
+    private bool TryReadLongTag(out int fieldNumber, out WireType wireType)
     {
         fieldNumber = 0;
         wireType = default;
@@ -95,14 +112,6 @@ public ref struct ProtoReader
         return true;
     }
 
-    /// <summary>Reads a double (wire type fixed64).</summary>
-    public bool TryReadDouble(out double value)
-    {
-        var ok = TryReadFixed64(out var bits);
-        value = BitConverter.UInt64BitsToDouble(bits);
-        return ok;
-    }
-
     /// <summary>Reads a length-delimited field's bytes without copying.</summary>
     public bool TryReadLengthDelimited(out ReadOnlySpan<byte> value)
     {
@@ -117,25 +126,8 @@ public ref struct ProtoReader
         return true;
     }
 
-    /// <summary>Skips a field of a number this reader does not know: proto3 readers must ignore unknown fields.</summary>
-    public bool TrySkip(WireType wireType)
-    {
-        switch (wireType)
-        {
-            case WireType.Varint:
-                return TryReadVarint(out _);
-            case WireType.Fixed64:
-                return TryAdvance(8);
-            case WireType.LengthDelimited:
-                return TryReadLengthDelimited(out _);
-            case WireType.Fixed32:
-                return TryAdvance(4);
-            default:
-                return false;
-        }
-    }
-
-    private bool TryAdvance(int count)
+    /// <summary>Passes over <paramref name="count"/> bytes (a fixed-size value no field of ours uses).</summary>
+    public bool TrySkip(int count)
     {
         if (_buffer.Length - _position < count)
         {

@@ -17,10 +17,10 @@ internal sealed class QueryExecution : IDisposable
     private readonly Utf8JsonWriter _writer;
     private readonly long _skip;
     private readonly long _take;
+    private long _scanned;
     private long _scannedBytes;
     private long _matched;
     private long _matchedBytes;
-    private int _current;
 
     public QueryExecution(QueryModel model, IReadOnlyList<KeyValuePair<string, JsonElement>>? parameters)
     {
@@ -54,19 +54,26 @@ internal sealed class QueryExecution : IDisposable
             return Page(RowWithoutSource(), 0);
         }
 
-        var result = _model.Aggregates.Count > 0 ? RunAggregate(Counted(documents))
-            : _model.OrderBy.Count > 0 ? RunOrdered(Counted(documents)) : RunStreaming(Counted(documents));
+        var result = _model.Aggregates.Count > 0 ? RunAggregate(Matching(documents))
+            : _model.OrderBy.Count > 0 ? RunOrdered(Matching(documents)) : RunStreaming(Matching(documents));
         return result with { BytesScanned = _scannedBytes, DocumentsMatched = _matched, BytesMatched = _matchedBytes };
     }
 
-    /// <summary>The documents as the loops read them, their sizes counted (the basis of a query's charge).</summary>
-    private IEnumerable<ReadOnlyMemory<byte>> Counted(IEnumerable<ReadOnlyMemory<byte>> documents)
+    /// <summary>The documents the WHERE clause keeps, each parsed once and bound as the root while the caller looks at
+    /// it (the parse is released when the caller moves on or stops). Every document read counts as scanned, in number
+    /// and bytes (the basis of a query's charge), whether it matches or not, and only as far as the caller reads.</summary>
+    private IEnumerable<ReadOnlyMemory<byte>> Matching(IEnumerable<ReadOnlyMemory<byte>> documents)
     {
         foreach (var document in documents)
         {
-            _current = document.Length;
+            _scanned++;
             _scannedBytes += document.Length;
-            yield return document;
+            using var parsed = JsonDocument.Parse(document);
+            _ctx.Root = QValue.FromElement(parsed.RootElement);
+            if (Matches(document.Length))
+            {
+                yield return document;
+            }
         }
     }
 
@@ -75,7 +82,6 @@ internal sealed class QueryExecution : IDisposable
     private QueryResult RunStreaming(IEnumerable<ReadOnlyMemory<byte>> documents)
     {
         var items = new List<byte[]>();
-        long scanned = 0;
         long skipped = 0;
         if (_take == 0)
         {
@@ -84,10 +90,7 @@ internal sealed class QueryExecution : IDisposable
 
         foreach (var document in documents)
         {
-            scanned++;
-            using var parsed = JsonDocument.Parse(document);
-            _ctx.Root = QValue.FromElement(parsed.RootElement);
-            if (!Matches() || Project(document) is not { } item)
+            if (Project(document) is not { } item)
             {
                 continue;
             }
@@ -105,7 +108,7 @@ internal sealed class QueryExecution : IDisposable
             }
         }
 
-        return new QueryResult(items, scanned);
+        return new QueryResult(items, _scanned);
     }
 
     private QueryResult RunOrdered(IEnumerable<ReadOnlyMemory<byte>> documents)
@@ -119,19 +122,10 @@ internal sealed class QueryExecution : IDisposable
         var bound = _take > long.MaxValue - _skip ? long.MaxValue : _skip + _take; // saturating: OFFSET and LIMIT may be huge
         var heap = new PriorityQueue<OrderedRow, OrderedRow>(Comparer<OrderedRow>.Create((a, b) => comparer.Compare(b, a)));
         var all = new List<OrderedRow>();
-        long scanned = 0;
         long sequence = 0;
         var keys = new SortKey[_model.OrderBy.Count];
         foreach (var document in documents)
         {
-            scanned++;
-            using var parsed = JsonDocument.Parse(document);
-            _ctx.Root = QValue.FromElement(parsed.RootElement);
-            if (!Matches())
-            {
-                continue;
-            }
-
             for (var i = 0; i < keys.Length; i++)
             {
                 keys[i] = SortKey.From(_model.OrderBy[i].Path.Eval(_ctx));
@@ -173,23 +167,14 @@ internal sealed class QueryExecution : IDisposable
         }
 
         all.Sort(comparer);
-        return Page(all.Select(r => r.Item), scanned);
+        return Page(all.Select(r => r.Item), _scanned);
     }
 
     private QueryResult RunAggregate(IEnumerable<ReadOnlyMemory<byte>> documents)
     {
         var accumulators = _model.Aggregates.Select(a => a.CreateAccumulator()).ToArray();
-        long scanned = 0;
-        foreach (var document in documents)
+        foreach (var _ in documents)
         {
-            scanned++;
-            using var parsed = JsonDocument.Parse(document);
-            _ctx.Root = QValue.FromElement(parsed.RootElement);
-            if (!Matches())
-            {
-                continue;
-            }
-
             for (var i = 0; i < accumulators.Length; i++)
             {
                 accumulators[i].Add(_model.Aggregates[i].Argument.Eval(_ctx));
@@ -199,13 +184,13 @@ internal sealed class QueryExecution : IDisposable
         _ctx.Root = QValue.Undefined;
         _ctx.AggregateResults = accumulators.Select(a => a.Result()).ToArray();
         var row = Project(ReadOnlyMemory<byte>.Empty);
-        return Page(row is null ? [] : [row], scanned);
+        return Page(row is null ? [] : [row], _scanned);
     }
 
     private IEnumerable<byte[]> RowWithoutSource()
     {
         _ctx.Root = QValue.Undefined;
-        if (Matches() && Project(ReadOnlyMemory<byte>.Empty) is { } row)
+        if (Matches(0) && Project(ReadOnlyMemory<byte>.Empty) is { } row)
         {
             yield return row;
         }
@@ -217,7 +202,8 @@ internal sealed class QueryExecution : IDisposable
         return new QueryResult(page, scanned);
     }
 
-    private bool Matches()
+    /// <summary>Whether the bound root passes the WHERE clause; a match of <paramref name="bytes"/> is counted.</summary>
+    private bool Matches(int bytes)
     {
         if (_model.Where is not null && _model.Where.Eval(_ctx) is not { Kind: QKind.Boolean, Boolean: true })
         {
@@ -225,7 +211,7 @@ internal sealed class QueryExecution : IDisposable
         }
 
         _matched++;
-        _matchedBytes += _current;
+        _matchedBytes += bytes;
         return true;
     }
 

@@ -1,5 +1,6 @@
 using System.Buffers.Binary;
 using System.Text;
+using SensorPipeline.Emulators.Common;
 
 namespace SensorPipeline.CosmosEmulator.Log;
 
@@ -17,14 +18,14 @@ internal static class MutationCodec
     /// <summary>A sealed record (header and payload) holding <paramref name="mutations"/>.</summary>
     public static byte[] Encode(ReadOnlySpan<Mutation> mutations)
     {
-        var length = LogFormat.RecordHeaderSize + 2;
+        var length = DurableLogFormat.RecordHeaderSize + 2;
         foreach (var m in mutations)
         {
             length += 1 + Str(m.Database) + Str(m.Container) + Str(m.PartitionKey) + Str(m.Id) + Str(m.ETag) + 8 + 4 + 4 + m.Body.Length;
         }
 
         var record = new byte[length];
-        var span = record.AsSpan(LogFormat.RecordHeaderSize);
+        var span = record.AsSpan(DurableLogFormat.RecordHeaderSize);
         BinaryPrimitives.WriteUInt16LittleEndian(span, checked((ushort)mutations.Length));
         var at = 2;
         foreach (var m in mutations)
@@ -43,7 +44,7 @@ internal static class MutationCodec
             at += m.Body.Length;
         }
 
-        LogFormat.Seal(record);
+        DurableLogFormat.Seal(record);
         return record;
     }
 

@@ -58,15 +58,8 @@ internal sealed partial class MutationLog
             return LogFormat.FileHeaderSize;
         }
 
-        if (replayed.DurableMark is { } mark && replayed.Valid < mark)
-        {
-            throw new InvalidDataException(
-                $"{path}: {(replayed.Valid < length ? "corrupt record" : "the file ends")} at byte {replayed.Valid}, before the {mark} bytes its header "
-                + "records as durable and acknowledged: cutting there would lose acknowledged writes. Restore the file from a copy, or move it away to "
-                + "start the emulator empty.");
-        }
-
-        if (replayed.Valid < length)
+        if (DurableLogFormat.TornTailToCut(path, replayed.Valid, length, replayed.DurableMark, "acknowledged writes",
+            "Restore the file from a copy, or move it away to start the emulator empty."))
         {
             RandomAccess.SetLength(file, replayed.Valid);
             storage.Flush(file);
@@ -76,7 +69,7 @@ internal sealed partial class MutationLog
         return replayed.Valid;
     }
 
-    /// <summary>Applies every intact record after the header. A new (empty) file, or one whose version 2 header never
+    /// <summary>Applies every intact record after the header. A new (empty) file, or one whose header never
     /// reached the disk whole, has no header yet (HeaderSize 0).</summary>
     private static Replayed Replay(Microsoft.Win32.SafeHandles.SafeFileHandle file, string path, Action<List<Mutation>> apply)
     {
@@ -88,7 +81,7 @@ internal sealed partial class MutationLog
 
         // Read through the handle (a FileStream would close it); records are read at their offsets.
         var header = new byte[LogFormat.FileHeaderSize];
-        var version = ReadAt(file, header.AsSpan(0, LogFormat.HeaderPrefixSize), 0) ? LogFormat.VersionOf(header) : null;
+        var version = ReadAt(file, header.AsSpan(0, DurableLogFormat.VersionPrefixSize), 0) ? DurableLogFormat.VersionOf(header, LogFormat.Magic) : null;
         if (version is null)
         {
             throw new InvalidDataException($"{path} is not a Cosmos DB emulator log (unknown header); move it away to start empty.");
@@ -96,7 +89,7 @@ internal sealed partial class MutationLog
 
         if (version != LogFormat.Version)
         {
-            throw new InvalidDataException(LogFormat.OtherVersion(path, version.Value));
+            throw LogFormat.OtherVersion(path, version.Value);
         }
 
         if (!ReadAt(file, header, 0))
@@ -105,19 +98,19 @@ internal sealed partial class MutationLog
         }
 
         var (valid, records) = ReplayRecords(file, path, LogFormat.FileHeaderSize, length, apply);
-        return new Replayed(valid, records, LogFormat.FileHeaderSize, LogFormat.DurableMarkOf(header));
+        return new Replayed(valid, records, LogFormat.FileHeaderSize, DurableLogFormat.DurableMarkOf(header, LogFormat.FileHeaderSize));
     }
 
     private static (long Valid, long Records) ReplayRecords(Microsoft.Win32.SafeHandles.SafeFileHandle file, string path, long start, long length, Action<List<Mutation>> apply)
     {
         long valid = start, records = 0;
-        var header = new byte[LogFormat.RecordHeaderSize];
+        var header = new byte[DurableLogFormat.RecordHeaderSize];
         var payload = new byte[64 * 1024];
         var mutations = new List<Mutation>();
         while (ReadAt(file, header, valid))
         {
             var payloadLength = LogFormat.PayloadLength(header);
-            if (payloadLength < 0 || valid + LogFormat.RecordHeaderSize + payloadLength > length)
+            if (payloadLength < 0 || valid + DurableLogFormat.RecordHeaderSize + payloadLength > length)
             {
                 break;
             }
@@ -128,7 +121,7 @@ internal sealed partial class MutationLog
             }
 
             var span = payload.AsSpan(0, payloadLength);
-            if (!ReadAt(file, span, valid + LogFormat.RecordHeaderSize) || !LogFormat.CrcMatches(header, span))
+            if (!ReadAt(file, span, valid + DurableLogFormat.RecordHeaderSize) || !DurableLogFormat.CrcMatches(header, span))
             {
                 break;
             }
@@ -152,7 +145,7 @@ internal sealed partial class MutationLog
                     $"{path}: the record at byte {valid} cannot be replayed: {e.Message}. Restore the file from a copy, or move it away to start the emulator empty.", e);
             }
 
-            valid += LogFormat.RecordHeaderSize + payloadLength;
+            valid += DurableLogFormat.RecordHeaderSize + payloadLength;
             records++;
         }
 

@@ -205,15 +205,11 @@ internal sealed partial class MutationLog : IAsyncDisposable
         }
     }
 
-    /// <summary>Records in the header that the first <paramref name="length"/> bytes are durable: written after the fsync
-    /// that made them so and made durable itself by the next one, so the mark never claims more than is on disk;
-    /// recovery treats a bad record before it as damage, not a torn write. Best effort: a mark that fails to write
-    /// leaves the older one, which only narrows what recovery can tell apart.</summary>
+    /// <summary>Records in the header that the first <paramref name="length"/> bytes are durable (best effort,
+    /// <see cref="DurableLogFormat.TryMarkDurable"/>); recovery treats a bad record before it as damage, not a torn write.</summary>
     private void MarkDurable(long length)
     {
-        Span<byte> mark = stackalloc byte[16];
-        LogFormat.WriteDurableMark(mark, length);
-        if (_storage.TryWrite(_file, mark, LogFormat.DurableMarkOffset) is { } failure)
+        if (DurableLogFormat.TryMarkDurable(_storage, _file, length) is { } failure)
         {
             StorageLog.MarkFailed(_logger, _path, failure);
         }

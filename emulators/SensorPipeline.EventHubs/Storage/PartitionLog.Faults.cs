@@ -1,4 +1,5 @@
 using Microsoft.Win32.SafeHandles;
+using SensorPipeline.Emulators.Common;
 
 namespace SensorPipeline.EventHubs.Storage;
 
@@ -115,15 +116,11 @@ internal sealed partial class PartitionLog
         }
     }
 
-    /// <summary>Records in the active segment's header that its first <paramref name="length"/> bytes are durable: written
-    /// after the fsync that made them so and made durable itself by the next one, so the mark never claims more than is
-    /// on disk; recovery treats a bad record before it as corruption, not a torn write. Best effort: a mark that fails
-    /// to write leaves the older one, which only narrows what recovery can tell apart.</summary>
+    /// <summary>Records in the active segment's header that its first <paramref name="length"/> bytes are durable (best
+    /// effort, <see cref="DurableLogFormat.TryMarkDurable"/>); recovery treats a bad record before it as corruption, not a torn write.</summary>
     private void MarkDurable(long length)
     {
-        Span<byte> mark = stackalloc byte[8];
-        RecordFormat.WriteDurableMark(mark, length);
-        if (_storage.TryWrite(_activeLog, mark, RecordFormat.DurableMarkOffset) is { } failure)
+        if (DurableLogFormat.TryMarkDurable(_storage, _activeLog, length) is { } failure)
         {
             EventHubsLog.MarkFailed(_logger, Hub, PartitionId, failure);
         }

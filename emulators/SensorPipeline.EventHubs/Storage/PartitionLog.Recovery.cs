@@ -43,11 +43,9 @@ internal sealed partial class PartitionLog
             var handle = File.OpenHandle(path, FileMode.Open, isLast ? FileAccess.ReadWrite : FileAccess.Read, FileShare.Read | FileShare.Delete);
             try
             {
-                if (SegmentRecovery.FormatVersion(handle) is var version and > 0 and < RecordFormat.Version)
+                if (SegmentRecovery.FormatVersion(handle) is { } version and < RecordFormat.Version)
                 {
-                    throw new InvalidDataException(
-                        $"{path}: written by an older devhost (record format {version}; this one reads format {RecordFormat.Version}, which stores what AMQP senders send). " +
-                        $"Delete the data directory's eventhubs folder ({Path.GetDirectoryName(Path.GetDirectoryName(directory))}) or start with another --data; nothing was changed.");
+                    throw RecordFormat.OlderVersion(path, version, Path.GetDirectoryName(Path.GetDirectoryName(directory))!);
                 }
 
                 if (!SegmentRecovery.TryReadHeader(handle, out var headerSequence, out var baseOffset, out var durableMark) || headerSequence != baseSequence)
@@ -60,12 +58,10 @@ internal sealed partial class PartitionLog
                 if (result is null)
                 {
                     result = SegmentRecovery.Scan(handle, path, baseSequence);
-                    if (isLast && durableMark is { } mark && result.ValidLength < mark)
-                    {
-                        throw DamageBeforeMark(path, result, mark, baseSequence);
-                    }
-
-                    if (result.ValidLength < result.FileLength)
+                    var tornTail = DurableLogFormat.TornTailToCut(path, result.ValidLength, result.FileLength, isLast ? durableMark : null,
+                        $"acknowledged events from sequence number {baseSequence + result.Count} on",
+                        "Restore the file from a copy, or move the partition directory away to start the partition empty.");
+                    if (tornTail)
                     {
                         if (!isLast)
                         {
@@ -116,11 +112,6 @@ internal sealed partial class PartitionLog
 
         throw new InvalidOperationException("unreachable: the last segment returns");
     }
-
-    private static InvalidDataException DamageBeforeMark(string path, SegmentRecovery.Result result, long mark, long baseSequence) => new(
-        $"{path}: {(result.ValidLength < result.FileLength ? "corrupt record" : "the file ends")} at byte {result.ValidLength}, before the {mark} bytes its "
-        + $"header records as durable and acknowledged: cutting there would lose acknowledged events from sequence number {baseSequence + result.Count} on. "
-        + "Restore the file from a copy, or move the partition directory away to start the partition empty.");
 
     private static (Segment Segment, SafeFileHandle Log, SafeFileHandle Index) CreateSegment(string directory, long baseSequence, long baseOffset, EventLogOptions options, LogStorage storage)
     {

@@ -5,10 +5,12 @@ using SensorPipeline.Emulators.Common;
 
 namespace SensorPipeline.EventHubs.Storage;
 
-/// <summary>The on-disk layout of segments and records (all integers little-endian).
+/// <summary>The on-disk layout of segments and records: the emulators' shared durable-log framing
+/// (<see cref="DurableLogFormat"/>: header with the durable mark, records of length, CRC-32C and payload) around what
+/// a segment and an event hold (all integers little-endian).
 /// <code>
-/// segment header (32 bytes): "SPEH" | u32 version | i64 base sequence | i64 base offset
-///                             | u32 durable mark | u32 its complement (zero: no mark yet)
+/// segment header (40 bytes): "SPEH" | u32 version 3 | i64 durable mark | i64 its complement
+///                             | i64 base sequence | i64 base offset
 /// record: u32 payload length | u32 CRC-32C of payload | payload
 /// payload: i64 sequence | i64 enqueued UTC ticks | i32 key length (-1 = none) | key UTF-8
 ///        | i32 properties length | properties (see PropertyCodec)
@@ -17,65 +19,50 @@ namespace SensorPipeline.EventHubs.Storage;
 /// </code>
 /// The CRC and the sequence number together detect a torn or stale tail on recovery; the durable mark — how many bytes
 /// of the segment are known durable and acknowledged — tells a torn tail (past it) from corruption (before it).
-/// Version 2 added the envelope; a version 1 segment (written before the AMQP endpoint existed) is refused with a
-/// message saying what to do.</summary>
+/// Version 3 keeps the durable mark where the Cosmos DB emulator's log keeps its own; segments of versions 1 and 2 are
+/// refused with a message saying what to delete.</summary>
 internal static class RecordFormat
 {
-    public const int SegmentHeaderSize = 32;
+    public const int SegmentHeaderSize = DurableLogFormat.HeaderSize + 16;
     public const uint Magic = 0x48455053; // "SPEH"
-    public const uint Version = 2;
-    public const int RecordHeaderSize = 8;
+    public const uint Version = 3;
+    public const int RecordHeaderSize = DurableLogFormat.RecordHeaderSize;
+    private const int BaseSequenceOffset = DurableLogFormat.HeaderSize;
+    private const int BaseOffsetOffset = DurableLogFormat.HeaderSize + 8;
     public const int PayloadFixedSize = 8 + 8 + 4 + 4 + 4 + 4;
     public const int RecordOverhead = RecordHeaderSize + PayloadFixedSize;
 
     /// <summary>Largest payload recovery accepts: a 1 MiB event plus its fixed fields.</summary>
     public const int MaxPayloadSize = EventLogOptions.MaxEventSizeBytes + PayloadFixedSize;
 
+    /// <summary>A new segment's header; its durable mark covers the header alone until records are marked.</summary>
     public static void WriteSegmentHeader(Span<byte> destination, long baseSequence, long baseOffset)
     {
-        destination[..SegmentHeaderSize].Clear();
-        BinaryPrimitives.WriteUInt32LittleEndian(destination, Magic);
-        BinaryPrimitives.WriteUInt32LittleEndian(destination[4..], Version);
-        BinaryPrimitives.WriteInt64LittleEndian(destination[8..], baseSequence);
-        BinaryPrimitives.WriteInt64LittleEndian(destination[16..], baseOffset);
+        DurableLogFormat.WriteHeader(destination, Magic, Version, SegmentHeaderSize);
+        BinaryPrimitives.WriteInt64LittleEndian(destination[BaseSequenceOffset..], baseSequence);
+        BinaryPrimitives.WriteInt64LittleEndian(destination[BaseOffsetOffset..], baseOffset);
     }
 
-    /// <summary>Where the durable mark sits in the segment header.</summary>
-    public const int DurableMarkOffset = 24;
-
-    /// <summary>Writes the 8-byte durable mark: <paramref name="length"/> and its complement (a torn or zeroed mark reads as none).</summary>
-    public static void WriteDurableMark(Span<byte> destination, long length)
-    {
-        BinaryPrimitives.WriteUInt32LittleEndian(destination, checked((uint)length));
-        BinaryPrimitives.WriteUInt32LittleEndian(destination[4..], ~(uint)length);
-    }
-
-    /// <summary>The durable mark of a segment header, or null when it has none (a segment from before the mark, or one
-    /// whose first mark never reached the disk).</summary>
-    public static long? DurableMarkOf(ReadOnlySpan<byte> header)
-    {
-        var length = BinaryPrimitives.ReadUInt32LittleEndian(header[DurableMarkOffset..]);
-        return BinaryPrimitives.ReadUInt32LittleEndian(header[(DurableMarkOffset + 4)..]) == ~length && length >= SegmentHeaderSize ? length : null;
-    }
+    /// <summary>The durable mark of a segment header, or null when it has none (one whose first mark never reached the disk).</summary>
+    public static long? DurableMarkOf(ReadOnlySpan<byte> header) => DurableLogFormat.DurableMarkOf(header, SegmentHeaderSize);
 
     public static bool TryReadSegmentHeader(ReadOnlySpan<byte> source, out long baseSequence, out long baseOffset)
     {
         baseSequence = baseOffset = 0;
-        if (source.Length < SegmentHeaderSize
-            || BinaryPrimitives.ReadUInt32LittleEndian(source) != Magic
-            || BinaryPrimitives.ReadUInt32LittleEndian(source[4..]) != Version)
+        if (source.Length < SegmentHeaderSize || DurableLogFormat.VersionOf(source, Magic) != Version)
         {
             return false;
         }
 
-        baseSequence = BinaryPrimitives.ReadInt64LittleEndian(source[8..]);
-        baseOffset = BinaryPrimitives.ReadInt64LittleEndian(source[16..]);
+        baseSequence = BinaryPrimitives.ReadInt64LittleEndian(source[BaseSequenceOffset..]);
+        baseOffset = BinaryPrimitives.ReadInt64LittleEndian(source[BaseOffsetOffset..]);
         return true;
     }
 
-    /// <summary>The segment's format version (0 when the file is not a segment of this emulator at all).</summary>
-    public static uint VersionOf(ReadOnlySpan<byte> header) =>
-        header.Length >= 8 && BinaryPrimitives.ReadUInt32LittleEndian(header) == Magic ? BinaryPrimitives.ReadUInt32LittleEndian(header[4..]) : 0;
+    /// <summary>Why a segment of an older <paramref name="version"/> is refused, naming what to delete.</summary>
+    public static InvalidDataException OlderVersion(string path, uint version, string eventHubsDirectory) => DurableLogFormat.OtherFormat(
+        path, "an Event Hubs emulator segment written by an older devhost", version, Version,
+        $"Delete the data directory's eventhubs folder ({eventHubsDirectory}) or start with another --data.");
 
     /// <summary>Bytes counted against the 1 MiB limit: body, partition key, properties and the AMQP envelope.</summary>
     public static int EventSize(int bodyLength, int keyLength, int propertiesLength, int envelopeLength) => bodyLength + keyLength + propertiesLength + envelopeLength;
@@ -124,12 +111,10 @@ internal static class RecordFormat
     /// <summary>Sets a record's sequence number and enqueued time and seals it with its CRC; returns the record length.</summary>
     public static int Stamp(Span<byte> record, long sequenceNumber, long enqueuedTicks)
     {
-        var payloadLength = BinaryPrimitives.ReadInt32LittleEndian(record);
-        var payload = record.Slice(RecordHeaderSize, payloadLength);
+        var payload = record.Slice(RecordHeaderSize, BinaryPrimitives.ReadInt32LittleEndian(record));
         BinaryPrimitives.WriteInt64LittleEndian(payload, sequenceNumber);
         BinaryPrimitives.WriteInt64LittleEndian(payload[8..], enqueuedTicks);
-        BinaryPrimitives.WriteUInt32LittleEndian(record[4..], Crc32C.Compute(payload));
-        return RecordHeaderSize + payloadLength;
+        return DurableLogFormat.Seal(record[..(RecordHeaderSize + payload.Length)]);
     }
 
     /// <summary>Checks the record at the start of <paramref name="source"/>: complete, CRC intact, expected sequence, and
@@ -143,14 +128,14 @@ internal static class RecordFormat
             return 0;
         }
 
-        var payloadLength = BinaryPrimitives.ReadInt32LittleEndian(source);
-        if (payloadLength < PayloadFixedSize || payloadLength > MaxPayloadSize || source.Length - RecordHeaderSize < payloadLength)
+        var payloadLength = PayloadLength(source);
+        if (payloadLength < 0 || source.Length - RecordHeaderSize < payloadLength)
         {
             return 0;
         }
 
         var payload = source.Slice(RecordHeaderSize, payloadLength);
-        if (BinaryPrimitives.ReadUInt32LittleEndian(source[4..]) != Crc32C.Compute(payload)
+        if (!DurableLogFormat.CrcMatches(source, payload)
             || BinaryPrimitives.ReadInt64LittleEndian(payload) != expectedSequence
             || !FieldsFit(payload))
         {
@@ -197,6 +182,9 @@ internal static class RecordFormat
         at += envelopeLength;
         return BinaryPrimitives.ReadInt32LittleEndian(payload[(int)at..]) == payload.Length - at - 4;
     }
+
+    /// <summary>The payload length in a record header, or -1 when no event's record is that long (a torn or corrupt tail).</summary>
+    public static int PayloadLength(ReadOnlySpan<byte> recordHeader) => DurableLogFormat.PayloadLength(recordHeader, PayloadFixedSize, MaxPayloadSize);
 
     public static int RecordLength(ReadOnlySpan<byte> record) => RecordHeaderSize + BinaryPrimitives.ReadInt32LittleEndian(record);
 

@@ -1,5 +1,6 @@
 using System.Buffers.Binary;
 using Microsoft.Win32.SafeHandles;
+using SensorPipeline.Emulators.Common;
 
 namespace SensorPipeline.EventHubs.Storage;
 
@@ -26,11 +27,11 @@ internal static class SegmentRecovery
         return true;
     }
 
-    /// <summary>The format version in the segment's header; 0 when the file has no header of this emulator.</summary>
-    public static uint FormatVersion(SafeFileHandle handle)
+    /// <summary>The format version in the segment's header; null when the file has no header of this emulator.</summary>
+    public static uint? FormatVersion(SafeFileHandle handle)
     {
-        Span<byte> header = stackalloc byte[RecordFormat.SegmentHeaderSize];
-        return RandomAccess.Read(handle, header, 0) == header.Length ? RecordFormat.VersionOf(header) : 0;
+        Span<byte> prefix = stackalloc byte[DurableLogFormat.VersionPrefixSize];
+        return RandomAccess.Read(handle, prefix, 0) == prefix.Length ? DurableLogFormat.VersionOf(prefix, RecordFormat.Magic) : null;
     }
 
     /// <summary>Uses the .idx file when its count and last record agree with the log; null when they do not.</summary>
@@ -102,8 +103,8 @@ internal static class SegmentRecovery
                 break;
             }
 
-            var payloadLength = BinaryPrimitives.ReadInt32LittleEndian(buffer);
-            if (payloadLength < RecordFormat.PayloadFixedSize || payloadLength > RecordFormat.MaxPayloadSize)
+            var payloadLength = RecordFormat.PayloadLength(buffer);
+            if (payloadLength < 0)
             {
                 break;
             }

@@ -1,5 +1,6 @@
 using Microsoft.AspNetCore.Http;
 using Microsoft.Extensions.Logging;
+using SensorPipeline.Functions.Forwarding;
 using SensorPipeline.Functions.Invocation;
 using SensorPipeline.Functions.Storage;
 
@@ -29,12 +30,19 @@ internal static class InvocationFailures
             // was reported before this was thrown (the stall alarm); retried, and loud.
             RequestTooLargeException => new(LogLevel.Error, "request-too-large", StatusCodes.Status413RequestEntityTooLarge, Systemic: true),
 
-            // The store refused a write and a known-good write to the same container: the store or the configuration is
-            // at fault. Kept, retried, and loud.
-            StoreUnavailableException { Fault: StoreFault.Systemic } => new(LogLevel.Error, "systemic", StatusCodes.Status500InternalServerError, Systemic: true),
+            // The store refused a write and a known-good write to the same container (the processors say where), or
+            // batch after batch fails whole: the store, the configuration or the handler is at fault. Kept, retried, and loud.
+            SystemicFailureException or StoreUnavailableException { Fault: StoreFault.Systemic } =>
+                new(LogLevel.Error, "systemic", StatusCodes.Status500InternalServerError, Systemic: true),
 
             // The store did not take the batch: transient; the host's retry policy re-runs it before checkpointing.
             StoreUnavailableException => new(LogLevel.Information, "store-unavailable", StatusCodes.Status500InternalServerError),
+
+            // A hub refused the splitter's envelopes for good (missing, or the identity may not send): retried, and loud.
+            ForwardFailedException { Systemic: true } => new(LogLevel.Error, "forward-systemic", StatusCodes.Status500InternalServerError, Systemic: true),
+
+            // A hub did not take the envelopes in time: transient; the batch is re-run before its checkpoint moves.
+            ForwardFailedException => new(LogLevel.Information, "hub-unavailable", StatusCodes.Status500InternalServerError),
 
             // The host cancelled the call (timeout, shutdown): it already counts the invocation as failed.
             OperationCanceledException when hostCancelled => new(LogLevel.Information, "cancelled", null),

@@ -14,6 +14,7 @@ using Microsoft.Extensions.Options;
 using SensorPipeline.Core.Policies;
 using SensorPipeline.Core.Processing;
 using SensorPipeline.Core.Splitting;
+using SensorPipeline.Functions.Forwarding;
 using SensorPipeline.Functions.Processing;
 using SensorPipeline.Functions.Invocation;
 using SensorPipeline.Functions.Options;
@@ -59,6 +60,8 @@ internal static class FunctionsExtensions
         services.AddOptions<CosmosOptions>().BindConfiguration(CosmosOptions.Section).ValidateOnStart();
         services.AddSingleton<IValidateOptions<PipelineOptions>, PipelineOptionsValidator>();
         services.AddSingleton<IValidateOptions<CosmosOptions>, CosmosOptionsValidator>();
+        services.AddOptions<ForwardingOptions>().Configure<IConfiguration>(BindForwarding).ValidateOnStart();
+        services.AddSingleton<IValidateOptions<ForwardingOptions>, ForwardingOptionsValidator>();
         services.AddSingleton(TimeProvider.System);
         builder.AddPipelineMetrics();
 
@@ -97,6 +100,7 @@ internal static class FunctionsExtensions
     {
         var pools = new DefaultObjectPoolProvider { MaximumRetained = Environment.ProcessorCount * 4 };
         services.AddSingleton(pools.Create(new PooledPolicy<Splitter>(() => new Splitter())));
+        services.AddSingleton<EnvelopeForwarder>();
         services.AddSingleton<SplitterFunction>();
         foreach (var definition in new[] { ProcessorDefinition.Weather, ProcessorDefinition.Seismic })
         {
@@ -112,6 +116,21 @@ internal static class FunctionsExtensions
             });
             services.AddKeyedSingleton(definition.Name, (sp, _) => ActivatorUtilities.CreateInstance<BatchWriter>(sp, definition));
         }
+    }
+
+    /// <summary>
+    /// The splitter's connection comes from the settings the Functions host reads for <c>"connection": "EventHubConnection"</c>
+    /// and the hub names from those function.json's <c>%WeatherHubName%</c> and <c>%SeismicHubName%</c> resolve: one
+    /// setting per fact, whoever reads it. Tuning goes under <c>Forwarding__</c>.
+    /// </summary>
+    private static void BindForwarding(ForwardingOptions options, IConfiguration configuration)
+    {
+        configuration.GetSection(ForwardingOptions.Section).Bind(options);
+        options.ConnectionString = configuration[ForwardingOptions.ConnectionKey];
+        options.FullyQualifiedNamespace = configuration[ForwardingOptions.NamespaceKey];
+        options.ClientId = configuration[ForwardingOptions.ClientIdKey];
+        options.WeatherHubName = configuration[ForwardingOptions.WeatherHubKey] ?? options.WeatherHubName;
+        options.SeismicHubName = configuration[ForwardingOptions.SeismicHubKey] ?? options.SeismicHubName;
     }
 
     /// <summary>Prints the address once listening, so a parent process (devhost, tests) started with port 0 can find it.</summary>

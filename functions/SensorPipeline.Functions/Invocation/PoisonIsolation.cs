@@ -1,3 +1,4 @@
+using System.Collections.Concurrent;
 using System.Globalization;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
@@ -22,13 +23,20 @@ namespace SensorPipeline.Functions.Invocation;
 /// on its own (a half that succeeds is committed — writes are idempotent), a failing half is split again, down to single
 /// events. Every event that fails on its own is poison — dead-lettered (<c>failed-in-isolation</c>, the failure as detail,
 /// the raw bytes) and the invocation succeeds, so the partition moves on; a batch of one whose event fails is that
-/// event failing on its own.
+/// event failing on its own. Unless the batches before it failed whole too: when <see cref="PipelineOptions.SystemicAfterWhollyFailedBatches"/>
+/// batches of a function in a row (any partitions) have every event failing on its own, it is not the events but the
+/// handler or its environment (a bug on every event, a missing dependency): systemic, as a store refusing everything —
+/// nothing dead-lettered, the batch kept and retried, raised loudly — until a batch commits again. A lone batch of poison
+/// (one or two envelopes) is still dead-lettered, so poison never stalls a partition; a broken handler costs at most
+/// that many batches of dead letters (re-drivable), not the whole stream.
 /// A store failure during the bisection ends it: the batch is retried whole later and bisected again.
 /// Cost: at most 2n − 1 runs of subsets for n events, only for a batch that already failed repeatedly.
 /// </summary>
 internal sealed class PoisonIsolation(AttemptLedger ledger, DeadLetterStore deadLetters, IOptions<PipelineOptions> options, TimeProvider clock,
     PipelineMetrics metrics, ILogger<PoisonIsolation> logger)
 {
+    private readonly ConcurrentDictionary<string, int> _whollyFailed = new(StringComparer.Ordinal);
+
     /// <summary>Runs <paramref name="process"/> over the request's events, isolating poison as described above.</summary>
     /// <param name="function">The function name (ledger key, logs, metrics).</param>
     /// <param name="stage">The stage name stored in dead letters.</param>
@@ -57,12 +65,14 @@ internal sealed class PoisonIsolation(AttemptLedger ledger, DeadLetterStore dead
         {
             await RunWatchedAsync(function, partition, attempt, () => process(events, first, cancellationToken), cancellationToken);
             await ledger.ClearAsync(function, partition, attempt, cancellationToken);
+            EndWhollyFailedRun(function);
             return [];
         }
-        catch (Exception e) when (InvocationFailures.Unwrap(e) is StoreUnavailableException { Fault: StoreFault.Systemic })
+        catch (Exception e) when (InvocationFailures.Unwrap(e) is StoreUnavailableException { Fault: StoreFault.Systemic } refused)
         {
-            FunctionsLog.SystemicFailure(logger, function, partition, attempt.FirstSequence, events.Count, e);
-            throw;
+            // Not logged here: the endpoint logs every failed invocation once; this says where.
+            throw new SystemicFailureException(string.Create(CultureInfo.InvariantCulture,
+                $"SYSTEMIC FAILURE {function} partition {partition}, the {events.Count}-event batch at sequence {attempt.FirstSequence}: {refused.Message}"), refused);
         }
         catch (Exception e) when (IsIsolationCandidate(e, cancellationToken))
         {
@@ -73,17 +83,54 @@ internal sealed class PoisonIsolation(AttemptLedger ledger, DeadLetterStore dead
                 throw;
             }
 
-            FunctionsLog.IsolationStarted(logger, function, partition, attempt.FirstSequence, events.Count, failures, e);
-            var poison = new List<(InputEvent Event, Exception Failure)>();
-            await BisectAsync(events, 0, events.Count, e, poison, first, process, cancellationToken);
-            var letters = poison.Select(p => new DeadLetter(stage, DeadLetterReason.FailedInIsolation, p.Event.Position, null, null, p.Event.Body,
-                string.Create(CultureInfo.InvariantCulture,
-                    $"{failures} failed attempts of the batch at {partition}:{attempt.FirstSequence} ({events.Count} events); on its own: {Describe(p.Failure)}"))).ToList();
-            await deadLetters.WriteAsync(letters, clock.GetUtcNow(), cancellationToken);
-            FunctionsLog.PoisonIsolated(logger, function, partition, attempt.FirstSequence, letters.Count, events.Count);
-            metrics.DeadLettered(function, letters);
-            await ledger.ClearAsync(function, partition, attempt with { Failures = failures }, cancellationToken);
-            return letters;
+            return await IsolateAsync(function, stage, request, attempt with { Failures = failures }, e, process, cancellationToken);
+        }
+    }
+
+    /// <summary>
+    /// Bisects a batch that failed <see cref="PipelineOptions.IsolateAfterAttempts"/> times: what fails alone is poison,
+    /// dead-lettered, unless every event failed alone as in the batches before it (<see cref="PipelineOptions.SystemicAfterWhollyFailedBatches"/>).
+    /// </summary>
+    private async Task<IReadOnlyList<DeadLetter>> IsolateAsync(string function, string stage, InvocationRequest request, BatchAttempts attempt, Exception failure,
+        Func<IReadOnlyList<InputEvent>, DateTimeOffset, CancellationToken, Task> process, CancellationToken cancellationToken)
+    {
+        var events = request.Events;
+        var partition = request.PartitionId;
+        FunctionsLog.IsolationStarted(logger, function, partition, attempt.FirstSequence, events.Count, attempt.Failures, failure);
+        var poison = new List<(InputEvent Event, Exception Failure)>();
+        await BisectAsync(events, 0, events.Count, failure, poison, attempt.FirstAttemptAt, process, cancellationToken);
+        if (poison.Count < events.Count)
+        {
+            EndWhollyFailedRun(function);
+        }
+        else if (WhollyFailedInARow(function) is var inARow && inARow >= options.Value.SystemicAfterWhollyFailedBatches)
+        {
+            // Not the events: the handler or its environment. Kept (the ledger's count stays, so every retry is bisected
+            // again — one success ends it), retried with back-off, and loud.
+            throw new SystemicFailureException(string.Create(CultureInfo.InvariantCulture,
+                $"SYSTEMIC FAILURE {function} partition {partition}, the {events.Count}-event batch at sequence {attempt.FirstSequence}: every event failed on its own, in {inARow} batches in a row — the handler or its environment is at fault, not the events. Nothing is dead-lettered; the host retries with back-off. {Describe(failure)}"),
+                failure);
+        }
+
+        var letters = poison.Select(p => new DeadLetter(stage, DeadLetterReason.FailedInIsolation, p.Event.Position, null, null, p.Event.Body,
+            string.Create(CultureInfo.InvariantCulture,
+                $"{attempt.Failures} failed attempts of the batch at {partition}:{attempt.FirstSequence} ({events.Count} events); on its own: {Describe(p.Failure)}"))).ToList();
+        await deadLetters.WriteAsync(letters, clock.GetUtcNow(), cancellationToken);
+        FunctionsLog.PoisonIsolated(logger, function, partition, attempt.FirstSequence, letters.Count, events.Count);
+        metrics.DeadLettered(function, letters);
+        await ledger.ClearAsync(function, partition, attempt, cancellationToken);
+        return letters;
+    }
+
+    /// <summary>One more batch of <paramref name="function"/> whose every event failed on its own: how many in a row now.</summary>
+    private int WhollyFailedInARow(string function) => _whollyFailed.AddOrUpdate(function, 1, static (_, inARow) => inARow + 1);
+
+    /// <summary>A batch of <paramref name="function"/> committed something: the run of wholly failed batches ends.</summary>
+    private void EndWhollyFailedRun(string function)
+    {
+        if (_whollyFailed.TryGetValue(function, out var inARow) && inARow != 0)
+        {
+            _whollyFailed[function] = 0;
         }
     }
 

@@ -64,9 +64,17 @@ internal sealed class PipelineOptions
 
     /// <summary>
     /// Failed attempts of one batch, for a reason no retry fixes (not a transient store answer), after which its events
-    /// are tested on their own: the ones that fail alone are dead-lettered as poison and the rest committed; if every
-    /// one fails alone the fault is systemic and nothing is dead-lettered. Counted across restarts (the attempt ledger).
-    /// Default 3 (with host.json's 2 s, 4 s back-off: isolated about 6 s after the first failure); 2 to 100.
+    /// are tested on their own: the ones that fail alone are dead-lettered as poison and the rest committed (unless
+    /// batches keep failing whole: <see cref="SystemicAfterWhollyFailedBatches"/>). Counted across restarts (the attempt
+    /// ledger). Default 3 (with host.json's 2 s, 4 s back-off: isolated about 6 s after the first failure); 2 to 100.
     /// </summary>
     public int IsolateAfterAttempts { get; set; } = 3;
+
+    /// <summary>
+    /// Batches of one function in a row (any partitions) whose every event failed on its own, from which on it is taken
+    /// for the handler's or its environment's fault, not the events': systemic — nothing dead-lettered, the batch kept and
+    /// retried, the alarm raised — until a batch commits again. The batches before it are dead-lettered (a lone batch of
+    /// poison never stalls its partition). Counted in the process's memory. Default 3; 2 to 100.
+    /// </summary>
+    public int SystemicAfterWhollyFailedBatches { get; set; } = 3;
 }

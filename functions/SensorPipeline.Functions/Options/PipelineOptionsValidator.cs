@@ -19,26 +19,14 @@ internal sealed class PipelineOptionsValidator : IValidateOptions<PipelineOption
             failures.Add($"Pipeline__MaxClockSkew must be from 00:00:00 to 1.00:00:00, found {options.MaxClockSkew}.");
         }
 
-        if (options.WriteParallelism is < 1 or > 256)
-        {
-            failures.Add($"Pipeline__WriteParallelism must be from 1 to 256, found {options.WriteParallelism}.");
-        }
-
-        if (options.BulkMinimumDocuments is < 1 or > 1_000_000)
-        {
-            failures.Add($"Pipeline__BulkMinimumDocuments must be from 1 to 1000000, found {options.BulkMinimumDocuments}.");
-        }
-
+        Within(failures, "Pipeline__WriteParallelism", options.WriteParallelism, 1, 256);
+        Within(failures, "Pipeline__BulkMinimumDocuments", options.BulkMinimumDocuments, 1, 1_000_000);
         if (!Enum.IsDefined(options.DeviceWrite))
         {
             failures.Add($"Pipeline__DeviceWrite must be Patch or ReadReplace, found {options.DeviceWrite}.");
         }
 
-        if (options.TransientRetryCount is < 0 or > 20)
-        {
-            failures.Add($"Pipeline__TransientRetryCount must be from 0 to 20, found {options.TransientRetryCount}.");
-        }
-
+        Within(failures, "Pipeline__TransientRetryCount", options.TransientRetryCount, 0, 20);
         if (options.TransientRetryBaseDelay < TimeSpan.Zero || options.TransientRetryBaseDelay > TimeSpan.FromMinutes(1))
         {
             failures.Add($"Pipeline__TransientRetryBaseDelay must be from 00:00:00 to 00:01:00, found {options.TransientRetryBaseDelay}.");
@@ -54,11 +42,18 @@ internal sealed class PipelineOptionsValidator : IValidateOptions<PipelineOption
             failures.Add($"Pipeline__RedeliveryWindow must be from 00:00:00 to 01:00:00, found {options.RedeliveryWindow}.");
         }
 
-        if (options.IsolateAfterAttempts is < 2 or > 100)
-        {
-            failures.Add($"Pipeline__IsolateAfterAttempts must be from 2 to 100, found {options.IsolateAfterAttempts}.");
-        }
+        Within(failures, "Pipeline__IsolateAfterAttempts", options.IsolateAfterAttempts, 2, 100);
+        Within(failures, "Pipeline__SystemicAfterWhollyFailedBatches", options.SystemicAfterWhollyFailedBatches, 2, 100);
 
         return failures.Count == 0 ? ValidateOptionsResult.Success : ValidateOptionsResult.Fail(failures);
+    }
+
+    /// <summary>A whole-number setting outside [<paramref name="min"/>, <paramref name="max"/>] adds its failure, naming it.</summary>
+    private static void Within(List<string> failures, string setting, int value, int min, int max)
+    {
+        if (value < min || value > max)
+        {
+            failures.Add(string.Create(System.Globalization.CultureInfo.InvariantCulture, $"{setting} must be from {min} to {max}, found {value}."));
+        }
     }
 }

@@ -3,6 +3,7 @@ using Microsoft.AspNetCore.Http;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.ObjectPool;
 using SensorPipeline.Core.Splitting;
+using SensorPipeline.Functions.Forwarding;
 using SensorPipeline.Functions.Invocation;
 using SensorPipeline.Functions.Storage;
 using SensorPipeline.Functions.Telemetry;
@@ -10,17 +11,15 @@ using SensorPipeline.Functions.Telemetry;
 namespace SensorPipeline.Functions.Processing;
 
 /// <summary>
-/// The Splitter function: ingestion events in, as many weather and seismic text envelopes out as their readings need
-/// (each output a JSON array; the host sends one event per element), undecodable events and invalid or
-/// unforwardable readings to the dead letters.
+/// The Splitter function: ingestion events in; as many weather and seismic text envelopes out as their readings need,
+/// each sent to the partition of its hub its devices belong to (<see cref="DevicePartitioner"/>) through
+/// <see cref="EnvelopeForwarder"/>; undecodable events and invalid or unforwardable readings to the dead letters.
 /// </summary>
-internal sealed class SplitterFunction(ObjectPool<Splitter> splitters, DeadLetterStore deadLetters, EnvelopeBudget budget, TimeProvider clock, PipelineMetrics metrics,
-    ILogger<SplitterFunction> logger)
+internal sealed class SplitterFunction(ObjectPool<Splitter> splitters, EnvelopeForwarder forwarder, DeadLetterStore deadLetters, EnvelopeBudget budget, TimeProvider clock,
+    PipelineMetrics metrics, ILogger<SplitterFunction> logger)
 {
     public const string Name = "Splitter";
     public const string TriggerName = "events";
-    public const string WeatherOutput = "weatherOut";
-    public const string SeismicOutput = "seismicOut";
 
     public async Task InvokeAsync(HttpContext context)
     {
@@ -34,11 +33,13 @@ internal sealed class SplitterFunction(ObjectPool<Splitter> splitters, DeadLette
             throw refusal;
         }
 
+        // Read once per process, then cached; a hub that cannot be reached fails the invocation here, before anything is written.
+        var (weatherPartitions, seismicPartitions) = await forwarder.PartitionCountsAsync(cancellationToken);
         var splitter = splitters.Get();
         try
         {
             var now = clock.GetUtcNow();
-            var result = splitter.Split(request.Events, now.ToUnixTimeMilliseconds());
+            var result = splitter.Split(request.Events, now.ToUnixTimeMilliseconds(), weatherPartitions, seismicPartitions);
             metrics.BatchReceived(Name, request.PartitionId, request.Events, result.ReadingsReceived, now);
 
             // Commit point (1 of 2): dead letters are stored before we answer 2xx. If that fails the invocation fails,
@@ -47,25 +48,17 @@ internal sealed class SplitterFunction(ObjectPool<Splitter> splitters, DeadLette
             await deadLetters.WriteAsync(result.DeadLetters, now, cancellationToken);
             metrics.DeadLettered(Name, result.DeadLetters);
 
-            // Commit point (2 of 2): a 2xx hands the envelopes to the host, which sends them and only then lets the
-            // listener checkpoint. A kind with no readings has no output, so no empty event is sent. Once the host has
-            // cancelled the call, nothing is acknowledged.
+            // Commit point (2 of 2): every envelope is sent to its partition and acknowledged by the hub before we answer
+            // 2xx, which lets the host checkpoint. A failed send fails the invocation: the host re-runs the batch, and
+            // the envelopes that did arrive before the failure arrive again (at-least-once; the processors' writes are
+            // idempotent). Once the host has cancelled the call, nothing more is sent.
             cancellationToken.ThrowIfCancellationRequested();
-            var outputs = new List<OutputEvents>(2);
-            if (result.Weather.Count > 0)
-            {
-                outputs.Add(new OutputEvents(WeatherOutput, result.Weather));
-            }
-
-            if (result.Seismic.Count > 0)
-            {
-                outputs.Add(new OutputEvents(SeismicOutput, result.Seismic));
-            }
+            await forwarder.SendAsync(result, cancellationToken);
 
             FunctionsLog.Split(logger, request.PartitionId, request.Events.Count, result.ReadingsReceived, result.WeatherReadings, result.SeismicReadings, result.DeadLetters.Count, request.RetryCount);
             var summary = string.Create(CultureInfo.InvariantCulture,
-                $"Splitter: {request.Events.Count} events, {result.ReadingsReceived} readings; weather {result.WeatherReadings} in {result.Weather.Count} envelopes, seismic {result.SeismicReadings} in {result.Seismic.Count}, dead letters {result.DeadLetters.Count}");
-            await InvocationResponse.WriteAsync(context.Response, StatusCodes.Status200OK, outputs, [summary], cancellationToken);
+                $"Splitter: {request.Events.Count} events, {result.ReadingsReceived} readings; weather {result.WeatherReadings} in {result.Weather.Count} envelopes to {result.WeatherPartitions.Count} partitions, seismic {result.SeismicReadings} in {result.Seismic.Count} to {result.SeismicPartitions.Count}, dead letters {result.DeadLetters.Count}");
+            await InvocationResponse.WriteAsync(context.Response, StatusCodes.Status200OK, [], [summary], cancellationToken);
         }
         finally
         {

@@ -25,8 +25,11 @@ namespace SensorPipeline.Functions.Storage;
 /// authoritative. Writes happen only on a failed attempt, on an attempt still running after <see cref="SlowAttempt"/>
 /// (it may be heading for the host's timeout, which would end it unrecorded), and once on the success that follows.
 /// </para>
-/// A ledger the store refuses (the store is down: the very failure being counted) never fails the invocation: the count
-/// carries on in memory, and the write is tried again on the next failure.
+/// A ledger the store cannot take never fails the invocation (that would hide the failure being counted behind another):
+/// the count carries on in memory, and the write is tried again on the next failure. The store unavailable is a warning
+/// (the very failure being counted, most likely); the ledger's document refused while <c>deadletters</c> takes a
+/// known-good write is an error (<c>AttemptLedgerRefused</c>): the count would not survive a restart, so a batch that
+/// kills its invocation might never be isolated — the stall alert is then the backstop.
 /// </summary>
 internal sealed class AttemptLedger(StoreContainers containers, StoreRetry retry, DocumentWriter writer, ILogger<AttemptLedger> logger)
 {
@@ -74,7 +77,11 @@ internal sealed class AttemptLedger(StoreContainers containers, StoreRetry retry
         var document = Document(function, partition, failed, cause, now);
         try
         {
-            await writer.UpsertAsync(containers.DeadLetters, Id(function, partition), document, cancellationToken);
+            var outcome = await writer.UpsertAsync(containers.DeadLetters, Id(function, partition), document, cancellationToken);
+            if (outcome.Result == WriteResult.Rejected)
+            {
+                FunctionsLog.AttemptLedgerRefused(logger, function, partition, attempt.FirstSequence, failed.Failures, outcome.Detail ?? ((int)outcome.Status).ToString(System.Globalization.CultureInfo.InvariantCulture));
+            }
         }
         catch (StoreUnavailableException e)
         {

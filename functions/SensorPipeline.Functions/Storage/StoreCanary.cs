@@ -19,11 +19,15 @@ namespace SensorPipeline.Functions.Storage;
 /// <item>Refused too: <b>systemic</b>. <see cref="StoreUnavailableException"/> with <see cref="StoreFault.Systemic"/>:
 /// nothing is dead-lettered, the invocation fails, the host backs off and retries, and it is raised loudly.</item>
 /// <item>Accepted: the write runs once more (a fault that ended between the refusal and the canary must not cost a good
-/// document); refused again, it is <b>this document's</b> refusal (<see cref="WriteResult.Rejected"/>: dead-lettered with
-/// the store's answer while the rest of the batch commits); taken, it is written.</item>
+/// document); taken, it is written; refused again, that refusal is judged the same way — the container may have gone bad
+/// since the canary — and only if a known-good write is taken after it too is it <b>this document's</b> refusal
+/// (<see cref="WriteResult.Rejected"/>: dead-lettered with the store's answer while the rest of the batch commits).</item>
 /// </list>
-/// Cost: nothing until a write is refused; then one canary upsert and delete per container, shared by every refusal
-/// waiting on that container meanwhile (a bulk phase of 500 refused writes runs one canary).
+/// A canary judges only refusals seen before it began: one already running may have been taken before the container went
+/// bad, so a refusal never joins it but waits for the next canary, which begins when the running one ends.
+/// Cost: nothing until a write is refused; then canary upserts and deletes shared by every refusal waiting on that
+/// container meanwhile — a bulk phase of 500 refused writes runs two (the one running and the next), a rejected document
+/// two more (one after each of its refusals).
 /// </summary>
 internal sealed class StoreCanary
 {
@@ -39,7 +43,7 @@ internal sealed class StoreCanary
     private readonly StoreRetry _retry;
     private readonly ILogger<StoreCanary> _logger;
     private readonly CancellationToken _stopping;
-    private readonly Dictionary<string, Task<string?>> _inFlight = new(StringComparer.Ordinal);
+    private readonly Dictionary<string, Probes> _probes = new(StringComparer.Ordinal);
     private readonly ConcurrentDictionary<string, Container> _pointContainers = new(StringComparer.Ordinal);
 
     public StoreCanary(CosmosClient client, IOptions<CosmosOptions> options, StoreRetry retry, IHostApplicationLifetime lifetime, ILogger<StoreCanary> logger)
@@ -79,49 +83,81 @@ internal sealed class StoreCanary
             return again;
         }
 
+        if (await KnownGoodRefusalAsync(container, cancellationToken) is { } refusedSince)
+        {
+            throw Systemic(container.Id, operation, again, refusedSince);
+        }
+
         FunctionsLog.DocumentRefused(_logger, container.Id, operation, (int)again.Status, again.Detail ?? "");
-        return again with { Result = WriteResult.Rejected, Detail = $"{again.Detail} (refused twice while {container.Id} took a known-good write)" };
+        return again with { Result = WriteResult.Rejected, Detail = $"{again.Detail} (refused twice, {container.Id} taking a known-good write after each refusal)" };
     }
 
-    /// <summary>Null when <paramref name="container"/> takes a known-good write now, else how it refused it. Concurrent callers share one canary.</summary>
+    /// <summary>
+    /// Null when <paramref name="container"/> takes a known-good write begun after the caller's refusal, else how it refused
+    /// it. Concurrent callers share canaries, but never one already running when they ask.
+    /// </summary>
     private Task<string?> KnownGoodRefusalAsync(Container container, CancellationToken cancellationToken)
     {
-        TaskCompletionSource<string?>? mine = null;
-        Task<string?>? shared;
-        lock (_inFlight)
+        TaskCompletionSource<string?>? start = null;
+        Task<string?> verdict;
+        lock (_probes)
         {
-            if (!_inFlight.TryGetValue(container.Id, out shared))
+            if (!_probes.TryGetValue(container.Id, out var probes))
             {
-                mine = new TaskCompletionSource<string?>(TaskCreationOptions.RunContinuationsAsynchronously);
-                shared = mine.Task;
-                _inFlight[container.Id] = shared;
+                probes = new Probes();
+                _probes[container.Id] = probes;
+            }
+
+            if (probes.Running is null)
+            {
+                start = new TaskCompletionSource<string?>(TaskCreationOptions.RunContinuationsAsynchronously);
+                probes.Running = start;
+                verdict = start.Task;
+            }
+            else
+            {
+                // The running canary may have been taken before this refusal: it proves nothing about the container since.
+                probes.Next ??= new TaskCompletionSource<string?>(TaskCreationOptions.RunContinuationsAsynchronously);
+                verdict = probes.Next.Task;
             }
         }
 
-        if (mine is not null)
+        if (start is not null)
         {
             // Not bound to this invocation's token: others wait on it too. StoreRetry bounds every attempt.
-            _ = ProbeAsync(container, mine);
+            _ = ProbeAsync(container, start);
         }
 
-        return shared.WaitAsync(cancellationToken);
+        return verdict.WaitAsync(cancellationToken);
     }
 
-    private async Task ProbeAsync(Container container, TaskCompletionSource<string?> result)
+    /// <summary>Runs the canary for <paramref name="first"/>, then the next one asked for meanwhile, until none is.</summary>
+    private async Task ProbeAsync(Container container, TaskCompletionSource<string?> first)
     {
-        try
+        var current = first;
+        while (true)
         {
-            result.SetResult(await WriteCanaryAsync(container, _stopping));
-        }
-        catch (Exception e)
-        {
-            result.SetException(e);
-        }
-        finally
-        {
-            lock (_inFlight)
+            try
             {
-                _inFlight.Remove(container.Id);
+                current.SetResult(await WriteCanaryAsync(container, _stopping));
+            }
+            catch (Exception e)
+            {
+                current.SetException(e);
+            }
+
+            lock (_probes)
+            {
+                var probes = _probes[container.Id];
+                if (probes.Next is not { } next)
+                {
+                    _probes.Remove(container.Id);
+                    return;
+                }
+
+                current = next;
+                probes.Running = next;
+                probes.Next = null;
             }
         }
     }
@@ -169,4 +205,12 @@ internal sealed class StoreCanary
         {
             Fault = StoreFault.Systemic,
         };
+
+    /// <summary>One container's canaries: the one running, and the one the refusals seen since it began wait for.</summary>
+    private sealed class Probes
+    {
+        public TaskCompletionSource<string?>? Running { get; set; }
+
+        public TaskCompletionSource<string?>? Next { get; set; }
+    }
 }

@@ -11,7 +11,7 @@ namespace SensorPipeline.Functions.Telemetry;
 /// <summary>
 /// The handler's metrics, all pre-aggregated: values are summed in-process and only one aggregate (sum, count, min, max)
 /// per series per period leaves the process (<see cref="MetricAggregates"/>; each latency with its whole histogram in one
-/// item, <see cref="LatencyHistogram"/>), so the volume scales with series × periods, never with events, and nothing is
+/// item, <see cref="BucketedLatencyMetric"/>), so the volume scales with series × periods, never with events, and nothing is
 /// sampled away. <see cref="Cut"/> ends a period. Every method is a no-op when telemetry is off
 /// (<see cref="TelemetryOptions.ConnectionString"/> unset). Thread-safe.
 /// </summary>
@@ -27,8 +27,8 @@ internal sealed class PipelineMetrics
     private readonly TelemetryClient? _client;
     private readonly double _partitionLagThresholdMs;
     private readonly MetricAggregates _series = new();
-    private readonly LatencyHistogram? _endToEnd;
-    private readonly LatencyHistogram? _deviceToStore;
+    private readonly BucketedLatencyMetric? _endToEnd;
+    private readonly BucketedLatencyMetric? _deviceToStore;
     private DateTimeOffset _periodStart;
 
     /// <param name="client">The process's one client, or null when telemetry is off.</param>
@@ -53,11 +53,11 @@ internal sealed class PipelineMetrics
         // a question needs it — which partition is stuck — and only for the partitions over the lag threshold; all the
         // others share one series per function (FreshnessMs, Partition = AllPartitions). No chart or alert groups any
         // other metric by partition (partition heat comes from Cosmos DB's own logs: partition-heat.kql).
-        _endToEnd = new LatencyHistogram(MetricNames.EndToEndMs, histogramBucketsPerDoubling);
+        _endToEnd = new BucketedLatencyMetric(MetricNames.EndToEndMs, histogramBucketsPerDoubling);
 
         // Device-to-store latency includes device clocks and buffering, so it is kept exact to a coarser bucket (±41 % at
         // 2 per doubling): a shorter Buckets property. Its sum, count and max stay exact.
-        _deviceToStore = new LatencyHistogram(MetricNames.DeviceToStoreMs, Math.Min(histogramBucketsPerDoubling, DeviceToStoreBucketsPerDoubling));
+        _deviceToStore = new BucketedLatencyMetric(MetricNames.DeviceToStoreMs, Math.Min(histogramBucketsPerDoubling, DeviceToStoreBucketsPerDoubling));
     }
 
     /// <summary>False when telemetry is off; callers may skip work that only feeds metrics.</summary>

@@ -60,7 +60,7 @@ internal static class RedriveCommand
         var options = provider.GetRequiredService<IOptions<RedriveOptions>>().Value;
         var time = provider.GetRequiredService<TimeProvider>();
         var logger = provider.GetRequiredService<ILoggerFactory>().CreateLogger("loadgen");
-        using var client = CosmosClientFactory.Create(new VerifyOptions
+        using var client = VerifyCosmosClient.Create(new VerifyOptions
         {
             CosmosEndpoint = options.CosmosEndpoint,
             CosmosKey = options.CosmosKey,

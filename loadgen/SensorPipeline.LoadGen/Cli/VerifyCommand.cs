@@ -76,7 +76,7 @@ internal static class VerifyCommand
             return ExitCodes.BadArguments;
         }
 
-        using var client = CosmosClientFactory.Create(options);
+        using var client = VerifyCosmosClient.Create(options);
         var database = client.GetDatabase(options.Database);
         var verifier = new LedgerVerifier(new VerifyContainers(database.GetContainer(options.ReadingsContainer), database.GetContainer(options.ArchiveContainer),
             database.GetContainer(options.DevicesContainer), database.GetContainer(options.DeadLettersContainer)), options.Concurrency, options.MaxAge, options.Episodes);

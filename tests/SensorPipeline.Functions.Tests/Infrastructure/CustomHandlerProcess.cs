@@ -25,6 +25,9 @@ internal sealed partial class CustomHandlerProcess : IHandlerUnderTest, IDisposa
 
     public string Output => _process.Output;
 
+    /// <summary>Waits for an output line matching <paramref name="pattern"/> (lines already printed included).</summary>
+    public Task<Match> WaitForLineAsync(string pattern, TimeSpan timeout) => _process.WaitForLineAsync(pattern, timeout);
+
     /// <summary>Settings for a handler writing to <paramref name="standIn"/> in database <paramref name="database"/>.</summary>
     public static Dictionary<string, string?> Settings(CosmosEmulatorProcess standIn, string database) => new()
     {
@@ -37,6 +40,9 @@ internal sealed partial class CustomHandlerProcess : IHandlerUnderTest, IDisposa
         ["SSL_CERT_DIR"] = standIn.SslCertDir,
         ["Cosmos__DatabaseName"] = database,
         ["Cosmos__CreateIfNotExists"] = "true",
+        // A well-formed connection to a port nothing listens on: the client connects only when the splitter sends, and
+        // tests that invoke the splitter point it at a real emulator (HubsEmulator).
+        ["EventHubConnection"] = EventHubsEmulatorAccount.ConnectionString(LoopbackPort.GetFree()),
         ["Logging__LogLevel__Default"] = "Warning",
         ["Logging__LogLevel__SensorPipeline"] = "Information",
     };

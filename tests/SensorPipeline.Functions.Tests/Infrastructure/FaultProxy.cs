@@ -60,6 +60,19 @@ internal sealed class FaultProxy : IAsyncDisposable
     private int _deadLetterLimit = int.MaxValue;
     private int _deadLettersRejected;
 
+    /// <summary>
+    /// The next write whose body contains <paramref name="marker"/> is judged by the rules in force when it arrives, then
+    /// held until <see cref="HeldWrite.Release"/> before it goes on: a write the store took before a fault, answered late.
+    /// </summary>
+    public HeldWrite HoldNextWriteContaining(string marker)
+    {
+        var held = new HeldWrite(marker);
+        _holds.Enqueue(held);
+        return held;
+    }
+
+    private readonly ConcurrentQueue<HeldWrite> _holds = new();
+
     /// <summary>The first <paramref name="count"/> writes whose body contains <paramref name="marker"/> are answered 429.</summary>
     public void ThrottleWritesContaining(string marker, int count) => _throttles[marker] = count;
 
@@ -69,7 +82,7 @@ internal sealed class FaultProxy : IAsyncDisposable
         builder.Logging.ClearProviders();
         builder.WebHost.ConfigureKestrel(k => k.Listen(IPAddress.Loopback, 0));
         var app = builder.Build();
-        var client = new HttpClient(CosmosClients.LoopbackHandler()) { BaseAddress = upstream };
+        var client = new HttpClient(CosmosClients.LoopbackEmulatorHandler()) { BaseAddress = upstream };
         FaultProxy? proxy = null;
         app.Run(context => proxy!.ForwardAsync(context));
         await app.StartAsync();
@@ -130,6 +143,12 @@ internal sealed class FaultProxy : IAsyncDisposable
             }
         }
 
+        if (context.Request.Method is "POST" or "PUT" or "PATCH" && _holds.TryPeek(out var hold)
+            && System.Text.Encoding.UTF8.GetString(bytes).Contains(hold.Marker, StringComparison.Ordinal) && _holds.TryDequeue(out hold))
+        {
+            await hold.HoldAsync(context.RequestAborted);
+        }
+
         using var request = new HttpRequestMessage(new HttpMethod(context.Request.Method), context.Request.Path + context.Request.QueryString);
         if (bytes.Length > 0 || context.Request.Method is "POST" or "PUT" or "PATCH")
         {
@@ -181,5 +200,24 @@ internal sealed class FaultProxy : IAsyncDisposable
         context.Response.ContentType = "application/json";
         context.Response.Headers["x-ms-activity-id"] = Guid.NewGuid().ToString();
         await context.Response.WriteAsync(json, context.RequestAborted);
+    }
+}
+
+/// <summary>A write <see cref="FaultProxy"/> holds: <see cref="Arrived"/> once it is held, forwarded on <see cref="Release"/>.</summary>
+internal sealed class HeldWrite(string marker)
+{
+    private readonly TaskCompletionSource _arrived = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private readonly TaskCompletionSource _released = new(TaskCreationOptions.RunContinuationsAsynchronously);
+
+    public string Marker { get; } = marker;
+
+    public Task Arrived => _arrived.Task;
+
+    public void Release() => _released.TrySetResult();
+
+    internal Task HoldAsync(CancellationToken cancellationToken)
+    {
+        _arrived.TrySetResult();
+        return _released.Task.WaitAsync(cancellationToken);
     }
 }

@@ -6,9 +6,9 @@ namespace SensorPipeline.Functions.Tests.Infrastructure;
 
 /// <summary>
 /// The handler in-process (<see cref="WebApplicationFactory{TEntryPoint}"/> over its own <c>Program</c>, on the test
-/// server instead of Kestrel), for the contract tests that need neither the store nor Kestrel's limits: the same
-/// start-up, options, routes and functions as the process, without starting one. Its store endpoint is a loopback
-/// port nothing listens on, so a test that reaches the store fails instead of passing on an empty answer. Tests of
+/// server instead of Kestrel), for the contract tests that need neither the store, the hubs nor Kestrel's limits: the same
+/// start-up, options, routes and functions as the process, without starting one. Its store and hub endpoints are a loopback
+/// port nothing listens on, so a test that reaches either fails instead of passing on an empty answer. Tests of
 /// request sizes stay on <see cref="CustomHandlerProcess"/>: the test server does not apply Kestrel's limits.
 /// </summary>
 public sealed class InProcessHandler : WebApplicationFactory<Program>, IHandlerUnderTest
@@ -32,6 +32,7 @@ public sealed class InProcessHandler : WebApplicationFactory<Program>, IHandlerU
             ["Cosmos:AuthKey"] = CosmosEmulatorAccount.Key,
             ["Cosmos:DatabaseName"] = "in-process",
             ["Cosmos:CreateIfNotExists"] = "false",
+            ["EventHubConnection"] = EventHubsEmulatorAccount.ConnectionString(9), // the discard port too
             ["Logging:LogLevel:Default"] = "Warning",
         })
         {

@@ -5,32 +5,9 @@ using SensorPipeline.Protos;
 
 namespace SensorPipeline.Functions.Tests.Infrastructure;
 
-/// <summary>One invocation's answer: status, the parsed body, and the splitter's outputs as the host would send them.</summary>
+/// <summary>One invocation's answer: status and the parsed body.</summary>
 internal sealed record InvocationAnswer(HttpStatusCode Status, JsonElement Body)
 {
-    /// <summary>
-    /// The events the host sends for an output: the handler answers a JSON array of strings, and the host sends one
-    /// event per element holding the UTF-8 of its text. Null when the output is absent.
-    /// </summary>
-    public IReadOnlyList<byte[]>? Events(string binding) =>
-        Body.TryGetProperty("Outputs", out var outputs) && outputs.TryGetProperty(binding, out var value)
-            ? value.ValueKind == JsonValueKind.Array
-                ? [.. value.EnumerateArray().Select(e => System.Text.Encoding.UTF8.GetBytes(e.GetString()!))]
-                : throw new InvalidOperationException($"Outputs.{binding} is {value.ValueKind}, expected an array of text envelopes")
-            : null;
-
-    /// <summary>The one event of an output that must hold exactly one; null when the output is absent.</summary>
-    public byte[]? Output(string binding) => Events(binding) is { } events ? Assert.Single(events) : null;
-
-    /// <summary>The output's events decoded as forward envelopes (each checked to be under the 1 MB event limit).</summary>
-    public IReadOnlyList<ForwardEnvelope> Envelopes(string binding) => [.. (Events(binding) ?? []).Select(body =>
-    {
-        Assert.InRange(body.Length, 1, EnvelopeBudget.MaxEventTextBytes);
-        var bytes = new byte[EnvelopeText.MaxDecodedLength(body)];
-        Assert.True(EnvelopeText.TryDecode(body, bytes, out var written), "not a text envelope");
-        return ForwardEnvelope.Parser.ParseFrom(bytes, 0, written);
-    })];
-
     public string LogText => Body.TryGetProperty("Logs", out var logs) ? string.Join("\n", logs.EnumerateArray().Select(l => l.GetString())) : "";
 }
 
@@ -59,13 +36,20 @@ internal static class PipelineDriver
         return new InvocationAnswer(response.StatusCode, json);
     }
 
-    /// <summary>Splits <paramref name="ingestion"/> and returns the weather envelope as one weather-hub event.</summary>
-    public static async Task<HubEvent> WeatherEnvelopeAsync(IHandlerUnderTest handler, params HubEvent[] ingestion)
+    /// <summary>
+    /// The weather envelope the splitter makes of <paramref name="ingestion"/> (read from ingestion partition 0), as one
+    /// weather-hub event: the splitter's own core, in process, so processor tests need no hub. The splitter function
+    /// itself, sending to a hub, is tested in <c>SplitterFunctionTests</c>.
+    /// </summary>
+    public static HubEvent WeatherEnvelope(params HubEvent[] ingestion) => Envelope(SensorKind.Weather, ingestion);
+
+    /// <summary>The one envelope of <paramref name="kind"/> the splitter makes of <paramref name="ingestion"/>, as a hub event.</summary>
+    public static HubEvent Envelope(SensorKind kind, params HubEvent[] ingestion)
     {
-        var split = await SplitAsync(handler, ingestion);
-        Assert.Equal(HttpStatusCode.OK, split.Status);
-        var envelope = split.Output("weatherOut") ?? throw new InvalidOperationException("no weather output: " + split.Body);
-        return new HubEvent(envelope, NextSequence(), DateTimeOffset.UtcNow);
+        var events = ingestion.Select(e => new InputEvent(e.Body, new Core.Readings.SourcePosition("0", e.SequenceNumber, e.EnqueuedTime.ToUnixTimeMilliseconds()))).ToArray();
+        var result = new Splitter().Split(events, DateTimeOffset.UtcNow.ToUnixTimeMilliseconds());
+        var envelope = Assert.Single(kind == SensorKind.Weather ? result.Weather : result.Seismic);
+        return new HubEvent(envelope.ToArray(), NextSequence(), DateTimeOffset.UtcNow);
     }
 
     /// <summary>One ingestion event holding <paramref name="body"/>, enqueued <paramref name="age"/> ago.</summary>

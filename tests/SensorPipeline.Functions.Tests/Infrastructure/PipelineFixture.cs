@@ -1,18 +1,22 @@
 namespace SensorPipeline.Functions.Tests.Infrastructure;
 
 /// <summary>
-/// One Cosmos DB stand-in and two handler processes shared by a collection of tests (each test uses its own devices):
-/// one per device-write strategy (Pipeline__DeviceWrite), each with its own database.
+/// One Cosmos DB stand-in, one Event Hubs emulator and two handler processes shared by a collection of tests (each test
+/// uses its own devices): one per device-write strategy (Pipeline__DeviceWrite), each with its own database.
 /// </summary>
 public sealed class PipelineFixture : IAsyncLifetime, IDisposable
 {
     private CosmosEmulatorProcess? _standIn;
+    private HubsEmulator? _hubs;
     private CustomHandlerProcess? _handler;
     private StoreReader? _store;
     private CustomHandlerProcess? _readReplaceHandler;
     private StoreReader? _readReplaceStore;
 
     internal CosmosEmulatorProcess StandIn => _standIn ?? throw new InvalidOperationException("not started");
+
+    /// <summary>Where the handlers' splitter sends its envelopes.</summary>
+    internal HubsEmulator Hubs => _hubs ?? throw new InvalidOperationException("not started");
 
     internal CustomHandlerProcess Handler => _handler ?? throw new InvalidOperationException("not started");
 
@@ -28,13 +32,16 @@ public sealed class PipelineFixture : IAsyncLifetime, IDisposable
 
     public async Task InitializeAsync()
     {
-        _standIn = await CosmosEmulatorProcess.StartAsync();
+        var standIn = CosmosEmulatorProcess.StartAsync();
+        var hubs = HubsEmulator.StartAsync();
+        (_standIn, _hubs) = (await standIn, await hubs);
         var database = "tests-" + Guid.NewGuid().ToString("N")[..8];
         var readReplaceDatabase = database + "-rr";
         // Every write phase through the bulk client, however small, so the shared tests (newer-wins, redelivery,
         // on both sides of the max age) run the batched path; the point path runs in the fixtures with a fault proxy.
         var settings = CustomHandlerProcess.Settings(_standIn, database);
         settings["Pipeline__BulkMinimumDocuments"] = "1";
+        settings["EventHubConnection"] = _hubs.ConnectionString;
         var readReplaceSettings = CustomHandlerProcess.Settings(_standIn, readReplaceDatabase);
         readReplaceSettings["Pipeline__DeviceWrite"] = "ReadReplace";
         readReplaceSettings["Pipeline__BulkMinimumDocuments"] = "1";
@@ -46,10 +53,14 @@ public sealed class PipelineFixture : IAsyncLifetime, IDisposable
         _readReplaceStore = new StoreReader(_standIn, readReplaceDatabase);
     }
 
-    public Task DisposeAsync()
+    public async Task DisposeAsync()
     {
         Dispose();
-        return Task.CompletedTask;
+        if (_hubs is not null)
+        {
+            await _hubs.DisposeAsync();
+            _hubs = null;
+        }
     }
 
     public void Dispose()

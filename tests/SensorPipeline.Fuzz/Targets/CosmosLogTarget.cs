@@ -52,7 +52,7 @@ internal static class CosmosLogTarget
         }
     }
 
-    /// <summary>Gives the file a version 2 header (keeping its durable mark) and seals each record it can frame.</summary>
+    /// <summary>Gives the file a header of the current version (keeping its durable mark) and seals each record it can frame.</summary>
     private static void Seal(Span<byte> file)
     {
         if (file.Length < LogFormat.FileHeaderSize)
@@ -63,16 +63,16 @@ internal static class CosmosLogTarget
         BinaryPrimitives.WriteUInt32LittleEndian(file, LogFormat.Magic);
         BinaryPrimitives.WriteUInt32LittleEndian(file[4..], LogFormat.Version);
         var at = LogFormat.FileHeaderSize;
-        while (file.Length - at >= LogFormat.RecordHeaderSize)
+        while (file.Length - at >= DurableLogFormat.RecordHeaderSize)
         {
             var payloadLength = LogFormat.PayloadLength(file[at..]);
-            if (payloadLength < 0 || payloadLength > file.Length - at - LogFormat.RecordHeaderSize)
+            if (payloadLength < 0 || payloadLength > file.Length - at - DurableLogFormat.RecordHeaderSize)
             {
                 return;
             }
 
-            LogFormat.Seal(file.Slice(at, LogFormat.RecordHeaderSize + payloadLength));
-            at += LogFormat.RecordHeaderSize + payloadLength;
+            DurableLogFormat.Seal(file.Slice(at, DurableLogFormat.RecordHeaderSize + payloadLength));
+            at += DurableLogFormat.RecordHeaderSize + payloadLength;
         }
     }
 }

@@ -55,7 +55,7 @@ internal static class EventHubsLogTarget
 
         BinaryPrimitives.WriteUInt32LittleEndian(file, RecordFormat.Magic);
         BinaryPrimitives.WriteUInt32LittleEndian(file[4..], RecordFormat.Version);
-        BinaryPrimitives.WriteInt64LittleEndian(file[8..], 0);
+        BinaryPrimitives.WriteInt64LittleEndian(file[DurableLogFormat.HeaderSize..], 0); // the base sequence number
         var at = RecordFormat.SegmentHeaderSize;
         for (long sequence = 0; file.Length - at >= RecordFormat.RecordOverhead; sequence++)
         {

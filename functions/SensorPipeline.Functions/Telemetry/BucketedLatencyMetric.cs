@@ -18,7 +18,7 @@ namespace SensorPipeline.Functions.Telemetry;
 /// upper bounds. Counted in process under a lock per function (this runs per reading; the lock is uncontended but for
 /// the cut), cut by <see cref="Send"/> at each aggregation period, as the SDK cuts its own series.
 /// </summary>
-internal sealed class LatencyHistogram(string metricName, int bucketsPerDoubling = LatencyBuckets.PerDoubling)
+internal sealed class BucketedLatencyMetric(string metricName, int bucketsPerDoubling = LatencyBuckets.PerDoubling)
 {
     private readonly int _group = LatencyBuckets.PerDoubling / bucketsPerDoubling;
 

@@ -6,7 +6,7 @@ namespace SensorPipeline.LoadGen.Verify;
 
 /// <summary>Creates the Cosmos DB client verify reads with (<see cref="CosmosClients"/>: the local emulator's key and
 /// certificate for a loopback endpoint only); Microsoft Entra when no key is given for a real account.</summary>
-internal static class CosmosClientFactory
+internal static class VerifyCosmosClient
 {
     public static CosmosClient Create(VerifyOptions options)
     {
