@@ -97,7 +97,7 @@ public sealed class PoisonIsolationTests(FaultFixture fixture)
     [Fact]
     public async Task WeatherProcessor_StoreRefusesEverything_TheSystemicFailureLoggedOnce()
     {
-        var envelope = await PipelineDriver.WeatherEnvelopeAsync(fixture.Handler, PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(Builders.Device("sys-log"), 1))));
+        var envelope = PipelineDriver.WeatherEnvelope(PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(Builders.Device("sys-log"), 1))));
         var before = fixture.Handler.Output.Length;
         fixture.Proxy.AnswerWritesContaining("", HttpStatusCode.Forbidden, 5301);
         try
