@@ -9,6 +9,7 @@ using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Http;
 using Microsoft.Extensions.Logging;
+using SensorPipeline.Emulators.Common;
 using SensorPipeline.FunctionsHost.Config;
 using SensorPipeline.FunctionsHost.Hubs;
 using SensorPipeline.FunctionsHost.Invocation;

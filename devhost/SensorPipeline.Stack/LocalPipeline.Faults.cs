@@ -44,7 +44,7 @@ public sealed partial class LocalPipeline
     }
 
     /// <summary>Asks the Cosmos DB emulator to answer with a fault (<c>POST /_emulator/faults</c>) for a while.</summary>
-    public async Task InjectStoreFaultAsync(StoreFault fault, CancellationToken cancellationToken)
+    public async Task InjectStoreFaultAsync(InjectedStoreFault fault, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(fault);
         using var request = new HttpRequestMessage(HttpMethod.Post, new Uri(CosmosEndpoint, "_emulator/faults")) { Content = JsonContent.Create(fault, options: Json) };
@@ -87,5 +87,5 @@ public sealed partial class LocalPipeline
 /// <param name="SubStatus">The <c>x-ms-substatus</c>.</param>
 /// <param name="DocumentContains">Only document writes whose document contains this text fail, each on its own (400 and 413 allowed).</param>
 /// <param name="Container">Only requests to this container fail (400 and 413 allowed: e.g. 400/1001 on every write).</param>
-public sealed record StoreFault(int Status, double Seconds, bool WritesOnly = false, double Probability = 1, int? RetryAfterMs = null, int? SubStatus = null,
+public sealed record InjectedStoreFault(int Status, double Seconds, bool WritesOnly = false, double Probability = 1, int? RetryAfterMs = null, int? SubStatus = null,
     string? DocumentContains = null, string? Container = null);

@@ -42,16 +42,18 @@ public sealed partial class CosmosEmulatorProcess : IAsyncDisposable, IDisposabl
     public static Task<CosmosEmulatorProcess> StartAsync(CancellationToken cancellationToken = default) =>
         StartAsync(Path.Combine(Path.GetTempPath(), "sensorpipeline-cosmos", Guid.NewGuid().ToString("N")), temporary: true, cancellationToken: cancellationToken);
 
-    /// <summary>Starts the emulator over <paramref name="dataDirectory"/> and waits until it listens.</summary>
+    /// <summary>Starts the emulator over <paramref name="dataDirectory"/> and waits until it listens; each of
+    /// <paramref name="settings"/> (<c>Section:Key=Value</c>) is passed as <c>--set</c>.</summary>
     public static async Task<CosmosEmulatorProcess> StartAsync(string dataDirectory, RepoLayout? layout = null, string? logPath = null,
-        bool echo = false, int port = 0, bool temporary = false, CancellationToken cancellationToken = default)
+        bool echo = false, int port = 0, bool temporary = false, IReadOnlyList<string>? settings = null, CancellationToken cancellationToken = default)
     {
         layout ??= RepoLayout.Current;
         var process = ChildProcess.Start(new ChildProcessOptions
         {
             Name = "cosmos",
             FileName = "dotnet",
-            Arguments = [layout.CosmosEmulatorDll, "--data", dataDirectory, "--port", port.ToString(System.Globalization.CultureInfo.InvariantCulture)],
+            Arguments = [layout.CosmosEmulatorDll, "--data", dataDirectory, "--port", port.ToString(System.Globalization.CultureInfo.InvariantCulture),
+                .. (settings ?? []).SelectMany(setting => new[] { "--set", setting })],
             WorkingDirectory = layout.Root,
             LogPath = logPath,
             Echo = echo,

@@ -78,10 +78,10 @@ public sealed class BatchEndToEndTests(EmulatorFixture fixture) : IClassFixture<
     public async Task TransactionalBatch_Committed_SurvivesKillMinus9()
     {
         // Its own process, so killing it leaves the shared one alone; the batch is one log record, replayed whole.
-        var dataDirectory = EmulatorProcess.NewDataDirectory();
+        var dataDirectory = EmulatorClients.NewDataDirectory();
         var key = new PartitionKey("d3");
         string[] etags;
-        await using (var first = await EmulatorProcess.StartAsync(dataDirectory))
+        await using (var first = await CosmosEmulatorProcess.StartAsync(dataDirectory))
         {
             using var client = first.CreateClient();
             Database database = await client.CreateDatabaseIfNotExistsAsync("durable");
@@ -95,10 +95,10 @@ public sealed class BatchEndToEndTests(EmulatorFixture fixture) : IClassFixture<
             using var response = await batch.ExecuteAsync().WaitAsync(Patience);
             Assert.True(response.IsSuccessStatusCode, response.ErrorMessage);
             etags = [.. response.Select(r => r.ETag)];
-            await first.KillHardAsync();
+            await first.Process.KillAsync();
         }
 
-        await using var second = await EmulatorProcess.StartAsync(dataDirectory);
+        await using var second = await CosmosEmulatorProcess.StartAsync(dataDirectory);
         using var reader = second.CreateClient();
         var restarted = reader.GetContainer("durable", "items");
         for (var i = 0; i < 50; i++)
@@ -152,7 +152,7 @@ public sealed class BatchEndToEndTests(EmulatorFixture fixture) : IClassFixture<
         // Against 40 RU/s, a first wave of 40 writes (about 5 RU each) takes the budget about four seconds into debt,
         // so the second wave's bulk requests are answered 429 with the time to wait, and the SDK sends them again.
         var sent = new BatchCounter();
-        using (var admin = new HttpClient(LoopbackHandler()) { BaseAddress = fixture.Emulator.Endpoint })
+        using (var admin = new HttpClient(CosmosClients.LoopbackEmulatorHandler()) { BaseAddress = fixture.Emulator.Endpoint })
         {
             using var budget = new HttpRequestMessage(HttpMethod.Put, "_emulator/throughput")
             {
@@ -163,12 +163,10 @@ public sealed class BatchEndToEndTests(EmulatorFixture fixture) : IClassFixture<
             Assert.Equal(HttpStatusCode.NoContent, set.StatusCode);
         }
 
-        using CosmosClient client = new(fixture.Emulator.Endpoint.ToString(), EmulatorProcess.Key, new CosmosClientOptions
+        using var client = CosmosClients.Create(fixture.Emulator.Endpoint, new CosmosClientOptions
         {
-            ConnectionMode = ConnectionMode.Gateway,
-            LimitToEndpoint = true,
             AllowBulkExecution = true,
-            HttpClientFactory = () => new HttpClient(new CountingHandler(sent, LoopbackHandler())),
+            HttpClientFactory = () => new HttpClient(new CountingHandler(sent, CosmosClients.LoopbackEmulatorHandler())),
         });
         var container = client.GetContainer(fixture.Database.Id, _container.Id);
 
@@ -183,12 +181,6 @@ public sealed class BatchEndToEndTests(EmulatorFixture fixture) : IClassFixture<
         Assert.All(written, r => Assert.Equal(HttpStatusCode.Created, r.StatusCode));
         Assert.True(sent.Operations > 80, $"expected throttled operations to be sent again, {sent.Operations} operations were sent");
     }
-
-    /// <summary>Accepts the emulator's self-signed certificate for its loopback endpoint only.</summary>
-    private static HttpClientHandler LoopbackHandler() => new()
-    {
-        ServerCertificateCustomValidationCallback = (request, _, _, _) => request.RequestUri is { IsLoopback: true },
-    };
 
     private async Task AssertMissingAsync(string id, PartitionKey key)
     {

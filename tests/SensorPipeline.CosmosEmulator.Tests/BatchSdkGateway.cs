@@ -16,7 +16,6 @@ namespace SensorPipeline.CosmosEmulator.Tests;
 internal sealed class BatchSdkGateway : HttpMessageHandler
 {
     private const string Endpoint = "https://localhost:8081/";
-    private const string EmulatorKey = SensorPipeline.Clients.CosmosEmulatorAccount.Key;
 
     private const string AccountJson =
         """{"id":"localhost","_rid":"localhost","_self":"","media":"//media/","addresses":"//addresses/","_dbs":"//dbs/","writableLocations":[{"name":"Local","databaseAccountEndpoint":"https://localhost:8081/"}],"readableLocations":[{"name":"Local","databaseAccountEndpoint":"https://localhost:8081/"}],"enableMultipleWriteLocations":false,"userReplicationPolicy":{"asyncReplication":false,"minReplicaSetSize":1,"maxReplicasetSize":4},"userConsistencyPolicy":{"defaultConsistencyLevel":"Session"},"systemReplicationPolicy":{"minReplicaSetSize":1,"maxReplicasetSize":4},"readPolicy":{"primaryReadCoefficient":1,"secondaryReadCoefficient":1},"queryEngineConfiguration":"{}"}""";
@@ -38,10 +37,8 @@ internal sealed class BatchSdkGateway : HttpMessageHandler
     public ConcurrentQueue<CapturedBatch> Batches { get; } = new();
 
     /// <summary>A client on this handler; bulk when <paramref name="bulk"/> is set.</summary>
-    public CosmosClient CreateClient(bool bulk) => new(Endpoint, EmulatorKey, new CosmosClientOptions
+    public CosmosClient CreateClient(bool bulk) => CosmosClients.Create(new Uri(Endpoint), new CosmosClientOptions
     {
-        ConnectionMode = ConnectionMode.Gateway,
-        LimitToEndpoint = true,
         AllowBulkExecution = bulk,
         HttpClientFactory = () => new HttpClient(this, disposeHandler: false),
         RequestTimeout = TimeSpan.FromSeconds(30),

@@ -55,13 +55,9 @@ public sealed class ChargeAndIndexPolicyTests(EmulatorFixture fixture) : IClassF
         var body = await BodyAsync(created);
 
         // The purge runs every Cosmos:TimeToLivePurgeInterval (5 s by default): poll the ledger until it charged the expiry.
-        var deadline = DateTime.UtcNow.AddSeconds(30);
-        JsonElement expiry = default;
-        while (DateTime.UtcNow < deadline && !(await LedgerAsync(container.Id)).TryGetProperty("expiry", out expiry))
-        {
-            await Task.Delay(200);
-        }
-
+        var ledger = await Eventually.ValueAsync(() => LedgerAsync(container.Id), charged => charged.TryGetProperty("expiry", out _), "the expiry charged in the ledger",
+            TimeSpan.FromSeconds(30), TimeSpan.FromMilliseconds(200));
+        var expiry = ledger.GetProperty("expiry");
         Assert.Equal(JsonValueKind.Object, expiry.ValueKind);
         Assert.Equal(1, expiry.GetProperty("count").GetInt64());
         Assert.Equal(RequestCharge.Delete(body.Length, IndexTerms.Count(body, IndexingPolicy.Default)), expiry.GetProperty("requestUnits").GetDouble());
@@ -107,7 +103,7 @@ public sealed class ChargeAndIndexPolicyTests(EmulatorFixture fixture) : IClassF
 
     private async Task<JsonElement> LedgerAsync(string containerId)
     {
-        using var admin = new HttpClient(new HttpClientHandler { ServerCertificateCustomValidationCallback = HttpClientHandler.DangerousAcceptAnyServerCertificateValidator })
+        using var admin = new HttpClient(CosmosClients.LoopbackEmulatorHandler())
         {
             BaseAddress = fixture.Emulator.Endpoint,
         };

@@ -20,13 +20,13 @@ public sealed class DeployedPolicyQueryTests : IAsyncLifetime
 {
     private const int Ranges = 4;
     private static readonly string[] Devices = ["dev-weather-0001", "dev-weather-0002", "dev-seismic-0003"];
-    private EmulatorProcess _emulator = null!;
+    private CosmosEmulatorProcess _emulator = null!;
     private CosmosClient _client = null!;
     private Database _database = null!;
 
     public async Task InitializeAsync()
     {
-        _emulator = await EmulatorProcess.StartAsync(EmulatorProcess.NewDataDirectory(), $"Cosmos:PartitionKeyRanges={Ranges}");
+        _emulator = await CosmosEmulatorProcess.StartAsync(EmulatorClients.NewDataDirectory(), temporary: true, settings: [$"Cosmos:PartitionKeyRanges={Ranges}"]);
         _client = _emulator.CreateClient();
         _database = (await _client.CreateDatabaseIfNotExistsAsync("deployed")).Database;
         var deployed = JObject.Parse(await File.ReadAllTextAsync(Path.Combine(AppContext.BaseDirectory, "DeployedContainers.json")));

@@ -11,9 +11,9 @@ public sealed class DurabilityTests
     [Fact]
     public async Task Kill_MidStream_LosesNoAcknowledgedWrite()
     {
-        var data = EmulatorProcess.NewDataDirectory();
+        var data = EmulatorClients.NewDataDirectory();
         var acknowledged = new ConcurrentDictionary<string, int>();
-        await using (var emulator = await EmulatorProcess.StartAsync(data, "Cosmos:Durability=Always"))
+        await using (var emulator = await CosmosEmulatorProcess.StartAsync(data, settings: ["Cosmos:Durability=Always"]))
         {
             using var client = emulator.CreateClient();
             Database database = await client.CreateDatabaseIfNotExistsAsync("crash");
@@ -43,12 +43,12 @@ public sealed class DurabilityTests
             })).ToArray();
 
             await enough.Task.WaitAsync(TimeSpan.FromSeconds(120));
-            await emulator.KillHardAsync();
+            await emulator.Process.KillAsync();
             await stop.CancelAsync();
             await Task.WhenAll(writers).WaitAsync(TimeSpan.FromSeconds(120));
         }
 
-        await using var restarted = await EmulatorProcess.StartAsync(data);
+        await using var restarted = await CosmosEmulatorProcess.StartAsync(data);
         using var reader = restarted.CreateClient();
         var items = reader.GetContainer("crash", "items");
         foreach (var (id, seq) in acknowledged)
@@ -61,9 +61,9 @@ public sealed class DurabilityTests
     [Fact]
     public async Task Restart_OnTheSameData_KeepsDatabasesContainersAndDocuments()
     {
-        var data = EmulatorProcess.NewDataDirectory();
+        var data = EmulatorClients.NewDataDirectory();
         string etag;
-        await using (var emulator = await EmulatorProcess.StartAsync(data))
+        await using (var emulator = await CosmosEmulatorProcess.StartAsync(data))
         {
             using var client = emulator.CreateClient();
             Database database = await client.CreateDatabaseIfNotExistsAsync("keep");
@@ -73,7 +73,7 @@ public sealed class DurabilityTests
             await container.DeleteItemAsync<Item>("gone", new PartitionKey("d"));
         }
 
-        await using var restarted = await EmulatorProcess.StartAsync(data);
+        await using var restarted = await CosmosEmulatorProcess.StartAsync(data);
         using var reader = restarted.CreateClient();
         var items = reader.GetContainer("keep", "items");
         var kept = await items.ReadItemAsync<Item>("kept", new PartitionKey("d"));

@@ -6,9 +6,9 @@ namespace SensorPipeline.CosmosEmulator.Tests;
 /// works in its own container.</summary>
 public sealed class EmulatorFixture : IAsyncLifetime
 {
-    private EmulatorProcess _emulator = null!;
+    private CosmosEmulatorProcess _emulator = null!;
 
-    internal EmulatorProcess Emulator => _emulator;
+    internal CosmosEmulatorProcess Emulator => _emulator;
 
     public CosmosClient Client { get; private set; } = null!;
 
@@ -16,7 +16,7 @@ public sealed class EmulatorFixture : IAsyncLifetime
 
     public async Task InitializeAsync()
     {
-        _emulator = await EmulatorProcess.StartAsync();
+        _emulator = await CosmosEmulatorProcess.StartAsync();
         Client = _emulator.CreateClient();
         Database = await Client.CreateDatabaseIfNotExistsAsync("tests");
     }

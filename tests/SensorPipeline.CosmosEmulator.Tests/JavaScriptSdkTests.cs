@@ -1,5 +1,3 @@
-using System.Diagnostics;
-
 namespace SensorPipeline.CosmosEmulator.Tests;
 
 /// <summary>The JavaScript SDK (@azure/cosmos from npm, root package.json) against the real emulator process: the
@@ -20,34 +18,10 @@ public sealed class JavaScriptSdkTests(EmulatorFixture fixture) : IClassFixture<
 
     private async Task RunNodeTestsAsync(string script, int passes, string requiredPackage, string install)
     {
-        var root = RepoRoot();
-        Assert.True(Directory.Exists(Path.Combine(root, requiredPackage)), $"{requiredPackage} is missing: {install}");
-        var start = new ProcessStartInfo("node", ["--test", Path.Combine(root, script)])
-        {
-            WorkingDirectory = root,
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            UseShellExecute = false,
-        };
-        start.Environment["COSMOS_EMULATOR_ENDPOINT"] = fixture.Emulator.Endpoint.ToString();
-        using var node = Process.Start(start)!;
-        var output = node.StandardOutput.ReadToEndAsync();
-        var errors = node.StandardError.ReadToEndAsync();
-        await node.WaitForExitAsync().WaitAsync(TimeSpan.FromMinutes(3));
-        Assert.True(node.ExitCode == 0, $"node --test {script} exited {node.ExitCode}:\n{await output}\n{await errors}");
-        Assert.Contains($"# pass {passes}", await output, StringComparison.Ordinal);
-    }
-
-    private static string RepoRoot()
-    {
-        for (var directory = new DirectoryInfo(AppContext.BaseDirectory); directory is not null; directory = directory.Parent)
-        {
-            if (File.Exists(Path.Combine(directory.FullName, "SensorPipeline.slnx")))
-            {
-                return directory.FullName;
-            }
-        }
-
-        throw new InvalidOperationException("SensorPipeline.slnx not found above " + AppContext.BaseDirectory);
+        Assert.True(Directory.Exists(RepoLayout.Current.File(requiredPackage)), $"{requiredPackage} is missing: {install}");
+        await using var node = await NodeTestRun.RunAsync(script,
+            new Dictionary<string, string?> { ["COSMOS_EMULATOR_ENDPOINT"] = fixture.Emulator.Endpoint.ToString() }, TimeSpan.FromMinutes(3));
+        Assert.True(node.ExitCode == 0, $"node --test {script} exited {node.ExitCode}:\n{node.Output}");
+        Assert.Contains($"# pass {passes}", node.StandardOutput, StringComparison.Ordinal);
     }
 }

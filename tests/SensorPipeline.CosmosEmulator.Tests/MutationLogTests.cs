@@ -8,7 +8,7 @@ namespace SensorPipeline.CosmosEmulator.Tests;
 /// refuses the start, compaction keeps exactly the live data, and new files' directory entries are made durable.</summary>
 public sealed class MutationLogTests : IDisposable
 {
-    private readonly string _directory = EmulatorProcess.NewDataDirectory();
+    private readonly string _directory = EmulatorClients.NewDataDirectory();
 
     [Fact]
     public async Task Open_TornTail_CutAtTheLastIntactRecord()

@@ -12,13 +12,13 @@ public sealed class PartitionKeyRangeTests : IAsyncLifetime
 {
     private const int Devices = 64;
     private const int PerDevice = 3;
-    private EmulatorProcess _emulator = null!;
+    private CosmosEmulatorProcess _emulator = null!;
     private CosmosClient _bulk = null!;
     private Container _container = null!;
 
     public async Task InitializeAsync()
     {
-        _emulator = await EmulatorProcess.StartAsync(EmulatorProcess.NewDataDirectory(), "Cosmos:PartitionKeyRanges=4");
+        _emulator = await CosmosEmulatorProcess.StartAsync(EmulatorClients.NewDataDirectory(), temporary: true, settings: ["Cosmos:PartitionKeyRanges=4"]);
         _bulk = _emulator.CreateClient(bulk: true);
         var database = (await _bulk.CreateDatabaseIfNotExistsAsync("ranges")).Database;
         _container = (await database.CreateContainerIfNotExistsAsync(new ContainerProperties("items", "/deviceId") { PartitionKeyDefinitionVersion = PartitionKeyDefinitionVersion.V2 })).Container;

@@ -108,7 +108,7 @@ public sealed class PerDocumentFaultAndReadManyTests(EmulatorFixture fixture) : 
 
     private HttpClient AdminClient()
     {
-        var client = new HttpClient(new HttpClientHandler { ServerCertificateCustomValidationCallback = HttpClientHandler.DangerousAcceptAnyServerCertificateValidator })
+        var client = new HttpClient(CosmosClients.LoopbackEmulatorHandler())
         {
             BaseAddress = fixture.Emulator.Endpoint,
         };

@@ -72,6 +72,8 @@ public sealed class SignatureTests(EmulatorFixture fixture) : IClassFixture<Emul
         }
     }
 
+    // Not CosmosClients.LoopbackEmulatorHandler: these requests forge the Host header (a rebinding page's host name), which the
+    // emulator's certificate does not name, and the point is the emulator's answer, not the TLS check in front of it.
     private HttpClient RawClient() => new(new HttpClientHandler { ServerCertificateCustomValidationCallback = HttpClientHandler.DangerousAcceptAnyServerCertificateValidator })
     {
         BaseAddress = fixture.Emulator.Endpoint,

@@ -15,7 +15,7 @@ namespace SensorPipeline.CosmosEmulator.Tests;
 public sealed class StoreDiskFullTests : IDisposable
 {
     private static readonly TimeSpan Patience = TimeSpan.FromSeconds(30);
-    private readonly string _directory = EmulatorProcess.NewDataDirectory();
+    private readonly string _directory = EmulatorClients.NewDataDirectory();
 
     /// <summary>Signals the first gather write it refuses (the seam's full disk). With no document write in flight that
     /// is the compaction's: the log's durable mark, also written while the disk is full, is a plain write.</summary>

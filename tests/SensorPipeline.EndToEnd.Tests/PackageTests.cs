@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Text.Json;
 using SensorPipeline.Clients;
+using SensorPipeline.Emulators.Common;
 using SensorPipeline.Stack;
 using SensorPipeline.Toolkit;
 
@@ -62,22 +63,21 @@ public sealed class PackageTests : IDisposable
             Name = "handler", FileName = executable, Environment = environment, LogPath = Path.Combine(_logs, "handler.log"), WorkingDirectory = _out,
         });
         using var http = new HttpClient();
-        HttpResponseMessage? answer = null;
-        while (answer is null && !timeout.IsCancellationRequested)
-        {
-            Assert.False(handler.HasExited, $"the handler exited; its output is in {handler.LogPath}");
-            try
+        // Any HTTP answer is "ready" for the Functions host; refused connections mean not yet.
+        using var answer = await Eventually.ValueAsync(
+            async token =>
             {
-                answer = await http.GetAsync(new Uri($"http://127.0.0.1:{port}/"), timeout.Token);
-            }
-            catch (HttpRequestException)
-            {
-                await Task.Delay(200, timeout.Token);
-            }
-        }
-
-        Assert.NotNull(answer); // any HTTP answer is "ready" for the Functions host
-        answer.Dispose();
+                Assert.False(handler.HasExited, $"the handler exited; its output is in {handler.LogPath}");
+                try
+                {
+                    return await http.GetAsync(new Uri($"http://127.0.0.1:{port}/"), token);
+                }
+                catch (HttpRequestException)
+                {
+                    return null;
+                }
+            },
+            response => response is not null, "the handler's first HTTP answer", TimeSpan.FromMinutes(2), TimeSpan.FromMilliseconds(200), cancellationToken: timeout.Token);
     }
 
     public void Dispose()

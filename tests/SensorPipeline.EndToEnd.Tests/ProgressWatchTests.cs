@@ -1,5 +1,6 @@
 using SensorPipeline.Stack;
 using SensorPipeline.Stack.Chaos;
+using SensorPipeline.Toolkit;
 
 namespace SensorPipeline.EndToEnd.Tests;
 
@@ -55,16 +56,7 @@ public sealed class ProgressWatchTests
         }, keepHistory: true);
 
         await observed.Task.WaitAsync(TimeSpan.FromSeconds(30));
-        await WaitForAsync(() => watch.History.Count > 0);
+        await Eventually.UntilAsync(() => watch.History.Count > 0, "the observed poll in the history");
         Assert.Equal(0, watch.History[0].Lag);
-    }
-
-    private static async Task WaitForAsync(Func<bool> condition)
-    {
-        using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(30));
-        while (!condition())
-        {
-            await Task.Delay(20, timeout.Token);
-        }
     }
 }

@@ -1,28 +1,43 @@
 using System.Globalization;
 using System.Net;
 using System.Net.Http.Headers;
+using System.Text.Json;
+using Google.Protobuf;
+using Google.Protobuf.WellKnownTypes;
+using Microsoft.Azure.Cosmos;
+using SensorPipeline.Core.Splitting;
+using SensorPipeline.Protos;
 using SensorPipeline.Stack;
 using SensorPipeline.Toolkit;
+using SourcePosition = SensorPipeline.Core.Readings.SourcePosition;
 
 namespace SensorPipeline.EndToEnd.Tests;
 
 /// <summary>
 /// The whole local stack (<see cref="LocalPipeline"/>) over a fresh temporary data directory, with anonymous sends
 /// allowed so a test can post raw event bodies to any hub or partition; stops the stack and deletes the directory on
-/// dispose. The start-up every raw-send test shares.
+/// dispose. The start-up every raw-send test shares, with what they all send (weather envelopes as the splitter writes
+/// them) and read back (the documents of the stack's database).
 /// </summary>
 internal sealed class RawSendPipeline : IAsyncDisposable
 {
     private readonly string _data;
 
-    private RawSendPipeline(LocalPipeline pipeline, string data)
+    private readonly CosmosClient _store;
+
+    private RawSendPipeline(LocalPipeline pipeline, string data, string database)
     {
         Pipeline = pipeline;
         _data = data;
         Http = new HttpClient { BaseAddress = pipeline.DevHostUrl };
+        _store = pipeline.CreateCosmosClient();
+        Database = _store.GetDatabase(database);
     }
 
     public LocalPipeline Pipeline { get; }
+
+    /// <summary>The database the handler writes to, through the one client set-up.</summary>
+    public Database Database { get; }
 
     /// <summary>A client on devhost's address.</summary>
     public HttpClient Http { get; }
@@ -49,7 +64,7 @@ internal sealed class RawSendPipeline : IAsyncDisposable
                 Instances = instances,
                 InstanceSettings = instanceSettings,
             }, cancellationToken);
-            return new RawSendPipeline(pipeline, data);
+            return new RawSendPipeline(pipeline, data, database);
         }
         catch
         {
@@ -69,8 +84,51 @@ internal sealed class RawSendPipeline : IAsyncDisposable
         return long.Parse(response.Headers.GetValues("X-First-Sequence-Number").Single(), CultureInfo.InvariantCulture);
     }
 
+    /// <summary>Waits until a document is stored (bounded by <paramref name="timeout"/>, 2 minutes when null), and returns it.</summary>
+    public async Task<JsonElement> WaitForDocumentAsync(string container, string id, string partitionKey, CancellationToken cancellationToken, TimeSpan? timeout = null)
+    {
+        var stored = await Eventually.ValueAsync(
+            async token =>
+            {
+                using var response = await Database.GetContainer(container).ReadItemStreamAsync(id, new PartitionKey(partitionKey), cancellationToken: token);
+                if (response.StatusCode != HttpStatusCode.OK)
+                {
+                    return (JsonElement?)null;
+                }
+
+                using var document = await JsonDocument.ParseAsync(response.Content, cancellationToken: token);
+                return document.RootElement.Clone();
+            },
+            document => document is not null, $"{container}/{id} stored", timeout ?? TimeSpan.FromMinutes(2), TimeSpan.FromMilliseconds(250), cancellationToken: cancellationToken);
+        return stored!.Value;
+    }
+
+    /// <summary>A weather reading as a simulated device sends it; the temperature and longitude tell readings apart.</summary>
+    public static Reading Weather(string device, ulong sequence, DateTimeOffset observed, double temperatureC = 12.5, double longitude = -122.3) => new()
+    {
+        DeviceId = device,
+        Kind = SensorKind.Weather,
+        Sequence = sequence,
+        ObservedAt = Timestamp.FromDateTimeOffset(observed),
+        Location = new Location { Latitude = 47.6, Longitude = longitude, AltitudeM = 56 },
+        Weather = new WeatherPayload { TemperatureC = temperatureC, RelativeHumidityPct = 80, PressureHpa = 1013, WindSpeedMps = 4, WindDirectionDeg = 270, RainMmph = 0 },
+    };
+
+    /// <summary>One weather envelope as the splitter writes it, holding every one of <paramref name="readings"/>, its
+    /// source event enqueued at <paramref name="sourceEnqueuedUnixMs"/> (now when null).</summary>
+    public static byte[] WeatherEnvelope(IReadOnlyCollection<Reading> readings, long? sourceEnqueuedUnixMs = null)
+    {
+        var batch = new ReadingBatch();
+        batch.Readings.AddRange(readings);
+        var now = DateTimeOffset.UtcNow.ToUnixTimeMilliseconds();
+        var result = new Splitter().Split([new InputEvent(batch.ToByteArray(), new SourcePosition("0", 1, sourceEnqueuedUnixMs ?? now))], now);
+        Assert.Equal(readings.Count, result.WeatherReadings);
+        return Assert.Single(result.Weather).ToArray();
+    }
+
     public async ValueTask DisposeAsync()
     {
+        _store.Dispose();
         Http.Dispose();
         await Pipeline.DisposeAsync();
         DeleteData(_data);

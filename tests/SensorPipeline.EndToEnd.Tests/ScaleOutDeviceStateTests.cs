@@ -1,13 +1,9 @@
 using System.Globalization;
 using System.Net;
 using System.Text.Json;
-using Google.Protobuf;
-using Google.Protobuf.WellKnownTypes;
 using Microsoft.Azure.Cosmos;
-using SensorPipeline.Core.Splitting;
-using SensorPipeline.Protos;
 using SensorPipeline.Stack;
-using SourcePosition = SensorPipeline.Core.Readings.SourcePosition;
+using SensorPipeline.Toolkit;
 
 namespace SensorPipeline.EndToEnd.Tests;
 
@@ -81,30 +77,10 @@ public sealed class ScaleOutDeviceStateTests
     }
 
     /// <summary>One weather envelope, as the splitter writes it, holding each device's readings of these sequences.</summary>
-    private static byte[] Envelope(IReadOnlyList<string> devices, int[] sequences, DateTimeOffset observed)
-    {
-        var batch = new ReadingBatch();
-        foreach (var sequence in sequences)
-        {
-            foreach (var device in devices)
-            {
-                batch.Readings.Add(new Reading
-                {
-                    DeviceId = device,
-                    Kind = SensorKind.Weather,
-                    Sequence = (ulong)sequence,
-                    // Observed time rises with the sequence: newer-wins orders by observed time first.
-                    ObservedAt = Timestamp.FromDateTimeOffset(observed.AddSeconds(sequence)),
-                    Location = new Location { Latitude = 47.6, Longitude = -122.3 + (sequence / 1000.0), AltitudeM = 56 },
-                    Weather = new WeatherPayload { TemperatureC = sequence, RelativeHumidityPct = 80, PressureHpa = 1013, WindSpeedMps = 4, WindDirectionDeg = 270, RainMmph = 0 },
-                });
-            }
-        }
-
-        var now = DateTimeOffset.UtcNow.ToUnixTimeMilliseconds();
-        var result = new Splitter().Split([new InputEvent(batch.ToByteArray(), new SourcePosition("0", 1, now))], now);
-        return Assert.Single(result.Weather).ToArray();
-    }
+    private static byte[] Envelope(IReadOnlyList<string> devices, int[] sequences, DateTimeOffset observed) =>
+        RawSendPipeline.WeatherEnvelope([.. sequences.SelectMany(sequence => devices.Select(device =>
+            // Observed time rises with the sequence: newer-wins orders by observed time first.
+            RawSendPipeline.Weather(device, (ulong)sequence, observed.AddSeconds(sequence), temperatureC: sequence, longitude: -122.3 + (sequence / 1000.0))))]);
 
     /// <summary>Sends one envelope to a weather partition and waits until that partition's owner has checkpointed it:
     /// the batch is stored, device states included.</summary>
@@ -134,19 +110,7 @@ public sealed class ScaleOutDeviceStateTests
     private static async Task<IReadOnlyList<PartitionStatusView>> PartitionsAsync(LocalPipeline pipeline, CancellationToken cancellationToken) =>
         (await pipeline.GetFunctionsStatusAsync(cancellationToken)).Functions.Single(f => f.Name == Function).Partitions;
 
-    /// <summary>Polls until <paramref name="condition"/> holds; the caller's token bounds the wait.</summary>
-    private static async Task WaitUntilAsync(Func<Task<bool>> condition, string what, CancellationToken cancellationToken)
-    {
-        try
-        {
-            while (!await condition())
-            {
-                await Task.Delay(TimeSpan.FromMilliseconds(200), cancellationToken);
-            }
-        }
-        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
-        {
-            throw new TimeoutException($"timed out waiting for {what}");
-        }
-    }
+    /// <summary>Waits until <paramref name="condition"/> holds; the caller's token bounds the wait.</summary>
+    private static Task WaitUntilAsync(Func<Task<bool>> condition, string what, CancellationToken cancellationToken) =>
+        Eventually.UntilAsync(condition, what, TimeSpan.FromMinutes(5), TimeSpan.FromMilliseconds(200), cancellationToken: cancellationToken);
 }

@@ -1,14 +1,10 @@
 using System.Diagnostics;
 using System.Net;
 using System.Text.Json;
-using Google.Protobuf;
-using Google.Protobuf.WellKnownTypes;
 using Microsoft.Azure.Cosmos;
 using SensorPipeline.Core.GeoJson;
-using SensorPipeline.Core.Splitting;
-using SensorPipeline.Protos;
 using SensorPipeline.Stack;
-using SourcePosition = SensorPipeline.Core.Readings.SourcePosition;
+using SensorPipeline.Toolkit;
 
 namespace SensorPipeline.EndToEnd.Tests;
 
@@ -30,13 +26,11 @@ public sealed class StoreRefusalTests
     {
         using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(5));
         await using var stack = await RawSendPipeline.StartAsync("refusal", timeout.Token);
-        using var client = stack.Pipeline.CreateCosmosClient();
-        var database = client.GetDatabase("refusal");
 
         // The envelope alone on an idle partition: its batch is that one envelope.
-        await RefusedAloneAsync(stack, database, status: 403, partition: "1", timeout.Token);
+        await RefusedAloneAsync(stack, status: 403, partition: "1", timeout.Token);
         // With others in its batch: the refused reading shares its envelope with a good one, and the next envelope follows at once.
-        await RefusedAloneAsync(stack, database, status: 400, partition: "2", timeout.Token, withOthers: true);
+        await RefusedAloneAsync(stack, status: 400, partition: "2", timeout.Token, withOthers: true);
     }
 
     [Fact]
@@ -44,39 +38,36 @@ public sealed class StoreRefusalTests
     {
         using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(5));
         await using var stack = await RawSendPipeline.StartAsync("misconfig", timeout.Token);
-        using var client = stack.Pipeline.CreateCosmosClient();
-        var database = client.GetDatabase("misconfig");
+        var database = stack.Database;
         var now = DateTimeOffset.UtcNow;
         var devices = Enumerable.Range(0, 3).Select(i => $"misconfig-{i}-" + Guid.NewGuid().ToString("N")[..6]).ToArray();
 
         // `readings` recreated with another partition-key path: every write to it is refused 400/1001; the others answer.
         var fault = TimeSpan.FromSeconds(15);
-        await stack.Pipeline.InjectStoreFaultAsync(new StoreFault(400, fault.TotalSeconds, WritesOnly: true, SubStatus: 1001, Container: "readings"), timeout.Token);
+        await stack.Pipeline.InjectStoreFaultAsync(new InjectedStoreFault(400, fault.TotalSeconds, WritesOnly: true, SubStatus: 1001, Container: "readings"), timeout.Token);
         var injected = Stopwatch.StartNew();
         foreach (var device in devices)
         {
-            await stack.SendAsync("weather/partitions/3/messages", Envelope(now, device), timeout.Token);
+            await stack.SendAsync("weather/partitions/3/messages", Envelope(now, [device]), timeout.Token);
         }
 
         foreach (var device in devices)
         {
             // Any dead letter for them is already the failure: a fault of the container was taken for the documents'.
-            while (!await ExistsAsync(database.GetContainer("readings"), DocumentIds.ReadingId(device, 1, now), device, timeout.Token))
-            {
-                Assert.Empty(await DeadLettersAsync(database, devices, timeout.Token));
-                await Task.Delay(TimeSpan.FromMilliseconds(500), timeout.Token);
-            }
+            await Eventually.UntilAsync(
+                async token =>
+                {
+                    Assert.Empty(await DeadLettersAsync(database, devices, token));
+                    return await ExistsAsync(database.GetContainer("readings"), DocumentIds.ReadingId(device, 1, now), device, token);
+                },
+                $"{device}'s reading stored once the refusal cleared", TimeSpan.FromMinutes(3), TimeSpan.FromMilliseconds(500), cancellationToken: timeout.Token);
         }
 
         Assert.True(injected.Elapsed >= fault, $"stored {injected.Elapsed} after the fault began, before it cleared: the refusal was not in the way");
         Assert.Empty(await DeadLettersAsync(database, devices, timeout.Token));
         // Raised: the metric alert-systemic pages on reached the telemetry ingestion (flushed every 2 s locally).
-        var raised = Stopwatch.StartNew();
-        while (await SystemicFailuresAsync(stack.Pipeline, timeout.Token) == 0)
-        {
-            Assert.True(raised.Elapsed < TimeSpan.FromSeconds(30), "no systemic failure raised");
-            await Task.Delay(TimeSpan.FromMilliseconds(500), timeout.Token);
-        }
+        await Eventually.ValueAsync(token => SystemicFailuresAsync(stack.Pipeline, token), failures => failures > 0, "a systemic failure raised",
+            TimeSpan.FromSeconds(30), TimeSpan.FromMilliseconds(500), cancellationToken: timeout.Token);
     }
 
     private static async Task<long> SystemicFailuresAsync(LocalPipeline pipeline, CancellationToken cancellationToken)
@@ -87,42 +78,30 @@ public sealed class StoreRefusalTests
             .Sum(f => f.GetProperty("systemicFailures").GetInt64());
     }
 
-    private static async Task RefusedAloneAsync(RawSendPipeline stack, Database database, int status, string partition, CancellationToken cancellationToken,
-        bool withOthers = false)
+    private static async Task RefusedAloneAsync(RawSendPipeline stack, int status, string partition, CancellationToken cancellationToken, bool withOthers = false)
     {
+        var database = stack.Database;
         var now = DateTimeOffset.UtcNow;
         var refused = $"refused-{status}-" + Guid.NewGuid().ToString("N")[..6];
         var neighbour = $"neighbour-{status}-" + Guid.NewGuid().ToString("N")[..6];
         var behind = $"behind-{status}-" + Guid.NewGuid().ToString("N")[..6];
         // Only this device's documents, every time: the marker is in its reading and device documents, not in its dead letter.
-        await stack.Pipeline.InjectStoreFaultAsync(new StoreFault(status, 300, DocumentContains: $"\"id\":\"{refused}"), cancellationToken);
+        await stack.Pipeline.InjectStoreFaultAsync(new InjectedStoreFault(status, 300, DocumentContains: $"\"id\":\"{refused}"), cancellationToken);
         var functions = await stack.Pipeline.GetFunctionsStatusAsync(cancellationToken);
         var before = Invocations(functions);
 
-        await stack.SendAsync($"weather/partitions/{partition}/messages", withOthers ? Envelope(now, refused, neighbour) : Envelope(now, refused), cancellationToken);
+        await stack.SendAsync($"weather/partitions/{partition}/messages", Envelope(now, withOthers ? [refused, neighbour] : [refused]), cancellationToken);
         if (!withOthers)
         {
             // Alone: the next envelope arrives only once the first has been tried, so it cannot share its batch.
-            while (Invocations(await stack.Pipeline.GetFunctionsStatusAsync(cancellationToken)) == before)
-            {
-                await Task.Delay(TimeSpan.FromMilliseconds(100), cancellationToken);
-            }
+            await Eventually.ValueAsync(async token => Invocations(await stack.Pipeline.GetFunctionsStatusAsync(token)), invocations => invocations != before,
+                "the refused envelope's first invocation", TimeSpan.FromMinutes(2), TimeSpan.FromMilliseconds(100), cancellationToken: cancellationToken);
         }
 
         var sent = Stopwatch.StartNew();
-        await stack.SendAsync($"weather/partitions/{partition}/messages", Envelope(now, behind), cancellationToken);
-        using (var within = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken))
-        {
-            within.CancelAfter(BehindStoredWithin);
-            try
-            {
-                await WaitForAsync(database.GetContainer("readings"), DocumentIds.ReadingId(behind, 1, now), behind, within.Token);
-            }
-            catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested)
-            {
-                Assert.Fail($"{status}: the envelope behind the refused one was not stored within {BehindStoredWithin}");
-            }
-        }
+        await stack.SendAsync($"weather/partitions/{partition}/messages", Envelope(now, [behind]), cancellationToken);
+        // A timeout here names the document, whose device id carries the status.
+        await stack.WaitForDocumentAsync("readings", DocumentIds.ReadingId(behind, 1, now), behind, cancellationToken, BehindStoredWithin);
 
         Assert.True(sent.Elapsed < BehindStoredWithin);
         var letters = await DeadLettersAsync(database, [refused], cancellationToken);
@@ -131,7 +110,7 @@ public sealed class StoreRefusalTests
         Assert.Contains(status.ToString(System.Globalization.CultureInfo.InvariantCulture), letter.GetProperty("detail").GetString(), StringComparison.Ordinal);
         if (withOthers)
         {
-            await WaitForAsync(database.GetContainer("readings"), DocumentIds.ReadingId(neighbour, 1, now), neighbour, cancellationToken);
+            await stack.WaitForDocumentAsync("readings", DocumentIds.ReadingId(neighbour, 1, now), neighbour, cancellationToken);
         }
 
         Assert.Empty(await DeadLettersAsync(database, [behind, neighbour], cancellationToken));
@@ -144,26 +123,8 @@ public sealed class StoreRefusalTests
     }
 
     /// <summary>A weather envelope (the splitter's own text format) of one reading per device, its source enqueued now.</summary>
-    private static byte[] Envelope(DateTimeOffset observed, params string[] devices)
-    {
-        var batch = new ReadingBatch();
-        foreach (var device in devices)
-        {
-            batch.Readings.Add(new Reading
-            {
-                DeviceId = device,
-                Kind = SensorKind.Weather,
-                Sequence = 1,
-                ObservedAt = Timestamp.FromDateTimeOffset(observed),
-                Location = new Location { Latitude = 47.6, Longitude = -122.3, AltitudeM = 56 },
-                Weather = new WeatherPayload { TemperatureC = 12.5, RelativeHumidityPct = 80, PressureHpa = 1013, WindSpeedMps = 4, WindDirectionDeg = 270, RainMmph = 0 },
-            });
-        }
-
-        var result = new Splitter().Split([new InputEvent(batch.ToByteArray(), new SourcePosition("0", 1, DateTimeOffset.UtcNow.ToUnixTimeMilliseconds()))],
-            DateTimeOffset.UtcNow.ToUnixTimeMilliseconds());
-        return Assert.Single(result.Weather).ToArray();
-    }
+    private static byte[] Envelope(DateTimeOffset observed, string[] devices) =>
+        RawSendPipeline.WeatherEnvelope([.. devices.Select(device => RawSendPipeline.Weather(device, 1, observed))]);
 
     /// <summary>Every dead letter naming one of <paramref name="devices"/>.</summary>
     private static async Task<List<JsonElement>> DeadLettersAsync(Database database, IReadOnlyList<string> devices, CancellationToken cancellationToken)
@@ -189,22 +150,5 @@ public sealed class StoreRefusalTests
     {
         using var response = await container.ReadItemStreamAsync(id, new PartitionKey(partitionKey), cancellationToken: cancellationToken);
         return response.StatusCode == HttpStatusCode.OK;
-    }
-
-    /// <summary>Polls one document until it is stored.</summary>
-    private static async Task WaitForAsync(Container container, string id, string partitionKey, CancellationToken cancellationToken)
-    {
-        while (true)
-        {
-            using (var response = await container.ReadItemStreamAsync(id, new PartitionKey(partitionKey), cancellationToken: cancellationToken))
-            {
-                if (response.StatusCode == HttpStatusCode.OK)
-                {
-                    return;
-                }
-            }
-
-            await Task.Delay(TimeSpan.FromMilliseconds(250), cancellationToken);
-        }
     }
 }

@@ -1,5 +1,6 @@
 using System.Net;
 using System.Net.Http.Json;
+using SensorPipeline.Clients;
 using SensorPipeline.Functions.Tests.Infrastructure;
 
 namespace SensorPipeline.Functions.Tests;
@@ -23,7 +24,7 @@ public sealed class BulkFixture() : SingleHandlerFixture("bulk")
     /// <summary>Asks the emulator for a fault (<c>POST /_emulator/faults</c>); disposing the result clears it.</summary>
     internal async Task<IAsyncDisposable> FaultAsync(object fault)
     {
-        var admin = new HttpClient(new HttpClientHandler { ServerCertificateCustomValidationCallback = HttpClientHandler.DangerousAcceptAnyServerCertificateValidator })
+        var admin = new HttpClient(CosmosClients.LoopbackEmulatorHandler())
         {
             BaseAddress = StandIn.Endpoint,
         };

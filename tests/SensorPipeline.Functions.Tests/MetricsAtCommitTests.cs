@@ -104,23 +104,15 @@ public sealed class MetricsAtCommitTests(MetricsFixture fixture)
     private async Task<long> WaitForEndToEndCountAsync(long atLeast)
     {
         using var http = new HttpClient { BaseAddress = fixture.DevHost.BaseAddress, Timeout = TimeSpan.FromSeconds(30) };
-        var deadline = DateTime.UtcNow + TimeSpan.FromSeconds(60);
-        long count = 0;
-        while (DateTime.UtcNow < deadline)
-        {
-            var body = await http.GetFromJsonAsync<JsonElement>("telemetry/metrics?name=" + MetricNames.EndToEndMs);
-            count = body.GetProperty("points").EnumerateArray()
-                .Where(p => p.GetProperty("dimensions").TryGetProperty(MetricNames.Dimensions.Function, out var f) && f.GetString() == "WeatherProcessor")
-                .Sum(p => p.GetProperty("count").GetInt64());
-            if (count >= atLeast)
+        return await Eventually.ValueAsync(
+            async () =>
             {
-                return count;
-            }
-
-            await Task.Delay(200);
-        }
-
-        Assert.Fail($"EndToEndMs reached only {count} of {atLeast} readings in 60 s\n--- handler ---\n{fixture.Handler.Output}");
-        return count;
+                var body = await http.GetFromJsonAsync<JsonElement>("telemetry/metrics?name=" + MetricNames.EndToEndMs);
+                return body.GetProperty("points").EnumerateArray()
+                    .Where(p => p.GetProperty("dimensions").TryGetProperty(MetricNames.Dimensions.Function, out var f) && f.GetString() == "WeatherProcessor")
+                    .Sum(p => p.GetProperty("count").GetInt64());
+            },
+            count => count >= atLeast, $"EndToEndMs to count {atLeast} readings", TimeSpan.FromSeconds(60), TimeSpan.FromMilliseconds(200),
+            () => "--- handler ---\n" + fixture.Handler.Output);
     }
 }

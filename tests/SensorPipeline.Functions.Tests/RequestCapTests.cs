@@ -17,7 +17,7 @@ public sealed class BatchSizeOverrideTests : IAsyncLifetime
     private readonly string _appRoot = Directory.CreateTempSubdirectory("sensorpipeline-override-").FullName;
     private CosmosEmulatorProcess? _standIn;
     private HubsEmulator? _hubs;
-    private HandlerProcess? _handler;
+    private CustomHandlerProcess? _handler;
 
     public async Task InitializeAsync()
     {
@@ -25,11 +25,11 @@ public sealed class BatchSizeOverrideTests : IAsyncLifetime
         File.WriteAllText(Path.Combine(_appRoot, "host.json"), """{"version":"2.0","extensions":{"eventHubs":{"maxEventBatchSize":2}}}""");
         _standIn = await CosmosEmulatorProcess.StartAsync();
         _hubs = await HubsEmulator.StartAsync();
-        var settings = HandlerProcess.Settings(_standIn, "override-" + Guid.NewGuid().ToString("N")[..8]);
+        var settings = CustomHandlerProcess.Settings(_standIn, "override-" + Guid.NewGuid().ToString("N")[..8]);
         settings["EventHubConnection"] = _hubs.ConnectionString;
         settings["FUNCTIONS_APP_ROOT_PATH"] = _appRoot;
         settings["AzureFunctionsJobHost__extensions__eventHubs__maxEventBatchSize"] = "16";
-        _handler = await HandlerProcess.StartAsync(settings);
+        _handler = await CustomHandlerProcess.StartAsync(settings);
     }
 
     [Fact]
@@ -65,7 +65,7 @@ public sealed class BatchSizeOverrideTests : IAsyncLifetime
     }
 
     /// <summary>The answer's status, or null when the handler cut the request off before answering.</summary>
-    internal static async Task<HttpStatusCode?> SendAsync(HandlerProcess handler, string function, byte[] request)
+    internal static async Task<HttpStatusCode?> SendAsync(CustomHandlerProcess handler, string function, byte[] request)
     {
         try
         {
@@ -95,18 +95,18 @@ public sealed class RequestRefusalTests(MetricsFixture fixture)
 
         Assert.Equal(HttpStatusCode.RequestEntityTooLarge, answer);
         using var http = new HttpClient { BaseAddress = fixture.DevHost.BaseAddress, Timeout = TimeSpan.FromSeconds(30) };
-        var deadline = DateTime.UtcNow + TimeSpan.FromSeconds(30);
-        double age = 0;
-        while (age < TimeSpan.FromHours(2).TotalMilliseconds - 60_000 && DateTime.UtcNow < deadline)
-        {
-            var body = await http.GetFromJsonAsync<JsonElement>("telemetry/metrics?name=" + MetricNames.FreshnessMs);
-            age = body.GetProperty("points").EnumerateArray()
-                .Where(p => p.GetProperty("dimensions").TryGetProperty(MetricNames.Dimensions.Partition, out var partition) && partition.GetString() == "41")
-                .Select(p => p.GetProperty("max").GetDouble())
-                .DefaultIfEmpty(0)
-                .Max();
-            await Task.Delay(200);
-        }
+        var age = await Eventually.ValueAsync(
+            async () =>
+            {
+                var body = await http.GetFromJsonAsync<JsonElement>("telemetry/metrics?name=" + MetricNames.FreshnessMs);
+                return body.GetProperty("points").EnumerateArray()
+                    .Where(p => p.GetProperty("dimensions").TryGetProperty(MetricNames.Dimensions.Partition, out var partition) && partition.GetString() == "41")
+                    .Select(p => p.GetProperty("max").GetDouble())
+                    .DefaultIfEmpty(0)
+                    .Max();
+            },
+            age => age >= TimeSpan.FromHours(2).TotalMilliseconds - 60_000, "partition 41's freshness of about 2 hours",
+            TimeSpan.FromSeconds(30), TimeSpan.FromMilliseconds(200), () => "--- handler ---\n" + fixture.Handler.Output);
 
         Assert.True(age >= TimeSpan.FromHours(2).TotalMilliseconds - 60_000, $"partition 41's freshness: {age} ms\n--- handler ---\n{fixture.Handler.Output}");
     }

@@ -92,15 +92,6 @@ public sealed class SplitterFunctionTests(PipelineFixture fixture)
     }
 
     [Fact]
-    public async Task Splitter_MalformedRequest_Answers400()
-    {
-        var answer = await PipelineDriver.InvokeAsync(fixture.Handler, "Splitter", """{"Data":{},"Metadata":{}}"""u8.ToArray());
-
-        Assert.Equal(HttpStatusCode.BadRequest, answer.Status);
-        Assert.Contains("Data.events", answer.LogText, StringComparison.Ordinal);
-    }
-
-    [Fact]
     public async Task Splitter_MoreEventsThanMaxEventBatchSize_IsSplitAllTheSame()
     {
         // The host never sends more than maxEventBatchSize, but a batch size changed in host.json without a handler

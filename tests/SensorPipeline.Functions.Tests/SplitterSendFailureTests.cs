@@ -12,17 +12,17 @@ namespace SensorPipeline.Functions.Tests;
 public sealed class SplitterSendFailureTests(PipelineFixture fixture) : IAsyncLifetime
 {
     private HubsEmulator? _hubs;
-    private HandlerProcess? _handler;
+    private CustomHandlerProcess? _handler;
 
     public async Task InitializeAsync()
     {
         _hubs = await HubsEmulator.StartAsync();
-        var settings = HandlerProcess.Settings(fixture.StandIn, "send-failure-" + Guid.NewGuid().ToString("N")[..8]);
+        var settings = CustomHandlerProcess.Settings(fixture.StandIn, "send-failure-" + Guid.NewGuid().ToString("N")[..8]);
         settings["EventHubConnection"] = _hubs.ConnectionString;
         // Fail fast once the hub is gone: one retry of at most a second (the host's retry policy does the rest).
         settings["Forwarding__MaxRetries"] = "1";
         settings["Forwarding__TryTimeout"] = "00:00:02";
-        _handler = await HandlerProcess.StartAsync(settings);
+        _handler = await CustomHandlerProcess.StartAsync(settings);
     }
 
     [Fact]

@@ -30,7 +30,7 @@ public sealed class StartupTests : IDisposable
         var settings = Settings();
         settings[setting] = value;
 
-        var (exitCode, output) = await HandlerProcess.RunToFailureAsync(settings);
+        var (exitCode, output) = await CustomHandlerProcess.RunToFailureAsync(settings);
 
         Assert.NotEqual(0, exitCode);
         Assert.Contains(named ?? setting, output, StringComparison.Ordinal);
@@ -43,7 +43,7 @@ public sealed class StartupTests : IDisposable
         var settings = Settings();
         settings["FUNCTIONS_APP_ROOT_PATH"] = _appRoot;
 
-        var (exitCode, output) = await HandlerProcess.RunToFailureAsync(settings);
+        var (exitCode, output) = await CustomHandlerProcess.RunToFailureAsync(settings);
 
         Assert.NotEqual(0, exitCode);
         Assert.Contains(Path.Combine(_appRoot, "host.json"), output, StringComparison.Ordinal);
@@ -59,7 +59,7 @@ public sealed class StartupTests : IDisposable
         settings["FUNCTIONS_APP_ROOT_PATH"] = _appRoot;
         settings["AzureFunctionsJobHost__extensions__eventHubs__maxEventBatchSize"] = "100";
 
-        var (exitCode, output) = await HandlerProcess.RunToFailureAsync(settings);
+        var (exitCode, output) = await CustomHandlerProcess.RunToFailureAsync(settings);
 
         Assert.NotEqual(0, exitCode);
         Assert.Contains("AzureFunctionsJobHost__extensions__eventHubs__maxEventBatchSize", output, StringComparison.Ordinal);
@@ -71,7 +71,7 @@ public sealed class StartupTests : IDisposable
         var settings = Settings();
         settings["FUNCTIONS_APP_ROOT_PATH"] = _appRoot;
 
-        var (exitCode, output) = await HandlerProcess.RunToFailureAsync(settings);
+        var (exitCode, output) = await CustomHandlerProcess.RunToFailureAsync(settings);
 
         Assert.NotEqual(0, exitCode);
         Assert.Contains("FUNCTIONS_APP_ROOT_PATH", output, StringComparison.Ordinal);

@@ -102,21 +102,11 @@ public sealed class StoreOutageTests(OutageFixture fixture)
         Assert.Equal("undecodable", (await fixture.Store.ReadAsync("deadletters", id, id))?.GetProperty("reason").GetString());
     }
 
-    /// <summary>Re-runs an invocation as the host's retry policy does, a bounded number of times, until it answers 2xx.</summary>
-    private static async Task<InvocationAnswer> RetryLikeTheHostAsync(Func<int, Task<InvocationAnswer>> invoke)
+    /// <summary>Re-runs an invocation as the host's retry policy does (a fixed 500 ms apart, bounded), until it answers 200.</summary>
+    private static Task<InvocationAnswer> RetryLikeTheHostAsync(Func<int, Task<InvocationAnswer>> invoke)
     {
-        InvocationAnswer answer = null!;
-        for (var retry = 1; retry <= 10; retry++)
-        {
-            answer = await invoke(retry);
-            if (answer.Status == HttpStatusCode.OK)
-            {
-                break;
-            }
-
-            await Task.Delay(TimeSpan.FromMilliseconds(500));
-        }
-
-        return answer;
+        var retry = 0;
+        return Eventually.ValueAsync(() => invoke(++retry), answer => answer.Status == HttpStatusCode.OK, "a re-run answering 200",
+            TimeSpan.FromSeconds(60), TimeSpan.FromMilliseconds(500));
     }
 }

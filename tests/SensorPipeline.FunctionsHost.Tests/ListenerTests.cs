@@ -43,6 +43,11 @@ public sealed class ListenerTests
     public async Task PauseAndResume_EventsSentWhilePaused_LagBuildsThenDrains()
     {
         await using var app = new TestApp();
+        app.AddFunction("Marker", """
+            {"bindings": [{"type": "eventHubTrigger", "direction": "in", "name": "events", "eventHubName": "input", "consumerGroup": "marker",
+               "connection": "EventHubConnection", "cardinality": "many", "dataType": "binary"}]}
+            """);
+        app.SetScript("""{"Marker": {"mode": "ok", "delayMs": 300}, "*": {"mode": "ok"}}""");
         Assert.Null(await app.StartAsync());
         using (var paused = await app.Http.PostAsync(app.At("admin/functions/Fn/pause"), null))
         {
@@ -50,9 +55,12 @@ public sealed class ListenerTests
         }
 
         await app.SendAsync("input", "0", "a", "b", "c", "d", "e");
-        await Task.Delay(500);
-        Assert.Empty(app.Records());
-        var fn = (await app.StatusAsync()).GetProperty("functions")[0];
+        // Nothing may reach Fn while it is paused. First a positive signal that the events were there to be taken: an
+        // unpaused function reading the same partition on the same cadence took all five and answered (300 ms late, so
+        // an unpaused Fn, invoked as soon as it read them, would have recorded its invocation by then).
+        await app.WaitUntilAsync(async () => await app.CheckpointAsync("0", "Marker") == 4, "the unpaused Marker function to take all five events");
+        Assert.DoesNotContain(app.Records(), r => r.Url == "/Fn");
+        var fn = Function(await app.StatusAsync(), "Fn");
         Assert.True(fn.GetProperty("paused").GetBoolean());
         Assert.Equal(5, fn.GetProperty("partitions")[0].GetProperty("lag").GetInt64());
 
@@ -62,7 +70,7 @@ public sealed class ListenerTests
         }
 
         await app.WaitUntilAsync(async () => await app.CheckpointAsync("0") == 4, "the backlog drained");
-        fn = (await app.StatusAsync()).GetProperty("functions")[0];
+        fn = Function(await app.StatusAsync(), "Fn");
         Assert.Equal(0, fn.GetProperty("partitions")[0].GetProperty("lag").GetInt64());
 
         using var unknown = await app.Http.PostAsync(app.At("admin/functions/Nope/pause"), null);
@@ -112,13 +120,17 @@ public sealed class ListenerTests
 
         // The listener takes its fromEnd position when it starts; keep sending until something arrives, so the test
         // does not depend on when that is. Whatever is delivered, the two old events never are.
-        for (var i = 0; app.Records().Count == 0 && i < 100; i++)
-        {
-            await app.SendAsync("input", "0", $"new-{i}");
-            await Task.Delay(100);
-        }
-
-        await app.WaitForRecordsAsync(r => r.Count >= 1, "a new event");
+        var sent = 0;
+        await Eventually.UntilAsync(
+            async () =>
+            {
+                await app.SendAsync("input", "0", $"new-{sent++}");
+                return app.Records().Count > 0;
+            },
+            "a new event", TimeSpan.FromSeconds(40), TimeSpan.FromMilliseconds(100), () => "--- devhost output ---\n" + app.Output);
         Assert.All(app.Records().SelectMany(r => r.SequenceNumbers), sequence => Assert.True(sequence >= 2, $"old event {sequence} was delivered"));
     }
+
+    private static JsonElement Function(JsonElement status, string name) =>
+        status.GetProperty("functions").EnumerateArray().Single(f => f.GetProperty("name").GetString() == name);
 }

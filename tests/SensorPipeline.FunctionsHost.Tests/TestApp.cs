@@ -42,7 +42,7 @@ public sealed class TestApp : IAsyncDisposable
         File.WriteAllText(Path.Combine(Root, "host.json"), host.ToJsonString());
         File.WriteAllText(Path.Combine(Root, "eventhubs.emulator.json"), """
             {"UserConfig": {"NamespaceConfig": [{"Type": "EventHub", "Name": "testNs", "Entities": [
-              {"Name": "input", "PartitionCount": "2", "ConsumerGroups": [{"Name": "fn"}]},
+              {"Name": "input", "PartitionCount": "2", "ConsumerGroups": [{"Name": "fn"}, {"Name": "marker"}]},
               {"Name": "output", "PartitionCount": "2", "ConsumerGroups": [{"Name": "reader"}]}
             ]}], "LoggingConfig": {"Type": "File"}}}
             """);
@@ -217,22 +217,9 @@ public sealed class TestApp : IAsyncDisposable
         return records;
     }
 
-    /// <summary>Polls until <paramref name="condition"/> holds (bounded: 30 s), else fails with devhost's output.</summary>
-    public async Task WaitUntilAsync(Func<Task<bool>> condition, string what, double seconds = 30)
-    {
-        var stopwatch = Stopwatch.StartNew();
-        while (stopwatch.Elapsed < TimeSpan.FromSeconds(seconds))
-        {
-            if (await condition())
-            {
-                return;
-            }
-
-            await Task.Delay(50);
-        }
-
-        Assert.Fail($"timed out waiting for {what}\n--- devhost output ---\n{Output}");
-    }
+    /// <summary>Waits until <paramref name="condition"/> holds (bounded: 30 s), else fails with devhost's output.</summary>
+    public Task WaitUntilAsync(Func<Task<bool>> condition, string what, double seconds = 30) =>
+        Eventually.UntilAsync(condition, what, TimeSpan.FromSeconds(seconds), context: () => "--- devhost output ---\n" + Output);
 
     public Task WaitForRecordsAsync(Func<List<Record>, bool> condition, string what, double seconds = 30) =>
         WaitUntilAsync(() => Task.FromResult(condition(Records())), what, seconds);

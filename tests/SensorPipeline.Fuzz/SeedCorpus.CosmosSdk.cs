@@ -30,10 +30,8 @@ internal static partial class SeedCorpus
     private static byte[] Capture(bool bulk, Func<Container, Task> send)
     {
         using var gateway = new CapturingGateway();
-        using var client = new CosmosClient("https://localhost:8081/", CosmosEmulatorAccount.Key, new CosmosClientOptions
+        using var client = CosmosClients.Create(new Uri("https://localhost:8081/"), new CosmosClientOptions
         {
-            ConnectionMode = ConnectionMode.Gateway,
-            LimitToEndpoint = true,
             AllowBulkExecution = bulk,
             HttpClientFactory = () => new HttpClient(gateway, disposeHandler: false),
         });

@@ -119,12 +119,13 @@ public sealed class LoadGenProcessTests : IAsyncLifetime, IDisposable
         var (exit, output, errors) = await LoadGenProcess.RunAsync(Timeout, async process =>
         {
             // Wait (bounded by the run's timeout) for a progress checkpoint with acknowledged readings, then Ctrl+C.
-            while (midRun is not { Counts.ReadingsSent: > 0 })
-            {
-                await Task.Delay(100);
-                polls++;
-                midRun = File.Exists(ledgerPath) ? await LedgerFile.ReadAsync(ledgerPath, CancellationToken.None) : null;
-            }
+            midRun = await Eventually.ValueAsync(
+                async () =>
+                {
+                    polls++;
+                    return File.Exists(ledgerPath) ? await LedgerFile.ReadAsync(ledgerPath, CancellationToken.None) : null;
+                },
+                ledger => ledger is { Counts.ReadingsSent: > 0 }, "a progress checkpoint with acknowledged readings", Timeout, TimeSpan.FromMilliseconds(100));
 
             signalled = clock.Elapsed;
             process.Signal(PosixSignalKind.Interrupt);

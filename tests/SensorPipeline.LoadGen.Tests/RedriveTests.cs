@@ -154,19 +154,13 @@ public sealed class RedriveTests : IDisposable
         }
 
         var sentAt = DateTimeOffset.UtcNow;
-        while (await CountAsync(database.GetContainer("deadletters"), "c.reason = 'many-invalid-readings'", timeout.Token) == 0)
-        {
-            await Task.Delay(TimeSpan.FromMilliseconds(250), timeout.Token);
-        }
+        await CountReachesAsync(database.GetContainer("deadletters"), "c.reason = 'many-invalid-readings'", 1, timeout.Token);
 
         // Stale is a matter of time: the readings' enqueue must be older than the max age when the processor sees them.
         await Task.Delay(sentAt + maxAge + TimeSpan.FromSeconds(1) - DateTimeOffset.UtcNow, timeout.Token);
         await pipeline.SetPausedAsync("WeatherProcessor", false, timeout.Token);
         var deviceFilter = $"c.deviceId = '{device}'";
-        while (await CountAsync(database.GetContainer("archive"), deviceFilter, timeout.Token) < 3)
-        {
-            await Task.Delay(TimeSpan.FromMilliseconds(250), timeout.Token);
-        }
+        await CountReachesAsync(database.GetContainer("archive"), deviceFilter, 3, timeout.Token);
 
         var ledgerPath = _dir.File("archived-ledger.json");
         await LedgerFile.WriteAsync(ledgerPath, new RunLedger
@@ -187,10 +181,7 @@ public sealed class RedriveTests : IDisposable
             "--cosmos-endpoint", pipeline.CosmosEndpoint.AbsoluteUri, "--database", "redrive-archived", "--reason", "many-invalid-readings"]);
         Assert.True(exit == 0, $"exit {exit}\n{output}\n{errors}");
         Assert.Contains("1 sent", output, StringComparison.Ordinal);
-        while (await CountAsync(database.GetContainer("deadletters"), "c.reason = 'many-invalid-readings'", timeout.Token) < 2)
-        {
-            await Task.Delay(TimeSpan.FromMilliseconds(250), timeout.Token);
-        }
+        await CountReachesAsync(database.GetContainer("deadletters"), "c.reason = 'many-invalid-readings'", 2, timeout.Token);
 
         await pipeline.WaitForDrainAsync(TimeSpan.FromMinutes(2), TimeSpan.FromMilliseconds(500), timeout.Token);
         (exit, output, errors) = await LoadGenProcess.RunAsync(Timeout, verify);
@@ -253,20 +244,18 @@ public sealed class RedriveTests : IDisposable
         return document.RootElement.Clone();
     }
 
-    /// <summary>Polls one document until it is stored (bounded by the test's token).</summary>
-    private static async Task WaitForAsync(Container container, string id, string partitionKey, CancellationToken cancellationToken)
-    {
-        while (true)
-        {
-            using (var response = await container.ReadItemStreamAsync(id, new PartitionKey(partitionKey), cancellationToken: cancellationToken))
+    /// <summary>Waits until one document is stored.</summary>
+    private static Task WaitForAsync(Container container, string id, string partitionKey, CancellationToken cancellationToken) =>
+        Eventually.UntilAsync(
+            async token =>
             {
-                if (response.StatusCode == HttpStatusCode.OK)
-                {
-                    return;
-                }
-            }
+                using var response = await container.ReadItemStreamAsync(id, new PartitionKey(partitionKey), cancellationToken: token);
+                return response.StatusCode == HttpStatusCode.OK;
+            },
+            $"{id} stored in {container.Id}", Timeout, TimeSpan.FromMilliseconds(250), cancellationToken: cancellationToken);
 
-            await Task.Delay(TimeSpan.FromMilliseconds(250), cancellationToken);
-        }
-    }
+    /// <summary>Waits until at least <paramref name="count"/> documents of a container match <paramref name="filter"/>; returns how many.</summary>
+    private static Task<long> CountReachesAsync(Container container, string filter, long count, CancellationToken cancellationToken) =>
+        Eventually.ValueAsync(token => CountAsync(container, filter, token), stored => stored >= count, $"{count} documents in {container.Id} where {filter}",
+            Timeout, TimeSpan.FromMilliseconds(250), cancellationToken: cancellationToken);
 }

@@ -34,12 +34,9 @@ public sealed class DevHostProcessTests : IAsyncLifetime
         using var known = new KnownTelemetry($"InstrumentationKey=00000000-0000-0000-0000-000000000001;IngestionEndpoint={_url}");
 
         known.FeedAndFlush();
-        TelemetrySummary? summary = null;
-        for (var i = 0; i < 200 && summary?.Functions.Count != 2; i++)
-        {
-            summary = await _http.GetFromJsonAsync<TelemetrySummary>(new Uri(_url, "telemetry/summary?window=3600"));
-            await Task.Delay(100);
-        }
+        var summary = await Eventually.ValueAsync(
+            () => _http.GetFromJsonAsync<TelemetrySummary>(new Uri(_url, "telemetry/summary?window=3600")),
+            summary => summary?.Functions.Count == 2, "both functions in the summary", TimeSpan.FromSeconds(20), TimeSpan.FromMilliseconds(100));
 
         using var dashboard = await _http.GetAsync(new Uri(_url, "dashboard"));
 

@@ -57,38 +57,19 @@ public sealed class TelemetryServer : IAsyncDisposable
     public async Task<TelemetrySummary> SummaryAsync() =>
         (await Http.GetFromJsonAsync<TelemetrySummary>(At("telemetry/summary?window=3600&bin=5")))!;
 
-    /// <summary>Polls the summary until <paramref name="done"/> holds (bounded: 20 s), and returns the last one.</summary>
-    public async Task<TelemetrySummary> WaitForAsync(Func<TelemetrySummary, bool> done)
-    {
-        var deadline = DateTime.UtcNow + TimeSpan.FromSeconds(20);
-        while (true)
-        {
-            var summary = await SummaryAsync();
-            if (done(summary) || DateTime.UtcNow > deadline)
-            {
-                return summary;
-            }
-
-            await Task.Delay(100);
-        }
-    }
+    /// <summary>Polls the summary until <paramref name="done"/> holds (bounded: 20 s), and returns that summary.</summary>
+    public Task<TelemetrySummary> WaitForAsync(Func<TelemetrySummary, bool> done) =>
+        Eventually.ValueAsync(SummaryAsync, done, "the telemetry summary", TimeSpan.FromSeconds(20), TimeSpan.FromMilliseconds(100));
 
     /// <summary>Polls /telemetry/metrics until points of one metric arrived (bounded: 20 s).</summary>
-    public async Task<IReadOnlyList<System.Text.Json.JsonElement>> WaitForPointsAsync(string name)
-    {
-        var deadline = DateTime.UtcNow + TimeSpan.FromSeconds(20);
-        while (true)
-        {
-            var body = await Http.GetFromJsonAsync<System.Text.Json.JsonElement>(At("telemetry/metrics?name=" + Uri.EscapeDataString(name)));
-            var points = body.GetProperty("points").EnumerateArray().ToList();
-            if (points.Count > 0 || DateTime.UtcNow > deadline)
+    public Task<List<System.Text.Json.JsonElement>> WaitForPointsAsync(string name) =>
+        Eventually.ValueAsync(
+            async () =>
             {
-                return points;
-            }
-
-            await Task.Delay(100);
-        }
-    }
+                var body = await Http.GetFromJsonAsync<System.Text.Json.JsonElement>(At("telemetry/metrics?name=" + Uri.EscapeDataString(name)));
+                return body.GetProperty("points").EnumerateArray().ToList();
+            },
+            points => points.Count > 0, $"points of {name}", TimeSpan.FromSeconds(20), TimeSpan.FromMilliseconds(100));
 
     public async ValueTask DisposeAsync()
     {

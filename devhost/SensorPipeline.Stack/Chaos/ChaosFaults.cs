@@ -21,9 +21,9 @@ public static class ChaosFaults
         new("store freeze", "the Cosmos DB emulator stopped (SIGSTOP) for 5–30 s, then continued",
             FreezeStoreAsync, _ => NoArguments),
         new("store 429 storm", "80% of store requests answered 429 (retry after 500 ms) for 4–12 s",
-            static (c, t) => StormAsync(c, new StoreFault(429, Seconds(c, 4, 12), Probability: 0.8, RetryAfterMs: 500), t), _ => NoArguments),
+            static (c, t) => StormAsync(c, new InjectedStoreFault(429, Seconds(c, 4, 12), Probability: 0.8, RetryAfterMs: 500), t), _ => NoArguments),
         new("store 503 storm", "60% of store requests answered 503 for 4–12 s",
-            static (c, t) => StormAsync(c, new StoreFault(503, Seconds(c, 4, 12), Probability: 0.6), t), _ => NoArguments),
+            static (c, t) => StormAsync(c, new InjectedStoreFault(503, Seconds(c, 4, 12), Probability: 0.6), t), _ => NoArguments),
         new("poison flood", "random bytes, truncated protobuf, out-of-range readings, forged envelopes on a processor hub, an oversize reading",
             null, static n => ["--poison", Count(n * 3), "--truncated", Count(n * 3), "--out-of-range", Count(n * 3), "--forged", Count(n * 3),
                 "--oversize", Count(n), "--inject-every", "3"], ExpectsDeadLetters: true),
@@ -38,9 +38,9 @@ public static class ChaosFaults
         new("clocks 1 h behind", "every device's clock an hour slow: staleness counts from enqueue, so all stay live; device order is by observed time",
             null, static _ => ["--clock-skew=-1h"]),
         new("systemic: store refuses writes", "every store write answered 403 (sub-status 5301: no role) for 20 s: nothing may be dead-lettered",
-            static (c, t) => StormAsync(c, new StoreFault(403, SystemicFault.TotalSeconds, WritesOnly: true, SubStatus: 5301), t), _ => NoArguments),
+            static (c, t) => StormAsync(c, new InjectedStoreFault(403, SystemicFault.TotalSeconds, WritesOnly: true, SubStatus: 5301), t), _ => NoArguments),
         new("systemic: readings refuses every write", "every write to readings answered 400 (sub-status 1001: recreated with another partition-key path) for 20 s while the other containers answer: nothing may be dead-lettered",
-            static (c, t) => StormAsync(c, new StoreFault(400, SystemicFault.TotalSeconds, WritesOnly: true, SubStatus: 1001, Container: "readings"), t), _ => NoArguments),
+            static (c, t) => StormAsync(c, new InjectedStoreFault(400, SystemicFault.TotalSeconds, WritesOnly: true, SubStatus: 1001, Container: "readings"), t), _ => NoArguments),
     ];
 
     private static async Task KillHandlerAsync(FaultContext context, CancellationToken cancellationToken)
@@ -68,7 +68,7 @@ public static class ChaosFaults
         }
     }
 
-    private static async Task StormAsync(FaultContext context, StoreFault fault, CancellationToken cancellationToken)
+    private static async Task StormAsync(FaultContext context, InjectedStoreFault fault, CancellationToken cancellationToken)
     {
         await context.Pipeline.InjectStoreFaultAsync(fault, cancellationToken);
         await Task.Delay(TimeSpan.FromSeconds(fault.Seconds), cancellationToken);

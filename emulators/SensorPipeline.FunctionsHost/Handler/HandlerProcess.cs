@@ -3,6 +3,7 @@ using System.Globalization;
 using System.Net;
 using System.Net.Sockets;
 using Microsoft.Extensions.Logging;
+using SensorPipeline.Emulators.Common;
 using SensorPipeline.FunctionsHost.Config;
 
 namespace SensorPipeline.FunctionsHost.Handler;
@@ -32,7 +33,7 @@ internal sealed class HandlerProcess : IAsyncDisposable
 
     public static async Task<HandlerProcess> StartAsync(FunctionApp app, TimeSpan readyTimeout, HttpClient http, ILogger logger, int attempt, CancellationToken cancellationToken)
     {
-        var port = FreePort();
+        var port = LoopbackPort.GetFree();
         var description = app.Host.Handler;
         var start = new ProcessStartInfo(description.ExecutablePath)
         {
@@ -168,14 +169,5 @@ internal sealed class HandlerProcess : IAsyncDisposable
         {
             return -1;
         }
-    }
-
-    private static int FreePort()
-    {
-        using var listener = new TcpListener(IPAddress.Loopback, 0);
-        listener.Start();
-        var port = ((IPEndPoint)listener.LocalEndpoint).Port;
-        listener.Stop();
-        return port;
     }
 }

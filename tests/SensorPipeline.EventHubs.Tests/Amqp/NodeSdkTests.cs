@@ -18,21 +18,14 @@ public sealed class NodeSdkTests(DevHostFixture fixture, AzuriteFixture azurite)
 
     private async Task RunNodeTestAsync(string script, params string[] nodeOptions)
     {
-        var root = RepoLayout.Current.Root;
-        Assert.True(Directory.Exists(Path.Combine(root, "node_modules", "@azure", "event-hubs")),
+        Assert.True(Directory.Exists(RepoLayout.Current.File("node_modules", "@azure", "event-hubs")),
             "node_modules/@azure/event-hubs is missing: run `npm ci` in the repository root (./pipeline does)");
-        await using var node = await ChildProcess.RunAsync(new ChildProcessOptions
+        await using var node = await NodeTestRun.RunAsync(Path.Combine("tests", "eventhubs-js", script), new Dictionary<string, string?>
         {
-            FileName = "node",
-            Arguments = ["--test", .. nodeOptions, Path.Combine(root, "tests", "eventhubs-js", script)],
-            WorkingDirectory = root,
-            Environment = new Dictionary<string, string?>
-            {
-                ["EVENTHUBS_CONNECTION_STRING"] = AmqpPeer.ConnectionString(fixture.DevHost.BaseAddress),
-                ["STORAGE_CONNECTION_STRING"] = azurite.ConnectionString,
-            },
-        }, TimeSpan.FromMinutes(2));
-        Assert.True(node.ExitCode == 0, $"node --test exited {node.ExitCode}:\n{node.Output}");
+            ["EVENTHUBS_CONNECTION_STRING"] = AmqpPeer.ConnectionString(fixture.DevHost.BaseAddress),
+            ["STORAGE_CONNECTION_STRING"] = azurite.ConnectionString,
+        }, TimeSpan.FromMinutes(2), nodeOptions);
+        Assert.True(node.ExitCode == 0, $"node --test {script} exited {node.ExitCode}:\n{node.Output}");
         Assert.Contains("# pass 1", node.StandardOutput, StringComparison.Ordinal);
     }
 }

@@ -7,6 +7,7 @@ using Microsoft.AspNetCore.Hosting.Server.Features;
 using Microsoft.AspNetCore.Http;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
+using SensorPipeline.Clients;
 
 namespace SensorPipeline.Functions.Tests.Infrastructure;
 
@@ -81,11 +82,7 @@ internal sealed class FaultProxy : IAsyncDisposable
         builder.Logging.ClearProviders();
         builder.WebHost.ConfigureKestrel(k => k.Listen(IPAddress.Loopback, 0));
         var app = builder.Build();
-        var client = new HttpClient(new SocketsHttpHandler
-        {
-            SslOptions = { RemoteCertificateValidationCallback = (_, certificate, _, _) => certificate?.Subject.Contains("SensorPipeline Cosmos DB emulator", StringComparison.Ordinal) == true }, // the local emulator's self-signed certificate only
-        })
-        { BaseAddress = upstream };
+        var client = new HttpClient(CosmosClients.LoopbackEmulatorHandler()) { BaseAddress = upstream };
         FaultProxy? proxy = null;
         app.Run(context => proxy!.ForwardAsync(context));
         await app.StartAsync();

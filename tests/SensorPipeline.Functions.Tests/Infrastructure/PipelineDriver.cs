@@ -19,16 +19,16 @@ internal static class PipelineDriver
     /// <summary>A fresh sequence number range so dead letter ids of different tests never collide.</summary>
     public static long NextSequence(int count = 1) => Interlocked.Add(ref _nextSequence, count) - count;
 
-    public static Task<InvocationAnswer> SplitAsync(HandlerProcess handler, IReadOnlyList<HubEvent> events, string partitionId = "0") =>
+    public static Task<InvocationAnswer> SplitAsync(IHandlerUnderTest handler, IReadOnlyList<HubEvent> events, string partitionId = "0") =>
         InvokeAsync(handler, "Splitter", HostRequest.Build("Splitter", "ingestion", "splitter", partitionId, events));
 
-    public static Task<InvocationAnswer> ProcessAsync(HandlerProcess handler, string function, IReadOnlyList<HubEvent> envelopes, string partitionId = "0", int? retryCount = null)
+    public static Task<InvocationAnswer> ProcessAsync(IHandlerUnderTest handler, string function, IReadOnlyList<HubEvent> envelopes, string partitionId = "0", int? retryCount = null)
     {
         var (hub, group) = function == "WeatherProcessor" ? ("weather", "weather-processor") : ("seismic", "seismic-processor");
         return InvokeAsync(handler, function, HostRequest.Build(function, hub, group, partitionId, envelopes, retryCount));
     }
 
-    public static async Task<InvocationAnswer> InvokeAsync(HandlerProcess handler, string function, byte[] body)
+    public static async Task<InvocationAnswer> InvokeAsync(IHandlerUnderTest handler, string function, byte[] body)
     {
         using var response = await handler.Http.PostAsync(new Uri("/" + function, UriKind.Relative), HostRequest.Content(body));
         var text = await response.Content.ReadAsByteArrayAsync();

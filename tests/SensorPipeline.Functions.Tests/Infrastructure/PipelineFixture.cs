@@ -6,7 +6,7 @@ public sealed class PipelineFixture : IAsyncLifetime, IDisposable
 {
     private CosmosEmulatorProcess? _standIn;
     private HubsEmulator? _hubs;
-    private HandlerProcess? _handler;
+    private CustomHandlerProcess? _handler;
     private StoreReader? _store;
 
     internal CosmosEmulatorProcess StandIn => _standIn ?? throw new InvalidOperationException("not started");
@@ -14,7 +14,7 @@ public sealed class PipelineFixture : IAsyncLifetime, IDisposable
     /// <summary>Where the handlers' splitter sends its envelopes.</summary>
     internal HubsEmulator Hubs => _hubs ?? throw new InvalidOperationException("not started");
 
-    internal HandlerProcess Handler => _handler ?? throw new InvalidOperationException("not started");
+    internal CustomHandlerProcess Handler => _handler ?? throw new InvalidOperationException("not started");
 
     internal StoreReader Store => _store ?? throw new InvalidOperationException("not started");
 
@@ -26,10 +26,10 @@ public sealed class PipelineFixture : IAsyncLifetime, IDisposable
         var database = "tests-" + Guid.NewGuid().ToString("N")[..8];
         // Every write phase through the bulk client, however small, so the shared tests (newer-wins, redelivery,
         // on both sides of the max age) run the batched path; the point path runs in the fixtures with a fault proxy.
-        var settings = HandlerProcess.Settings(_standIn, database);
+        var settings = CustomHandlerProcess.Settings(_standIn, database);
         settings["Pipeline__BulkMinimumDocuments"] = "1";
         settings["EventHubConnection"] = _hubs.ConnectionString;
-        _handler = await HandlerProcess.StartAsync(settings);
+        _handler = await CustomHandlerProcess.StartAsync(settings);
         _store = new StoreReader(_standIn, database) { DeviceStatesDurable = () => _handler.DeviceStatesDurableAsync() };
     }
 

@@ -9,7 +9,7 @@ public abstract class SingleHandlerFixture : IAsyncLifetime, IDisposable
 {
     private readonly string _databasePrefix;
     private CosmosEmulatorProcess? _standIn;
-    private HandlerProcess? _handler;
+    private CustomHandlerProcess? _handler;
     private StoreReader? _store;
     private string? _database;
 
@@ -17,7 +17,7 @@ public abstract class SingleHandlerFixture : IAsyncLifetime, IDisposable
 
     internal CosmosEmulatorProcess StandIn => _standIn ?? throw new InvalidOperationException("not started");
 
-    internal HandlerProcess Handler => _handler ?? throw new InvalidOperationException("not started");
+    internal CustomHandlerProcess Handler => _handler ?? throw new InvalidOperationException("not started");
 
     internal StoreReader Store => _store ?? throw new InvalidOperationException("not started");
 
@@ -29,9 +29,9 @@ public abstract class SingleHandlerFixture : IAsyncLifetime, IDisposable
         _standIn = await CosmosEmulatorProcess.StartAsync();
         var database = _databasePrefix + "-" + Guid.NewGuid().ToString("N")[..8];
         _database = database;
-        var settings = HandlerProcess.Settings(_standIn, database);
+        var settings = CustomHandlerProcess.Settings(_standIn, database);
         await ConfigureAsync(_standIn, settings);
-        _handler = await HandlerProcess.StartAsync(settings);
+        _handler = await CustomHandlerProcess.StartAsync(settings);
         // The reader always talks to the stand-in directly, whatever sits in the handler's way.
         _store = new StoreReader(_standIn, database) { DeviceStatesDurable = () => _handler.DeviceStatesDurableAsync() };
     }

@@ -9,11 +9,11 @@ namespace SensorPipeline.Functions.Tests.Infrastructure;
 /// with FUNCTIONS_CUSTOMHANDLER_PORT (0 here: it prints the port it got), FUNCTIONS_APP_ROOT_PATH and the app
 /// settings in its environment.
 /// </summary>
-internal sealed partial class HandlerProcess : IDisposable
+internal sealed partial class CustomHandlerProcess : IHandlerUnderTest, IDisposable
 {
     private readonly ChildProcess _process;
 
-    private HandlerProcess(ChildProcess process, Uri address)
+    private CustomHandlerProcess(ChildProcess process, Uri address)
     {
         _process = process;
         Address = address;
@@ -51,12 +51,12 @@ internal sealed partial class HandlerProcess : IDisposable
         ["Logging__LogLevel__SensorPipeline"] = "Information",
     };
 
-    public static async Task<HandlerProcess> StartAsync(Dictionary<string, string?> settings)
+    public static async Task<CustomHandlerProcess> StartAsync(Dictionary<string, string?> settings)
     {
         var process = Launch(settings);
         try
         {
-            return new HandlerProcess(process, await process.WaitForUrlAsync(Announce(), TimeSpan.FromSeconds(60)));
+            return new CustomHandlerProcess(process, await process.WaitForUrlAsync(Announce(), TimeSpan.FromSeconds(60)));
         }
         catch
         {

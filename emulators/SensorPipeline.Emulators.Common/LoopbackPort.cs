@@ -1,9 +1,9 @@
 using System.Net;
 using System.Net.Sockets;
 
-namespace SensorPipeline.Toolkit;
+namespace SensorPipeline.Emulators.Common;
 
-/// <summary>Free TCP ports on 127.0.0.1.</summary>
+/// <summary>Free TCP ports on 127.0.0.1: for the local Functions host choosing its handler's port, and for the harness.</summary>
 public static class LoopbackPort
 {
     /// <summary>A port nothing listens on right now. Another program may take it before the caller binds it; that
