@@ -1,6 +1,7 @@
 using System.Text.Json;
 using System.Text.RegularExpressions;
 using SensorPipeline.Clients;
+using SensorPipeline.Toolkit;
 
 namespace SensorPipeline.Functions.Tests.Infrastructure;
 
@@ -80,26 +81,15 @@ internal sealed partial class CustomHandlerProcess : IHandlerUnderTest, IDisposa
     public async Task DeviceStatesDurableAsync(TimeSpan? timeout = null)
     {
         var since = DateTimeOffset.UtcNow.ToUnixTimeMilliseconds();
-        using var expiry = new CancellationTokenSource(timeout ?? TimeSpan.FromSeconds(30));
-        var status = "(none)";
-        try
-        {
-            while (true)
+        await Eventually.ValueAsync(
+            token => Http.GetStringAsync(new Uri("/status/device-states", UriKind.Relative), token),
+            status =>
             {
-                status = await Http.GetStringAsync(new Uri("/status/device-states", UriKind.Relative), expiry.Token);
                 using var json = JsonDocument.Parse(status);
-                if (json.RootElement.GetProperty("storedBeforeUnixMs").GetInt64() >= since)
-                {
-                    return;
-                }
-
-                await Task.Delay(TimeSpan.FromMilliseconds(20), expiry.Token);
-            }
-        }
-        catch (OperationCanceledException) when (expiry.IsCancellationRequested)
-        {
-            throw new TimeoutException($"device states still pending after {timeout ?? TimeSpan.FromSeconds(30)}: {status}");
-        }
+                return json.RootElement.GetProperty("storedBeforeUnixMs").GetInt64() >= since;
+            },
+            "every device state of a reading stored before the wait to be durable",
+            timeout ?? TimeSpan.FromSeconds(30), poll: TimeSpan.FromMilliseconds(20)).ConfigureAwait(false);
     }
 
     public void Dispose()
