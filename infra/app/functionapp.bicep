@@ -307,6 +307,20 @@ resource functionApp 'Microsoft.Web/sites@2024-04-01' = {
           name: 'Pipeline__SystemicAfterWhollyFailedBatches'
           value: '3'
         }
+        // W: a device's state is written within 10 s of its oldest unwritten reading (device-state writes at most 0.1 per reading
+        // at 1 reading/s per device); a crashed instance's pending states are rebuilt from readings once its mark expires.
+        {
+          name: 'Pipeline__DeviceStateLag'
+          value: '00:00:10'
+        }
+        {
+          name: 'Pipeline__DeviceStateMarkExpiry'
+          value: '00:00:30'
+        }
+        {
+          name: 'Pipeline__DeviceStateClockMargin'
+          value: '00:00:05'
+        }
         // A reading dated more than this after its enqueue (a fast device clock) is stored but never becomes the device's state.
         {
           name: 'Pipeline__MaxClockSkew'

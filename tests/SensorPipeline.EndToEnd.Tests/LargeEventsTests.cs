@@ -65,6 +65,7 @@ public sealed class LargeEventsTests
         });
         Assert.Equal(0, missing);
 
+        await DeviceStatesDurable.WaitAsync(database.GetContainer("devices"), timeout.Token);
         foreach (var device in all.GroupBy(r => r.DeviceId).Take(200))
         {
             var newest = device.Max(r => r.Sequence);
