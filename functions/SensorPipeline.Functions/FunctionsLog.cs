@@ -53,7 +53,7 @@ internal static partial class FunctionsLog
         Message = "The store canary in {Container} was written but not deleted (it stays, harmless, until the next refusal's canary)")]
     public static partial void CanaryNotDeleted(ILogger logger, string container, Exception exception);
 
-    [LoggerMessage(EventId = 47, EventName = "HubPartitionsRead", Level = LogLevel.Information,
+    [LoggerMessage(EventId = 54, EventName = "HubPartitionsRead", Level = LogLevel.Information,
         Message = "Hub {Hub}: {Partitions} partitions; each device's readings go to one of them by its id, with this count until the handler restarts")]
     public static partial void HubPartitionsRead(ILogger logger, string hub, int partitions);
 
