@@ -19,13 +19,13 @@ public sealed class FaultFixture() : SingleHandlerFixture("faults")
 
     public override async Task DisposeAsync()
     {
+        // The handler first: stopping, it writes what is pending and deletes its mark through the proxy.
+        await base.DisposeAsync();
         if (_proxy is not null)
         {
             await _proxy.DisposeAsync();
             _proxy = null;
         }
-
-        await base.DisposeAsync();
     }
 }
 

@@ -1,12 +1,12 @@
 namespace SensorPipeline.Functions.Tests.Infrastructure;
 
-/// <summary>One Cosmos DB stand-in, one Event Hubs emulator (where the splitter sends) and one handler process shared by a
-/// collection of tests (each test uses its own devices).</summary>
+/// <summary>One Cosmos DB stand-in, one Event Hubs emulator (where the splitter sends) and one handler, in-process, shared
+/// by a collection of tests (each test uses its own devices).</summary>
 public sealed class PipelineFixture : IAsyncLifetime, IDisposable
 {
     private CosmosEmulatorProcess? _standIn;
     private HubsEmulator? _hubs;
-    private CustomHandlerProcess? _handler;
+    private InProcessHandler? _handler;
     private StoreReader? _store;
 
     internal CosmosEmulatorProcess StandIn => _standIn ?? throw new InvalidOperationException("not started");
@@ -14,7 +14,7 @@ public sealed class PipelineFixture : IAsyncLifetime, IDisposable
     /// <summary>Where the handlers' splitter sends its envelopes.</summary>
     internal HubsEmulator Hubs => _hubs ?? throw new InvalidOperationException("not started");
 
-    internal CustomHandlerProcess Handler => _handler ?? throw new InvalidOperationException("not started");
+    internal IHandlerUnderTest Handler => _handler ?? throw new InvalidOperationException("not started");
 
     internal StoreReader Store => _store ?? throw new InvalidOperationException("not started");
 
@@ -29,7 +29,7 @@ public sealed class PipelineFixture : IAsyncLifetime, IDisposable
         var settings = CustomHandlerProcess.Settings(_standIn, database);
         settings["Pipeline__BulkMinimumDocuments"] = "1";
         settings["EventHubConnection"] = _hubs.ConnectionString;
-        _handler = await CustomHandlerProcess.StartAsync(settings);
+        _handler = InProcessHandler.Start(settings);
         _store = new StoreReader(_standIn, database) { DeviceStatesDurable = () => _handler.DeviceStatesDurableAsync() };
     }
 

@@ -1,23 +1,25 @@
 namespace SensorPipeline.Functions.Tests.Infrastructure;
 
 /// <summary>
-/// A Cosmos DB stand-in of its own and one handler process writing to a fresh database, for tests that disturb the
-/// store (freeze it, fault it) and so cannot share <see cref="PipelineFixture"/>. Subclasses adjust the handler's
-/// settings and may put something between the handler and the stand-in.
+/// A Cosmos DB stand-in of its own and one handler writing to a fresh database, for tests that disturb the store
+/// (freeze it, fault it) and so cannot share <see cref="PipelineFixture"/>. Subclasses adjust the handler's settings and
+/// may put something between the handler and the stand-in. The handler runs in-process unless a subclass needs the
+/// process (Kestrel's limits, what the process itself exports).
 /// </summary>
 public abstract class SingleHandlerFixture : IAsyncLifetime, IDisposable
 {
     private readonly string _databasePrefix;
+    private readonly bool _inProcess;
     private CosmosEmulatorProcess? _standIn;
-    private CustomHandlerProcess? _handler;
+    private IHandlerUnderTest? _handler;
     private StoreReader? _store;
     private string? _database;
 
-    protected SingleHandlerFixture(string databasePrefix) => _databasePrefix = databasePrefix;
+    protected SingleHandlerFixture(string databasePrefix, bool inProcess = true) => (_databasePrefix, _inProcess) = (databasePrefix, inProcess);
 
     internal CosmosEmulatorProcess StandIn => _standIn ?? throw new InvalidOperationException("not started");
 
-    internal CustomHandlerProcess Handler => _handler ?? throw new InvalidOperationException("not started");
+    internal IHandlerUnderTest Handler => _handler ?? throw new InvalidOperationException("not started");
 
     internal StoreReader Store => _store ?? throw new InvalidOperationException("not started");
 
@@ -31,7 +33,7 @@ public abstract class SingleHandlerFixture : IAsyncLifetime, IDisposable
         _database = database;
         var settings = CustomHandlerProcess.Settings(_standIn, database);
         await ConfigureAsync(_standIn, settings);
-        _handler = await CustomHandlerProcess.StartAsync(settings);
+        _handler = _inProcess ? InProcessHandler.Start(settings) : await CustomHandlerProcess.StartAsync(settings);
         // The reader always talks to the stand-in directly, whatever sits in the handler's way.
         _store = new StoreReader(_standIn, database) { DeviceStatesDurable = () => _handler.DeviceStatesDurableAsync() };
     }
