@@ -82,6 +82,27 @@ public sealed class InProcessHandler : WebApplicationFactory<Program>, IHandlerU
         }
     }
 
+    /// <summary>Starts a handler expected to fail at start-up, as <see cref="CustomHandlerProcess.RunToFailureAsync"/> does
+    /// a process; returns the failure as the process would print it (the exception with its inner ones) and its log.</summary>
+    internal static string StartToFailure(IReadOnlyDictionary<string, string?> settings)
+    {
+        var handler = new InProcessHandler(settings);
+        try
+        {
+            _ = handler.Http;
+        }
+        catch (Exception e)
+        {
+            return e + "\n" + handler.Output;
+        }
+        finally
+        {
+            handler.Dispose();
+        }
+
+        throw new Xunit.Sdk.XunitException("the handler started");
+    }
+
     /// <inheritdoc/>
     public Task<Match> WaitForLineAsync(string pattern, TimeSpan timeout) => _log.WaitForLineAsync(pattern, timeout);
 
