@@ -29,7 +29,7 @@ public sealed class InProcessHandler : WebApplicationFactory<Program>, IHandlerU
     private readonly IReadOnlyDictionary<string, string?> _settings;
     private readonly HandlerLog _log = new();
     private readonly Lazy<HttpClient> _http;
-    private IHost? _host;
+    private int _stopping;
 
     /// <summary>A handler whose store and hub endpoints are a loopback port nothing listens on, for the contract tests
     /// that reach neither: a test that does fails instead of passing on an empty answer.</summary>
@@ -106,9 +106,9 @@ public sealed class InProcessHandler : WebApplicationFactory<Program>, IHandlerU
     /// <inheritdoc/>
     public Task<Match> WaitForLineAsync(string pattern, TimeSpan timeout) => _log.WaitForLineAsync(pattern, timeout);
 
-    /// <summary>Stops the handler as its process stops on SIGTERM — hosted services first (the device-state flusher writes
-    /// what is pending and deletes its mark), then its services are disposed. The factory's own disposal disposes the
-    /// host, and with it the store clients, before it stops it.</summary>
+    /// <summary>Stops the handler as its process stops on SIGTERM: the host's own run stops it — hosted services first
+    /// (the device-state flusher writes what is pending and deletes its mark) — then disposes it. The factory's own
+    /// disposal would stop the host a second time, alongside that run, which disposes the store clients under it.</summary>
     public override async ValueTask DisposeAsync()
     {
         await StopOnceAsync();
@@ -125,18 +125,18 @@ public sealed class InProcessHandler : WebApplicationFactory<Program>, IHandlerU
         base.Dispose(disposing);
     }
 
-    protected override IHost CreateHost(IHostBuilder builder)
-    {
-        _host = base.CreateHost(builder);
-        return _host;
-    }
-
     private async Task StopOnceAsync()
     {
-        if (Interlocked.Exchange(ref _host, null) is { } host)
+        if (!_http.IsValueCreated || Interlocked.Exchange(ref _stopping, 1) == 1)
         {
-            await host.StopAsync();
+            return;
         }
+
+        var lifetime = Services.GetRequiredService<IHostApplicationLifetime>();
+        var stopped = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        using var registration = lifetime.ApplicationStopped.Register(() => stopped.TrySetResult());
+        lifetime.StopApplication();
+        await stopped.Task.WaitAsync(TimeSpan.FromSeconds(60));
     }
 
     protected override void ConfigureWebHost(IWebHostBuilder builder)
