@@ -32,6 +32,7 @@ internal static class CostBench
         DeviceStateFigures states;
         JsonDocument summary;
         IReadOnlyList<(string Container, string Operation, long Count, double RequestUnits)> charges;
+        IReadOnlyList<ContainerRequests> requests;
         LeverFigures levers;
         await using (var pipeline = await LocalPipeline.StartAsync(layout, new StackOptions { DataDirectory = run }, cancellationToken))
         {
@@ -47,6 +48,7 @@ internal static class CostBench
             var after = await pipeline.WaitForDeviceStatesAsync(StatesSettle, cancellationToken);
             states = new DeviceStateFigures(after.Written - before.Written, after.Superseded - before.Superseded, after.DeadLettered - before.DeadLettered, after.MaxLagMs);
             charges = await EmulatorCharges.ReadAsync(pipeline.CosmosEndpoint, cancellationToken);
+            requests = await EmulatorCharges.ReadRequestsAsync(pipeline.CosmosEndpoint, cancellationToken);
             // The phase's periods only: one aggregation period and a second before its start (ChainPhase's own window).
             summary = await pipeline.GetTelemetrySummaryAsync(started - pipeline.Options.MetricFlushInterval - TimeSpan.FromSeconds(1), DateTimeOffset.UtcNow, cancellationToken);
             Console.WriteLine($"   levers: {CostLevers.Sample} of the chain's readings and device states written again under each policy, TTL 1 s …");
@@ -55,7 +57,7 @@ internal static class CostBench
 
         using (summary)
         {
-            var measured = CostFigures.From(phase, summary.RootElement, charges, levers);
+            var measured = CostFigures.From(phase, summary.RootElement, charges, levers) with { Requests = requests };
             var file = Path.Combine(layout.Root, ".pipeline", "bench-cost.json");
             await File.WriteAllTextAsync(file, measured.ToBenchCostJson(DateTimeOffset.UtcNow), cancellationToken);
             var book = PriceBook.Load(Path.Combine(layout.Root, "infra", "prices"), "eastus");

@@ -6,7 +6,7 @@ namespace SensorPipeline.EndToEnd.Bench;
 /// <summary>
 /// The Cosmos DB emulator's charge ledger (<c>GET|DELETE /_emulator/charges</c>, admin, loopback): request units and
 /// operation counts by container and operation (create, replace, patch, refused, expiry, read, query), as the
-/// emulator's documented charge model bills them.
+/// emulator's documented charge model bills them, and each container's ranges and bulk requests.
 /// </summary>
 internal static class EmulatorCharges
 {
@@ -23,11 +23,7 @@ internal static class EmulatorCharges
     /// <summary>RU and count per (container, operation) since the last reset.</summary>
     public static async Task<IReadOnlyList<(string Container, string Operation, long Count, double RequestUnits)>> ReadAsync(Uri endpoint, CancellationToken cancellationToken)
     {
-        using var request = new HttpRequestMessage(HttpMethod.Get, new Uri(endpoint, "_emulator/charges"));
-        request.Headers.Add("x-emulator-admin", "1");
-        using var response = await Admin.SendAsync(request, cancellationToken);
-        response.EnsureSuccessStatusCode();
-        using var doc = JsonDocument.Parse(await response.Content.ReadAsStringAsync(cancellationToken));
+        using var doc = await GetAsync(endpoint, cancellationToken);
         var rows = new List<(string, string, long, double)>();
         foreach (var c in doc.RootElement.GetProperty("containers").EnumerateArray())
         {
@@ -39,4 +35,32 @@ internal static class EmulatorCharges
 
         return rows;
     }
+
+    /// <summary>Each container's partition key ranges and the bulk requests it took since the last reset.</summary>
+    public static async Task<IReadOnlyList<ContainerRequests>> ReadRequestsAsync(Uri endpoint, CancellationToken cancellationToken)
+    {
+        using var doc = await GetAsync(endpoint, cancellationToken);
+        return [.. doc.RootElement.GetProperty("containers").EnumerateArray().Select(c => new ContainerRequests(
+            c.GetProperty("container").GetString()!,
+            c.GetProperty("partitionKeyRanges").GetInt32(),
+            c.GetProperty("bulk").GetProperty("requests").GetInt64(),
+            c.GetProperty("bulk").GetProperty("operations").GetInt64()))];
+    }
+
+    private static async Task<JsonDocument> GetAsync(Uri endpoint, CancellationToken cancellationToken)
+    {
+        using var request = new HttpRequestMessage(HttpMethod.Get, new Uri(endpoint, "_emulator/charges"));
+        request.Headers.Add("x-emulator-admin", "1");
+        using var response = await Admin.SendAsync(request, cancellationToken);
+        response.EnsureSuccessStatusCode();
+        return JsonDocument.Parse(await response.Content.ReadAsStringAsync(cancellationToken));
+    }
+}
+
+/// <summary>A container's partition key ranges as the emulator serves them, and the bulk requests it took with the
+/// operations they carried: the SDK's bulk mode sends one request per range, so operations per request show how well
+/// the handler's writes group by range.</summary>
+internal sealed record ContainerRequests(string Container, int PartitionKeyRanges, long BulkRequests, long BulkOperations)
+{
+    public double OperationsPerBulkRequest => BulkOperations / (double)Math.Max(1, BulkRequests);
 }
