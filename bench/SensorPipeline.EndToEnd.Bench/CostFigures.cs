@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Text.Json;
+using SensorPipeline.Stack;
 
 namespace SensorPipeline.EndToEnd.Bench;
 

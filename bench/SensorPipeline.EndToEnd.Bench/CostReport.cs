@@ -1,6 +1,7 @@
 using System.Globalization;
 using SensorPipeline.Plan.Model;
 using SensorPipeline.Plan.Output;
+using SensorPipeline.Stack;
 
 namespace SensorPipeline.EndToEnd.Bench;
 

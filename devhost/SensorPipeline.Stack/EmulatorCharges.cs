@@ -1,14 +1,15 @@
 using System.Text.Json;
 using SensorPipeline.Clients;
 
-namespace SensorPipeline.EndToEnd.Bench;
+namespace SensorPipeline.Stack;
 
 /// <summary>
 /// The Cosmos DB emulator's charge ledger (<c>GET|DELETE /_emulator/charges</c>, admin, loopback): request units and
 /// operation counts by container and operation (create, replace, patch, refused, expiry, read, query), as the
-/// emulator's documented charge model bills them, and each container's ranges and bulk requests.
+/// emulator's documented charge model bills them, and each container's ranges and bulk requests. The benches read it
+/// (<c>bench cost</c> over the chain, <c>bench functions ranges</c> over the processors' write path).
 /// </summary>
-internal static class EmulatorCharges
+public static class EmulatorCharges
 {
     private static readonly HttpClient Admin = new(CosmosClients.LoopbackEmulatorHandler()) { Timeout = TimeSpan.FromSeconds(30) };
 
@@ -60,7 +61,7 @@ internal static class EmulatorCharges
 /// <summary>A container's partition key ranges as the emulator serves them, and the bulk requests it took with the
 /// operations they carried: the SDK's bulk mode sends one request per range, so operations per request show how well
 /// the handler's writes group by range.</summary>
-internal sealed record ContainerRequests(string Container, int PartitionKeyRanges, long BulkRequests, long BulkOperations)
+public sealed record ContainerRequests(string Container, int PartitionKeyRanges, long BulkRequests, long BulkOperations)
 {
     public double OperationsPerBulkRequest => BulkOperations / (double)Math.Max(1, BulkRequests);
 }
