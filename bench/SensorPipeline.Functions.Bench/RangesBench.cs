@@ -68,6 +68,7 @@ internal sealed class RangesBench(string repoRoot, RangesArguments arguments)
             contenders.ForEach(c => c.Dispose());
             foreach (var app in apps)
             {
+                await app.StopAsync(); // a graceful stop writes the pending device states; disposing alone cancels them
                 await app.DisposeAsync();
             }
         }
