@@ -31,7 +31,7 @@ public class IdLookupTests
         Assert.Equal(expected.Split(',', StringSplitOptions.RemoveEmptyEntries), Pinned(sql));
 
     [Fact]
-    public void FindIdLookup_TheSdkReadManyShape_EachPairWithItsKey_TheNoneBranchAnywhere()
+    public void FindIdLookup_TheSdkReadManyShape_EachPairKeyedButTheNoneBranch()
     {
         var keys = Pinned(
             """SELECT * FROM c WHERE ( ( c.id = @param_id0 AND c["deviceId"] = @param_pk00 ) OR ( c.id = @param_id1 AND IS_DEFINED(c["deviceId"]) = false ) OR ( c.id = @param_id2 AND c["deviceId"] = @param_pk20 ) )""",
