@@ -9,10 +9,10 @@ namespace SensorPipeline.Core.Splitting;
 /// and a device goes to the slice holding its id's EPK (<see cref="EffectivePartitionKey"/>: the hash the Cosmos DB SDKs
 /// route <c>/deviceId</c> by, stable across processes, platforms and versions). Cosmos DB's physical ranges are
 /// contiguous intervals of that space, so one processor partition's writes fall into about N / P of a container's N
-/// ranges instead of all of them, and the SDK's bulk mode, which sends one request per range, packs P times more writes
-/// into each request. The price: when a hub grows from P to M partitions, most devices move (not only (M − P) / M as
-/// with a consistent hash), each restarting its state coalescing on its new partition (functions/README.md, "Device
-/// affinity").
+/// ranges instead of all of them: an instance owning k partitions writes to k / P of the ranges, and the SDK's bulk
+/// mode, which sends one request per range, packs up to P / k times more writes into each request. The price: when a
+/// hub grows from P to M partitions, most devices move (not only (M − P) / M as with a consistent hash), each
+/// restarting its state coalescing on its new partition (functions/README.md, "Device affinity").
 /// </summary>
 public static class DevicePartitioner
 {
