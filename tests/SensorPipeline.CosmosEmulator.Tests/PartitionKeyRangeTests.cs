@@ -50,6 +50,21 @@ public sealed class PartitionKeyRangeTests : IAsyncLifetime
     }
 
     [Fact]
+    public async Task Charges_BulkUpserts_CountedAsRequestsPerRangeWithTheirOperations()
+    {
+        // The SDK's bulk mode sends one request per range per flush: the 192 upserts arrive in at least 4 requests, each
+        // carrying only its own range's operations, and the ledger counts both (what `bench cost` reports).
+        using var admin = new HttpClient(SensorPipeline.Clients.CosmosClients.LoopbackEmulatorHandler()) { BaseAddress = _emulator.Endpoint };
+        admin.DefaultRequestHeaders.Add("x-emulator-admin", "1");
+        using var charges = JsonDocument.Parse(await admin.GetStringAsync("_emulator/charges"));
+        var items = charges.RootElement.GetProperty("containers").EnumerateArray().Single(c => c.GetProperty("container").GetString() == "items");
+        Assert.Equal(4, items.GetProperty("partitionKeyRanges").GetInt32());
+        var bulk = items.GetProperty("bulk");
+        Assert.Equal(Devices * PerDevice, bulk.GetProperty("operations").GetInt64());
+        Assert.InRange(bulk.GetProperty("requests").GetInt64(), 4, Devices * PerDevice);
+    }
+
+    [Fact]
     public async Task CrossPartitionQueryAndReadMany_FanOutOverTheRanges_AndFindEveryItemOnce()
     {
         var all = await IdsAsync(_container.GetItemQueryIterator<Doc>(new QueryDefinition("SELECT c.id FROM c WHERE c.n >= @min").WithParameter("@min", 0)));
@@ -82,6 +97,23 @@ public sealed class PartitionKeyRangeTests : IAsyncLifetime
         var ordered = await IdsAsync(_container.GetItemQueryIterator<Doc>(new QueryDefinition("SELECT c.id FROM c ORDER BY c.n DESC"),
             requestOptions: new QueryRequestOptions { PartitionKey = new PartitionKey("dev-0007") }));
         Assert.Equal(["r135", "r71", "r7"], ordered);
+    }
+
+    [Fact]
+    public async Task ReadMany_AbsentDuplicateAndWrongKeyPairs_ReturnsEachStoredPairOnce()
+    {
+        // Existing pairs over many devices (so every range), each asked twice; ids never written; stored ids under
+        // another device's key. ReadMany's per-range queries are answered from the id lookup.
+        var stored = Enumerable.Range(0, 60).Select(i => i * 3).Select(i => ($"r{i}", new PartitionKey($"dev-{i % Devices:0000}"))).ToList();
+        var absent = Enumerable.Range(0, 20).Select(i => ($"r{Devices * PerDevice + i}", new PartitionKey($"dev-{i:0000}")));
+        var wrongKey = Enumerable.Range(0, 20).Select(i => ($"r{i}", new PartitionKey($"dev-{(i + 1) % Devices:0000}")));
+        List<(string, PartitionKey)> asked = [.. stored, .. absent, .. wrongKey, .. stored.Take(10)];
+
+        var many = await _container.ReadManyItemsAsync<Doc>(asked);
+
+        Assert.Equal(HttpStatusCode.OK, many.StatusCode);
+        Assert.Equal(stored.Select(s => s.Item1).Order(StringComparer.Ordinal), many.Select(d => d.id).Order(StringComparer.Ordinal));
+        Assert.True(many.RequestCharge > 0);
     }
 
     [Fact]
