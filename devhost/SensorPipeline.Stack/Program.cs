@@ -1,7 +1,7 @@
 using SensorPipeline.Stack;
 using Spectre.Console;
 
-// stack demo [--duration 40s] [--rate 500] [--data DIR] [--instances auto|N]   the one-command local run (./pipeline demo)
+// stack demo [--duration 40s] [--rate 2500] [--data DIR] [--instances auto|N]   the one-command local run (./pipeline demo)
 // stack up   [--port 7071]   [--data DIR] [--instances auto|N]                  start everything and keep it running (./pipeline up)
 // stack chaos [--minutes 10] [--rate 600] [--faults kill,storm] [--seed N]   the fault matrix (./pipeline chaos)
 using var cancel = new CancellationTokenSource();
