@@ -44,14 +44,7 @@ public sealed class BulkFixture() : SingleHandlerFixture("bulk")
     }
 }
 
-[CollectionDefinition(Name)]
-public sealed class BulkGroup : ICollectionFixture<BulkFixture>
-{
-    public const string Name = "bulk";
-}
-
-[Collection(BulkGroup.Name)]
-public sealed class BulkWriteTests(BulkFixture fixture)
+public sealed class BulkWriteTests(BulkFixture fixture) : IClassFixture<BulkFixture>
 {
     [Fact]
     public async Task WeatherProcessor_StoreRefusesOneDocumentOfABulkRequest_DeadLettersItAndStoresTheRest()

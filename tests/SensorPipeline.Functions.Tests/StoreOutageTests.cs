@@ -21,14 +21,7 @@ public sealed class OutageFixture() : SingleHandlerFixture("outage", withHubs: t
     }
 }
 
-[CollectionDefinition(Name)]
-public sealed class OutageGroup : ICollectionFixture<OutageFixture>
-{
-    public const string Name = "outage";
-}
-
-[Collection(OutageGroup.Name)]
-public sealed class StoreOutageTests(OutageFixture fixture)
+public sealed class StoreOutageTests(OutageFixture fixture) : IClassFixture<OutageFixture>
 {
     [Fact]
     public async Task WeatherProcessor_StoreFrozen_FailsNon2xxAndTheRerunWritesEverything()
