@@ -27,8 +27,7 @@ internal static class CostReport
             o.WriteLine($"    {container,-12} {operation,-8} {count,9:N0} operations, {ru / Math.Max(1, count),6:N2} RU each, {ru / Math.Max(1, m.Readings),6:N2} RU per reading");
         }
 
-        var stateWrites = states.Written + states.Superseded + states.DeadLettered;
-        o.WriteLine($"  device-state writes: {stateWrites:N0} ({states.Written:N0} written, {states.Superseded:N0} superseded by a newer stored state, {states.DeadLettered:N0} refused), {(double)stateWrites / Math.Max(1, m.Readings):N4} per reading (target <= 0.1 at 1 reading/s per device: {((double)stateWrites / Math.Max(1, m.Readings) <= 0.1 ? "met" : "MISSED")})");
+        DeviceWrites(o, m, states);
         o.WriteLine($"  W measured: {states.MaxLagMs / 1000.0:N2} s at most from a reading being stored (its invocation handing the state over) to its device state being durable (Pipeline__DeviceStateLag {StateLag()})");
         o.WriteLine($"  the handler's own CosmosRequestCharge: {m.HandlerReportedRuPerReading:N2} RU per reading (the same charges as the SDK saw them)");
 
@@ -67,6 +66,22 @@ internal static class CostReport
         o.WriteLine($"RU per reading: {m.RuPerReading.ToString("0.00", CultureInfo.InvariantCulture)}");
         o.WriteLine($"$ per million readings at 100,000 readings/s: {at100k.PerMillionReadings.ToString("0.00", CultureInfo.InvariantCulture)}");
     }
+
+    /// <summary>Device-state writes per reading, all of them and after each device's first: the measured devices are new,
+    /// so each one's first state is a create, which a long-lived fleet pays once in a device's life, not per reading —
+    /// the steady-state figure is the one the target speaks of.</summary>
+    private static void DeviceWrites(TextWriter o, CostFigures m, DeviceStateFigures states)
+    {
+        var stateWrites = states.Written + states.Superseded + states.DeadLettered;
+        var creates = m.ByOperation.Where(c => c is { Container: "devices", Operation: "create" }).Sum(c => c.Count);
+        var perReading = (double)stateWrites / Math.Max(1, m.Readings);
+        var steady = (double)(stateWrites - creates) / Math.Max(1, m.Readings);
+        o.WriteLine($"  device-state writes: {stateWrites:N0} ({states.Written:N0} written, {states.Superseded:N0} superseded by a newer stored state, {states.DeadLettered:N0} refused), {perReading:N4} per reading; " +
+            $"{steady:N4} after each device's first state (its create, once in a device's life: {creates:N0} here) " +
+            $"(target <= {DeviceWritesTarget} at 1 reading/s per device, steady state: {(steady <= DeviceWritesTarget ? "met" : "MISSED")})");
+    }
+
+    private const double DeviceWritesTarget = 0.1;
 
     private static string StateLag() => Environment.GetEnvironmentVariable("Pipeline__DeviceStateLag") ?? "default 00:00:10";
     private static string MetMissed(bool met) => met ? "met" : "MISSED";

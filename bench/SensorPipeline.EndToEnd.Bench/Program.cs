@@ -38,15 +38,16 @@ try
 
     Console.WriteLine($"   {raw.DocumentsPerSecond:N0} documents/s");
 
-    // 2. The chain's ceiling: loadgen at half again the raw ceiling, so a backlog builds and the chain runs flat out,
-    // then drain. Flat-out loadgen would send ~14,000 readings/s: far past 100,000 documents in the stand-in.
+    // 2. The chain's ceiling: loadgen offering more than the chain carries, so a backlog builds and the chain runs flat
+    // out, then drain; at most CeilingReadings, as the stand-in's memory grows with what it holds.
     PhaseFigures ceiling;
-    var over = Math.Ceiling(raw.DocumentsPerSecond * 1.5);
+    var over = Math.Ceiling(arguments.CeilingRate ?? raw.DocumentsPerSecond * BenchArguments.CeilingOverRaw);
+    var offered = arguments.CeilingRate is null ? $"{BenchArguments.CeilingOverRaw:0.#}× raw" : "--ceiling-rate";
     await using (var pipeline = await StartAsync("2-ceiling"))
     {
         await WarmUpAsync(pipeline);
-        Console.WriteLine($"2. chain ceiling: loadgen at {over:N0} readings/s (1.5× raw) for {arguments.CeilingDuration.TotalSeconds:N0} s, at most {MaxDocuments:N0}, then drain …");
-        ceiling = await new ChainPhase(pipeline, "ceiling", over, arguments.CeilingDuration, MaxDocuments, arguments.DevicesPerKind, arguments.ReadingsPerEvent).RunAsync(cancel.Token);
+        Console.WriteLine($"2. chain ceiling: loadgen at {over:N0} readings/s ({offered}) for {arguments.CeilingDuration.TotalSeconds:N0} s, at most {arguments.CeilingReadings:N0}, then drain …");
+        ceiling = await new ChainPhase(pipeline, "ceiling", over, arguments.CeilingDuration, arguments.CeilingReadings, arguments.DevicesPerKind, arguments.ReadingsPerEvent).RunAsync(cancel.Token);
     }
 
     Console.WriteLine($"   {ceiling.DocumentsPerSecond:N0} documents/s written, {ceiling.ReadingsPerSecond:N0} readings/s sent");
