@@ -15,9 +15,7 @@ public sealed class BulkFixture() : SingleHandlerFixture("bulk")
     {
         settings["Pipeline__BulkMinimumDocuments"] = "1";
         // Enough quick retries to outlast a 2 s storm at any luck: 20 × ≤ 200 ms.
-        settings["Pipeline__TransientRetryCount"] = "20";
-        settings["Pipeline__TransientRetryBaseDelay"] = "00:00:00.050";
-        settings["Pipeline__TransientRetryMaxDelay"] = "00:00:00.200";
+        ShortRetries(settings, 20, maxDelay: "00:00:00.200");
         return Task.CompletedTask;
     }
 

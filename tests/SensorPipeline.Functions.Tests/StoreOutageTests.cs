@@ -14,9 +14,7 @@ public sealed class OutageFixture() : SingleHandlerFixture("outage", withHubs: t
     internal override Task ConfigureAsync(CosmosEmulatorProcess standIn, Dictionary<string, string?> settings)
     {
         settings["Cosmos__OperationTimeout"] = "00:00:01";
-        settings["Pipeline__TransientRetryCount"] = "1";
-        settings["Pipeline__TransientRetryBaseDelay"] = "00:00:00.050";
-        settings["Pipeline__TransientRetryMaxDelay"] = "00:00:00.100";
+        ShortRetries(settings, 1, maxDelay: "00:00:00.100");
         return Task.CompletedTask;
     }
 }

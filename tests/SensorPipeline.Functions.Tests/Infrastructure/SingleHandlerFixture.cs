@@ -73,6 +73,15 @@ public abstract class SingleHandlerFixture : IAsyncLifetime, IDisposable
         GC.SuppressFinalize(this);
     }
 
+    /// <summary>Transient store retries short enough for a test to see their outcome within seconds: <paramref name="count"/>
+    /// retries, the first after 50 ms, none more than <paramref name="maxDelay"/> apart.</summary>
+    internal static void ShortRetries(Dictionary<string, string?> settings, int count, string maxDelay)
+    {
+        settings["Pipeline__TransientRetryCount"] = count.ToString(System.Globalization.CultureInfo.InvariantCulture);
+        settings["Pipeline__TransientRetryBaseDelay"] = "00:00:00.050";
+        settings["Pipeline__TransientRetryMaxDelay"] = maxDelay;
+    }
+
     /// <summary>Adjusts the handler's settings before it starts (the stand-in is already listening).</summary>
     internal abstract Task ConfigureAsync(CosmosEmulatorProcess standIn, Dictionary<string, string?> settings);
 
