@@ -7,8 +7,8 @@ namespace SensorPipeline.Testing;
 
 /// <summary>
 /// Readings built with the generated protobuf classes, as a real producer would send them, so every test also checks
-/// compatibility with Google.Protobuf. One source for the core's tests and the handler's (SensorPipeline.Functions.Tests
-/// compiles this file too, and adds what only its tests need in a part of its own).
+/// compatibility with Google.Protobuf. One source for the core's tests, the handler's and loadgen's (their projects
+/// compile this file too; SensorPipeline.Functions.Tests adds what only its tests need in a part of its own).
 /// </summary>
 internal static partial class Builders
 {
@@ -20,12 +20,13 @@ internal static partial class Builders
     /// <summary>The document id of <paramref name="reading"/>.</summary>
     public static string ReadingId(Reading reading) => DocumentIds.ReadingId(reading.DeviceId, reading.Sequence, reading.ObservedAt.ToDateTimeOffset());
 
-    public static Reading Weather(string device = "ws-0001", ulong sequence = 1, double lat = 47.6, double lon = -122.3) => new()
+    /// <summary>A weather reading, observed at <paramref name="observed"/> or else <see cref="Observed"/> + sequence seconds.</summary>
+    public static Reading Weather(string device = "ws-0001", ulong sequence = 1, double lat = 47.6, double lon = -122.3, DateTimeOffset? observed = null) => new()
     {
         DeviceId = device,
         Kind = SensorKind.Weather,
         Sequence = sequence,
-        ObservedAt = Timestamp.FromDateTimeOffset(Observed.AddSeconds(sequence)),
+        ObservedAt = Timestamp.FromDateTimeOffset(observed ?? Observed.AddSeconds(sequence)),
         Location = new Location { Latitude = lat, Longitude = lon, AltitudeM = 56.5 },
         Weather = new WeatherPayload
         {
@@ -34,12 +35,13 @@ internal static partial class Builders
         },
     };
 
-    public static Reading Seismic(string device = "sm-0001", ulong sequence = 1, double lat = 35.7, double lon = 139.7) => new()
+    /// <summary>A seismic reading, observed at <paramref name="observed"/> or else <see cref="Observed"/> + sequence seconds.</summary>
+    public static Reading Seismic(string device = "sm-0001", ulong sequence = 1, double lat = 35.7, double lon = 139.7, DateTimeOffset? observed = null) => new()
     {
         DeviceId = device,
         Kind = SensorKind.Seismic,
         Sequence = sequence,
-        ObservedAt = Timestamp.FromDateTimeOffset(Observed.AddSeconds(sequence)),
+        ObservedAt = Timestamp.FromDateTimeOffset(observed ?? Observed.AddSeconds(sequence)),
         Location = new Location { Latitude = lat, Longitude = lon, AltitudeM = -3 },
         Seismic = new SeismicPayload
         {
