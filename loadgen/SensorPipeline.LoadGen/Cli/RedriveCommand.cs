@@ -46,13 +46,8 @@ internal static class RedriveCommand
 
     private static async Task<int> RunAsync(ParseResult parse, CancellationToken cancellationToken)
     {
-        var services = new ServiceCollection();
-        services.AddSingleton(TimeProvider.System);
-        services.AddLoadGenLogging(verbose: false);
-        services.AddOptions<RedriveOptions>().Configure(o => Bind(parse, o)).ValidateOnStart();
-        services.AddSingleton<IValidateOptions<RedriveOptions>, RedriveOptionsValidator>();
-        await using var provider = services.BuildServiceProvider();
-        if (!StartupValidation.Passes(provider, Console.Error))
+        await using var provider = await StartupValidation.BuildAsync<RedriveOptions, RedriveOptionsValidator>(o => Bind(parse, o), verbose: false);
+        if (provider is null)
         {
             return ExitCodes.BadArguments;
         }

@@ -73,13 +73,8 @@ internal static class SendCommand
 
     private static async Task<int> RunAsync(ParseResult parse, CancellationToken cancellationToken)
     {
-        var services = new ServiceCollection();
-        services.AddSingleton(TimeProvider.System);
-        services.AddLoadGenLogging(parse.GetValue(Verbose));
-        services.AddOptions<SendOptions>().Configure(o => Bind(parse, o)).ValidateOnStart();
-        services.AddSingleton<IValidateOptions<SendOptions>, SendOptionsValidator>();
-        await using var provider = services.BuildServiceProvider();
-        if (!StartupValidation.Passes(provider, Console.Error))
+        await using var provider = await StartupValidation.BuildAsync<SendOptions, SendOptionsValidator>(o => Bind(parse, o), parse.GetValue(Verbose));
+        if (provider is null)
         {
             return ExitCodes.BadArguments;
         }

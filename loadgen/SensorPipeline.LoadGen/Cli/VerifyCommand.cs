@@ -54,12 +54,8 @@ internal static class VerifyCommand
 
     private static async Task<int> RunAsync(ParseResult parse, CancellationToken cancellationToken)
     {
-        var services = new ServiceCollection();
-        services.AddLoadGenLogging(verbose: false);
-        services.AddOptions<VerifyOptions>().Configure(o => Bind(parse, o)).ValidateOnStart();
-        services.AddSingleton<IValidateOptions<VerifyOptions>, VerifyOptionsValidator>();
-        await using var provider = services.BuildServiceProvider();
-        if (!StartupValidation.Passes(provider, Console.Error))
+        await using var provider = await StartupValidation.BuildAsync<VerifyOptions, VerifyOptionsValidator>(o => Bind(parse, o), verbose: false);
+        if (provider is null)
         {
             return ExitCodes.BadArguments;
         }
