@@ -15,7 +15,7 @@ internal static class EmulatorCharges
     public static async Task ResetAsync(Uri endpoint, CancellationToken cancellationToken)
     {
         using var request = new HttpRequestMessage(HttpMethod.Delete, new Uri(endpoint, "_emulator/charges"));
-        request.Headers.Add("x-emulator-admin", "1");
+        request.Headers.Add(CosmosEmulatorAccount.AdminHeader, "1");
         using var response = await Admin.SendAsync(request, cancellationToken);
         response.EnsureSuccessStatusCode();
     }
@@ -24,7 +24,7 @@ internal static class EmulatorCharges
     public static async Task<IReadOnlyList<(string Container, string Operation, long Count, double RequestUnits)>> ReadAsync(Uri endpoint, CancellationToken cancellationToken)
     {
         using var request = new HttpRequestMessage(HttpMethod.Get, new Uri(endpoint, "_emulator/charges"));
-        request.Headers.Add("x-emulator-admin", "1");
+        request.Headers.Add(CosmosEmulatorAccount.AdminHeader, "1");
         using var response = await Admin.SendAsync(request, cancellationToken);
         response.EnsureSuccessStatusCode();
         using var doc = JsonDocument.Parse(await response.Content.ReadAsStringAsync(cancellationToken));

@@ -22,11 +22,7 @@ public sealed class BulkFixture() : SingleHandlerFixture("bulk")
     /// <summary>Asks the emulator for a fault (<c>POST /_emulator/faults</c>); disposing the result clears it.</summary>
     internal async Task<IAsyncDisposable> FaultAsync(object fault)
     {
-        var admin = new HttpClient(CosmosClients.LoopbackEmulatorHandler())
-        {
-            BaseAddress = StandIn.Endpoint,
-        };
-        admin.DefaultRequestHeaders.Add("x-emulator-admin", "1");
+        var admin = CosmosClients.EmulatorAdminClient(StandIn.Endpoint);
         using var injected = await admin.PostAsJsonAsync("_emulator/faults", fault);
         Assert.Equal(HttpStatusCode.NoContent, injected.StatusCode);
         return new Clear(admin);
