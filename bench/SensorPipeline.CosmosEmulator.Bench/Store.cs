@@ -65,15 +65,27 @@ internal sealed partial class Store : IAsyncDisposable
 
     /// <summary>A client as the handler configures one locally (<see cref="CosmosClients"/>: Gateway mode, this endpoint
     /// only, the emulator's certificate for a loopback endpoint only), no content on write. The stand-in's certificate
-    /// names another host (CN=cosmosdb), so its client accepts that certificate alone, by its subject.</summary>
-    public CosmosClient CreateClient(int concurrency, bool bulk) => CosmosClients.Create(Endpoint, new CosmosClientOptions
+    /// names another host (CN=cosmosdb), so its client accepts that certificate alone, by its subject. The SDK refuses a
+    /// connection limit beside an HTTP client factory (even a null one), so each client gets one of the two.</summary>
+    public CosmosClient CreateClient(int concurrency, bool bulk)
     {
-        ApplicationName = "sensorpipeline-cosmos-bench",
-        EnableContentResponseOnWrite = false,
-        AllowBulkExecution = bulk,
-        GatewayModeMaxConnectionLimit = Math.Max(50, concurrency * 2),
-        HttpClientFactory = Name == StandIn ? () => new HttpClient(StandInHandler(concurrency)) : null,
-    });
+        var options = new CosmosClientOptions
+        {
+            ApplicationName = "sensorpipeline-cosmos-bench",
+            EnableContentResponseOnWrite = false,
+            AllowBulkExecution = bulk,
+        };
+        if (Name == StandIn)
+        {
+            options.HttpClientFactory = () => new HttpClient(StandInHandler(concurrency));
+        }
+        else
+        {
+            options.GatewayModeMaxConnectionLimit = Math.Max(50, concurrency * 2);
+        }
+
+        return CosmosClients.Create(Endpoint, options);
+    }
 
     private static HttpClientHandler StandInHandler(int concurrency) => new()
     {

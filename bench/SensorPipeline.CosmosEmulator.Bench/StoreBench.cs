@@ -23,6 +23,7 @@ internal sealed class StoreBench(Store store, BenchArguments settings)
 {
     private const int WarmUp = 1000;
     private const int BatchSize = 100;
+    private const int ReadManyPairs = 100;
     private readonly ReadingDocuments _documents = new(settings.Devices);
     private readonly long _enqueuedUnixMs = DateTimeOffset.UtcNow.ToUnixTimeMilliseconds();
 
@@ -45,6 +46,8 @@ internal sealed class StoreBench(Store store, BenchArguments settings)
         rows.Add(await MeasureAsync("point read", picks.Length,
             () => RunWorkersAsync(0, picks.Length, i => ReadAsync(container, picks[i], cancellationToken))));
         using var missing = await container.ReadItemStreamAsync("no-such-reading", new PartitionKey("no-such-device"), cancellationToken: cancellationToken);
+        rows.Add(await MeasureAsync($"ReadMany, {ReadManyPairs} (id, device) pairs, half absent", (long)settings.ReadMany * ReadManyPairs,
+            () => RunWorkersAsync(0, settings.ReadMany, i => ReadManyAsync(container, i, cancellationToken))));
 
         using var bulkClient = store.CreateClient(settings.Concurrency, bulk: true);
         var bulkContainer = bulkClient.GetContainer("bench", "readings");
@@ -128,6 +131,23 @@ internal sealed class StoreBench(Store store, BenchArguments settings)
         var (deviceId, id) = _documents.Key(n, _enqueuedUnixMs);
         using var response = await container.ReadItemStreamAsync(id, new PartitionKey(deviceId), cancellationToken: cancellationToken);
         StoreAnswerException.ThrowUnlessSuccess(response, "point read");
+    }
+
+    /// <summary>One ReadMany as the handler's live/archive check sends it: a batch's (id, device) pairs across devices,
+    /// half of them loaded documents and half ids never written (most stale readings have no live twin). The ids of
+    /// request <paramref name="n"/> are drawn from a generator seeded with n, so every store gets the same requests.</summary>
+    private async Task ReadManyAsync(Container container, long n, CancellationToken cancellationToken)
+    {
+        var random = new Random((int)n);
+        var items = new List<(string, PartitionKey)>(ReadManyPairs);
+        for (var i = 0; i < ReadManyPairs; i++)
+        {
+            var (deviceId, id) = _documents.Key(random.NextInt64(settings.Documents), _enqueuedUnixMs);
+            items.Add((i % 2 == 0 ? id : id + "-absent", new PartitionKey(deviceId)));
+        }
+
+        using var response = await container.ReadManyItemsStreamAsync(items, cancellationToken: cancellationToken);
+        StoreAnswerException.ThrowUnlessSuccess(response, "ReadMany");
     }
 
     /// <summary>Bulk: every operation is its own task and the SDK groups them into batch requests per partition key

@@ -85,6 +85,23 @@ public sealed class PartitionKeyRangeTests : IAsyncLifetime
     }
 
     [Fact]
+    public async Task ReadMany_AbsentDuplicateAndWrongKeyPairs_ReturnsEachStoredPairOnce()
+    {
+        // Existing pairs over many devices (so every range), each asked twice; ids never written; stored ids under
+        // another device's key. ReadMany's per-range queries are answered from the id lookup.
+        var stored = Enumerable.Range(0, 60).Select(i => i * 3).Select(i => ($"r{i}", new PartitionKey($"dev-{i % Devices:0000}"))).ToList();
+        var absent = Enumerable.Range(0, 20).Select(i => ($"r{Devices * PerDevice + i}", new PartitionKey($"dev-{i:0000}")));
+        var wrongKey = Enumerable.Range(0, 20).Select(i => ($"r{i}", new PartitionKey($"dev-{(i + 1) % Devices:0000}")));
+        List<(string, PartitionKey)> asked = [.. stored, .. absent, .. wrongKey, .. stored.Take(10)];
+
+        var many = await _container.ReadManyItemsAsync<Doc>(asked);
+
+        Assert.Equal(HttpStatusCode.OK, many.StatusCode);
+        Assert.Equal(stored.Select(s => s.Item1).Order(StringComparer.Ordinal), many.Select(d => d.id).Order(StringComparer.Ordinal));
+        Assert.True(many.RequestCharge > 0);
+    }
+
+    [Fact]
     public async Task Query_CrossPartitionAggregate_RefusedWithAClearMessage()
     {
         var refused = await Assert.ThrowsAsync<CosmosException>(() =>

@@ -156,6 +156,12 @@ internal sealed class UnaryExpr(UnaryOp op, Expr operand) : Expr(operand)
 /// <summary><c>x [NOT] IN (a, b, …)</c>: true when x equals one of the items (same type, deep equality).</summary>
 internal sealed class InExpr(Expr value, Expr[] items, bool negated) : Expr([value, .. items])
 {
+    public Expr Value => value;
+
+    public IReadOnlyList<Expr> Items => items;
+
+    public bool Negated => negated;
+
     public override QValue Eval(EvalContext ctx)
     {
         var x = value.Eval(ctx);

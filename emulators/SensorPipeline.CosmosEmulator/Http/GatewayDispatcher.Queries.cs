@@ -53,11 +53,23 @@ internal sealed partial class GatewayDispatcher
         await GatewayResponse.FeedAsync(context, container.Rid, "Documents", page.Items, charge, page.Continuation);
     }
 
-    /// <summary>The documents a query must read: those a spatial index finds for its spatial term when the container's
-    /// policy indexes that path, else all of them (the service's full scan, charged per document).</summary>
+    /// <summary>The documents a query must read: those with the ids its filter pins when the policy serves the filter
+    /// (the charge then counts the documents that match, which these include: the same charge as a scan's); else those a
+    /// spatial index finds for its spatial term when the container's policy indexes that path; else all of them (the
+    /// service's full scan, charged per document).</summary>
     private List<ReadOnlyMemory<byte>> Candidates(ContainerState container, string? key, int? range, Queries.QueryRunner.Request request)
     {
-        if (request.Query.FindSpatialFilter(request.Parameters) is not { } filter || container.SpatialCandidates(filter, key, store.Now, range) is not { } found)
+        List<StoredDocument>? found = null;
+        if (IndexUse.ServesFilter(request.Query, container.Policy) && request.Query.FindIdLookup(request.Parameters, container.PartitionKeyPaths) is { } lookup)
+        {
+            found = container.IdCandidates(lookup, key, range, store.Now);
+        }
+        else if (request.Query.FindSpatialFilter(request.Parameters) is { } filter)
+        {
+            found = container.SpatialCandidates(filter, key, store.Now, range);
+        }
+
+        if (found is null)
         {
             return Documents(container, key, range);
         }

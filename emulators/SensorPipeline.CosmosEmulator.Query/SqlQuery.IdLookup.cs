@@ -1,0 +1,211 @@
+using System.Buffers;
+using System.Text;
+using System.Text.Json;
+using SensorPipeline.CosmosEmulator.Query.Evaluation;
+using SensorPipeline.CosmosEmulator.Query.Values;
+
+namespace SensorPipeline.CosmosEmulator.Query;
+
+public sealed partial class SqlQuery
+{
+    /// <summary>
+    /// The ids the WHERE clause pins, when a top-level AND term is <c>c.id = v</c> or <c>c.id IN (v, …)</c> (v a constant
+    /// or a parameter), or is a disjunction each of whose branches pins ids that way — the shape of the SDKs' ReadMany,
+    /// <c>(c.id = @id0 AND c["deviceId"] = @pk00) OR (…)</c>. A key carries its branch's partition key when that branch
+    /// (or the enclosing conjunction) also equates every path of <paramref name="partitionKeyPaths"/> with a string,
+    /// boolean or null (a path <c>/id</c> is pinned by the id itself). Null when no term pins ids (the store scans), or when a parameter is missing (the execution
+    /// reports it).
+    /// </summary>
+    /// <param name="parameters">The request's parameter values.</param>
+    /// <param name="partitionKeyPaths">The container's partition key paths as property names (<c>/deviceId</c> →
+    /// <c>["deviceId"]</c>).</param>
+    public IdLookup? FindIdLookup(IReadOnlyList<KeyValuePair<string, JsonElement>> parameters, IReadOnlyList<IReadOnlyList<string>> partitionKeyPaths)
+    {
+        ArgumentNullException.ThrowIfNull(partitionKeyPaths);
+        if (_model.Where is null || _model.Alias is null)
+        {
+            return null;
+        }
+
+        QValue[] values;
+        try
+        {
+            values = ParameterBinder.Bind(_model.Parameters, parameters);
+        }
+        catch (SqlQueryException)
+        {
+            return null;
+        }
+
+        var ctx = new EvalContext(values) { Root = QValue.Undefined };
+        return PinnedKeys(_model.Where, ctx, partitionKeyPaths, new QValue?[partitionKeyPaths.Count]) is { } keys ? new IdLookup(keys) : null;
+    }
+
+    /// <summary>The keys a conjunction pins (its own id term, else one of its disjunctions whose every branch pins
+    /// some), or null. <paramref name="outerPins"/>: partition key values the enclosing conjunction pins. Either pin of
+    /// a path serves when both do: a document matching the branch satisfies both.</summary>
+    private static List<IdKey>? PinnedKeys(Expr conjunction, EvalContext ctx, IReadOnlyList<IReadOnlyList<string>> keyPaths, QValue?[] outerPins)
+    {
+        var terms = Flatten<AndExpr>(conjunction);
+        var pins = (QValue?[])outerPins.Clone();
+        foreach (var term in terms)
+        {
+            if (PartitionKeyPin(term, ctx, keyPaths) is var (index, value))
+            {
+                pins[index] = value;
+            }
+        }
+
+        foreach (var term in terms)
+        {
+            if (PinnedIds(term, ctx) is { } ids)
+            {
+                return [.. ids.Select(id => new IdKey(id, PartitionKeyJson(pins, keyPaths, id)))];
+            }
+        }
+
+        foreach (var term in terms)
+        {
+            if (term is OrExpr && Branches(term, ctx, keyPaths, pins) is { } keys)
+            {
+                return keys;
+            }
+        }
+
+        return null;
+    }
+
+    private static List<IdKey>? Branches(Expr disjunction, EvalContext ctx, IReadOnlyList<IReadOnlyList<string>> keyPaths, QValue?[] pins)
+    {
+        var keys = new List<IdKey>();
+        foreach (var branch in Flatten<OrExpr>(disjunction))
+        {
+            if (PinnedKeys(branch, ctx, keyPaths, pins) is not { } branchKeys)
+            {
+                return null;
+            }
+
+            keys.AddRange(branchKeys);
+        }
+
+        return keys;
+    }
+
+    /// <summary>The ids of <c>c.id = v</c>, <c>v = c.id</c> or <c>c.id IN (…)</c>: the string values among v (ids are
+    /// strings, so any other value matches nothing); null when the term is not one of these.</summary>
+    private static List<string>? PinnedIds(Expr term, EvalContext ctx)
+    {
+        switch (term)
+        {
+            case BinaryExpr { Op: BinaryOp.Equal } equal when EqualsOnPath(equal, ctx, IsId) is { } value:
+                return value.Kind == QKind.String ? [value.GetString()] : [];
+            case InExpr { Negated: false } test when IsId(PathOf(test.Value)) && test.Items.All(IsValue):
+                return [.. test.Items.Select(item => item.Eval(ctx)).Where(static v => v.Kind == QKind.String).Select(static v => v.GetString())];
+            default:
+                return null;
+        }
+    }
+
+    /// <summary>Which partition key path the term equates with a string, boolean or null, and that value. Numbers are left
+    /// out: 0 and -0 are equal but keyed apart.</summary>
+    private static (int Index, QValue Value)? PartitionKeyPin(Expr term, EvalContext ctx, IReadOnlyList<IReadOnlyList<string>> keyPaths)
+    {
+        if (term is not BinaryExpr { Op: BinaryOp.Equal } equal)
+        {
+            return null;
+        }
+
+        for (var i = 0; i < keyPaths.Count; i++)
+        {
+            var keyPath = keyPaths[i];
+            if (EqualsOnPath(equal, ctx, path => path is not null && path.SequenceEqual(keyPath, StringComparer.Ordinal)) is { Kind: QKind.String or QKind.Boolean or QKind.Null } value)
+            {
+                return (i, value);
+            }
+        }
+
+        return null;
+    }
+
+    /// <summary>The value a document path chosen by <paramref name="isPath"/> is equated with, when the other side is a
+    /// constant or a parameter.</summary>
+    private static QValue? EqualsOnPath(BinaryExpr equal, EvalContext ctx, Func<List<string>?, bool> isPath)
+    {
+        if (isPath(PathOf(equal.Left)) && IsValue(equal.Right))
+        {
+            return equal.Right.Eval(ctx);
+        }
+
+        return isPath(PathOf(equal.Right)) && IsValue(equal.Left) ? equal.Left.Eval(ctx) : null;
+    }
+
+    private static bool IsId(List<string>? path) => path is ["id"];
+
+    private static bool IsValue(Expr expr) => expr is ConstantExpr or ParameterExpr;
+
+    /// <summary>The partition key a key's document must have: the pinned values, and the id itself for a path
+    /// <c>/id</c>; null when a path is not pinned, or a pinned string is not valid UTF-16 (no JSON can carry it).</summary>
+    private static string? PartitionKeyJson(QValue?[] pins, IReadOnlyList<IReadOnlyList<string>> keyPaths, string id)
+    {
+        if (pins.Length == 0)
+        {
+            return null;
+        }
+
+        var buffer = new ArrayBufferWriter<byte>(64);
+        try
+        {
+            using var writer = new Utf8JsonWriter(buffer);
+            writer.WriteStartArray();
+            for (var i = 0; i < pins.Length; i++)
+            {
+                if (keyPaths[i] is ["id"])
+                {
+                    writer.WriteStringValue(id);
+                }
+                else if (pins[i] is { } pin)
+                {
+                    pin.WriteTo(writer);
+                }
+                else
+                {
+                    return null;
+                }
+            }
+
+            writer.WriteEndArray();
+        }
+        catch (ArgumentException)
+        {
+            return null;
+        }
+
+        return Encoding.UTF8.GetString(buffer.WrittenSpan);
+    }
+
+    /// <summary>The operands of a chain of <typeparamref name="T"/> (AND or OR), left to right, without recursing: the
+    /// SDK's ReadMany chain is a thousand levels deep.</summary>
+    private static List<Expr> Flatten<T>(Expr expr)
+        where T : Expr
+    {
+        var operands = new List<Expr>();
+        var pending = new Stack<Expr>();
+        pending.Push(expr);
+        while (pending.TryPop(out var next))
+        {
+            if (next is T)
+            {
+                foreach (var child in next.Children.Reverse())
+                {
+                    pending.Push(child);
+                }
+            }
+            else
+            {
+                operands.Add(next);
+            }
+        }
+
+        return operands;
+    }
+}

@@ -1,0 +1,133 @@
+using SensorPipeline.CosmosEmulator.Query;
+
+namespace SensorPipeline.CosmosEmulator.Documents;
+
+/// <summary>
+/// Queries that pin documents by id (<see cref="SqlQuery.FindIdLookup"/>: <c>c.id = @id</c>, <c>c.id IN (…)</c>, the
+/// SDKs' ReadMany) read their candidates from the documents' dictionaries instead of scanning the container, as the
+/// service serves them from its index on <c>id</c>. The candidates come in the order a scan of the same scope reads
+/// them — partitions in dictionary order, documents in their partition's order — so the query's result, ties of an
+/// ORDER BY included, is the scan's.
+/// </summary>
+internal sealed partial class ContainerState
+{
+    /// <summary>The live documents of the scope (one partition key, one range, or all) whose id — and partition key, where
+    /// a key names one — is among <paramref name="lookup"/>'s keys, each once, in scan order; copied as references
+    /// under the gate.</summary>
+    public List<StoredDocument> IdCandidates(IdLookup lookup, string? partitionKey, int? range, long now)
+    {
+        ArgumentNullException.ThrowIfNull(lookup);
+        var (pinned, anywhere) = GroupByPartition(lookup);
+        lock (Gate)
+        {
+            var hits = new Dictionary<Dictionary<string, StoredDocument>, HashSet<StoredDocument>>(ReferenceEqualityComparer.Instance);
+            foreach (var (key, ids) in pinned)
+            {
+                if (InScope(key, partitionKey, range) && _partitions.TryGetValue(key, out var partition))
+                {
+                    AddHits(partition, ids, hits, now);
+                }
+            }
+
+            if (anywhere.Count > 0)
+            {
+                foreach (var (key, partition) in _partitions)
+                {
+                    if (InScope(key, partitionKey, range))
+                    {
+                        AddHits(partition, anywhere, hits, now);
+                    }
+                }
+            }
+
+            return InScanOrder(hits);
+        }
+    }
+
+    /// <summary>The ids by canonical partition key, and those that may be in any partition.</summary>
+    private static (Dictionary<string, HashSet<string>> Pinned, HashSet<string> Anywhere) GroupByPartition(IdLookup lookup)
+    {
+        var pinned = new Dictionary<string, HashSet<string>>(StringComparer.Ordinal);
+        var anywhere = new HashSet<string>(StringComparer.Ordinal);
+        foreach (var key in lookup.Keys)
+        {
+            if (key.PartitionKey is { } json && PartitionKeys.FromHeader(json) is { } canonical)
+            {
+                if (!pinned.TryGetValue(canonical, out var ids))
+                {
+                    pinned[canonical] = ids = new HashSet<string>(StringComparer.Ordinal);
+                }
+
+                ids.Add(key.Id);
+            }
+            else
+            {
+                anywhere.Add(key.Id);
+            }
+        }
+
+        return (pinned, anywhere);
+    }
+
+    /// <summary>Whether a partition is in the query's scope, as <see cref="Snapshot(string?, int?, long)"/> draws it.</summary>
+    private bool InScope(string key, string? partitionKey, int? range) => partitionKey is not null
+        ? string.Equals(key, partitionKey, StringComparison.Ordinal)
+        : range is null || Ranges.Count == 1 || RangeOfKey(key) == range;
+
+    private void AddHits(Dictionary<string, StoredDocument> partition, HashSet<string> ids, Dictionary<Dictionary<string, StoredDocument>, HashSet<StoredDocument>> hits, long now)
+    {
+        foreach (var id in ids)
+        {
+            if (partition.TryGetValue(id, out var document) && !document.IsExpired(DefaultTtl, now))
+            {
+                if (!hits.TryGetValue(partition, out var found))
+                {
+                    hits[partition] = found = new HashSet<StoredDocument>(ReferenceEqualityComparer.Instance);
+                }
+
+                found.Add(document);
+            }
+        }
+    }
+
+    /// <summary>The hits in the order a scan reads them. Only the order among several hits needs a walk: of the partition
+    /// dictionaries when several partitions hold hits, of a partition's documents when it holds several — reference
+    /// checks, no document is parsed.</summary>
+    private List<StoredDocument> InScanOrder(Dictionary<Dictionary<string, StoredDocument>, HashSet<StoredDocument>> hits)
+    {
+        var result = new List<StoredDocument>();
+        if (hits.Count == 1)
+        {
+            var (partition, found) = hits.First();
+            AddInOrder(partition, found, result);
+            return result;
+        }
+
+        foreach (var partition in _partitions.Values)
+        {
+            if (hits.TryGetValue(partition, out var found))
+            {
+                AddInOrder(partition, found, result);
+            }
+        }
+
+        return result;
+    }
+
+    private static void AddInOrder(Dictionary<string, StoredDocument> partition, HashSet<StoredDocument> found, List<StoredDocument> result)
+    {
+        if (found.Count == 1)
+        {
+            result.Add(found.First());
+            return;
+        }
+
+        foreach (var document in partition.Values)
+        {
+            if (found.Contains(document))
+            {
+                result.Add(document);
+            }
+        }
+    }
+}
