@@ -12,8 +12,8 @@ namespace SensorPipeline.LoadGen.Cli;
 internal static class VerifyCommand
 {
     private static readonly Option<string> LedgerPath = new("--ledger") { Description = "The run's ledger file.", Required = true };
-    private static readonly Option<Uri?> Endpoint = new("--cosmos-endpoint") { Description = "Cosmos DB endpoint (default: env Cosmos__AccountEndpoint).", CustomParser = UriParser.Parse };
-    private static readonly Option<string?> Key = new("--cosmos-key") { Description = "Account key (default: env Cosmos__AuthKey; the emulator key on loopback; else Microsoft Entra)." };
+    private static readonly Option<Uri?> Endpoint = SharedOptions.CosmosEndpoint();
+    private static readonly Option<string?> Key = SharedOptions.CosmosKey();
     private static readonly Option<string?> ClientId = new("--managed-identity-client-id") { Description = "User-assigned identity for Microsoft Entra (default: env Cosmos__ManagedIdentityClientId)." };
     private static readonly Option<string> Database = new("--database") { Description = "Database.", DefaultValueFactory = _ => "sensorpipeline" };
     private static readonly Option<string> Readings = new("--readings-container") { Description = "Live readings container.", DefaultValueFactory = _ => "readings" };
