@@ -7,14 +7,15 @@ using SensorPipeline.Stack;
 namespace SensorPipeline.EndToEnd.Bench;
 
 /// <summary>
-/// <c>./pipeline bench cost [--quick] [--rate 1000] [--seconds 60]</c>: the chain at a steady rate on a fresh local
-/// stack, measured per reading — RU by container and operation from the Cosmos DB emulator's charge ledger, handler and
+/// <c>./pipeline bench cost [--quick] [--rate 1000] [--seconds 60] [--devices 100] [--app-root DIR]</c>: the chain at a
+/// steady rate on a fresh local stack (<c>--app-root</c>: another build's function app, its host.json, function folders
+/// and <c>handler/</c>, so a build before a change is measured by the same bench and emulator), measured per reading — RU by container and operation from the Cosmos DB emulator's charge ledger, handler and
 /// devhost CPU, invocations and checkpoints, telemetry bytes — written to
 /// <c>.pipeline/bench-cost.json</c> for <c>./pipeline plan</c>, then priced at 100,000 and 1,000,000 readings/s.
 /// </summary>
 internal static class CostBench
 {
-    public const string Usage = "usage: bench cost [--quick] [--rate 1000] [--seconds 60] [--devices 100]";
+    public const string Usage = "usage: bench cost [--quick] [--rate 1000] [--seconds 60] [--devices 100] [--app-root DIR]";
 
     /// <summary>How long the bench waits for the handler's device states to be durable (W is at most 10 s).</summary>
     private static readonly TimeSpan StatesSettle = TimeSpan.FromMinutes(1);
@@ -24,16 +25,17 @@ internal static class CostBench
 
     public static async Task<int> RunAsync(IReadOnlyList<string> args, CancellationToken cancellationToken)
     {
-        var (rate, seconds, devices) = Parse(args);
+        var (rate, seconds, devices, appRoot) = Parse(args);
         var layout = RepoLayout.Discover();
         var run = Path.Combine(layout.Root, ".pipeline", "bench", "cost-" + DateTimeOffset.UtcNow.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture));
-        Console.WriteLine($"cost bench ({layout.Configuration} build, {Environment.ProcessorCount} cores): {rate:N0} readings/s for {seconds:N0} s, {devices}+{devices} devices, 200 readings per event; logs under {run}");
+        Console.WriteLine($"cost bench ({layout.Configuration} build, {Environment.ProcessorCount} cores): {rate:N0} readings/s for {seconds:N0} s, {devices}+{devices} devices, 200 readings per event; app root {appRoot ?? "(this build)"}; logs under {run}");
         PhaseFigures phase;
         DeviceStateFigures states;
         JsonDocument summary;
         IReadOnlyList<(string Container, string Operation, long Count, double RequestUnits)> charges;
+        IReadOnlyList<ContainerRequests> requests;
         LeverFigures levers;
-        await using (var pipeline = await LocalPipeline.StartAsync(layout, new StackOptions { DataDirectory = run }, cancellationToken))
+        await using (var pipeline = await LocalPipeline.StartAsync(layout, new StackOptions { DataDirectory = run, AppRoot = appRoot }, cancellationToken))
         {
             Console.WriteLine("   warm-up: 1,000 readings/s for 5 s on other devices …");
             await new ChainPhase(pipeline, "warm-up", 1000, TimeSpan.FromSeconds(5), null, devices, 200, "warm").RunAsync(cancellationToken);
@@ -47,6 +49,7 @@ internal static class CostBench
             var after = await pipeline.WaitForDeviceStatesAsync(StatesSettle, cancellationToken);
             states = new DeviceStateFigures(after.Written - before.Written, after.Superseded - before.Superseded, after.DeadLettered - before.DeadLettered, after.MaxLagMs);
             charges = await EmulatorCharges.ReadAsync(pipeline.CosmosEndpoint, cancellationToken);
+            requests = await EmulatorCharges.ReadRequestsAsync(pipeline.CosmosEndpoint, cancellationToken);
             // The phase's periods only: one aggregation period and a second before its start (ChainPhase's own window).
             summary = await pipeline.GetTelemetrySummaryAsync(started - pipeline.Options.MetricFlushInterval - TimeSpan.FromSeconds(1), DateTimeOffset.UtcNow, cancellationToken);
             Console.WriteLine($"   levers: {CostLevers.Sample} of the chain's readings and device states written again under each policy, TTL 1 s …");
@@ -55,7 +58,7 @@ internal static class CostBench
 
         using (summary)
         {
-            var measured = CostFigures.From(phase, summary.RootElement, charges, levers);
+            var measured = CostFigures.From(phase, summary.RootElement, charges, levers) with { Requests = requests };
             var file = Path.Combine(layout.Root, ".pipeline", "bench-cost.json");
             await File.WriteAllTextAsync(file, measured.ToBenchCostJson(DateTimeOffset.UtcNow), cancellationToken);
             var book = PriceBook.Load(Path.Combine(layout.Root, "infra", "prices"), "eastus");
@@ -68,10 +71,11 @@ internal static class CostBench
         return 0;
     }
 
-    private static (double Rate, double Seconds, int Devices) Parse(IReadOnlyList<string> args)
+    private static (double Rate, double Seconds, int Devices, string? AppRoot) Parse(IReadOnlyList<string> args)
     {
         double rate = 1000, seconds = 60;
         var devices = 100;
+        string? appRoot = null;
         for (var i = 0; i < args.Count; i++)
         {
             if (args[i] == "--quick")
@@ -81,6 +85,14 @@ internal static class CostBench
             }
 
             var value = i + 1 < args.Count ? args[++i] : throw new ArgumentException($"{args[i]} needs a value. {Usage}");
+            if (args[i - 1] == "--app-root")
+            {
+                appRoot = Directory.Exists(Path.Combine(value, "handler"))
+                    ? Path.GetFullPath(value)
+                    : throw new ArgumentException($"--app-root: '{value}' holds no handler/ folder (a function app root: host.json, function folders, handler/). {Usage}");
+                continue;
+            }
+
             var number = double.TryParse(value, NumberStyles.Float, CultureInfo.InvariantCulture, out var v) && v >= 1
                 ? v
                 : throw new ArgumentException($"{args[i - 1]} must be a number of at least 1, found '{value}'. {Usage}");
@@ -93,6 +105,6 @@ internal static class CostBench
             }
         }
 
-        return (rate, seconds, devices);
+        return (rate, seconds, devices, appRoot);
     }
 }

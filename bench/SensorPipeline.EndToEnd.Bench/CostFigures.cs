@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Text.Json;
+using SensorPipeline.Stack;
 
 namespace SensorPipeline.EndToEnd.Bench;
 
@@ -29,6 +30,9 @@ internal sealed record CostFigures(
     private const double SplitterShare = 15.0 / 129.0;
 
     private static readonly JsonSerializerOptions Indented = new() { WriteIndented = true };
+
+    /// <summary>Each container's partition key ranges and bulk requests over the phase.</summary>
+    public IReadOnlyList<ContainerRequests> Requests { get; init; } = [];
 
     /// <summary>RU per reading the chain was charged for its writes (every container).</summary>
     public double RuPerReading => RuPerReadingByContainer.Values.Sum();

@@ -170,25 +170,16 @@ internal static class CostLevers
     /// <summary>Waits until the emulator has expired every reading of both containers; returns the mean expiry charge of each.</summary>
     private static async Task<(double Before, double After)> ExpiryAsync(Uri endpoint, string before, string after, int count, CancellationToken cancellationToken)
     {
-        var deadline = DateTime.UtcNow + ExpiryTimeout;
-        while (true)
+        var (b, a) = await Eventually.ValueAsync(async token =>
         {
-            var charges = await EmulatorCharges.ReadAsync(endpoint, cancellationToken);
+            var charges = await EmulatorCharges.ReadAsync(endpoint, token);
             (long Count, double Ru) Expired(string container) => charges.Where(c => c.Container == container && c.Operation == "expiry")
                 .Aggregate((Count: 0L, Ru: 0.0), (a, c) => (a.Count + c.Count, a.Ru + c.RequestUnits));
-            var (b, a) = (Expired(before), Expired(after));
-            if (b.Count >= count && a.Count >= count)
-            {
-                return (b.Ru / b.Count, a.Ru / a.Count);
-            }
-
-            if (DateTime.UtcNow > deadline)
-            {
-                throw new TimeoutException($"the emulator expired {b.Count} and {a.Count} of {count} readings in {ExpiryTimeout.TotalSeconds:0} s (TTL 1 s).");
-            }
-
-            await Task.Delay(TimeSpan.FromMilliseconds(500), cancellationToken);
-        }
+            return (Before: Expired(before), After: Expired(after));
+        }, expired => expired.Before.Count >= count && expired.After.Count >= count,
+            $"the emulator to expire {count} readings of each container (TTL 1 s; the last read shows the expired count and charge of each)",
+            ExpiryTimeout, TimeSpan.FromMilliseconds(500), cancellationToken: cancellationToken);
+        return (b.Ru / b.Count, a.Ru / a.Count);
     }
 
     /// <summary>The reading with every property name under <c>properties</c> cut to its initials (camelCase humps), the

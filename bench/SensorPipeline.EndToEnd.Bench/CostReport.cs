@@ -1,6 +1,7 @@
 using System.Globalization;
 using SensorPipeline.Plan.Model;
 using SensorPipeline.Plan.Output;
+using SensorPipeline.Stack;
 
 namespace SensorPipeline.EndToEnd.Bench;
 
@@ -32,6 +33,7 @@ internal static class CostReport
         o.WriteLine($"  the handler's own CosmosRequestCharge: {m.HandlerReportedRuPerReading:N2} RU per reading (the same charges as the SDK saw them)");
 
         o.WriteLine($"  handler CPU: {m.HandlerMicros:N0} µs per reading; devhost (Event Hubs emulator + Functions host): {m.DevHostMicros:N0} µs");
+        Requests(o, m.Requests);
         o.WriteLine($"  invocations per reading: {m.InvocationsPerReading:N4} (checkpoints the same: batchCheckpointFrequency 1), at host.json's batch of 2");
         o.WriteLine($"  telemetry: {m.TelemetryBytesPerInstanceHour / 1e3:N0} KB per host instance-hour locally (metrics flushed every 2 s; Azure's settings flush every 5 minutes, so the plan keeps its default)");
         o.WriteLine($"  written to {file}; ./pipeline plan now reads these in place of the defaults");
@@ -65,6 +67,17 @@ internal static class CostReport
         o.WriteLine($"target: RU per reading <= {PlanReport.RuPerReadingWindowsTarget:0} with window expiry (no delete): {m.RuPerReading:N2}  {MetMissed(m.RuPerReading <= PlanReport.RuPerReadingWindowsTarget)}");
         o.WriteLine($"RU per reading: {m.RuPerReading.ToString("0.00", CultureInfo.InvariantCulture)}");
         o.WriteLine($"$ per million readings at 100,000 readings/s: {at100k.PerMillionReadings.ToString("0.00", CultureInfo.InvariantCulture)}");
+    }
+
+    /// <summary>The ranges the emulator served (Cosmos__PartitionKeyRanges) and what a bulk request carried: the SDK
+    /// sends one per range, so at many ranges a request carries few writes and the handler's CPU per reading rises.</summary>
+    private static void Requests(TextWriter o, IReadOnlyList<ContainerRequests> requests)
+    {
+        var ranges = string.Join(", ", requests.Select(r => $"{r.Container} {r.PartitionKeyRanges:N0}"));
+        o.WriteLine($"  partition key ranges served (Cosmos__PartitionKeyRanges): {ranges}");
+        var bulk = string.Join(", ", requests.Where(r => r.BulkRequests > 0)
+            .Select(r => $"{r.Container} {r.BulkRequests:N0} carrying {r.OperationsPerBulkRequest:N1} operations each"));
+        o.WriteLine($"  bulk requests (one per range per flush): {(bulk.Length == 0 ? "none" : bulk)}");
     }
 
     /// <summary>Device-state writes per reading, all of them and after each device's first: the measured devices are new,

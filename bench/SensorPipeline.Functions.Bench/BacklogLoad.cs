@@ -47,19 +47,10 @@ internal static class BacklogLoad
     /// checkpoints, so they are all in the processor hubs) and returns the envelopes waiting there.</summary>
     public static async Task<long> WaitForSplitAsync(LocalPipeline pipeline, CancellationToken cancellationToken)
     {
-        var started = Stopwatch.StartNew();
-        while (started.Elapsed < TimeSpan.FromMinutes(30))
-        {
-            var status = await pipeline.GetFunctionsStatusAsync(cancellationToken);
-            if (status.Functions.Where(f => !Processors.Contains(f.Name)).All(f => f.Partitions.All(p => p.Lag == 0)))
-            {
-                return status.Functions.Where(f => Processors.Contains(f.Name)).Sum(f => f.Partitions.Sum(p => p.Lag));
-            }
-
-            await Task.Delay(Poll, cancellationToken);
-        }
-
-        throw new TimeoutException("the splitter did not forward the backlog within 30 minutes");
+        var status = await Eventually.ValueAsync(pipeline.GetFunctionsStatusAsync,
+            status => status.Functions.Where(f => !Processors.Contains(f.Name)).All(f => f.Partitions.All(p => p.Lag == 0)),
+            "the splitter to forward the backlog", TimeSpan.FromMinutes(30), Poll, cancellationToken: cancellationToken);
+        return status.Functions.Where(f => Processors.Contains(f.Name)).Sum(f => f.Partitions.Sum(p => p.Lag));
     }
 
     /// <summary>One ingestion event's body size: the first on partition 0 (devhost's peek).</summary>

@@ -85,9 +85,11 @@ internal sealed class DrainBench(LocalPipeline pipeline, BacklogArguments argume
         long peak = 0;
         var restarts = 0;
         var progressAt = DateTimeOffset.UtcNow + ProgressEvery;
+        // A sample every Poll until cancelled: a cadence, not a wait for a result.
+        using var timer = new PeriodicTimer(Poll);
         try
         {
-            while (true)
+            do
             {
                 var status = await pipeline.GetFunctionsStatusAsync(cancellationToken);
                 if (status.HandlerPid is { } current && current != pid)
@@ -111,9 +113,10 @@ internal sealed class DrainBench(LocalPipeline pipeline, BacklogArguments argume
                     await output.WriteLineAsync(string.Create(CultureInfo.InvariantCulture,
                         $"  {(DateTimeOffset.UtcNow - resumedAt).TotalSeconds,5:N0} s: {lag:N0} envelopes left, handler peak {peak / 1024.0:N0} MB"));
                 }
-
-                await Task.Delay(Poll, cancellationToken);
             }
+            while (await timer.WaitForNextTickAsync(cancellationToken));
+
+            return (peak, restarts);
         }
         catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
         {

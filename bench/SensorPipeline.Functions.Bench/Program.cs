@@ -36,6 +36,15 @@ if (args.Length > 0 && args[0] == "affinity")
     return;
 }
 
+// ./pipeline bench functions ranges [--ranges 827] [--partitions 32] [--owned 6] … (RangesBench.cs): one processor
+// instance's write path at one and at many partition key ranges, its devices routed by the splitter or picked
+// independently of Cosmos DB's key space: CPU per reading and operations per bulk request.
+if (args.Length > 0 && args[0] == "ranges")
+{
+    await new RangesBench(RepoLayout.Current.Root, RangesArguments.Parse(args[1..])).RunAsync();
+    return;
+}
+
 var readings = args.Length > 0 ? int.Parse(args[0], CultureInfo.InvariantCulture) : 20_000;
 var devices = args.Length > 1 ? int.Parse(args[1], CultureInfo.InvariantCulture) : 100; // loadgen's default fleet: 50 + 50
 var parallelism = args.Length > 2 ? int.Parse(args[2], CultureInfo.InvariantCulture) : 32;

@@ -61,26 +61,21 @@ internal sealed partial class ScaleBench
     /// <summary>The victim's own partitions, once it owns some and has served an invocation since <paramref name="servedBefore"/>.</summary>
     private async Task<IReadOnlyList<string>> OwnedWhileServingAsync(DevHostProcess victim, long servedBefore, Task load, CancellationToken cancellationToken)
     {
-        var waited = Stopwatch.StartNew();
-        while (waited.Elapsed < TimeSpan.FromMinutes(5))
+        var status = await Eventually.ValueAsync(async token =>
         {
-            var status = await pipeline.GetInstanceStatusAsync(victim, cancellationToken);
-            var owned = status.Functions.SelectMany(f => f.Partitions).Where(p => p.OwnedHere).Select(p => p.PartitionId).ToList();
-            if (owned.Count > 0 && status.Functions.Sum(f => f.InvocationsSucceeded) > servedBefore)
-            {
-                return owned;
-            }
-
-            if (load.IsCompleted && status.Functions.All(f => f.Partitions.All(p => p.Lag == 0)))
+            var status = await pipeline.GetInstanceStatusAsync(victim, token);
+            if (load.IsCompleted && status.Functions.All(f => f.Partitions.All(p => p.Lag == 0)) && !Serving(status))
             {
                 await load; // loadgen's failure, if that is why
                 throw new InvalidOperationException($"{Id(victim)} served none of the load (--kill-readings too small?)");
             }
 
-            await Task.Delay(Poll, cancellationToken);
-        }
+            return status;
+        }, Serving, $"{Id(victim)} to own a partition while serving", TimeSpan.FromMinutes(5), Poll, cancellationToken: cancellationToken);
+        return [.. status.Functions.SelectMany(f => f.Partitions).Where(p => p.OwnedHere).Select(p => p.PartitionId)];
 
-        throw new TimeoutException($"{Id(victim)} owned no partition while serving within 5 minutes");
+        bool Serving(FunctionsStatus status) =>
+            status.Functions.Any(f => f.Partitions.Any(p => p.OwnedHere)) && status.Functions.Sum(f => f.InvocationsSucceeded) > servedBefore;
     }
 
     /// <summary>Per partition of <paramref name="owned"/>, the time since the kill until a survivor owns it, and which.</summary>
@@ -89,16 +84,12 @@ internal sealed partial class ScaleBench
         var reowned = new Dictionary<string, (double Seconds, string Owner)>(StringComparer.Ordinal);
         var limit = arguments.Expiration * 3 + TimeSpan.FromMinutes(1);
         var survivors = Fleet.Running(Victim).ToList();
-        while (reowned.Count < owned.Count)
+        // Each poll notes when a survivor first owned each partition; the wait ends once every one has an owner.
+        await Eventually.UntilAsync(async token =>
         {
-            if (sinceKill.Elapsed > limit)
-            {
-                throw new TimeoutException($"partitions {string.Join(", ", owned.Except(reowned.Keys))} had no owner {limit.TotalSeconds:N0} s after the kill");
-            }
-
             foreach (var survivor in survivors)
             {
-                var status = await pipeline.GetInstanceStatusAsync(survivor, cancellationToken);
+                var status = await pipeline.GetInstanceStatusAsync(survivor, token);
                 var seconds = sinceKill.Elapsed.TotalSeconds;
                 foreach (var partition in status.Functions.SelectMany(f => f.Partitions).Where(p => p.OwnedHere && owned.Contains(p.PartitionId)))
                 {
@@ -106,9 +97,9 @@ internal sealed partial class ScaleBench
                 }
             }
 
-            await Task.Delay(Poll, cancellationToken);
-        }
-
+            return reowned.Count == owned.Count;
+        }, "a survivor owning each of the victim's partitions", sinceKill.Elapsed < limit ? limit - sinceKill.Elapsed : TimeSpan.Zero, Poll,
+            () => $"partitions {string.Join(", ", owned.Except(reowned.Keys))} had no owner {limit.TotalSeconds:N0} s after the kill", cancellationToken);
         return reowned;
     }
 

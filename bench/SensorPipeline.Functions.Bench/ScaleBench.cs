@@ -122,9 +122,8 @@ internal sealed partial class ScaleBench(LocalPipeline pipeline, ScaleArguments 
     /// <summary>Waits until each processor's instances own every partition between them, no two differing by more than one.</summary>
     private async Task BalancedAsync(List<(string Function, DevHostProcess Process, int HandlerPid)> instances, CancellationToken cancellationToken)
     {
-        var waited = Stopwatch.StartNew();
         var partitions = (await pipeline.GetFunctionsStatusAsync(cancellationToken)).Functions.ToDictionary(f => f.Name, f => f.Partitions.Count, StringComparer.Ordinal);
-        while (true)
+        await Eventually.UntilAsync(async token =>
         {
             var balanced = true;
             foreach (var group in instances.GroupBy(i => i.Function))
@@ -132,24 +131,14 @@ internal sealed partial class ScaleBench(LocalPipeline pipeline, ScaleArguments 
                 var owned = new List<int>();
                 foreach (var (_, instance, _) in group)
                 {
-                    owned.Add((await pipeline.GetInstanceStatusAsync(instance, cancellationToken)).Functions.Sum(f => f.Partitions.Count(p => p.OwnedHere)));
+                    owned.Add((await pipeline.GetInstanceStatusAsync(instance, token)).Functions.Sum(f => f.Partitions.Count(p => p.OwnedHere)));
                 }
 
                 balanced &= owned.Sum() == partitions[group.Key] && owned.Max() - owned.Min() <= 1;
             }
 
-            if (balanced)
-            {
-                return;
-            }
-
-            if (waited.Elapsed > arguments.Expiration * 3 + TimeSpan.FromMinutes(1))
-            {
-                throw new TimeoutException($"the instances did not balance their partitions within {waited.Elapsed.TotalSeconds:N0} s");
-            }
-
-            await Task.Delay(Poll, cancellationToken);
-        }
+            return balanced;
+        }, "the instances to balance their partitions", arguments.Expiration * 3 + TimeSpan.FromMinutes(1), Poll, cancellationToken: cancellationToken);
     }
 
     /// <summary>The instance's process's age when it first reports a succeeded invocation (the kernel's start time, so
@@ -158,16 +147,9 @@ internal sealed partial class ScaleBench(LocalPipeline pipeline, ScaleArguments 
     {
         try
         {
-            while (true)
-            {
-                var status = await pipeline.GetInstanceStatusAsync(instance, cancellationToken);
-                if (status.Functions.Sum(f => f.InvocationsSucceeded) > 0)
-                {
-                    return ProcessCpu.ReadAgeSeconds(instance.Process.Id);
-                }
-
-                await Task.Delay(Poll, cancellationToken);
-            }
+            await Eventually.UntilAsync(async token => (await pipeline.GetInstanceStatusAsync(instance, token)).Functions.Sum(f => f.InvocationsSucceeded) > 0,
+                $"{instance.Process.Name}'s first invocation", Timeout.InfiniteTimeSpan, Poll, cancellationToken: cancellationToken);
+            return ProcessCpu.ReadAgeSeconds(instance.Process.Id);
         }
         catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
         {

@@ -20,9 +20,11 @@ internal static class Workload
 {
     /// <summary>
     /// <paramref name="events"/> ingestion events of <paramref name="readingsPerEvent"/> readings spread over
-    /// <paramref name="devices"/> devices, each device's sequence numbers continuing after <paramref name="sequenceBase"/>.
+    /// <paramref name="devices"/> devices, each device's sequence numbers continuing after <paramref name="sequenceBase"/>;
+    /// device i is <paramref name="ids"/>[i] when given, else <c>{prefix}-{i:D5}</c>.
     /// </summary>
-    public static List<InputEvent> IngestionEvents(int events, int readingsPerEvent, int devices, string prefix, bool mixedKinds, DateTimeOffset enqueued, ulong sequenceBase = 0)
+    public static List<InputEvent> IngestionEvents(int events, int readingsPerEvent, int devices, string prefix, bool mixedKinds, DateTimeOffset enqueued, ulong sequenceBase = 0,
+        IReadOnlyList<string>? ids = null)
     {
         var result = new List<InputEvent>(events);
         var sequences = Enumerable.Repeat(sequenceBase, devices).ToArray();
@@ -36,7 +38,7 @@ internal static class Workload
                 var seismic = mixedKinds && device % 2 == 1;
                 var reading = new Reading
                 {
-                    DeviceId = string.Create(CultureInfo.InvariantCulture, $"{prefix}-{device:D5}"),
+                    DeviceId = ids?[device] ?? string.Create(CultureInfo.InvariantCulture, $"{prefix}-{device:D5}"),
                     Kind = seismic ? SensorKind.Seismic : SensorKind.Weather,
                     Sequence = ++sequences[device],
                     ObservedAt = Timestamp.FromDateTimeOffset(enqueued.AddMilliseconds(-n)),

@@ -161,17 +161,12 @@ internal static class EndToEnd
             var invocations = Partitions * (int)Math.Ceiling((last + 1) / (double)batchSize);
             var stopwatch = Stopwatch.StartNew();
             (await http.PostAsync(new Uri("admin/functions/Fn/resume", UriKind.Relative), null)).EnsureSuccessStatusCode();
-            while (true)
+            await Eventually.UntilAsync(async token =>
             {
-                using var status = JsonDocument.Parse(await http.GetStringAsync(new Uri("status/functions", UriKind.Relative)));
-                if (status.RootElement.GetProperty("functions")[0].GetProperty("partitions").EnumerateArray()
-                    .All(p => p.GetProperty("checkpointSequenceNumber") is { ValueKind: JsonValueKind.Number } n && n.GetInt64() == last))
-                {
-                    break;
-                }
-
-                await Task.Delay(20);
-            }
+                using var status = JsonDocument.Parse(await http.GetStringAsync(new Uri("status/functions", UriKind.Relative), token));
+                return status.RootElement.GetProperty("functions")[0].GetProperty("partitions").EnumerateArray()
+                    .All(p => p.GetProperty("checkpointSequenceNumber") is { ValueKind: JsonValueKind.Number } n && n.GetInt64() == last);
+            }, $"every partition checkpointed at {last}", TimeSpan.FromMinutes(30), TimeSpan.FromMilliseconds(20));
 
             stopwatch.Stop();
             var baseline = await RawHandlerLoopAsync(handler, batchSize, Math.Min(invocations, 20_000));
@@ -197,18 +192,18 @@ internal static class EndToEnd
         });
         using var http = new HttpClient(new SocketsHttpHandler { UseProxy = false });
         var uri = new Uri($"http://127.0.0.1:{port}/Fn");
-        for (var i = 0; i < 200; i++)
+        await Eventually.UntilAsync(async token =>
         {
             try
             {
-                using var ping = await http.GetAsync(uri);
-                break;
+                using var ping = await http.GetAsync(uri, token);
+                return true;
             }
             catch (HttpRequestException)
             {
-                await Task.Delay(25);
+                return false; // not listening yet
             }
-        }
+        }, $"the raw handler listening on port {port}", TimeSpan.FromSeconds(30), TimeSpan.FromMilliseconds(25));
 
         var body = new byte[300 + (batchSize * 380)];
         Array.Fill(body, (byte)' ');

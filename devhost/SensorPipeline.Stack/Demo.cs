@@ -275,29 +275,31 @@ public static class Demo
         var moved = owned.Where(p => p.Owner == killed).Select(p => p.PartitionId).ToHashSet(StringComparer.Ordinal);
         await output.WriteLineAsync($"killed instance {killed} (kill -9 of its host and handler) owning partitions {string.Join(", ", moved)}; they move once their ownership expires or is stolen");
         DateTimeOffset? ownedAgain = null;
-        // Bounded well past Azure's 2-minute expiry: a survivor that never claims them ends the wait, and the output says so.
-        var deadline = killedAt + TimeSpan.FromMinutes(5);
-        while (DateTimeOffset.UtcNow < deadline)
+        try
         {
-            var partitions = (await pipeline.GetFunctionsStatusAsync(cancellationToken)).Functions.Single(f => f.Name == Function).Partitions;
-            var now = DateTimeOffset.UtcNow;
-            if (ownedAgain is null && partitions.All(p => p.Owner is not null && p.Owner != killed))
+            // Bounded well past Azure's 2-minute expiry: a survivor that never claims them ends the wait, and the output says so.
+            var caughtUp = await Eventually.ValueAsync(async token =>
             {
-                ownedAgain = now;
-                await output.WriteLineAsync(string.Create(CultureInfo.InvariantCulture, $"{killed}'s partitions owned again {(now - killedAt).TotalSeconds:N1} s after the kill"));
-            }
+                var partitions = (await pipeline.GetFunctionsStatusAsync(token)).Functions.Single(f => f.Name == Function).Partitions;
+                var now = DateTimeOffset.UtcNow;
+                if (ownedAgain is null && partitions.All(p => p.Owner is not null && p.Owner != killed))
+                {
+                    ownedAgain = now;
+                    await output.WriteLineAsync(string.Create(CultureInfo.InvariantCulture, $"{killed}'s partitions owned again {(now - killedAt).TotalSeconds:N1} s after the kill"));
+                }
 
-            // Nothing left on the moved partitions; one metric period later every document of the wait has been reported.
-            if (ownedAgain is { } again && partitions.Where(p => moved.Contains(p.PartitionId)).All(p => p.Lag == 0))
-            {
-                return new KillEpisode(killedAt, again, now + pipeline.Options.MetricFlushInterval);
-            }
-
-            await Task.Delay(TimeSpan.FromMilliseconds(500), cancellationToken);
+                // Nothing left on the moved partitions (once owned again): the instant the episode caught up.
+                return ownedAgain is not null && partitions.Where(p => moved.Contains(p.PartitionId)).All(p => p.Lag == 0) ? now : (DateTimeOffset?)null;
+            }, now => now is not null, $"{killed}'s partitions owned again and worked off", killedAt + TimeSpan.FromMinutes(5) - DateTimeOffset.UtcNow,
+                TimeSpan.FromMilliseconds(500), cancellationToken: cancellationToken);
+            // One metric period later every document of the wait has been reported.
+            return new KillEpisode(killedAt, ownedAgain!.Value, caughtUp!.Value + pipeline.Options.MetricFlushInterval);
         }
-
-        await output.WriteLineAsync($"{killed}'s partitions were not owned again and worked off within 5 minutes");
-        return new KillEpisode(killedAt, ownedAgain ?? DateTimeOffset.UtcNow, DateTimeOffset.UtcNow);
+        catch (TimeoutException)
+        {
+            await output.WriteLineAsync($"{killed}'s partitions were not owned again and worked off within 5 minutes");
+            return new KillEpisode(killedAt, ownedAgain ?? DateTimeOffset.UtcNow, DateTimeOffset.UtcNow);
+        }
     }
 
     /// <summary>A killed instance: when, when its partitions were owned again, and when they had worked off their wait.</summary>

@@ -72,24 +72,12 @@ public sealed partial class LocalPipeline
     /// </summary>
     private async Task WaitForOwnersAsync(CancellationToken cancellationToken)
     {
-        var deadline = DateTimeOffset.UtcNow + TimeSpan.FromMinutes(2);
-        while (true)
-        {
-            var status = await GetFunctionsStatusAsync(cancellationToken);
-            // A function scaled to zero (a test that starts its own instances) has nobody to wait for.
-            var unowned = status.Functions.Where(f => Fleet!.Count(f.Name) > 0 && f.Partitions.Any(p => p.Owner is null)).Select(f => f.Name).ToList();
-            if (unowned.Count == 0)
-            {
-                return;
-            }
-
-            if (DateTimeOffset.UtcNow > deadline)
-            {
-                throw new InvalidOperationException($"instances started, but after 2 minutes these functions still have partitions with no owner: {string.Join(", ", unowned)} (see the instance logs)");
-            }
-
-            await Task.Delay(TimeSpan.FromMilliseconds(250), cancellationToken);
-        }
+        // A function scaled to zero (a test that starts its own instances) has nobody to wait for.
+        await Eventually.ValueAsync(
+            async token => (await GetFunctionsStatusAsync(token)).Functions
+                .Where(f => Fleet!.Count(f.Name) > 0 && f.Partitions.Any(p => p.Owner is null)).Select(f => f.Name).ToList(),
+            unowned => unowned.Count == 0, "every partition of the started instances' functions to have an owner (see the instance logs)",
+            TimeSpan.FromMinutes(2), TimeSpan.FromMilliseconds(250), cancellationToken: cancellationToken);
     }
 
     private async Task StopInstancesAsync()
@@ -122,17 +110,8 @@ public sealed partial class LocalPipeline
     public async Task<DeviceStatesStatus> WaitForDeviceStatesAsync(TimeSpan timeout, CancellationToken cancellationToken)
     {
         var since = DateTimeOffset.UtcNow.ToUnixTimeMilliseconds();
-        using var expiry = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-        expiry.CancelAfter(timeout);
-        while (true)
-        {
-            var status = await GetDeviceStatesAsync(expiry.Token);
-            if (status.StoredBeforeUnixMs >= since && status.UnrecoveredMarks == 0)
-            {
-                return status;
-            }
-
-            await Task.Delay(TimeSpan.FromMilliseconds(100), expiry.Token);
-        }
+        return await Eventually.ValueAsync(GetDeviceStatesAsync, status => status.StoredBeforeUnixMs >= since && status.UnrecoveredMarks == 0,
+            "every device state of a reading stored before the wait to be durable, and no mark left to recover", timeout, TimeSpan.FromMilliseconds(100),
+            cancellationToken: cancellationToken);
     }
 }

@@ -171,30 +171,26 @@ public sealed partial class LocalPipeline : IAsyncDisposable
     /// </summary>
     public async Task<DateTimeOffset> WaitForDrainAsync(TimeSpan timeout, TimeSpan pollInterval, CancellationToken cancellationToken)
     {
-        var started = System.Diagnostics.Stopwatch.StartNew();
         DateTimeOffset? firstQuiet = null;
         var quiet = 0;
-        while (started.Elapsed < timeout)
+        // Each poll counts the quiet ones in a row since the first; any lag starts the count again.
+        await Eventually.UntilAsync(async token =>
         {
             var polledAt = DateTimeOffset.UtcNow;
-            var status = await GetFunctionsStatusAsync(cancellationToken);
+            var status = await GetFunctionsStatusAsync(token);
             if (status.Functions.Count > 0 && status.Functions.All(f => !f.Paused && f.Partitions.All(p => p.Lag == 0)))
             {
                 firstQuiet ??= polledAt;
-                if (++quiet >= 3)
-                {
-                    return firstQuiet.Value;
-                }
+                quiet++;
             }
             else
             {
                 (firstQuiet, quiet) = (null, 0);
             }
 
-            await Task.Delay(pollInterval, cancellationToken);
-        }
-
-        throw new TimeoutException($"the pipeline did not drain within {timeout.TotalSeconds:N0} s; see {Options.DataDirectory}/logs");
+            return quiet >= 3;
+        }, "the pipeline to drain (three polls in a row with no lag)", timeout, pollInterval, () => $"see {Options.DataDirectory}/logs", cancellationToken);
+        return firstQuiet!.Value;
     }
 
     public async ValueTask DisposeAsync()

@@ -3,6 +3,7 @@ using System.Text;
 using System.Text.Json;
 using Microsoft.Azure.Cosmos;
 using Newtonsoft.Json.Linq;
+using SensorPipeline.Core.Partitioning;
 using SensorPipeline.CosmosEmulator.Charging;
 using SensorPipeline.CosmosEmulator.Partitioning;
 

@@ -50,6 +50,21 @@ public sealed class PartitionKeyRangeTests : IAsyncLifetime
     }
 
     [Fact]
+    public async Task Charges_BulkUpserts_CountedAsRequestsPerRangeWithTheirOperations()
+    {
+        // The SDK's bulk mode sends one request per range per flush: the 192 upserts arrive in at least 4 requests, each
+        // carrying only its own range's operations, and the ledger counts both (what `bench cost` reports).
+        using var admin = new HttpClient(SensorPipeline.Clients.CosmosClients.LoopbackEmulatorHandler()) { BaseAddress = _emulator.Endpoint };
+        admin.DefaultRequestHeaders.Add("x-emulator-admin", "1");
+        using var charges = JsonDocument.Parse(await admin.GetStringAsync("_emulator/charges"));
+        var items = charges.RootElement.GetProperty("containers").EnumerateArray().Single(c => c.GetProperty("container").GetString() == "items");
+        Assert.Equal(4, items.GetProperty("partitionKeyRanges").GetInt32());
+        var bulk = items.GetProperty("bulk");
+        Assert.Equal(Devices * PerDevice, bulk.GetProperty("operations").GetInt64());
+        Assert.InRange(bulk.GetProperty("requests").GetInt64(), 4, Devices * PerDevice);
+    }
+
+    [Fact]
     public async Task CrossPartitionQueryAndReadMany_FanOutOverTheRanges_AndFindEveryItemOnce()
     {
         var all = await IdsAsync(_container.GetItemQueryIterator<Doc>(new QueryDefinition("SELECT c.id FROM c WHERE c.n >= @min").WithParameter("@min", 0)));

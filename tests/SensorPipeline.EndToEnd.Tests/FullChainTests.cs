@@ -82,14 +82,20 @@ public sealed class FullChainTests : IDisposable
         await using var pipeline = await LocalPipeline.StartAsync(RepoLayout.Discover(),
             new StackOptions { DataDirectory = _data.Path, DatabaseName = "e2e", Environment = impatient }, timeout.Token);
 
-        // The stand-in keeps data only in memory: freeze it (SIGSTOP), never kill it.
+        // The stand-in keeps data only in memory: freeze it (SIGSTOP), never kill it. Frozen once the processors are
+        // writing, thawed once each of them has had an invocation fail on it (the host's retry policy re-runs those).
+        string[] processors = ["WeatherProcessor", "SeismicProcessor"];
         var freeze = Task.Run(async () =>
         {
-            await Task.Delay(TimeSpan.FromSeconds(3), timeout.Token);
+            await Eventually.UntilAsync(async token => (await pipeline.GetFunctionsStatusAsync(token)).Functions
+                    .Where(f => processors.Contains(f.Name)).Sum(f => f.InvocationsSucceeded) > 0,
+                "the processors' first committed invocation", TimeSpan.FromMinutes(2), TimeSpan.FromMilliseconds(100), cancellationToken: timeout.Token);
             pipeline.Cosmos.Freeze();
             try
             {
-                await Task.Delay(TimeSpan.FromSeconds(20), timeout.Token);
+                await Eventually.UntilAsync(async token => (await pipeline.GetFunctionsStatusAsync(token)).Functions
+                        .Where(f => processors.Contains(f.Name)).All(f => f.InvocationsFailed > 0),
+                    "an invocation of each processor failing on the frozen store", TimeSpan.FromMinutes(2), TimeSpan.FromMilliseconds(100), cancellationToken: timeout.Token);
             }
             finally
             {

@@ -23,9 +23,10 @@ public sealed class ProgressWatchTests
                 return Status(10, 3);
             }
 
-            // The second poll hangs as a request to a busy devhost does, until the watch is stopped.
+            // The second poll hangs as a request to a busy devhost does, until the watch is stopped: it awaits an answer
+            // that never comes, given up when its token is cancelled.
             hanging.TrySetResult();
-            await Task.Delay(Timeout.Infinite, cancellationToken);
+            await new TaskCompletionSource().Task.WaitAsync(cancellationToken);
             throw new InvalidOperationException("unreachable");
         }, keepHistory: true);
 

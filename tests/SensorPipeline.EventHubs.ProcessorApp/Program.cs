@@ -32,21 +32,14 @@ var options = new EventProcessorOptions
 var processor = new RecordingProcessor(new WebJobsBlobCheckpointStore(container), Positive("CHECKPOINT_EVERY"),
     settings["CONSUMER_GROUP"], settings["EVENTHUBS_CONNECTION_STRING"], settings["HUB"], options);
 
-using var stop = new CancellationTokenSource();
+// Runs until SIGTERM, then stops processing, which releases the partitions.
+var stop = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
 using var sigterm = PosixSignalRegistration.Create(PosixSignal.SIGTERM, context =>
 {
     context.Cancel = true;
-    stop.Cancel();
+    stop.TrySetResult();
 });
 await processor.StartProcessingAsync();
 Console.Out.WriteLine($"started {processor.Identifier} {processor.FullyQualifiedNamespace}");
-try
-{
-    await Task.Delay(Timeout.Infinite, stop.Token);
-}
-catch (OperationCanceledException)
-{
-    // SIGTERM: stop processing, which releases the partitions.
-}
-
+await stop.Task;
 await processor.StopProcessingAsync();

@@ -8,9 +8,10 @@ namespace SensorPipeline.Functions.Tests;
 
 /// <summary>
 /// The handler reporting metrics with the real Application Insights SDK to devhost's ingestion endpoint (flushed every
-/// second), writing through <see cref="FaultProxy"/> to a stand-in of its own.
+/// second), writing through <see cref="FaultProxy"/> to a stand-in of its own. A process: its request cap is Kestrel's
+/// (<see cref="RequestRefusalTests"/>), and its metrics are the only ones its process exports.
 /// </summary>
-public sealed class MetricsFixture() : SingleHandlerFixture("metrics")
+public sealed class MetricsFixture() : SingleHandlerFixture("metrics", inProcess: false)
 {
     private FaultProxy? _proxy;
     private DevHostProcess? _devHost;

@@ -5,6 +5,7 @@ using SensorPipeline.Functions.DeviceStates;
 namespace SensorPipeline.Functions.Tests;
 
 /// <summary>The pending device states on a fake clock: coalescing, when a state is due, and the mark's instant.</summary>
+[Trait("Category", "Fast")]
 public sealed class PendingDeviceStatesTests
 {
     private static readonly TimeSpan W = TimeSpan.FromSeconds(5);

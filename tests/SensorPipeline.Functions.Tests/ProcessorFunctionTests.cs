@@ -9,7 +9,7 @@ namespace SensorPipeline.Functions.Tests;
 [Collection(PipelineGroup.Name)]
 public sealed class ProcessorFunctionTests(PipelineFixture fixture)
 {
-    private CustomHandlerProcess Handler => fixture.Handler;
+    private IHandlerUnderTest Handler => fixture.Handler;
 
     private StoreReader Store => fixture.Store;
 
@@ -190,7 +190,7 @@ public sealed class ProcessorFunctionTests(PipelineFixture fixture)
     /// another instance gets the batch again, now past the max age. Its stale readings that the live/archive check finds live
     /// give their devices the state the first attempt never wrote; one it finds only archived never does.
     /// </summary>
-    internal static async Task BatchRedeliveredStaleAfterItsReadingsWereWrittenAsync(CustomHandlerProcess handler, StoreReader store)
+    internal static async Task BatchRedeliveredStaleAfterItsReadingsWereWrittenAsync(IHandlerUnderTest handler, StoreReader store)
     {
         var d = Builders.Device("ws");
         var e = Builders.Device("ws");

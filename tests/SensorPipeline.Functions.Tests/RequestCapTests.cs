@@ -65,7 +65,7 @@ public sealed class BatchSizeOverrideTests : IAsyncLifetime
     }
 
     /// <summary>The answer's status, or null when the handler cut the request off before answering.</summary>
-    internal static async Task<HttpStatusCode?> SendAsync(CustomHandlerProcess handler, string function, byte[] request)
+    internal static async Task<HttpStatusCode?> SendAsync(IHandlerUnderTest handler, string function, byte[] request)
     {
         try
         {

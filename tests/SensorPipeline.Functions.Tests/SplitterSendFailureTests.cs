@@ -12,7 +12,7 @@ namespace SensorPipeline.Functions.Tests;
 public sealed class SplitterSendFailureTests(PipelineFixture fixture) : IAsyncLifetime
 {
     private HubsEmulator? _hubs;
-    private CustomHandlerProcess? _handler;
+    private InProcessHandler? _handler;
 
     public async Task InitializeAsync()
     {
@@ -22,7 +22,7 @@ public sealed class SplitterSendFailureTests(PipelineFixture fixture) : IAsyncLi
         // Fail fast once the hub is gone: one retry of at most a second (the host's retry policy does the rest).
         settings["Forwarding__MaxRetries"] = "1";
         settings["Forwarding__TryTimeout"] = "00:00:02";
-        _handler = await CustomHandlerProcess.StartAsync(settings);
+        _handler = InProcessHandler.Start(settings);
     }
 
     [Fact]

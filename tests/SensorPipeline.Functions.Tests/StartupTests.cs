@@ -3,7 +3,10 @@ using SensorPipeline.Functions.Tests.Infrastructure;
 
 namespace SensorPipeline.Functions.Tests;
 
-/// <summary>Bad configuration stops the real handler process at start-up with a message naming the setting.</summary>
+/// <summary>Bad configuration stops the handler at start-up with a message naming the setting: every rule on the handler
+/// in-process (<see cref="InProcessHandler"/>); that such a failure ends the process with a non-zero exit code and the
+/// message printed, in <see cref="StartupProcessTests"/>.</summary>
+[Trait("Category", "Fast")]
 public sealed class StartupTests : IDisposable
 {
     private readonly string _appRoot = Directory.CreateTempSubdirectory("sensorpipeline-startup-").FullName;
@@ -25,33 +28,31 @@ public sealed class StartupTests : IDisposable
     [InlineData("EventHubConnection", "Endpoint=nonsense", "EventHubConnection is not an Event Hubs connection string")]
     [InlineData("WeatherHubName", "-weather", "WeatherHubName must be an event hub name")]
     [InlineData("Forwarding__MaxConcurrentSends", "0")]
-    public async Task Start_BadSetting_ExitsNamingTheSetting(string setting, string value, string? named = null)
+    public void Start_BadSetting_FailsNamingTheSetting(string setting, string value, string? named = null)
     {
         var settings = Settings();
         settings[setting] = value;
 
-        var (exitCode, output) = await CustomHandlerProcess.RunToFailureAsync(settings);
+        var output = InProcessHandler.StartToFailure(settings);
 
-        Assert.NotEqual(0, exitCode);
         Assert.Contains(named ?? setting, output, StringComparison.Ordinal);
     }
 
     [Fact]
-    public async Task Start_MaxEventBatchSizeTooLargeForBoundedWork_ExitsNamingHostJsonAndTheSetting()
+    public void Start_MaxEventBatchSizeTooLargeForBoundedWork_FailsNamingHostJsonAndTheSetting()
     {
         File.WriteAllText(Path.Combine(_appRoot, "host.json"), """{"version":"2.0","extensions":{"eventHubs":{"maxEventBatchSize":5000}}}""");
         var settings = Settings();
         settings["FUNCTIONS_APP_ROOT_PATH"] = _appRoot;
 
-        var (exitCode, output) = await CustomHandlerProcess.RunToFailureAsync(settings);
+        var output = InProcessHandler.StartToFailure(settings);
 
-        Assert.NotEqual(0, exitCode);
         Assert.Contains(Path.Combine(_appRoot, "host.json"), output, StringComparison.Ordinal);
         Assert.Contains("extensions.eventHubs.maxEventBatchSize", output, StringComparison.Ordinal);
     }
 
     [Fact]
-    public async Task Start_MaxEventBatchSizeOverriddenByAppSettingTooLarge_ExitsNamingTheAppSetting()
+    public void Start_MaxEventBatchSizeOverriddenByAppSettingTooLarge_FailsNamingTheAppSetting()
     {
         // host.json's 2 is fine; the app setting the Functions host honours over it is not.
         File.WriteAllText(Path.Combine(_appRoot, "host.json"), """{"version":"2.0","extensions":{"eventHubs":{"maxEventBatchSize":2}}}""");
@@ -59,27 +60,25 @@ public sealed class StartupTests : IDisposable
         settings["FUNCTIONS_APP_ROOT_PATH"] = _appRoot;
         settings["AzureFunctionsJobHost__extensions__eventHubs__maxEventBatchSize"] = "100";
 
-        var (exitCode, output) = await CustomHandlerProcess.RunToFailureAsync(settings);
+        var output = InProcessHandler.StartToFailure(settings);
 
-        Assert.NotEqual(0, exitCode);
         Assert.Contains("AzureFunctionsJobHost__extensions__eventHubs__maxEventBatchSize", output, StringComparison.Ordinal);
     }
 
     [Fact]
-    public async Task Start_NoHostJsonAtTheAppRoot_ExitsNamingIt()
+    public void Start_NoHostJsonAtTheAppRoot_FailsNamingIt()
     {
         var settings = Settings();
         settings["FUNCTIONS_APP_ROOT_PATH"] = _appRoot;
 
-        var (exitCode, output) = await CustomHandlerProcess.RunToFailureAsync(settings);
+        var output = InProcessHandler.StartToFailure(settings);
 
-        Assert.NotEqual(0, exitCode);
         Assert.Contains("FUNCTIONS_APP_ROOT_PATH", output, StringComparison.Ordinal);
     }
 
     public void Dispose() => Directory.Delete(_appRoot, recursive: true);
 
-    private static Dictionary<string, string?> Settings() => new()
+    internal static Dictionary<string, string?> Settings() => new()
     {
         ["FUNCTIONS_CUSTOMHANDLER_PORT"] = "0",
         ["FUNCTIONS_APP_ROOT_PATH"] = RepoLayout.Current.Root,
@@ -88,4 +87,21 @@ public sealed class StartupTests : IDisposable
         ["Cosmos__AuthKey"] = CosmosEmulatorAccount.Key,
         ["Cosmos__CreateIfNotExists"] = "false",
     };
+}
+
+/// <summary>A start-up failure ends the real handler process — what the Functions host sees — with a non-zero exit code
+/// and the message naming the setting in its output.</summary>
+public sealed class StartupProcessTests
+{
+    [Fact]
+    public async Task Start_BadSetting_ProcessExitsNonZeroNamingTheSetting()
+    {
+        var settings = StartupTests.Settings();
+        settings["Pipeline__WriteParallelism"] = "0";
+
+        var (exitCode, output) = await CustomHandlerProcess.RunToFailureAsync(settings);
+
+        Assert.NotEqual(0, exitCode);
+        Assert.Contains("Pipeline__WriteParallelism", output, StringComparison.Ordinal);
+    }
 }

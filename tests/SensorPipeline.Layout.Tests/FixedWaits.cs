@@ -24,12 +24,6 @@ public static class FixedWaits
             (1, "the assertion is about time itself: a process's age read a second apart grows by that second"),
         ["tests/SensorPipeline.LoadGen.Tests/RedriveTests.cs"] =
             (1, "readings become stale only by ageing past the max age on the wall clock the handler reads"),
-        ["tests/SensorPipeline.EndToEnd.Tests/FullChainTests.cs"] =
-            (2, "the fault's schedule inside a demo run: freeze the store 3 s in, for 20 s, whatever the run is doing"),
-        ["tests/SensorPipeline.EventHubs.ProcessorApp/Program.cs"] =
-            (1, "a test program that runs until its parent stops it: an infinite delay ended by its Ctrl+C token"),
-        ["tests/SensorPipeline.EndToEnd.Tests/ProgressWatchTests.cs"] =
-            (1, "a simulated status request that hangs until cancelled (an infinite delay), the behaviour under test"),
     };
 
     /// <summary>Every fixed wait under <paramref name="folder"/> of <paramref name="root"/>, as "file: member".</summary>

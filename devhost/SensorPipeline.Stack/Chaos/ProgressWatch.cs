@@ -106,21 +106,21 @@ public sealed class ProgressWatch : IAsyncDisposable
     /// (plus a few events of slack) and returns its time; null when <paramref name="timeout"/> passes first.</summary>
     public async Task<DateTimeOffset?> WaitForRecoveryAsync(DateTimeOffset since, long baseline, TimeSpan timeout, CancellationToken cancellationToken)
     {
-        var deadline = DateTimeOffset.UtcNow + timeout;
-        while (DateTimeOffset.UtcNow < deadline)
+        try
         {
-            lock (_gate)
+            return await Eventually.ValueAsync(() =>
             {
-                if (_lastPoll > since && _lastTotalLag <= baseline + LagSlack)
+                lock (_gate)
                 {
-                    return _lastPoll;
+                    return Task.FromResult<DateTimeOffset?>(_lastPoll > since && _lastTotalLag <= baseline + LagSlack ? _lastPoll : null);
                 }
-            }
-
-            await Task.Delay(PollInterval, cancellationToken);
+            }, recovered => recovered is not null, "the lag back to its baseline", timeout, PollInterval, cancellationToken: cancellationToken);
         }
-
-        return null;
+        catch (TimeoutException)
+        {
+            // Not recovered in time: the caller reports it as a problem of the run.
+            return null;
+        }
     }
 
     private async Task RunAsync(CancellationToken cancellationToken)

@@ -1,5 +1,6 @@
 using System.Collections.Concurrent;
 using System.Text.Json;
+using SensorPipeline.Core.Partitioning;
 using SensorPipeline.CosmosEmulator.Partitioning;
 
 namespace SensorPipeline.CosmosEmulator.Documents;

@@ -89,8 +89,9 @@ internal sealed partial class GatewayDispatcher
         }
     }
 
-    /// <summary><c>{"containers":[{"database":…,"container":…,"operations":{"create":{"count":n,"requestUnits":x},…}}]}</c>;
-    /// <c>expiry</c> is TTL deletes, taken from the container's throughput in the background as the service does.</summary>
+    /// <summary><c>{"containers":[{"database":…,"container":…,"partitionKeyRanges":n,"operations":{"create":{"count":n,"requestUnits":x},…},
+    /// "bulk":{"requests":n,"operations":m}}]}</c>; <c>expiry</c> is TTL deletes, taken from the container's throughput in
+    /// the background as the service does.</summary>
     private Task ChargesAsync(HttpContext context)
     {
         var buffer = new System.Buffers.ArrayBufferWriter<byte>(1024);
@@ -105,8 +106,11 @@ internal sealed partial class GatewayDispatcher
                     writer.WriteStartObject();
                     writer.WriteString("database", database.Id);
                     writer.WriteString("container", container.Id);
+                    writer.WriteNumber("partitionKeyRanges", container.Ranges.Count);
                     writer.WritePropertyName("operations");
                     container.Ledger.Write(writer);
+                    writer.WritePropertyName("bulk");
+                    container.Ledger.WriteBulk(writer);
                     writer.WriteEndObject();
                 }
             }

@@ -34,6 +34,7 @@ internal sealed partial class GatewayDispatcher
         else
         {
             results = await ExecuteEachAsync(container, operations, HeaderKey(request), AddressedRange(request, container, null));
+            container.Ledger.AddBulkRequest(operations.Count);
         }
 
         double charge = 0;

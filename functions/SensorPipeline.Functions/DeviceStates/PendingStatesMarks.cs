@@ -79,10 +79,12 @@ internal sealed class PendingStatesMarks : IDisposable
             var (storedBefore, pending) = snapshot();
             var mark = new PendingStatesMark(Id, storedBefore, now, now + (long)_expiry.TotalMilliseconds, pending);
             var (status, etag) = await WriteAsync(mark, _etag, cancellationToken);
-            if (status is HttpStatusCode.PreconditionFailed or HttpStatusCode.NotFound)
+            if (status is HttpStatusCode.PreconditionFailed or HttpStatusCode.NotFound or HttpStatusCode.Conflict)
             {
                 // Claimed (or already recovered) by another instance that took this one for dead: that claim covers
-                // what this mark promised, so a new mark carries on from here.
+                // what this mark promised, so a new mark carries on from here. A create answered 409 had an attempt
+                // time out after the store took it: that mark's ETag is unknown, so a new mark carries on too (the
+                // other one expires and is recovered like a dead instance's).
                 Id = NewId();
                 (status, etag) = await WriteAsync(mark with { Id = Id }, null, cancellationToken);
             }

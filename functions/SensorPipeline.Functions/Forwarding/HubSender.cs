@@ -10,7 +10,7 @@ namespace SensorPipeline.Functions.Forwarding;
 /// Sends one kind's envelopes to its hub, each partition's group to that partition by id, in batches filled up to the
 /// hub's size limit. One producer client per hub for the process's life; the hub's partition ids are read once, at the
 /// first send, and kept: a partition added to the hub later gets no readings until the handler restarts (a restart
-/// moves only the devices jump hashing gives the new partitions).
+/// then moves most devices, as the key-space slices of <see cref="DevicePartitioner"/> are recut).
 /// </summary>
 internal sealed class HubSender(EventHubProducerClient client, int maxConcurrentSends, ILogger logger) : IAsyncDisposable
 {

@@ -1,4 +1,3 @@
-using System.Text.Json;
 using System.Text.RegularExpressions;
 using SensorPipeline.Clients;
 using SensorPipeline.Toolkit;
@@ -72,24 +71,6 @@ internal sealed partial class CustomHandlerProcess : IHandlerUnderTest, IDisposa
         using var process = Launch(settings);
         var exitCode = await process.WaitForExitAsync(TimeSpan.FromSeconds(60));
         return (exitCode, process.Output);
-    }
-
-    /// <summary>
-    /// Waits until every reading this handler stored before the call has its device state durable — its
-    /// <c>/status/device-states</c> says so: nothing pending from before — the signal to read <c>devices</c> on.
-    /// </summary>
-    public async Task DeviceStatesDurableAsync(TimeSpan? timeout = null)
-    {
-        var since = DateTimeOffset.UtcNow.ToUnixTimeMilliseconds();
-        await Eventually.ValueAsync(
-            token => Http.GetStringAsync(new Uri("/status/device-states", UriKind.Relative), token),
-            status =>
-            {
-                using var json = JsonDocument.Parse(status);
-                return json.RootElement.GetProperty("storedBeforeUnixMs").GetInt64() >= since;
-            },
-            "every device state of a reading stored before the wait to be durable",
-            timeout ?? TimeSpan.FromSeconds(30), poll: TimeSpan.FromMilliseconds(20)).ConfigureAwait(false);
     }
 
     public void Dispose()

@@ -73,6 +73,19 @@ internal sealed class FaultProxy : IAsyncDisposable
 
     private readonly ConcurrentQueue<HeldWrite> _holds = new();
 
+    private LostAnswer? _loseAnswer;
+
+    /// <summary>
+    /// The next create (POST) whose body contains <paramref name="marker"/> is forwarded, and the store's answer replaced
+    /// by a 408: a write the store took whose answer never arrived. The task completes once that happened.
+    /// </summary>
+    public Task LoseAnswerToNextCreateContaining(string marker)
+    {
+        var lost = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        Volatile.Write(ref _loseAnswer, new LostAnswer(marker, lost));
+        return lost.Task;
+    }
+
     /// <summary>The first <paramref name="count"/> writes whose body contains <paramref name="marker"/> are answered 429.</summary>
     public void ThrottleWritesContaining(string marker, int count) => _throttles[marker] = count;
 
@@ -169,6 +182,14 @@ internal sealed class FaultProxy : IAsyncDisposable
         }
 
         using var response = await _upstream.SendAsync(request, context.RequestAborted);
+        if (context.Request.Method == "POST" && Volatile.Read(ref _loseAnswer) is { } lose && System.Text.Encoding.UTF8.GetString(bytes).Contains(lose.Marker, StringComparison.Ordinal)
+            && Interlocked.CompareExchange(ref _loseAnswer, null, lose) == lose)
+        {
+            await Answer(context, HttpStatusCode.RequestTimeout, """{"code":"RequestTimeout","message":"the store took the write; its answer lost by FaultProxy"}""");
+            lose.Lost.TrySetResult();
+            return;
+        }
+
         context.Response.StatusCode = (int)response.StatusCode;
         // The account document names the emulator's own address as the region endpoint; a client that follows it (as the
         // SDK does unless LimitToEndpoint) would go around the proxy. Name the proxy instead, as a gateway in front would.
@@ -202,6 +223,9 @@ internal sealed class FaultProxy : IAsyncDisposable
         await context.Response.WriteAsync(json, context.RequestAborted);
     }
 }
+
+/// <summary>A create whose answer <see cref="FaultProxy"/> is to lose, and the signal that it did.</summary>
+internal sealed record LostAnswer(string Marker, TaskCompletionSource Lost);
 
 /// <summary>A write <see cref="FaultProxy"/> holds: <see cref="Arrived"/> once it is held, forwarded on <see cref="Release"/>.</summary>
 internal sealed class HeldWrite(string marker)

@@ -1,7 +1,7 @@
 namespace SensorPipeline.Functions.Tests.Infrastructure;
 
-/// <summary>One Cosmos DB stand-in, one Event Hubs emulator (where the splitter sends) and one handler process shared by a
-/// collection of tests (each test uses its own devices).</summary>
+/// <summary>One Cosmos DB stand-in, one Event Hubs emulator (where the splitter sends) and one handler, in-process, shared
+/// by a collection of tests (each test uses its own devices).</summary>
 public sealed class PipelineFixture() : SingleHandlerFixture("tests", withHubs: true)
 {
     internal override Task ConfigureAsync(CosmosEmulatorProcess standIn, Dictionary<string, string?> settings)

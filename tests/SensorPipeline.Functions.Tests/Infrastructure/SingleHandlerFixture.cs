@@ -1,35 +1,35 @@
 namespace SensorPipeline.Functions.Tests.Infrastructure;
 
 /// <summary>
-/// A Cosmos DB stand-in of its own and one handler process writing to a fresh database, with an Event Hubs emulator of
-/// its own where the fixture asks for one (the splitter sends there). <see cref="PipelineFixture"/> is the one the
-/// well-behaved tests share; the others disturb the store (freeze it, fault it). Subclasses adjust the handler's
-/// settings and may put something between the handler and the stand-in.
+/// A Cosmos DB stand-in of its own and one handler writing to a fresh database, with an Event Hubs emulator of its own
+/// where the fixture asks for one (the splitter sends there). <see cref="PipelineFixture"/> is the one the well-behaved
+/// tests share; the others disturb the store (freeze it, fault it). Subclasses adjust the handler's settings and may put
+/// something between the handler and the stand-in. The handler runs in-process unless a subclass needs the process
+/// (Kestrel's limits, what the process itself exports).
 /// </summary>
 public abstract class SingleHandlerFixture : IAsyncLifetime, IDisposable
 {
     private readonly string _databasePrefix;
+    private readonly bool _inProcess;
     private readonly bool _withHubs;
     private CosmosEmulatorProcess? _standIn;
     private HubsEmulator? _hubs;
-    private CustomHandlerProcess? _handler;
+    private IHandlerUnderTest? _handler;
     private StoreReader? _store;
     private string? _database;
 
     /// <param name="databasePrefix">Starts the handler's database name, so a test's documents say which fixture wrote them.</param>
+    /// <param name="inProcess">The handler in-process (<see cref="InProcessHandler"/>), or else as its own process.</param>
     /// <param name="withHubs">Start an Event Hubs emulator beside the stand-in and point <c>EventHubConnection</c> at it.</param>
-    protected SingleHandlerFixture(string databasePrefix, bool withHubs = false)
-    {
-        _databasePrefix = databasePrefix;
-        _withHubs = withHubs;
-    }
+    protected SingleHandlerFixture(string databasePrefix, bool inProcess = true, bool withHubs = false) =>
+        (_databasePrefix, _inProcess, _withHubs) = (databasePrefix, inProcess, withHubs);
 
     internal CosmosEmulatorProcess StandIn => _standIn ?? throw new InvalidOperationException("not started");
 
     /// <summary>Where the handler's splitter sends its envelopes (a fixture started with hubs only).</summary>
     internal HubsEmulator Hubs => _hubs ?? throw new InvalidOperationException("not started with an Event Hubs emulator");
 
-    internal CustomHandlerProcess Handler => _handler ?? throw new InvalidOperationException("not started");
+    internal IHandlerUnderTest Handler => _handler ?? throw new InvalidOperationException("not started");
 
     internal StoreReader Store => _store ?? throw new InvalidOperationException("not started");
 
@@ -52,7 +52,7 @@ public abstract class SingleHandlerFixture : IAsyncLifetime, IDisposable
         }
 
         await ConfigureAsync(_standIn, settings);
-        _handler = await CustomHandlerProcess.StartAsync(settings);
+        _handler = _inProcess ? InProcessHandler.Start(settings) : await CustomHandlerProcess.StartAsync(settings);
         // The reader always talks to the stand-in directly, whatever sits in the handler's way.
         _store = new StoreReader(_standIn, database) { DeviceStatesDurable = () => _handler.DeviceStatesDurableAsync() };
     }

@@ -1,7 +1,7 @@
 using System.Buffers.Binary;
 using System.Numerics;
 
-namespace SensorPipeline.CosmosEmulator.Partitioning;
+namespace SensorPipeline.Core.Partitioning;
 
 /// <summary>MurmurHash3, x64 128-bit variant (Austin Appleby's public-domain algorithm): the hash the Cosmos DB SDKs
 /// apply to a partition key under hash version 2.</summary>
