@@ -61,8 +61,7 @@ internal sealed record CostFigures(
             levers);
     }
 
-    private static double Micros(PhaseFigures phase, string process, long readings) =>
-        phase.CpuSeconds.TryGetValue(process, out var s) && s is { } seconds ? seconds * 1e6 / readings : 0;
+    private static double Micros(PhaseFigures phase, string process, long readings) => phase.CpuMicrosPer(process, readings) ?? 0;
 
     private double Ru(string container) => RuPerReadingByContainer.TryGetValue(container, out var v) ? v : 0;
 

@@ -18,6 +18,11 @@ internal sealed record PhaseFigures(string Name, long Readings, long Documents, 
 
     /// <summary>Function invocations devhost made during the phase (all functions, succeeded + failed).</summary>
     public long Invocations { get; init; }
+
+    /// <summary>CPU µs <paramref name="process"/> spent per one of <paramref name="count"/> things (readings, documents);
+    /// null where its CPU was not measured or nothing was counted.</summary>
+    public double? CpuMicrosPer(string process, long count) =>
+        CpuSeconds.GetValueOrDefault(process) is { } seconds && count > 0 ? seconds * 1e6 / count : null;
 }
 
 /// <summary>End-to-end latency (ingestion enqueued → document written) in ms, exact to one histogram bucket.</summary>

@@ -81,9 +81,7 @@ internal static class Report
     private static string Ms(double? value) => value is { } v ? v.ToString("N0", CultureInfo.InvariantCulture) : "–";
 
     private static string Cpu(PhaseFigures phase, long per, string process) =>
-        phase.CpuSeconds.TryGetValue(process, out var seconds) && seconds is { } s && per > 0
-            ? (s * 1e6 / per).ToString("N0", CultureInfo.InvariantCulture)
-            : "–";
+        phase.CpuMicrosPer(process, per) is { } micros ? micros.ToString("N0", CultureInfo.InvariantCulture) : "–";
 
     private static double Ours(PhaseFigures phase) => phase.CpuSeconds.Where(p => p.Key != Processes.Machine).Sum(p => p.Value ?? 0);
 

@@ -70,11 +70,9 @@ internal static class Targets
         s.AppendLine(CultureInfo.InvariantCulture, $"| {figure} | {Us(measured)} {unit} | ≤ {target:N0} {unit} | {verdict} | {why} |");
     }
 
-    private static double? PerReading(PhaseFigures phase, string process) =>
-        phase.CpuSeconds.GetValueOrDefault(process) is { } seconds && phase.Readings > 0 ? seconds * 1e6 / phase.Readings : null;
+    private static double? PerReading(PhaseFigures phase, string process) => phase.CpuMicrosPer(process, phase.Readings);
 
-    private static double? PerDocument(PhaseFigures phase, string process) =>
-        phase.CpuSeconds.GetValueOrDefault(process) is { } seconds && phase.Documents > 0 ? seconds * 1e6 / phase.Documents : null;
+    private static double? PerDocument(PhaseFigures phase, string process) => phase.CpuMicrosPer(process, phase.Documents);
 
     private static string Us(double? value) => value switch
     {

@@ -50,6 +50,16 @@ public static class CosmosClients
             request.RequestUri is { IsLoopback: true } && IsEmulatorCertificate(errors),
     };
 
+    /// <summary>A client of a loopback emulator's admin API at <paramref name="endpoint"/> (<c>/_emulator/…</c>: faults,
+    /// the RU budget, the charge ledger): <see cref="CosmosEmulatorAccount.AdminHeader"/> on every request, the
+    /// emulator's certificate accepted as by <see cref="LoopbackEmulatorHandler"/>.</summary>
+    public static HttpClient EmulatorAdminClient(Uri endpoint)
+    {
+        var client = new HttpClient(LoopbackEmulatorHandler()) { BaseAddress = endpoint };
+        client.DefaultRequestHeaders.Add(CosmosEmulatorAccount.AdminHeader, "1");
+        return client;
+    }
+
     // Self-signed, so its chain does not build; the host name must still match.
     private static bool IsEmulatorCertificate(SslPolicyErrors errors) =>
         errors is SslPolicyErrors.None or SslPolicyErrors.RemoteCertificateChainErrors;

@@ -10,4 +10,8 @@ public static class CosmosEmulatorAccount
     /// <summary>The folder, under the emulator's data directory, holding only its certificate as PEM: named in
     /// <c>SSL_CERT_DIR</c> for a process, it makes .NET on Linux trust the emulator like any server, with no code.</summary>
     public const string TrustDirectoryName = "trust";
+
+    /// <summary>The header every request to the emulator's admin API (<c>/_emulator/…</c>) must carry, so a browser
+    /// cannot send it a simple cross-site request.</summary>
+    public const string AdminHeader = "x-emulator-admin";
 }

@@ -36,14 +36,25 @@ public sealed record DevHostArguments(string AppRoot, string DataDirectory, int 
             return null;
         }
 
+        if (ExistingAppRoot(appRoot, out error) is not { } root)
+        {
+            return null;
+        }
+
+        var hubs = line["--hubs"] ?? Path.Combine(root, "eventhubs.emulator.json");
+        return new DevHostArguments(root, Path.GetFullPath(data), line.Port ?? DefaultPort, Path.GetFullPath(hubs), line.Settings);
+    }
+
+    /// <summary>The full path of <c>--app-root</c>; null, with the message for stderr, when no such directory exists.</summary>
+    internal static string? ExistingAppRoot(string appRoot, out string? error)
+    {
         if (!Directory.Exists(appRoot))
         {
             error = $"--app-root: the directory '{appRoot}' does not exist.";
             return null;
         }
 
-        var root = Path.GetFullPath(appRoot);
-        var hubs = line["--hubs"] ?? Path.Combine(root, "eventhubs.emulator.json");
-        return new DevHostArguments(root, Path.GetFullPath(data), line.Port ?? DefaultPort, Path.GetFullPath(hubs), line.Settings);
+        error = null;
+        return Path.GetFullPath(appRoot);
     }
 }

@@ -16,7 +16,7 @@ public static class EmulatorCharges
     public static async Task ResetAsync(Uri endpoint, CancellationToken cancellationToken)
     {
         using var request = new HttpRequestMessage(HttpMethod.Delete, new Uri(endpoint, "_emulator/charges"));
-        request.Headers.Add("x-emulator-admin", "1");
+        request.Headers.Add(CosmosEmulatorAccount.AdminHeader, "1");
         using var response = await Admin.SendAsync(request, cancellationToken);
         response.EnsureSuccessStatusCode();
     }
@@ -51,7 +51,7 @@ public static class EmulatorCharges
     private static async Task<JsonDocument> GetAsync(Uri endpoint, CancellationToken cancellationToken)
     {
         using var request = new HttpRequestMessage(HttpMethod.Get, new Uri(endpoint, "_emulator/charges"));
-        request.Headers.Add("x-emulator-admin", "1");
+        request.Headers.Add(CosmosEmulatorAccount.AdminHeader, "1");
         using var response = await Admin.SendAsync(request, cancellationToken);
         response.EnsureSuccessStatusCode();
         return JsonDocument.Parse(await response.Content.ReadAsStringAsync(cancellationToken));

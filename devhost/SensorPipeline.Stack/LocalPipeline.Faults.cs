@@ -48,7 +48,7 @@ public sealed partial class LocalPipeline
     {
         ArgumentNullException.ThrowIfNull(fault);
         using var request = new HttpRequestMessage(HttpMethod.Post, new Uri(CosmosEndpoint, "_emulator/faults")) { Content = JsonContent.Create(fault, options: Json) };
-        request.Headers.Add("x-emulator-admin", "1");
+        request.Headers.Add(CosmosEmulatorAccount.AdminHeader, "1");
         using var response = await CosmosAdmin.SendAsync(request, cancellationToken);
         response.EnsureSuccessStatusCode();
     }
@@ -67,7 +67,7 @@ public sealed partial class LocalPipeline
     public async Task SetStoreDiskFullAsync(bool full, CancellationToken cancellationToken)
     {
         using var request = new HttpRequestMessage(full ? HttpMethod.Put : HttpMethod.Delete, new Uri(CosmosEndpoint, "_emulator/disk-full"));
-        request.Headers.Add("x-emulator-admin", "1");
+        request.Headers.Add(CosmosEmulatorAccount.AdminHeader, "1");
         using var response = await CosmosAdmin.SendAsync(request, cancellationToken);
         response.EnsureSuccessStatusCode();
     }

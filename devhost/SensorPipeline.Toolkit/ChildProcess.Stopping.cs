@@ -67,10 +67,8 @@ public sealed partial class ChildProcess
 
         try
         {
-            if (!_process.HasExited && _options.StopGracePeriod > TimeSpan.Zero)
+            if (AskToTerminate())
             {
-                TrySignal(PosixSignalKind.Continue);
-                TrySignal(PosixSignalKind.Terminate);
                 await _process.WaitForExitAsync().WaitAsync(_options.StopGracePeriod).ConfigureAwait(ConfigureAwaitOptions.SuppressThrowing);
             }
 
@@ -95,10 +93,8 @@ public sealed partial class ChildProcess
 
         try
         {
-            if (!_process.HasExited && _options.StopGracePeriod > TimeSpan.Zero)
+            if (AskToTerminate())
             {
-                TrySignal(PosixSignalKind.Continue);
-                TrySignal(PosixSignalKind.Terminate);
                 _process.WaitForExit(_options.StopGracePeriod);
             }
 
@@ -109,6 +105,20 @@ public sealed partial class ChildProcess
         {
             Release();
         }
+    }
+
+    /// <summary>SIGTERM (after SIGCONT: a frozen process must run to act on it) when a grace period is set and the
+    /// process still runs; whether it was asked, so the caller waits the grace period.</summary>
+    private bool AskToTerminate()
+    {
+        if (_process.HasExited || _options.StopGracePeriod <= TimeSpan.Zero)
+        {
+            return false;
+        }
+
+        TrySignal(PosixSignalKind.Continue);
+        TrySignal(PosixSignalKind.Terminate);
+        return true;
     }
 
     private void KillTree()

@@ -1,26 +1,32 @@
 using Google.Protobuf;
 using Google.Protobuf.WellKnownTypes;
+using SensorPipeline.Core.GeoJson;
 using SensorPipeline.Protos;
 
-namespace SensorPipeline.Core.Tests;
+namespace SensorPipeline.Testing;
 
-/// <summary>Test data built with the generated classes, so every test also checks compatibility with Google.Protobuf.</summary>
-internal static class Builders
+/// <summary>
+/// Readings built with the generated protobuf classes, as a real producer would send them, so every test also checks
+/// compatibility with Google.Protobuf. One source for the core's tests, the handler's and loadgen's (their projects
+/// compile this file too; SensorPipeline.Functions.Tests adds what only its tests need in a part of its own).
+/// </summary>
+internal static partial class Builders
 {
     public static readonly DateTimeOffset Observed = new(2026, 11, 21, 12, 0, 0, TimeSpan.Zero);
 
-    /// <summary>The document id of a reading built here with its default observed time.</summary>
-    public static string Id(string device, ulong sequence) => GeoJson.DocumentIds.ReadingId(device, sequence, Observed.AddSeconds(sequence));
+    /// <summary>The document id of a reading built here (observed at <see cref="Observed"/> + sequence seconds).</summary>
+    public static string ReadingId(string device, ulong sequence) => DocumentIds.ReadingId(device, sequence, Observed.AddSeconds(sequence));
 
     /// <summary>The document id of <paramref name="reading"/>.</summary>
-    public static string Id(Reading reading) => GeoJson.DocumentIds.ReadingId(reading.DeviceId, reading.Sequence, reading.ObservedAt.ToDateTimeOffset());
+    public static string ReadingId(Reading reading) => DocumentIds.ReadingId(reading.DeviceId, reading.Sequence, reading.ObservedAt.ToDateTimeOffset());
 
-    public static Reading Weather(string device = "ws-0001", ulong sequence = 1, double lat = 47.6, double lon = -122.3) => new()
+    /// <summary>A weather reading, observed at <paramref name="observed"/> or else <see cref="Observed"/> + sequence seconds.</summary>
+    public static Reading Weather(string device = "ws-0001", ulong sequence = 1, double lat = 47.6, double lon = -122.3, DateTimeOffset? observed = null) => new()
     {
         DeviceId = device,
         Kind = SensorKind.Weather,
         Sequence = sequence,
-        ObservedAt = Timestamp.FromDateTimeOffset(Observed.AddSeconds(sequence)),
+        ObservedAt = Timestamp.FromDateTimeOffset(observed ?? Observed.AddSeconds(sequence)),
         Location = new Location { Latitude = lat, Longitude = lon, AltitudeM = 56.5 },
         Weather = new WeatherPayload
         {
@@ -29,12 +35,13 @@ internal static class Builders
         },
     };
 
-    public static Reading Seismic(string device = "sm-0001", ulong sequence = 1, double lat = 35.7, double lon = 139.7) => new()
+    /// <summary>A seismic reading, observed at <paramref name="observed"/> or else <see cref="Observed"/> + sequence seconds.</summary>
+    public static Reading Seismic(string device = "sm-0001", ulong sequence = 1, double lat = 35.7, double lon = 139.7, DateTimeOffset? observed = null) => new()
     {
         DeviceId = device,
         Kind = SensorKind.Seismic,
         Sequence = sequence,
-        ObservedAt = Timestamp.FromDateTimeOffset(Observed.AddSeconds(sequence)),
+        ObservedAt = Timestamp.FromDateTimeOffset(observed ?? Observed.AddSeconds(sequence)),
         Location = new Location { Latitude = lat, Longitude = lon, AltitudeM = -3 },
         Seismic = new SeismicPayload
         {
@@ -49,14 +56,4 @@ internal static class Builders
         batch.Readings.AddRange(readings);
         return batch.ToByteArray();
     }
-}
-
-/// <summary>A settable clock for pure unit tests.</summary>
-internal sealed class TestClock(DateTimeOffset now) : TimeProvider
-{
-    public DateTimeOffset Now { get; set; } = now;
-
-    public override DateTimeOffset GetUtcNow() => Now;
-
-    public void Advance(TimeSpan by) => Now += by;
 }

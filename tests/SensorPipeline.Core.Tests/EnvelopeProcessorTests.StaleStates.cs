@@ -35,7 +35,7 @@ public partial class EnvelopeProcessorTests
         Assert.Equal(2, second.StaleReadings);
         Assert.Empty(second.Latest);
         var live = Assert.Single(first.Latest);
-        var fromStale = Assert.Single(second.DeviceWrites(LiveAmong(second, Builders.Id("w", 4), Builders.Id("w", 6))));
+        var fromStale = Assert.Single(second.DeviceWrites(LiveAmong(second, Builders.ReadingId("w", 4), Builders.ReadingId("w", 6))));
         Assert.Equal(live with { DocumentOffset = 0, DocumentLength = 0 }, fromStale with { DocumentOffset = 0, DocumentLength = 0 });
         Assert.Equal(first.ReadingBytes(live).ToArray(), second.ReadingBytes(fromStale).ToArray());
         Assert.Equal(first.Documents.Slice(live.DocumentOffset, live.DocumentLength).ToArray(),
@@ -65,7 +65,7 @@ public partial class EnvelopeProcessorTests
 
         Assert.Equal(2, with.StaleStates.Count);
         Assert.Empty(without.StaleStates);
-        Assert.Empty(without.DeviceWrites(LiveAmong(without, Builders.Id("w", 1), Builders.Id("w", 2))));
+        Assert.Empty(without.DeviceWrites(LiveAmong(without, Builders.ReadingId("w", 1), Builders.ReadingId("w", 2))));
         Assert.Equal(with.Pending.Select(p => (p.Id, p.Target)), without.Pending.Select(p => (p.Id, p.Target)));
         Assert.Equal(with.StaleReadings, without.StaleReadings);
     }
@@ -84,12 +84,12 @@ public partial class EnvelopeProcessorTests
         // a: 9 is newest but only archived (its first attempt died before writing it); 7 is live and beats the fresh 5.
         // b: no fresh reading; 4 is live. c: the fresh 8 beats the live 6.
         var writes = result.DeviceWrites(LiveAmong(result,
-            Builders.Id("a", 3), Builders.Id("a", 7), Builders.Id("b", 2), Builders.Id("b", 4), Builders.Id("c", 6)));
+            Builders.ReadingId("a", 3), Builders.ReadingId("a", 7), Builders.ReadingId("b", 2), Builders.ReadingId("b", 4), Builders.ReadingId("c", 6)));
 
         Assert.Equal(["a", "c"], result.Latest.Select(l => l.DeviceId));
         Assert.Equal([("a", 7ul), ("c", 8ul), ("b", 4ul)], writes.Select(w => (w.DeviceId, w.Sequence)));
         Assert.All(writes, w => Assert.Equal(NewerWins.VersionKey(w.Sequence, w.ObservedAt), w.Version));
-        Assert.All(writes, w => Assert.Equal(Builders.Id(w.DeviceId, w.Sequence), w.ReadingId));
+        Assert.All(writes, w => Assert.Equal(Builders.ReadingId(w.DeviceId, w.Sequence), w.ReadingId));
     }
 
     [Fact]
@@ -103,7 +103,7 @@ public partial class EnvelopeProcessorTests
         var result = processor.Process([Envelope((skewed, Now), (honest, Now))], Later);
 
         Assert.Equal(1, Assert.Single(result.StaleStates).PendingIndex);
-        Assert.Equal(7ul, Assert.Single(result.DeviceWrites(LiveAmong(result, Builders.Id(skewed), Builders.Id(honest)))).Sequence);
+        Assert.Equal(7ul, Assert.Single(result.DeviceWrites(LiveAmong(result, Builders.ReadingId(skewed), Builders.ReadingId(honest)))).Sequence);
     }
 
     [Fact]

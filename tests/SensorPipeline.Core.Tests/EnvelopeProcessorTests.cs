@@ -47,7 +47,7 @@ public partial class EnvelopeProcessorTests
         Assert.Equal(new[] { DocumentTarget.Live, DocumentTarget.Archive }, result.Pending.Select(p => p.Target));
         using var archived = JsonDocument.Parse(result.Bytes(result.Pending[1]));
         Assert.Equal(1000, archived.RootElement.GetProperty("properties").GetProperty("staleByMs").GetInt64());
-        Assert.Equal(Builders.Id("w2", 1), result.Pending[1].Id);
+        Assert.Equal(Builders.ReadingId("w2", 1), result.Pending[1].Id);
         Assert.Equal(Now - 301_000, result.OldestEnqueuedUnixMs);
         var latest = Assert.Single(result.Latest); // stale readings stay out of the live device state
         Assert.Equal("w1", latest.DeviceId);
@@ -70,7 +70,7 @@ public partial class EnvelopeProcessorTests
         using var doc = JsonDocument.Parse(result.Documents.Slice(w.DocumentOffset, w.DocumentLength));
         Assert.Equal("w", doc.RootElement.GetProperty("id").GetString());
         Assert.Equal(w.Version, doc.RootElement.GetProperty("version").GetString());
-        Assert.Equal(Builders.Id("w", 9), doc.RootElement.GetProperty("properties").GetProperty("readingId").GetString());
+        Assert.Equal(Builders.ReadingId("w", 9), doc.RootElement.GetProperty("properties").GetProperty("readingId").GetString());
     }
 
     [Fact]
@@ -133,7 +133,7 @@ public partial class EnvelopeProcessorTests
         Assert.Equal(s.Pending.Count, split.SeismicReadings);
 
         var ids = w.Pending.Concat(s.Pending).Select(p => p.Id).Order().ToArray();
-        Assert.Equal(readings.Select(Builders.Id).Order().ToArray(), ids);
+        Assert.Equal(readings.Select(Builders.ReadingId).Order().ToArray(), ids);
         Assert.Equal(5, w.Latest.Count);
         Assert.Equal(Now - 10, w.OldestEnqueuedUnixMs);
     }
@@ -155,7 +155,7 @@ public partial class EnvelopeProcessorTests
         Assert.Equal(DeadLetterReason.InvalidSource, letter.Reason);
         Assert.Null(letter.ReadingIndex);
         Assert.Equal(forged.Body.ToArray(), letter.Payload.ToArray());
-        Assert.Equal(Builders.Id("next", 1), Assert.Single(result.Pending).Id);
+        Assert.Equal(Builders.ReadingId("next", 1), Assert.Single(result.Pending).Id);
         Assert.Equal("next", Assert.Single(result.Latest).DeviceId);
     }
 
@@ -246,7 +246,7 @@ public partial class EnvelopeProcessorTests
 
         var result = processor.Process([Envelope(SensorKind.Weather, (skewed, Now), (honest, Now))], Now);
 
-        Assert.Equal([Builders.Id(skewed), Builders.Id(honest)], result.Pending.Select(p => p.Id));
+        Assert.Equal([Builders.ReadingId(skewed), Builders.ReadingId(honest)], result.Pending.Select(p => p.Id));
         Assert.Equal(7ul, Assert.Single(result.Latest).Sequence);
     }
 

@@ -33,7 +33,7 @@ public class GeoJsonTests
         using var doc = Render(Builders.Weather("ws-7", 42, lat: 47.6, lon: -122.3));
         var root = doc.RootElement;
         Assert.Equal("Feature", root.GetProperty("type").GetString());
-        Assert.Equal(Builders.Id("ws-7", 42), root.GetProperty("id").GetString());
+        Assert.Equal(Builders.ReadingId("ws-7", 42), root.GetProperty("id").GetString());
         Assert.Equal("ws-7", root.GetProperty("deviceId").GetString());
         var coordinates = root.GetProperty("geometry").GetProperty("coordinates").EnumerateArray().Select(e => e.GetDouble()).ToArray();
         Assert.Equal("Point", root.GetProperty("geometry").GetProperty("type").GetString());
@@ -63,7 +63,7 @@ public class GeoJsonTests
     {
         using var doc = Render(Builders.Weather("dev \"quoted\" ü"));
         Assert.Equal("dev \"quoted\" ü", doc.RootElement.GetProperty("deviceId").GetString());
-        Assert.Equal(Builders.Id("dev \"quoted\" ü", 1), doc.RootElement.GetProperty("id").GetString());
+        Assert.Equal(Builders.ReadingId("dev \"quoted\" ü", 1), doc.RootElement.GetProperty("id").GetString());
     }
 
     [Fact]
@@ -94,7 +94,7 @@ public class GeoJsonTests
                 && c[2].GetDouble().Equals(t.Item3)
                 && root.GetProperty("properties").ValueKind == JsonValueKind.Object
                 && root.GetProperty("properties").GetProperty("temperatureC").GetDouble().Equals(t.Item4)
-                && root.GetProperty("id").GetString() == Builders.Id(reading);
+                && root.GetProperty("id").GetString() == Builders.ReadingId(reading);
         }).QuickCheckThrowOnFailure();
     }
 
@@ -112,7 +112,7 @@ public class GeoJsonTests
             var lengthA = DocumentIds.WriteReadingId(System.Text.Encoding.UTF8.GetBytes(a.DeviceId), a.Sequence, a.ObservedAt.ToDateTimeOffset(), idA);
             var lengthB = DocumentIds.WriteReadingId(System.Text.Encoding.UTF8.GetBytes(b.DeviceId), b.Sequence, b.ObservedAt.ToDateTimeOffset(), idB);
             return idA[..lengthA].SequenceEqual(idB[..lengthB])
-                && System.Text.Encoding.UTF8.GetString(idA[..lengthA]) == Builders.Id(a);
+                && System.Text.Encoding.UTF8.GetString(idA[..lengthA]) == Builders.ReadingId(a);
         }).QuickCheckThrowOnFailure();
     }
 

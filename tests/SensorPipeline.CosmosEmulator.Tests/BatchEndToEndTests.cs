@@ -152,14 +152,9 @@ public sealed class BatchEndToEndTests(EmulatorFixture fixture) : IClassFixture<
         // Against 40 RU/s, a first wave of 40 writes (about 5 RU each) takes the budget about four seconds into debt,
         // so the second wave's bulk requests are answered 429 with the time to wait, and the SDK sends them again.
         var sent = new BatchCounter();
-        using (var admin = new HttpClient(CosmosClients.LoopbackEmulatorHandler()) { BaseAddress = fixture.Emulator.Endpoint })
+        using (var admin = CosmosClients.EmulatorAdminClient(fixture.Emulator.Endpoint))
         {
-            using var budget = new HttpRequestMessage(HttpMethod.Put, "_emulator/throughput")
-            {
-                Content = JsonContent.Create(new { database = fixture.Database.Id, container = _container.Id, requestUnitsPerSecond = 40 }),
-            };
-            budget.Headers.Add("x-emulator-admin", "1");
-            using var set = await admin.SendAsync(budget);
+            using var set = await admin.PutAsJsonAsync("_emulator/throughput", new { database = fixture.Database.Id, container = _container.Id, requestUnitsPerSecond = 40 });
             Assert.Equal(HttpStatusCode.NoContent, set.StatusCode);
         }
 

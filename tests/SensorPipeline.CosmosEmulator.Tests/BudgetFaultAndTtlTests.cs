@@ -21,7 +21,7 @@ public sealed class BudgetFaultAndTtlTests(EmulatorFixture fixture) : IClassFixt
     public async Task Upsert_ExhaustedBudget_TooManyRequestsWithRetryAfter()
     {
         var container = await fixture.NewContainerAsync();
-        using var admin = AdminClient();
+        using var admin = CosmosClients.EmulatorAdminClient(fixture.Emulator.Endpoint);
         using var budget = await admin.PutAsJsonAsync("_emulator/throughput", new { database = fixture.Database.Id, container = container.Id, requestUnitsPerSecond = 10 });
         Assert.Equal(HttpStatusCode.NoContent, budget.StatusCode);
 
@@ -47,7 +47,7 @@ public sealed class BudgetFaultAndTtlTests(EmulatorFixture fixture) : IClassFixt
     {
         var container = await fixture.NewContainerAsync();
         await container.CreateItemAsync(new Item("r", "d", 1), new PartitionKey("d"));
-        using var admin = AdminClient();
+        using var admin = CosmosClients.EmulatorAdminClient(fixture.Emulator.Endpoint);
         using (var injected = await admin.PostAsJsonAsync("_emulator/faults", new { status = 403, seconds = 60, writesOnly = true }))
         {
             Assert.Equal(HttpStatusCode.NoContent, injected.StatusCode);
@@ -73,7 +73,7 @@ public sealed class BudgetFaultAndTtlTests(EmulatorFixture fixture) : IClassFixt
     public async Task Upsert_DiskFullSwitchSetThenCleared_RefusedLeavingNothingThenStored()
     {
         var container = await fixture.NewContainerAsync();
-        using var admin = AdminClient();
+        using var admin = CosmosClients.EmulatorAdminClient(fixture.Emulator.Endpoint);
         using (var full = await admin.PutAsync("_emulator/disk-full", null))
         {
             Assert.Equal(HttpStatusCode.NoContent, full.StatusCode);
@@ -98,7 +98,7 @@ public sealed class BudgetFaultAndTtlTests(EmulatorFixture fixture) : IClassFixt
     [Fact]
     public async Task Faults_RequestWithoutTheAdminHeader_Forbidden()
     {
-        using var plain = AdminClient(withHeader: false);
+        using var plain = new HttpClient(CosmosClients.LoopbackEmulatorHandler()) { BaseAddress = fixture.Emulator.Endpoint };
         using var response = await plain.PostAsJsonAsync("_emulator/faults", new { status = 503, seconds = 60 });
         Assert.Equal(HttpStatusCode.Forbidden, response.StatusCode);
     }
@@ -122,20 +122,6 @@ public sealed class BudgetFaultAndTtlTests(EmulatorFixture fixture) : IClassFixt
         Assert.Equal(HttpStatusCode.NotFound, status);
         var kept = await container.ReadItemAsync<dynamic>("forever", new PartitionKey("d"));
         Assert.Equal(HttpStatusCode.OK, kept.StatusCode);
-    }
-
-    private HttpClient AdminClient(bool withHeader = true)
-    {
-        var client = new HttpClient(CosmosClients.LoopbackEmulatorHandler())
-        {
-            BaseAddress = fixture.Emulator.Endpoint,
-        };
-        if (withHeader)
-        {
-            client.DefaultRequestHeaders.Add("x-emulator-admin", "1");
-        }
-
-        return client;
     }
 
     public sealed record Item(string id, string deviceId, int Seq);

@@ -103,11 +103,7 @@ public sealed class ChargeAndIndexPolicyTests(EmulatorFixture fixture) : IClassF
 
     private async Task<JsonElement> LedgerAsync(string containerId)
     {
-        using var admin = new HttpClient(CosmosClients.LoopbackEmulatorHandler())
-        {
-            BaseAddress = fixture.Emulator.Endpoint,
-        };
-        admin.DefaultRequestHeaders.Add("x-emulator-admin", "1");
+        using var admin = CosmosClients.EmulatorAdminClient(fixture.Emulator.Endpoint);
         using var charges = JsonDocument.Parse(await admin.GetStringAsync("_emulator/charges"));
         return charges.RootElement.GetProperty("containers").EnumerateArray()
             .Single(c => c.GetProperty("container").GetString() == containerId).GetProperty("operations").Clone();

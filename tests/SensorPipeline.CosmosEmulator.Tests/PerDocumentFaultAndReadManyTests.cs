@@ -16,7 +16,7 @@ public sealed class PerDocumentFaultAndReadManyTests(EmulatorFixture fixture) : 
     public async Task Upsert_PerDocumentFaultInABulkRequest_FailsOnlyThatDocument()
     {
         var container = await fixture.NewContainerAsync();
-        using var admin = AdminClient();
+        using var admin = CosmosClients.EmulatorAdminClient(fixture.Emulator.Endpoint);
         using (var injected = await admin.PostAsJsonAsync("_emulator/faults", new { status = 413, seconds = 60, documentContains = "poison-doc" }))
         {
             Assert.Equal(HttpStatusCode.NoContent, injected.StatusCode);
@@ -49,7 +49,7 @@ public sealed class PerDocumentFaultAndReadManyTests(EmulatorFixture fixture) : 
     [Fact]
     public async Task Faults_EmptyMarkerOrWholeRequestRejection_BadRequest()
     {
-        using var admin = AdminClient();
+        using var admin = CosmosClients.EmulatorAdminClient(fixture.Emulator.Endpoint);
         using var empty = await admin.PostAsJsonAsync("_emulator/faults", new { status = 400, seconds = 1, documentContains = "" });
         Assert.Equal(HttpStatusCode.BadRequest, empty.StatusCode);
         using var wholeRequest = await admin.PostAsJsonAsync("_emulator/faults", new { status = 400, seconds = 1 });
@@ -61,7 +61,7 @@ public sealed class PerDocumentFaultAndReadManyTests(EmulatorFixture fixture) : 
     {
         var refusing = await fixture.NewContainerAsync();
         var other = await fixture.NewContainerAsync();
-        using var admin = AdminClient();
+        using var admin = CosmosClients.EmulatorAdminClient(fixture.Emulator.Endpoint);
         using (var injected = await admin.PostAsJsonAsync("_emulator/faults", new { status = 400, subStatus = 1001, seconds = 60, writesOnly = true, container = refusing.Id }))
         {
             Assert.Equal(HttpStatusCode.NoContent, injected.StatusCode);
@@ -105,14 +105,4 @@ public sealed class PerDocumentFaultAndReadManyTests(EmulatorFixture fixture) : 
     }
 
     private static MemoryStream Json(string text) => new(Encoding.UTF8.GetBytes(text));
-
-    private HttpClient AdminClient()
-    {
-        var client = new HttpClient(CosmosClients.LoopbackEmulatorHandler())
-        {
-            BaseAddress = fixture.Emulator.Endpoint,
-        };
-        client.DefaultRequestHeaders.Add("x-emulator-admin", "1");
-        return client;
-    }
 }

@@ -55,7 +55,7 @@ public sealed class SignatureTests(EmulatorFixture fixture) : IClassFixture<Emul
     public async Task Faults_RequestFromAnotherSite_Forbidden(string header, string value)
     {
         using var client = RawClient();
-        client.DefaultRequestHeaders.Add("x-emulator-admin", "1");
+        client.DefaultRequestHeaders.Add(CosmosEmulatorAccount.AdminHeader, "1");
         using var request = new HttpRequestMessage(HttpMethod.Post, "_emulator/faults")
         {
             Content = JsonContent.Create(new { status = 503, seconds = 60, documentContains = "no document contains this" }),

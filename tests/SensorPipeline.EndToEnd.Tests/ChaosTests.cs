@@ -12,13 +12,13 @@ namespace SensorPipeline.EndToEnd.Tests;
 [Collection(OneAtATime.Name)]
 public sealed class ChaosTests : IDisposable
 {
-    private readonly string _data = Path.Combine(Path.GetTempPath(), "sensorpipeline-chaos-" + Guid.NewGuid().ToString("N"));
+    private readonly TempDirectory _data = new("sensorpipeline-chaos-");
 
     [Fact]
     public async Task CiSizedRun_EveryFault_NothingAcknowledgedLostNoGoodDataDeadLettered()
     {
         using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(8));
-        await using var pipeline = await LocalPipeline.StartAsync(RepoLayout.Discover(), new StackOptions { DataDirectory = _data, DatabaseName = "chaos" }, timeout.Token);
+        await using var pipeline = await LocalPipeline.StartAsync(RepoLayout.Discover(), new StackOptions { DataDirectory = _data.Path, DatabaseName = "chaos" }, timeout.Token);
         var options = new ChaosOptions { Minutes = 1, Rate = 500, DevicesPerKind = 10, Seed = 20261123 };
 
         var rows = await ChaosRun.RunAsync(pipeline, options, TextWriter.Null, timeout.Token);
@@ -46,15 +46,5 @@ public sealed class ChaosTests : IDisposable
         });
     }
 
-    public void Dispose()
-    {
-        try
-        {
-            Directory.Delete(_data, recursive: true);
-        }
-        catch (IOException)
-        {
-            // A log file still held by a just-stopped child: the temp folder is cleaned by the OS later.
-        }
-    }
+    public void Dispose() => _data.Dispose();
 }

@@ -12,7 +12,7 @@ namespace SensorPipeline.EndToEnd.Tests;
 [Collection(OneAtATime.Name)]
 public sealed class DeviceStateRecoveryTests : IDisposable
 {
-    private readonly string _data = Path.Combine(Path.GetTempPath(), "sensorpipeline-states-" + Guid.NewGuid().ToString("N"));
+    private readonly TempDirectory _data = new("sensorpipeline-states-");
 
     [Fact]
     public async Task Handler_KilledAfterTheCheckpointMovedWithStatesPending_EveryDeviceStateRestored()
@@ -20,14 +20,14 @@ public sealed class DeviceStateRecoveryTests : IDisposable
         using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(5));
         var options = new StackOptions
         {
-            DataDirectory = _data,
+            DataDirectory = _data.Path,
             DatabaseName = "states",
             MaxAge = TimeSpan.FromHours(1),
             // W at its longest, so the states are surely pending when the checkpoints have moved; a short mark expiry.
             Environment = new Dictionary<string, string> { ["Pipeline__DeviceStateLag"] = "00:00:10", ["Pipeline__DeviceStateMarkExpiry"] = "00:00:03" },
         };
         await using var pipeline = await LocalPipeline.StartAsync(RepoLayout.Discover(), options, timeout.Token);
-        var ledger = Path.Combine(_data, "ledger.json");
+        var ledger = Path.Combine(_data.Path, "ledger.json");
         await RestartTests.SendAsync(pipeline, ledger, "states", timeout.Token);
         await pipeline.WaitForDrainAsync(TimeSpan.FromMinutes(3), TimeSpan.FromMilliseconds(500), timeout.Token);
         var pending = await pipeline.GetDeviceStatesAsync(timeout.Token);
@@ -37,7 +37,7 @@ public sealed class DeviceStateRecoveryTests : IDisposable
 
         // verify waits until every pending-states mark promises the readings stored before it began: the killed
         // handler's stays behind until the new handler has recovered it.
-        var (exit, verdict) = await Demo.VerifyAsync(pipeline, ledger, Path.Combine(_data, "verdict.json"), timeout.Token);
+        var (exit, verdict) = await Demo.VerifyAsync(pipeline, ledger, Path.Combine(_data.Path, "verdict.json"), timeout.Token);
         Assert.True(exit == 0, $"verify exited {exit}: {verdict}");
         Assert.Equal(1000, verdict.GetProperty("written").GetInt64());
         Assert.Equal(0, verdict.GetProperty("deviceMismatches").GetInt32());
@@ -48,15 +48,5 @@ public sealed class DeviceStateRecoveryTests : IDisposable
         Assert.Equal(0, recovered.UnrecoveredMarks);
     }
 
-    public void Dispose()
-    {
-        try
-        {
-            Directory.Delete(_data, recursive: true);
-        }
-        catch (IOException)
-        {
-            // A log file still held by a just-stopped child: the temp folder is cleaned by the OS later.
-        }
-    }
+    public void Dispose() => _data.Dispose();
 }

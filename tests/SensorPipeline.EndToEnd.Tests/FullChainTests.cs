@@ -11,7 +11,7 @@ namespace SensorPipeline.EndToEnd.Tests;
 [Collection(OneAtATime.Name)]
 public sealed class FullChainTests : IDisposable
 {
-    private readonly string _data = Path.Combine(Path.GetTempPath(), "sensorpipeline-e2e-" + Guid.NewGuid().ToString("N"));
+    private readonly TempDirectory _data = new("sensorpipeline-e2e-");
 
     private static DemoOptions Short(TimeSpan? pauseAfter = null) => new()
     {
@@ -32,7 +32,7 @@ public sealed class FullChainTests : IDisposable
         using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(6));
         var options = Short();
         await using var pipeline = await LocalPipeline.StartAsync(RepoLayout.Discover(),
-            new StackOptions { DataDirectory = _data, MaxAge = options.MaxAge, DatabaseName = "e2e" }, timeout.Token);
+            new StackOptions { DataDirectory = _data.Path, MaxAge = options.MaxAge, DatabaseName = "e2e" }, timeout.Token);
 
         var result = await Demo.RunAsync(pipeline, options, TextWriter.Null, timeout.Token);
 
@@ -80,7 +80,7 @@ public sealed class FullChainTests : IDisposable
             ["Pipeline__TransientRetryMaxDelay"] = "00:00:01",
         };
         await using var pipeline = await LocalPipeline.StartAsync(RepoLayout.Discover(),
-            new StackOptions { DataDirectory = _data, DatabaseName = "e2e", Environment = impatient }, timeout.Token);
+            new StackOptions { DataDirectory = _data.Path, DatabaseName = "e2e", Environment = impatient }, timeout.Token);
 
         // The stand-in keeps data only in memory: freeze it (SIGSTOP), never kill it. Frozen once the processors are
         // writing, thawed once each of them has had an invocation fail on it (the host's retry policy re-runs those).
@@ -114,15 +114,5 @@ public sealed class FullChainTests : IDisposable
         Assert.True(result.Passed);
     }
 
-    public void Dispose()
-    {
-        try
-        {
-            Directory.Delete(_data, recursive: true);
-        }
-        catch (IOException)
-        {
-            // A log file still held by a just-stopped child: the temp folder is cleaned by the OS later.
-        }
-    }
+    public void Dispose() => _data.Dispose();
 }

@@ -65,7 +65,7 @@ public sealed class LargeEventsTests
         });
         Assert.Equal(0, missing);
 
-        await DeviceStatesDurable.WaitAsync(database.GetContainer("devices"), timeout.Token);
+        Assert.Null(await DeviceStatesSettled.WaitAsync(database.GetContainer("devices"), DeviceStatesSettled.DefaultTimeout, TimeProvider.System, timeout.Token));
         foreach (var device in all.GroupBy(r => r.DeviceId).Take(200))
         {
             var newest = device.Max(r => r.Sequence);

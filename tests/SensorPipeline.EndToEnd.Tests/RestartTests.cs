@@ -13,34 +13,34 @@ namespace SensorPipeline.EndToEnd.Tests;
 [Collection(OneAtATime.Name)]
 public sealed class RestartTests : IDisposable
 {
-    private readonly string _data = Path.Combine(Path.GetTempPath(), "sensorpipeline-restart-" + Guid.NewGuid().ToString("N"));
+    private readonly TempDirectory _data = new("sensorpipeline-restart-");
 
     [Fact]
     public async Task StackRestartedOnItsDataDirectory_KeepsEveryReading_AndNewReadingsStillFlow()
     {
         using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(5));
         // A max age far beyond the test: every reading goes to the live view, none is archived as stale.
-        var options = new StackOptions { DataDirectory = _data, DatabaseName = "restart", MaxAge = TimeSpan.FromHours(1) };
-        var before = Path.Combine(_data, "ledger-before.json");
+        var options = new StackOptions { DataDirectory = _data.Path, DatabaseName = "restart", MaxAge = TimeSpan.FromHours(1) };
+        var before = Path.Combine(_data.Path, "ledger-before.json");
         long writtenBefore;
         await using (var first = await LocalPipeline.StartAsync(RepoLayout.Discover(), options, timeout.Token))
         {
             await SendAsync(first, before, "before", timeout.Token);
             await first.WaitForDrainAsync(TimeSpan.FromMinutes(3), TimeSpan.FromMilliseconds(500), timeout.Token);
-            var (exit, verdict) = await Demo.VerifyAsync(first, before, Path.Combine(_data, "verdict-first.json"), timeout.Token);
+            var (exit, verdict) = await Demo.VerifyAsync(first, before, Path.Combine(_data.Path, "verdict-first.json"), timeout.Token);
             AssertComplete(exit, verdict, "first run");
             writtenBefore = verdict.GetProperty("written").GetInt64();
         }
 
         await using var second = await LocalPipeline.StartAsync(RepoLayout.Discover(), options, timeout.Token);
-        var (keptExit, kept) = await Demo.VerifyAsync(second, before, Path.Combine(_data, "verdict-kept.json"), timeout.Token);
+        var (keptExit, kept) = await Demo.VerifyAsync(second, before, Path.Combine(_data.Path, "verdict-kept.json"), timeout.Token);
         AssertComplete(keptExit, kept, "after the restart, the first run's readings");
         Assert.Equal(writtenBefore, kept.GetProperty("written").GetInt64());
 
-        var after = Path.Combine(_data, "ledger-after.json");
+        var after = Path.Combine(_data.Path, "ledger-after.json");
         await SendAsync(second, after, "after", timeout.Token);
         await second.WaitForDrainAsync(TimeSpan.FromMinutes(3), TimeSpan.FromMilliseconds(500), timeout.Token);
-        var (freshExit, fresh) = await Demo.VerifyAsync(second, after, Path.Combine(_data, "verdict-fresh.json"), timeout.Token);
+        var (freshExit, fresh) = await Demo.VerifyAsync(second, after, Path.Combine(_data.Path, "verdict-fresh.json"), timeout.Token);
         AssertComplete(freshExit, fresh, "after the restart, new readings");
     }
 
@@ -74,15 +74,5 @@ public sealed class RestartTests : IDisposable
         Assert.Equal(0, verdict.GetProperty("deviceMismatches").GetInt32());
     }
 
-    public void Dispose()
-    {
-        try
-        {
-            Directory.Delete(_data, recursive: true);
-        }
-        catch (IOException)
-        {
-            // A log file still held by a just-stopped child: the temp folder is cleaned by the OS later.
-        }
-    }
+    public void Dispose() => _data.Dispose();
 }

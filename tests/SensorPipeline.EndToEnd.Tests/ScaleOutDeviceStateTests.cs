@@ -95,7 +95,7 @@ public sealed class ScaleOutDeviceStateTests
     {
         using var client = pipeline.CreateCosmosClient();
         var container = client.GetContainer("scaleout", "devices");
-        await DeviceStatesDurable.WaitAsync(container, cancellationToken);
+        Assert.Null(await DeviceStatesSettled.WaitAsync(container, DeviceStatesSettled.DefaultTimeout, TimeProvider.System, cancellationToken));
         foreach (var device in devices)
         {
             using var response = await container.ReadItemStreamAsync(device, new PartitionKey(device), cancellationToken: cancellationToken);

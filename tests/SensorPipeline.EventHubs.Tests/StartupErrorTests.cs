@@ -51,6 +51,21 @@ public sealed class StartupErrorTests : IDisposable
     }
 
     [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public async Task Start_AppRootThatDoesNotExist_ExitsWithUsageNamingIt(bool instance)
+    {
+        var missing = Path.Combine(_dir.Path, "no-such-app");
+        string[] host = ["--app-root", missing, "--data", Data, "--port", "0"];
+
+        var (exitCode, _, errors) = await RunningDevHost.RunToExitAsync(
+            instance ? ["instance", "--devhost", "http://127.0.0.1:1/", "--instance-id", "i1", .. host] : host);
+
+        Assert.Equal(2, exitCode);
+        Assert.Contains($"--app-root: the directory '{missing}' does not exist.", errors, StringComparison.Ordinal);
+    }
+
+    [Theory]
     [InlineData("--bogus", "x")]
     [InlineData("--port", "notaport")]
     public async Task Start_BadArguments_ExitsWithUsage(string name, string value)

@@ -15,20 +15,14 @@ public sealed class BulkFixture() : SingleHandlerFixture("bulk")
     {
         settings["Pipeline__BulkMinimumDocuments"] = "1";
         // Enough quick retries to outlast a 2 s storm at any luck: 20 × ≤ 200 ms.
-        settings["Pipeline__TransientRetryCount"] = "20";
-        settings["Pipeline__TransientRetryBaseDelay"] = "00:00:00.050";
-        settings["Pipeline__TransientRetryMaxDelay"] = "00:00:00.200";
+        ShortRetries(settings, 20, maxDelay: "00:00:00.200");
         return Task.CompletedTask;
     }
 
     /// <summary>Asks the emulator for a fault (<c>POST /_emulator/faults</c>); disposing the result clears it.</summary>
     internal async Task<IAsyncDisposable> FaultAsync(object fault)
     {
-        var admin = new HttpClient(CosmosClients.LoopbackEmulatorHandler())
-        {
-            BaseAddress = StandIn.Endpoint,
-        };
-        admin.DefaultRequestHeaders.Add("x-emulator-admin", "1");
+        var admin = CosmosClients.EmulatorAdminClient(StandIn.Endpoint);
         using var injected = await admin.PostAsJsonAsync("_emulator/faults", fault);
         Assert.Equal(HttpStatusCode.NoContent, injected.StatusCode);
         return new Clear(admin);
@@ -44,14 +38,7 @@ public sealed class BulkFixture() : SingleHandlerFixture("bulk")
     }
 }
 
-[CollectionDefinition(Name)]
-public sealed class BulkGroup : ICollectionFixture<BulkFixture>
-{
-    public const string Name = "bulk";
-}
-
-[Collection(BulkGroup.Name)]
-public sealed class BulkWriteTests(BulkFixture fixture)
+public sealed class BulkWriteTests(BulkFixture fixture) : IClassFixture<BulkFixture>
 {
     [Fact]
     public async Task WeatherProcessor_StoreRefusesOneDocumentOfABulkRequest_DeadLettersItAndStoresTheRest()

@@ -36,9 +36,7 @@ public sealed class MetricsFixture() : SingleHandlerFixture("metrics", inProcess
         settings["Cosmos__AccountEndpoint"] = _proxy.Address.AbsoluteUri;
         settings["APPLICATIONINSIGHTS_CONNECTION_STRING"] = $"InstrumentationKey=00000000-0000-0000-0000-000000000001;IngestionEndpoint={_devHost.BaseAddress}";
         settings["Telemetry__MetricFlushInterval"] = "00:00:01";
-        settings["Pipeline__TransientRetryCount"] = "1";
-        settings["Pipeline__TransientRetryBaseDelay"] = "00:00:00.050";
-        settings["Pipeline__TransientRetryMaxDelay"] = "00:00:00.100";
+        ShortRetries(settings, 1, maxDelay: "00:00:00.100");
     }
 
     public override async Task DisposeAsync()

@@ -15,15 +15,9 @@ public sealed class PendingDeviceStatesTests
     public void Add_OlderStateAfterNewer_KeepsTheNewestOnePerDevice()
     {
         var pending = new PendingDeviceStates(_clock);
-        using (var scope = pending.Open())
-        {
-            pending.Add(scope, [State("a", 2), State("b", 1)]);
-        }
+        AddInOneInvocation(pending, State("a", 2), State("b", 1));
 
-        using (var scope = pending.Open())
-        {
-            pending.Add(scope, [State("a", 1), State("b", 3)]);
-        }
+        AddInOneInvocation(pending, State("a", 1), State("b", 3));
 
         var due = pending.TakeDue(W, all: true);
         Assert.Equal(2, pending.Count);
@@ -34,16 +28,10 @@ public sealed class PendingDeviceStatesTests
     public void TakeDue_BeforeAndAfterW_TakesAStateOnceItsFirstReadingIsWOld()
     {
         var pending = new PendingDeviceStates(_clock);
-        using (var scope = pending.Open())
-        {
-            pending.Add(scope, [State("a", 1)]);
-        }
+        AddInOneInvocation(pending, State("a", 1));
 
         _clock.Advance(TimeSpan.FromSeconds(3));
-        using (var scope = pending.Open())
-        {
-            pending.Add(scope, [State("a", 2)]); // newer, but the device has been waiting since the first reading
-        }
+        AddInOneInvocation(pending, State("a", 2)); // newer, but the device has been waiting since the first reading
 
         _clock.Advance(TimeSpan.FromSeconds(1.9));
         Assert.Empty(pending.TakeDue(W, all: false));
@@ -56,14 +44,7 @@ public sealed class PendingDeviceStatesTests
     [Fact]
     public void Finish_WrittenAndNothingNewer_RemovesTheDeviceAndMovesTheInstantToNow()
     {
-        var pending = new PendingDeviceStates(_clock);
-        var started = _clock.GetUtcNow().ToUnixTimeMilliseconds();
-        using (var scope = pending.Open())
-        {
-            pending.Add(scope, [State("a", 1)]);
-        }
-
-        _clock.Advance(W);
+        var (pending, started) = OneStateWOld();
         var due = Assert.Single(pending.TakeDue(W, all: false));
         Assert.Equal(started, pending.StoredBefore());
 
@@ -76,14 +57,7 @@ public sealed class PendingDeviceStatesTests
     [Fact]
     public void Finish_WriteFailed_KeepsTheStatePendingFromItsFirstReading()
     {
-        var pending = new PendingDeviceStates(_clock);
-        var started = _clock.GetUtcNow().ToUnixTimeMilliseconds();
-        using (var scope = pending.Open())
-        {
-            pending.Add(scope, [State("a", 1)]);
-        }
-
-        _clock.Advance(W);
+        var (pending, started) = OneStateWOld();
         pending.Finish(Assert.Single(pending.TakeDue(W, all: false)).State, durable: false);
 
         Assert.Equal(1, pending.Count);
@@ -94,20 +68,11 @@ public sealed class PendingDeviceStatesTests
     [Fact]
     public void Finish_NewerArrivedDuringTheWrite_KeepsTheNewerPendingFromItsOwnReading()
     {
-        var pending = new PendingDeviceStates(_clock);
-        using (var scope = pending.Open())
-        {
-            pending.Add(scope, [State("a", 1)]);
-        }
-
-        _clock.Advance(W);
+        var (pending, _) = OneStateWOld();
         var inFlight = Assert.Single(pending.TakeDue(W, all: false));
         _clock.Advance(TimeSpan.FromSeconds(1));
         var newerStarted = _clock.GetUtcNow().ToUnixTimeMilliseconds();
-        using (var scope = pending.Open())
-        {
-            pending.Add(scope, [State("a", 2)]);
-        }
+        AddInOneInvocation(pending, State("a", 2));
 
         _clock.Advance(TimeSpan.FromSeconds(1));
         pending.Finish(inFlight.State, durable: true);
@@ -131,6 +96,23 @@ public sealed class PendingDeviceStatesTests
         pending.Add(scope, []);
         scope.Dispose();
         Assert.Equal(_clock.GetUtcNow().ToUnixTimeMilliseconds(), pending.StoredBefore());
+    }
+
+    /// <summary>Device a's state added at the clock's current instant (returned), the clock then moved on by W: it is due.</summary>
+    private (PendingDeviceStates Pending, long AddedAt) OneStateWOld()
+    {
+        var pending = new PendingDeviceStates(_clock);
+        var addedAt = _clock.GetUtcNow().ToUnixTimeMilliseconds();
+        AddInOneInvocation(pending, State("a", 1));
+        _clock.Advance(W);
+        return (pending, addedAt);
+    }
+
+    /// <summary>One invocation's device states, added as the processor adds them: inside the invocation's scope.</summary>
+    private static void AddInOneInvocation(PendingDeviceStates pending, params PendingState[] states)
+    {
+        using var scope = pending.Open();
+        pending.Add(scope, states);
     }
 
     private static PendingState State(string device, int sequence) =>

@@ -6,42 +6,20 @@ namespace SensorPipeline.Functions.Tests;
 
 /// <summary>
 /// A stand-in of its own, frozen with SIGSTOP (never killed: it keeps data only in memory) and thawed with SIGCONT;
-/// the handler is configured with short store timeouts so the failure shows within seconds.
+/// the handler is configured with short store timeouts so the failure shows within seconds. The splitter reads its hubs'
+/// partitions before it splits: a real Event Hubs emulator of its own, so only the store is out.
 /// </summary>
-public sealed class OutageFixture() : SingleHandlerFixture("outage")
+public sealed class OutageFixture() : SingleHandlerFixture("outage", withHubs: true)
 {
-    private HubsEmulator? _hubs;
-
-    internal override async Task ConfigureAsync(CosmosEmulatorProcess standIn, Dictionary<string, string?> settings)
+    internal override Task ConfigureAsync(CosmosEmulatorProcess standIn, Dictionary<string, string?> settings)
     {
-        // The splitter reads its hubs' partitions before it splits: a real emulator, so only the store is out.
-        _hubs = await HubsEmulator.StartAsync();
-        settings["EventHubConnection"] = _hubs.ConnectionString;
         settings["Cosmos__OperationTimeout"] = "00:00:01";
-        settings["Pipeline__TransientRetryCount"] = "1";
-        settings["Pipeline__TransientRetryBaseDelay"] = "00:00:00.050";
-        settings["Pipeline__TransientRetryMaxDelay"] = "00:00:00.100";
-    }
-
-    public override async Task DisposeAsync()
-    {
-        await base.DisposeAsync();
-        if (_hubs is not null)
-        {
-            await _hubs.DisposeAsync();
-            _hubs = null;
-        }
+        ShortRetries(settings, 1, maxDelay: "00:00:00.100");
+        return Task.CompletedTask;
     }
 }
 
-[CollectionDefinition(Name)]
-public sealed class OutageGroup : ICollectionFixture<OutageFixture>
-{
-    public const string Name = "outage";
-}
-
-[Collection(OutageGroup.Name)]
-public sealed class StoreOutageTests(OutageFixture fixture)
+public sealed class StoreOutageTests(OutageFixture fixture) : IClassFixture<OutageFixture>
 {
     [Fact]
     public async Task WeatherProcessor_StoreFrozen_FailsNon2xxAndTheRerunWritesEverything()

@@ -13,12 +13,14 @@ public sealed class BadConfigurationTests
         }
     }
 
-    [Fact]
-    public async Task Start_MalformedHostJson_FailsNamingFileAndPosition()
+    [Theory]
+    [InlineData("host.json", "{ \"version\": \"2.0\", ", "malformed JSON")]
+    [InlineData("local.settings.json", "{\"Values\": {\"A\": {\"nested\": 1}}}", "Values.A")]
+    public async Task Start_MalformedFile_FailsNamingTheFileAndWhereItIsWrong(string file, string content, string where)
     {
         await using var app = new TestApp();
-        File.WriteAllText(Path.Combine(app.Root, "host.json"), "{ \"version\": \"2.0\", ");
-        await AssertStartFailsAsync(app, "host.json", "malformed JSON");
+        File.WriteAllText(Path.Combine(app.Root, file), content);
+        await AssertStartFailsAsync(app, file, where);
     }
 
     [Fact]
@@ -43,34 +45,15 @@ public sealed class BadConfigurationTests
         await AssertStartFailsAsync(app, Path.Combine("functions", "Fn", "function.json"), "eventHubName", "'nosuchhub' does not exist");
     }
 
-    [Fact]
-    public async Task Start_UnknownConsumerGroup_FailsNamingIt()
+    [Theory]
+    [InlineData("input", "ghost", "consumerGroup", "'ghost' does not exist")]
+    [InlineData("%NotSetAnywhere%", "fn", "bindings[0].eventHubName", "'NotSetAnywhere'")]
+    public async Task Start_TriggerNamingWhatIsNotThere_FailsNamingTheField(string eventHubName, string consumerGroup, string field, string problem)
     {
+        // An unknown consumer group; a %setting% no app setting defines.
         await using var app = new TestApp();
-        app.AddFunction("Fn", """
-            {"bindings": [{"type": "eventHubTrigger", "direction": "in", "name": "events", "eventHubName": "input", "consumerGroup": "ghost",
-               "connection": "EventHubConnection", "cardinality": "many", "dataType": "binary"}]}
-            """);
-        await AssertStartFailsAsync(app, "function.json", "consumerGroup", "'ghost' does not exist");
-    }
-
-    [Fact]
-    public async Task Start_UnsetSetting_FailsNamingSettingAndField()
-    {
-        await using var app = new TestApp();
-        app.AddFunction("Fn", """
-            {"bindings": [{"type": "eventHubTrigger", "direction": "in", "name": "events", "eventHubName": "%NotSetAnywhere%", "consumerGroup": "fn",
-               "connection": "EventHubConnection", "cardinality": "many", "dataType": "binary"}]}
-            """);
-        await AssertStartFailsAsync(app, "function.json", "bindings[0].eventHubName", "'NotSetAnywhere'");
-    }
-
-    [Fact]
-    public async Task Start_MalformedLocalSettings_FailsNamingTheFile()
-    {
-        await using var app = new TestApp();
-        File.WriteAllText(Path.Combine(app.Root, "local.settings.json"), "{\"Values\": {\"A\": {\"nested\": 1}}}");
-        await AssertStartFailsAsync(app, "local.settings.json", "Values.A");
+        app.AddTriggeredFunction("Fn", eventHubName, consumerGroup);
+        await AssertStartFailsAsync(app, "function.json", field, problem);
     }
 
     [Fact]

@@ -46,11 +46,7 @@ public sealed class CheckpointAndRetryTests
     public async Task FunctionJsonRetryForever_HoldsCheckpointThroughOutage_ThenMovesWhenHandlerRecovers()
     {
         await using var app = new TestApp();
-        app.AddFunction("Fn", """
-            {"bindings": [{"type": "eventHubTrigger", "direction": "in", "name": "events", "eventHubName": "input", "consumerGroup": "fn",
-               "connection": "EventHubConnection", "cardinality": "many", "dataType": "binary"}],
-             "retry": {"strategy": "exponentialBackoff", "maxRetryCount": -1, "minimumInterval": "00:00:00.050", "maximumInterval": "00:00:00.200"}}
-            """);
+        app.AddTriggeredFunction("Fn", retryJson: """{"strategy": "exponentialBackoff", "maxRetryCount": -1, "minimumInterval": "00:00:00.050", "maximumInterval": "00:00:00.200"}""");
         app.SetScript("""{"Fn": {"mode": "fail"}}""");
         Assert.Null(await app.StartAsync());
         await app.SendAsync("input", "1", "a");

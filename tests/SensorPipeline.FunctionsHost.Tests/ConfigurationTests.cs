@@ -7,19 +7,18 @@ namespace SensorPipeline.FunctionsHost.Tests;
 [Trait("Category", "Fast")]
 public sealed class ConfigurationTests : IDisposable
 {
-    private readonly string _root = Path.Combine(Path.GetTempPath(), "fh-config-" + Guid.NewGuid().ToString("N")[..12]);
+    private readonly TempDirectory _dir = new("fh-config-");
 
     public ConfigurationTests()
     {
-        Directory.CreateDirectory(_root);
         Write("local.settings.json", """{"Values": {"Conn": "Endpoint=sb://ns.example:5672;SharedAccessKeyName=k;SharedAccessKey=v", "Hub": "input", "Port": 7}}""");
     }
 
-    public void Dispose() => Directory.Delete(_root, recursive: true);
+    public void Dispose() => _dir.Dispose();
 
     private void Write(string relative, string text)
     {
-        var path = Path.Combine(_root, relative);
+        var path = Path.Combine(_dir.Path, relative);
         Directory.CreateDirectory(Path.GetDirectoryName(path)!);
         File.WriteAllText(path, text);
     }
@@ -28,7 +27,7 @@ public sealed class ConfigurationTests : IDisposable
 
     private const string Trigger = """{"type": "eventHubTrigger", "direction": "in", "name": "events", "eventHubName": "%Hub%", "consumerGroup": "cg", "connection": "Conn", "cardinality": "many", "dataType": "binary"}""";
 
-    private Task<FunctionApp> LoadAsync() => FunctionAppLoader.LoadAsync(_root, CancellationToken.None);
+    private Task<FunctionApp> LoadAsync() => FunctionAppLoader.LoadAsync(_dir.Path, CancellationToken.None);
 
     [Fact]
     public async Task Load_Defaults_AreTheExtensions()
@@ -66,8 +65,8 @@ public sealed class ConfigurationTests : IDisposable
         Write("host.json", "{" + Handler + "}");
         var handler = (await LoadAsync()).Host.Handler;
         Assert.Equal("node", handler.ExecutablePath);
-        Assert.Equal(Path.Combine(_root, "sub"), handler.WorkingDirectory);
-        Assert.Equal(["a.js", Path.Combine(_root, "sub", "w.js"), "--x"], handler.Arguments);
+        Assert.Equal(Path.Combine(_dir.Path, "sub"), handler.WorkingDirectory);
+        Assert.Equal(["a.js", Path.Combine(_dir.Path, "sub", "w.js"), "--x"], handler.Arguments);
     }
 
     [Fact]
@@ -122,7 +121,7 @@ public sealed class ConfigurationTests : IDisposable
     {
         Write("host.json", hostJson.Replace("HANDLER", Handler, StringComparison.Ordinal));
         var error = await Assert.ThrowsAsync<FunctionAppConfigurationException>(LoadAsync);
-        Assert.Equal(Path.Combine(_root, "host.json"), error.File);
+        Assert.Equal(Path.Combine(_dir.Path, "host.json"), error.File);
         Assert.Equal(field, error.Field);
         Assert.Contains(field, error.Message, StringComparison.Ordinal);
     }
@@ -140,7 +139,7 @@ public sealed class ConfigurationTests : IDisposable
         Write("host.json", "{" + Handler + "}");
         Write("functions/F/function.json", functionJson);
         var error = await Assert.ThrowsAsync<FunctionAppConfigurationException>(LoadAsync);
-        Assert.Equal(Path.Combine(_root, "functions", "F", "function.json"), error.File);
+        Assert.Equal(Path.Combine(_dir.Path, "functions", "F", "function.json"), error.File);
         Assert.Equal(field, error.Field);
     }
 

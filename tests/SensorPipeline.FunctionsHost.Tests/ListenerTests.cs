@@ -43,10 +43,7 @@ public sealed class ListenerTests
     public async Task PauseAndResume_EventsSentWhilePaused_LagBuildsThenDrains()
     {
         await using var app = new TestApp();
-        app.AddFunction("Marker", """
-            {"bindings": [{"type": "eventHubTrigger", "direction": "in", "name": "events", "eventHubName": "input", "consumerGroup": "marker",
-               "connection": "EventHubConnection", "cardinality": "many", "dataType": "binary"}]}
-            """);
+        app.AddTriggeredFunction("Marker", consumerGroup: "marker");
         app.SetScript("""{"Marker": {"mode": "ok", "delayMs": 300}, "*": {"mode": "ok"}}""");
         Assert.Null(await app.StartAsync());
         using (var paused = await app.Http.PostAsync(app.At("admin/functions/Fn/pause"), null))
@@ -112,10 +109,7 @@ public sealed class ListenerTests
         // Now a function appears, starting fromEnd: the two old events are not delivered.
         File.WriteAllText(Path.Combine(app.Root, "host.json"), File.ReadAllText(Path.Combine(app.Root, "host.json"))
             .Replace("\"maxEventBatchSize\":10", "\"maxEventBatchSize\":10,\"initialOffsetOptions\":{\"type\":\"fromEnd\"}", StringComparison.Ordinal));
-        app.AddFunction("Fn", """
-            {"bindings": [{"type": "eventHubTrigger", "direction": "in", "name": "events", "eventHubName": "input", "consumerGroup": "fn",
-               "connection": "EventHubConnection", "cardinality": "many", "dataType": "binary"}]}
-            """, underFunctionsFolder: false);
+        app.AddTriggeredFunction("Fn", underFunctionsFolder: false);
         Assert.Null(await app.StartAsync());
 
         // The listener takes its fromEnd position when it starts; keep sending until something arrives, so the test

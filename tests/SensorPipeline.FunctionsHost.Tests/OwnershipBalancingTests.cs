@@ -12,22 +12,16 @@ public sealed class OwnershipBalancingTests : IDisposable
     private static readonly TimeSpan Interval = TimeSpan.FromSeconds(10);
     private static readonly TimeSpan Expiration = TimeSpan.FromSeconds(30);
     private static readonly OwnershipScope Scope = new("weather", "$Default");
-    private readonly string _root = Path.Combine(Path.GetTempPath(), "fh-own-" + Guid.NewGuid().ToString("N")[..12]);
+    private readonly TempDirectory _dir = new("fh-own-");
     private readonly FakeTimeProvider _time = new(new DateTimeOffset(2026, 1, 1, 0, 0, 0, TimeSpan.Zero));
 
-    public void Dispose()
-    {
-        if (Directory.Exists(_root))
-        {
-            Directory.Delete(_root, recursive: true);
-        }
-    }
+    public void Dispose() => _dir.Dispose();
 
     private static string[] Partitions(int count) => Enumerable.Range(0, count).Select(i => i.ToString(CultureInfo.InvariantCulture)).ToArray();
 
     private List<PartitionOwner> Owners(int count, int seed = 1)
     {
-        var store = new FileOwnershipStore(_root, _time, fsync: false);
+        var store = new FileOwnershipStore(_dir.Path, _time, fsync: false);
         return Enumerable.Range(0, count)
             .Select(i => new PartitionOwner(store, Scope, "instance-" + i, new PartitionLoadBalancer(Expiration, _time, new Random(seed + i))))
             .ToList();

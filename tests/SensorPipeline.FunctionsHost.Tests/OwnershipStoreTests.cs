@@ -7,21 +7,15 @@ namespace SensorPipeline.FunctionsHost.Tests;
 public sealed class OwnershipStoreTests : IDisposable
 {
     private static readonly OwnershipScope Scope = new("Seismic", "$Default");
-    private readonly string _root = Path.Combine(Path.GetTempPath(), "fh-ows-" + Guid.NewGuid().ToString("N")[..12]);
+    private readonly TempDirectory _dir = new("fh-ows-");
     private readonly FakeTimeProvider _time = new(new DateTimeOffset(2026, 1, 1, 0, 0, 0, TimeSpan.Zero));
 
-    public void Dispose()
-    {
-        if (Directory.Exists(_root))
-        {
-            Directory.Delete(_root, recursive: true);
-        }
-    }
+    public void Dispose() => _dir.Dispose();
 
     [Fact]
     public async Task TryClaimAsync_ConcurrentClaims_CompareAndSwapOnTheVersion()
     {
-        var store = new FileOwnershipStore(_root, _time);
+        var store = new FileOwnershipStore(_dir.Path, _time);
         var first = (await store.TryClaimAsync(Scope, new OwnershipClaim("3", "a", 0), CancellationToken.None))!;
         Assert.Equal(1, first.Version);
         Assert.Equal(_time.GetUtcNow(), first.LastModified);
@@ -33,7 +27,7 @@ public sealed class OwnershipStoreTests : IDisposable
         Assert.Null(await store.TryClaimAsync(Scope, new OwnershipClaim("3", "b", 1), CancellationToken.None));
 
         // Another store on the same directory (another process) sees the newest record, case-insensitively by hub.
-        var records = await new FileOwnershipStore(_root, _time).ListAsync(Scope with { Hub = "seismic" }, CancellationToken.None);
+        var records = await new FileOwnershipStore(_dir.Path, _time).ListAsync(Scope with { Hub = "seismic" }, CancellationToken.None);
         Assert.Equal([renewed], records);
         Assert.Equal(2, renewed.Version);
 
@@ -46,12 +40,12 @@ public sealed class OwnershipStoreTests : IDisposable
     [Fact]
     public async Task ListAsync_TornWrite_ThePreviousRecord()
     {
-        var store = new FileOwnershipStore(_root, _time);
+        var store = new FileOwnershipStore(_dir.Path, _time);
         await store.TryClaimAsync(Scope, new OwnershipClaim("0", "a", 0), CancellationToken.None);
         await store.TryClaimAsync(Scope, new OwnershipClaim("0", "a", 1), CancellationToken.None);
 
         // Version 3 goes to slot 1 (version 1's); a crash mid-write leaves half a line there.
-        var slot1 = Directory.GetFiles(_root, "0.1.ownership", SearchOption.AllDirectories).Single();
+        var slot1 = Directory.GetFiles(_dir.Path, "0.1.ownership", SearchOption.AllDirectories).Single();
         await File.WriteAllTextAsync(slot1, "3 b 2026-01-01T00:0");
 
         var record = (await store.ListAsync(Scope, CancellationToken.None)).Single();
@@ -66,7 +60,7 @@ public sealed class OwnershipStoreTests : IDisposable
         // handles exactly as between processes. 8 racers per partition, 16 partitions, all released at once.
         const int Racers = 8;
         var partitions = Enumerable.Range(0, 16).Select(i => i.ToString(System.Globalization.CultureInfo.InvariantCulture)).ToArray();
-        var stores = Enumerable.Range(0, Racers).Select(_ => new FileOwnershipStore(_root, TimeProvider.System, fsync: false)).ToArray();
+        var stores = Enumerable.Range(0, Racers).Select(_ => new FileOwnershipStore(_dir.Path, TimeProvider.System, fsync: false)).ToArray();
         var start = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         var races = partitions.SelectMany(p => stores.Select(async (store, racer) =>
         {

@@ -79,12 +79,23 @@ public sealed class TestApp : IAsyncDisposable
     /// <summary>What every devhost this app ran printed (a restart keeps the earlier runs' lines).</summary>
     public string Output => _earlierOutput + _process?.Output;
 
-    public void AddFunction(string name, string functionJson, bool underFunctionsFolder = true)
+    private void AddFunction(string name, string functionJson, bool underFunctionsFolder = true)
     {
         var folder = underFunctionsFolder ? Path.Combine(Root, "functions", name) : Path.Combine(Root, name);
         Directory.CreateDirectory(folder);
         File.WriteAllText(Path.Combine(folder, "function.json"), functionJson);
     }
+
+    /// <summary>
+    /// A function whose only binding is the event hub trigger the test functions use (trigger name <c>events</c>,
+    /// connection <c>EventHubConnection</c>, cardinality many, binary), on <paramref name="eventHubName"/> with
+    /// <paramref name="consumerGroup"/>; <paramref name="retryJson"/> is its function.json <c>retry</c> object.
+    /// </summary>
+    public void AddTriggeredFunction(string name, string eventHubName = "input", string consumerGroup = "fn", string? retryJson = null, bool underFunctionsFolder = true) =>
+        AddFunction(name, $$"""
+            {"bindings": [{"type": "eventHubTrigger", "direction": "in", "name": "events", "eventHubName": "{{eventHubName}}", "consumerGroup": "{{consumerGroup}}",
+               "connection": "EventHubConnection", "cardinality": "many", "dataType": "binary"}]{{(retryJson is null ? "" : ", \"retry\": " + retryJson)}}}
+            """, underFunctionsFolder);
 
     public void RemoveFunction(string name) => Directory.Delete(Path.Combine(Root, "functions", name), recursive: true);
 

@@ -45,9 +45,9 @@ public sealed class RedriveTests : IDisposable
         var isolated = "isolated-" + Guid.NewGuid().ToString("N")[..8];
         var refused = "refused-" + Guid.NewGuid().ToString("N")[..8];
         var position = new SourcePosition("0", 7, now.ToUnixTimeMilliseconds());
-        var single = Weather(device, 1, now).ToByteArray();
-        var wholeEvent = new ReadingBatch { Readings = { Weather(device, 2, now), Weather(device, 3, now) } }.ToByteArray();
-        var envelope = Envelope(Weather(isolated, 1, now), now);
+        var single = Builders.Weather(device, 1, observed: now).ToByteArray();
+        var wholeEvent = new ReadingBatch { Readings = { Builders.Weather(device, 2, observed: now), Builders.Weather(device, 3, observed: now) } }.ToByteArray();
+        var envelope = Envelope(Builders.Weather(isolated, 1, observed: now), now);
         var letters = new[]
         {
             new DeadLetter(Splitter.Stage, DeadLetterReason.InvalidObservedAt, position, 0, device, single),
@@ -57,7 +57,7 @@ public sealed class RedriveTests : IDisposable
             new DeadLetter("weather-processor-store", DeadLetterReason.RejectedByStore, position with { SequenceNumber = 10 }, 0, device, """{"id":"x"}"""u8.ToArray()),
             new DeadLetter(Splitter.Stage, DeadLetterReason.Undecodable, position with { SequenceNumber = 11 }, null, null, new byte[] { 0x0A, 0xFF }),
             // A store refusal as the processor writes it: the refused document's reading, its exact bytes.
-            new DeadLetter("weather-processor-store", DeadLetterReason.RejectedByStore, position with { SequenceNumber = 12 }, 1, refused, Weather(refused, 1, now).ToByteArray(),
+            new DeadLetter("weather-processor-store", DeadLetterReason.RejectedByStore, position with { SequenceNumber = 12 }, 1, refused, Builders.Weather(refused, 1, observed: now).ToByteArray(),
                 "refused twice while readings took a known-good write"),
         };
         foreach (var letter in letters)
@@ -143,8 +143,8 @@ public sealed class RedriveTests : IDisposable
 
         // One event: 3 valid readings and 101 invalid ones (sequence 0), so the splitter writes one many-invalid-readings
         // letter and forwards the valid three — which wait behind the paused processor until they are stale, and are archived.
-        var batch = new ReadingBatch { Readings = { Weather(device, 1, now), Weather(device, 2, now), Weather(device, 3, now) } };
-        batch.Readings.AddRange(Enumerable.Range(0, 101).Select(_ => Weather(junk, 0, now)));
+        var batch = new ReadingBatch { Readings = { Builders.Weather(device, 1, observed: now), Builders.Weather(device, 2, observed: now), Builders.Weather(device, 3, observed: now) } };
+        batch.Readings.AddRange(Enumerable.Range(0, 101).Select(_ => Builders.Weather(junk, 0, observed: now)));
         await pipeline.SetPausedAsync("WeatherProcessor", true, timeout.Token);
         using (var http = new HttpClient { BaseAddress = pipeline.DevHostUrl })
         using (var content = new ByteArrayContent(batch.ToByteArray()))
@@ -197,16 +197,6 @@ public sealed class RedriveTests : IDisposable
         Assert.Equal(2, exit);
         Assert.Contains("--reason, --since, --until or --id", errors, StringComparison.Ordinal);
     }
-
-    private static Reading Weather(string device, ulong sequence, DateTimeOffset observed) => new()
-    {
-        DeviceId = device,
-        Kind = SensorKind.Weather,
-        Sequence = sequence,
-        ObservedAt = Timestamp.FromDateTimeOffset(observed),
-        Location = new Location { Latitude = 47.6, Longitude = -122.3, AltitudeM = 56 },
-        Weather = new WeatherPayload { TemperatureC = 12.5, RelativeHumidityPct = 80, PressureHpa = 1013, WindSpeedMps = 4, WindDirectionDeg = 270, RainMmph = 0 },
-    };
 
     /// <summary>The weather envelope the real splitter makes of one reading.</summary>
     private static byte[] Envelope(Reading reading, DateTimeOffset now)

@@ -10,7 +10,7 @@ namespace SensorPipeline.Telemetry.Tests;
 /// </summary>
 public sealed class DevHostProcessTests : IAsyncLifetime
 {
-    private readonly string _root = Path.Combine(Path.GetTempPath(), "telemetry-devhost-" + Guid.NewGuid().ToString("N")[..12]);
+    private readonly TempDirectory _root = new("telemetry-devhost-");
     private readonly HttpClient _http = new() { Timeout = TimeSpan.FromSeconds(30) };
     private DevHostProcess? _devHost;
     private Uri _url = null!;
@@ -18,13 +18,12 @@ public sealed class DevHostProcessTests : IAsyncLifetime
     public async Task InitializeAsync()
     {
         // An app with the pipeline's hubs and no functions: the emulator and the telemetry endpoints, nothing to invoke.
-        Directory.CreateDirectory(_root);
-        File.WriteAllText(Path.Combine(_root, "host.json"), """{"version": "2.0", "customHandler": {"description": {"defaultExecutablePath": "node"}}}""");
-        File.WriteAllText(Path.Combine(_root, "eventhubs.emulator.json"), """
+        File.WriteAllText(Path.Combine(_root.Path, "host.json"), """{"version": "2.0", "customHandler": {"description": {"defaultExecutablePath": "node"}}}""");
+        File.WriteAllText(Path.Combine(_root.Path, "eventhubs.emulator.json"), """
             {"UserConfig": {"NamespaceConfig": [{"Type": "EventHub", "Name": "ns", "Entities": [
               {"Name": "ingestion", "PartitionCount": "1", "ConsumerGroups": [{"Name": "splitter"}]}]}], "LoggingConfig": {"Type": "File"}}}
             """);
-        _devHost = await DevHostProcess.StartAsync(new DevHostStart { AppRoot = _root, DataDirectory = Path.Combine(_root, ".data") });
+        _devHost = await DevHostProcess.StartAsync(new DevHostStart { AppRoot = _root.Path, DataDirectory = Path.Combine(_root.Path, ".data") });
         _url = _devHost.BaseAddress;
     }
 
@@ -55,6 +54,6 @@ public sealed class DevHostProcessTests : IAsyncLifetime
             await _devHost.DisposeAsync();
         }
 
-        Directory.Delete(_root, recursive: true);
+        _root.Dispose();
     }
 }

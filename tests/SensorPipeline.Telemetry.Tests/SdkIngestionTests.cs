@@ -5,18 +5,42 @@ using SensorPipeline.ApplicationInsights.Summary;
 
 namespace SensorPipeline.Telemetry.Tests;
 
+/// <summary>
+/// The local endpoint after the real SDK posted the known run to it, once its summary holds all of it (both functions,
+/// the container, both dead-letter reasons). The tests of <see cref="SdkIngestionTests"/> only read it.
+/// </summary>
+public sealed class KnownRunFixture : IAsyncLifetime
+{
+    private TelemetryServer? _server;
+
+    internal TelemetryServer Server => _server ?? throw new InvalidOperationException("not started");
+
+    internal TelemetrySummary Summary { get; private set; } = null!;
+
+    public async Task InitializeAsync()
+    {
+        _server = await TelemetryServer.StartAsync();
+        using var known = new KnownTelemetry(_server.ConnectionString);
+        known.FeedAndFlush();
+        Summary = await _server.WaitForAsync(s => s.Functions.Count == 2 && s.Cosmos.Count == 1 && s.DeadLetters.Count == 2);
+    }
+
+    public async Task DisposeAsync()
+    {
+        if (_server is not null)
+        {
+            await _server.DisposeAsync();
+        }
+    }
+}
+
 /// <summary>The handler's PipelineMetrics on the real Microsoft.ApplicationInsights 2.23 SDK, posting to the local endpoint.</summary>
-public sealed class SdkIngestionTests
+public sealed class SdkIngestionTests(KnownRunFixture run) : IClassFixture<KnownRunFixture>
 {
     [Fact]
-    public async Task RealSdk_KnownRun_SummaryMatchesWhatWasTracked()
+    public void RealSdk_KnownRun_SummaryMatchesWhatWasTracked()
     {
-        await using var server = await TelemetryServer.StartAsync();
-        using var known = new KnownTelemetry(server.ConnectionString);
-
-        known.FeedAndFlush();
-        var summary = await server.WaitForAsync(s => s.Functions.Count == 2 && s.Cosmos.Count == 1 && s.DeadLetters.Count == 2);
-
+        var summary = run.Summary;
         var splitter = Function(summary, "Splitter");
         Assert.Equal(KnownTelemetry.SplitterEvents, splitter.EventsReceived);
         Assert.Equal(KnownTelemetry.SplitterReadings, splitter.ReadingsReceived);
@@ -52,15 +76,9 @@ public sealed class SdkIngestionTests
     }
 
     [Fact]
-    public async Task RealSdk_Post_IsGzipAndCounted()
+    public void RealSdk_Post_IsGzipAndCounted()
     {
-        await using var server = await TelemetryServer.StartAsync();
-        using var known = new KnownTelemetry(server.ConnectionString);
-
-        known.FeedAndFlush();
-        var summary = await server.WaitForAsync(s => s.Ingestion.MetricItems > 0);
-
-        var ingestion = summary.Ingestion;
+        var ingestion = run.Summary.Ingestion;
         Assert.True(ingestion.Requests >= 1);
         Assert.Equal(ingestion.Items, ingestion.MetricItems);
         // gzip: what arrived is smaller than what it decompressed to (the SDK's envelopes repeat a lot).
@@ -71,11 +89,7 @@ public sealed class SdkIngestionTests
     [Fact]
     public async Task RealSdk_LatencyItem_CarriesItsHistogramAsLatencyBucketsPairs()
     {
-        await using var server = await TelemetryServer.StartAsync();
-        using var known = new KnownTelemetry(server.ConnectionString);
-
-        known.FeedAndFlush();
-        await server.WaitForAsync(s => s.Functions.Count == 2);
+        var server = run.Server;
         using var document = JsonDocument.Parse(await server.Http.GetStringAsync(server.At($"telemetry/metrics?name={MetricNames.EndToEndMs}")));
 
         // One item for the function's whole period, not one per bucket.
@@ -93,10 +107,7 @@ public sealed class SdkIngestionTests
     [Fact]
     public async Task MetricsEndpoint_SinceAfterTheRun_ReturnsNothing()
     {
-        await using var server = await TelemetryServer.StartAsync();
-        using var known = new KnownTelemetry(server.ConnectionString);
-        known.FeedAndFlush();
-        await server.WaitForAsync(s => s.Functions.Count == 2);
+        var server = run.Server;
 
         var later = await server.Http.GetFromJsonAsync<JsonElement>(server.At("telemetry/metrics?since=2999-01-01T00:00:00Z"));
         var bad = await server.Http.GetAsync(server.At("telemetry/metrics?since=yesterday"));

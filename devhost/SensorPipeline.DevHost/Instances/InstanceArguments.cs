@@ -35,13 +35,11 @@ public sealed record InstanceArguments(Uri DevHost, DevHostArguments Host, strin
             return null;
         }
 
-        if (!Directory.Exists(appRoot))
+        if (DevHostArguments.ExistingAppRoot(appRoot, out error) is not { } root)
         {
-            error = $"--app-root: the directory '{appRoot}' does not exist.";
             return null;
         }
 
-        var root = Path.GetFullPath(appRoot);
         var host = new DevHostArguments(root, Path.GetFullPath(data), line.Port ?? 0, Path.Combine(root, "eventhubs.emulator.json"), line.Settings);
         return new InstanceArguments(devhost, host, instanceId, line["--function"] ?? string.Empty);
     }

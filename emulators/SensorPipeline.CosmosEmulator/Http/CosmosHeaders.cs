@@ -26,5 +26,5 @@ internal static class CosmosHeaders
     public const string QueryContentType = "application/query+json";
 
     /// <summary>The header the fault endpoint requires, so a browser cannot send it a simple cross-site request.</summary>
-    public const string AdminHeader = "x-emulator-admin";
+    public const string AdminHeader = SensorPipeline.Clients.CosmosEmulatorAccount.AdminHeader;
 }

@@ -2,7 +2,11 @@ namespace SensorPipeline.FunctionsHost.Hubs;
 
 /// <summary>One event hub: name, partition count, consumer group names, and how long events are retained (null when
 /// the gateway does not know; the stall detector then judges by checkpoint progress alone).</summary>
-public sealed record HubInfo(string Name, int PartitionCount, IReadOnlyList<string> ConsumerGroups, TimeSpan? RetentionPeriod = null);
+public sealed record HubInfo(string Name, int PartitionCount, IReadOnlyList<string> ConsumerGroups, TimeSpan? RetentionPeriod = null)
+{
+    /// <summary>The partition ids, "0" to PartitionCount - 1, as Event Hubs names them.</summary>
+    public IEnumerable<string> PartitionIds => Enumerable.Range(0, PartitionCount).Select(p => p.ToString(System.Globalization.CultureInfo.InvariantCulture));
+}
 
 /// <summary>An event read from a partition, with what the trigger's binding data needs.</summary>
 public sealed record ReceivedEvent(

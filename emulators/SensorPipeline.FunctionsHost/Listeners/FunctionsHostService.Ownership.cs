@@ -1,4 +1,3 @@
-using System.Globalization;
 using SensorPipeline.FunctionsHost.Config;
 using SensorPipeline.FunctionsHost.Ownership;
 
@@ -54,7 +53,7 @@ internal sealed partial class FunctionsHostService
             var hub = FunctionAppLoader.Find(gateway.Hubs, function.Definition.Trigger.EventHubName)!;
             if (ownershipStore is null)
             {
-                function.Owned.Set(Enumerable.Range(0, hub.PartitionCount).Select(p => p.ToString(CultureInfo.InvariantCulture)));
+                function.Owned.Set(hub.PartitionIds);
                 continue;
             }
 

@@ -1,4 +1,3 @@
-using System.Globalization;
 using Microsoft.Extensions.Logging;
 using SensorPipeline.FunctionsHost.Checkpoints;
 using SensorPipeline.FunctionsHost.Config;
@@ -50,10 +49,9 @@ internal sealed class Observer(
         foreach (var function in state.Functions)
         {
             var trigger = function.Definition.Trigger;
-            var hub = FunctionAppLoader.Find(gateway.Hubs, trigger.EventHubName);
-            for (var p = 0; hub is not null && p < hub.PartitionCount; p++)
+            foreach (var partitionId in FunctionAppLoader.Find(gateway.Hubs, trigger.EventHubName)?.PartitionIds ?? [])
             {
-                await checkpoints.ReadAsync(new CheckpointKey(trigger.EventHubName, trigger.ConsumerGroup, p.ToString(CultureInfo.InvariantCulture)), cancellationToken);
+                await checkpoints.ReadAsync(new CheckpointKey(trigger.EventHubName, trigger.ConsumerGroup, partitionId), cancellationToken);
             }
 
             var records = await ownership.ListAsync(new OwnershipScope(trigger.EventHubName, trigger.ConsumerGroup), cancellationToken);

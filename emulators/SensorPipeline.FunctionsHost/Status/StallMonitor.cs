@@ -1,4 +1,3 @@
-using System.Globalization;
 using Microsoft.Extensions.Logging;
 using SensorPipeline.FunctionsHost.Checkpoints;
 using SensorPipeline.FunctionsHost.Config;
@@ -49,12 +48,14 @@ internal sealed class StallMonitor(
     {
         foreach (var function in state.Functions)
         {
-            var trigger = function.Definition.Trigger;
-            var hub = FunctionAppLoader.Find(gateway.Hubs, trigger.EventHubName);
-            for (var p = 0; hub is not null && p < hub.PartitionCount; p++)
+            if (FunctionAppLoader.Find(gateway.Hubs, function.Definition.Trigger.EventHubName) is not { } hub)
             {
-                var id = p.ToString(CultureInfo.InvariantCulture);
-                await CheckAsync(function, hub, id, cancellationToken);
+                continue;
+            }
+
+            foreach (var partitionId in hub.PartitionIds)
+            {
+                await CheckAsync(function, hub, partitionId, cancellationToken);
             }
         }
     }

@@ -81,24 +81,14 @@ internal sealed class DeviceStateRecovery(
         using var iterator = containers.Readings.GetItemQueryStreamIterator(query);
         var output = new ArrayBufferWriter<byte>(1024);
         using var writer = new Utf8JsonWriter(output);
-        while (iterator.HasMoreResults)
+        await foreach (var reading in StoreQuery.DocumentsAsync(iterator, "recovery query of readings", cancellationToken))
         {
-            using var page = await iterator.ReadNextAsync(cancellationToken);
-            if (!page.IsSuccessStatusCode)
+            output.ResetWrittenCount();
+            writer.Reset(output);
+            if (StoredReadingState.TryWrite(reading, options.Value.MaxClockSkew, writer, out var state)
+                && (!newest.TryGetValue(state.DeviceId, out var known) || string.CompareOrdinal(state.Version, known.Version) > 0))
             {
-                throw new StoreUnavailableException("recovery query of readings", page.StatusCode, 1, null);
-            }
-
-            using var json = await JsonDocument.ParseAsync(page.Content, cancellationToken: cancellationToken);
-            foreach (var reading in json.RootElement.GetProperty("Documents").EnumerateArray())
-            {
-                output.ResetWrittenCount();
-                writer.Reset(output);
-                if (StoredReadingState.TryWrite(reading, options.Value.MaxClockSkew, writer, out var state)
-                    && (!newest.TryGetValue(state.DeviceId, out var known) || string.CompareOrdinal(state.Version, known.Version) > 0))
-                {
-                    newest[state.DeviceId] = new PendingState(state.DeviceId, state.Version, output.WrittenSpan.ToArray(), null);
-                }
+                newest[state.DeviceId] = new PendingState(state.DeviceId, state.Version, output.WrittenSpan.ToArray(), null);
             }
         }
 

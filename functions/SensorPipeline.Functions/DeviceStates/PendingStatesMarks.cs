@@ -117,21 +117,11 @@ internal sealed class PendingStatesMarks : IDisposable
     {
         var marks = new List<(PendingStatesMark, string)>();
         using var iterator = _devices.GetItemQueryStreamIterator("SELECT * FROM c", requestOptions: new QueryRequestOptions { PartitionKey = new PartitionKey(PendingStatesMark.PartitionKey) });
-        while (iterator.HasMoreResults)
+        await foreach (var document in StoreQuery.DocumentsAsync(iterator, "pending-states marks (query)", cancellationToken))
         {
-            using var page = await iterator.ReadNextAsync(cancellationToken);
-            if (!page.IsSuccessStatusCode)
+            if (PendingStatesMark.Parse(document) is { } mark && document.TryGetProperty("_etag", out var etag))
             {
-                throw new StoreUnavailableException("pending-states marks (query)", page.StatusCode, 1, null);
-            }
-
-            using var json = await JsonDocument.ParseAsync(page.Content, cancellationToken: cancellationToken);
-            foreach (var document in json.RootElement.GetProperty("Documents").EnumerateArray())
-            {
-                if (PendingStatesMark.Parse(document) is { } mark && document.TryGetProperty("_etag", out var etag))
-                {
-                    marks.Add((mark, etag.GetString()!));
-                }
+                marks.Add((mark, etag.GetString()!));
             }
         }
 

@@ -1,14 +1,10 @@
-using Microsoft.Extensions.Options;
-
 namespace SensorPipeline.Functions.Options;
 
 /// <summary>Every check for <see cref="CosmosOptions"/>, run once at start-up; messages name the setting.</summary>
-internal sealed class CosmosOptionsValidator : IValidateOptions<CosmosOptions>
+internal sealed class CosmosOptionsValidator : SettingsValidator<CosmosOptions>
 {
-    public ValidateOptionsResult Validate(string? name, CosmosOptions options)
+    protected override void Check(CosmosOptions options, List<string> failures)
     {
-        ArgumentNullException.ThrowIfNull(options);
-        var failures = new List<string>();
         if (options.AccountEndpoint is not { IsAbsoluteUri: true } endpoint || endpoint.Scheme is not ("https" or "http"))
         {
             failures.Add($"Cosmos__AccountEndpoint is required: an absolute https URL such as https://<account>.documents.azure.com:443/ (found '{options.AccountEndpoint}').");
@@ -30,17 +26,11 @@ internal sealed class CosmosOptionsValidator : IValidateOptions<CosmosOptions>
             failures.Add($"Cosmos__ReadingsTtlSeconds must be -1 (keep forever) or at least 1, found {options.ReadingsTtlSeconds}.");
         }
 
-        if (options.OperationTimeout < TimeSpan.FromMilliseconds(100) || options.OperationTimeout > TimeSpan.FromMinutes(5))
-        {
-            failures.Add($"Cosmos__OperationTimeout must be from 00:00:00.100 to 00:05:00, found {options.OperationTimeout}.");
-        }
-
+        Within(failures, "Cosmos__OperationTimeout", options.OperationTimeout, TimeSpan.FromMilliseconds(100), TimeSpan.FromMinutes(5));
         if (!Enum.IsDefined(options.ConnectionMode))
         {
             failures.Add($"Cosmos__ConnectionMode must be Gateway or Direct, found {options.ConnectionMode}.");
         }
-
-        return failures.Count == 0 ? ValidateOptionsResult.Success : ValidateOptionsResult.Fail(failures);
     }
 
     private static void CheckName(List<string> failures, string setting, string? value)

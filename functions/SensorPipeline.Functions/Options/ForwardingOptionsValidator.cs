@@ -1,15 +1,12 @@
 using Azure.Messaging.EventHubs;
-using Microsoft.Extensions.Options;
 
 namespace SensorPipeline.Functions.Options;
 
 /// <summary>Every check for <see cref="ForwardingOptions"/>, run once at start-up; messages name the app setting.</summary>
-internal sealed class ForwardingOptionsValidator : IValidateOptions<ForwardingOptions>
+internal sealed class ForwardingOptionsValidator : SettingsValidator<ForwardingOptions>
 {
-    public ValidateOptionsResult Validate(string? name, ForwardingOptions options)
+    protected override void Check(ForwardingOptions options, List<string> failures)
     {
-        ArgumentNullException.ThrowIfNull(options);
-        var failures = new List<string>();
         var hasConnection = !string.IsNullOrWhiteSpace(options.ConnectionString);
         var hasNamespace = !string.IsNullOrWhiteSpace(options.FullyQualifiedNamespace);
         if (hasConnection == hasNamespace)
@@ -29,22 +26,9 @@ internal sealed class ForwardingOptionsValidator : IValidateOptions<ForwardingOp
 
         CheckHubName(failures, "WeatherHubName", options.WeatherHubName);
         CheckHubName(failures, "SeismicHubName", options.SeismicHubName);
-        if (options.MaxConcurrentSends is < 1 or > 64)
-        {
-            failures.Add($"Forwarding__MaxConcurrentSends must be from 1 to 64, found {options.MaxConcurrentSends}.");
-        }
-
-        if (options.MaxRetries is < 0 or > 10)
-        {
-            failures.Add($"Forwarding__MaxRetries must be from 0 to 10, found {options.MaxRetries}.");
-        }
-
-        if (options.TryTimeout < TimeSpan.FromSeconds(1) || options.TryTimeout > TimeSpan.FromMinutes(5))
-        {
-            failures.Add($"Forwarding__TryTimeout must be from 00:00:01 to 00:05:00, found {options.TryTimeout}.");
-        }
-
-        return failures.Count == 0 ? ValidateOptionsResult.Success : ValidateOptionsResult.Fail(failures);
+        Within(failures, "Forwarding__MaxConcurrentSends", options.MaxConcurrentSends, 1, 64);
+        Within(failures, "Forwarding__MaxRetries", options.MaxRetries, 0, 10);
+        Within(failures, "Forwarding__TryTimeout", options.TryTimeout, TimeSpan.FromSeconds(1), TimeSpan.FromMinutes(5));
     }
 
     private static void CheckConnectionString(List<string> failures, string connectionString)

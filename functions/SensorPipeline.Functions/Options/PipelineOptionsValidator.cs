@@ -1,74 +1,32 @@
-using Microsoft.Extensions.Options;
-
 namespace SensorPipeline.Functions.Options;
 
 /// <summary>Every range check for <see cref="PipelineOptions"/>, run once at start-up; messages name the setting.</summary>
-internal sealed class PipelineOptionsValidator : IValidateOptions<PipelineOptions>
+internal sealed class PipelineOptionsValidator : SettingsValidator<PipelineOptions>
 {
-    public ValidateOptionsResult Validate(string? name, PipelineOptions options)
+    protected override void Check(PipelineOptions options, List<string> failures)
     {
-        ArgumentNullException.ThrowIfNull(options);
-        var failures = new List<string>();
         if (options.MaxAge <= TimeSpan.Zero)
         {
             failures.Add($"Pipeline__MaxAge must be a positive duration like 00:05:00, found {options.MaxAge}.");
         }
 
-        if (options.MaxClockSkew < TimeSpan.Zero || options.MaxClockSkew > TimeSpan.FromDays(1))
-        {
-            failures.Add($"Pipeline__MaxClockSkew must be from 00:00:00 to 1.00:00:00, found {options.MaxClockSkew}.");
-        }
-
+        Within(failures, "Pipeline__MaxClockSkew", options.MaxClockSkew, TimeSpan.Zero, TimeSpan.FromDays(1));
         Within(failures, "Pipeline__WriteParallelism", options.WriteParallelism, 1, 256);
         Within(failures, "Pipeline__BulkMinimumDocuments", options.BulkMinimumDocuments, 1, 1_000_000);
         Within(failures, "Pipeline__TransientRetryCount", options.TransientRetryCount, 0, 20);
-        if (options.TransientRetryBaseDelay < TimeSpan.Zero || options.TransientRetryBaseDelay > TimeSpan.FromMinutes(1))
-        {
-            failures.Add($"Pipeline__TransientRetryBaseDelay must be from 00:00:00 to 00:01:00, found {options.TransientRetryBaseDelay}.");
-        }
-
+        Within(failures, "Pipeline__TransientRetryBaseDelay", options.TransientRetryBaseDelay, TimeSpan.Zero, TimeSpan.FromMinutes(1));
         if (options.TransientRetryMaxDelay < options.TransientRetryBaseDelay || options.TransientRetryMaxDelay > TimeSpan.FromMinutes(1))
         {
             failures.Add($"Pipeline__TransientRetryMaxDelay must be from Pipeline__TransientRetryBaseDelay ({options.TransientRetryBaseDelay}) to 00:01:00, found {options.TransientRetryMaxDelay}.");
         }
 
-        if (options.RedeliveryWindow < TimeSpan.Zero || options.RedeliveryWindow > TimeSpan.FromHours(1))
-        {
-            failures.Add($"Pipeline__RedeliveryWindow must be from 00:00:00 to 01:00:00, found {options.RedeliveryWindow}.");
-        }
+        Within(failures, "Pipeline__RedeliveryWindow", options.RedeliveryWindow, TimeSpan.Zero, TimeSpan.FromHours(1));
 
-        ValidateDeviceStates(options, failures);
+        // The device-state settings: W, the mark's expiry, the recovery's clock margin.
+        Within(failures, "Pipeline__DeviceStateLag", options.DeviceStateLag, TimeSpan.FromMilliseconds(50), TimeSpan.FromSeconds(10));
+        Within(failures, "Pipeline__DeviceStateMarkExpiry", options.DeviceStateMarkExpiry, TimeSpan.FromSeconds(2), TimeSpan.FromMinutes(10));
+        Within(failures, "Pipeline__DeviceStateClockMargin", options.DeviceStateClockMargin, TimeSpan.FromSeconds(1), TimeSpan.FromMinutes(5));
         Within(failures, "Pipeline__IsolateAfterAttempts", options.IsolateAfterAttempts, 2, 100);
         Within(failures, "Pipeline__SystemicAfterWhollyFailedBatches", options.SystemicAfterWhollyFailedBatches, 2, 100);
-
-        return failures.Count == 0 ? ValidateOptionsResult.Success : ValidateOptionsResult.Fail(failures);
-    }
-
-    /// <summary>The device-state settings: W, the mark's expiry, the recovery's clock margin.</summary>
-    private static void ValidateDeviceStates(PipelineOptions options, List<string> failures)
-    {
-        if (options.DeviceStateLag < TimeSpan.FromMilliseconds(50) || options.DeviceStateLag > TimeSpan.FromSeconds(10))
-        {
-            failures.Add($"Pipeline__DeviceStateLag must be from 00:00:00.050 to 00:00:10, found {options.DeviceStateLag}.");
-        }
-
-        if (options.DeviceStateMarkExpiry < TimeSpan.FromSeconds(2) || options.DeviceStateMarkExpiry > TimeSpan.FromMinutes(10))
-        {
-            failures.Add($"Pipeline__DeviceStateMarkExpiry must be from 00:00:02 to 00:10:00, found {options.DeviceStateMarkExpiry}.");
-        }
-
-        if (options.DeviceStateClockMargin < TimeSpan.FromSeconds(1) || options.DeviceStateClockMargin > TimeSpan.FromMinutes(5))
-        {
-            failures.Add($"Pipeline__DeviceStateClockMargin must be from 00:00:01 to 00:05:00, found {options.DeviceStateClockMargin}.");
-        }
-    }
-
-    /// <summary>A whole-number setting outside [<paramref name="min"/>, <paramref name="max"/>] adds its failure, naming it.</summary>
-    private static void Within(List<string> failures, string setting, int value, int min, int max)
-    {
-        if (value < min || value > max)
-        {
-            failures.Add(string.Create(System.Globalization.CultureInfo.InvariantCulture, $"{setting} must be from {min} to {max}, found {value}."));
-        }
     }
 }

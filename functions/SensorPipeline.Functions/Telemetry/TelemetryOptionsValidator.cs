@@ -1,24 +1,14 @@
-using Microsoft.Extensions.Options;
+using SensorPipeline.Functions.Options;
 
 namespace SensorPipeline.Functions.Telemetry;
 
 /// <summary>Every check for <see cref="TelemetryOptions"/>, run once at start-up; messages name the setting.</summary>
-internal sealed class TelemetryOptionsValidator : IValidateOptions<TelemetryOptions>
+internal sealed class TelemetryOptionsValidator : SettingsValidator<TelemetryOptions>
 {
-    public ValidateOptionsResult Validate(string? name, TelemetryOptions options)
+    protected override void Check(TelemetryOptions options, List<string> failures)
     {
-        ArgumentNullException.ThrowIfNull(options);
-        var failures = new List<string>();
-        if (options.MetricFlushInterval < TimeSpan.FromSeconds(1) || options.MetricFlushInterval > TelemetryOptions.MaxMetricFlushInterval)
-        {
-            failures.Add($"Telemetry__MetricFlushInterval must be from 00:00:01 to {TelemetryOptions.MaxMetricFlushInterval:c}, found {options.MetricFlushInterval}.");
-        }
-
-        if (options.PartitionLagThreshold < TimeSpan.Zero || options.PartitionLagThreshold > TimeSpan.FromHours(1))
-        {
-            failures.Add($"Telemetry__PartitionLagThreshold must be from 00:00:00 to 01:00:00, found {options.PartitionLagThreshold}.");
-        }
-
+        Within(failures, "Telemetry__MetricFlushInterval", options.MetricFlushInterval, TimeSpan.FromSeconds(1), TelemetryOptions.MaxMetricFlushInterval);
+        Within(failures, "Telemetry__PartitionLagThreshold", options.PartitionLagThreshold, TimeSpan.Zero, TimeSpan.FromHours(1));
         if (options.HistogramBucketsPerDoubling is not (8 or 4 or 2 or 1))
         {
             failures.Add($"Telemetry__HistogramBucketsPerDoubling must be 8, 4, 2 or 1, found {options.HistogramBucketsPerDoubling}.");
@@ -33,7 +23,5 @@ internal sealed class TelemetryOptionsValidator : IValidateOptions<TelemetryOpti
         {
             failures.Add($"{TelemetryOptions.AuthenticationStringSetting}: {error}");
         }
-
-        return failures.Count == 0 ? ValidateOptionsResult.Success : ValidateOptionsResult.Fail(failures);
     }
 }

@@ -14,13 +14,13 @@ namespace SensorPipeline.LoadGen.Cli;
 /// (see <see cref="RedriveOptions"/> and <see cref="DeadLetterRedriver"/>).</summary>
 internal static class RedriveCommand
 {
-    private static readonly Option<string?> Connection = new("--connection") { Description = "Event Hubs connection string (default: env EventHubConnection)." };
+    private static readonly Option<string?> Connection = SharedOptions.Connection();
     private static readonly Option<string?> Namespace = new("--namespace") { Description = "Namespace host name for Microsoft Entra auth (default: env EventHubConnection__fullyQualifiedNamespace)." };
     private static readonly Option<string?> IngestionHub = new("--ingestion-hub") { Description = "The splitter's hub (default: env IngestionHubName, else ingestion)." };
     private static readonly Option<string?> WeatherHub = new("--weather-hub") { Description = "The weather processor's hub (default: env WeatherHubName, else weather)." };
     private static readonly Option<string?> SeismicHub = new("--seismic-hub") { Description = "The seismic processor's hub (default: env SeismicHubName, else seismic)." };
-    private static readonly Option<Uri?> Endpoint = new("--cosmos-endpoint") { Description = "Cosmos DB endpoint (default: env Cosmos__AccountEndpoint).", CustomParser = UriParser.Parse };
-    private static readonly Option<string?> Key = new("--cosmos-key") { Description = "Account key (default: env Cosmos__AuthKey; the emulator key on loopback; else Microsoft Entra)." };
+    private static readonly Option<Uri?> Endpoint = SharedOptions.CosmosEndpoint();
+    private static readonly Option<string?> Key = SharedOptions.CosmosKey();
     private static readonly Option<string?> ClientId = new("--managed-identity-client-id") { Description = "User-assigned identity for Microsoft Entra." };
     private static readonly Option<string?> Database = new("--database") { Description = "Database (default: env Cosmos__DatabaseName, else sensorpipeline)." };
     private static readonly Option<string?> DeadLetters = new("--deadletters-container") { Description = "Dead letters container (default: env Cosmos__DeadLettersContainer, else deadletters)." };
@@ -46,13 +46,8 @@ internal static class RedriveCommand
 
     private static async Task<int> RunAsync(ParseResult parse, CancellationToken cancellationToken)
     {
-        var services = new ServiceCollection();
-        services.AddSingleton(TimeProvider.System);
-        services.AddLoadGenLogging(verbose: false);
-        services.AddOptions<RedriveOptions>().Configure(o => Bind(parse, o)).ValidateOnStart();
-        services.AddSingleton<IValidateOptions<RedriveOptions>, RedriveOptionsValidator>();
-        await using var provider = services.BuildServiceProvider();
-        if (!StartupValidation.Passes(provider, Console.Error))
+        await using var provider = await StartupValidation.BuildAsync<RedriveOptions, RedriveOptionsValidator>(o => Bind(parse, o), verbose: false);
+        if (provider is null)
         {
             return ExitCodes.BadArguments;
         }

@@ -11,7 +11,7 @@ namespace SensorPipeline.LoadGen.Cli;
 /// <summary>The root command: send readings (see <see cref="SendOptions"/> for every option's meaning and default).</summary>
 internal static class SendCommand
 {
-    private static readonly Option<string?> Connection = new("--connection") { Description = "Event Hubs connection string (default: env EventHubConnection)." };
+    private static readonly Option<string?> Connection = SharedOptions.Connection();
     private static readonly Option<string?> Namespace = new("--namespace") { Description = "Namespace host name for Microsoft Entra auth (no key), e.g. ns.servicebus.windows.net (default: env EventHubConnection__fullyQualifiedNamespace)." };
     private static readonly Option<string?> Hub = new("--hub") { Description = "Hub to send to (default: EntityPath of the connection string, else env IngestionHubName, else ingestion)." };
     private static readonly Option<int> Weather = new("--weather") { Description = "Weather stations.", DefaultValueFactory = _ => SendOptions.DefaultReadingsPerEvent };
@@ -73,13 +73,8 @@ internal static class SendCommand
 
     private static async Task<int> RunAsync(ParseResult parse, CancellationToken cancellationToken)
     {
-        var services = new ServiceCollection();
-        services.AddSingleton(TimeProvider.System);
-        services.AddLoadGenLogging(parse.GetValue(Verbose));
-        services.AddOptions<SendOptions>().Configure(o => Bind(parse, o)).ValidateOnStart();
-        services.AddSingleton<IValidateOptions<SendOptions>, SendOptionsValidator>();
-        await using var provider = services.BuildServiceProvider();
-        if (!StartupValidation.Passes(provider, Console.Error))
+        await using var provider = await StartupValidation.BuildAsync<SendOptions, SendOptionsValidator>(o => Bind(parse, o), parse.GetValue(Verbose));
+        if (provider is null)
         {
             return ExitCodes.BadArguments;
         }

@@ -8,6 +8,30 @@ namespace SensorPipeline.LoadGen.Cli;
 /// <summary>Start-up plumbing shared by the commands.</summary>
 internal static class StartupValidation
 {
+    /// <summary>
+    /// A command's services: the system clock, logging, and its options bound from the command line by
+    /// <paramref name="bind"/> and checked by <typeparamref name="TValidator"/> before anything runs. Null when a check
+    /// failed, after every failure was printed (each names its option).
+    /// </summary>
+    public static async Task<ServiceProvider?> BuildAsync<TOptions, TValidator>(Action<TOptions> bind, bool verbose)
+        where TOptions : class
+        where TValidator : class, IValidateOptions<TOptions>
+    {
+        var services = new ServiceCollection();
+        services.AddSingleton(TimeProvider.System);
+        services.AddLoadGenLogging(verbose);
+        services.AddOptions<TOptions>().Configure(bind).ValidateOnStart();
+        services.AddSingleton<IValidateOptions<TOptions>, TValidator>();
+        var provider = services.BuildServiceProvider();
+        if (Passes(provider, Console.Error))
+        {
+            return provider;
+        }
+
+        await provider.DisposeAsync();
+        return null;
+    }
+
     /// <summary>Runs the ValidateOnStart checks; on failure prints every message (each names its option) and returns false.</summary>
     public static bool Passes(IServiceProvider provider, TextWriter error)
     {

@@ -12,8 +12,8 @@ namespace SensorPipeline.LoadGen.Cli;
 internal static class VerifyCommand
 {
     private static readonly Option<string> LedgerPath = new("--ledger") { Description = "The run's ledger file.", Required = true };
-    private static readonly Option<Uri?> Endpoint = new("--cosmos-endpoint") { Description = "Cosmos DB endpoint (default: env Cosmos__AccountEndpoint).", CustomParser = UriParser.Parse };
-    private static readonly Option<string?> Key = new("--cosmos-key") { Description = "Account key (default: env Cosmos__AuthKey; the emulator key on loopback; else Microsoft Entra)." };
+    private static readonly Option<Uri?> Endpoint = SharedOptions.CosmosEndpoint();
+    private static readonly Option<string?> Key = SharedOptions.CosmosKey();
     private static readonly Option<string?> ClientId = new("--managed-identity-client-id") { Description = "User-assigned identity for Microsoft Entra (default: env Cosmos__ManagedIdentityClientId)." };
     private static readonly Option<string> Database = new("--database") { Description = "Database.", DefaultValueFactory = _ => "sensorpipeline" };
     private static readonly Option<string> Readings = new("--readings-container") { Description = "Live readings container.", DefaultValueFactory = _ => "readings" };
@@ -54,12 +54,8 @@ internal static class VerifyCommand
 
     private static async Task<int> RunAsync(ParseResult parse, CancellationToken cancellationToken)
     {
-        var services = new ServiceCollection();
-        services.AddLoadGenLogging(verbose: false);
-        services.AddOptions<VerifyOptions>().Configure(o => Bind(parse, o)).ValidateOnStart();
-        services.AddSingleton<IValidateOptions<VerifyOptions>, VerifyOptionsValidator>();
-        await using var provider = services.BuildServiceProvider();
-        if (!StartupValidation.Passes(provider, Console.Error))
+        await using var provider = await StartupValidation.BuildAsync<VerifyOptions, VerifyOptionsValidator>(o => Bind(parse, o), verbose: false);
+        if (provider is null)
         {
             return ExitCodes.BadArguments;
         }
