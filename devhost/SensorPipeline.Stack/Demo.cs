@@ -22,6 +22,11 @@ public sealed class DemoOptions
     /// </summary>
     public int Rate { get; init; } = 2500;
 
+    /// <summary>The default rate with separate instances (<c>--instances</c>): each instance is a Functions host and a
+    /// handler of its own, nine or more processes sharing two cores, so the chain carries far less than in one process
+    /// (2026-11-26: at 1,000/s with three instances per function, P99 before the kill was 2.2–2.7 s).</summary>
+    public const int SeparateInstancesRate = 500;
+
     /// <summary>Weather and seismic devices each. Default 100 + 100.</summary>
     public int DevicesPerKind { get; init; } = 100;
 

@@ -1,7 +1,7 @@
 using SensorPipeline.Stack;
 using Spectre.Console;
 
-// stack demo [--duration 40s] [--rate 2500] [--data DIR] [--instances auto|N]   the one-command local run (./pipeline demo)
+// stack demo [--duration 40s] [--rate 2500 (500 with --instances)] [--data DIR] [--instances auto|N]   the one-command local run (./pipeline demo)
 // stack up   [--port 7071]   [--data DIR] [--instances auto|N]                  start everything and keep it running (./pipeline up)
 // stack chaos [--minutes 10] [--rate 600] [--faults kill,storm] [--seed N]   the fault matrix (./pipeline chaos)
 using var cancel = new CancellationTokenSource();
@@ -47,7 +47,7 @@ catch (Exception e) when (e is InvalidOperationException or TimeoutException)
 static async Task<int> RunDemoAsync(RepoLayout layout, StackArguments arguments, CancellationToken cancellationToken)
 {
     var data = arguments.Data ?? Path.Combine(layout.Root, ".pipeline", "demo", DateTimeOffset.UtcNow.ToString("yyyyMMdd-HHmmss", System.Globalization.CultureInfo.InvariantCulture));
-    var demo = new DemoOptions { Duration = arguments.Duration ?? TimeSpan.FromSeconds(40), Rate = arguments.Rate ?? new DemoOptions().Rate };
+    var demo = new DemoOptions { Duration = arguments.Duration ?? TimeSpan.FromSeconds(40), Rate = arguments.Rate ?? (arguments.Instances is null ? new DemoOptions().Rate : DemoOptions.SeparateInstancesRate) };
     await using var pipeline = await LocalPipeline.StartAsync(layout, new StackOptions { DataDirectory = data, MaxAge = demo.MaxAge, Instances = arguments.Instances }, cancellationToken);
     Console.WriteLine($"devhost {pipeline.DevHostUrl}  ·  dashboard {pipeline.DashboardUrl}  ·  Cosmos DB emulator {pipeline.CosmosEndpoint}  ·  logs {data}/logs");
     var result = await Demo.RunAsync(pipeline, demo, Console.Out, cancellationToken);
