@@ -47,22 +47,12 @@ public sealed class BudgetFaultAndTtlTests(EmulatorFixture fixture) : IClassFixt
     {
         var container = await fixture.NewContainerAsync();
         await container.CreateItemAsync(new Item("r", "d", 1), new PartitionKey("d"));
-        using var admin = CosmosClients.EmulatorAdminClient(fixture.Emulator.Endpoint);
-        using (var injected = await admin.PostAsJsonAsync("_emulator/faults", new { status = 403, seconds = 60, writesOnly = true }))
-        {
-            Assert.Equal(HttpStatusCode.NoContent, injected.StatusCode);
-        }
-
-        try
+        await using (await fixture.SwitchOnAsync("_emulator/faults", new { status = 403, seconds = 60, writesOnly = true }))
         {
             var refused = await Assert.ThrowsAsync<CosmosException>(() => container.UpsertItemAsync(new Item("w", "d", 1), new PartitionKey("d")));
             Assert.Equal(HttpStatusCode.Forbidden, refused.StatusCode);
             var read = await container.ReadItemAsync<Item>("r", new PartitionKey("d"));
             Assert.Equal(HttpStatusCode.OK, read.StatusCode);
-        }
-        finally
-        {
-            using var cleared = await admin.DeleteAsync("_emulator/faults");
         }
 
         var accepted = await container.UpsertItemAsync(new Item("w", "d", 1), new PartitionKey("d"));
@@ -73,22 +63,12 @@ public sealed class BudgetFaultAndTtlTests(EmulatorFixture fixture) : IClassFixt
     public async Task Upsert_DiskFullSwitchSetThenCleared_RefusedLeavingNothingThenStored()
     {
         var container = await fixture.NewContainerAsync();
-        using var admin = CosmosClients.EmulatorAdminClient(fixture.Emulator.Endpoint);
-        using (var full = await admin.PutAsync("_emulator/disk-full", null))
-        {
-            Assert.Equal(HttpStatusCode.NoContent, full.StatusCode);
-        }
-
-        try
+        await using (await fixture.SwitchOnAsync("_emulator/disk-full"))
         {
             var refused = await Assert.ThrowsAsync<CosmosException>(() => container.UpsertItemAsync(new Item("w", "d", 1), new PartitionKey("d")));
             Assert.Equal(HttpStatusCode.ServiceUnavailable, refused.StatusCode);
             using var read = await container.ReadItemStreamAsync("w", new PartitionKey("d"));
             Assert.Equal(HttpStatusCode.NotFound, read.StatusCode);
-        }
-        finally
-        {
-            using var cleared = await admin.DeleteAsync("_emulator/disk-full");
         }
 
         var accepted = await container.UpsertItemAsync(new Item("w", "d", 2), new PartitionKey("d"));

@@ -1,3 +1,5 @@
+using System.Net;
+using System.Net.Http.Json;
 using Microsoft.Azure.Cosmos;
 
 namespace SensorPipeline.CosmosEmulator.Tests;
@@ -29,9 +31,37 @@ public sealed class EmulatorFixture : IAsyncLifetime
         return await Database.CreateContainerAsync(properties);
     }
 
+    /// <summary>Turns an emulator switch on: <c>POST</c> of <paramref name="body"/> (a fault on <c>_emulator/faults</c>),
+    /// or <c>PUT</c> with no body (<c>_emulator/disk-full</c>). Disposing the result turns it off (<c>DELETE</c> on the
+    /// same path), so a failed assertion never leaves the switch on for the next test in the class.</summary>
+    internal async Task<IAsyncDisposable> SwitchOnAsync(string path, object? body = null)
+    {
+        var admin = CosmosClients.EmulatorAdminClient(_emulator.Endpoint);
+        try
+        {
+            using var on = body is null ? await admin.PutAsync(path, null) : await admin.PostAsJsonAsync(path, body);
+            Assert.Equal(HttpStatusCode.NoContent, on.StatusCode);
+            return new SwitchOff(admin, path);
+        }
+        catch
+        {
+            admin.Dispose();
+            throw;
+        }
+    }
+
     public async Task DisposeAsync()
     {
         Client?.Dispose();
         await _emulator.DisposeAsync();
+    }
+
+    private sealed class SwitchOff(HttpClient admin, string path) : IAsyncDisposable
+    {
+        public async ValueTask DisposeAsync()
+        {
+            using var off = await admin.DeleteAsync(path);
+            admin.Dispose();
+        }
     }
 }

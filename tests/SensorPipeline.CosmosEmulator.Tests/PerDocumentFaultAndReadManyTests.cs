@@ -16,13 +16,7 @@ public sealed class PerDocumentFaultAndReadManyTests(EmulatorFixture fixture) : 
     public async Task Upsert_PerDocumentFaultInABulkRequest_FailsOnlyThatDocument()
     {
         var container = await fixture.NewContainerAsync();
-        using var admin = CosmosClients.EmulatorAdminClient(fixture.Emulator.Endpoint);
-        using (var injected = await admin.PostAsJsonAsync("_emulator/faults", new { status = 413, seconds = 60, documentContains = "poison-doc" }))
-        {
-            Assert.Equal(HttpStatusCode.NoContent, injected.StatusCode);
-        }
-
-        try
+        await using (await fixture.SwitchOnAsync("_emulator/faults", new { status = 413, seconds = 60, documentContains = "poison-doc" }))
         {
             using var bulk = fixture.Emulator.CreateClient(bulk: true, rateLimitRetries: 0);
             var target = bulk.GetContainer(fixture.Database.Id, container.Id);
@@ -36,10 +30,6 @@ public sealed class PerDocumentFaultAndReadManyTests(EmulatorFixture fixture) : 
 
             Assert.Equal(HttpStatusCode.RequestEntityTooLarge, Assert.Single(results, r => r.id == "poison-doc").StatusCode);
             Assert.All(results.Where(r => r.id != "poison-doc"), r => Assert.Equal(HttpStatusCode.Created, r.StatusCode));
-        }
-        finally
-        {
-            using var cleared = await admin.DeleteAsync("_emulator/faults");
         }
 
         using var missing = await container.ReadItemStreamAsync("poison-doc", new PartitionKey("d2"));
@@ -61,13 +51,7 @@ public sealed class PerDocumentFaultAndReadManyTests(EmulatorFixture fixture) : 
     {
         var refusing = await fixture.NewContainerAsync();
         var other = await fixture.NewContainerAsync();
-        using var admin = CosmosClients.EmulatorAdminClient(fixture.Emulator.Endpoint);
-        using (var injected = await admin.PostAsJsonAsync("_emulator/faults", new { status = 400, subStatus = 1001, seconds = 60, writesOnly = true, container = refusing.Id }))
-        {
-            Assert.Equal(HttpStatusCode.NoContent, injected.StatusCode);
-        }
-
-        try
+        await using (await fixture.SwitchOnAsync("_emulator/faults", new { status = 400, subStatus = 1001, seconds = 60, writesOnly = true, container = refusing.Id }))
         {
             using var refused = await refusing.UpsertItemStreamAsync(Json("""{"id":"a","deviceId":"d"}"""), new PartitionKey("d"));
             using var taken = await other.UpsertItemStreamAsync(Json("""{"id":"a","deviceId":"d"}"""), new PartitionKey("d"));
@@ -77,10 +61,6 @@ public sealed class PerDocumentFaultAndReadManyTests(EmulatorFixture fixture) : 
             Assert.Equal("1001", refused.Headers["x-ms-substatus"]);
             Assert.Equal(HttpStatusCode.Created, taken.StatusCode);
             Assert.Equal(HttpStatusCode.NotFound, read.StatusCode); // reads still answer, and the refused write left nothing
-        }
-        finally
-        {
-            using var cleared = await admin.DeleteAsync("_emulator/faults");
         }
     }
 
