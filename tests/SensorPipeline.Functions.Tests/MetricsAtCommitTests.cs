@@ -80,13 +80,14 @@ public sealed class MetricsAtCommitTests(MetricsFixture fixture)
 
         // First attempt: the store answers 503 for one device's documents (past the handler's own retries), after the
         // other device's readings were written.
-        fixture.Proxy.AnswerWritesContaining(failing, HttpStatusCode.ServiceUnavailable, 0);
-        var failed = await PipelineDriver.ProcessAsync(fixture.Handler, "WeatherProcessor", [envelope]);
-        Assert.Equal(HttpStatusCode.InternalServerError, failed.Status);
-        Assert.NotNull(await fixture.Store.ReadAsync("readings", Builders.ReadingId(fine, 1), fine)); // written before the failure
+        using (fixture.Proxy.AnswerWritesContaining(failing, HttpStatusCode.ServiceUnavailable, 0))
+        {
+            var failed = await PipelineDriver.ProcessAsync(fixture.Handler, "WeatherProcessor", [envelope]);
+            Assert.Equal(HttpStatusCode.InternalServerError, failed.Status);
+            Assert.NotNull(await fixture.Store.ReadAsync("readings", Builders.ReadingId(fine, 1), fine)); // written before the failure
+        }
 
         // The host retries the batch once the store answers again.
-        fixture.Proxy.StopAnswering(failing);
         var retried = await PipelineDriver.ProcessAsync(fixture.Handler, "WeatherProcessor", [envelope], retryCount: 1);
         Assert.Equal(HttpStatusCode.OK, retried.Status);
         Assert.NotNull(await fixture.Store.ReadAsync("readings", Builders.ReadingId(failing, 1), failing));

@@ -26,8 +26,7 @@ public sealed class PoisonIsolationTests(FaultFixture fixture)
         };
         // Refused on every attempt with a status that could mean the store (403), but only this device's documents: the
         // container takes a known-good write meanwhile, so the refusal is the document's.
-        fixture.Proxy.AnswerWritesContaining(bad, HttpStatusCode.Forbidden, 0);
-        try
+        using (fixture.Proxy.AnswerWritesContaining(bad, HttpStatusCode.Forbidden, 0))
         {
             var answer = await PipelineDriver.ProcessAsync(fixture.Handler, "WeatherProcessor", envelopes, partitionId: "21", retryCount: 0);
 
@@ -46,10 +45,6 @@ public sealed class PoisonIsolationTests(FaultFixture fixture)
             Assert.Null(await fixture.Store.ReadAsync("deadletters", ledgerId, ledgerId));
             Assert.Null(await fixture.Store.ReadAsync("readings", "store-canary", "store-canary.partition"));
         }
-        finally
-        {
-            fixture.Proxy.StopAnswering(bad);
-        }
     }
 
     [Fact]
@@ -63,8 +58,7 @@ public sealed class PoisonIsolationTests(FaultFixture fixture)
         }
 
         // A role assignment still propagating: 403 for every document write.
-        fixture.Proxy.AnswerWritesContaining("", HttpStatusCode.Forbidden, 5301);
-        try
+        using (fixture.Proxy.AnswerWritesContaining("", HttpStatusCode.Forbidden, 5301))
         {
             // Systemic from the first attempt: the container refuses the known-good write too.
             for (var attempt = 0; attempt < 4; attempt++)
@@ -79,10 +73,6 @@ public sealed class PoisonIsolationTests(FaultFixture fixture)
                 var id = $"weather-processor:22:{envelope.SequenceNumber}";
                 Assert.Null(await fixture.Store.ReadAsync("deadletters", id, id));
             }
-        }
-        finally
-        {
-            fixture.Proxy.StopAnswering("");
         }
 
         // Roles propagated: the retry the host keeps making now stores everything.
@@ -99,15 +89,10 @@ public sealed class PoisonIsolationTests(FaultFixture fixture)
     {
         var envelope = PipelineDriver.WeatherEnvelope(PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(Builders.Device("sys-log"), 1))));
         var before = fixture.Handler.Output.Length;
-        fixture.Proxy.AnswerWritesContaining("", HttpStatusCode.Forbidden, 5301);
-        try
+        using (fixture.Proxy.AnswerWritesContaining("", HttpStatusCode.Forbidden, 5301))
         {
             var answer = await PipelineDriver.ProcessAsync(fixture.Handler, "WeatherProcessor", [envelope], partitionId: "25", retryCount: 0);
             Assert.Equal(HttpStatusCode.InternalServerError, answer.Status);
-        }
-        finally
-        {
-            fixture.Proxy.StopAnswering("");
         }
 
         // The log is written in order: once a later invocation's failure is printed, everything this one logged is too.
@@ -136,8 +121,7 @@ public sealed class PoisonIsolationTests(FaultFixture fixture)
     public async Task WeatherProcessor_DeviceLogicalPartitionFull_ItsDocumentsRejectedByStoreAndTheRestWritten()
     {
         var (full, fine) = (Builders.Device("pk-full"), Builders.Device("pk-fine"));
-        fixture.Proxy.AnswerWritesContaining(full, HttpStatusCode.Forbidden, 1014);
-        try
+        using (fixture.Proxy.AnswerWritesContaining(full, HttpStatusCode.Forbidden, 1014))
         {
             var envelope = PipelineDriver.WeatherEnvelope(
                 PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(full, 1), Builders.Weather(fine, 1))));
@@ -151,10 +135,6 @@ public sealed class PoisonIsolationTests(FaultFixture fixture)
             Assert.Equal("rejected-by-store", letter.GetProperty("reason").GetString());
             Assert.Equal(full, letter.GetProperty("deviceId").GetString());
         }
-        finally
-        {
-            fixture.Proxy.StopAnswering(full);
-        }
     }
 
     [Fact]
@@ -162,8 +142,7 @@ public sealed class PoisonIsolationTests(FaultFixture fixture)
     {
         var device = Builders.Device("gone");
         // Gone: every write to it is answered 404/1003, the canary's too.
-        fixture.Proxy.AnswerWritesContaining("", HttpStatusCode.NotFound, 1003);
-        try
+        using (fixture.Proxy.AnswerWritesContaining("", HttpStatusCode.NotFound, 1003))
         {
             var envelope = PipelineDriver.WeatherEnvelope(PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(device, 1))));
 
@@ -173,10 +152,6 @@ public sealed class PoisonIsolationTests(FaultFixture fixture)
             Assert.Contains("Systemic", answer.LogText, StringComparison.Ordinal);
             var id = $"weather-processor-store:24:{envelope.SequenceNumber}:0";
             Assert.Null(await fixture.Store.ReadAsync("deadletters", id, id));
-        }
-        finally
-        {
-            fixture.Proxy.StopAnswering("");
         }
     }
 
@@ -214,21 +189,17 @@ public sealed class PoisonIsolationTests(FaultFixture fixture)
         // Fresh at the first attempt (4 s under the 5-minute max age), stale by the time the retry runs.
         // The envelope is split here, in process, right before the first attempt, so no handler warm-up eats the margin.
         var device = Builders.Device("crossing");
-        fixture.Proxy.AnswerWritesContaining(device, HttpStatusCode.ServiceUnavailable, 0);
+        var refusing = fixture.Proxy.AnswerWritesContaining(device, HttpStatusCode.ServiceUnavailable, 0);
         var now = DateTimeOffset.UtcNow;
         var split = new Splitter().Split(
             [new InputEvent(Builders.Batch(Builders.Weather(device, 1)), new SourcePosition("0", 1, (now - TimeSpan.FromMinutes(5) + TimeSpan.FromSeconds(4)).ToUnixTimeMilliseconds()))],
             now.ToUnixTimeMilliseconds());
         var envelope = new HubEvent(Assert.Single(split.Weather).ToArray(), PipelineDriver.NextSequence(), now);
         InvocationAnswer first;
-        try
+        using (refusing)
         {
             // The in-invocation retries (0.1 s … 3.2 s) run out after about 6 s: the attempt fails as transient.
             first = await PipelineDriver.ProcessAsync(fixture.Handler, "WeatherProcessor", [envelope], partitionId: "26", retryCount: 0);
-        }
-        finally
-        {
-            fixture.Proxy.StopAnswering(device);
         }
 
         Assert.Equal(HttpStatusCode.InternalServerError, first.Status);

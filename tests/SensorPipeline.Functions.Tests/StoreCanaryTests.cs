@@ -29,8 +29,7 @@ public sealed class StoreCanaryTests(FaultFixture fixture)
         await held.Arrived.WaitAsync(Timeout);
 
         // Then the container goes bad (recreated with another partition-key path): every write refused from now on.
-        fixture.Proxy.AnswerWritesContaining("", HttpStatusCode.BadRequest, 1001);
-        try
+        using (fixture.Proxy.AnswerWritesContaining("", HttpStatusCode.BadRequest, 1001))
         {
             var second = parts.Canary.JudgeAsync(readings, "upsert", _ => Task.FromResult(EveryWriteRefused), CancellationToken.None);
             held.Release();
@@ -40,10 +39,6 @@ public sealed class StoreCanaryTests(FaultFixture fixture)
             Assert.Equal(StoreFault.Systemic, systemic.Fault);
             await AwaitIgnoringVerdictAsync(first);
         }
-        finally
-        {
-            fixture.Proxy.StopAnswering("");
-        }
     }
 
     [Fact]
@@ -52,6 +47,7 @@ public sealed class StoreCanaryTests(FaultFixture fixture)
         using var parts = new StoreParts(fixture.Proxy.Address, fixture.Database);
         var readings = parts.Client.GetContainer(fixture.Database, "readings");
         var writes = 0;
+        IDisposable? everyWriteRefused = null;
         try
         {
             // Refused alone, the known-good write taken; by the rewrite the container refuses everything.
@@ -59,7 +55,7 @@ public sealed class StoreCanaryTests(FaultFixture fixture)
             {
                 if (Interlocked.Increment(ref writes) == 2)
                 {
-                    fixture.Proxy.AnswerWritesContaining("", HttpStatusCode.BadRequest, 1001);
+                    everyWriteRefused = fixture.Proxy.AnswerWritesContaining("", HttpStatusCode.BadRequest, 1001);
                     return Task.FromResult(EveryWriteRefused);
                 }
 
@@ -71,7 +67,7 @@ public sealed class StoreCanaryTests(FaultFixture fixture)
         }
         finally
         {
-            fixture.Proxy.StopAnswering("");
+            everyWriteRefused?.Dispose();
         }
     }
 

@@ -43,12 +43,13 @@ internal sealed class FaultProxy : IAsyncDisposable
     /// <summary>
     /// Every write (except to <c>deadletters</c>) whose body contains <paramref name="marker"/> — or every write at all
     /// when the marker is empty — is answered <paramref name="status"/> with <c>x-ms-substatus</c> <paramref name="subStatus"/>
-    /// until <see cref="StopAnswering"/>.
+    /// until the returned rule is disposed.
     /// </summary>
-    public void AnswerWritesContaining(string marker, HttpStatusCode status, int subStatus) => _answers[marker] = (status, subStatus);
-
-    /// <summary>Stops an <see cref="AnswerWritesContaining"/> rule.</summary>
-    public void StopAnswering(string marker) => _answers.TryRemove(marker, out _);
+    public IDisposable AnswerWritesContaining(string marker, HttpStatusCode status, int subStatus)
+    {
+        _answers[marker] = (status, subStatus);
+        return new AnswerRule(_answers, marker);
+    }
 
     /// <summary>Writes to <c>deadletters</c> whose body is larger than <paramref name="bytes"/> are answered 413.</summary>
     public void RejectDeadLettersLargerThan(int bytes) => _deadLetterLimit = bytes;
@@ -243,5 +244,10 @@ internal sealed class HeldWrite(string marker)
     {
         _arrived.TrySetResult();
         return _released.Task.WaitAsync(cancellationToken);
+    }
+
+    private sealed class AnswerRule(ConcurrentDictionary<string, (HttpStatusCode Status, int SubStatus)> answers, string marker) : IDisposable
+    {
+        public void Dispose() => answers.TryRemove(marker, out _);
     }
 }
