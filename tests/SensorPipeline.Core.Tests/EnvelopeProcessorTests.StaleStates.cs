@@ -96,8 +96,7 @@ public partial class EnvelopeProcessorTests
     public void Process_StaleReadingDatedInTheFuture_IsNeverACandidate()
     {
         using var processor = Weather();
-        var skewed = Builders.Weather("w", 8);
-        skewed.ObservedAt = Google.Protobuf.WellKnownTypes.Timestamp.FromDateTimeOffset(DateTimeOffset.FromUnixTimeMilliseconds(Now).AddHours(3));
+        var skewed = Builders.Weather("w", 8, observed: DateTimeOffset.FromUnixTimeMilliseconds(Now).AddHours(3));
         var honest = Builders.Weather("w", 7);
 
         var result = processor.Process([Envelope((skewed, Now), (honest, Now))], Later);

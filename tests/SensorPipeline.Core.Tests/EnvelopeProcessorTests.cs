@@ -224,10 +224,8 @@ public partial class EnvelopeProcessorTests
     public void Process_SequenceReset_TheLaterReadingBecomesTheDeviceState()
     {
         using var processor = Weather();
-        var beforeReboot = Builders.Weather("w", 900);
-        beforeReboot.ObservedAt = Google.Protobuf.WellKnownTypes.Timestamp.FromDateTimeOffset(Builders.Observed);
-        var afterReboot = Builders.Weather("w", 1);
-        afterReboot.ObservedAt = Google.Protobuf.WellKnownTypes.Timestamp.FromDateTimeOffset(Builders.Observed.AddMinutes(1));
+        var beforeReboot = Builders.Weather("w", 900, observed: Builders.Observed);
+        var afterReboot = Builders.Weather("w", 1, observed: Builders.Observed.AddMinutes(1));
 
         var result = processor.Process([Envelope(SensorKind.Weather, (afterReboot, Now), (beforeReboot, Now))], Now);
 
@@ -239,10 +237,8 @@ public partial class EnvelopeProcessorTests
     public void Process_ReadingDatedInTheFuture_StoredButNeverTheDeviceState()
     {
         using var processor = Weather();
-        var skewed = Builders.Weather("w", 8);
-        skewed.ObservedAt = Google.Protobuf.WellKnownTypes.Timestamp.FromDateTimeOffset(DateTimeOffset.FromUnixTimeMilliseconds(Now).AddHours(3));
-        var honest = Builders.Weather("w", 7);
-        honest.ObservedAt = Google.Protobuf.WellKnownTypes.Timestamp.FromDateTimeOffset(DateTimeOffset.FromUnixTimeMilliseconds(Now - 1000));
+        var skewed = Builders.Weather("w", 8, observed: DateTimeOffset.FromUnixTimeMilliseconds(Now).AddHours(3));
+        var honest = Builders.Weather("w", 7, observed: DateTimeOffset.FromUnixTimeMilliseconds(Now - 1000));
 
         var result = processor.Process([Envelope(SensorKind.Weather, (skewed, Now), (honest, Now))], Now);
 
@@ -253,10 +249,8 @@ public partial class EnvelopeProcessorTests
     [Fact]
     public void Process_ConfiguredClockSkew_DecidesWhetherAReadingAheadMayWin()
     {
-        var ahead = Builders.Weather("w", 8);
-        ahead.ObservedAt = Google.Protobuf.WellKnownTypes.Timestamp.FromDateTimeOffset(DateTimeOffset.FromUnixTimeMilliseconds(Now).AddMinutes(2));
-        var honest = Builders.Weather("w", 7);
-        honest.ObservedAt = Google.Protobuf.WellKnownTypes.Timestamp.FromDateTimeOffset(DateTimeOffset.FromUnixTimeMilliseconds(Now - 1000));
+        var ahead = Builders.Weather("w", 8, observed: DateTimeOffset.FromUnixTimeMilliseconds(Now).AddMinutes(2));
+        var honest = Builders.Weather("w", 7, observed: DateTimeOffset.FromUnixTimeMilliseconds(Now - 1000));
 
         using var tolerant = Weather();
         using var strict = new EnvelopeProcessor(SensorKind.Weather, "weather-processor", new StalenessPolicy(TimeSpan.FromMinutes(5), TimeSpan.FromMinutes(1)));
@@ -297,8 +291,7 @@ public partial class EnvelopeProcessorTests
     private static (Reading BeforeReboot, Reading AfterReboot) ReadingsAroundASequenceReset()
     {
         var beforeReboot = Builders.Weather("w", 3);
-        var afterReboot = Builders.Weather("w", 3);
-        afterReboot.ObservedAt = Google.Protobuf.WellKnownTypes.Timestamp.FromDateTimeOffset(Builders.Observed.AddHours(2));
+        var afterReboot = Builders.Weather("w", 3, observed: Builders.Observed.AddHours(2));
         afterReboot.Weather.TemperatureC = -4;
         return (beforeReboot, afterReboot);
     }
