@@ -223,6 +223,11 @@ internal sealed class FaultProxy : IAsyncDisposable
         context.Response.Headers["x-ms-activity-id"] = Guid.NewGuid().ToString();
         await context.Response.WriteAsync(json, context.RequestAborted);
     }
+
+    private sealed class AnswerRule(ConcurrentDictionary<string, (HttpStatusCode Status, int SubStatus)> answers, string marker) : IDisposable
+    {
+        public void Dispose() => answers.TryRemove(marker, out _);
+    }
 }
 
 /// <summary>A create whose answer <see cref="FaultProxy"/> is to lose, and the signal that it did.</summary>
@@ -244,10 +249,5 @@ internal sealed class HeldWrite(string marker)
     {
         _arrived.TrySetResult();
         return _released.Task.WaitAsync(cancellationToken);
-    }
-
-    private sealed class AnswerRule(ConcurrentDictionary<string, (HttpStatusCode Status, int SubStatus)> answers, string marker) : IDisposable
-    {
-        public void Dispose() => answers.TryRemove(marker, out _);
     }
 }
