@@ -6,26 +6,27 @@ namespace SensorPipeline.LoadGen.Tests;
 [Trait("Category", "Fast")]
 public class ConnectionStringTests
 {
-    [Fact]
-    public void Parse_EmulatorForm_SendsOverHttpToThePort()
+    [Theory]
+    [InlineData("Endpoint=sb://127.0.0.1:5672;SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=SAS_KEY_VALUE;UseDevelopmentEmulator=true",
+        "http://127.0.0.1:5672", "RootManageSharedAccessKey", "SAS_KEY_VALUE", null)] // the emulator form: plain HTTP to its port
+    [InlineData("Endpoint=sb://myns.servicebus.windows.net/;SharedAccessKeyName=send;SharedAccessKey=abc+/def==;EntityPath=ingestion",
+        "https://myns.servicebus.windows.net", "send", "abc+/def==", "ingestion")] // a real namespace: HTTPS, a key with '=' in it
+    public void Parse_EmulatorOrRealNamespace_AddressKeyAndEntityPath(string connection, string baseAddress, string keyName, string key, string? entityPath)
     {
-        var c = EventHubsConnection.Parse("Endpoint=sb://127.0.0.1:5672;SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=SAS_KEY_VALUE;UseDevelopmentEmulator=true");
+        var c = EventHubsConnection.Parse(connection);
 
-        Assert.Equal(new Uri("http://127.0.0.1:5672"), c.BaseAddress);
-        Assert.Equal("RootManageSharedAccessKey", c.KeyName);
-        Assert.Equal("SAS_KEY_VALUE", c.Key);
-        Assert.Null(c.EntityPath);
-        Assert.Equal(new Uri("http://127.0.0.1:5672/ingestion/messages"), EventSender.MessagesUriFor(c.BaseAddress, "ingestion"));
+        Assert.Equal(new Uri(baseAddress), c.BaseAddress);
+        Assert.Equal(keyName, c.KeyName);
+        Assert.Equal(key, c.Key);
+        Assert.Equal(entityPath, c.EntityPath);
     }
 
     [Fact]
-    public void Parse_RealNamespace_HttpsAddressAndKeyWithEqualsSigns()
+    public void MessagesUriFor_EmulatorAddress_HubMessagesUnderThePort()
     {
-        var c = EventHubsConnection.Parse("Endpoint=sb://myns.servicebus.windows.net/;SharedAccessKeyName=send;SharedAccessKey=abc+/def==;EntityPath=ingestion");
+        var c = EventHubsConnection.Parse("Endpoint=sb://127.0.0.1:5672;SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=SAS_KEY_VALUE;UseDevelopmentEmulator=true");
 
-        Assert.Equal(new Uri("https://myns.servicebus.windows.net"), c.BaseAddress);
-        Assert.Equal("abc+/def==", c.Key);
-        Assert.Equal("ingestion", c.EntityPath);
+        Assert.Equal(new Uri("http://127.0.0.1:5672/ingestion/messages"), EventSender.MessagesUriFor(c.BaseAddress, "ingestion"));
     }
 
     [Theory]
