@@ -28,34 +28,30 @@ function assignments(file) {
   const roles = roleVars(file);
   const list = [];
   for (const r of file.resources.filter((x) => !x.existing)) {
+    // The two kinds differ only in where the scope and the role variable are written.
+    let kind, scopePath, roleVar;
     if (r.type.startsWith('Microsoft.Authorization/roleAssignments@')) {
       const roleArg = getPath(r.body, 'properties.roleDefinitionId');
-      const roleVar = roleArg?.type === 'call_expression' ? roleArg.childForFieldName('arguments').namedChildren[1]?.text : undefined;
-      list.push({
-        symbol: r.symbol,
-        kind: 'azure',
-        scope: getPath(r.body, 'scope')?.text,
-        principal: getPath(r.body, 'properties.principalId')?.text,
-        principalType: getPath(r.body, 'properties.principalType')?.text,
-        role: roles.get(roleVar)?.id,
-        roleVar,
-        name: getPath(r.body, 'name'),
-        condition: r.condition?.text,
-      });
+      [kind, scopePath] = ['azure', 'scope'];
+      roleVar = roleArg?.type === 'call_expression' ? roleArg.childForFieldName('arguments').namedChildren[1]?.text : undefined;
     } else if (r.type.startsWith('Microsoft.DocumentDB/databaseAccounts/sqlRoleAssignments@')) {
       const roleText = getPath(r.body, 'properties.roleDefinitionId')?.text ?? '';
-      const roleVar = roleText.match(/sqlRoleDefinitions\/\$\{(\w+)\}/)?.[1];
-      list.push({
-        symbol: r.symbol,
-        kind: 'cosmos',
-        scope: getPath(r.body, 'parent')?.text,
-        principal: getPath(r.body, 'properties.principalId')?.text,
-        role: roles.get(roleVar)?.id,
-        roleVar,
-        name: getPath(r.body, 'name'),
-        condition: r.condition?.text,
-      });
+      [kind, scopePath] = ['cosmos', 'parent'];
+      roleVar = roleText.match(/sqlRoleDefinitions\/\$\{(\w+)\}/)?.[1];
+    } else {
+      continue;
     }
+    list.push({
+      symbol: r.symbol,
+      kind,
+      scope: getPath(r.body, scopePath)?.text,
+      principal: getPath(r.body, 'properties.principalId')?.text,
+      principalType: getPath(r.body, 'properties.principalType')?.text,
+      role: roles.get(roleVar)?.id,
+      roleVar,
+      name: getPath(r.body, 'name'),
+      condition: r.condition?.text,
+    });
   }
   return list;
 }
