@@ -47,8 +47,9 @@ internal sealed partial class GatewayDispatcher
                 $"This emulator serves '{container.Id}' as {container.Ranges.Count} partition key ranges and plans no cross-partition aggregate or OFFSET/LIMIT (its plan would leave their merge undone); give the query a partition key, or run the emulator with Cosmos:PartitionKeyRanges=1.");
         }
 
-        var page = queries.Execute(request, () => Candidates(container, key, range, request), Continuation(context.Request), PageSize(context.Request), MaxPageBytes);
-        var charge = QueryCharge(page, IndexUse.ServesFilter(request.Query, container.Policy));
+        var indexed = IndexUse.ServesFilter(request.Query, container.Policy);
+        var page = queries.Execute(request, () => Candidates(container, key, range, request, indexed), Continuation(context.Request), PageSize(context.Request), MaxPageBytes);
+        var charge = QueryCharge(page, indexed);
         container.Charge(ChargedOperation.Query, charge);
         await GatewayResponse.FeedAsync(context, container.Rid, "Documents", page.Items, charge, page.Continuation);
     }
@@ -57,10 +58,10 @@ internal sealed partial class GatewayDispatcher
     /// (the charge then counts the documents that match, which these include: the same charge as a scan's); else those a
     /// spatial index finds for its spatial term when the container's policy indexes that path; else all of them (the
     /// service's full scan, charged per document).</summary>
-    private List<ReadOnlyMemory<byte>> Candidates(ContainerState container, string? key, int? range, Queries.QueryRunner.Request request)
+    private List<ReadOnlyMemory<byte>> Candidates(ContainerState container, string? key, int? range, Queries.QueryRunner.Request request, bool indexed)
     {
         List<StoredDocument>? found = null;
-        if (IndexUse.ServesFilter(request.Query, container.Policy) && request.Query.FindIdLookup(request.Parameters, container.PartitionKeyPaths) is { } lookup)
+        if (indexed && request.Query.FindIdLookup(request.Parameters, container.PartitionKeyPaths) is { } lookup)
         {
             found = container.IdCandidates(lookup, key, range, store.Now);
         }
