@@ -32,10 +32,8 @@ public sealed partial class SqlQuery
     {
         ArgumentNullException.ThrowIfNull(rangeIndexed);
         ArgumentNullException.ThrowIfNull(spatiallyIndexed);
-        return _model.Where is null || Conjuncts(_model.Where).Any(term => Served(term, rangeIndexed, spatiallyIndexed) == true);
+        return _model.Where is null || Flatten<AndExpr>(_model.Where).Any(term => Served(term, rangeIndexed, spatiallyIndexed) == true);
     }
-
-    private static IEnumerable<Expr> Conjuncts(Expr expr) => expr is AndExpr ? expr.Children.SelectMany(Conjuncts) : [expr];
 
     /// <summary>True when an index serves the term, false when it cannot, null when the term reads no document path.</summary>
     private static bool? Served(Expr expr, Func<IReadOnlyList<string>, bool> rangeIndexed, Func<IReadOnlyList<string>, bool> spatiallyIndexed)
