@@ -69,11 +69,6 @@ internal sealed partial class ContainerState
         return (pinned, anywhere);
     }
 
-    /// <summary>Whether a partition is in the query's scope, as <see cref="Snapshot(string?, int?, long)"/> draws it.</summary>
-    private bool InScope(string key, string? partitionKey, int? range) => partitionKey is not null
-        ? string.Equals(key, partitionKey, StringComparison.Ordinal)
-        : range is null || Ranges.Count == 1 || RangeOfKey(key) == range;
-
     private void AddHits(Dictionary<string, StoredDocument> partition, HashSet<string> ids, Dictionary<Dictionary<string, StoredDocument>, HashSet<StoredDocument>> hits, long now)
     {
         foreach (var id in ids)

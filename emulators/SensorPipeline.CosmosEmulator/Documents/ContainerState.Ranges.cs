@@ -23,6 +23,12 @@ internal sealed partial class ContainerState
     public int RangeOfKey(string partitionKey) =>
         Ranges.Count == 1 ? 0 : _rangeOfKey.GetOrAdd(partitionKey, static (key, ranges) => ranges.RangeOf(EffectivePartitionKey.Of(key)), Ranges);
 
+    /// <summary>Whether the partition <paramref name="key"/> is in a query's scope, as <see cref="Snapshot(string?, int?, long)"/>
+    /// draws it: the partition key it names, else the range it is addressed to (any, with one range), else every partition.</summary>
+    private bool InScope(string key, string? partitionKey, int? range) => partitionKey is not null
+        ? string.Equals(key, partitionKey, StringComparison.Ordinal)
+        : range is null || Ranges.Count == 1 || RangeOfKey(key) == range;
+
     /// <summary>The live documents of one partition key, or of one range, or all (both null), copied as references
     /// under the lock so a query runs without holding it.</summary>
     public List<StoredDocument> Snapshot(string? partitionKey, int? range, long now)

@@ -47,7 +47,7 @@ internal sealed partial class ContainerState
             var result = new List<StoredDocument>();
             foreach (var key in grid.Find(filter, partitionKey))
             {
-                if ((range is null || RangeOfKey(key.PartitionKey) == range) && Find(key.PartitionKey, key.Id, now) is { } document)
+                if (InScope(key.PartitionKey, partitionKey, range) && Find(key.PartitionKey, key.Id, now) is { } document)
                 {
                     result.Add(document);
                 }
