@@ -1,5 +1,3 @@
-using System.Globalization;
-
 namespace SensorPipeline.EndToEnd.Bench;
 
 /// <summary>

@@ -1,8 +1,5 @@
-using System.Globalization;
-using System.Text.Json;
 using SensorPipeline.Plan.Data;
 using SensorPipeline.Plan.Model;
-using SensorPipeline.Stack;
 
 namespace SensorPipeline.EndToEnd.Bench;
 

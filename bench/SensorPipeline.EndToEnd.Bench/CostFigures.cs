@@ -1,7 +1,3 @@
-using System.Globalization;
-using System.Text.Json;
-using SensorPipeline.Stack;
-
 namespace SensorPipeline.EndToEnd.Bench;
 
 /// <summary>

@@ -2,7 +2,6 @@ using System.Net;
 using System.Text;
 using Microsoft.Azure.Cosmos;
 using Newtonsoft.Json.Linq;
-using SensorPipeline.Stack;
 
 namespace SensorPipeline.EndToEnd.Bench;
 

@@ -1,7 +1,5 @@
-using System.Globalization;
 using SensorPipeline.Plan.Model;
 using SensorPipeline.Plan.Output;
-using SensorPipeline.Stack;
 
 namespace SensorPipeline.EndToEnd.Bench;
 

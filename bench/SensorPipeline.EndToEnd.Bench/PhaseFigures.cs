@@ -1,5 +1,3 @@
-using SensorPipeline.Stack;
-
 namespace SensorPipeline.EndToEnd.Bench;
 
 /// <summary>

@@ -1,6 +1,4 @@
-using System.Globalization;
 using SensorPipeline.EndToEnd.Bench;
-using SensorPipeline.Stack;
 
 // ./pipeline bench e2e [--minutes 5] [--quick] …  (BenchArguments.cs). Each phase gets a freshly started pipeline, so
 // the in-memory stand-in starts empty every time (its memory grows with every document it holds).

@@ -1,9 +1,7 @@
 using System.Buffers;
 using System.Diagnostics;
 using System.Runtime.InteropServices;
-using System.Text.Json;
 using Microsoft.Azure.Cosmos;
-using SensorPipeline.Stack;
 
 namespace SensorPipeline.EndToEnd.Bench;
 

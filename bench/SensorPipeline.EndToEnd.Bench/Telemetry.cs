@@ -1,5 +1,3 @@
-using System.Text.Json;
-
 namespace SensorPipeline.EndToEnd.Bench;
 
 /// <summary>Reads devhost's <c>GET /telemetry/summary</c> (SummaryModels.cs): documents written and end-to-end latency.</summary>

@@ -1,5 +1,3 @@
-using System.Globalization;
-
 namespace SensorPipeline.EventHubs.Bench;
 
 internal sealed record BenchSettings(int Seconds, int Connections, int BatchSize, int BodyBytes, int ReadEvents)

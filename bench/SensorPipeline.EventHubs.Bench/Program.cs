@@ -1,4 +1,3 @@
-using System.Globalization;
 using SensorPipeline.EventHubs.Bench;
 
 // Event Hubs emulator benchmark: HTTP ingestion per durability setting against a devhost process, then in-process reads.

@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using SensorPipeline.Emulators.Common;
 
 namespace SensorPipeline.EventHubs.Bench;

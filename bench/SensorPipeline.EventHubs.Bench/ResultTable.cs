@@ -1,5 +1,3 @@
-using System.Globalization;
-
 namespace SensorPipeline.EventHubs.Bench;
 
 internal sealed class ResultTable

@@ -1,5 +1,3 @@
-using System.Diagnostics;
-using System.Globalization;
 using System.Net.Http.Headers;
 using System.Text;
 using Azure.Messaging.EventHubs;

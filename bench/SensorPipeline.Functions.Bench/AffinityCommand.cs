@@ -1,8 +1,5 @@
-using System.Globalization;
 using Azure.Messaging.EventHubs.Consumer;
-using SensorPipeline.Core.Splitting;
 using SensorPipeline.Protos;
-using SensorPipeline.Stack;
 
 namespace SensorPipeline.Functions.Bench;
 

@@ -1,5 +1,3 @@
-using System.Globalization;
-
 namespace SensorPipeline.Functions.Bench;
 
 /// <summary>

@@ -1,8 +1,5 @@
-using System.Diagnostics;
-using System.Globalization;
 using System.Net.Http.Headers;
 using Google.Protobuf;
-using SensorPipeline.Core.Splitting;
 
 namespace SensorPipeline.Functions.Bench;
 

@@ -1,7 +1,4 @@
-using System.Diagnostics;
-using System.Globalization;
 using System.Text.Json;
-using SensorPipeline.Stack;
 
 namespace SensorPipeline.Functions.Bench;
 

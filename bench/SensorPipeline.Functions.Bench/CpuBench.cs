@@ -1,8 +1,6 @@
-using System.Diagnostics;
 using SensorPipeline.Core.Policies;
 using SensorPipeline.Core.Processing;
 using SensorPipeline.Core.Readings;
-using SensorPipeline.Core.Splitting;
 using SensorPipeline.Functions.Invocation;
 
 namespace SensorPipeline.Functions.Bench;

@@ -1,6 +1,4 @@
-using System.Globalization;
 using System.Text.Json;
-using SensorPipeline.Stack;
 
 namespace SensorPipeline.Functions.Bench;
 

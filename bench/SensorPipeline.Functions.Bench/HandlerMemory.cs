@@ -1,5 +1,3 @@
-using System.Globalization;
-
 namespace SensorPipeline.Functions.Bench;
 
 /// <summary>A process's resident memory from <c>/proc/&lt;pid&gt;/status</c> (Linux): the current resident set and its

@@ -1,4 +1,3 @@
-using System.Globalization;
 using SensorPipeline.Functions.Bench;
 
 // dotnet run -c Release --project bench/SensorPipeline.Functions.Bench [-- readings devices parallelism cpu-iterations invocation-size]   (./pipeline bench functions)

@@ -1,8 +1,5 @@
-using System.Globalization;
 using System.Text;
 using Microsoft.AspNetCore.Builder;
-using SensorPipeline.Core.Splitting;
-using SensorPipeline.Stack;
 
 namespace SensorPipeline.Functions.Bench;
 

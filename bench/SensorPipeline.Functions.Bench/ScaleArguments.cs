@@ -1,6 +1,3 @@
-using System.Globalization;
-using SensorPipeline.Stack;
-
 namespace SensorPipeline.Functions.Bench;
 
 /// <summary>

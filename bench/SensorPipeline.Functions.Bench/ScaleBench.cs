@@ -1,7 +1,3 @@
-using System.Diagnostics;
-using System.Globalization;
-using SensorPipeline.Stack;
-
 namespace SensorPipeline.Functions.Bench;
 
 /// <summary>

@@ -1,6 +1,3 @@
-using System.Globalization;
-using SensorPipeline.Stack;
-
 namespace SensorPipeline.Functions.Bench;
 
 /// <summary><c>./pipeline bench scale</c> (<see cref="ScaleArguments"/>): the local stack with separate instances running

@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using SensorPipeline.Core.Processing;
 using SensorPipeline.Functions.Invocation;
 

@@ -1,11 +1,9 @@
-using System.Diagnostics;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.Azure.Cosmos;
 using Microsoft.Extensions.DependencyInjection;
 using SensorPipeline.Core.Policies;
 using SensorPipeline.Core.Processing;
 using SensorPipeline.Core.Readings;
-using SensorPipeline.Core.Splitting;
 using SensorPipeline.Clients;
 using SensorPipeline.Functions.Extensions;
 using SensorPipeline.Functions.Processing;

@@ -1,5 +1,3 @@
-using SensorPipeline.Emulators.Common;
-
 namespace SensorPipeline.DevHost;
 
 /// <summary>The devhost command line:

@@ -1,7 +1,6 @@
 using Microsoft.Extensions.DependencyInjection.Extensions;
 using SensorPipeline.EventHubs;
 using SensorPipeline.EventHubs.Http;
-using SensorPipeline.FunctionsHost.Hubs;
 
 namespace SensorPipeline.DevHost;
 

@@ -1,5 +1,4 @@
 using SensorPipeline.EventHubs;
-using SensorPipeline.FunctionsHost.Hubs;
 
 namespace SensorPipeline.DevHost;
 

@@ -1,6 +1,5 @@
 using SensorPipeline.DevHost;
 using SensorPipeline.DevHost.Instances;
-using SensorPipeline.FunctionsHost.Hubs;
 
 // devhost: parse args → Event Hubs emulator (→ local Functions host) → endpoints → run. Start-up errors exit non-zero.
 // `devhost instance …` runs one Functions-host instance in its own process against another devhost's hubs.

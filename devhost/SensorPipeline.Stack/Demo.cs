@@ -1,8 +1,5 @@
-using System.Globalization;
-using System.Text.Json;
 using SensorPipeline.Clients;
 using SensorPipeline.Stack.Chaos;
-using SensorPipeline.Stack.Scaling;
 using Spectre.Console;
 
 namespace SensorPipeline.Stack;

@@ -1,4 +1,3 @@
-using System.Text.Json;
 using SensorPipeline.Clients;
 
 namespace SensorPipeline.Stack;

@@ -1,6 +1,4 @@
-using System.Globalization;
 using System.Net.Http.Json;
-using SensorPipeline.Toolkit;
 
 namespace SensorPipeline.Stack;
 

@@ -1,10 +1,7 @@
-using System.Globalization;
 using System.Net.Http.Json;
-using System.Text.Json;
 using Microsoft.Azure.Cosmos;
 using SensorPipeline.Clients;
 using SensorPipeline.Emulators.Common;
-using SensorPipeline.Toolkit;
 
 namespace SensorPipeline.Stack;
 

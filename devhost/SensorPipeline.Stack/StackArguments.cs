@@ -1,5 +1,3 @@
-using System.Globalization;
-
 namespace SensorPipeline.Stack;
 
 /// <summary>The stack program's arguments: a command and a few options.</summary>

@@ -1,5 +1,3 @@
-using SensorPipeline.Toolkit;
-
 namespace SensorPipeline.Stack;
 
 /// <summary>How to start the local pipeline.</summary>

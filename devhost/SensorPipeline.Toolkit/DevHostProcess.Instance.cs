@@ -1,5 +1,3 @@
-using System.Globalization;
-
 namespace SensorPipeline.Toolkit;
 
 /// <summary>How to start one Functions-host instance in its own process (<c>devhost instance</c>) against a running

@@ -1,5 +1,3 @@
-using Microsoft.Extensions.Options;
-
 namespace SensorPipeline.ApplicationInsights;
 
 /// <summary>Every range check for <see cref="TelemetryIngestionOptions"/>, once at start-up; messages name the setting.</summary>

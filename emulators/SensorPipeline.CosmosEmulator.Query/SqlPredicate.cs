@@ -1,7 +1,4 @@
-using System.Text.Json;
-using SensorPipeline.CosmosEmulator.Query.Evaluation;
 using SensorPipeline.CosmosEmulator.Query.Parsing;
-using SensorPipeline.CosmosEmulator.Query.Values;
 
 namespace SensorPipeline.CosmosEmulator.Query;
 

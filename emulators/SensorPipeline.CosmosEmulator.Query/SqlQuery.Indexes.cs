@@ -1,6 +1,3 @@
-using SensorPipeline.CosmosEmulator.Query.Evaluation;
-using SensorPipeline.CosmosEmulator.Query.Values;
-
 namespace SensorPipeline.CosmosEmulator.Query;
 
 /// <summary>One ORDER BY item as a document path (property names; array positions as <c>[]</c>, as indexing policies

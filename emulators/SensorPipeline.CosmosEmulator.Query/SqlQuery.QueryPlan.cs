@@ -1,5 +1,3 @@
-using System.Text.Json;
-
 namespace SensorPipeline.CosmosEmulator.Query;
 
 public sealed partial class SqlQuery

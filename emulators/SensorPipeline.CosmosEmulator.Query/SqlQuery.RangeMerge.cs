@@ -1,8 +1,5 @@
 using System.Globalization;
 using System.Text;
-using System.Text.Json;
-using SensorPipeline.CosmosEmulator.Query.Evaluation;
-using SensorPipeline.CosmosEmulator.Query.Values;
 
 namespace SensorPipeline.CosmosEmulator.Query;
 

@@ -1,6 +1,3 @@
-using System.Text.Json;
-using SensorPipeline.CosmosEmulator.Query.Evaluation;
-
 namespace SensorPipeline.CosmosEmulator.Query;
 
 public sealed partial class SqlQuery

@@ -1,5 +1,3 @@
-using System.Text.Json;
-using SensorPipeline.CosmosEmulator.Query.Evaluation;
 using SensorPipeline.CosmosEmulator.Query.Parsing;
 
 namespace SensorPipeline.CosmosEmulator.Query;

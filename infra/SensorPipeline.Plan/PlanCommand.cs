@@ -1,4 +1,3 @@
-using SensorPipeline.Plan.Data;
 using SensorPipeline.Plan.Model;
 using SensorPipeline.Plan.Output;
 

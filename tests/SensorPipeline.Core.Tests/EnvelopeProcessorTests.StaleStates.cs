@@ -1,8 +1,6 @@
-using Google.Protobuf;
 using SensorPipeline.Core.Policies;
 using SensorPipeline.Core.Processing;
 using SensorPipeline.Core.Splitting;
-using SensorPipeline.Protos;
 
 namespace SensorPipeline.Core.Tests;
 

@@ -1,10 +1,7 @@
 using System.Text.Json;
-using Google.Protobuf;
 using SensorPipeline.Core.Policies;
 using SensorPipeline.Core.Processing;
-using SensorPipeline.Core.Readings;
 using SensorPipeline.Core.Splitting;
-using SensorPipeline.Protos;
 
 namespace SensorPipeline.Core.Tests;
 

@@ -2,11 +2,8 @@ using System.Buffers;
 using System.Text.Json;
 using FsCheck;
 using FsCheck.Fluent;
-using Google.Protobuf;
 using Google.Protobuf.WellKnownTypes;
 using SensorPipeline.Core.GeoJson;
-using SensorPipeline.Core.Readings;
-using SensorPipeline.Protos;
 
 namespace SensorPipeline.Core.Tests;
 

@@ -1,10 +1,7 @@
 using System.Text;
 using FsCheck;
 using FsCheck.Fluent;
-using Google.Protobuf;
 using Google.Protobuf.WellKnownTypes;
-using SensorPipeline.Core.Readings;
-using SensorPipeline.Protos;
 
 namespace SensorPipeline.Core.Tests;
 

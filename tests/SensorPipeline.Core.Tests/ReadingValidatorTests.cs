@@ -1,7 +1,3 @@
-using Google.Protobuf;
-using SensorPipeline.Core.Readings;
-using SensorPipeline.Protos;
-
 namespace SensorPipeline.Core.Tests;
 
 public class ReadingValidatorTests

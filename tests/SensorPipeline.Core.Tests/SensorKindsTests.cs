@@ -1,6 +1,3 @@
-using SensorPipeline.Core.Readings;
-using SensorPipeline.Protos;
-
 namespace SensorPipeline.Core.Tests;
 
 public class SensorKindsTests

@@ -1,7 +1,4 @@
-using Google.Protobuf;
-using SensorPipeline.Core.Readings;
 using SensorPipeline.Core.Splitting;
-using SensorPipeline.Protos;
 
 namespace SensorPipeline.Core.Tests;
 

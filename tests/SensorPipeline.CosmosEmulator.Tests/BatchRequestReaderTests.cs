@@ -1,7 +1,4 @@
 using System.Buffers.Binary;
-using System.Net;
-using System.Text;
-using Microsoft.Azure.Cosmos;
 using SensorPipeline.CosmosEmulator.Batch;
 
 namespace SensorPipeline.CosmosEmulator.Tests;

@@ -1,7 +1,4 @@
 using System.Buffers;
-using System.Net;
-using System.Text;
-using Microsoft.Azure.Cosmos;
 using Newtonsoft.Json.Linq;
 using SensorPipeline.CosmosEmulator.Batch;
 

@@ -1,9 +1,5 @@
 using System.Collections.Concurrent;
 using System.Net.Http.Headers;
-using System.Net;
-using System.Text;
-using Microsoft.Azure.Cosmos;
-using SensorPipeline.Clients;
 
 namespace SensorPipeline.CosmosEmulator.Tests;
 

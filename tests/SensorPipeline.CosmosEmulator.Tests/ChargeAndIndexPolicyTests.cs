@@ -1,7 +1,4 @@
-using System.Net;
-using System.Text;
 using System.Text.Json;
-using Microsoft.Azure.Cosmos;
 using SensorPipeline.CosmosEmulator.Charging;
 using SensorPipeline.CosmosEmulator.Queries;
 using IndexingPolicy = SensorPipeline.CosmosEmulator.Charging.IndexingPolicy;

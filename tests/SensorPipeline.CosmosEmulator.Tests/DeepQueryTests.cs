@@ -1,6 +1,3 @@
-using System.Net;
-using Microsoft.Azure.Cosmos;
-
 namespace SensorPipeline.CosmosEmulator.Tests;
 
 /// <summary>A query or a Patch filter predicate nested deeper than the engine's limit, sent through the official SDK to

@@ -1,7 +1,4 @@
-using System.Net;
-using System.Text;
 using System.Text.Json;
-using Microsoft.Azure.Cosmos;
 using Newtonsoft.Json.Linq;
 using SensorPipeline.Core.Partitioning;
 using SensorPipeline.CosmosEmulator.Charging;

@@ -1,6 +1,3 @@
-using System.Net;
-using Microsoft.Azure.Cosmos;
-
 namespace SensorPipeline.CosmosEmulator.Tests;
 
 /// <summary>The official .NET SDK (Gateway mode) against the real emulator process: metadata, document CRUD, ETags.</summary>

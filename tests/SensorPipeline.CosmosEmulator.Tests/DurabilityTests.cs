@@ -1,6 +1,4 @@
 using System.Collections.Concurrent;
-using System.Net;
-using Microsoft.Azure.Cosmos;
 
 namespace SensorPipeline.CosmosEmulator.Tests;
 

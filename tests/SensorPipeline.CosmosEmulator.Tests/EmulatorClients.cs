@@ -1,6 +1,3 @@
-using Microsoft.Azure.Cosmos;
-using SensorPipeline.Clients;
-
 namespace SensorPipeline.CosmosEmulator.Tests;
 
 /// <summary>What the emulator's tests add to the shared launcher (<see cref="CosmosEmulatorProcess"/>): clients with

@@ -1,6 +1,4 @@
-using System.Net;
 using System.Net.Http.Json;
-using Microsoft.Azure.Cosmos;
 
 namespace SensorPipeline.CosmosEmulator.Tests;
 

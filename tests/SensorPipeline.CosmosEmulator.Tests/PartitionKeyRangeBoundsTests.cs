@@ -1,4 +1,3 @@
-using System.Text;
 using SensorPipeline.Core.Partitioning;
 using SensorPipeline.Core.Splitting;
 using SensorPipeline.CosmosEmulator.Partitioning;

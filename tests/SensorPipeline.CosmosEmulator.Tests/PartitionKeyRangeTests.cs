@@ -1,7 +1,4 @@
-using System.Net;
-using System.Text;
 using System.Text.Json;
-using Microsoft.Azure.Cosmos;
 
 namespace SensorPipeline.CosmosEmulator.Tests;
 

@@ -1,6 +1,3 @@
-using System.Net;
-using Microsoft.Azure.Cosmos;
-
 namespace SensorPipeline.CosmosEmulator.Tests;
 
 /// <summary>Patch (with a filter predicate, as the device guard uses it), TransactionalBatch and bulk, through the

@@ -1,8 +1,5 @@
-using System.Net;
 using System.Net.Http.Json;
-using System.Text;
 using System.Text.Json;
-using Microsoft.Azure.Cosmos;
 
 namespace SensorPipeline.CosmosEmulator.Tests;
 

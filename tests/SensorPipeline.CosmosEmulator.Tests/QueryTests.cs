@@ -1,5 +1,3 @@
-using Microsoft.Azure.Cosmos;
-
 namespace SensorPipeline.CosmosEmulator.Tests;
 
 /// <summary>Queries through the official .NET SDK (query plan from the emulator, Gateway mode): within one partition,

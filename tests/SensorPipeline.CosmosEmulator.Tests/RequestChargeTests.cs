@@ -1,6 +1,6 @@
-using System.Text;
 using System.Text.Json;
 using SensorPipeline.CosmosEmulator.Charging;
+using IndexingPolicy = SensorPipeline.CosmosEmulator.Charging.IndexingPolicy;
 
 namespace SensorPipeline.CosmosEmulator.Tests;
 

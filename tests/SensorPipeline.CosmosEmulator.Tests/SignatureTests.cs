@@ -1,9 +1,6 @@
 using System.Globalization;
-using System.Net;
 using System.Net.Http.Json;
 using System.Security.Cryptography;
-using System.Text;
-using Microsoft.Azure.Cosmos;
 
 namespace SensorPipeline.CosmosEmulator.Tests;
 

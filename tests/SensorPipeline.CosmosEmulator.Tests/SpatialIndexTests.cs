@@ -1,5 +1,4 @@
 using System.Globalization;
-using Microsoft.Azure.Cosmos;
 using static SensorPipeline.CosmosEmulator.Tests.QueryTests;
 
 namespace SensorPipeline.CosmosEmulator.Tests;

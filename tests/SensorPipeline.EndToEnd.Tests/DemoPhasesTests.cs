@@ -1,5 +1,3 @@
-using SensorPipeline.Stack;
-
 namespace SensorPipeline.EndToEnd.Tests;
 
 /// <summary>How a demo run is split into its steady state and its backlog episode (pure: no stack started).</summary>

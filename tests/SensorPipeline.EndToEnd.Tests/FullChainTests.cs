@@ -1,7 +1,3 @@
-using System.Text.Json;
-using SensorPipeline.Stack;
-using SensorPipeline.Toolkit;
-
 namespace SensorPipeline.EndToEnd.Tests;
 
 /// <summary>

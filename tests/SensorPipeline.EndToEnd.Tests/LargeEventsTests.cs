@@ -1,13 +1,7 @@
-using System.Globalization;
-using System.Net;
 using System.Net.Http.Headers;
-using System.Text.Json;
 using Google.Protobuf;
 using Google.Protobuf.WellKnownTypes;
-using Microsoft.Azure.Cosmos;
 using SensorPipeline.Protos;
-using SensorPipeline.Stack;
-using SensorPipeline.Toolkit;
 
 namespace SensorPipeline.EndToEnd.Tests;
 

@@ -1,9 +1,5 @@
-using System.Globalization;
-using System.Text.Json;
 using SensorPipeline.Clients;
 using SensorPipeline.Emulators.Common;
-using SensorPipeline.Stack;
-using SensorPipeline.Toolkit;
 
 namespace SensorPipeline.EndToEnd.Tests;
 

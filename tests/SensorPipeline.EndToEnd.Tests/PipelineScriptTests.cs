@@ -1,5 +1,3 @@
-using SensorPipeline.Toolkit;
-
 namespace SensorPipeline.EndToEnd.Tests;
 
 /// <summary>

@@ -1,11 +1,5 @@
 using System.Diagnostics;
-using System.Globalization;
-using System.Net;
 using System.Net.Http.Headers;
-using System.Text.Json;
-using Microsoft.Azure.Cosmos;
-using SensorPipeline.Stack;
-using SensorPipeline.Toolkit;
 
 namespace SensorPipeline.EndToEnd.Tests;
 

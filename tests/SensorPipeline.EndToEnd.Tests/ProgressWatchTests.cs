@@ -1,6 +1,4 @@
-using SensorPipeline.Stack;
 using SensorPipeline.Stack.Chaos;
-using SensorPipeline.Toolkit;
 
 namespace SensorPipeline.EndToEnd.Tests;
 

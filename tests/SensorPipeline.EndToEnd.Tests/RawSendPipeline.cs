@@ -1,14 +1,8 @@
-using System.Globalization;
-using System.Net;
 using System.Net.Http.Headers;
-using System.Text.Json;
 using Google.Protobuf;
 using Google.Protobuf.WellKnownTypes;
-using Microsoft.Azure.Cosmos;
 using SensorPipeline.Core.Splitting;
 using SensorPipeline.Protos;
-using SensorPipeline.Stack;
-using SensorPipeline.Toolkit;
 using SourcePosition = SensorPipeline.Core.Readings.SourcePosition;
 
 namespace SensorPipeline.EndToEnd.Tests;

@@ -1,8 +1,3 @@
-using System.Globalization;
-using System.Text.Json;
-using SensorPipeline.Stack;
-using SensorPipeline.Toolkit;
-
 namespace SensorPipeline.EndToEnd.Tests;
 
 /// <summary>

@@ -1,10 +1,3 @@
-using System.Globalization;
-using System.Net;
-using System.Text.Json;
-using Microsoft.Azure.Cosmos;
-using SensorPipeline.Stack;
-using SensorPipeline.Toolkit;
-
 namespace SensorPipeline.EndToEnd.Tests;
 
 /// <summary>

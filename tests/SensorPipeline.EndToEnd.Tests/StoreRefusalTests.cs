@@ -1,10 +1,5 @@
 using System.Diagnostics;
-using System.Net;
-using System.Text.Json;
-using Microsoft.Azure.Cosmos;
 using SensorPipeline.Core.GeoJson;
-using SensorPipeline.Stack;
-using SensorPipeline.Toolkit;
 
 namespace SensorPipeline.EndToEnd.Tests;
 

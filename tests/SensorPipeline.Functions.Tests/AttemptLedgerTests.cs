@@ -1,6 +1,5 @@
 using Microsoft.Extensions.Logging;
 using SensorPipeline.Functions.Storage;
-using SensorPipeline.Functions.Tests.Infrastructure;
 
 namespace SensorPipeline.Functions.Tests;
 

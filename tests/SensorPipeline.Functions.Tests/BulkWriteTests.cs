@@ -1,7 +1,5 @@
-using System.Net;
 using System.Net.Http.Json;
 using SensorPipeline.Clients;
-using SensorPipeline.Functions.Tests.Infrastructure;
 
 namespace SensorPipeline.Functions.Tests;
 

@@ -1,6 +1,5 @@
 using System.Text.Json;
 using SensorPipeline.Clients;
-using SensorPipeline.Functions.Tests.Infrastructure;
 
 namespace SensorPipeline.Functions.Tests;
 

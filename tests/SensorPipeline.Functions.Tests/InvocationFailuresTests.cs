@@ -1,4 +1,3 @@
-using System.Net;
 using Microsoft.Extensions.Logging;
 using SensorPipeline.Functions.Endpoints;
 using SensorPipeline.Functions.Invocation;

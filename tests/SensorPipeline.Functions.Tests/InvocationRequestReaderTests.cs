@@ -1,6 +1,5 @@
 using System.Text;
 using SensorPipeline.Functions.Invocation;
-using SensorPipeline.Functions.Tests.Infrastructure;
 
 namespace SensorPipeline.Functions.Tests;
 

@@ -1,4 +1,3 @@
-using System.Net;
 using Microsoft.Azure.Cosmos;
 using SensorPipeline.Functions.Invocation;
 

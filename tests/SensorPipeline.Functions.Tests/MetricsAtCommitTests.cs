@@ -1,8 +1,6 @@
-using System.Net;
 using System.Net.Http.Json;
 using System.Text.Json;
 using SensorPipeline.Core.Telemetry;
-using SensorPipeline.Functions.Tests.Infrastructure;
 
 namespace SensorPipeline.Functions.Tests;
 

@@ -2,7 +2,6 @@ using SensorPipeline.Core.Readings;
 using SensorPipeline.Core.Splitting;
 using SensorPipeline.Functions.Invocation;
 using SensorPipeline.Functions.Storage;
-using SensorPipeline.Functions.Tests.Infrastructure;
 
 namespace SensorPipeline.Functions.Tests;
 

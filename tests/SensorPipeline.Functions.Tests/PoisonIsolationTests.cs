@@ -1,8 +1,6 @@
-using System.Net;
 using System.Security.Cryptography;
 using SensorPipeline.Core.Readings;
 using SensorPipeline.Core.Splitting;
-using SensorPipeline.Functions.Tests.Infrastructure;
 
 namespace SensorPipeline.Functions.Tests;
 

@@ -1,7 +1,5 @@
-using System.Net;
 using System.Text.Json;
 using Google.Protobuf;
-using SensorPipeline.Functions.Tests.Infrastructure;
 using SensorPipeline.Protos;
 
 namespace SensorPipeline.Functions.Tests;

@@ -1,9 +1,7 @@
-using System.Net;
 using System.Net.Http.Json;
 using System.Security.Cryptography;
 using System.Text.Json;
 using SensorPipeline.Core.Telemetry;
-using SensorPipeline.Functions.Tests.Infrastructure;
 using SensorPipeline.Protos;
 
 namespace SensorPipeline.Functions.Tests;

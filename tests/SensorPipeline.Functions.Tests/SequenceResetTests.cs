@@ -1,7 +1,5 @@
-using System.Net;
 using Google.Protobuf.WellKnownTypes;
 using SensorPipeline.Core.GeoJson;
-using SensorPipeline.Functions.Tests.Infrastructure;
 
 namespace SensorPipeline.Functions.Tests;
 

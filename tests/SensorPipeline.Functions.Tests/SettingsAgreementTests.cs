@@ -3,7 +3,6 @@ using System.Reflection;
 using System.Text.RegularExpressions;
 using SensorPipeline.Functions.Options;
 using SensorPipeline.Functions.Telemetry;
-using SensorPipeline.Functions.Tests.Infrastructure;
 
 namespace SensorPipeline.Functions.Tests;
 

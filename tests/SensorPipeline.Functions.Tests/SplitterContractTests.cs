@@ -1,6 +1,3 @@
-using System.Net;
-using SensorPipeline.Functions.Tests.Infrastructure;
-
 namespace SensorPipeline.Functions.Tests;
 
 /// <summary>The splitter's answers to the host that reach neither the store nor the hubs nor Kestrel's limits, on the

@@ -1,6 +1,4 @@
-using System.Net;
 using SensorPipeline.Core.Splitting;
-using SensorPipeline.Functions.Tests.Infrastructure;
 using SensorPipeline.Protos;
 
 namespace SensorPipeline.Functions.Tests;

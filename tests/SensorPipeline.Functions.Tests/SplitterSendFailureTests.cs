@@ -1,6 +1,3 @@
-using System.Net;
-using SensorPipeline.Functions.Tests.Infrastructure;
-
 namespace SensorPipeline.Functions.Tests;
 
 /// <summary>

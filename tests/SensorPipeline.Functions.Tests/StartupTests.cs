@@ -1,5 +1,4 @@
 using SensorPipeline.Clients;
-using SensorPipeline.Functions.Tests.Infrastructure;
 
 namespace SensorPipeline.Functions.Tests;
 

@@ -1,6 +1,4 @@
-using System.Net;
 using SensorPipeline.Functions.Storage;
-using SensorPipeline.Functions.Tests.Infrastructure;
 
 namespace SensorPipeline.Functions.Tests;
 

@@ -1,7 +1,5 @@
 using Google.Protobuf;
 using SensorPipeline.Core.Processing;
-using System.Net;
-using SensorPipeline.Functions.Tests.Infrastructure;
 
 namespace SensorPipeline.Functions.Tests;
 

@@ -1,6 +1,4 @@
 using System.Diagnostics;
-using System.Net;
-using SensorPipeline.Functions.Tests.Infrastructure;
 
 namespace SensorPipeline.Functions.Tests;
 

@@ -1,4 +1,3 @@
-using System.Net;
 using Microsoft.Extensions.Logging.Abstractions;
 using SensorPipeline.Functions.Options;
 using SensorPipeline.Functions.Storage;

@@ -1,6 +1,3 @@
-using System.Net;
-using SensorPipeline.Functions.Tests.Infrastructure;
-
 namespace SensorPipeline.Functions.Tests;
 
 /// <summary>The real handler reading a request body as it streams in: a cut body is refused whole, nothing half-written.</summary>

@@ -1,7 +1,6 @@
 using System.Text;
 using System.Text.Json;
 using SensorPipeline.Functions.Invocation;
-using SensorPipeline.Functions.Tests.Infrastructure;
 
 namespace SensorPipeline.Functions.Tests;
 

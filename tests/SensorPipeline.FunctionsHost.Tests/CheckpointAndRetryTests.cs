@@ -1,5 +1,3 @@
-using System.Text.Json;
-
 namespace SensorPipeline.FunctionsHost.Tests;
 
 /// <summary>Failure semantics: without a retry policy a failed batch is checkpointed past (as the extension does);

@@ -1,5 +1,3 @@
-using System.Text.Json;
-
 namespace SensorPipeline.FunctionsHost.Tests;
 
 /// <summary>The listener's batch rules, through real devhost.</summary>

@@ -1,5 +1,4 @@
 using System.Text;
-using System.Text.Json;
 
 namespace SensorPipeline.FunctionsHost.Tests;
 

@@ -1,5 +1,4 @@
 using System.Text;
-using System.Text.Json;
 using SensorPipeline.FunctionsHost.Invocation;
 
 namespace SensorPipeline.FunctionsHost.Tests;

@@ -1,6 +1,5 @@
 using System.Buffers;
 using System.Text;
-using System.Text.Json;
 using SensorPipeline.FunctionsHost.Config;
 using SensorPipeline.FunctionsHost.Hubs;
 using SensorPipeline.FunctionsHost.Invocation;

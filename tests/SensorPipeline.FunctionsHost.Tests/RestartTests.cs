@@ -1,5 +1,3 @@
-using System.Text.Json;
-
 namespace SensorPipeline.FunctionsHost.Tests;
 
 /// <summary>At-least-once across crashes: a dying handler, a function timeout and devhost killed with -9 all lead to

@@ -1,5 +1,3 @@
-using System.Text.Json;
-
 namespace SensorPipeline.FunctionsHost.Tests;
 
 /// <summary>Events that retention removed before a consumer group read them are never skipped silently: the listener

@@ -1,6 +1,5 @@
 using System.Diagnostics;
 using System.Globalization;
-using System.Text.Json;
 
 namespace SensorPipeline.FunctionsHost.Tests;
 

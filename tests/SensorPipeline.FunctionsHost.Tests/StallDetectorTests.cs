@@ -1,5 +1,3 @@
-using System.Text.Json;
-
 namespace SensorPipeline.FunctionsHost.Tests;
 
 /// <summary>The local stall detector: a partition with lag whose checkpoint does not move for longer than

@@ -1,5 +1,3 @@
-using System.Text.Json;
-
 namespace SensorPipeline.FunctionsHost.Tests;
 
 /// <summary>Seeing inside: <c>GET /status</c> carries the Functions host's part (checkpoint and lag per partition of each

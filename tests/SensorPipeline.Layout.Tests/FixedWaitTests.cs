@@ -1,5 +1,3 @@
-using SensorPipeline.Toolkit;
-
 namespace SensorPipeline.Layout.Tests;
 
 /// <summary>No test waits a fixed time for a result: it polls through <c>Eventually</c> or awaits a signal, so it

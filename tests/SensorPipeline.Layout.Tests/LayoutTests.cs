@@ -1,5 +1,3 @@
-using SensorPipeline.Toolkit;
-
 namespace SensorPipeline.Layout.Tests;
 
 public sealed class LayoutTests

@@ -1,5 +1,3 @@
-using SensorPipeline.Toolkit;
-
 namespace SensorPipeline.Layout.Tests;
 
 /// <summary>No method of the product (core/ and functions/) is longer than 60 lines: a longer one does several jobs.</summary>

@@ -1,5 +1,3 @@
-using SensorPipeline.Toolkit;
-
 namespace SensorPipeline.Layout.Tests;
 
 /// <summary>Every test is named Method_Scenario_Expected: the unit under test, the condition, the outcome. A name of

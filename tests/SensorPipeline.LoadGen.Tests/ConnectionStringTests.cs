@@ -1,5 +1,4 @@
 using SensorPipeline.LoadGen.Run;
-using SensorPipeline.LoadGen.Sending;
 
 namespace SensorPipeline.LoadGen.Tests;
 

@@ -6,7 +6,6 @@ using SensorPipeline.Core.DeadLetters;
 using SensorPipeline.Core.GeoJson;
 using SensorPipeline.Core.Policies;
 using SensorPipeline.Core.Readings;
-using SensorPipeline.Protos;
 using SourcePosition = SensorPipeline.Core.Readings.SourcePosition;
 
 namespace SensorPipeline.LoadGen.Tests;

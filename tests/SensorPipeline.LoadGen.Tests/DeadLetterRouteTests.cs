@@ -1,6 +1,5 @@
 using Google.Protobuf;
 using SensorPipeline.LoadGen.Redrive;
-using SensorPipeline.Protos;
 
 namespace SensorPipeline.LoadGen.Tests;
 

@@ -1,7 +1,6 @@
 using System.Text.Json;
 using SensorPipeline.Clients;
 using SensorPipeline.LoadGen.Ledger;
-using SensorPipeline.Protos;
 
 namespace SensorPipeline.LoadGen.Tests;
 

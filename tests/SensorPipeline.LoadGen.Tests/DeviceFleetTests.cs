@@ -1,7 +1,6 @@
 using Google.Protobuf;
 using SensorPipeline.Core.Readings;
 using SensorPipeline.LoadGen.Devices;
-using SensorPipeline.Protos;
 
 namespace SensorPipeline.LoadGen.Tests;
 

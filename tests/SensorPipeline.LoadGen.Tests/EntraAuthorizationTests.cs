@@ -1,5 +1,4 @@
 using Azure.Core;
-using SensorPipeline.LoadGen.Sending;
 
 namespace SensorPipeline.LoadGen.Tests;
 

@@ -3,7 +3,6 @@ using SensorPipeline.Core.Splitting;
 using SensorPipeline.LoadGen.Devices;
 using SensorPipeline.LoadGen.Events;
 using SensorPipeline.LoadGen.Run;
-using SensorPipeline.Protos;
 
 namespace SensorPipeline.LoadGen.Tests;
 

@@ -2,7 +2,6 @@ using System.Net;
 using Microsoft.Extensions.Logging.Abstractions;
 using SensorPipeline.Clients;
 using SensorPipeline.Emulators.Common;
-using SensorPipeline.LoadGen.Sending;
 
 namespace SensorPipeline.LoadGen.Tests;
 

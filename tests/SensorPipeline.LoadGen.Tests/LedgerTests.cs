@@ -1,7 +1,6 @@
 using SensorPipeline.LoadGen.Devices;
 using SensorPipeline.LoadGen.Events;
 using SensorPipeline.LoadGen.Ledger;
-using SensorPipeline.LoadGen.Sending;
 
 namespace SensorPipeline.LoadGen.Tests;
 

@@ -1,7 +1,6 @@
 using System.Security.Cryptography;
 using SensorPipeline.Clients;
 using SensorPipeline.LoadGen.Ledger;
-using SensorPipeline.Protos;
 
 namespace SensorPipeline.LoadGen.Tests;
 

@@ -1,5 +1,3 @@
-using SensorPipeline.LoadGen.Sending;
-
 namespace SensorPipeline.LoadGen.Tests;
 
 [Trait("Category", "Fast")]

@@ -9,7 +9,6 @@ using SensorPipeline.Core.Readings;
 using SensorPipeline.Core.Splitting;
 using SensorPipeline.LoadGen.Ledger;
 using SensorPipeline.LoadGen.Verify;
-using SensorPipeline.Protos;
 using SensorPipeline.Stack;
 using SourcePosition = SensorPipeline.Core.Readings.SourcePosition;
 

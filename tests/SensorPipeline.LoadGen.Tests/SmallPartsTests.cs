@@ -1,7 +1,6 @@
 using SensorPipeline.Core.Telemetry;
 using SensorPipeline.LoadGen.Cli;
 using SensorPipeline.LoadGen.Run;
-using SensorPipeline.LoadGen.Sending;
 using SensorPipeline.LoadGen.Verify;
 
 namespace SensorPipeline.LoadGen.Tests;

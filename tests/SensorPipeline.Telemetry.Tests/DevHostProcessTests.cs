@@ -1,6 +1,4 @@
 using System.Net;
-using System.Net.Http.Json;
-using SensorPipeline.ApplicationInsights.Summary;
 
 namespace SensorPipeline.Telemetry.Tests;
 

@@ -1,6 +1,3 @@
-using SensorPipeline.Core.Telemetry;
-using SensorPipeline.Functions.Telemetry;
-
 namespace SensorPipeline.Telemetry.Tests;
 
 /// <summary>A coarser histogram (Telemetry__HistogramBucketsPerDoubling) still reports upper bounds, on LatencyBuckets labels.</summary>

@@ -3,8 +3,6 @@ using Microsoft.ApplicationInsights.Extensibility;
 using SensorPipeline.Core.DeadLetters;
 using SensorPipeline.Core.Readings;
 using SensorPipeline.Core.Splitting;
-using SensorPipeline.Core.Telemetry;
-using SensorPipeline.Functions.Telemetry;
 
 namespace SensorPipeline.Telemetry.Tests;
 

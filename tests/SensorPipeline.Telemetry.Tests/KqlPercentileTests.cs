@@ -1,8 +1,6 @@
 using System.Globalization;
 using FsCheck;
 using FsCheck.Fluent;
-using SensorPipeline.Core.Telemetry;
-using SensorPipeline.ApplicationInsights.Summary;
 
 namespace SensorPipeline.Telemetry.Tests;
 

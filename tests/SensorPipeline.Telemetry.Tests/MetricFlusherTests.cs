@@ -4,8 +4,6 @@ using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Options;
 using SensorPipeline.Core.Readings;
 using SensorPipeline.Core.Splitting;
-using SensorPipeline.Core.Telemetry;
-using SensorPipeline.Functions.Telemetry;
 
 namespace SensorPipeline.Telemetry.Tests;
 

@@ -1,8 +1,3 @@
-using System.Net.Http.Json;
-using System.Text.Json;
-using SensorPipeline.Core.Telemetry;
-using SensorPipeline.ApplicationInsights.Summary;
-
 namespace SensorPipeline.Telemetry.Tests;
 
 /// <summary>

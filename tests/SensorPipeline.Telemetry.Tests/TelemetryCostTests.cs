@@ -1,12 +1,8 @@
 using System.Globalization;
-using System.Net.Http.Json;
-using System.Text.Json;
 using Microsoft.ApplicationInsights;
 using Microsoft.ApplicationInsights.DataContracts;
 using SensorPipeline.Core.Readings;
 using SensorPipeline.Core.Splitting;
-using SensorPipeline.Core.Telemetry;
-using SensorPipeline.Functions.Telemetry;
 using Xunit.Abstractions;
 
 namespace SensorPipeline.Telemetry.Tests;

@@ -1,10 +1,7 @@
 using System.IO.Compression;
 using System.Net;
 using System.Net.Http.Headers;
-using System.Net.Http.Json;
 using System.Text;
-using System.Text.Json;
-using SensorPipeline.ApplicationInsights.Summary;
 
 namespace SensorPipeline.Telemetry.Tests;
 

@@ -1,6 +1,4 @@
-using System.Text.Json;
 using System.Text.RegularExpressions;
-using SensorPipeline.Core.Telemetry;
 
 namespace SensorPipeline.Telemetry.Tests;
 

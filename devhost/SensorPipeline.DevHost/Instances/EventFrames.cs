@@ -2,7 +2,6 @@ using System.Buffers;
 using System.Buffers.Binary;
 using System.Text;
 using SensorPipeline.EventHubs.Storage;
-using SensorPipeline.FunctionsHost.Hubs;
 
 namespace SensorPipeline.DevHost.Instances;
 

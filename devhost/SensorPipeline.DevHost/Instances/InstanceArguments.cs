@@ -1,5 +1,3 @@
-using SensorPipeline.Emulators.Common;
-
 namespace SensorPipeline.DevHost.Instances;
 
 /// <summary>The command line of one Functions-host instance in its own process:

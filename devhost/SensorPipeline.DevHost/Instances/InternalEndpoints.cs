@@ -1,7 +1,5 @@
 using System.Globalization;
-using SensorPipeline.Emulators.Common;
 using SensorPipeline.EventHubs;
-using SensorPipeline.FunctionsHost.Hubs;
 
 namespace SensorPipeline.DevHost.Instances;
 

@@ -2,8 +2,6 @@ using System.Collections.Concurrent;
 using System.Globalization;
 using System.Net.Http.Headers;
 using System.Net.Http.Json;
-using SensorPipeline.Emulators.Common;
-using SensorPipeline.FunctionsHost.Hubs;
 
 namespace SensorPipeline.DevHost.Instances;
 

@@ -1,5 +1,3 @@
-using System.Globalization;
-
 namespace SensorPipeline.Stack.Chaos;
 
 /// <summary>The fault matrix, in the order a run goes through it.</summary>

@@ -1,6 +1,3 @@
-using System.Globalization;
-using System.Text.Json;
-
 namespace SensorPipeline.Stack.Chaos;
 
 /// <summary>

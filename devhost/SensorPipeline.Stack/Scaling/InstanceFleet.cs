@@ -1,5 +1,3 @@
-using System.Globalization;
-
 namespace SensorPipeline.Stack.Scaling;
 
 /// <summary>The Functions-host instances of a function app, per function (per-function scaling: an instance runs one

@@ -3,7 +3,6 @@ using System.Reflection;
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Routing;
 using SensorPipeline.ApplicationInsights;
-using SensorPipeline.ApplicationInsights.Storage;
 using SensorPipeline.ApplicationInsights.Summary;
 
 namespace Microsoft.AspNetCore.Builder;

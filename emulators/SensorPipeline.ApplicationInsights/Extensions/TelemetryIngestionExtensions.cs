@@ -1,8 +1,6 @@
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.DependencyInjection.Extensions;
-using Microsoft.Extensions.Options;
 using SensorPipeline.ApplicationInsights;
-using SensorPipeline.ApplicationInsights.Storage;
 
 // In Microsoft.Extensions.Hosting, as the SDK's builder extensions are, so Program.cs needs no extra using.
 namespace Microsoft.Extensions.Hosting;

@@ -3,8 +3,6 @@ using System.IO.Compression;
 using System.Text.Json;
 using Microsoft.AspNetCore.Http;
 using Microsoft.Extensions.Logging;
-using Microsoft.Extensions.Options;
-using SensorPipeline.ApplicationInsights.Storage;
 using SensorPipeline.Emulators.Common;
 
 namespace SensorPipeline.ApplicationInsights;

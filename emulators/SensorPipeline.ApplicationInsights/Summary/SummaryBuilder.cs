@@ -1,5 +1,4 @@
 using SensorPipeline.Core.Telemetry;
-using SensorPipeline.ApplicationInsights.Storage;
 using D = SensorPipeline.Core.Telemetry.MetricNames.Dimensions;
 
 namespace SensorPipeline.ApplicationInsights.Summary;

@@ -1,5 +1,3 @@
-using SensorPipeline.CosmosEmulator.Query.Values;
-
 namespace SensorPipeline.CosmosEmulator.Query.Evaluation;
 
 /// <summary>What an expression sees while it is evaluated: the current document, the parameter values (by slot) and,

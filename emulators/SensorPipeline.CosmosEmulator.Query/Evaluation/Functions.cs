@@ -1,5 +1,3 @@
-using SensorPipeline.CosmosEmulator.Query.Values;
-
 namespace SensorPipeline.CosmosEmulator.Query.Evaluation;
 
 /// <summary>A call of a built-in scalar function. Arguments are evaluated by the function itself, so a call

@@ -1,5 +1,3 @@
-using SensorPipeline.CosmosEmulator.Query.Values;
-
 namespace SensorPipeline.CosmosEmulator.Query.Evaluation;
 
 internal enum BinaryOp

@@ -1,6 +1,3 @@
-using System.Text.Json;
-using SensorPipeline.CosmosEmulator.Query.Values;
-
 namespace SensorPipeline.CosmosEmulator.Query.Evaluation;
 
 internal static class ParameterBinder

@@ -1,8 +1,6 @@
 using System.Buffers;
 using System.Text.Encodings.Web;
-using System.Text.Json;
 using SensorPipeline.CosmosEmulator.Query.Parsing;
-using SensorPipeline.CosmosEmulator.Query.Values;
 
 namespace SensorPipeline.CosmosEmulator.Query.Evaluation;
 

@@ -1,5 +1,3 @@
-using SensorPipeline.CosmosEmulator.Query.Values;
-
 namespace SensorPipeline.CosmosEmulator.Query.Evaluation;
 
 /// <summary>The spatial functions over GeoJSON (WGS-84 longitude/latitude in degrees).

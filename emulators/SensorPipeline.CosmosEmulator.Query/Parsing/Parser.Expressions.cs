@@ -1,6 +1,3 @@
-using SensorPipeline.CosmosEmulator.Query.Evaluation;
-using SensorPipeline.CosmosEmulator.Query.Values;
-
 namespace SensorPipeline.CosmosEmulator.Query.Parsing;
 
 /// <summary>Scalar expressions, loosest binding first: ?:, ??, OR, AND, NOT, comparisons (with IN and BETWEEN),

@@ -1,6 +1,3 @@
-using SensorPipeline.CosmosEmulator.Query.Evaluation;
-using SensorPipeline.CosmosEmulator.Query.Values;
-
 namespace SensorPipeline.CosmosEmulator.Query.Parsing;
 
 /// <summary>The terms of an expression: literals, parameters, the FROM alias, function and aggregate calls.</summary>

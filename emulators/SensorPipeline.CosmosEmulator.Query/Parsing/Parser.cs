@@ -1,5 +1,3 @@
-using SensorPipeline.CosmosEmulator.Query.Evaluation;
-
 namespace SensorPipeline.CosmosEmulator.Query.Parsing;
 
 /// <summary>A recursive-descent parser for the supported grammar (see the project README). Clauses here, expressions

@@ -1,5 +1,3 @@
-using SensorPipeline.CosmosEmulator.Query.Evaluation;
-
 namespace SensorPipeline.CosmosEmulator.Query.Parsing;
 
 /// <summary>One output property of a non-VALUE select list.</summary>

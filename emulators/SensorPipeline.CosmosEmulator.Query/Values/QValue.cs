@@ -1,5 +1,3 @@
-using System.Text.Json;
-
 namespace SensorPipeline.CosmosEmulator.Query.Values;
 
 /// <summary>The JSON types of the query language plus <see cref="Undefined"/>, in Cosmos DB's cross-type sort order

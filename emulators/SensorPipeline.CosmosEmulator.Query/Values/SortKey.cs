@@ -1,6 +1,5 @@
 using System.Buffers;
 using System.Text;
-using System.Text.Json;
 
 namespace SensorPipeline.CosmosEmulator.Query.Values;
 

@@ -1,5 +1,3 @@
-using System.Text.Json;
-
 namespace SensorPipeline.CosmosEmulator.Charging;
 
 /// <summary>What a charge was for: the operations the ledger totals apart.</summary>

@@ -1,4 +1,3 @@
-using System.Text.Json;
 using SensorPipeline.CosmosEmulator.Charging;
 
 namespace SensorPipeline.CosmosEmulator.Documents;

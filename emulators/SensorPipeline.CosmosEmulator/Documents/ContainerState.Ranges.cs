@@ -1,5 +1,4 @@
 using System.Collections.Concurrent;
-using System.Text.Json;
 using SensorPipeline.Core.Partitioning;
 using SensorPipeline.CosmosEmulator.Partitioning;
 

@@ -1,5 +1,3 @@
-using System.Text.Json;
-
 namespace SensorPipeline.CosmosEmulator.Documents;
 
 /// <summary>One database: its resource JSON and its containers by id (the SDKs address them by name, and the

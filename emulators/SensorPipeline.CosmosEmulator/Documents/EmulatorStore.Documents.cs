@@ -1,4 +1,3 @@
-using System.Text.Json;
 using System.Text.Json.Nodes;
 using SensorPipeline.CosmosEmulator.Charging;
 using SensorPipeline.CosmosEmulator.Log;

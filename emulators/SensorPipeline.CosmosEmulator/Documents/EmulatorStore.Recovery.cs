@@ -1,4 +1,3 @@
-using System.Text.Json;
 using SensorPipeline.CosmosEmulator.Log;
 
 namespace SensorPipeline.CosmosEmulator.Documents;

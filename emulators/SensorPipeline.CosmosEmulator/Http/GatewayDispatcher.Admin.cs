@@ -1,5 +1,4 @@
 using System.Net;
-using System.Text.Json;
 using SensorPipeline.CosmosEmulator.Throttling;
 using SensorPipeline.Emulators.Common;
 

@@ -1,5 +1,4 @@
 using System.Buffers;
-using System.Text.Json;
 using SensorPipeline.CosmosEmulator.Documents;
 
 namespace SensorPipeline.CosmosEmulator.Http;

@@ -1,6 +1,5 @@
 using System.Buffers;
 using System.Globalization;
-using System.Text.Json;
 using SensorPipeline.CosmosEmulator.Documents;
 using SensorPipeline.CosmosEmulator.Charging;
 using SensorPipeline.CosmosEmulator.Queries;

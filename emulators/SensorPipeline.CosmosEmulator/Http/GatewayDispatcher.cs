@@ -1,4 +1,3 @@
-using System.Text.Json;
 using SensorPipeline.CosmosEmulator.Hosting;
 using SensorPipeline.CosmosEmulator.Queries;
 using SensorPipeline.CosmosEmulator.Security;

@@ -1,7 +1,6 @@
 using System.Buffers;
 using System.Globalization;
 using System.IO.Pipelines;
-using System.Text.Json;
 using SensorPipeline.CosmosEmulator.Documents;
 
 namespace SensorPipeline.CosmosEmulator.Http;

@@ -1,6 +1,5 @@
 using System.Collections.Concurrent;
 using System.Globalization;
-using System.Text.Json;
 using SensorPipeline.CosmosEmulator.Query;
 using SensorPipeline.CosmosEmulator.Documents;
 

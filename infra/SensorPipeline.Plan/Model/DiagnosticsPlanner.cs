@@ -1,5 +1,3 @@
-using SensorPipeline.Plan.Data;
-
 namespace SensorPipeline.Plan.Model;
 
 /// <summary>

@@ -1,5 +1,3 @@
-using SensorPipeline.Plan.Data;
-
 namespace SensorPipeline.Plan.Model;
 
 /// <summary>Derives every capacity setting and its cost for a rate: Event Hubs, then Functions, Cosmos DB, checkpoints, telemetry.</summary>

@@ -1,5 +1,4 @@
 using System.Text.Json;
-using SensorPipeline.Plan.Data;
 
 namespace SensorPipeline.Plan.Output;
 

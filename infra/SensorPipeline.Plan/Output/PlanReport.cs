@@ -1,5 +1,4 @@
 using System.Globalization;
-using SensorPipeline.Plan.Data;
 using SensorPipeline.Plan.Model;
 
 namespace SensorPipeline.Plan.Output;

@@ -1,6 +1,5 @@
 using System.Text.RegularExpressions;
 using SensorPipeline.Clients;
-using SensorPipeline.Toolkit;
 
 namespace SensorPipeline.Functions.Tests.Infrastructure;
 
