@@ -15,12 +15,7 @@ namespace SensorPipeline.Fuzz.Targets;
 /// </summary>
 internal static class AmqpMessageTarget
 {
-    public static FuzzTarget Target { get; } = new("amqp-message",
-        "Event Hubs emulator's AMQP endpoint: a transfer's message sections through AmqpEventCodec.Decode (batches, bodies, properties, envelope) and back through Encode",
-        Run,
-        typeof(FormatException), typeof(ArgumentException));
-
-    private static void Run(byte[] input)
+    internal static void Run(byte[] input)
     {
         if (input.Length == 0)
         {

@@ -6,12 +6,7 @@ namespace SensorPipeline.Fuzz.Targets;
 /// DB emulator's <see cref="BatchRequestReader"/>.</summary>
 internal static class CosmosBatchTarget
 {
-    public static FuzzTarget Target { get; } = new("cosmos-batch",
-        "Cosmos DB emulator: the batch/bulk body (RecordIoFraming, HybridRow operations via BatchRequestReader)",
-        Run,
-        typeof(BatchFormatException));
-
-    private static void Run(byte[] body)
+    internal static void Run(byte[] body)
     {
         foreach (var operation in BatchRequestReader.Read(body))
         {

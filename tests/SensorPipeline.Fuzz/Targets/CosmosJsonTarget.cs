@@ -21,12 +21,7 @@ internal static class CosmosJsonTarget
     public static readonly byte[] StoredDocument =
         """{"id":"weather-0001-7","deviceId":"weather-0001","type":"Feature","geometry":{"type":"Point","coordinates":[-122.33,47.61]},"properties":{"kind":"weather","sequence":7,"temperatureC":11.5},"version":"00000000000000000007","tags":["a","b"],"_rid":"AAAAAA==","_etag":"\"1\"","_ts":1795298400}"""u8.ToArray();
 
-    public static FuzzTarget Target { get; } = new("cosmos-json",
-        "Cosmos DB emulator: document bodies (DocumentBuilder, partition key), Patch bodies (PatchApplier, filter predicate), query bodies (QueryRunner)",
-        Run,
-        typeof(StoreException), typeof(JsonException), typeof(SqlQueryException));
-
-    private static void Run(byte[] input)
+    internal static void Run(byte[] input)
     {
         if (input.Length == 0)
         {

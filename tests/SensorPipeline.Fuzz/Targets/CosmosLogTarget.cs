@@ -17,12 +17,7 @@ namespace SensorPipeline.Fuzz.Targets;
 /// </summary>
 internal static class CosmosLogTarget
 {
-    public static FuzzTarget Target { get; } = new("cosmos-log",
-        "Cosmos DB emulator: a mutation log through the store's start (MutationLog recovery, MutationCodec, replay into databases, containers, documents)",
-        Run,
-        typeof(InvalidDataException));
-
-    private static void Run(byte[] input)
+    internal static void Run(byte[] input)
     {
         if (LogInput.Write(input, "cosmos", MutationLog.FileName, Seal) is not { } directory)
         {

@@ -16,11 +16,7 @@ namespace SensorPipeline.Fuzz.Targets;
 /// </summary>
 internal static class EnvelopeTarget
 {
-    public static FuzzTarget Target { get; } = new("envelope",
-        "core: a forward envelope through both processors (EnvelopeText, EnvelopeReader, ReadingDecoder, validation, GeoJSON, device state)",
-        Run);
-
-    private static void Run(byte[] input)
+    internal static void Run(byte[] input)
     {
         var body = EnvelopeText.IsText(input) ? input : AsText(input);
         var source = new SourcePosition("0", 7, ReadingBatchTarget.NowUnixMs);

@@ -15,12 +15,7 @@ namespace SensorPipeline.Fuzz.Targets;
 /// </summary>
 internal static class EventHubsLogTarget
 {
-    public static FuzzTarget Target { get; } = new("eventhubs-log",
-        "Event Hubs emulator: a segment file through PartitionLog recovery (header, durable mark, scan, torn tail), RecordDecoder and the stored properties",
-        Run,
-        typeof(InvalidDataException));
-
-    private static void Run(byte[] input)
+    internal static void Run(byte[] input)
     {
         if (LogInput.Write(input, "eventhubs", Segment.FileName(0), Seal) is not { } directory)
         {

@@ -12,12 +12,7 @@ internal static class HandlerRequestTarget
     /// <summary>The trigger binding's name in every function.json of the Function App.</summary>
     private const string Trigger = "events";
 
-    public static FuzzTarget Target { get; } = new("handler-request",
-        "functions: the custom-handler request (InvocationRequestReader, RequestStreamParser, TriggerArrayReader, metadata) whole and streamed in 7-byte reads",
-        Run,
-        typeof(InvalidInvocationException));
-
-    private static void Run(byte[] body)
+    internal static void Run(byte[] body)
     {
         string? whole;
         try

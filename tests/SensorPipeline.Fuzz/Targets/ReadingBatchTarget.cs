@@ -17,11 +17,7 @@ internal static class ReadingBatchTarget
     /// <summary>A fixed clock: 2026-11-21T22:00:00Z, so a run is repeatable.</summary>
     public const long NowUnixMs = 1_795_298_400_000;
 
-    public static FuzzTarget Target { get; } = new("reading-batch",
-        "core: an ingestion event through the splitter (ReadingBatchReader, ReadingDecoder, validation, envelopes), its envelopes through the processors",
-        Run);
-
-    private static void Run(byte[] body)
+    internal static void Run(byte[] body)
     {
         var source = new SourcePosition("0", 42, NowUnixMs - 1_000);
         var result = new Splitter().Split([new InputEvent(body, source)], NowUnixMs);

@@ -8,11 +8,7 @@ namespace SensorPipeline.Fuzz.Targets;
 /// </summary>
 internal static class TrackTarget
 {
-    public static FuzzTarget Target { get; } = new("appinsights-track",
-        "App Insights sink: /v2/track envelopes (EnvelopeParser: MetricData items, tags, properties, times)",
-        Run);
-
-    private static void Run(byte[] body)
+    internal static void Run(byte[] body)
     {
         var text = body.AsMemory();
         var metrics = new List<ParsedMetric>();
