@@ -7,8 +7,9 @@ namespace SensorPipeline.Testing;
 
 /// <summary>
 /// Readings built with the generated protobuf classes, as a real producer would send them, so every test also checks
-/// compatibility with Google.Protobuf. One source for the core's tests, the handler's and loadgen's (their projects
-/// compile this file too; SensorPipeline.Functions.Tests adds what only its tests need in a part of its own).
+/// compatibility with Google.Protobuf. One source for the core's tests, the handler's, loadgen's and the fuzz harness's
+/// seed inputs (their projects compile this file too; SensorPipeline.Functions.Tests adds what only its tests need in a
+/// part of its own).
 /// </summary>
 internal static partial class Builders
 {

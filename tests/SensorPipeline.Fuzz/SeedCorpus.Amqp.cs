@@ -1,6 +1,7 @@
 using Microsoft.Azure.Amqp;
 using Microsoft.Azure.Amqp.Framing;
 using SensorPipeline.EventHubs.Amqp;
+using SensorPipeline.Testing;
 
 namespace SensorPipeline.Fuzz;
 
@@ -10,8 +11,8 @@ internal static partial class SeedCorpus
     /// with properties, annotations and a partition key (mode 0), and a batch of two encoded events (mode 1).</summary>
     private static IEnumerable<(string, byte[])> AmqpMessages()
     {
-        yield return ("single-event", [0, .. Payload(Event(Batch(Weather("weather-0001", 1)), "weather-0001"))]);
-        using var first = Event(Batch(Seismic("seismic-0001", 1)), "seismic-0001");
+        yield return ("single-event", [0, .. Payload(Event(Builders.Batch(Weather("weather-0001", 1)), "weather-0001"))]);
+        using var first = Event(Builders.Batch(Seismic("seismic-0001", 1)), "seismic-0001");
         using var second = Event("second"u8.ToArray(), null);
         using var batch = AmqpMessage.Create([new Data { Value = new ArraySegment<byte>(Payload(first)) }, new Data { Value = new ArraySegment<byte>(Payload(second)) }]);
         batch.MessageFormat = AmqpConstants.AmqpBatchedMessageFormat;

@@ -7,6 +7,7 @@ using SensorPipeline.Emulators.Common;
 using SensorPipeline.EventHubs;
 using SensorPipeline.EventHubs.Storage;
 using SensorPipeline.Fuzz.Targets;
+using SensorPipeline.Testing;
 
 namespace SensorPipeline.Fuzz;
 
@@ -22,8 +23,8 @@ internal static partial class SeedCorpus
         try
         {
             log.AppendAsync([
-                new(Batch(Weather("weather-0001", 1)), null, null),
-                new(Batch(Seismic("seismic-0001", 1)), "seismic-0001", new Dictionary<string, object?> { ["source"] = "loadgen", ["n"] = 3L, ["ok"] = true, ["x"] = null, ["v"] = 1.5 }),
+                new(Builders.Batch(Weather("weather-0001", 1)), null, null),
+                new(Builders.Batch(Seismic("seismic-0001", 1)), "seismic-0001", new Dictionary<string, object?> { ["source"] = "loadgen", ["n"] = 3L, ["ok"] = true, ["x"] = null, ["v"] = 1.5 }),
             ], CancellationToken.None).AsTask().GetAwaiter().GetResult();
             log.AppendAsync([new("third"u8.ToArray(), "k", null)], CancellationToken.None).AsTask().GetAwaiter().GetResult();
         }

@@ -8,6 +8,7 @@ using SensorPipeline.FunctionsHost.Config;
 using SensorPipeline.FunctionsHost.Hubs;
 using SensorPipeline.FunctionsHost.Invocation;
 using SensorPipeline.Fuzz.Targets;
+using SensorPipeline.Testing;
 using SensorKind = SensorPipeline.Protos.SensorKind;
 
 namespace SensorPipeline.Fuzz;
@@ -21,8 +22,8 @@ internal static partial class SeedCorpus
         var enqueued = DateTimeOffset.FromUnixTimeMilliseconds(ReadingBatchTarget.NowUnixMs - 1_000);
         var events = new[]
         {
-            new ReceivedEvent(41, 4096, enqueued, null, Batch(Weather("weather-0001", 1)), new Dictionary<string, object?>()),
-            new ReceivedEvent(42, 8192, enqueued.AddMilliseconds(3), "device-key", Batch(Seismic("seismic-0001", 1), Weather("weather-0002", 9)),
+            new ReceivedEvent(41, 4096, enqueued, null, Builders.Batch(Weather("weather-0001", 1)), new Dictionary<string, object?>()),
+            new ReceivedEvent(42, 8192, enqueued.AddMilliseconds(3), "device-key", Builders.Batch(Seismic("seismic-0001", 1), Weather("weather-0002", 9)),
                 new Dictionary<string, object?> { ["source"] = "loadgen", ["n"] = 3 }),
         };
         yield return ("splitter-two-events", Request(new InvocationBatch(function, "3", events, true, null, enqueued.UtcDateTime, Guid.Empty)));
@@ -69,7 +70,7 @@ internal static partial class SeedCorpus
     private static byte[] RenderedFeature()
     {
         var source = new Core.Readings.SourcePosition("3", 1234, ReadingBatchTarget.NowUnixMs - 1_000);
-        var split = new Splitter().Split([new InputEvent(Batch(Weather("weather-0001", 7)), source)], ReadingBatchTarget.NowUnixMs);
+        var split = new Splitter().Split([new InputEvent(Builders.Batch(Weather("weather-0001", 7)), source)], ReadingBatchTarget.NowUnixMs);
         using var processor = new EnvelopeProcessor(SensorKind.Weather, "weather-processor", new StalenessPolicy(TimeSpan.FromMinutes(5)));
         var result = processor.Process([new InputEvent(split.Weather[0], source)], ReadingBatchTarget.NowUnixMs);
         return result.Bytes(result.Pending[0]).ToArray();

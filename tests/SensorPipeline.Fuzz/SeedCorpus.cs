@@ -1,9 +1,8 @@
-using Google.Protobuf;
-using Google.Protobuf.WellKnownTypes;
 using SensorPipeline.Core.Readings;
 using SensorPipeline.Core.Splitting;
 using SensorPipeline.Fuzz.Targets;
 using SensorPipeline.Protos;
+using SensorPipeline.Testing;
 
 namespace SensorPipeline.Fuzz;
 
@@ -42,43 +41,21 @@ internal static partial class SeedCorpus
         return 0;
     }
 
+    /// <summary>When every seed reading was observed: just before the targets' fixed clock, so none is stale.</summary>
     private static readonly DateTimeOffset ObservedAt = DateTimeOffset.FromUnixTimeMilliseconds(ReadingBatchTarget.NowUnixMs - 2_000);
 
-    internal static Reading Weather(string device, ulong sequence) => new()
-    {
-        DeviceId = device,
-        Kind = SensorKind.Weather,
-        Sequence = sequence,
-        ObservedAt = Timestamp.FromDateTimeOffset(ObservedAt),
-        Location = new Location { Latitude = 47.61, Longitude = -122.33, AltitudeM = 56 },
-        Weather = new WeatherPayload { TemperatureC = 11.5, RelativeHumidityPct = 81, PressureHpa = 1012.4, WindSpeedMps = 4.2, WindDirectionDeg = 220, RainMmph = 0.3 },
-    };
+    private static Reading Weather(string device, ulong sequence) => Builders.Weather(device, sequence, observed: ObservedAt);
 
-    internal static Reading Seismic(string device, ulong sequence) => new()
-    {
-        DeviceId = device,
-        Kind = SensorKind.Seismic,
-        Sequence = sequence,
-        ObservedAt = Timestamp.FromDateTimeOffset(ObservedAt),
-        Location = new Location { Latitude = 35.68, Longitude = 139.69, AltitudeM = 40 },
-        Seismic = new SeismicPayload { Magnitude = 3.1, DepthKm = 10, PeakGroundAccelerationG = 0.02, AccelerationXMps2 = 0.1, AccelerationYMps2 = -0.2, AccelerationZMps2 = 9.8 },
-    };
-
-    internal static byte[] Batch(params Reading[] readings)
-    {
-        var batch = new ReadingBatch();
-        batch.Readings.Add(readings);
-        return batch.ToByteArray();
-    }
+    private static Reading Seismic(string device, ulong sequence) => Builders.Seismic(device, sequence, observed: ObservedAt);
 
     private static IEnumerable<(string, byte[])> ReadingBatches()
     {
-        yield return ("weather-one", Batch(Weather("weather-0001", 1)));
-        yield return ("seismic-one", Batch(Seismic("seismic-0001", 1)));
-        yield return ("mixed-three", Batch(Weather("weather-0002", 7), Seismic("seismic-0002", 3), Weather("weather-0003", 1)));
+        yield return ("weather-one", Builders.Batch(Weather("weather-0001", 1)));
+        yield return ("seismic-one", Builders.Batch(Seismic("seismic-0001", 1)));
+        yield return ("mixed-three", Builders.Batch(Weather("weather-0002", 7), Seismic("seismic-0002", 3), Weather("weather-0003", 1)));
         var invalid = Weather("weather-0004", 2);
         invalid.Weather.TemperatureC = double.NaN;
-        yield return ("one-invalid", Batch(Weather("weather-0005", 1), invalid));
+        yield return ("one-invalid", Builders.Batch(Weather("weather-0005", 1), invalid));
     }
 
     /// <summary>The binary envelopes the real splitter forwards for the reading batches (the target wraps them in
@@ -86,7 +63,7 @@ internal static partial class SeedCorpus
     private static IEnumerable<(string, byte[])> Envelopes()
     {
         var source = new Core.Readings.SourcePosition("3", 1234, ReadingBatchTarget.NowUnixMs - 1_000);
-        var result = new Splitter().Split([new InputEvent(Batch(Weather("weather-0002", 7), Seismic("seismic-0002", 3), Weather("weather-0003", 1)), source)],
+        var result = new Splitter().Split([new InputEvent(Builders.Batch(Weather("weather-0002", 7), Seismic("seismic-0002", 3), Weather("weather-0003", 1)), source)],
             ReadingBatchTarget.NowUnixMs);
         yield return ("weather-two", Binary(result.Weather[0]));
         yield return ("seismic-one", Binary(result.Seismic[0]));
