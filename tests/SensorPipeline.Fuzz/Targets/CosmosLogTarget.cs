@@ -1,4 +1,3 @@
-using System.Buffers.Binary;
 using Microsoft.Extensions.Logging.Abstractions;
 using SensorPipeline.CosmosEmulator.Documents;
 using SensorPipeline.CosmosEmulator.Hosting;
@@ -48,26 +47,7 @@ internal static class CosmosLogTarget
     }
 
     /// <summary>Gives the file a header of the current version (keeping its durable mark) and seals each record it can frame.</summary>
-    private static void Seal(Span<byte> file)
-    {
-        if (file.Length < LogFormat.FileHeaderSize)
-        {
-            return;
-        }
-
-        BinaryPrimitives.WriteUInt32LittleEndian(file, LogFormat.Magic);
-        BinaryPrimitives.WriteUInt32LittleEndian(file[4..], LogFormat.Version);
-        var at = LogFormat.FileHeaderSize;
-        while (file.Length - at >= DurableLogFormat.RecordHeaderSize)
-        {
-            var payloadLength = LogFormat.PayloadLength(file[at..]);
-            if (payloadLength < 0 || payloadLength > file.Length - at - DurableLogFormat.RecordHeaderSize)
-            {
-                return;
-            }
-
-            DurableLogFormat.Seal(file.Slice(at, DurableLogFormat.RecordHeaderSize + payloadLength));
-            at += DurableLogFormat.RecordHeaderSize + payloadLength;
-        }
-    }
+    private static void Seal(Span<byte> file) =>
+        LogInput.SealRecords(file, LogFormat.FileHeaderSize, LogFormat.Magic, LogFormat.Version, LogFormat.PayloadLength,
+            (record, _) => DurableLogFormat.Seal(record));
 }

@@ -43,25 +43,11 @@ internal static class EventHubsLogTarget
     /// frame with the next sequence number and its CRC, as the writer does.</summary>
     private static void Seal(Span<byte> file)
     {
-        if (file.Length < RecordFormat.SegmentHeaderSize)
+        LogInput.SealRecords(file, RecordFormat.SegmentHeaderSize, RecordFormat.Magic, RecordFormat.Version, RecordFormat.PayloadLength,
+            (record, sequence) => RecordFormat.Stamp(record, sequence, RecordFormat.TicksOf(record)));
+        if (file.Length >= RecordFormat.SegmentHeaderSize)
         {
-            return;
-        }
-
-        BinaryPrimitives.WriteUInt32LittleEndian(file, RecordFormat.Magic);
-        BinaryPrimitives.WriteUInt32LittleEndian(file[4..], RecordFormat.Version);
-        BinaryPrimitives.WriteInt64LittleEndian(file[DurableLogFormat.HeaderSize..], 0); // the base sequence number
-        var at = RecordFormat.SegmentHeaderSize;
-        for (long sequence = 0; file.Length - at >= RecordFormat.RecordOverhead; sequence++)
-        {
-            var payloadLength = BinaryPrimitives.ReadInt32LittleEndian(file[at..]);
-            if (payloadLength < RecordFormat.PayloadFixedSize || payloadLength > file.Length - at - RecordFormat.RecordHeaderSize)
-            {
-                return;
-            }
-
-            var record = file.Slice(at, RecordFormat.RecordHeaderSize + payloadLength);
-            at += RecordFormat.Stamp(record, sequence, BinaryPrimitives.ReadInt64LittleEndian(record[(RecordFormat.RecordHeaderSize + 8)..]));
+            BinaryPrimitives.WriteInt64LittleEndian(file[DurableLogFormat.HeaderSize..], 0); // the base sequence number
         }
     }
 }

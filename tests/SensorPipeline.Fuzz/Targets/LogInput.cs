@@ -1,3 +1,6 @@
+using System.Buffers.Binary;
+using SensorPipeline.Emulators.Common;
+
 namespace SensorPipeline.Fuzz.Targets;
 
 /// <summary>What the two log targets share: the input as a log file in a fresh directory, resealed when its mode byte
@@ -34,6 +37,33 @@ internal static class LogInput
         catch (InvalidDataException e) when (!e.Message.Contains(fileName, StringComparison.Ordinal))
         {
             throw new InvariantException("the start was refused without naming the file: " + e.Message);
+        }
+    }
+
+    /// <summary>Reseals a log file in the framing both logs share (<see cref="DurableLogFormat"/>) as its writer would:
+    /// the header's magic and <paramref name="version"/> (its durable mark kept), then each record from
+    /// <paramref name="headerSize"/> on, in order, through <paramref name="seal"/> (the record and its index; returns
+    /// its length), up to the first whose length <paramref name="payloadLength"/> refuses (-1) or runs past the file.</summary>
+    public static void SealRecords(Span<byte> file, int headerSize, uint magic, uint version,
+        Func<ReadOnlySpan<byte>, int> payloadLength, Func<Span<byte>, int, int> seal)
+    {
+        if (file.Length < headerSize)
+        {
+            return;
+        }
+
+        BinaryPrimitives.WriteUInt32LittleEndian(file, magic);
+        BinaryPrimitives.WriteUInt32LittleEndian(file[4..], version);
+        var at = headerSize;
+        for (var index = 0; file.Length - at >= DurableLogFormat.RecordHeaderSize; index++)
+        {
+            var length = payloadLength(file[at..]);
+            if (length < 0 || length > file.Length - at - DurableLogFormat.RecordHeaderSize)
+            {
+                return;
+            }
+
+            at += seal(file.Slice(at, DurableLogFormat.RecordHeaderSize + length), index);
         }
     }
 
