@@ -3,7 +3,6 @@ using System.Globalization;
 using Microsoft.Azure.Cosmos;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
-using Microsoft.Extensions.Options;
 using SensorPipeline.LoadGen.Redrive;
 using SensorPipeline.LoadGen.Sending;
 using SensorPipeline.LoadGen.Verify;
@@ -15,53 +14,32 @@ namespace SensorPipeline.LoadGen.Cli;
 internal static class RedriveCommand
 {
     private static readonly Option<string?> Connection = SharedOptions.Connection();
-    private static readonly Option<string?> Namespace = new("--namespace") { Description = "Namespace host name for Microsoft Entra auth (default: env EventHubConnection__fullyQualifiedNamespace)." };
+    private static readonly Option<string?> Namespace = SharedOptions.Namespace();
     private static readonly Option<string?> IngestionHub = new("--ingestion-hub") { Description = "The splitter's hub (default: env IngestionHubName, else ingestion)." };
     private static readonly Option<string?> WeatherHub = new("--weather-hub") { Description = "The weather processor's hub (default: env WeatherHubName, else weather)." };
     private static readonly Option<string?> SeismicHub = new("--seismic-hub") { Description = "The seismic processor's hub (default: env SeismicHubName, else seismic)." };
-    private static readonly Option<Uri?> Endpoint = SharedOptions.CosmosEndpoint();
-    private static readonly Option<string?> Key = SharedOptions.CosmosKey();
-    private static readonly Option<string?> ClientId = new("--managed-identity-client-id") { Description = "User-assigned identity for Microsoft Entra." };
-    private static readonly Option<string?> Database = new("--database") { Description = "Database (default: env Cosmos__DatabaseName, else sensorpipeline)." };
-    private static readonly Option<string?> DeadLetters = new("--deadletters-container") { Description = "Dead letters container (default: env Cosmos__DeadLettersContainer, else deadletters)." };
+    private static readonly CosmosAccountCommandLine Cosmos = new();
     private static readonly Option<string[]> Reason = new("--reason") { Description = "Reason code to select (repeatable), e.g. invalid-observed-at." };
     private static readonly Option<DateTimeOffset?> Since = new("--since") { Description = "Only dead letters stored at or after this time (ISO 8601, UTC unless an offset is given).", CustomParser = r => Time(r) };
     private static readonly Option<DateTimeOffset?> Until = new("--until") { Description = "Only dead letters stored before this time (ISO 8601).", CustomParser = r => Time(r) };
     private static readonly Option<string[]> Id = new("--id") { Description = "Dead letter id (repeatable)." };
     private static readonly Option<bool> DryRun = new("--dry-run") { Description = "List what would be sent; send and mark nothing." };
     private static readonly Option<bool> Again = new("--again") { Description = "Also re-send dead letters already marked re-driven." };
-    private static readonly Option<int> MaxAttempts = new("--max-attempts") { Description = "HTTP attempts per event.", DefaultValueFactory = _ => 6 };
+    private static readonly Option<int> MaxAttempts = SharedOptions.MaxAttempts();
 
-    public static Command Create()
+    public static Command Create() =>
+        new Command("redrive", "Re-sends chosen dead letters' original bytes to the hub they came from and marks them re-driven (never deletes them).")
+            .WithAction([Connection, Namespace, IngestionHub, WeatherHub, SeismicHub, .. Cosmos.All, Reason, Since, Until, Id, DryRun, Again, MaxAttempts], RunAsync);
+
+    private static Task<int> RunAsync(ParseResult parse, CancellationToken cancellationToken) =>
+        StartupValidation.RunAsync<RedriveOptions, RedriveOptionsValidator>(o => Bind(parse, o), verbose: false,
+            (provider, options) => RedriveAsync(provider, options, cancellationToken));
+
+    private static async Task<int> RedriveAsync(IServiceProvider provider, RedriveOptions options, CancellationToken cancellationToken)
     {
-        var command = new Command("redrive", "Re-sends chosen dead letters' original bytes to the hub they came from and marks them re-driven (never deletes them).");
-        foreach (var option in new Option[] { Connection, Namespace, IngestionHub, WeatherHub, SeismicHub, Endpoint, Key, ClientId, Database, DeadLetters, Reason, Since, Until, Id, DryRun, Again, MaxAttempts })
-        {
-            command.Options.Add(option);
-        }
-
-        command.SetAction(RunAsync);
-        return command;
-    }
-
-    private static async Task<int> RunAsync(ParseResult parse, CancellationToken cancellationToken)
-    {
-        await using var provider = await StartupValidation.BuildAsync<RedriveOptions, RedriveOptionsValidator>(o => Bind(parse, o), verbose: false);
-        if (provider is null)
-        {
-            return ExitCodes.BadArguments;
-        }
-
-        var options = provider.GetRequiredService<IOptions<RedriveOptions>>().Value;
         var time = provider.GetRequiredService<TimeProvider>();
         var logger = provider.GetRequiredService<ILoggerFactory>().CreateLogger("loadgen");
-        using var client = VerifyCosmosClient.Create(new VerifyOptions
-        {
-            CosmosEndpoint = options.CosmosEndpoint,
-            CosmosKey = options.CosmosKey,
-            ManagedIdentityClientId = options.ManagedIdentityClientId,
-            Concurrency = 1,
-        });
+        using var client = VerifyCosmosClient.Create(options, concurrency: 1);
         var senders = new Dictionary<RedriveHub, (EventSender Sender, IAuthorizationSource Authorization)>();
         try
         {
@@ -124,17 +102,11 @@ internal static class RedriveCommand
 
     private static void Bind(ParseResult parse, RedriveOptions o)
     {
-        o.Namespace = parse.GetValue(Namespace);
-        o.Connection = parse.GetValue(Connection) ?? (o.Namespace is null ? Env("EventHubConnection") : null);
-        o.Namespace ??= o.Connection is null ? Env("EventHubConnection__fullyQualifiedNamespace") : null;
-        o.IngestionHub = parse.GetValue(IngestionHub) ?? Env("IngestionHubName") ?? "ingestion";
-        o.WeatherHub = parse.GetValue(WeatherHub) ?? Env("WeatherHubName") ?? "weather";
-        o.SeismicHub = parse.GetValue(SeismicHub) ?? Env("SeismicHubName") ?? "seismic";
-        o.CosmosEndpoint = parse.GetValue(Endpoint) ?? (Uri.TryCreate(Env("Cosmos__AccountEndpoint"), UriKind.Absolute, out var fromEnv) ? fromEnv : null);
-        o.CosmosKey = parse.GetValue(Key) ?? Env("Cosmos__AuthKey");
-        o.ManagedIdentityClientId = parse.GetValue(ClientId) ?? Env("Cosmos__ManagedIdentityClientId");
-        o.Database = parse.GetValue(Database) ?? Env("Cosmos__DatabaseName") ?? "sensorpipeline";
-        o.DeadLettersContainer = parse.GetValue(DeadLetters) ?? Env("Cosmos__DeadLettersContainer") ?? "deadletters";
+        (o.Connection, o.Namespace) = SharedOptions.EventHubsTarget(parse, Connection, Namespace);
+        o.IngestionHub = parse.GetValue(IngestionHub) ?? SharedOptions.Env("IngestionHubName") ?? "ingestion";
+        o.WeatherHub = parse.GetValue(WeatherHub) ?? SharedOptions.Env("WeatherHubName") ?? "weather";
+        o.SeismicHub = parse.GetValue(SeismicHub) ?? SharedOptions.Env("SeismicHubName") ?? "seismic";
+        Cosmos.Bind(parse, o);
         o.Reasons = [.. parse.GetValue(Reason) ?? []];
         o.Since = parse.GetValue(Since);
         o.Until = parse.GetValue(Until);
@@ -155,6 +127,4 @@ internal static class RedriveCommand
         result.AddError($"{result.Argument.Name}: '{text}' is not an ISO 8601 time (e.g. 2026-11-23T22:00:00Z)");
         return null;
     }
-
-    private static string? Env(string name) => Environment.GetEnvironmentVariable(name) is { Length: > 0 } value ? value : null;
 }

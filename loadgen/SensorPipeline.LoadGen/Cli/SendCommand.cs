@@ -2,7 +2,6 @@ using System.CommandLine;
 using Azure.Identity;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
-using Microsoft.Extensions.Options;
 using SensorPipeline.LoadGen.Run;
 using SensorPipeline.LoadGen.Sending;
 
@@ -12,7 +11,7 @@ namespace SensorPipeline.LoadGen.Cli;
 internal static class SendCommand
 {
     private static readonly Option<string?> Connection = SharedOptions.Connection();
-    private static readonly Option<string?> Namespace = new("--namespace") { Description = "Namespace host name for Microsoft Entra auth (no key), e.g. ns.servicebus.windows.net (default: env EventHubConnection__fullyQualifiedNamespace)." };
+    private static readonly Option<string?> Namespace = SharedOptions.Namespace();
     private static readonly Option<string?> Hub = new("--hub") { Description = "Hub to send to (default: EntityPath of the connection string, else env IngestionHubName, else ingestion)." };
     private static readonly Option<int> Weather = new("--weather") { Description = "Weather stations.", DefaultValueFactory = _ => SendOptions.DefaultReadingsPerEvent };
     private static readonly Option<int> Seismic = new("--seismic") { Description = "Seismometers.", DefaultValueFactory = _ => SendOptions.DefaultReadingsPerEvent };
@@ -24,7 +23,7 @@ internal static class SendCommand
     private static readonly Option<long?> Count = new("--count") { Description = "Readings to send." };
     private static readonly Option<SendTransport> Transport = new("--transport") { Description = "amqp (the official Event Hubs client) or rest (the REST send API); malformed sends are always REST.", DefaultValueFactory = _ => SendTransport.Amqp };
     private static readonly Option<int> Concurrency = new("--concurrency") { Description = "Sends in flight at most.", DefaultValueFactory = _ => 16 };
-    private static readonly Option<int> MaxAttempts = new("--max-attempts") { Description = "HTTP attempts per event.", DefaultValueFactory = _ => 6 };
+    private static readonly Option<int> MaxAttempts = SharedOptions.MaxAttempts();
     private static readonly Option<TimeSpan> BaseBackoff = Duration_("--base-backoff", "First retry delay.", TimeSpan.FromMilliseconds(100));
     private static readonly Option<TimeSpan> MaxBackoff = Duration_("--max-backoff", "Longest retry delay.", TimeSpan.FromSeconds(5));
     private static readonly Option<TimeSpan> AttemptTimeout = Duration_("--attempt-timeout", "One HTTP attempt's timeout.", TimeSpan.FromSeconds(30));
@@ -60,26 +59,18 @@ internal static class SendCommand
         Option[] options = [Connection, Namespace, Hub, Weather, Seismic, Seed, DevicePrefix, ReadingsPerEvent, Rate, Duration, Count, Transport, Concurrency,
             MaxAttempts, BaseBackoff, MaxBackoff, AttemptTimeout, Poison, Oversize, Truncated, OutOfRange, Forged, MalformedSends, ForgedHub, ClockSkew, OversizeBytes, InjectEvery, DuplicateEvery, PauseFunction,
             PauseFor, PauseAfter, DevHost, PauseRoute, ResumeRoute, LedgerPath, ProgressInterval, Grace, Verbose];
-        foreach (var option in options)
-        {
-            root.Options.Add(option);
-        }
-
-        root.SetAction(RunAsync);
+        root.WithAction(options, RunAsync);
     }
 
     private static Option<TimeSpan> Duration_(string name, string description, TimeSpan defaultValue) =>
         new(name) { Description = description, DefaultValueFactory = _ => defaultValue, CustomParser = DurationParser.Parse };
 
-    private static async Task<int> RunAsync(ParseResult parse, CancellationToken cancellationToken)
-    {
-        await using var provider = await StartupValidation.BuildAsync<SendOptions, SendOptionsValidator>(o => Bind(parse, o), parse.GetValue(Verbose));
-        if (provider is null)
-        {
-            return ExitCodes.BadArguments;
-        }
+    private static Task<int> RunAsync(ParseResult parse, CancellationToken cancellationToken) =>
+        StartupValidation.RunAsync<SendOptions, SendOptionsValidator>(o => Bind(parse, o), parse.GetValue(Verbose),
+            (provider, options) => SendAsync(provider, options, cancellationToken));
 
-        var options = provider.GetRequiredService<IOptions<SendOptions>>().Value;
+    private static async Task<int> SendAsync(IServiceProvider provider, SendOptions options, CancellationToken cancellationToken)
+    {
         var time = provider.GetRequiredService<TimeProvider>();
         var logger = provider.GetRequiredService<ILoggerFactory>().CreateLogger("loadgen");
         var (baseAddress, authorization) = Authorization(options, time);
@@ -116,10 +107,8 @@ internal static class SendCommand
     private static void Bind(ParseResult parse, SendOptions o)
     {
         // Explicit options win; then the settings names docs/conventions.md and infra's azure.env use.
-        o.Namespace = parse.GetValue(Namespace);
-        o.Connection = parse.GetValue(Connection) ?? (o.Namespace is null ? Env("EventHubConnection") : null);
-        o.Namespace ??= o.Connection is null ? Env("EventHubConnection__fullyQualifiedNamespace") : null;
-        o.Hub = parse.GetValue(Hub) ?? EntityPath(o.Connection) ?? Env("IngestionHubName") ?? "ingestion";
+        (o.Connection, o.Namespace) = SharedOptions.EventHubsTarget(parse, Connection, Namespace);
+        o.Hub = parse.GetValue(Hub) ?? EntityPath(o.Connection) ?? SharedOptions.Env("IngestionHubName") ?? "ingestion";
         o.Weather = parse.GetValue(Weather);
         o.Seismic = parse.GetValue(Seismic);
         o.Seed = parse.GetValue(Seed);
@@ -155,8 +144,6 @@ internal static class SendCommand
         o.ProgressInterval = parse.GetValue(ProgressInterval);
         o.Grace = parse.GetValue(Grace);
     }
-
-    private static string? Env(string name) => Environment.GetEnvironmentVariable(name) is { Length: > 0 } value ? value : null;
 
     private static string? EntityPath(string? connection)
     {

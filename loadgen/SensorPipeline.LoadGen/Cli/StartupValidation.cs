@@ -1,3 +1,4 @@
+using System.CommandLine;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Logging.Console;
@@ -8,12 +9,39 @@ namespace SensorPipeline.LoadGen.Cli;
 /// <summary>Start-up plumbing shared by the commands.</summary>
 internal static class StartupValidation
 {
+    /// <summary>Gives <paramref name="command"/> its options and its action; returns it.</summary>
+    public static Command WithAction(this Command command, IEnumerable<Option> options, Func<ParseResult, CancellationToken, Task<int>> action)
+    {
+        ArgumentNullException.ThrowIfNull(command);
+        ArgumentNullException.ThrowIfNull(options);
+        foreach (var option in options)
+        {
+            command.Options.Add(option);
+        }
+
+        command.SetAction(action);
+        return command;
+    }
+
     /// <summary>
-    /// A command's services: the system clock, logging, and its options bound from the command line by
-    /// <paramref name="bind"/> and checked by <typeparamref name="TValidator"/> before anything runs. Null when a check
-    /// failed, after every failure was printed (each names its option).
+    /// Runs a command: <paramref name="run"/> gets the command's services and its options, bound from the command line by
+    /// <paramref name="bind"/>, once <typeparamref name="TValidator"/> passed them. Otherwise nothing runs: every failure
+    /// is printed (each names its option) and the exit code is <see cref="ExitCodes.BadArguments"/>.
     /// </summary>
-    public static async Task<ServiceProvider?> BuildAsync<TOptions, TValidator>(Action<TOptions> bind, bool verbose)
+    public static async Task<int> RunAsync<TOptions, TValidator>(Action<TOptions> bind, bool verbose, Func<IServiceProvider, TOptions, Task<int>> run)
+        where TOptions : class
+        where TValidator : class, IValidateOptions<TOptions>
+    {
+        ArgumentNullException.ThrowIfNull(run);
+        await using var provider = await BuildAsync<TOptions, TValidator>(bind, verbose);
+        return provider is null ? ExitCodes.BadArguments : await run(provider, provider.GetRequiredService<IOptions<TOptions>>().Value);
+    }
+
+    /// <summary>
+    /// A command's services: the system clock, logging, and its options bound by <paramref name="bind"/> and checked by
+    /// <typeparamref name="TValidator"/>. Null when a check failed, after every failure was printed.
+    /// </summary>
+    private static async Task<ServiceProvider?> BuildAsync<TOptions, TValidator>(Action<TOptions> bind, bool verbose)
         where TOptions : class
         where TValidator : class, IValidateOptions<TOptions>
     {

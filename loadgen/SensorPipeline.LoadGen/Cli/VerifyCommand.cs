@@ -1,7 +1,5 @@
 using System.CommandLine;
 using Microsoft.Azure.Cosmos;
-using Microsoft.Extensions.DependencyInjection;
-using Microsoft.Extensions.Options;
 using SensorPipeline.LoadGen.Ledger;
 using SensorPipeline.LoadGen.Run;
 using SensorPipeline.LoadGen.Verify;
@@ -12,14 +10,10 @@ namespace SensorPipeline.LoadGen.Cli;
 internal static class VerifyCommand
 {
     private static readonly Option<string> LedgerPath = new("--ledger") { Description = "The run's ledger file.", Required = true };
-    private static readonly Option<Uri?> Endpoint = SharedOptions.CosmosEndpoint();
-    private static readonly Option<string?> Key = SharedOptions.CosmosKey();
-    private static readonly Option<string?> ClientId = new("--managed-identity-client-id") { Description = "User-assigned identity for Microsoft Entra (default: env Cosmos__ManagedIdentityClientId)." };
-    private static readonly Option<string> Database = new("--database") { Description = "Database.", DefaultValueFactory = _ => "sensorpipeline" };
+    private static readonly CosmosAccountCommandLine Cosmos = new();
     private static readonly Option<string> Readings = new("--readings-container") { Description = "Live readings container.", DefaultValueFactory = _ => "readings" };
     private static readonly Option<string> Archive = new("--archive-container") { Description = "Stale readings container.", DefaultValueFactory = _ => "archive" };
     private static readonly Option<string> Devices = new("--devices-container") { Description = "Latest state container.", DefaultValueFactory = _ => "devices" };
-    private static readonly Option<string> DeadLetters = new("--deadletters-container") { Description = "Dead letters container.", DefaultValueFactory = _ => "deadletters" };
     private static readonly Option<int> Concurrency = new("--concurrency") { Description = "Readings checked at once (two point reads each).", DefaultValueFactory = _ => 64 };
     private static readonly Option<bool> Json = new("--json") { Description = "Print the verdict as JSON." };
     private static readonly Option<TimeSpan> ProgressInterval = new("--progress-interval")
@@ -40,27 +34,16 @@ internal static class VerifyCommand
         AllowMultipleArgumentsPerToken = false,
     };
 
-    public static Command Create()
+    public static Command Create() =>
+        new Command("verify", "Checks in Cosmos DB that every reading of a run's ledger arrived exactly once; exits 1 on any loss.")
+            .WithAction([LedgerPath, .. Cosmos.All, Readings, Archive, Devices, Concurrency, Json, ProgressInterval, MaxAge, Episode], RunAsync);
+
+    private static Task<int> RunAsync(ParseResult parse, CancellationToken cancellationToken) =>
+        StartupValidation.RunAsync<VerifyOptions, VerifyOptionsValidator>(o => Bind(parse, o), verbose: false,
+            (_, options) => VerifyAsync(options, cancellationToken));
+
+    private static async Task<int> VerifyAsync(VerifyOptions options, CancellationToken cancellationToken)
     {
-        var command = new Command("verify", "Checks in Cosmos DB that every reading of a run's ledger arrived exactly once; exits 1 on any loss.");
-        foreach (var option in new Option[] { LedgerPath, Endpoint, Key, ClientId, Database, Readings, Archive, Devices, DeadLetters, Concurrency, Json, ProgressInterval, MaxAge, Episode })
-        {
-            command.Options.Add(option);
-        }
-
-        command.SetAction(RunAsync);
-        return command;
-    }
-
-    private static async Task<int> RunAsync(ParseResult parse, CancellationToken cancellationToken)
-    {
-        await using var provider = await StartupValidation.BuildAsync<VerifyOptions, VerifyOptionsValidator>(o => Bind(parse, o), verbose: false);
-        if (provider is null)
-        {
-            return ExitCodes.BadArguments;
-        }
-
-        var options = provider.GetRequiredService<IOptions<VerifyOptions>>().Value;
         RunLedger ledger;
         try
         {
@@ -134,26 +117,14 @@ internal static class VerifyCommand
     private static void Bind(ParseResult parse, VerifyOptions o)
     {
         o.Ledger = parse.GetValue(LedgerPath)!;
-        o.CosmosEndpoint = parse.GetValue(Endpoint) ?? (Uri.TryCreate(Environment.GetEnvironmentVariable("Cosmos__AccountEndpoint"), UriKind.Absolute, out var fromEnv) ? fromEnv : null);
-        o.CosmosKey = parse.GetValue(Key) ?? NonEmpty(Environment.GetEnvironmentVariable("Cosmos__AuthKey"));
-        o.ManagedIdentityClientId = parse.GetValue(ClientId) ?? NonEmpty(Environment.GetEnvironmentVariable("Cosmos__ManagedIdentityClientId"));
-        // An explicit option wins, then the handler's setting name (docs/conventions.md; infra's azure.env), then the default.
-        o.Database = Pick(parse, Database, "Cosmos__DatabaseName");
-        o.ReadingsContainer = Pick(parse, Readings, "Cosmos__ReadingsContainer");
-        o.ArchiveContainer = Pick(parse, Archive, "Cosmos__ArchiveContainer");
-        o.DevicesContainer = Pick(parse, Devices, "Cosmos__DevicesContainer");
-        o.DeadLettersContainer = Pick(parse, DeadLetters, "Cosmos__DeadLettersContainer");
+        Cosmos.Bind(parse, o);
+        o.ReadingsContainer = SharedOptions.OrEnv(parse, Readings, "Cosmos__ReadingsContainer");
+        o.ArchiveContainer = SharedOptions.OrEnv(parse, Archive, "Cosmos__ArchiveContainer");
+        o.DevicesContainer = SharedOptions.OrEnv(parse, Devices, "Cosmos__DevicesContainer");
         o.Concurrency = parse.GetValue(Concurrency);
         o.Json = parse.GetValue(Json);
         o.ProgressInterval = parse.GetValue(ProgressInterval);
         o.MaxAge = parse.GetValue(MaxAge);
         o.Episodes = parse.GetValue(Episode) ?? [];
     }
-
-    private static string Pick(ParseResult parse, Option<string> option, string environmentName) =>
-        parse.GetResult(option) is { Implicit: false } || NonEmpty(Environment.GetEnvironmentVariable(environmentName)) is not { } fromEnv
-            ? parse.GetValue(option)!
-            : fromEnv;
-
-    private static string? NonEmpty(string? value) => string.IsNullOrWhiteSpace(value) ? null : value;
 }

@@ -1,9 +1,12 @@
+using SensorPipeline.LoadGen.Verify;
+
 namespace SensorPipeline.LoadGen.Redrive;
 
-/// <summary><c>loadgen redrive</c>'s settings (option names in brackets); validated at start by
-/// <see cref="RedriveOptionsValidator"/>. At least one selector (<see cref="Reasons"/>, <see cref="Since"/>,
-/// <see cref="Until"/>, <see cref="Ids"/>) is required, so nobody re-sends every dead letter by accident.</summary>
-internal sealed class RedriveOptions
+/// <summary><c>loadgen redrive</c>'s settings (option names in brackets), beside the account and database of
+/// <see cref="CosmosAccountOptions"/>; validated at start by <see cref="RedriveOptionsValidator"/>. At least one selector
+/// (<see cref="Reasons"/>, <see cref="Since"/>, <see cref="Until"/>, <see cref="Ids"/>) is required, so nobody re-sends
+/// every dead letter by accident.</summary>
+internal sealed class RedriveOptions : CosmosAccountOptions
 {
     /// <summary>Event Hubs connection string [--connection, or env EventHubConnection]. One of this or
     /// <see cref="Namespace"/> is required; its EntityPath, if any, is ignored (each dead letter names its hub).</summary>
@@ -20,22 +23,6 @@ internal sealed class RedriveOptions
 
     /// <summary>The seismic processor's input hub [--seismic-hub, or env SeismicHubName]. Default <c>seismic</c>.</summary>
     public string SeismicHub { get; set; } = "seismic";
-
-    /// <summary>Cosmos DB account endpoint [--cosmos-endpoint, or env Cosmos__AccountEndpoint]. Required.</summary>
-    public Uri? CosmosEndpoint { get; set; }
-
-    /// <summary>Account key [--cosmos-key, or env Cosmos__AuthKey]. Default: the emulator key for a loopback endpoint,
-    /// otherwise unset = Microsoft Entra.</summary>
-    public string? CosmosKey { get; set; }
-
-    /// <summary>User-assigned identity's client id for Microsoft Entra [--managed-identity-client-id]. Default unset.</summary>
-    public string? ManagedIdentityClientId { get; set; }
-
-    /// <summary>Database [--database, or env Cosmos__DatabaseName]. Default <c>sensorpipeline</c>.</summary>
-    public string Database { get; set; } = "sensorpipeline";
-
-    /// <summary>Dead letters container [--deadletters-container, or env Cosmos__DeadLettersContainer]. Default <c>deadletters</c>.</summary>
-    public string DeadLettersContainer { get; set; } = "deadletters";
 
     /// <summary>Reason codes to select [--reason, repeatable], e.g. <c>invalid-observed-at</c>. Default none (any reason).</summary>
     public IReadOnlyList<string> Reasons { get; set; } = [];

@@ -1,4 +1,6 @@
 using Microsoft.Extensions.Options;
+using SensorPipeline.LoadGen.Sending;
+using SensorPipeline.LoadGen.Verify;
 
 namespace SensorPipeline.LoadGen.Redrive;
 
@@ -9,16 +11,8 @@ internal sealed class RedriveOptionsValidator : IValidateOptions<RedriveOptions>
     {
         ArgumentNullException.ThrowIfNull(options);
         var failures = new List<string>();
-        if (options.Connection is null && options.Namespace is null)
-        {
-            failures.Add("--connection (or env EventHubConnection) or --namespace is required: where to re-send the events.");
-        }
-
-        if (options.CosmosEndpoint is null)
-        {
-            failures.Add("--cosmos-endpoint (or env Cosmos__AccountEndpoint) is required: where the dead letters are.");
-        }
-
+        EventHubsTargetValidation.Check(options.Connection, options.Namespace, failures, "where to re-send the events");
+        CosmosAccountValidation.Check(options, failures, "where the dead letters are");
         if (!options.HasSelector)
         {
             failures.Add("choose the dead letters: --reason, --since, --until or --id (at least one).");
@@ -29,14 +23,8 @@ internal sealed class RedriveOptionsValidator : IValidateOptions<RedriveOptions>
             failures.Add($"--since ({since:O}) must be before --until ({until:O}).");
         }
 
-        foreach (var (option, hub) in new[] { ("--ingestion-hub", options.IngestionHub), ("--weather-hub", options.WeatherHub), ("--seismic-hub", options.SeismicHub) })
-        {
-            if (string.IsNullOrWhiteSpace(hub))
-            {
-                failures.Add($"{option} must not be empty.");
-            }
-        }
-
+        CosmosAccountValidation.NotEmpty(failures, ("--ingestion-hub", options.IngestionHub), ("--weather-hub", options.WeatherHub),
+            ("--seismic-hub", options.SeismicHub));
         if (options.MaxAttempts is < 1 or > 100)
         {
             failures.Add($"--max-attempts must be from 1 to 100, got {options.MaxAttempts}.");

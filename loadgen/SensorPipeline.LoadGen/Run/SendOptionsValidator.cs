@@ -19,30 +19,7 @@ internal sealed class SendOptionsValidator : IValidateOptions<SendOptions>
     {
         ArgumentNullException.ThrowIfNull(options);
         var failures = new List<string>();
-        if (options.Connection is null && options.Namespace is null)
-        {
-            failures.Add("--connection (or env EventHubConnection) or --namespace is required.");
-        }
-        else if (options.Connection is not null && options.Namespace is not null)
-        {
-            failures.Add("give --connection (SAS key) or --namespace (Microsoft Entra), not both.");
-        }
-        else if (options.Connection is not null)
-        {
-            try
-            {
-                _ = EventHubsConnection.Parse(options.Connection);
-            }
-            catch (FormatException e)
-            {
-                failures.Add("--connection / EventHubConnection: " + e.Message);
-            }
-        }
-        else if (Uri.CheckHostName(options.Namespace) == UriHostNameType.Unknown)
-        {
-            failures.Add($"--namespace: '{options.Namespace}' is not a host name (expected <ns>.servicebus.windows.net).");
-        }
-
+        EventHubsTargetValidation.Check(options.Connection, options.Namespace, failures, "where to send the readings");
         Check(failures, !string.IsNullOrWhiteSpace(options.Hub), "--hub must not be empty.");
         Check(failures, options.Weather >= 0 && options.Seismic >= 0, "--weather and --seismic must be 0 or more.");
         Check(failures, options.Weather + options.Seismic >= 1, "--weather plus --seismic must be at least 1.");

@@ -1,23 +1,11 @@
 namespace SensorPipeline.LoadGen.Verify;
 
-/// <summary><c>loadgen verify</c>'s settings (option names in brackets); validated at start by <see cref="VerifyOptionsValidator"/>.</summary>
-internal sealed class VerifyOptions
+/// <summary><c>loadgen verify</c>'s settings (option names in brackets), beside the account and database of
+/// <see cref="CosmosAccountOptions"/>; validated at start by <see cref="VerifyOptionsValidator"/>.</summary>
+internal sealed class VerifyOptions : CosmosAccountOptions
 {
     /// <summary>The run's ledger [--ledger]. Required.</summary>
     public string Ledger { get; set; } = "";
-
-    /// <summary>Cosmos DB account endpoint [--cosmos-endpoint, or env Cosmos__AccountEndpoint]. Required.</summary>
-    public Uri? CosmosEndpoint { get; set; }
-
-    /// <summary>Account key [--cosmos-key, or env Cosmos__AuthKey]. Default: the emulator key for a loopback endpoint,
-    /// otherwise unset = Microsoft Entra (DefaultAzureCredential).</summary>
-    public string? CosmosKey { get; set; }
-
-    /// <summary>User-assigned identity's client id for DefaultAzureCredential [--managed-identity-client-id]. Default unset.</summary>
-    public string? ManagedIdentityClientId { get; set; }
-
-    /// <summary>Database [--database]. Default <c>sensorpipeline</c> (docs/conventions.md).</summary>
-    public string Database { get; set; } = "sensorpipeline";
 
     /// <summary>Live readings container [--readings-container]. Default <c>readings</c>.</summary>
     public string ReadingsContainer { get; set; } = "readings";
@@ -27,9 +15,6 @@ internal sealed class VerifyOptions
 
     /// <summary>Latest-state container [--devices-container]. Default <c>devices</c>.</summary>
     public string DevicesContainer { get; set; } = "devices";
-
-    /// <summary>Dead letters container [--deadletters-container]. Default <c>deadletters</c>.</summary>
-    public string DeadLettersContainer { get; set; } = "deadletters";
 
     /// <summary>Readings checked at once [--concurrency], 1..512; each check is two point reads. Default 64.</summary>
     public int Concurrency { get; set; } = 64;
@@ -47,7 +32,4 @@ internal sealed class VerifyOptions
     /// <summary>Backlog episodes the ledger does not record [--episode START/END, repeatable], judged like the ledger's own
     /// pauses: an instance killed by the demo until its partitions were owned again. Needs <see cref="MaxAge"/>. Default none.</summary>
     public IReadOnlyList<(DateTimeOffset From, DateTimeOffset To)> Episodes { get; set; } = [];
-
-    /// <summary>True for a loopback endpoint: the local emulator, whose key is the default and whose certificate is accepted.</summary>
-    public bool IsLoopback => CosmosEndpoint is { IsLoopback: true };
 }

@@ -18,28 +18,9 @@ internal sealed class VerifyOptionsValidator : IValidateOptions<VerifyOptions>
             failures.Add($"--ledger: the file '{options.Ledger}' does not exist.");
         }
 
-        if (options.CosmosEndpoint is null)
-        {
-            failures.Add("--cosmos-endpoint (or env Cosmos__AccountEndpoint) is required.");
-        }
-        else if (options.CosmosEndpoint.Scheme is not ("https" or "http"))
-        {
-            failures.Add($"--cosmos-endpoint: '{options.CosmosEndpoint}' must be an https:// URL.");
-        }
-
-        if (options.CosmosKey is { } key && !IsBase64(key))
-        {
-            failures.Add("--cosmos-key / Cosmos__AuthKey is not a base64 key.");
-        }
-
-        foreach (var (option, value) in new[] { ("--database", options.Database), ("--readings-container", options.ReadingsContainer),
-            ("--archive-container", options.ArchiveContainer), ("--devices-container", options.DevicesContainer), ("--deadletters-container", options.DeadLettersContainer) })
-        {
-            if (string.IsNullOrWhiteSpace(value))
-            {
-                failures.Add(option + " must not be empty.");
-            }
-        }
+        CosmosAccountValidation.Check(options, failures, "where the run's readings are");
+        CosmosAccountValidation.NotEmpty(failures, ("--readings-container", options.ReadingsContainer), ("--archive-container", options.ArchiveContainer),
+            ("--devices-container", options.DevicesContainer));
 
         if (options.Concurrency is < 1 or > 512)
         {
@@ -62,11 +43,5 @@ internal sealed class VerifyOptionsValidator : IValidateOptions<VerifyOptions>
         }
 
         return failures.Count == 0 ? ValidateOptionsResult.Success : ValidateOptionsResult.Fail(failures);
-    }
-
-    private static bool IsBase64(string key)
-    {
-        Span<byte> buffer = stackalloc byte[(key.Length * 3 / 4) + 3];
-        return key.Length > 0 && Convert.TryFromBase64String(key, buffer, out _);
     }
 }
