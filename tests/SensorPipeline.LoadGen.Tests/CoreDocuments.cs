@@ -13,7 +13,7 @@ namespace SensorPipeline.LoadGen.Tests;
 /// <summary>Cosmos documents written by core's own writers, so verify is tested against exactly what the handler stores.</summary>
 internal static class CoreDocuments
 {
-    private static readonly DateTimeOffset Observed = new(2026, 11, 21, 12, 0, 0, TimeSpan.Zero);
+    private static readonly DateTimeOffset Observed = TestTime.Now;
     private static readonly SourcePosition Source = new("0", 42, EnqueuedAt.ToUnixTimeMilliseconds());
 
     /// <summary>When every document's ingestion event was enqueued.</summary>

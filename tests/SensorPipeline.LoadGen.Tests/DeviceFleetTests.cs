@@ -7,8 +7,6 @@ namespace SensorPipeline.LoadGen.Tests;
 [Trait("Category", "Fast")]
 public class DeviceFleetTests
 {
-    private static readonly DateTimeOffset Now = new(2026, 11, 21, 12, 0, 0, TimeSpan.Zero);
-
     private static List<Reading> Produce(int seed, int weather, int seismic, int rounds)
     {
         var fleet = new DeviceFleet(weather, seismic, seed, "t");
@@ -17,7 +15,7 @@ public class DeviceFleetTests
         {
             for (var d = 0; d < fleet.Count; d++)
             {
-                readings.Add(fleet[d].Next(Now.AddSeconds(r)));
+                readings.Add(fleet[d].Next(TestTime.Now.AddSeconds(r)));
             }
         }
 

@@ -9,8 +9,6 @@ namespace SensorPipeline.LoadGen.Tests;
 [Trait("Category", "Fast")]
 public class EventPackerTests
 {
-    private static readonly DateTimeOffset Now = new(2026, 11, 21, 12, 0, 0, TimeSpan.Zero);
-
     [Theory]
     [InlineData(3, 2, 50)]
     [InlineData(50, 50, 50)]
@@ -24,7 +22,7 @@ public class EventPackerTests
 
         for (var e = 0; e < 40; e++)
         {
-            var packed = packer.Next(perEvent, Now);
+            var packed = packer.Next(perEvent, TestTime.Now);
             var batch = ReadingBatch.Parser.ParseFrom(packed.Body);
 
             Assert.Equal(EventKind.Readings, packed.Kind);
@@ -55,7 +53,7 @@ public class EventPackerTests
 
         for (var e = 0; e < 20; e++)
         {
-            var kinds = ReadingBatch.Parser.ParseFrom(packer.Next(4, Now).Body).Readings.Select(r => r.Kind).ToList();
+            var kinds = ReadingBatch.Parser.ParseFrom(packer.Next(4, TestTime.Now).Body).Readings.Select(r => r.Kind).ToList();
 
             Assert.Contains(SensorKind.Weather, kinds);
             Assert.Contains(SensorKind.Seismic, kinds);
@@ -69,7 +67,7 @@ public class EventPackerTests
     {
         var packer = new EventPacker(new DeviceFleet(50, 50, 1, "t"));
 
-        var body = packer.Next(50, Now).Body;
+        var body = packer.Next(50, TestTime.Now).Body;
 
         Assert.Equal(DeadLetterReason.None, ReadingBatchReader.TryCheckFraming(body, out var count));
         Assert.Equal(50, count);
@@ -92,7 +90,7 @@ public class EventPackerTests
     [InlineData(SendOptionsValidator.MaxOversizeBytes)]
     public void Oversize_MinimumSize_OneValidReadingTooLargeToForward(int minimumBytes)
     {
-        var body = InjectedEvents.Oversize(1, minimumBytes, Now);
+        var body = InjectedEvents.Oversize(1, minimumBytes, TestTime.Now);
 
         Assert.InRange(body.Length, minimumBytes, minimumBytes + 200);
         Assert.Equal(DeadLetterReason.None, ReadingBatchReader.TryCheckFraming(body, out var count));
@@ -111,7 +109,7 @@ public class EventPackerTests
         var splitter = new Splitter();
         for (var i = 0; i < 100; i++)
         {
-            var body = InjectedEvents.Truncated(random, i, Now);
+            var body = InjectedEvents.Truncated(random, i, TestTime.Now);
 
             Assert.Equal(DeadLetterReason.Undecodable, ReadingBatchReader.TryCheckFraming(body, out _));
             var letter = Assert.Single(splitter.Split([new InputEvent(body, new Core.Readings.SourcePosition("0", i, 0))], 0).DeadLetters);
@@ -122,7 +120,7 @@ public class EventPackerTests
     [Fact]
     public void OutOfRange_Split_TheReadingDeadLetteredAsInvalidCoordinates()
     {
-        var body = InjectedEvents.OutOfRange(7, Now);
+        var body = InjectedEvents.OutOfRange(7, TestTime.Now);
 
         var result = new Splitter().Split([new InputEvent(body, new Core.Readings.SourcePosition("0", 1, 0))], 0);
 
@@ -136,10 +134,10 @@ public class EventPackerTests
     [Fact]
     public void Forged_Processed_WholeEnvelopeDeadLetteredAsInvalidSource()
     {
-        var body = InjectedEvents.Forged(3, Now);
+        var body = InjectedEvents.Forged(3, TestTime.Now);
         using var processor = new Core.Processing.EnvelopeProcessor(SensorKind.Weather, "weather-processor", new Core.Policies.StalenessPolicy(TimeSpan.FromMinutes(5)));
 
-        var result = processor.Process([new InputEvent(body, new Core.Readings.SourcePosition("0", 1, Now.ToUnixTimeMilliseconds()))], Now.ToUnixTimeMilliseconds());
+        var result = processor.Process([new InputEvent(body, new Core.Readings.SourcePosition("0", 1, TestTime.Now.ToUnixTimeMilliseconds()))], TestTime.Now.ToUnixTimeMilliseconds());
 
         var letter = Assert.Single(result.DeadLetters);
         Assert.Equal(DeadLetterReason.InvalidSource, letter.Reason);

@@ -1,5 +1,6 @@
 using SensorPipeline.Core.Telemetry;
 using SensorPipeline.LoadGen.Cli;
+using SensorPipeline.LoadGen.Redrive;
 using SensorPipeline.LoadGen.Run;
 using SensorPipeline.LoadGen.Verify;
 
@@ -9,40 +10,30 @@ namespace SensorPipeline.LoadGen.Tests;
 public class SmallPartsTests
 {
     [Theory]
-    [InlineData("500ms", 500)]
-    [InlineData("30s", 30_000)]
-    [InlineData("1.5s", 1_500)]
-    [InlineData("5m", 300_000)]
-    [InlineData("1h", 3_600_000)]
-    [InlineData("00:05:00", 300_000)]
-    public void TryParse_ValidDuration_Parsed(string text, double milliseconds)
+    [InlineData("500ms", 500, false)]
+    [InlineData("30s", 30_000, false)]
+    [InlineData("1.5s", 1_500, false)]
+    [InlineData("5m", 300_000, false)]
+    [InlineData("1h", 3_600_000, false)]
+    [InlineData("00:05:00", 300_000, false)]
+    [InlineData("-10m", -600_000, true)] // a clock behind
+    [InlineData("+2m", 120_000, true)] // a clock ahead
+    [InlineData("30s", 30_000, true)]
+    public void TryParse_ValidDuration_Parsed(string text, double milliseconds, bool mayBeNegative)
     {
-        Assert.True(DurationParser.TryParse(text, out var value));
+        Assert.True(TryParse(text, mayBeNegative, out var value));
         Assert.Equal(TimeSpan.FromMilliseconds(milliseconds), value);
     }
 
     [Theory]
-    [InlineData("")]
-    [InlineData("soon")]
-    [InlineData("-5s")]
-    [InlineData("5x")]
-    public void TryParse_InvalidDuration_False(string text) => Assert.False(DurationParser.TryParse(text, out _));
-
-    [Theory]
-    [InlineData("-10m", -600_000)]
-    [InlineData("+2m", 120_000)]
-    [InlineData("30s", 30_000)]
-    public void TryParseSigned_ClockBehindOrAhead_Parsed(string text, double milliseconds)
-    {
-        Assert.True(DurationParser.TryParseSigned(text, out var value));
-        Assert.Equal(TimeSpan.FromMilliseconds(milliseconds), value);
-    }
-
-    [Theory]
-    [InlineData("--5s")]
-    [InlineData("-")]
-    [InlineData("-soon")]
-    public void TryParseSigned_InvalidDuration_False(string text) => Assert.False(DurationParser.TryParseSigned(text, out _));
+    [InlineData("", false)]
+    [InlineData("soon", false)]
+    [InlineData("-5s", false)]
+    [InlineData("5x", false)]
+    [InlineData("--5s", true)]
+    [InlineData("-", true)]
+    [InlineData("-soon", true)]
+    public void TryParse_InvalidDuration_False(string text, bool mayBeNegative) => Assert.False(TryParse(text, mayBeNegative, out _));
 
     [Fact]
     public void Latency_SendsBelowAndAboveOneMillisecond_MicrosecondsResolvedPipelineBoundsShared()
@@ -81,10 +72,35 @@ public class SmallPartsTests
     }
 
     [Fact]
+    public void Validate_BadRedriveOptions_NamesEachOneAsVerifyDoes()
+    {
+        var result = new RedriveOptionsValidator().Validate(null, new RedriveOptions
+        {
+            Connection = "Endpoint=sb://127.0.0.1:1;SharedAccessKeyName=k;SharedAccessKey=v",
+            Namespace = "ns.servicebus.windows.net",
+            CosmosEndpoint = new Uri("ftp://x/"),
+            CosmosKey = "not base64!",
+            DeadLettersContainer = "",
+            Reasons = ["invalid-observed-at"],
+            MaxAttempts = 0,
+        });
+
+        Assert.True(result.Failed);
+        foreach (var option in new[] { "not both", "--cosmos-endpoint", "--cosmos-key", "--deadletters-container", "--max-attempts" })
+        {
+            Assert.Contains(option, result.FailureMessage, StringComparison.Ordinal);
+        }
+    }
+
+    [Fact]
     public void IsLoopback_Endpoint_TrueOnlyForLoopback()
     {
         Assert.True(new VerifyOptions { CosmosEndpoint = new Uri("https://127.0.0.1:8081/") }.IsLoopback);
         Assert.True(new VerifyOptions { CosmosEndpoint = new Uri("https://localhost:8081/") }.IsLoopback);
         Assert.False(new VerifyOptions { CosmosEndpoint = new Uri("https://acct.documents.azure.com:443/") }.IsLoopback);
     }
+
+    /// <summary>The parser for a duration, or for one that may be negative (<c>--clock-skew</c>).</summary>
+    private static bool TryParse(string text, bool mayBeNegative, out TimeSpan value) =>
+        mayBeNegative ? DurationParser.TryParseSigned(text, out value) : DurationParser.TryParse(text, out value);
 }

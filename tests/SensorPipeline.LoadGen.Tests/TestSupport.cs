@@ -1,11 +1,17 @@
 namespace SensorPipeline.LoadGen.Tests;
 
+/// <summary>The one fixed instant the tests' readings, events and ledgers are made at, so none depends on the real clock.</summary>
+internal static class TestTime
+{
+    public static readonly DateTimeOffset Now = new(2026, 11, 21, 12, 0, 0, TimeSpan.Zero);
+}
+
 /// <summary>A clock the test moves by hand: timestamps and "now" advance only when told.</summary>
 internal sealed class ManualClock : TimeProvider
 {
     private long _ticks;
 
-    public static readonly DateTimeOffset Start = new(2026, 11, 21, 12, 0, 0, TimeSpan.Zero);
+    public static readonly DateTimeOffset Start = TestTime.Now;
 
     public override long TimestampFrequency => TimeSpan.TicksPerSecond;
 
