@@ -65,11 +65,7 @@ public sealed class RestartTests
         await using var app = new TestApp(functionTimeout: "00:00:01");
         app.SetScript($$$"""{"Fn": {"mode": "{{{mode}}}"}}""");
         Assert.Null(await app.StartAsync());
-        await app.SendAsync("input", "0", "a");
-        await app.WaitForRecordsAsync(r => r.Count >= 1, "the first attempt");
-        Assert.Null(await app.CheckpointAsync("0"));
-        app.SetScript("""{"Fn": {"mode": "ok"}}""");
-        await app.WaitUntilAsync(async () => await app.CheckpointAsync("0") == 0, "checkpoint after the redelivery");
+        await app.SendThroughOutageAsync("0", attempts: 1);
 
         var records = app.Records();
         Assert.Equal(2, records.Count);

@@ -227,6 +227,21 @@ public sealed class TestApp : IAsyncDisposable
         return records;
     }
 
+    /// <summary>
+    /// An outage of Fn and its end: sends one event to <paramref name="partitionId"/> while Fn's script fails or hangs,
+    /// waits for <paramref name="attempts"/> attempts and checks none moved the checkpoint, then lets Fn succeed and waits
+    /// until the checkpoint covers the event.
+    /// </summary>
+    public async Task SendThroughOutageAsync(string partitionId, int attempts)
+    {
+        await SendAsync("input", partitionId, "a");
+        await WaitForRecordsAsync(r => r.Count >= attempts, $"{attempts} attempt(s) during the outage");
+        Assert.Null(await CheckpointAsync(partitionId));
+
+        SetScript("""{"Fn": {"mode": "ok"}}""");
+        await WaitUntilAsync(async () => await CheckpointAsync(partitionId) == 0, "the checkpoint once the handler succeeds");
+    }
+
     /// <summary>Waits until <paramref name="condition"/> holds (bounded: 30 s), else fails with devhost's output.</summary>
     public Task WaitUntilAsync(Func<Task<bool>> condition, string what, double seconds = 30) =>
         Eventually.UntilAsync(condition, what, TimeSpan.FromSeconds(seconds), context: () => "--- devhost output ---\n" + Output);
