@@ -70,14 +70,22 @@ public sealed class PlanCommandTests : IDisposable
         Assert.False(Directory.Exists(Path.Combine(_root, ".azure")));
     }
 
-    [Fact]
-    public void Run_AnotherRegion_IsRefusedNamingTheSourcedOnes()
+    [Theory]
+    // Another region: named, with the regions that have sourced prices.
+    [InlineData(null, "--rate 1000 --region westeurope", "no prices for region 'westeurope'|Sourced regions: eastus")]
+    // Window expiry with --azd: plan-only, so no environment is written.
+    [InlineData("dev", "--rate 100000 --expiry windows --azd", "--expiry windows is plan-only")]
+    public void Run_RefusedArguments_ExitOneNamingWhyAndWritingNothing(string? envName, string args, string expectedErrors)
     {
-        var (code, _, error) = Run(null, "--rate", "1000", "--region", "westeurope");
+        var (code, _, error) = Run(envName, args.Split(' '));
 
         Assert.Equal(1, code);
-        Assert.Contains("no prices for region 'westeurope'", error, StringComparison.Ordinal);
-        Assert.Contains("Sourced regions: eastus", error, StringComparison.Ordinal);
+        foreach (var expected in expectedErrors.Split('|'))
+        {
+            Assert.Contains(expected, error, StringComparison.Ordinal);
+        }
+
+        Assert.False(Directory.Exists(Path.Combine(_root, ".azure")));
     }
 
     [Fact]
@@ -131,16 +139,6 @@ public sealed class PlanCommandTests : IDisposable
         Assert.Contains("7-day retention by 1-day windows dropped whole", output, StringComparison.Ordinal);
         Assert.Contains("readings, 7 older windows of 1 d at 10,800 RU/s minimum", output, StringComparison.Ordinal);
         Assert.Contains("target: RU per reading <= 8 with window expiry: 31.00  MISSED", output, StringComparison.Ordinal);
-    }
-
-    [Fact]
-    public void Run_ExpiryWindowsWithAzd_RefusedAsPlanOnly()
-    {
-        var (code, _, error) = Run("dev", "--rate", "100000", "--expiry", "windows", "--azd");
-
-        Assert.Equal(1, code);
-        Assert.Contains("--expiry windows is plan-only", error, StringComparison.Ordinal);
-        Assert.False(Directory.Exists(Path.Combine(_root, ".azure")));
     }
 
     [Fact]
