@@ -20,8 +20,8 @@ public sealed class PoisonEnvelopeTests
         await using var stack = await RawSendPipeline.StartAsync("poison", timeout.Token);
         var pipeline = stack.Pipeline;
         var now = DateTimeOffset.UtcNow;
-        var forgedDevice = "forged-" + Guid.NewGuid().ToString("N")[..8];
-        var validDevice = "behind-" + Guid.NewGuid().ToString("N")[..8];
+        var forgedDevice = RawSendPipeline.NewDeviceId("forged-");
+        var validDevice = RawSendPipeline.NewDeviceId("behind-");
 
         // The splitter writes whatever enqueued time its input carries: long.MaxValue is the corrupted/forged value.
         var forged = RawSendPipeline.WeatherEnvelope([RawSendPipeline.Weather(forgedDevice, 1, now)], long.MaxValue);

@@ -97,6 +97,9 @@ internal sealed class RawSendPipeline : IAsyncDisposable
         return stored!.Value;
     }
 
+    /// <summary>A device id no other test or run shares: <paramref name="prefix"/> (what the device is for) and a random part.</summary>
+    public static string NewDeviceId(string prefix) => prefix + Guid.NewGuid().ToString("N")[..8];
+
     /// <summary>A weather reading as a simulated device sends it; the temperature and longitude tell readings apart.</summary>
     public static Reading Weather(string device, ulong sequence, DateTimeOffset observed, double temperatureC = 12.5, double longitude = -122.3) => new()
     {

@@ -35,7 +35,7 @@ public sealed class StoreRefusalTests
         await using var stack = await RawSendPipeline.StartAsync("misconfig", timeout.Token);
         var database = stack.Database;
         var now = DateTimeOffset.UtcNow;
-        var devices = Enumerable.Range(0, 3).Select(i => $"misconfig-{i}-" + Guid.NewGuid().ToString("N")[..6]).ToArray();
+        var devices = Enumerable.Range(0, 3).Select(i => RawSendPipeline.NewDeviceId($"misconfig-{i}-")).ToArray();
 
         // `readings` recreated with another partition-key path: every write to it is refused 400/1001; the others answer.
         var fault = TimeSpan.FromSeconds(15);
@@ -77,9 +77,9 @@ public sealed class StoreRefusalTests
     {
         var database = stack.Database;
         var now = DateTimeOffset.UtcNow;
-        var refused = $"refused-{status}-" + Guid.NewGuid().ToString("N")[..6];
-        var neighbour = $"neighbour-{status}-" + Guid.NewGuid().ToString("N")[..6];
-        var behind = $"behind-{status}-" + Guid.NewGuid().ToString("N")[..6];
+        var refused = RawSendPipeline.NewDeviceId($"refused-{status}-");
+        var neighbour = RawSendPipeline.NewDeviceId($"neighbour-{status}-");
+        var behind = RawSendPipeline.NewDeviceId($"behind-{status}-");
         // Only this device's documents, every time: the marker is in its reading and device documents, not in its dead letter.
         await stack.Pipeline.InjectStoreFaultAsync(new InjectedStoreFault(status, 300, DocumentContains: $"\"id\":\"{refused}"), cancellationToken);
         var functions = await stack.Pipeline.GetFunctionsStatusAsync(cancellationToken);
