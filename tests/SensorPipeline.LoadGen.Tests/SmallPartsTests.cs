@@ -1,3 +1,4 @@
+using Microsoft.Extensions.Options;
 using SensorPipeline.Core.Telemetry;
 using SensorPipeline.LoadGen.Cli;
 using SensorPipeline.LoadGen.Redrive;
@@ -26,14 +27,17 @@ public class SmallPartsTests
     }
 
     [Theory]
-    [InlineData("", false)]
-    [InlineData("soon", false)]
-    [InlineData("-5s", false)]
-    [InlineData("5x", false)]
-    [InlineData("--5s", true)]
-    [InlineData("-", true)]
-    [InlineData("-soon", true)]
-    public void TryParse_InvalidDuration_False(string text, bool mayBeNegative) => Assert.False(TryParse(text, mayBeNegative, out _));
+    [InlineData("")]
+    [InlineData("soon")]
+    [InlineData("-5s")]
+    [InlineData("5x")]
+    public void TryParse_InvalidDuration_False(string text) => Assert.False(DurationParser.TryParse(text, out _));
+
+    [Theory]
+    [InlineData("--5s")]
+    [InlineData("-")]
+    [InlineData("-soon")]
+    public void TryParseSigned_InvalidDuration_False(string text) => Assert.False(DurationParser.TryParseSigned(text, out _));
 
     [Fact]
     public void Latency_SendsBelowAndAboveOneMillisecond_MicrosecondsResolvedPipelineBoundsShared()
@@ -64,11 +68,7 @@ public class SmallPartsTests
             Concurrency = 0,
         });
 
-        Assert.True(result.Failed);
-        foreach (var option in new[] { "--ledger", "--cosmos-endpoint", "--cosmos-key", "--readings-container", "--concurrency" })
-        {
-            Assert.Contains(option, result.FailureMessage, StringComparison.Ordinal);
-        }
+        AssertFailedNaming(result, "--ledger", "--cosmos-endpoint", "--cosmos-key", "--readings-container", "--concurrency");
     }
 
     [Fact]
@@ -85,11 +85,7 @@ public class SmallPartsTests
             MaxAttempts = 0,
         });
 
-        Assert.True(result.Failed);
-        foreach (var option in new[] { "not both", "--cosmos-endpoint", "--cosmos-key", "--deadletters-container", "--max-attempts" })
-        {
-            Assert.Contains(option, result.FailureMessage, StringComparison.Ordinal);
-        }
+        AssertFailedNaming(result, "not both", "--cosmos-endpoint", "--cosmos-key", "--deadletters-container", "--max-attempts");
     }
 
     [Fact]
@@ -98,6 +94,15 @@ public class SmallPartsTests
         Assert.True(new VerifyOptions { CosmosEndpoint = new Uri("https://127.0.0.1:8081/") }.IsLoopback);
         Assert.True(new VerifyOptions { CosmosEndpoint = new Uri("https://localhost:8081/") }.IsLoopback);
         Assert.False(new VerifyOptions { CosmosEndpoint = new Uri("https://acct.documents.azure.com:443/") }.IsLoopback);
+    }
+
+    private static void AssertFailedNaming(ValidateOptionsResult result, params string[] options)
+    {
+        Assert.True(result.Failed);
+        foreach (var option in options)
+        {
+            Assert.Contains(option, result.FailureMessage, StringComparison.Ordinal);
+        }
     }
 
     /// <summary>The parser for a duration, or for one that may be negative (<c>--clock-skew</c>).</summary>
