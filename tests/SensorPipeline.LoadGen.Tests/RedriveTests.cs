@@ -52,8 +52,8 @@ public sealed class RedriveTests : IDisposable
             new DeadLetter(Splitter.Stage, DeadLetterReason.InvalidObservedAt, position, 0, device, single),
             new DeadLetter(Splitter.Stage, DeadLetterReason.ManyInvalidReadings, position with { SequenceNumber = 8 }, null, null, wholeEvent),
             new DeadLetter("weather-processor", DeadLetterReason.FailedInIsolation, position with { SequenceNumber = 9 }, null, null, envelope, "failed 3 times on its own"),
-            // A store refusal dead-lettered before refusals kept their reading: the refused document, which cannot be re-sent.
-            new DeadLetter("weather-processor-store", DeadLetterReason.RejectedByStore, position with { SequenceNumber = 10 }, 0, device, """{"id":"x"}"""u8.ToArray()),
+            // A store refusal stored reduced (written again with only its first bytes, as when the store refused it whole): cannot be re-sent.
+            new DeadLetter("weather-processor-store", DeadLetterReason.RejectedByStore, position with { SequenceNumber = 10 }, 0, device, Builders.Weather(device, 4, observed: now).ToByteArray()),
             new DeadLetter(Splitter.Stage, DeadLetterReason.Undecodable, position with { SequenceNumber = 11 }, null, null, new byte[] { 0x0A, 0xFF }),
             // A store refusal as the processor writes it: the refused document's reading, its exact bytes.
             new DeadLetter("weather-processor-store", DeadLetterReason.RejectedByStore, position with { SequenceNumber = 12 }, 1, refused, Builders.Weather(refused, 1, observed: now).ToByteArray(),
@@ -61,7 +61,8 @@ public sealed class RedriveTests : IDisposable
         };
         foreach (var letter in letters)
         {
-            await CosmosStandIn.UpsertAsync(deadLetters, DeadLetterWriter.ToUtf8(letter, now), letter.Id);
+            var document = letter == letters[3] ? DeadLetterWriter.ToUtf8Reduced(letter, now, "413 request entity too large", keepBytes: 8) : DeadLetterWriter.ToUtf8(letter, now);
+            await CosmosStandIn.UpsertAsync(deadLetters, document, letter.Id);
         }
 
         string[] select = ["--reason", "invalid-observed-at", "--reason", "many-invalid-readings", "--reason", "failed-in-isolation", "--reason", "rejected-by-store"];
@@ -75,6 +76,7 @@ public sealed class RedriveTests : IDisposable
         Assert.Contains($"would send {letters[2].Id}", output, StringComparison.Ordinal);
         Assert.Contains("bytes to weather", output, StringComparison.Ordinal);
         Assert.Contains($"skipped    {letters[3].Id}", output, StringComparison.Ordinal);
+        Assert.Contains("stored reduced", output, StringComparison.Ordinal);
         Assert.DoesNotContain(letters[4].Id, output, StringComparison.Ordinal); // another reason: not selected
         Assert.Equal(hubsBefore, await LastSequenceNumbersAsync(pipeline));
         foreach (var letter in letters)

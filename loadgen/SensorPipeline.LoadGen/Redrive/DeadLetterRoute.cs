@@ -30,8 +30,7 @@ internal sealed record RedrivePlan(RedriveHub? Hub, ReadOnlyMemory<byte> Body, s
 /// document again, the device's state through its guard;</item>
 /// <item>a <c>many-invalid-readings</c> letter holds only the event's invalid readings as one batch (its valid ones were
 /// forwarded): it goes back whole to the ingestion hub, and no reading is forwarded twice;</item>
-/// <item>a store refusal dead-lettered before refusals kept their reading holds the refused JSON document, and a reduced
-/// dead letter only the first bytes: neither can be re-sent.</item>
+/// <item>a reduced dead letter holds only the first bytes: it cannot be re-sent.</item>
 /// </list>
 /// </summary>
 internal static class DeadLetterRoute
@@ -55,12 +54,6 @@ internal static class DeadLetterRoute
         }
 
         var storeRefusal = stage.EndsWith(StoreSuffix, StringComparison.Ordinal);
-        if (storeRefusal && payload.Span is [(byte)'{', ..])
-        {
-            // A protobuf reading never starts with '{' (field 15, wire type 3: a group, which readings.proto has not).
-            return RedrivePlan.Skipped("holds the refused JSON document (dead-lettered before store refusals kept their reading): nothing to re-send to a hub");
-        }
-
         var processorStage = storeRefusal ? stage[..^StoreSuffix.Length] : stage;
         RedriveHub? hub = stage == Splitter.Stage ? RedriveHub.Ingestion
             : ProcessorStages.TryGetValue(processorStage, out var processor) ? processor

@@ -14,8 +14,8 @@ namespace SensorPipeline.LoadGen.Verify;
 internal sealed record VerifyContainers(Container Readings, Container Archive, Container Devices, Container DeadLetters);
 
 /// <summary>
-/// Checks a ledger against Cosmos DB: each device's readings by one single-partition query per container (so readings
-/// under the former and the current document id are both found), device states by point reads, dead letters by one query.
+/// Checks a ledger against Cosmos DB: each device's readings by one single-partition query per container (by sequence,
+/// so a copy under any document id is found), device states by point reads, dead letters by one query.
 /// </summary>
 internal sealed class LedgerVerifier
 {
@@ -148,9 +148,8 @@ internal sealed class LedgerVerifier
 
     /// <summary>
     /// How many documents of one device's partition hold each sequence. Read by the sequence inside the document, not by
-    /// id, so readings stored under the former id (<c>{device}:{sequence}</c>) and the current one
-    /// (<c>{device}:{sequence}:{observed ticks}</c>) are both found — and one reading stored under both counts twice, a
-    /// duplicate. loadgen's devices never restart their counters, so two documents of one sequence are always one reading.
+    /// id, so a copy under any document id is found — one reading stored under two ids (its sequence with two observed
+    /// times) counts twice, a duplicate. loadgen's devices never restart their counters, so two documents of one sequence are always one reading.
     /// One single-partition query per device and container: its cost follows the device's documents, not the container's.
     /// When <paramref name="enqueuedAt"/> is given, it also receives each sequence's ingestion enqueued time.
     /// </summary>
