@@ -1,4 +1,5 @@
 using Azure.Messaging.EventHubs.Consumer;
+using SensorPipeline.Core.Splitting;
 using SensorPipeline.Protos;
 
 namespace SensorPipeline.Functions.Bench;

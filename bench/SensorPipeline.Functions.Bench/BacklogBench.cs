@@ -1,5 +1,6 @@
 using System.Net.Http.Headers;
 using Google.Protobuf;
+using SensorPipeline.Core.Splitting;
 
 namespace SensorPipeline.Functions.Bench;
 

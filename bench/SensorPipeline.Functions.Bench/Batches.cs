@@ -1,6 +1,7 @@
 using SensorPipeline.Core.Policies;
 using SensorPipeline.Core.Processing;
 using SensorPipeline.Core.Readings;
+using SensorPipeline.Core.Splitting;
 using SensorPipeline.Functions.Invocation;
 
 namespace SensorPipeline.Functions.Bench;

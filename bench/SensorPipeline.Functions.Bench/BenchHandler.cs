@@ -1,5 +1,3 @@
-using Microsoft.AspNetCore.Builder;
-using Microsoft.Extensions.DependencyInjection;
 using SensorPipeline.Clients;
 using SensorPipeline.Functions.Extensions;
 using SensorPipeline.Functions.Options;

@@ -1,5 +1,5 @@
 using System.Text;
-using Microsoft.AspNetCore.Builder;
+using SensorPipeline.Core.Splitting;
 
 namespace SensorPipeline.Functions.Bench;
 

@@ -4,6 +4,7 @@ using System.Text.Json;
 using Google.Protobuf;
 using Google.Protobuf.WellKnownTypes;
 using SensorPipeline.Core.Readings;
+using SensorPipeline.Core.Splitting;
 using Location = SensorPipeline.Protos.Location;
 using Reading = SensorPipeline.Protos.Reading;
 using ReadingBatch = SensorPipeline.Protos.ReadingBatch;

@@ -1,10 +1,9 @@
-using Microsoft.AspNetCore.Builder;
 using Microsoft.Azure.Cosmos;
-using Microsoft.Extensions.DependencyInjection;
 using SensorPipeline.Core.Policies;
 using SensorPipeline.Core.Processing;
 using SensorPipeline.Core.Readings;
 using SensorPipeline.Clients;
+using SensorPipeline.Core.Splitting;
 using SensorPipeline.Functions.Extensions;
 using SensorPipeline.Functions.Processing;
 using SensorPipeline.Functions.Invocation;

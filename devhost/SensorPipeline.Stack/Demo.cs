@@ -1,3 +1,4 @@
+using System.Text.Json;
 using SensorPipeline.Clients;
 using SensorPipeline.Stack.Chaos;
 using Spectre.Console;

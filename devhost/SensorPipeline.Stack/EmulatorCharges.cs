@@ -1,3 +1,4 @@
+using System.Text.Json;
 using SensorPipeline.Clients;
 
 namespace SensorPipeline.Stack;

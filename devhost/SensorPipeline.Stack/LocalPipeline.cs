@@ -1,4 +1,5 @@
 using System.Net.Http.Json;
+using System.Text.Json;
 using Microsoft.Azure.Cosmos;
 using SensorPipeline.Clients;
 using SensorPipeline.Emulators.Common;

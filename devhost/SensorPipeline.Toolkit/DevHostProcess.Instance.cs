@@ -1,3 +1,5 @@
+using System.Globalization;
+
 namespace SensorPipeline.Toolkit;
 
 /// <summary>How to start one Functions-host instance in its own process (<c>devhost instance</c>) against a running

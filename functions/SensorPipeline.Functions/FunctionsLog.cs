@@ -1,5 +1,3 @@
-using Microsoft.Extensions.Logging;
-
 namespace SensorPipeline.Functions;
 
 /// <summary>Every log message of the handler, source-generated (no interpolation, no boxing when disabled).</summary>

@@ -1,4 +1,5 @@
 using System.Buffers.Binary;
+using Microsoft.Azure.Cosmos;
 using SensorPipeline.CosmosEmulator.Batch;
 
 namespace SensorPipeline.CosmosEmulator.Tests;

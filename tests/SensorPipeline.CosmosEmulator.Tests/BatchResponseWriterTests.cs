@@ -1,4 +1,5 @@
 using System.Buffers;
+using Microsoft.Azure.Cosmos;
 using Newtonsoft.Json.Linq;
 using SensorPipeline.CosmosEmulator.Batch;
 

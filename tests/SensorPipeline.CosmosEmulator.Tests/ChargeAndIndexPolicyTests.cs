@@ -1,4 +1,5 @@
 using System.Text.Json;
+using Microsoft.Azure.Cosmos;
 using SensorPipeline.CosmosEmulator.Charging;
 using SensorPipeline.CosmosEmulator.Queries;
 using IndexingPolicy = SensorPipeline.CosmosEmulator.Charging.IndexingPolicy;

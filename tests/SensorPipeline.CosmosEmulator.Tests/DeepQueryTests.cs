@@ -1,3 +1,5 @@
+using Microsoft.Azure.Cosmos;
+
 namespace SensorPipeline.CosmosEmulator.Tests;
 
 /// <summary>A query or a Patch filter predicate nested deeper than the engine's limit, sent through the official SDK to

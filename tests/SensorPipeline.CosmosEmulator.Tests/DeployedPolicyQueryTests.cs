@@ -1,4 +1,5 @@
 using System.Text.Json;
+using Microsoft.Azure.Cosmos;
 using Newtonsoft.Json.Linq;
 using SensorPipeline.Core.Partitioning;
 using SensorPipeline.CosmosEmulator.Charging;

@@ -1,3 +1,5 @@
+using Microsoft.Azure.Cosmos;
+
 namespace SensorPipeline.CosmosEmulator.Tests;
 
 /// <summary>The official .NET SDK (Gateway mode) against the real emulator process: metadata, document CRUD, ETags.</summary>

@@ -1,4 +1,5 @@
 using System.Collections.Concurrent;
+using Microsoft.Azure.Cosmos;
 
 namespace SensorPipeline.CosmosEmulator.Tests;
 

@@ -1,3 +1,5 @@
+using Microsoft.Azure.Cosmos;
+
 namespace SensorPipeline.CosmosEmulator.Tests;
 
 /// <summary>What the emulator's tests add to the shared launcher (<see cref="CosmosEmulatorProcess"/>): clients with

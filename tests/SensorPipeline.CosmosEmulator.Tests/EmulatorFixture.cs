@@ -1,4 +1,5 @@
 using System.Net.Http.Json;
+using Microsoft.Azure.Cosmos;
 
 namespace SensorPipeline.CosmosEmulator.Tests;
 

@@ -1,3 +1,5 @@
+using Microsoft.Azure.Cosmos;
+
 namespace SensorPipeline.CosmosEmulator.Tests;
 
 /// <summary>Patch (with a filter predicate, as the device guard uses it), TransactionalBatch and bulk, through the

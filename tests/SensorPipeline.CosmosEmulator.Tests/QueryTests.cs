@@ -1,3 +1,5 @@
+using Microsoft.Azure.Cosmos;
+
 namespace SensorPipeline.CosmosEmulator.Tests;
 
 /// <summary>Queries through the official .NET SDK (query plan from the emulator, Gateway mode): within one partition,

@@ -1,6 +1,5 @@
 using System.Text.Json;
 using SensorPipeline.CosmosEmulator.Charging;
-using IndexingPolicy = SensorPipeline.CosmosEmulator.Charging.IndexingPolicy;
 
 namespace SensorPipeline.CosmosEmulator.Tests;
 

@@ -1,4 +1,5 @@
 using System.Globalization;
+using Microsoft.Azure.Cosmos;
 using static SensorPipeline.CosmosEmulator.Tests.QueryTests;
 
 namespace SensorPipeline.CosmosEmulator.Tests;

@@ -1,7 +1,6 @@
 using System.Text.Json;
 using Microsoft.Extensions.Logging.Abstractions;
 using SensorPipeline.CosmosEmulator.Documents;
-using PatchOperation = SensorPipeline.CosmosEmulator.Documents.PatchOperation;
 using SensorPipeline.CosmosEmulator.Hosting;
 using SensorPipeline.CosmosEmulator.Queries;
 using SensorPipeline.Emulators.Common;

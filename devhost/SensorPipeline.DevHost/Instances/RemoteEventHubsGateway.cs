@@ -1,7 +1,6 @@
 using System.Collections.Concurrent;
 using System.Globalization;
 using System.Net.Http.Headers;
-using System.Net.Http.Json;
 
 namespace SensorPipeline.DevHost.Instances;
 

@@ -1,3 +1,5 @@
+using System.Text.Json;
+
 namespace SensorPipeline.Stack.Chaos;
 
 /// <summary>One fault's phase of a chaos run: load, injections at random points, drain, verify, one row.</summary>

@@ -2,7 +2,6 @@ using System.Buffers;
 using System.Globalization;
 using System.Text.Json;
 using Microsoft.Azure.Cosmos;
-using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 using SensorPipeline.Core.GeoJson;
 using SensorPipeline.Core.Processing;

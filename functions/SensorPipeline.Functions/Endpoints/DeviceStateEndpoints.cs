@@ -1,6 +1,3 @@
-using Microsoft.AspNetCore.Builder;
-using Microsoft.AspNetCore.Http;
-using Microsoft.AspNetCore.Routing;
 using SensorPipeline.Functions.DeviceStates;
 
 namespace SensorPipeline.Functions.Endpoints;

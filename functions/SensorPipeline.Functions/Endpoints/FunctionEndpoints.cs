@@ -1,8 +1,3 @@
-using Microsoft.AspNetCore.Builder;
-using Microsoft.AspNetCore.Http;
-using Microsoft.AspNetCore.Routing;
-using Microsoft.Extensions.DependencyInjection;
-using Microsoft.Extensions.Logging;
 using SensorPipeline.Functions.Processing;
 using SensorPipeline.Functions.Invocation;
 using SensorPipeline.Functions.Telemetry;

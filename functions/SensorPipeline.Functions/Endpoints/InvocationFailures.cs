@@ -1,5 +1,3 @@
-using Microsoft.AspNetCore.Http;
-using Microsoft.Extensions.Logging;
 using SensorPipeline.Functions.Forwarding;
 using SensorPipeline.Functions.Invocation;
 using SensorPipeline.Functions.Storage;

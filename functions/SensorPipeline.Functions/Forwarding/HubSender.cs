@@ -1,7 +1,6 @@
 using Azure.Identity;
 using Azure.Messaging.EventHubs;
 using Azure.Messaging.EventHubs.Producer;
-using Microsoft.Extensions.Logging;
 using SensorPipeline.Core.Splitting;
 
 namespace SensorPipeline.Functions.Forwarding;

@@ -1,5 +1,4 @@
 using System.Text.Json;
-using Microsoft.AspNetCore.Http;
 
 namespace SensorPipeline.Functions.Invocation;
 

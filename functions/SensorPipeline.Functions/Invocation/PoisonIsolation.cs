@@ -1,6 +1,5 @@
 using System.Collections.Concurrent;
 using System.Globalization;
-using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 using SensorPipeline.Core.DeadLetters;
 using SensorPipeline.Core.Readings;

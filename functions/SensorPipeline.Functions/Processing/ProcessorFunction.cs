@@ -1,6 +1,4 @@
 using System.Globalization;
-using Microsoft.AspNetCore.Http;
-using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.ObjectPool;
 using SensorPipeline.Core.Processing;
 using SensorPipeline.Core.Splitting;

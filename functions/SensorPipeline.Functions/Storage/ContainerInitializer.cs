@@ -1,6 +1,4 @@
 using Microsoft.Azure.Cosmos;
-using Microsoft.Extensions.Hosting;
-using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 using SensorPipeline.Functions.Options;
 

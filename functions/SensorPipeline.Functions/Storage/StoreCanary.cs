@@ -1,7 +1,5 @@
 using System.Collections.Concurrent;
 using Microsoft.Azure.Cosmos;
-using Microsoft.Extensions.Hosting;
-using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 using SensorPipeline.Functions.Options;
 

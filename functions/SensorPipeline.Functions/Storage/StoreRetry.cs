@@ -1,6 +1,5 @@
 using System.Net;
 using Microsoft.Azure.Cosmos;
-using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 using SensorPipeline.Functions.Options;
 using SensorPipeline.Functions.Telemetry;

@@ -1,5 +1,3 @@
-using Microsoft.Extensions.Logging;
-
 namespace SensorPipeline.Functions;
 
 /// <summary>The telemetry part of the handler's log messages (event ids 900–909).</summary>

@@ -1,6 +1,4 @@
 using Microsoft.ApplicationInsights;
-using Microsoft.Extensions.Hosting;
-using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 
 namespace SensorPipeline.Functions.Telemetry;
