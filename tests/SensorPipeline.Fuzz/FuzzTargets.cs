@@ -7,8 +7,9 @@ using SensorPipeline.Fuzz.Targets;
 namespace SensorPipeline.Fuzz;
 
 /// <summary>
-/// Every target, by name: one per parser that reads bytes from outside the process. The one table of each target's
-/// name, what it drives and the refusals its parser documents; each target's own file says what it checks beyond them.
+/// Every target, by name: one per parser that reads bytes from outside the process. The table the harness and its tests
+/// run from: each target's name, what it drives and the refusals its parser documents; each target's own file says what
+/// it checks beyond them, and the project's README describes them for a reader.
 /// </summary>
 internal static class FuzzTargets
 {
