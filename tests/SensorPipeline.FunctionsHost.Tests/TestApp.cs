@@ -230,7 +230,10 @@ public sealed class TestApp : IAsyncDisposable
     /// <summary>
     /// An outage of Fn and its end: sends one event to <paramref name="partitionId"/> while Fn's script fails or hangs,
     /// waits for <paramref name="attempts"/> attempts and checks none moved the checkpoint, then lets Fn succeed and waits
-    /// until the checkpoint covers the event.
+    /// until the checkpoint covers the event. The event must be the partition's first and the app's first invocation: the
+    /// attempts are counted from all records, and the checks expect no checkpoint during the outage and checkpoint 0 (its
+    /// sequence number) after it. It leaves the script as
+    /// <c>{"Fn": {"mode": "ok"}}</c>, whatever the script held before.
     /// </summary>
     public async Task SendThroughOutageAsync(string partitionId, int attempts)
     {

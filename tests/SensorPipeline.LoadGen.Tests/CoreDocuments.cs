@@ -13,11 +13,10 @@ namespace SensorPipeline.LoadGen.Tests;
 /// <summary>Cosmos documents written by core's own writers, so verify is tested against exactly what the handler stores.</summary>
 internal static class CoreDocuments
 {
-    private static readonly DateTimeOffset Observed = TestTime.Now;
     private static readonly SourcePosition Source = new("0", 42, EnqueuedAt.ToUnixTimeMilliseconds());
 
     /// <summary>When every document's ingestion event was enqueued.</summary>
-    public static DateTimeOffset EnqueuedAt => Observed.AddSeconds(1);
+    public static DateTimeOffset EnqueuedAt => Builders.Observed.AddSeconds(1);
 
     public static byte[] Reading(string deviceId, ulong sequence, long? staleByMs = null) =>
         Write(deviceId, sequence, (writer, view) => GeoJsonFeatureWriter.Write(writer, view, Source, staleByMs));
@@ -31,10 +30,10 @@ internal static class CoreDocuments
     }
 
     public static byte[] DeviceState(string deviceId, ulong sequence) =>
-        Write(deviceId, sequence, (writer, view) => DeviceStateWriter.Write(writer, view, Source, DocumentIds.ReadingId(deviceId, sequence, Observed), NewerWins.VersionKey(sequence, Observed)));
+        Write(deviceId, sequence, (writer, view) => DeviceStateWriter.Write(writer, view, Source, DocumentIds.ReadingId(deviceId, sequence, Builders.Observed), NewerWins.VersionKey(sequence, Builders.Observed)));
 
     public static byte[] DeadLetter(byte[] payload, long sequenceNumber) =>
-        DeadLetterWriter.ToUtf8(new DeadLetter("splitter", DeadLetterReason.Undecodable, Source with { SequenceNumber = sequenceNumber }, null, null, payload), Observed);
+        DeadLetterWriter.ToUtf8(new DeadLetter("splitter", DeadLetterReason.Undecodable, Source with { SequenceNumber = sequenceNumber }, null, null, payload), Builders.Observed);
 
     /// <summary>The dead letter's id (its partition key).</summary>
     public static string DeadLetterId(long sequenceNumber) =>
@@ -49,7 +48,7 @@ internal static class CoreDocuments
             DeviceId = deviceId,
             Kind = SensorKind.Weather,
             Sequence = sequence,
-            ObservedAt = Timestamp.FromDateTimeOffset(Observed),
+            ObservedAt = Timestamp.FromDateTimeOffset(Builders.Observed),
             Location = new Location { Latitude = 47.1, Longitude = 8.5, AltitudeM = 400 },
             Weather = new WeatherPayload { TemperatureC = 11.5, RelativeHumidityPct = 70, PressureHpa = 965, WindSpeedMps = 2, WindDirectionDeg = 180 },
         }.ToByteArray();

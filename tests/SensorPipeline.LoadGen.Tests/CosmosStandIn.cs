@@ -1,5 +1,6 @@
 using System.Net;
 using Microsoft.Azure.Cosmos;
+using SensorPipeline.LoadGen.Store;
 using SensorPipeline.LoadGen.Verify;
 
 namespace SensorPipeline.LoadGen.Tests;
@@ -16,8 +17,15 @@ public sealed class CosmosStandIn : IAsyncLifetime
     public async Task InitializeAsync()
     {
         _server = await CosmosEmulatorProcess.StartAsync();
-        // The same client set-up verify uses (Gateway, LimitToEndpoint, self-signed certificate).
-        Client = VerifyCosmosClient.Create(new VerifyOptions { CosmosEndpoint = Endpoint });
+        Client = ClientFor(Endpoint);
+    }
+
+    /// <summary>A client on <paramref name="endpoint"/> set up as verify's (Gateway, LimitToEndpoint, self-signed
+    /// certificate, connections for its default concurrency); the caller disposes it.</summary>
+    public static CosmosClient ClientFor(Uri endpoint)
+    {
+        var options = new VerifyOptions { CosmosEndpoint = endpoint };
+        return CosmosAccountClient.Create(options, "sensorpipeline-loadgen-tests", requestsInFlight: options.Concurrency * 2);
     }
 
     public async Task DisposeAsync()

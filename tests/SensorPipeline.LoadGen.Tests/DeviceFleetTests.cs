@@ -15,7 +15,7 @@ public class DeviceFleetTests
         {
             for (var d = 0; d < fleet.Count; d++)
             {
-                readings.Add(fleet[d].Next(TestTime.Now.AddSeconds(r)));
+                readings.Add(fleet[d].Next(Builders.Observed.AddSeconds(r)));
             }
         }
 

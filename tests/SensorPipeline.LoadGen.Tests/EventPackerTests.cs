@@ -22,7 +22,7 @@ public class EventPackerTests
 
         for (var e = 0; e < 40; e++)
         {
-            var packed = packer.Next(perEvent, TestTime.Now);
+            var packed = packer.Next(perEvent, Builders.Observed);
             var batch = ReadingBatch.Parser.ParseFrom(packed.Body);
 
             Assert.Equal(EventKind.Readings, packed.Kind);
@@ -53,7 +53,7 @@ public class EventPackerTests
 
         for (var e = 0; e < 20; e++)
         {
-            var kinds = ReadingBatch.Parser.ParseFrom(packer.Next(4, TestTime.Now).Body).Readings.Select(r => r.Kind).ToList();
+            var kinds = ReadingBatch.Parser.ParseFrom(packer.Next(4, Builders.Observed).Body).Readings.Select(r => r.Kind).ToList();
 
             Assert.Contains(SensorKind.Weather, kinds);
             Assert.Contains(SensorKind.Seismic, kinds);
@@ -67,7 +67,7 @@ public class EventPackerTests
     {
         var packer = new EventPacker(new DeviceFleet(50, 50, 1, "t"));
 
-        var body = packer.Next(50, TestTime.Now).Body;
+        var body = packer.Next(50, Builders.Observed).Body;
 
         Assert.Equal(DeadLetterReason.None, ReadingBatchReader.TryCheckFraming(body, out var count));
         Assert.Equal(50, count);
@@ -90,7 +90,7 @@ public class EventPackerTests
     [InlineData(SendOptionsValidator.MaxOversizeBytes)]
     public void Oversize_MinimumSize_OneValidReadingTooLargeToForward(int minimumBytes)
     {
-        var body = InjectedEvents.Oversize(1, minimumBytes, TestTime.Now);
+        var body = InjectedEvents.Oversize(1, minimumBytes, Builders.Observed);
 
         Assert.InRange(body.Length, minimumBytes, minimumBytes + 200);
         Assert.Equal(DeadLetterReason.None, ReadingBatchReader.TryCheckFraming(body, out var count));
@@ -109,7 +109,7 @@ public class EventPackerTests
         var splitter = new Splitter();
         for (var i = 0; i < 100; i++)
         {
-            var body = InjectedEvents.Truncated(random, i, TestTime.Now);
+            var body = InjectedEvents.Truncated(random, i, Builders.Observed);
 
             Assert.Equal(DeadLetterReason.Undecodable, ReadingBatchReader.TryCheckFraming(body, out _));
             var letter = Assert.Single(splitter.Split([new InputEvent(body, new Core.Readings.SourcePosition("0", i, 0))], 0).DeadLetters);
@@ -120,7 +120,7 @@ public class EventPackerTests
     [Fact]
     public void OutOfRange_Split_TheReadingDeadLetteredAsInvalidCoordinates()
     {
-        var body = InjectedEvents.OutOfRange(7, TestTime.Now);
+        var body = InjectedEvents.OutOfRange(7, Builders.Observed);
 
         var result = new Splitter().Split([new InputEvent(body, new Core.Readings.SourcePosition("0", 1, 0))], 0);
 
@@ -134,10 +134,10 @@ public class EventPackerTests
     [Fact]
     public void Forged_Processed_WholeEnvelopeDeadLetteredAsInvalidSource()
     {
-        var body = InjectedEvents.Forged(3, TestTime.Now);
+        var body = InjectedEvents.Forged(3, Builders.Observed);
         using var processor = new Core.Processing.EnvelopeProcessor(SensorKind.Weather, "weather-processor", new Core.Policies.StalenessPolicy(TimeSpan.FromMinutes(5)));
 
-        var result = processor.Process([new InputEvent(body, new Core.Readings.SourcePosition("0", 1, TestTime.Now.ToUnixTimeMilliseconds()))], TestTime.Now.ToUnixTimeMilliseconds());
+        var result = processor.Process([new InputEvent(body, new Core.Readings.SourcePosition("0", 1, Builders.Observed.ToUnixTimeMilliseconds()))], Builders.Observed.ToUnixTimeMilliseconds());
 
         var letter = Assert.Single(result.DeadLetters);
         Assert.Equal(DeadLetterReason.InvalidSource, letter.Reason);

@@ -20,8 +20,8 @@ public sealed class LedgerTests : IDisposable
         {
             Target = "http://127.0.0.1:1/ingestion/messages",
             Seed = 9,
-            StartedAt = TestTime.Now,
-            UpdatedAt = TestTime.Now.AddSeconds(5),
+            StartedAt = Builders.Observed,
+            UpdatedAt = Builders.Observed.AddSeconds(5),
             Complete = true,
             Counts = new LedgerCounts { EventsSent = 3, ReadingsSent = 150, EventsFailed = 1, ReadingsFailed = 50, Retries = 2, PoisonSent = 1, ElapsedSeconds = 4.5 },
             Devices = [new LedgerDevice { Id = "d-weather-0001", Kind = "weather", HighestSequence = 18446744073709551615, Unsent = [new SequenceRange(4, 6)] }],
@@ -55,15 +55,15 @@ public sealed class LedgerTests : IDisposable
         var fleet = new DeviceFleet(1, 1, 1, "t");
         var packer = new EventPacker(fleet);
         var tracker = new LedgerTracker(fleet);
-        var events = Enumerable.Range(0, 4).Select(_ => packer.Next(2, TestTime.Now)).ToList(); // each: one reading per device
+        var events = Enumerable.Range(0, 4).Select(_ => packer.Next(2, Builders.Observed)).ToList(); // each: one reading per device
 
         tracker.Record(events[1], Sent);
         tracker.Record(events[3], Sent);
-        var early = tracker.Snapshot("t", 1, TestTime.Now, TestTime.Now, TimeSpan.Zero, complete: false);
+        var early = tracker.Snapshot("t", 1, Builders.Observed, Builders.Observed, TimeSpan.Zero, complete: false);
         tracker.Record(events[0], Sent);
-        var middle = tracker.Snapshot("t", 1, TestTime.Now, TestTime.Now, TimeSpan.Zero, complete: false);
+        var middle = tracker.Snapshot("t", 1, Builders.Observed, Builders.Observed, TimeSpan.Zero, complete: false);
         tracker.Record(events[2], Rejected);
-        var final = tracker.Snapshot("t", 1, TestTime.Now, TestTime.Now, TimeSpan.Zero, complete: true);
+        var final = tracker.Snapshot("t", 1, Builders.Observed, Builders.Observed, TimeSpan.Zero, complete: true);
 
         // Event 0 unresolved: nothing can be claimed yet, though 1 and 3 were acknowledged.
         Assert.All(early.Devices, d => Assert.Equal(0UL, d.HighestSequence));
@@ -84,12 +84,12 @@ public sealed class LedgerTests : IDisposable
         var fleet = new DeviceFleet(1, 0, 1, "t");
         var packer = new EventPacker(fleet);
         var tracker = new LedgerTracker(fleet);
-        tracker.Record(packer.Next(5, TestTime.Now), Sent);
-        tracker.Record(packer.Next(5, TestTime.Now), Rejected);
-        tracker.Record(packer.Next(5, TestTime.Now), null); // unconfirmed
-        tracker.Record(packer.Next(5, TestTime.Now), Sent);
+        tracker.Record(packer.Next(5, Builders.Observed), Sent);
+        tracker.Record(packer.Next(5, Builders.Observed), Rejected);
+        tracker.Record(packer.Next(5, Builders.Observed), null); // unconfirmed
+        tracker.Record(packer.Next(5, Builders.Observed), Sent);
 
-        var ledger = tracker.Snapshot("t", 1, TestTime.Now, TestTime.Now, TimeSpan.Zero, complete: true);
+        var ledger = tracker.Snapshot("t", 1, Builders.Observed, Builders.Observed, TimeSpan.Zero, complete: true);
 
         Assert.Equal(20UL, ledger.Devices[0].HighestSequence);
         Assert.Equal([new SequenceRange(6, 15)], ledger.Devices[0].Unsent);
@@ -104,7 +104,7 @@ public sealed class LedgerTests : IDisposable
         var poison = new PackedEvent(EventKind.Poison, [1, 2, 3], 0, [], -1);
         tracker.Record(poison, Sent);
 
-        var ledger = tracker.Snapshot("t", 1, TestTime.Now, TestTime.Now, TimeSpan.Zero, complete: true);
+        var ledger = tracker.Snapshot("t", 1, Builders.Observed, Builders.Observed, TimeSpan.Zero, complete: true);
 
         var injected = Assert.Single(ledger.Injected);
         Assert.Equal("039058c6f2c0cb492c533b0a4d14ef77cc0f78abccced5287d84a1a2011cfb81", injected.Sha256); // sha256(01 02 03)

@@ -8,7 +8,6 @@ using SensorPipeline.Core.DeadLetters;
 using SensorPipeline.Core.Readings;
 using SensorPipeline.Core.Splitting;
 using SensorPipeline.LoadGen.Ledger;
-using SensorPipeline.LoadGen.Verify;
 using SensorPipeline.Stack;
 using SourcePosition = SensorPipeline.Core.Readings.SourcePosition;
 
@@ -34,7 +33,7 @@ public sealed class RedriveTests : IDisposable
         using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(4));
         await using var pipeline = await LocalPipeline.StartAsync(RepoLayout.Current,
             new StackOptions { DataDirectory = _dir.File("stack"), DatabaseName = "redrive" }, timeout.Token);
-        using var cosmos = VerifyCosmosClient.Create(new VerifyOptions { CosmosEndpoint = pipeline.CosmosEndpoint });
+        using var cosmos = CosmosStandIn.ClientFor(pipeline.CosmosEndpoint);
         var database = await CosmosStandIn.CreateDatabaseAsync(cosmos, "redrive");
 
         var deadLetters = database.GetContainer("deadletters");
@@ -136,7 +135,7 @@ public sealed class RedriveTests : IDisposable
             MaxAge = maxAge,
             Environment = new Dictionary<string, string> { ["EventHubs__Sas__AllowAnonymous"] = "true" },
         }, timeout.Token);
-        using var cosmos = VerifyCosmosClient.Create(new VerifyOptions { CosmosEndpoint = pipeline.CosmosEndpoint });
+        using var cosmos = CosmosStandIn.ClientFor(pipeline.CosmosEndpoint);
         var database = cosmos.GetDatabase("redrive-archived");
         var now = DateTimeOffset.UtcNow;
         var device = "archived-" + Guid.NewGuid().ToString("N")[..8];

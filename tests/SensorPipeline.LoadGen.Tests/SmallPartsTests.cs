@@ -11,18 +11,25 @@ namespace SensorPipeline.LoadGen.Tests;
 public class SmallPartsTests
 {
     [Theory]
-    [InlineData("500ms", 500, false)]
-    [InlineData("30s", 30_000, false)]
-    [InlineData("1.5s", 1_500, false)]
-    [InlineData("5m", 300_000, false)]
-    [InlineData("1h", 3_600_000, false)]
-    [InlineData("00:05:00", 300_000, false)]
-    [InlineData("-10m", -600_000, true)] // a clock behind
-    [InlineData("+2m", 120_000, true)] // a clock ahead
-    [InlineData("30s", 30_000, true)]
-    public void TryParse_ValidDuration_Parsed(string text, double milliseconds, bool mayBeNegative)
+    [InlineData("500ms", 500)]
+    [InlineData("30s", 30_000)]
+    [InlineData("1.5s", 1_500)]
+    [InlineData("5m", 300_000)]
+    [InlineData("1h", 3_600_000)]
+    [InlineData("00:05:00", 300_000)]
+    public void TryParse_ValidDuration_Parsed(string text, double milliseconds)
     {
-        Assert.True(TryParse(text, mayBeNegative, out var value));
+        Assert.True(DurationParser.TryParse(text, out var value));
+        Assert.Equal(TimeSpan.FromMilliseconds(milliseconds), value);
+    }
+
+    [Theory]
+    [InlineData("-10m", -600_000)] // a clock behind
+    [InlineData("+2m", 120_000)] // a clock ahead
+    [InlineData("30s", 30_000)]
+    public void TryParseSigned_ClockBehindOrAhead_Parsed(string text, double milliseconds)
+    {
+        Assert.True(DurationParser.TryParseSigned(text, out var value));
         Assert.Equal(TimeSpan.FromMilliseconds(milliseconds), value);
     }
 
@@ -68,7 +75,7 @@ public class SmallPartsTests
             Concurrency = 0,
         });
 
-        AssertFailedNaming(result, "--ledger", "--cosmos-endpoint", "--cosmos-key", "--readings-container", "--concurrency");
+        AssertFailedWith(result, "--ledger", "--cosmos-endpoint", "--cosmos-key", "--readings-container", "--concurrency");
     }
 
     [Fact]
@@ -85,7 +92,7 @@ public class SmallPartsTests
             MaxAttempts = 0,
         });
 
-        AssertFailedNaming(result, "not both", "--cosmos-endpoint", "--cosmos-key", "--deadletters-container", "--max-attempts");
+        AssertFailedWith(result, "not both", "--cosmos-endpoint", "--cosmos-key", "--deadletters-container", "--max-attempts");
     }
 
     [Fact]
@@ -96,16 +103,14 @@ public class SmallPartsTests
         Assert.False(new VerifyOptions { CosmosEndpoint = new Uri("https://acct.documents.azure.com:443/") }.IsLoopback);
     }
 
-    private static void AssertFailedNaming(ValidateOptionsResult result, params string[] options)
+    /// <summary>Checks the validation failed and its message holds each of <paramref name="fragments"/> (an option's
+    /// name, or a phrase of a failure that names two).</summary>
+    private static void AssertFailedWith(ValidateOptionsResult result, params string[] fragments)
     {
         Assert.True(result.Failed);
-        foreach (var option in options)
+        foreach (var fragment in fragments)
         {
-            Assert.Contains(option, result.FailureMessage, StringComparison.Ordinal);
+            Assert.Contains(fragment, result.FailureMessage, StringComparison.Ordinal);
         }
     }
-
-    /// <summary>The parser for a duration, or for one that may be negative (<c>--clock-skew</c>).</summary>
-    private static bool TryParse(string text, bool mayBeNegative, out TimeSpan value) =>
-        mayBeNegative ? DurationParser.TryParseSigned(text, out value) : DurationParser.TryParse(text, out value);
 }

@@ -1,17 +1,11 @@
 namespace SensorPipeline.LoadGen.Tests;
 
-/// <summary>The one fixed instant the tests' readings, events and ledgers are made at, so none depends on the real clock.</summary>
-internal static class TestTime
-{
-    public static readonly DateTimeOffset Now = new(2026, 11, 21, 12, 0, 0, TimeSpan.Zero);
-}
-
 /// <summary>A clock the test moves by hand: timestamps and "now" advance only when told.</summary>
 internal sealed class ManualClock : TimeProvider
 {
     private long _ticks;
 
-    public static readonly DateTimeOffset Start = TestTime.Now;
+    public static readonly DateTimeOffset Start = Builders.Observed;
 
     public override long TimestampFrequency => TimeSpan.TicksPerSecond;
 
@@ -39,8 +33,8 @@ internal static class LoadGenProcess
             // ignored SIGINT ignored — so a test's Ctrl+C would never reach loadgen. env resets it, then execs dotnet.
             FileName = "env",
             Arguments = ["--default-signal=INT", "dotnet", RepoLayout.Current.RequireBuilt("SensorPipeline.LoadGen", "loadgen.dll"), .. args],
-            // The test decides the connection: an EventHubConnection inherited from the environment must not leak in.
-            Environment = new Dictionary<string, string?> { ["EventHubConnection"] = null, ["EventHubConnection__fullyQualifiedNamespace"] = null },
+            // The test decides every setting by its arguments: none inherited from the environment may leak in.
+            Environment = InheritedSettings(),
         });
         using var cancel = new CancellationTokenSource(timeout);
         try
@@ -55,4 +49,13 @@ internal static class LoadGenProcess
         await process.WaitForExitAsync(timeout);
         return (process.ExitCode, process.StandardOutput, process.StandardError);
     }
+
+    /// <summary>The settings loadgen falls back to when an option is not given (EventHubConnection…, the hub names, the
+    /// Cosmos__ account, database and containers), as set in this process (e.g. by a developer's sourced azure.env),
+    /// each mapped to null: removed from the child's environment.</summary>
+    private static Dictionary<string, string?> InheritedSettings() =>
+        System.Environment.GetEnvironmentVariables().Keys.Cast<string>()
+            .Where(name => name.StartsWith("EventHubConnection", StringComparison.Ordinal) || name.StartsWith("Cosmos__", StringComparison.Ordinal)
+                || name.EndsWith("HubName", StringComparison.Ordinal))
+            .ToDictionary(name => name, _ => (string?)null, StringComparer.Ordinal);
 }

@@ -70,22 +70,31 @@ public sealed class PlanCommandTests : IDisposable
         Assert.False(Directory.Exists(Path.Combine(_root, ".azure")));
     }
 
-    [Theory]
-    // Another region: named, with the regions that have sourced prices.
-    [InlineData(null, "--rate 1000 --region westeurope", "no prices for region 'westeurope'|Sourced regions: eastus")]
-    // Window expiry with --azd: plan-only, so no environment is written.
-    [InlineData("dev", "--rate 100000 --expiry windows --azd", "--expiry windows is plan-only")]
-    public void Run_RefusedArguments_ExitOneNamingWhyAndWritingNothing(string? envName, string args, string expectedErrors)
+    /// <summary>Arguments refused with exit 1, and the fragments the error must hold: another region (named, with the
+    /// regions that have sourced prices); window expiry with --azd (plan-only).</summary>
+    public static TheoryData<string?, string[], string[]> ExitOneRefusals => new()
     {
-        var (code, _, error) = Run(envName, args.Split(' '));
+        { null, ["--rate", "1000", "--region", "westeurope"], ["no prices for region 'westeurope'", "Sourced regions: eastus"] },
+        { "dev", ["--rate", "100000", "--expiry", "windows", "--azd"], ["--expiry windows is plan-only"] },
+    };
+
+    [Theory]
+    [MemberData(nameof(ExitOneRefusals))]
+    public void Run_RefusedArguments_ExitOneNamingWhy(string? envName, string[] args, string[] fragments)
+    {
+        var (code, _, error) = Run(envName, args);
 
         Assert.Equal(1, code);
-        foreach (var expected in expectedErrors.Split('|'))
+        foreach (var fragment in fragments)
         {
-            Assert.Contains(expected, error, StringComparison.Ordinal);
+            Assert.Contains(fragment, error, StringComparison.Ordinal);
         }
 
-        Assert.False(Directory.Exists(Path.Combine(_root, ".azure")));
+        if (args.Contains("--azd"))
+        {
+            // Only --azd writes an environment; refused, it writes none.
+            Assert.False(Directory.Exists(Path.Combine(_root, ".azure")));
+        }
     }
 
     [Fact]

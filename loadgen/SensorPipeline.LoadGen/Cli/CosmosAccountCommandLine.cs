@@ -1,5 +1,5 @@
 using System.CommandLine;
-using SensorPipeline.LoadGen.Verify;
+using SensorPipeline.LoadGen.Store;
 
 namespace SensorPipeline.LoadGen.Cli;
 
@@ -7,24 +7,27 @@ namespace SensorPipeline.LoadGen.Cli;
 /// one binding, so both fall back to the handler's settings alike. Each command makes its own instance.</summary>
 internal sealed class CosmosAccountCommandLine
 {
+    /// <summary>The account's endpoint [--cosmos-endpoint].</summary>
     public Option<Uri?> Endpoint { get; } = SharedOptions.CosmosEndpoint();
 
+    /// <summary>The account key [--cosmos-key].</summary>
     public Option<string?> Key { get; } = SharedOptions.CosmosKey();
 
+    /// <summary>The user-assigned identity for Microsoft Entra [--managed-identity-client-id].</summary>
     public Option<string?> ClientId { get; } = new("--managed-identity-client-id")
     {
         Description = "User-assigned identity for Microsoft Entra (default: env Cosmos__ManagedIdentityClientId).",
     };
 
-    public Option<string> Database { get; } = new("--database") { Description = "Database (or env Cosmos__DatabaseName).", DefaultValueFactory = _ => "sensorpipeline" };
+    /// <summary>The database [--database].</summary>
+    public Option<string> Database { get; } = SharedOptions.StoreName("--database", "Database", "Cosmos__DatabaseName", "sensorpipeline");
 
-    public Option<string> DeadLetters { get; } = new("--deadletters-container")
-    {
-        Description = "Dead letters container (or env Cosmos__DeadLettersContainer).", DefaultValueFactory = _ => "deadletters",
-    };
+    /// <summary>The dead letters container [--deadletters-container]; not in <see cref="Account"/>, so each command
+    /// places it among its other containers in its help.</summary>
+    public Option<string> DeadLetters { get; } = SharedOptions.StoreName("--deadletters-container", "Dead letters container", "Cosmos__DeadLettersContainer", "deadletters");
 
-    /// <summary>Every option, in help order.</summary>
-    public IEnumerable<Option> All => [Endpoint, Key, ClientId, Database, DeadLetters];
+    /// <summary>Every option but <see cref="DeadLetters"/>, in help order.</summary>
+    public IEnumerable<Option> Account => [Endpoint, Key, ClientId, Database];
 
     /// <summary>Sets <paramref name="o"/>'s account and database from the command line, else the environment.</summary>
     public void Bind(ParseResult parse, CosmosAccountOptions o)

@@ -5,7 +5,7 @@ using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
 using SensorPipeline.LoadGen.Redrive;
 using SensorPipeline.LoadGen.Sending;
-using SensorPipeline.LoadGen.Verify;
+using SensorPipeline.LoadGen.Store;
 
 namespace SensorPipeline.LoadGen.Cli;
 
@@ -29,7 +29,7 @@ internal static class RedriveCommand
 
     public static Command Create() =>
         new Command("redrive", "Re-sends chosen dead letters' original bytes to the hub they came from and marks them re-driven (never deletes them).")
-            .WithAction([Connection, Namespace, IngestionHub, WeatherHub, SeismicHub, .. Cosmos.All, Reason, Since, Until, Id, DryRun, Again, MaxAttempts], RunAsync);
+            .WithAction([Connection, Namespace, IngestionHub, WeatherHub, SeismicHub, .. Cosmos.Account, Cosmos.DeadLetters, Reason, Since, Until, Id, DryRun, Again, MaxAttempts], RunAsync);
 
     private static Task<int> RunAsync(ParseResult parse, CancellationToken cancellationToken) =>
         StartupValidation.RunAsync<RedriveOptions, RedriveOptionsValidator>(o => Bind(parse, o), verbose: false,
@@ -39,7 +39,8 @@ internal static class RedriveCommand
     {
         var time = provider.GetRequiredService<TimeProvider>();
         var logger = provider.GetRequiredService<ILoggerFactory>().CreateLogger("loadgen");
-        using var client = VerifyCosmosClient.Create(options, concurrency: 1);
+        // One request at a time: the selection, then each dead letter sent and marked in turn.
+        using var client = CosmosAccountClient.Create(options, "sensorpipeline-loadgen-redrive", requestsInFlight: 1);
         var senders = new Dictionary<RedriveHub, (EventSender Sender, IAuthorizationSource Authorization)>();
         try
         {

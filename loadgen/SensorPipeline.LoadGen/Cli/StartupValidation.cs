@@ -1,4 +1,3 @@
-using System.CommandLine;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Logging.Console;
@@ -9,20 +8,6 @@ namespace SensorPipeline.LoadGen.Cli;
 /// <summary>Start-up plumbing shared by the commands.</summary>
 internal static class StartupValidation
 {
-    /// <summary>Gives <paramref name="command"/> its options and its action; returns it.</summary>
-    public static Command WithAction(this Command command, IEnumerable<Option> options, Func<ParseResult, CancellationToken, Task<int>> action)
-    {
-        ArgumentNullException.ThrowIfNull(command);
-        ArgumentNullException.ThrowIfNull(options);
-        foreach (var option in options)
-        {
-            command.Options.Add(option);
-        }
-
-        command.SetAction(action);
-        return command;
-    }
-
     /// <summary>
     /// Runs a command: <paramref name="run"/> gets the command's services and its options, bound from the command line by
     /// <paramref name="bind"/>, once <typeparamref name="TValidator"/> passed them. Otherwise nothing runs: every failure

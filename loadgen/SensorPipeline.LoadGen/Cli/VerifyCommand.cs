@@ -2,6 +2,7 @@ using System.CommandLine;
 using Microsoft.Azure.Cosmos;
 using SensorPipeline.LoadGen.Ledger;
 using SensorPipeline.LoadGen.Run;
+using SensorPipeline.LoadGen.Store;
 using SensorPipeline.LoadGen.Verify;
 
 namespace SensorPipeline.LoadGen.Cli;
@@ -11,10 +12,10 @@ internal static class VerifyCommand
 {
     private static readonly Option<string> LedgerPath = new("--ledger") { Description = "The run's ledger file.", Required = true };
     private static readonly CosmosAccountCommandLine Cosmos = new();
-    private static readonly Option<string> Readings = new("--readings-container") { Description = "Live readings container.", DefaultValueFactory = _ => "readings" };
-    private static readonly Option<string> Archive = new("--archive-container") { Description = "Stale readings container.", DefaultValueFactory = _ => "archive" };
-    private static readonly Option<string> Devices = new("--devices-container") { Description = "Latest state container.", DefaultValueFactory = _ => "devices" };
-    private static readonly Option<int> Concurrency = new("--concurrency") { Description = "Readings checked at once (two point reads each).", DefaultValueFactory = _ => 64 };
+    private static readonly Option<string> Readings = SharedOptions.StoreName("--readings-container", "Live readings container", "Cosmos__ReadingsContainer", "readings");
+    private static readonly Option<string> Archive = SharedOptions.StoreName("--archive-container", "Stale readings container", "Cosmos__ArchiveContainer", "archive");
+    private static readonly Option<string> Devices = SharedOptions.StoreName("--devices-container", "Latest state container", "Cosmos__DevicesContainer", "devices");
+    private static readonly Option<int> Concurrency = new("--concurrency") { Description = "Devices checked at once (two queries each).", DefaultValueFactory = _ => 64 };
     private static readonly Option<bool> Json = new("--json") { Description = "Print the verdict as JSON." };
     private static readonly Option<TimeSpan> ProgressInterval = new("--progress-interval")
     {
@@ -36,7 +37,7 @@ internal static class VerifyCommand
 
     public static Command Create() =>
         new Command("verify", "Checks in Cosmos DB that every reading of a run's ledger arrived exactly once; exits 1 on any loss.")
-            .WithAction([LedgerPath, .. Cosmos.All, Readings, Archive, Devices, Concurrency, Json, ProgressInterval, MaxAge, Episode], RunAsync);
+            .WithAction([LedgerPath, .. Cosmos.Account, Readings, Archive, Devices, Cosmos.DeadLetters, Concurrency, Json, ProgressInterval, MaxAge, Episode], RunAsync);
 
     private static Task<int> RunAsync(ParseResult parse, CancellationToken cancellationToken) =>
         StartupValidation.RunAsync<VerifyOptions, VerifyOptionsValidator>(o => Bind(parse, o), verbose: false,
@@ -55,7 +56,8 @@ internal static class VerifyCommand
             return ExitCodes.BadArguments;
         }
 
-        using var client = VerifyCosmosClient.Create(options);
+        // Each device check has two queries in flight at once (its readings and its archived readings).
+        using var client = CosmosAccountClient.Create(options, "sensorpipeline-loadgen-verify", requestsInFlight: options.Concurrency * 2);
         var database = client.GetDatabase(options.Database);
         var verifier = new LedgerVerifier(new VerifyContainers(database.GetContainer(options.ReadingsContainer), database.GetContainer(options.ArchiveContainer),
             database.GetContainer(options.DevicesContainer), database.GetContainer(options.DeadLettersContainer)), options.Concurrency, options.MaxAge, options.Episodes);

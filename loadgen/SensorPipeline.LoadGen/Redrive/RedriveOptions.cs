@@ -1,4 +1,4 @@
-using SensorPipeline.LoadGen.Verify;
+using SensorPipeline.LoadGen.Store;
 
 namespace SensorPipeline.LoadGen.Redrive;
 

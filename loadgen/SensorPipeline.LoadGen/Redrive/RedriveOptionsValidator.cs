@@ -1,6 +1,7 @@
 using Microsoft.Extensions.Options;
+using SensorPipeline.LoadGen.Cli;
 using SensorPipeline.LoadGen.Sending;
-using SensorPipeline.LoadGen.Verify;
+using SensorPipeline.LoadGen.Store;
 
 namespace SensorPipeline.LoadGen.Redrive;
 
@@ -23,7 +24,7 @@ internal sealed class RedriveOptionsValidator : IValidateOptions<RedriveOptions>
             failures.Add($"--since ({since:O}) must be before --until ({until:O}).");
         }
 
-        CosmosAccountValidation.NotEmpty(failures, ("--ingestion-hub", options.IngestionHub), ("--weather-hub", options.WeatherHub),
+        OptionChecks.NotEmpty(failures, ("--ingestion-hub", options.IngestionHub), ("--weather-hub", options.WeatherHub),
             ("--seismic-hub", options.SeismicHub));
         if (options.MaxAttempts is < 1 or > 100)
         {

@@ -1,4 +1,5 @@
 using Microsoft.Extensions.Options;
+using SensorPipeline.LoadGen.Cli;
 using SensorPipeline.LoadGen.Sending;
 
 namespace SensorPipeline.LoadGen.Run;
@@ -20,7 +21,7 @@ internal sealed class SendOptionsValidator : IValidateOptions<SendOptions>
         ArgumentNullException.ThrowIfNull(options);
         var failures = new List<string>();
         EventHubsTargetValidation.Check(options.Connection, options.Namespace, failures, "where to send the readings");
-        Check(failures, !string.IsNullOrWhiteSpace(options.Hub), "--hub must not be empty.");
+        OptionChecks.NotEmpty(failures, ("--hub", options.Hub));
         Check(failures, options.Weather >= 0 && options.Seismic >= 0, "--weather and --seismic must be 0 or more.");
         Check(failures, options.Weather + options.Seismic >= 1, "--weather plus --seismic must be at least 1.");
         Check(failures, options.ReadingsPerEvent is >= 1 and <= 10_000, "--readings-per-event must be 1..10000.");

@@ -1,3 +1,5 @@
+using SensorPipeline.LoadGen.Store;
+
 namespace SensorPipeline.LoadGen.Verify;
 
 /// <summary><c>loadgen verify</c>'s settings (option names in brackets), beside the account and database of
@@ -7,16 +9,17 @@ internal sealed class VerifyOptions : CosmosAccountOptions
     /// <summary>The run's ledger [--ledger]. Required.</summary>
     public string Ledger { get; set; } = "";
 
-    /// <summary>Live readings container [--readings-container]. Default <c>readings</c>.</summary>
+    /// <summary>Live readings container [--readings-container, or env Cosmos__ReadingsContainer]. Default <c>readings</c>.</summary>
     public string ReadingsContainer { get; set; } = "readings";
 
-    /// <summary>Stale readings container [--archive-container]. Default <c>archive</c>.</summary>
+    /// <summary>Stale readings container [--archive-container, or env Cosmos__ArchiveContainer]. Default <c>archive</c>.</summary>
     public string ArchiveContainer { get; set; } = "archive";
 
-    /// <summary>Latest-state container [--devices-container]. Default <c>devices</c>.</summary>
+    /// <summary>Latest-state container [--devices-container, or env Cosmos__DevicesContainer]. Default <c>devices</c>.</summary>
     public string DevicesContainer { get; set; } = "devices";
 
-    /// <summary>Readings checked at once [--concurrency], 1..512; each check is two point reads. Default 64.</summary>
+    /// <summary>Devices checked at once [--concurrency], 1..512; each check has two queries in flight (its readings and
+    /// its archived readings). Default 64.</summary>
     public int Concurrency { get; set; } = 64;
 
     /// <summary>Print the verdict as JSON instead of a table [--json]. Default false.</summary>

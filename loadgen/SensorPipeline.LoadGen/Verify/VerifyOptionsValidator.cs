@@ -1,4 +1,6 @@
 using Microsoft.Extensions.Options;
+using SensorPipeline.LoadGen.Cli;
+using SensorPipeline.LoadGen.Store;
 
 namespace SensorPipeline.LoadGen.Verify;
 
@@ -19,7 +21,7 @@ internal sealed class VerifyOptionsValidator : IValidateOptions<VerifyOptions>
         }
 
         CosmosAccountValidation.Check(options, failures, "where the run's readings are");
-        CosmosAccountValidation.NotEmpty(failures, ("--readings-container", options.ReadingsContainer), ("--archive-container", options.ArchiveContainer),
+        OptionChecks.NotEmpty(failures, ("--readings-container", options.ReadingsContainer), ("--archive-container", options.ArchiveContainer),
             ("--devices-container", options.DevicesContainer));
 
         if (options.Concurrency is < 1 or > 512)

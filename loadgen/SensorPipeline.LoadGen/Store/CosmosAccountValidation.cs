@@ -1,4 +1,6 @@
-namespace SensorPipeline.LoadGen.Verify;
+using SensorPipeline.LoadGen.Cli;
+
+namespace SensorPipeline.LoadGen.Store;
 
 /// <summary>The checks of <see cref="CosmosAccountOptions"/> every command that reads the store makes at start; each
 /// message names the option.</summary>
@@ -24,21 +26,7 @@ internal static class CosmosAccountValidation
             failures.Add("--cosmos-key / Cosmos__AuthKey is not a base64 key.");
         }
 
-        NotEmpty(failures, ("--database", options.Database), ("--deadletters-container", options.DeadLettersContainer));
-    }
-
-    /// <summary>Adds "must not be empty" for each blank name (a database, container or hub).</summary>
-    public static void NotEmpty(List<string> failures, params (string Option, string Value)[] names)
-    {
-        ArgumentNullException.ThrowIfNull(failures);
-        ArgumentNullException.ThrowIfNull(names);
-        foreach (var (option, value) in names)
-        {
-            if (string.IsNullOrWhiteSpace(value))
-            {
-                failures.Add(option + " must not be empty.");
-            }
-        }
+        OptionChecks.NotEmpty(failures, ("--database", options.Database), ("--deadletters-container", options.DeadLettersContainer));
     }
 
     private static bool IsBase64(string key)

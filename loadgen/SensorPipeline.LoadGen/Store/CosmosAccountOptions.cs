@@ -1,4 +1,4 @@
-namespace SensorPipeline.LoadGen.Verify;
+namespace SensorPipeline.LoadGen.Store;
 
 /// <summary>The Cosmos DB account and database a command reads (option names in brackets), the same for
 /// <c>loadgen verify</c> and <c>loadgen redrive</c>; checked by <see cref="CosmosAccountValidation"/>.</summary>
