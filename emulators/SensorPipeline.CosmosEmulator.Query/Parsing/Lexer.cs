@@ -60,27 +60,12 @@ internal static class Lexer
             if (char.IsAsciiLetter(c) || c == '_')
             {
                 var start = i;
-                while (i < text.Length && (char.IsAsciiLetterOrDigit(text[i]) || text[i] == '_'))
-                {
-                    i++;
-                }
-
+                i = NameEnd(text, i);
                 tokens.Add(new Token(TokenKind.Identifier, text[start..i], 0, start));
             }
             else if (c == '@')
             {
-                var start = i++;
-                while (i < text.Length && (char.IsAsciiLetterOrDigit(text[i]) || text[i] == '_'))
-                {
-                    i++;
-                }
-
-                if (i == start + 1)
-                {
-                    throw SqlQueryException.At(text, start, "Syntax error: '@' must be followed by a parameter name");
-                }
-
-                tokens.Add(new Token(TokenKind.Parameter, text[start..i], 0, start));
+                tokens.Add(ReadParameter(text, ref i));
             }
             else if (char.IsAsciiDigit(c) || (c == '.' && i + 1 < text.Length && char.IsAsciiDigit(text[i + 1])))
             {
@@ -129,69 +114,97 @@ internal static class Lexer
         return i;
     }
 
-    private static Token ReadNumber(string text, ref int i)
+    private static int NameEnd(string text, int i)
     {
-        var start = i;
-        if (text[i] == '0' && i + 1 < text.Length && (text[i + 1] is 'x' or 'X'))
+        while (i < text.Length && (char.IsAsciiLetterOrDigit(text[i]) || text[i] == '_'))
         {
-            i += 2;
-            var hexStart = i;
-            while (i < text.Length && char.IsAsciiHexDigit(text[i]))
-            {
-                i++;
-            }
-
-            if (i == hexStart)
-            {
-                throw SqlQueryException.At(text, start, "Syntax error: '0x' must be followed by hexadecimal digits");
-            }
-
-            // More than 16 digits does not fit an Int64 (found by fuzzing: long.Parse threw OverflowException).
-            if (!long.TryParse(text.AsSpan(hexStart, i - hexStart), NumberStyles.AllowHexSpecifier, CultureInfo.InvariantCulture, out var hex))
-            {
-                throw SqlQueryException.At(text, start, "Syntax error: the hexadecimal literal does not fit 64 bits");
-            }
-
-            return new Token(TokenKind.Number, text[start..i], hex, start);
+            i++;
         }
 
+        return i;
+    }
+
+    private static Token ReadParameter(string text, ref int i)
+    {
+        var start = i;
+        i = NameEnd(text, i + 1);
+        if (i == start + 1)
+        {
+            throw SqlQueryException.At(text, start, "Syntax error: '@' must be followed by a parameter name");
+        }
+
+        return new Token(TokenKind.Parameter, text[start..i], 0, start);
+    }
+
+    private static Token ReadNumber(string text, ref int i)
+    {
+        if (text[i] == '0' && i + 1 < text.Length && (text[i + 1] is 'x' or 'X'))
+        {
+            return ReadHexNumber(text, ref i);
+        }
+
+        var start = i;
+        i = DigitsEnd(text, i);
+        if (i < text.Length && text[i] == '.')
+        {
+            i = DigitsEnd(text, i + 1);
+        }
+
+        i = ExponentEnd(text, i);
+        var literal = text[start..i];
+        return new Token(TokenKind.Number, literal, double.Parse(literal, NumberStyles.Float, CultureInfo.InvariantCulture), start);
+    }
+
+    private static Token ReadHexNumber(string text, ref int i)
+    {
+        var start = i;
+        i += 2;
+        var hexStart = i;
+        while (i < text.Length && char.IsAsciiHexDigit(text[i]))
+        {
+            i++;
+        }
+
+        if (i == hexStart)
+        {
+            throw SqlQueryException.At(text, start, "Syntax error: '0x' must be followed by hexadecimal digits");
+        }
+
+        // More than 16 digits does not fit an Int64 (found by fuzzing: long.Parse threw OverflowException).
+        if (!long.TryParse(text.AsSpan(hexStart, i - hexStart), NumberStyles.AllowHexSpecifier, CultureInfo.InvariantCulture, out var hex))
+        {
+            throw SqlQueryException.At(text, start, "Syntax error: the hexadecimal literal does not fit 64 bits");
+        }
+
+        return new Token(TokenKind.Number, text[start..i], hex, start);
+    }
+
+    private static int DigitsEnd(string text, int i)
+    {
         while (i < text.Length && char.IsAsciiDigit(text[i]))
         {
             i++;
         }
 
-        if (i < text.Length && text[i] == '.')
+        return i;
+    }
+
+    /// <summary>Where an exponent (e, optional sign, digits) starting at <paramref name="i"/> ends; an 'e' without
+    /// digits is not part of the number, so it ends at <paramref name="i"/>.</summary>
+    private static int ExponentEnd(string text, int i)
+    {
+        if (i >= text.Length || text[i] is not ('e' or 'E'))
         {
-            i++;
-            while (i < text.Length && char.IsAsciiDigit(text[i]))
-            {
-                i++;
-            }
+            return i;
         }
 
-        if (i < text.Length && (text[i] is 'e' or 'E'))
+        var end = i + 1;
+        if (end < text.Length && text[end] is '+' or '-')
         {
-            var save = i++;
-            if (i < text.Length && (text[i] is '+' or '-'))
-            {
-                i++;
-            }
-
-            if (i < text.Length && char.IsAsciiDigit(text[i]))
-            {
-                while (i < text.Length && char.IsAsciiDigit(text[i]))
-                {
-                    i++;
-                }
-            }
-            else
-            {
-                i = save;
-            }
+            end++;
         }
 
-        var literal = text[start..i];
-        return new Token(TokenKind.Number, literal, double.Parse(literal, NumberStyles.Float, CultureInfo.InvariantCulture), start);
+        return end < text.Length && char.IsAsciiDigit(text[end]) ? DigitsEnd(text, end) : i;
     }
 
     private static Token ReadString(string text, ref int i)

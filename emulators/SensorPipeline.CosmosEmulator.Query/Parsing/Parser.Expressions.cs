@@ -73,50 +73,17 @@ internal sealed partial class Parser
         var left = Concat();
         while (true)
         {
-            var op = Current.Kind == TokenKind.Symbol ? Current.Text switch
-            {
-                "=" => BinaryOp.Equal,
-                "!=" or "<>" => BinaryOp.NotEqual,
-                "<" => BinaryOp.Less,
-                "<=" => BinaryOp.LessOrEqual,
-                ">" => BinaryOp.Greater,
-                ">=" => BinaryOp.GreaterOrEqual,
-                _ => (BinaryOp?)null,
-            } : null;
-            if (op is { } binary)
+            if (ComparisonOperator() is { } binary)
             {
                 _pos++;
                 left = new BinaryExpr(binary, left, Concat());
                 continue;
             }
 
-            var negated = false;
-            if (Current.IsKeyword("NOT") && _tokens[_pos + 1].Kind == TokenKind.Identifier)
-            {
-                var next = _tokens[_pos + 1];
-                if (next.IsKeyword("IN") || next.IsKeyword("BETWEEN") || next.IsKeyword("LIKE"))
-                {
-                    _pos++;
-                    negated = true;
-                }
-            }
-
+            var negated = AcceptNegation();
             if (Accept("IN"))
             {
-                ExpectSymbol("(", "after IN");
-                if (Current.IsKeyword("SELECT"))
-                {
-                    throw Error("Subqueries are not supported by this emulator");
-                }
-
-                var items = new List<Expr> { Expression() };
-                while (AcceptSymbol(","))
-                {
-                    items.Add(Expression());
-                }
-
-                ExpectSymbol(")", "to close the IN list");
-                left = new InExpr(left, [.. items], negated);
+                left = InList(left, negated);
             }
             else if (Accept("BETWEEN"))
             {
@@ -133,6 +100,53 @@ internal sealed partial class Parser
                 return left;
             }
         }
+    }
+
+    private BinaryOp? ComparisonOperator() => Current.Kind == TokenKind.Symbol ? Current.Text switch
+    {
+        "=" => BinaryOp.Equal,
+        "!=" or "<>" => BinaryOp.NotEqual,
+        "<" => BinaryOp.Less,
+        "<=" => BinaryOp.LessOrEqual,
+        ">" => BinaryOp.Greater,
+        ">=" => BinaryOp.GreaterOrEqual,
+        _ => (BinaryOp?)null,
+    } : null;
+
+    /// <summary>Takes NOT only before IN, BETWEEN or LIKE, which it negates; otherwise leaves it in place.</summary>
+    private bool AcceptNegation()
+    {
+        if (!Current.IsKeyword("NOT") || _tokens[_pos + 1].Kind != TokenKind.Identifier)
+        {
+            return false;
+        }
+
+        var next = _tokens[_pos + 1];
+        if (!(next.IsKeyword("IN") || next.IsKeyword("BETWEEN") || next.IsKeyword("LIKE")))
+        {
+            return false;
+        }
+
+        _pos++;
+        return true;
+    }
+
+    private InExpr InList(Expr left, bool negated)
+    {
+        ExpectSymbol("(", "after IN");
+        if (Current.IsKeyword("SELECT"))
+        {
+            throw Error("Subqueries are not supported by this emulator");
+        }
+
+        var items = new List<Expr> { Expression() };
+        while (AcceptSymbol(","))
+        {
+            items.Add(Expression());
+        }
+
+        ExpectSymbol(")", "to close the IN list");
+        return new InExpr(left, [.. items], negated);
     }
 
     private Expr Concat()

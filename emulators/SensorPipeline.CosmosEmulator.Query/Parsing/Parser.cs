@@ -51,67 +51,20 @@ internal sealed partial class Parser
         Expect("SELECT", $"a query starts with SELECT; supported: {Grammar}");
         var selectStart = _pos;
         SkipToFrom();
-        string? fromText = null;
-        if (Current.IsKeyword("FROM"))
-        {
-            _pos++;
-            var fromStart = Current.Position;
-            FromSource();
-            fromText = _text[fromStart..Current.Position].Trim();
-        }
-
+        var fromText = FromClause();
         var afterFrom = _pos;
         _pos = selectStart;
         var select = SelectClause();
-        if (fromText is null && _aggregates.Count > 0)
-        {
-            // The evaluator aggregates over the documents a FROM reads; without one there are none (found by fuzzing).
-            throw new SqlQueryException("An aggregate without FROM is not supported by this emulator: aggregate over a container (SELECT COUNT(1) FROM c).");
-        }
-        if (!Current.IsKeyword("FROM") && Current.Kind != TokenKind.End)
-        {
-            throw Error($"Syntax error: expected FROM or the end of the query but found {Current.Describe()}");
-        }
-
+        CheckSelectEnd(fromText);
         _pos = afterFrom;
-        Expr? where = null;
-        string? whereText = null;
-        if (Accept("WHERE"))
-        {
-            var whereStart = Current.Position;
-            where = Expression();
-            whereText = _text[whereStart..Current.Position].Trim();
-        }
-
+        var (where, whereText) = WhereClause();
         if (Current.IsKeyword("GROUP"))
         {
             throw Error("GROUP BY is not supported by this emulator");
         }
 
-        var orderBy = new List<OrderByItem>();
-        if (Accept("ORDER"))
-        {
-            Expect("BY", "ORDER must be followed by BY");
-            do
-            {
-                orderBy.Add(OrderByItem());
-            }
-            while (AcceptSymbol(","));
-        }
-
-        Expr? offset = null;
-        Expr? limit = null;
-        if (Accept("OFFSET"))
-        {
-            offset = Count("OFFSET");
-            Expect("LIMIT", "OFFSET must be followed by LIMIT");
-            limit = Count("LIMIT");
-        }
-        else if (Current.IsKeyword("LIMIT"))
-        {
-            throw Error("LIMIT needs OFFSET before it ('OFFSET 0 LIMIT n'); for the first n results use TOP n");
-        }
-
+        var orderBy = OrderByClause();
+        var (offset, limit) = OffsetLimitClause();
         ExpectEnd();
         if (_aggregates.Count > 0 && orderBy.Count > 0)
         {
@@ -133,6 +86,79 @@ internal sealed partial class Parser
             Parameters = ParameterNames(),
             Text = new QueryText(_topText, _valueText, fromText, whereText),
         };
+    }
+
+    /// <summary>The FROM clause, read before the select list so that <c>SELECT *</c> knows the alias; its source text,
+    /// or null when the query has none.</summary>
+    private string? FromClause()
+    {
+        if (!Current.IsKeyword("FROM"))
+        {
+            return null;
+        }
+
+        _pos++;
+        var fromStart = Current.Position;
+        FromSource();
+        return _text[fromStart..Current.Position].Trim();
+    }
+
+    private void CheckSelectEnd(string? fromText)
+    {
+        if (fromText is null && _aggregates.Count > 0)
+        {
+            // The evaluator aggregates over the documents a FROM reads; without one there are none (found by fuzzing).
+            throw new SqlQueryException("An aggregate without FROM is not supported by this emulator: aggregate over a container (SELECT COUNT(1) FROM c).");
+        }
+        if (!Current.IsKeyword("FROM") && Current.Kind != TokenKind.End)
+        {
+            throw Error($"Syntax error: expected FROM or the end of the query but found {Current.Describe()}");
+        }
+    }
+
+    private (Expr? Where, string? Text) WhereClause()
+    {
+        if (!Accept("WHERE"))
+        {
+            return (null, null);
+        }
+
+        var whereStart = Current.Position;
+        var where = Expression();
+        return (where, _text[whereStart..Current.Position].Trim());
+    }
+
+    private List<OrderByItem> OrderByClause()
+    {
+        var orderBy = new List<OrderByItem>();
+        if (Accept("ORDER"))
+        {
+            Expect("BY", "ORDER must be followed by BY");
+            do
+            {
+                orderBy.Add(OrderByItem());
+            }
+            while (AcceptSymbol(","));
+        }
+
+        return orderBy;
+    }
+
+    private (Expr? Offset, Expr? Limit) OffsetLimitClause()
+    {
+        if (Accept("OFFSET"))
+        {
+            var offset = Count("OFFSET");
+            Expect("LIMIT", "OFFSET must be followed by LIMIT");
+            return (offset, Count("LIMIT"));
+        }
+
+        if (Current.IsKeyword("LIMIT"))
+        {
+            throw Error("LIMIT needs OFFSET before it ('OFFSET 0 LIMIT n'); for the first n results use TOP n");
+        }
+
+        return (null, null);
     }
 
     private (bool Star, Expr? Value, List<Projection> Projections, Expr? Top) SelectClause()
@@ -159,11 +185,7 @@ internal sealed partial class Parser
                     top = TopCount();
                 }
 
-                var valueStart = Current.Position;
-                var value = Expression();
-                _valueText = _text[valueStart..Current.Position].Trim();
-                CheckAggregateUse([value]);
-                return (false, value, [], top);
+                return (false, SelectValue(), [], top);
             }
 
             if (AcceptSymbol("*"))
@@ -176,42 +198,58 @@ internal sealed partial class Parser
                 return (true, null, [], top);
             }
 
-            var projections = new List<Projection>();
-            var unnamed = 0;
-            do
-            {
-                var start = Current;
-                var expr = Expression();
-                var text = _text[start.Position..Current.Position].Trim();
-                string name;
-                if (Accept("AS"))
-                {
-                    name = Name("a name after AS");
-                }
-                else if (Current.Kind == TokenKind.Identifier && !IsClauseKeyword(Current))
-                {
-                    name = Name("a name");
-                }
-                else
-                {
-                    name = ImplicitName(expr) ?? $"${++unnamed}";
-                }
-
-                if (projections.Exists(p => p.Name == name))
-                {
-                    throw SqlQueryException.At(_text, start.Position, $"Duplicate name '{name}' in the select list; give one of them another name with AS");
-                }
-
-                projections.Add(new Projection(name, expr, text));
-            }
-            while (AcceptSymbol(","));
-            CheckAggregateUse(projections.Select(p => p.Expr));
-            return (false, null, projections, top);
+            return (false, null, SelectList(), top);
         }
         finally
         {
             _inSelect = false;
         }
+    }
+
+    private Expr SelectValue()
+    {
+        var valueStart = Current.Position;
+        var value = Expression();
+        _valueText = _text[valueStart..Current.Position].Trim();
+        CheckAggregateUse([value]);
+        return value;
+    }
+
+    private List<Projection> SelectList()
+    {
+        var projections = new List<Projection>();
+        var unnamed = 0;
+        do
+        {
+            var start = Current;
+            var expr = Expression();
+            var text = _text[start.Position..Current.Position].Trim();
+            var name = ProjectionName(expr, ref unnamed);
+            if (projections.Exists(p => p.Name == name))
+            {
+                throw SqlQueryException.At(_text, start.Position, $"Duplicate name '{name}' in the select list; give one of them another name with AS");
+            }
+
+            projections.Add(new Projection(name, expr, text));
+        }
+        while (AcceptSymbol(","));
+        CheckAggregateUse(projections.Select(p => p.Expr));
+        return projections;
+    }
+
+    private string ProjectionName(Expr expr, ref int unnamed)
+    {
+        if (Accept("AS"))
+        {
+            return Name("a name after AS");
+        }
+
+        if (Current.Kind == TokenKind.Identifier && !IsClauseKeyword(Current))
+        {
+            return Name("a name");
+        }
+
+        return ImplicitName(expr) ?? $"${++unnamed}";
     }
 
     /// <summary>FROM &lt;container name&gt; [[AS] alias]: the container name is only a name; the alias (else the name)
