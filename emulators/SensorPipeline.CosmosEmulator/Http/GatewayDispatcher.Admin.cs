@@ -17,17 +17,9 @@ internal sealed partial class GatewayDispatcher
     /// </summary>
     private async Task AdminAsync(HttpContext context, string[] segments)
     {
-        var remote = context.Connection.RemoteIpAddress;
-        if (remote is null || !IPAddress.IsLoopback(remote) || context.Request.Headers[CosmosHeaders.AdminHeader].Count == 0)
+        if (AdminRefusal(context) is { } refusal)
         {
-            await GatewayResponse.ErrorAsync(context, 403, "Forbidden", $"The fault endpoint takes loopback requests carrying the {CosmosHeaders.AdminHeader} header.");
-            return;
-        }
-
-        // A page in the developer's browser: a rebound host name, or another site's Origin.
-        if (AdminRequestGuard.RejectCrossSite(context.Request) is { } crossSite)
-        {
-            await GatewayResponse.ErrorAsync(context, 403, "Forbidden", crossSite);
+            await GatewayResponse.ErrorAsync(context, 403, "Forbidden", refusal);
             return;
         }
 
@@ -35,16 +27,7 @@ internal sealed partial class GatewayDispatcher
         switch (segments)
         {
             case ["_emulator", "faults"] when HttpMethods.IsPost(method):
-                var fault = JsonSerializer.Deserialize((await ReadBodyAsync(context)).Span, GatewayJson.Default.FaultRequest);
-                if (fault is null || FaultInjector.Validate(fault) is { } problem)
-                {
-                    await GatewayResponse.ErrorAsync(context, 400, "BadRequest", "Fault: " + (fault is null ? "a body is required." : FaultInjector.Validate(fault)));
-                    return;
-                }
-
-                faults.Inject(fault);
-                GatewayLog.FaultInjected(logger, fault.Status, fault.Seconds, fault.WritesOnly, fault.Probability ?? 1);
-                await GatewayResponse.EmptyAsync(context, 204, 0);
+                await InjectFaultAsync(context);
                 return;
             case ["_emulator", "faults"] when HttpMethods.IsDelete(method):
                 faults.Clear();
@@ -56,35 +39,70 @@ internal sealed partial class GatewayDispatcher
                 await GatewayResponse.EmptyAsync(context, 204, 0);
                 return;
             case ["_emulator", "throughput"] when HttpMethods.IsPut(method):
-                var budget = JsonSerializer.Deserialize((await ReadBodyAsync(context)).Span, GatewayJson.Default.ThroughputRequest);
-                if (budget is null || !(budget.RequestUnitsPerSecond is >= 0 and <= 1_000_000))
-                {
-                    await GatewayResponse.ErrorAsync(context, 400, "BadRequest", "Throughput: {\"database\":…,\"container\":…,\"requestUnitsPerSecond\": 0 to 1000000}.");
-                    return;
-                }
-
-                var (_, container) = Find(budget.Database, budget.Container);
-                container.Budget.RequestUnitsPerSecond = budget.RequestUnitsPerSecond;
-                GatewayLog.BudgetSet(logger, budget.Database, budget.Container, budget.RequestUnitsPerSecond);
-                await GatewayResponse.EmptyAsync(context, 204, 0);
+                await SetThroughputAsync(context);
                 return;
             case ["_emulator", "charges"] when HttpMethods.IsGet(method):
                 await ChargesAsync(context);
                 return;
             case ["_emulator", "charges"] when HttpMethods.IsDelete(method):
-                foreach (var database in store.Databases)
-                {
-                    foreach (var each in store.ContainersOf(database))
-                    {
-                        each.Ledger.Reset();
-                    }
-                }
-
+                ResetCharges();
                 await GatewayResponse.EmptyAsync(context, 204, 0);
                 return;
             default:
                 await NotSupported(context);
                 return;
+        }
+    }
+
+    private static string? AdminRefusal(HttpContext context)
+    {
+        var remote = context.Connection.RemoteIpAddress;
+        if (remote is null || !IPAddress.IsLoopback(remote) || context.Request.Headers[CosmosHeaders.AdminHeader].Count == 0)
+        {
+            return $"The fault endpoint takes loopback requests carrying the {CosmosHeaders.AdminHeader} header.";
+        }
+
+        // A page in the developer's browser: a rebound host name, or another site's Origin.
+        return AdminRequestGuard.RejectCrossSite(context.Request);
+    }
+
+    private async Task InjectFaultAsync(HttpContext context)
+    {
+        var fault = JsonSerializer.Deserialize((await ReadBodyAsync(context)).Span, GatewayJson.Default.FaultRequest);
+        if (fault is null || FaultInjector.Validate(fault) is { } problem)
+        {
+            await GatewayResponse.ErrorAsync(context, 400, "BadRequest", "Fault: " + (fault is null ? "a body is required." : FaultInjector.Validate(fault)));
+            return;
+        }
+
+        faults.Inject(fault);
+        GatewayLog.FaultInjected(logger, fault.Status, fault.Seconds, fault.WritesOnly, fault.Probability ?? 1);
+        await GatewayResponse.EmptyAsync(context, 204, 0);
+    }
+
+    private async Task SetThroughputAsync(HttpContext context)
+    {
+        var budget = JsonSerializer.Deserialize((await ReadBodyAsync(context)).Span, GatewayJson.Default.ThroughputRequest);
+        if (budget is null || !(budget.RequestUnitsPerSecond is >= 0 and <= 1_000_000))
+        {
+            await GatewayResponse.ErrorAsync(context, 400, "BadRequest", "Throughput: {\"database\":…,\"container\":…,\"requestUnitsPerSecond\": 0 to 1000000}.");
+            return;
+        }
+
+        var (_, container) = Find(budget.Database, budget.Container);
+        container.Budget.RequestUnitsPerSecond = budget.RequestUnitsPerSecond;
+        GatewayLog.BudgetSet(logger, budget.Database, budget.Container, budget.RequestUnitsPerSecond);
+        await GatewayResponse.EmptyAsync(context, 204, 0);
+    }
+
+    private void ResetCharges()
+    {
+        foreach (var database in store.Databases)
+        {
+            foreach (var each in store.ContainersOf(database))
+            {
+                each.Ledger.Reset();
+            }
         }
     }
 
