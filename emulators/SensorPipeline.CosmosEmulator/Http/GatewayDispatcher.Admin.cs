@@ -69,9 +69,15 @@ internal sealed partial class GatewayDispatcher
     private async Task InjectFaultAsync(HttpContext context)
     {
         var fault = JsonSerializer.Deserialize((await ReadBodyAsync(context)).Span, GatewayJson.Default.FaultRequest);
-        if (fault is null || FaultInjector.Validate(fault) is { } problem)
+        if (fault is null)
         {
-            await GatewayResponse.ErrorAsync(context, 400, "BadRequest", "Fault: " + (fault is null ? "a body is required." : FaultInjector.Validate(fault)));
+            await GatewayResponse.ErrorAsync(context, 400, "BadRequest", "Fault: a body is required.");
+            return;
+        }
+
+        if (FaultInjector.Validate(fault) is { } problem)
+        {
+            await GatewayResponse.ErrorAsync(context, 400, "BadRequest", "Fault: " + problem);
             return;
         }
 
