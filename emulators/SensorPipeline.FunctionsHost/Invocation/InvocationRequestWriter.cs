@@ -54,20 +54,13 @@ internal sealed class InvocationRequestWriter : IDisposable
     /// <summary>The per-event binding data, each array sent as a JSON string holding JSON text.</summary>
     private void WriteBindingArrays(Utf8JsonWriter writer, InvocationBatch batch)
     {
-        writer.WritePropertyName("PartitionKeyArray"u8);
-        WriteInner(writer, batch, WritePartitionKeys);
-        writer.WritePropertyName("OffsetArray"u8);
-        WriteInner(writer, batch, WriteOffsetStrings);
-        writer.WritePropertyName("OffsetStringArray"u8);
-        WriteInner(writer, batch, WriteOffsetStrings);
-        writer.WritePropertyName("SequenceNumberArray"u8);
-        WriteInner(writer, batch, WriteSequenceNumbers);
-        writer.WritePropertyName("EnqueuedTimeUtcArray"u8);
-        WriteInner(writer, batch, WriteEnqueuedTimes);
-        writer.WritePropertyName("PropertiesArray"u8);
-        WriteInner(writer, batch, WriteProperties);
-        writer.WritePropertyName("SystemPropertiesArray"u8);
-        WriteInner(writer, batch, WriteSystemPropertiesArray);
+        WriteArrayProperty(writer, "PartitionKeyArray"u8, batch, WritePartitionKeys);
+        WriteArrayProperty(writer, "OffsetArray"u8, batch, WriteOffsetStrings);
+        WriteArrayProperty(writer, "OffsetStringArray"u8, batch, WriteOffsetStrings);
+        WriteArrayProperty(writer, "SequenceNumberArray"u8, batch, WriteSequenceNumbers);
+        WriteArrayProperty(writer, "EnqueuedTimeUtcArray"u8, batch, WriteEnqueuedTimes);
+        WriteArrayProperty(writer, "PropertiesArray"u8, batch, WriteProperties);
+        WriteArrayProperty(writer, "SystemPropertiesArray"u8, batch, WriteSystemPropertiesArray);
     }
 
     private static void WriteSys(Utf8JsonWriter writer, InvocationBatch batch)
@@ -79,6 +72,12 @@ internal sealed class InvocationRequestWriter : IDisposable
         NewtonsoftFormats.WriteDateTime(writer, batch.UtcNow, utcSuffix: true);
         writer.WriteString("RandGuid"u8, batch.RandGuid);
         writer.WriteEndObject();
+    }
+
+    private void WriteArrayProperty(Utf8JsonWriter writer, ReadOnlySpan<byte> name, InvocationBatch batch, Action<Utf8JsonWriter, InvocationBatch> writeItems)
+    {
+        writer.WritePropertyName(name);
+        WriteInner(writer, batch, writeItems);
     }
 
     private void WriteInner(Utf8JsonWriter outer, InvocationBatch batch, Action<Utf8JsonWriter, InvocationBatch> writeItems)
