@@ -94,6 +94,8 @@ public sealed class FunctionsHostOptions
 /// <summary>Checks <see cref="FunctionsHostOptions"/> once at start-up; messages name the configuration key.</summary>
 public sealed class FunctionsHostOptionsValidator : IValidateOptions<FunctionsHostOptions>
 {
+    private const string P = FunctionsHostOptions.SectionName + ":";
+
     public ValidateOptionsResult Validate(string? name, FunctionsHostOptions options)
     {
         ArgumentNullException.ThrowIfNull(options);
@@ -103,7 +105,25 @@ public sealed class FunctionsHostOptionsValidator : IValidateOptions<FunctionsHo
         }
 
         var failures = new List<string>();
-        const string P = FunctionsHostOptions.SectionName + ":";
+        AddPathFailures(options, failures);
+        AddHandlerFailures(options, failures);
+        AddStallFailures(options, failures);
+        AddOwnershipFailures(options, failures);
+        if (options.ObserveInterval < TimeSpan.FromMilliseconds(50) || options.ObserveInterval > TimeSpan.FromMinutes(1))
+        {
+            failures.Add($"{P}ObserveInterval must be from 00:00:00.050 to 00:01:00, found {options.ObserveInterval}");
+        }
+
+        if (string.IsNullOrWhiteSpace(options.HostVersion))
+        {
+            failures.Add(P + "HostVersion must not be empty");
+        }
+
+        return failures.Count == 0 ? ValidateOptionsResult.Success : ValidateOptionsResult.Fail(failures);
+    }
+
+    private static void AddPathFailures(FunctionsHostOptions options, List<string> failures)
+    {
         if (string.IsNullOrWhiteSpace(options.AppRoot))
         {
             failures.Add(P + "AppRoot (--app-root) is required: the folder holding host.json");
@@ -113,7 +133,10 @@ public sealed class FunctionsHostOptionsValidator : IValidateOptions<FunctionsHo
         {
             failures.Add(P + "DataDirectory (--data) is required: checkpoints are kept there");
         }
+    }
 
+    private static void AddHandlerFailures(FunctionsHostOptions options, List<string> failures)
+    {
         if (options.HandlerStartupTimeout < TimeSpan.FromSeconds(1) || options.HandlerStartupTimeout > TimeSpan.FromMinutes(10))
         {
             failures.Add($"{P}HandlerStartupTimeout must be from 00:00:01 to 00:10:00, found {options.HandlerStartupTimeout}");
@@ -128,7 +151,10 @@ public sealed class FunctionsHostOptionsValidator : IValidateOptions<FunctionsHo
         {
             failures.Add($"{P}IdleReadWait must be from 00:00:00.010 to 00:01:00, found {options.IdleReadWait}");
         }
+    }
 
+    private static void AddStallFailures(FunctionsHostOptions options, List<string> failures)
+    {
         if (options.StallThreshold < TimeSpan.FromSeconds(1) || options.StallThreshold > TimeSpan.FromDays(1))
         {
             failures.Add($"{P}StallThreshold must be from 00:00:01 to 1.00:00:00, found {options.StallThreshold}");
@@ -143,7 +169,10 @@ public sealed class FunctionsHostOptionsValidator : IValidateOptions<FunctionsHo
         {
             failures.Add($"{P}StallCheckInterval must be from 00:00:00.100 to 00:01:00, found {options.StallCheckInterval}");
         }
+    }
 
+    private static void AddOwnershipFailures(FunctionsHostOptions options, List<string> failures)
+    {
         if (options.InstanceId.Contains(' ', StringComparison.Ordinal))
         {
             failures.Add($"{P}InstanceId must not contain spaces, found '{options.InstanceId}'");
@@ -159,17 +188,5 @@ public sealed class FunctionsHostOptionsValidator : IValidateOptions<FunctionsHo
         {
             failures.Add($"{P}PartitionOwnershipExpirationInterval must be more than LoadBalancingUpdateInterval and at most 01:00:00, found {expiration}");
         }
-
-        if (options.ObserveInterval < TimeSpan.FromMilliseconds(50) || options.ObserveInterval > TimeSpan.FromMinutes(1))
-        {
-            failures.Add($"{P}ObserveInterval must be from 00:00:00.050 to 00:01:00, found {options.ObserveInterval}");
-        }
-
-        if (string.IsNullOrWhiteSpace(options.HostVersion))
-        {
-            failures.Add(P + "HostVersion must not be empty");
-        }
-
-        return failures.Count == 0 ? ValidateOptionsResult.Success : ValidateOptionsResult.Fail(failures);
     }
 }

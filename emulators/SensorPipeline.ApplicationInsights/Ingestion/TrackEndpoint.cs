@@ -25,22 +25,9 @@ internal static class TrackEndpoint
         var limits = options.Value;
         var logger = loggers.CreateLogger("SensorPipeline.ApplicationInsights");
         var cancellationToken = context.RequestAborted;
-        if (AdminRequestGuard.RejectCrossSite(context.Request) is { } crossSite)
+        if (RejectBeforeBody(context.Request, limits) is { } refused)
         {
-            await RejectAsync(context, logger, StatusCodes.Status403Forbidden, crossSite);
-            return;
-        }
-
-        if (!IsTelemetryContentType(context.Request.ContentType))
-        {
-            await RejectAsync(context, logger, StatusCodes.Status415UnsupportedMediaType,
-                $"Content-Type '{context.Request.ContentType}' is not application/x-json-stream or application/json");
-            return;
-        }
-
-        if (context.Request.ContentLength > limits.MaxRequestBytes)
-        {
-            await RejectAsync(context, logger, StatusCodes.Status413PayloadTooLarge, $"body of {context.Request.ContentLength} bytes is over Telemetry__MaxRequestBytes ({limits.MaxRequestBytes})");
+            await RejectAsync(context, logger, refused.Status, refused.Reason);
             return;
         }
 
@@ -54,50 +41,15 @@ internal static class TrackEndpoint
         var compressed = raw.Length;
         var gzip = string.Equals(context.Request.Headers.ContentEncoding, "gzip", StringComparison.OrdinalIgnoreCase) || raw.Memory.Span.StartsWith(GzipMagic);
         using var body = gzip ? new PooledBuffer() : null;
-        if (body is not null)
+        if (body is not null && await GunzipAsync(raw, body, limits.MaxDecompressedBytes, cancellationToken) is { } unreadable)
         {
-            try
-            {
-                await using var unzip = new GZipStream(raw.AsStream(), CompressionMode.Decompress);
-                if (!await body.ReadAsync(unzip, limits.MaxDecompressedBytes, cancellationToken))
-                {
-                    await RejectAsync(context, logger, StatusCodes.Status413PayloadTooLarge, $"decompressed body is over Telemetry__MaxDecompressedBytes ({limits.MaxDecompressedBytes})");
-                    return;
-                }
-            }
-            catch (InvalidDataException e)
-            {
-                await RejectAsync(context, logger, StatusCodes.Status400BadRequest, "Content-Encoding is gzip but the body is not: " + e.Message);
-                return;
-            }
+            await RejectAsync(context, logger, unreadable.Status, unreadable.Reason);
+            return;
         }
 
-        var text = (body ?? raw).Memory;
         var metrics = new List<ParsedMetric>();
         var errors = new List<(int Index, string Message)>();
-        var received = 0;
-        while (!text.IsEmpty)
-        {
-            var end = text.Span.IndexOf((byte)'\n');
-            var line = end < 0 ? text : text[..end];
-            text = end < 0 ? default : text[(end + 1)..];
-            if (line.Span.Trim(" \r\t"u8).IsEmpty)
-            {
-                continue;
-            }
-
-            if (line.Length > limits.MaxItemBytes)
-            {
-                errors.Add((received, $"the item is {line.Length} bytes; the limit is {limits.MaxItemBytes} (Telemetry__MaxItemBytes)"));
-            }
-            else if (EnvelopeParser.TryParse(line, metrics) is { } error)
-            {
-                errors.Add((received, error));
-            }
-
-            received++;
-        }
-
+        var received = ParseLines((body ?? raw).Memory, limits.MaxItemBytes, metrics, errors);
         if (received == 0)
         {
             await RejectAsync(context, logger, StatusCodes.Status400BadRequest, "the body holds no envelope");
@@ -111,6 +63,77 @@ internal static class TrackEndpoint
         }
 
         await WriteResultAsync(context, errors.Count == 0 ? StatusCodes.Status200OK : StatusCodes.Status206PartialContent, received, errors);
+    }
+
+    /// <summary>A page in the developer's browser, a content type a page could send, or a declared length over the limit:
+    /// refused before a byte of the body is read.</summary>
+    private static (int Status, string Reason)? RejectBeforeBody(HttpRequest request, TelemetryIngestionOptions limits)
+    {
+        if (AdminRequestGuard.RejectCrossSite(request) is { } crossSite)
+        {
+            return (StatusCodes.Status403Forbidden, crossSite);
+        }
+
+        if (!IsTelemetryContentType(request.ContentType))
+        {
+            return (StatusCodes.Status415UnsupportedMediaType,
+                $"Content-Type '{request.ContentType}' is not application/x-json-stream or application/json");
+        }
+
+        if (request.ContentLength > limits.MaxRequestBytes)
+        {
+            return (StatusCodes.Status413PayloadTooLarge, $"body of {request.ContentLength} bytes is over Telemetry__MaxRequestBytes ({limits.MaxRequestBytes})");
+        }
+
+        return null;
+    }
+
+    private static async Task<(int Status, string Reason)?> GunzipAsync(PooledBuffer raw, PooledBuffer body, long maxDecompressedBytes, CancellationToken cancellationToken)
+    {
+        try
+        {
+            await using var unzip = new GZipStream(raw.AsStream(), CompressionMode.Decompress);
+            if (!await body.ReadAsync(unzip, maxDecompressedBytes, cancellationToken))
+            {
+                return (StatusCodes.Status413PayloadTooLarge, $"decompressed body is over Telemetry__MaxDecompressedBytes ({maxDecompressedBytes})");
+            }
+        }
+        catch (InvalidDataException e)
+        {
+            return (StatusCodes.Status400BadRequest, "Content-Encoding is gzip but the body is not: " + e.Message);
+        }
+
+        return null;
+    }
+
+    /// <summary>Parses one envelope a line into <paramref name="metrics"/>, noting each bad line in
+    /// <paramref name="errors"/> by its index among the non-blank lines; returns how many there were.</summary>
+    private static int ParseLines(ReadOnlyMemory<byte> text, int maxItemBytes, List<ParsedMetric> metrics, List<(int Index, string Message)> errors)
+    {
+        var received = 0;
+        while (!text.IsEmpty)
+        {
+            var end = text.Span.IndexOf((byte)'\n');
+            var line = end < 0 ? text : text[..end];
+            text = end < 0 ? default : text[(end + 1)..];
+            if (line.Span.Trim(" \r\t"u8).IsEmpty)
+            {
+                continue;
+            }
+
+            if (line.Length > maxItemBytes)
+            {
+                errors.Add((received, $"the item is {line.Length} bytes; the limit is {maxItemBytes} (Telemetry__MaxItemBytes)"));
+            }
+            else if (EnvelopeParser.TryParse(line, metrics) is { } error)
+            {
+                errors.Add((received, error));
+            }
+
+            received++;
+        }
+
+        return received;
     }
 
     /// <summary>What the SDK sends; neither is CORS-safelisted, so a cross-site page cannot send it without a preflight.</summary>

@@ -48,28 +48,12 @@ internal static class SummaryBuilder
                     break;
             }
 
-            if (!functions.TryGetValue(function, out var f))
-            {
-                functions[function] = f = new FunctionTotals();
-            }
-
-            f.Add(p);
-            if (!b.Functions.TryGetValue(function, out var fb))
-            {
-                b.Functions[function] = fb = new FunctionTotals();
-            }
-
-            fb.Add(p);
+            AddFunction(functions, function, p);
+            AddFunction(b.Functions, function, p);
         }
 
         var seconds = bin.TotalSeconds;
-        var timeline = bins.Select(kv => new TimeBin(
-                new DateTimeOffset(kv.Key, TimeSpan.Zero),
-                kv.Value.Functions.Where(f => f.Key != NoFunction).Select(f => f.Value.ToBin(f.Key, seconds)).ToList(),
-                kv.Value.Throttled,
-                kv.Value.CosmosCalls == 0 ? null : kv.Value.CosmosLatencySum / kv.Value.CosmosCalls,
-                kv.Value.RequestUnits))
-            .ToList();
+        var timeline = Timeline(bins, seconds);
 
         return new TelemetrySummary(
             now,
@@ -81,6 +65,25 @@ internal static class SummaryBuilder
             cosmos.Select(kv => kv.Value.ToSummary(kv.Key)).ToList(),
             timeline);
     }
+
+    private static void AddFunction(SortedDictionary<string, FunctionTotals> totals, string function, MetricPoint p)
+    {
+        if (!totals.TryGetValue(function, out var f))
+        {
+            totals[function] = f = new FunctionTotals();
+        }
+
+        f.Add(p);
+    }
+
+    private static List<TimeBin> Timeline(SortedDictionary<long, BinTotals> bins, double seconds) =>
+        bins.Select(kv => new TimeBin(
+                new DateTimeOffset(kv.Key, TimeSpan.Zero),
+                kv.Value.Functions.Where(f => f.Key != NoFunction).Select(f => f.Value.ToBin(f.Key, seconds)).ToList(),
+                kv.Value.Throttled,
+                kv.Value.CosmosCalls == 0 ? null : kv.Value.CosmosLatencySum / kv.Value.CosmosCalls,
+                kv.Value.RequestUnits))
+            .ToList();
 
     /// <summary>Bytes and items per hour: the mean request's size over the mean gap between requests.</summary>
     private static IngestionSummary Ingestion(TelemetryStore store)

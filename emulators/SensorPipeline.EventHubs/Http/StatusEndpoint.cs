@@ -21,42 +21,7 @@ internal static class StatusEndpoint
         writer.WriteStartArray("hubs");
         foreach (var hub in eventHubs.Hubs)
         {
-            writer.WriteStartObject();
-            writer.WriteString("name", hub.Name);
-            writer.WriteNumber("partitionCount", hub.PartitionCount);
-            writer.WriteStartArray("consumerGroups");
-            foreach (var group in hub.ConsumerGroups)
-            {
-                writer.WriteStringValue(group);
-            }
-
-            writer.WriteEndArray();
-            writer.WriteStartArray("partitions");
-            foreach (var id in hub.PartitionIds)
-            {
-                var p = eventHubs.GetPartitionProperties(hub.Name, id);
-                writer.WriteStartObject();
-                writer.WriteString("id", id);
-                writer.WriteNumber("beginningSequenceNumber", p.BeginningSequenceNumber);
-                writer.WriteNumber("lastSequenceNumber", p.LastEnqueuedSequenceNumber);
-                writer.WriteNumber("lastOffset", p.LastEnqueuedOffset);
-                if (p.LastEnqueuedSequenceNumber >= 0)
-                {
-                    writer.WriteString("lastEnqueuedTime", p.LastEnqueuedTime);
-                }
-                else
-                {
-                    writer.WriteNull("lastEnqueuedTime");
-                }
-
-                writer.WriteBoolean("isEmpty", p.IsEmpty);
-                writer.WriteNumber("bytes", p.SizeBytes);
-                writer.WriteNumber("segments", p.SegmentCount);
-                writer.WriteEndObject();
-            }
-
-            writer.WriteEndArray();
-            writer.WriteEndObject();
+            WriteHub(writer, eventHubs, hub);
         }
 
         writer.WriteEndArray();
@@ -68,5 +33,49 @@ internal static class StatusEndpoint
 
         writer.WriteEndObject();
         await writer.FlushAsync(context.RequestAborted);
+    }
+
+    private static void WriteHub(Utf8JsonWriter writer, EventHubsNamespace eventHubs, EventHubDescription hub)
+    {
+        writer.WriteStartObject();
+        writer.WriteString("name", hub.Name);
+        writer.WriteNumber("partitionCount", hub.PartitionCount);
+        writer.WriteStartArray("consumerGroups");
+        foreach (var group in hub.ConsumerGroups)
+        {
+            writer.WriteStringValue(group);
+        }
+
+        writer.WriteEndArray();
+        writer.WriteStartArray("partitions");
+        foreach (var id in hub.PartitionIds)
+        {
+            WritePartition(writer, id, eventHubs.GetPartitionProperties(hub.Name, id));
+        }
+
+        writer.WriteEndArray();
+        writer.WriteEndObject();
+    }
+
+    private static void WritePartition(Utf8JsonWriter writer, string id, PartitionProperties p)
+    {
+        writer.WriteStartObject();
+        writer.WriteString("id", id);
+        writer.WriteNumber("beginningSequenceNumber", p.BeginningSequenceNumber);
+        writer.WriteNumber("lastSequenceNumber", p.LastEnqueuedSequenceNumber);
+        writer.WriteNumber("lastOffset", p.LastEnqueuedOffset);
+        if (p.LastEnqueuedSequenceNumber >= 0)
+        {
+            writer.WriteString("lastEnqueuedTime", p.LastEnqueuedTime);
+        }
+        else
+        {
+            writer.WriteNull("lastEnqueuedTime");
+        }
+
+        writer.WriteBoolean("isEmpty", p.IsEmpty);
+        writer.WriteNumber("bytes", p.SizeBytes);
+        writer.WriteNumber("segments", p.SegmentCount);
+        writer.WriteEndObject();
     }
 }

@@ -15,20 +15,8 @@ internal sealed partial class PartitionLog
     private static (List<Segment> Segments, SafeFileHandle ActiveLog, SafeFileHandle ActiveIndex) Recover(
         string hub, string partitionId, string directory, EventLogOptions options, ILogger logger, LogStorage storage)
     {
-        var files = Directory.GetFiles(directory, "*.log")
-            .Select(path => (Path: path, Ok: Segment.TryParseFileName(path, out var b), Base: b))
-            .Where(f => f.Ok)
-            .OrderBy(f => f.Base)
-            .ToList();
-
-        // A crash between creating a segment file and fsyncing its header leaves a file shorter than a header.
-        if (files.Count > 1 && new FileInfo(files[^1].Path).Length < RecordFormat.SegmentHeaderSize)
-        {
-            DeleteSegmentFiles(files[^1].Path);
-            EventHubsLog.EmptySegmentRemoved(logger, hub, partitionId, files[^1].Path);
-            files.RemoveAt(files.Count - 1);
-        }
-
+        var files = SegmentFiles(directory);
+        RemoveHeaderlessNewest(files, hub, partitionId, logger);
         if (files.Count == 0)
         {
             var (first, firstLog, firstIndex) = CreateSegment(directory, 0, 0, options, storage);
@@ -43,54 +31,10 @@ internal sealed partial class PartitionLog
             var handle = File.OpenHandle(path, FileMode.Open, isLast ? FileAccess.ReadWrite : FileAccess.Read, FileShare.Read | FileShare.Delete);
             try
             {
-                if (SegmentRecovery.FormatVersion(handle) is { } version and < RecordFormat.Version)
-                {
-                    throw RecordFormat.OlderVersion(path, version, Path.GetDirectoryName(Path.GetDirectoryName(directory))!);
-                }
-
-                if (!SegmentRecovery.TryReadHeader(handle, out var headerSequence, out var baseOffset, out var durableMark) || headerSequence != baseSequence)
-                {
-                    throw new InvalidDataException($"{path}: not a segment file of this emulator (bad header). Move it away or delete the partition directory.");
-                }
-
-                var indexPath = Path.ChangeExtension(path, ".idx");
-                var result = isLast ? null : SegmentRecovery.TryLoadIndex(handle, indexPath, baseSequence);
-                if (result is null)
-                {
-                    result = SegmentRecovery.Scan(handle, path, baseSequence);
-                    var tornTail = DurableLogFormat.TornTailToCut(path, result.ValidLength, result.FileLength, isLast ? durableMark : null,
-                        $"acknowledged events from sequence number {baseSequence + result.Count} on",
-                        "Restore the file from a copy, or move the partition directory away to start the partition empty.");
-                    if (tornTail)
-                    {
-                        if (!isLast)
-                        {
-                            throw new InvalidDataException(
-                                $"{path}: corrupt record at byte {result.ValidLength} of a sealed segment (later segments follow it). Restore the file or delete the partition directory.");
-                        }
-
-                        // Cut the torn tail and make the cut durable before anything is appended after it.
-                        RandomAccess.SetLength(handle, result.ValidLength);
-                        RandomAccess.FlushToDisk(handle);
-                        EventHubsLog.TornTailTruncated(logger, hub, partitionId, path, result.ValidLength, result.FileLength - result.ValidLength);
-                    }
-                    else if (!isLast)
-                    {
-                        EventHubsLog.IndexRebuilt(logger, hub, partitionId, indexPath);
-                    }
-
-                    WriteIndex(indexPath, result.Positions, result.Count);
-                }
-
-                var segment = new Segment(directory, baseSequence, baseOffset, result.Positions, result.Count, result.ValidLength, result.LastTicks);
+                var segment = RecoverSegment(handle, path, baseSequence, isLast, hub, partitionId, directory, logger);
                 if (segments.Count > 0)
                 {
-                    var previous = segments[^1];
-                    if (previous.NextSequence != baseSequence || previous.OffsetOf(previous.Length) != baseOffset)
-                    {
-                        throw new InvalidDataException(
-                            $"{path}: begins at sequence number {baseSequence}, offset {baseOffset}, but the previous segment ends at {previous.NextSequence}, offset {previous.OffsetOf(previous.Length)}.");
-                    }
+                    EnsureFollows(segments[^1], path, baseSequence, segment.BaseOffset);
                 }
 
                 segments.Add(segment);
@@ -100,7 +44,7 @@ internal sealed partial class PartitionLog
                     continue;
                 }
 
-                var index = File.OpenHandle(indexPath, FileMode.OpenOrCreate, FileAccess.ReadWrite, FileShare.Read | FileShare.Delete);
+                var index = File.OpenHandle(Path.ChangeExtension(path, ".idx"), FileMode.OpenOrCreate, FileAccess.ReadWrite, FileShare.Read | FileShare.Delete);
                 return (segments, handle, index);
             }
             catch
@@ -111,6 +55,87 @@ internal sealed partial class PartitionLog
         }
 
         throw new InvalidOperationException("unreachable: the last segment returns");
+    }
+
+    private static List<(string Path, bool Ok, long Base)> SegmentFiles(string directory) =>
+        Directory.GetFiles(directory, "*.log")
+            .Select(path => (Path: path, Ok: Segment.TryParseFileName(path, out var b), Base: b))
+            .Where(f => f.Ok)
+            .OrderBy(f => f.Base)
+            .ToList();
+
+    /// <summary>A crash between creating a segment file and fsyncing its header leaves a file shorter than a header.</summary>
+    private static void RemoveHeaderlessNewest(List<(string Path, bool Ok, long Base)> files, string hub, string partitionId, ILogger logger)
+    {
+        if (files.Count > 1 && new FileInfo(files[^1].Path).Length < RecordFormat.SegmentHeaderSize)
+        {
+            DeleteSegmentFiles(files[^1].Path);
+            EventHubsLog.EmptySegmentRemoved(logger, hub, partitionId, files[^1].Path);
+            files.RemoveAt(files.Count - 1);
+        }
+    }
+
+    /// <summary>Checks the segment file's version and header, then takes its records from the index when that checks
+    /// out (sealed segments only) or from a scan, which rewrites the index.</summary>
+    private static Segment RecoverSegment(
+        SafeFileHandle handle, string path, long baseSequence, bool isLast, string hub, string partitionId, string directory, ILogger logger)
+    {
+        if (SegmentRecovery.FormatVersion(handle) is { } version and < RecordFormat.Version)
+        {
+            throw RecordFormat.OlderVersion(path, version, Path.GetDirectoryName(Path.GetDirectoryName(directory))!);
+        }
+
+        if (!SegmentRecovery.TryReadHeader(handle, out var headerSequence, out var baseOffset, out var durableMark) || headerSequence != baseSequence)
+        {
+            throw new InvalidDataException($"{path}: not a segment file of this emulator (bad header). Move it away or delete the partition directory.");
+        }
+
+        var indexPath = Path.ChangeExtension(path, ".idx");
+        var result = isLast ? null : SegmentRecovery.TryLoadIndex(handle, indexPath, baseSequence);
+        if (result is null)
+        {
+            result = SegmentRecovery.Scan(handle, path, baseSequence);
+            CutTornTail(handle, path, indexPath, baseSequence, result, isLast ? durableMark : null, isLast, hub, partitionId, logger);
+            WriteIndex(indexPath, result.Positions, result.Count);
+        }
+
+        return new Segment(directory, baseSequence, baseOffset, result.Positions, result.Count, result.ValidLength, result.LastTicks);
+    }
+
+    /// <summary>Cuts a torn tail off the newest segment; anywhere else (or before the durable mark) it is damage.</summary>
+    private static void CutTornTail(
+        SafeFileHandle handle, string path, string indexPath, long baseSequence, SegmentRecovery.Result result, long? durableMark, bool isLast,
+        string hub, string partitionId, ILogger logger)
+    {
+        var tornTail = DurableLogFormat.TornTailToCut(path, result.ValidLength, result.FileLength, durableMark,
+            $"acknowledged events from sequence number {baseSequence + result.Count} on",
+            "Restore the file from a copy, or move the partition directory away to start the partition empty.");
+        if (tornTail)
+        {
+            if (!isLast)
+            {
+                throw new InvalidDataException(
+                    $"{path}: corrupt record at byte {result.ValidLength} of a sealed segment (later segments follow it). Restore the file or delete the partition directory.");
+            }
+
+            // Cut the torn tail and make the cut durable before anything is appended after it.
+            RandomAccess.SetLength(handle, result.ValidLength);
+            RandomAccess.FlushToDisk(handle);
+            EventHubsLog.TornTailTruncated(logger, hub, partitionId, path, result.ValidLength, result.FileLength - result.ValidLength);
+        }
+        else if (!isLast)
+        {
+            EventHubsLog.IndexRebuilt(logger, hub, partitionId, indexPath);
+        }
+    }
+
+    private static void EnsureFollows(Segment previous, string path, long baseSequence, long baseOffset)
+    {
+        if (previous.NextSequence != baseSequence || previous.OffsetOf(previous.Length) != baseOffset)
+        {
+            throw new InvalidDataException(
+                $"{path}: begins at sequence number {baseSequence}, offset {baseOffset}, but the previous segment ends at {previous.NextSequence}, offset {previous.OffsetOf(previous.Length)}.");
+        }
     }
 
     private static (Segment Segment, SafeFileHandle Log, SafeFileHandle Index) CreateSegment(string directory, long baseSequence, long baseOffset, EventLogOptions options, LogStorage storage)

@@ -30,41 +30,9 @@ internal sealed partial class PartitionLog
         byte[]? buffer = null;
         try
         {
-            long batchSize = 0;
-            long recordBytes = 0;
-            for (var i = 0; i < events.Count; i++)
-            {
-                var e = events[i] ?? throw new ArgumentException($"Event {i} is null.", nameof(events));
-                var keyLength = e.PartitionKey is null ? 0 : Encoding.UTF8.GetByteCount(e.PartitionKey);
-                var propertiesLength = PropertyCodec.Measure(e.Properties);
-                var size = RecordFormat.EventSize(e.Body.Length, keyLength, propertiesLength, e.AmqpEnvelope.Length);
-                if (size > EventLogOptions.MaxEventSizeBytes)
-                {
-                    throw EventTooLargeException.For(events.Count == 1 ? "The event" : $"Event {i} of the batch", size, EventLogOptions.MaxEventSizeBytes);
-                }
-
-                lengths[2 * i] = keyLength;
-                lengths[(2 * i) + 1] = propertiesLength;
-
-                // A single event is sent as a message of its own; in a batch every event brings its AMQP framing, which
-                // the service counts (so a batch of empty events is not 0 bytes).
-                batchSize += events.Count == 1 ? size : RecordFormat.BatchedEventSize(size);
-                recordBytes += RecordFormat.RecordOverhead + size;
-            }
-
-            if (batchSize > EventLogOptions.MaxEventSizeBytes)
-            {
-                throw EventTooLargeException.For($"The batch of {events.Count} events (each with its AMQP framing, as the service counts it)", batchSize, EventLogOptions.MaxEventSizeBytes);
-            }
-
+            var recordBytes = Measure(events, lengths);
             buffer = ArrayPool<byte>.Shared.Rent((int)recordBytes);
-            var at = 0;
-            for (var i = 0; i < events.Count; i++)
-            {
-                var e = events[i];
-                at += RecordFormat.WriteUnstamped(buffer.AsSpan(at), e.PartitionKey, lengths[2 * i], e.Properties, lengths[(2 * i) + 1], e.AmqpEnvelope.Span, e.Body.Span);
-            }
-
+            var at = Encode(events, lengths, buffer);
             var request = new Request(buffer, at, events.Count);
             if (!_requests.Writer.TryWrite(request))
             {
@@ -83,6 +51,52 @@ internal sealed partial class PartitionLog
                 ArrayPool<byte>.Shared.Return(buffer);
             }
         }
+    }
+
+    /// <summary>Checks every event and the batch against the service's size limit, keeping each event's key and
+    /// properties lengths in <paramref name="lengths"/> for <see cref="Encode"/>; returns the records' total size.</summary>
+    private static long Measure(IReadOnlyList<EventToAppend> events, int[] lengths)
+    {
+        long batchSize = 0;
+        long recordBytes = 0;
+        for (var i = 0; i < events.Count; i++)
+        {
+            var e = events[i] ?? throw new ArgumentException($"Event {i} is null.", nameof(events));
+            var keyLength = e.PartitionKey is null ? 0 : Encoding.UTF8.GetByteCount(e.PartitionKey);
+            var propertiesLength = PropertyCodec.Measure(e.Properties);
+            var size = RecordFormat.EventSize(e.Body.Length, keyLength, propertiesLength, e.AmqpEnvelope.Length);
+            if (size > EventLogOptions.MaxEventSizeBytes)
+            {
+                throw EventTooLargeException.For(events.Count == 1 ? "The event" : $"Event {i} of the batch", size, EventLogOptions.MaxEventSizeBytes);
+            }
+
+            lengths[2 * i] = keyLength;
+            lengths[(2 * i) + 1] = propertiesLength;
+
+            // A single event is sent as a message of its own; in a batch every event brings its AMQP framing, which
+            // the service counts (so a batch of empty events is not 0 bytes).
+            batchSize += events.Count == 1 ? size : RecordFormat.BatchedEventSize(size);
+            recordBytes += RecordFormat.RecordOverhead + size;
+        }
+
+        if (batchSize > EventLogOptions.MaxEventSizeBytes)
+        {
+            throw EventTooLargeException.For($"The batch of {events.Count} events (each with its AMQP framing, as the service counts it)", batchSize, EventLogOptions.MaxEventSizeBytes);
+        }
+
+        return recordBytes;
+    }
+
+    private static int Encode(IReadOnlyList<EventToAppend> events, int[] lengths, byte[] buffer)
+    {
+        var at = 0;
+        for (var i = 0; i < events.Count; i++)
+        {
+            var e = events[i];
+            at += RecordFormat.WriteUnstamped(buffer.AsSpan(at), e.PartitionKey, lengths[2 * i], e.Properties, lengths[(2 * i) + 1], e.AmqpEnvelope.Span, e.Body.Span);
+        }
+
+        return at;
     }
 
     private async Task RunWriterAsync()

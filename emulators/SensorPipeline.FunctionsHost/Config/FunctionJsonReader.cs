@@ -25,6 +25,23 @@ internal static class FunctionJsonReader
             throw file.Error("bindings", "is required: an array of bindings");
         }
 
+        var (trigger, otherTrigger, outputs) = ReadBindings(file, bindings, settings);
+        if (trigger is null)
+        {
+            return otherTrigger ? null : throw file.Error("bindings", "has no trigger binding");
+        }
+
+        var retry = file.Object(root, "retry", "retry") is { } retryElement
+            ? HostJsonReader.ReadRetry(file, retryElement, "retry")
+            : hostRetry;
+        var fqns = FullyQualifiedNamespace(file, trigger.Connection, settings);
+        return new FunctionDefinition(name, file.Path, trigger, outputs, retry, fqns);
+    }
+
+    /// <summary>OtherTrigger: a binding of another trigger type was seen, so a function without an Event Hubs trigger is
+    /// skipped rather than refused.</summary>
+    private static (TriggerBinding? Trigger, bool OtherTrigger, List<OutputBinding> Outputs) ReadBindings(JsonFile file, JsonElement bindings, SettingResolver settings)
+    {
         TriggerBinding? trigger = null;
         var otherTrigger = false;
         var outputs = new List<OutputBinding>();
@@ -60,16 +77,7 @@ internal static class FunctionJsonReader
             }
         }
 
-        if (trigger is null)
-        {
-            return otherTrigger ? null : throw file.Error("bindings", "has no trigger binding");
-        }
-
-        var retry = file.Object(root, "retry", "retry") is { } retryElement
-            ? HostJsonReader.ReadRetry(file, retryElement, "retry")
-            : hostRetry;
-        var fqns = FullyQualifiedNamespace(file, trigger.Connection, settings);
-        return new FunctionDefinition(name, file.Path, trigger, outputs, retry, fqns);
+        return (trigger, otherTrigger, outputs);
     }
 
     private static TriggerBinding ReadTrigger(JsonFile file, JsonElement binding, string field, string name, SettingResolver settings)

@@ -61,6 +61,14 @@ internal static class HostJsonReader
             throw file.Error(P + "prefetchCount", $"must be at least 0, found {prefetch}");
         }
 
+        var (type, enqueuedTime) = ReadInitialOffset(file, s, d);
+        var (update, expiration, target) = ReadScaleOut(file, s, d);
+        return new EventHubsHostSettings(max, min, wait, frequency, prefetch, type, enqueuedTime, update, expiration, target);
+    }
+
+    private static (InitialOffsetType Type, DateTimeOffset? EnqueuedTime) ReadInitialOffset(JsonFile file, JsonElement s, EventHubsHostSettings d)
+    {
+        const string P = "extensions.eventHubs.";
         var type = d.InitialOffsetType;
         DateTimeOffset? enqueuedTime = null;
         if (file.Object(s, "initialOffsetOptions", P + "initialOffsetOptions") is { } offset)
@@ -85,8 +93,7 @@ internal static class HostJsonReader
             }
         }
 
-        var (update, expiration, target) = ReadScaleOut(file, s, d);
-        return new EventHubsHostSettings(max, min, wait, frequency, prefetch, type, enqueuedTime, update, expiration, target);
+        return (type, enqueuedTime);
     }
 
     // The extension's EventHubOptions exposes these three for host.json; the intervals pass to the processor as is.

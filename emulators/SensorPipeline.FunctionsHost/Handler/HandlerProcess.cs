@@ -35,37 +35,7 @@ internal sealed class HandlerProcess : IAsyncDisposable
     {
         var port = LoopbackPort.GetFree();
         var description = app.Host.Handler;
-        var start = new ProcessStartInfo(description.ExecutablePath)
-        {
-            WorkingDirectory = description.WorkingDirectory,
-            UseShellExecute = false,
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            RedirectStandardInput = false,
-        };
-        foreach (var argument in description.Arguments)
-        {
-            start.ArgumentList.Add(argument);
-        }
-
-        // Values become app settings unless the environment already sets them: Core Tools' precedence.
-        foreach ((var key, var value) in app.Values)
-        {
-            start.Environment.TryAdd(key, value);
-        }
-
-        var workerId = Guid.NewGuid().ToString();
-        var portText = port.ToString(CultureInfo.InvariantCulture);
-        start.Environment["FUNCTIONS_CUSTOMHANDLER_PORT"] = portText;
-        start.Environment["FUNCTIONS_CUSTOMHANDLER_WORKER_ID"] = workerId;
-        start.Environment["FUNCTIONS_HTTPWORKER_PORT"] = portText;
-        start.Environment["FUNCTIONS_HTTPWORKER_ID"] = workerId;
-        start.Environment["FUNCTIONS_APP_ROOT_PATH"] = app.AppRoot;
-        if (!start.Environment.ContainsKey("FUNCTIONS_WORKER_RUNTIME"))
-        {
-            start.Environment["FUNCTIONS_WORKER_RUNTIME"] = "custom";
-        }
-
+        var start = StartInfo(app, port);
         var commandLine = string.Join(' ', description.Arguments);
         FunctionsHostLog.HandlerStarting(logger, description.ExecutablePath, commandLine, port, attempt);
         var process = new Process { StartInfo = start, EnableRaisingEvents = true };
@@ -97,6 +67,44 @@ internal sealed class HandlerProcess : IAsyncDisposable
         }
 
         return handler;
+    }
+
+    /// <summary>The handler's command line and environment as HttpWorkerProcess sets them.</summary>
+    private static ProcessStartInfo StartInfo(FunctionApp app, int port)
+    {
+        var description = app.Host.Handler;
+        var start = new ProcessStartInfo(description.ExecutablePath)
+        {
+            WorkingDirectory = description.WorkingDirectory,
+            UseShellExecute = false,
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+            RedirectStandardInput = false,
+        };
+        foreach (var argument in description.Arguments)
+        {
+            start.ArgumentList.Add(argument);
+        }
+
+        // Values become app settings unless the environment already sets them: Core Tools' precedence.
+        foreach ((var key, var value) in app.Values)
+        {
+            start.Environment.TryAdd(key, value);
+        }
+
+        var workerId = Guid.NewGuid().ToString();
+        var portText = port.ToString(CultureInfo.InvariantCulture);
+        start.Environment["FUNCTIONS_CUSTOMHANDLER_PORT"] = portText;
+        start.Environment["FUNCTIONS_CUSTOMHANDLER_WORKER_ID"] = workerId;
+        start.Environment["FUNCTIONS_HTTPWORKER_PORT"] = portText;
+        start.Environment["FUNCTIONS_HTTPWORKER_ID"] = workerId;
+        start.Environment["FUNCTIONS_APP_ROOT_PATH"] = app.AppRoot;
+        if (!start.Environment.ContainsKey("FUNCTIONS_WORKER_RUNTIME"))
+        {
+            start.Environment["FUNCTIONS_WORKER_RUNTIME"] = "custom";
+        }
+
+        return start;
     }
 
     private async Task WaitUntilListeningAsync(TimeSpan timeout, HttpClient http, ILogger logger, CancellationToken cancellationToken)

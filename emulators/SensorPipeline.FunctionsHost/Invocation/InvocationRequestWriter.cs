@@ -36,65 +36,8 @@ internal sealed class InvocationRequestWriter : IDisposable
         writer.WriteStartObject();
         WritePartitionContext(writer, "TriggerPartitionContext"u8, batch);
         WritePartitionContext(writer, "PartitionContext"u8, batch);
-        writer.WritePropertyName("PartitionKeyArray"u8);
-        WriteInner(writer, batch, static (w, b) =>
-        {
-            foreach (var e in b.Events)
-            {
-                w.WriteStringValue(e.PartitionKey);
-            }
-        });
-        writer.WritePropertyName("OffsetArray"u8);
-        WriteInner(writer, batch, WriteOffsetStrings);
-        writer.WritePropertyName("OffsetStringArray"u8);
-        WriteInner(writer, batch, WriteOffsetStrings);
-        writer.WritePropertyName("SequenceNumberArray"u8);
-        WriteInner(writer, batch, static (w, b) =>
-        {
-            foreach (var e in b.Events)
-            {
-                w.WriteNumberValue(e.SequenceNumber);
-            }
-        });
-        writer.WritePropertyName("EnqueuedTimeUtcArray"u8);
-        WriteInner(writer, batch, static (w, b) =>
-        {
-            foreach (var e in b.Events)
-            {
-                NewtonsoftFormats.WriteDateTime(w, NewtonsoftFormats.EnqueuedTimeUtc(e.EnqueuedTime), utcSuffix: false);
-            }
-        });
-        writer.WritePropertyName("PropertiesArray"u8);
-        WriteInner(writer, batch, static (w, b) =>
-        {
-            foreach (var e in b.Events)
-            {
-                w.WriteStartObject();
-                foreach (var property in e.Properties)
-                {
-                    w.WritePropertyName(property.Key);
-                    NewtonsoftFormats.WritePropertyValue(w, property.Value);
-                }
-
-                w.WriteEndObject();
-            }
-        });
-        writer.WritePropertyName("SystemPropertiesArray"u8);
-        WriteInner(writer, batch, static (w, b) =>
-        {
-            foreach (var e in b.Events)
-            {
-                WriteSystemProperties(w, e);
-            }
-        });
-
-        writer.WritePropertyName("sys"u8);
-        writer.WriteStartObject();
-        writer.WriteString("MethodName"u8, batch.Function.Name);
-        writer.WritePropertyName("UtcNow"u8);
-        NewtonsoftFormats.WriteDateTime(writer, batch.UtcNow, utcSuffix: true);
-        writer.WriteString("RandGuid"u8, batch.RandGuid);
-        writer.WriteEndObject();
+        WriteBindingArrays(writer, batch);
+        WriteSys(writer, batch);
 
         if (batch.Retry is { } retry)
         {
@@ -107,6 +50,35 @@ internal sealed class InvocationRequestWriter : IDisposable
     }
 
     public void Dispose() => _innerWriter.Dispose();
+
+    /// <summary>The per-event binding data, each array sent as a JSON string holding JSON text.</summary>
+    private void WriteBindingArrays(Utf8JsonWriter writer, InvocationBatch batch)
+    {
+        WriteArrayProperty(writer, "PartitionKeyArray"u8, batch, WritePartitionKeys);
+        WriteArrayProperty(writer, "OffsetArray"u8, batch, WriteOffsetStrings);
+        WriteArrayProperty(writer, "OffsetStringArray"u8, batch, WriteOffsetStrings);
+        WriteArrayProperty(writer, "SequenceNumberArray"u8, batch, WriteSequenceNumbers);
+        WriteArrayProperty(writer, "EnqueuedTimeUtcArray"u8, batch, WriteEnqueuedTimes);
+        WriteArrayProperty(writer, "PropertiesArray"u8, batch, WriteProperties);
+        WriteArrayProperty(writer, "SystemPropertiesArray"u8, batch, WriteSystemPropertiesArray);
+    }
+
+    private static void WriteSys(Utf8JsonWriter writer, InvocationBatch batch)
+    {
+        writer.WritePropertyName("sys"u8);
+        writer.WriteStartObject();
+        writer.WriteString("MethodName"u8, batch.Function.Name);
+        writer.WritePropertyName("UtcNow"u8);
+        NewtonsoftFormats.WriteDateTime(writer, batch.UtcNow, utcSuffix: true);
+        writer.WriteString("RandGuid"u8, batch.RandGuid);
+        writer.WriteEndObject();
+    }
+
+    private void WriteArrayProperty(Utf8JsonWriter writer, ReadOnlySpan<byte> name, InvocationBatch batch, Action<Utf8JsonWriter, InvocationBatch> writeItems)
+    {
+        writer.WritePropertyName(name);
+        WriteInner(writer, batch, writeItems);
+    }
 
     private void WriteInner(Utf8JsonWriter outer, InvocationBatch batch, Action<Utf8JsonWriter, InvocationBatch> writeItems)
     {
@@ -175,6 +147,53 @@ internal sealed class InvocationRequestWriter : IDisposable
         {
             e.Offset.TryFormat(digits, out var length, default, System.Globalization.CultureInfo.InvariantCulture);
             writer.WriteStringValue(digits[..length]);
+        }
+    }
+
+    private static void WritePartitionKeys(Utf8JsonWriter writer, InvocationBatch batch)
+    {
+        foreach (var e in batch.Events)
+        {
+            writer.WriteStringValue(e.PartitionKey);
+        }
+    }
+
+    private static void WriteSequenceNumbers(Utf8JsonWriter writer, InvocationBatch batch)
+    {
+        foreach (var e in batch.Events)
+        {
+            writer.WriteNumberValue(e.SequenceNumber);
+        }
+    }
+
+    private static void WriteEnqueuedTimes(Utf8JsonWriter writer, InvocationBatch batch)
+    {
+        foreach (var e in batch.Events)
+        {
+            NewtonsoftFormats.WriteDateTime(writer, NewtonsoftFormats.EnqueuedTimeUtc(e.EnqueuedTime), utcSuffix: false);
+        }
+    }
+
+    private static void WriteProperties(Utf8JsonWriter writer, InvocationBatch batch)
+    {
+        foreach (var e in batch.Events)
+        {
+            writer.WriteStartObject();
+            foreach (var property in e.Properties)
+            {
+                writer.WritePropertyName(property.Key);
+                NewtonsoftFormats.WritePropertyValue(writer, property.Value);
+            }
+
+            writer.WriteEndObject();
+        }
+    }
+
+    private static void WriteSystemPropertiesArray(Utf8JsonWriter writer, InvocationBatch batch)
+    {
+        foreach (var e in batch.Events)
+        {
+            WriteSystemProperties(writer, e);
         }
     }
 
