@@ -10,6 +10,9 @@ internal static class HostJsonReader
     /// <summary>functionTimeout default on Flex Consumption, Premium and Dedicated plans: 30 minutes.</summary>
     public static readonly TimeSpan DefaultFunctionTimeout = TimeSpan.FromMinutes(30);
 
+    /// <summary>Where the Event Hubs extension's settings sit in host.json, prefixed to every setting an error names.</summary>
+    private const string EventHubsPath = "extensions.eventHubs.";
+
     public static HostSettings Read(JsonFile file, string appRoot)
     {
         var root = file.Root;
@@ -30,35 +33,34 @@ internal static class HostJsonReader
             return d;
         }
 
-        const string P = "extensions.eventHubs.";
-        var max = file.Int(s, "maxEventBatchSize", P + "maxEventBatchSize") ?? d.MaxEventBatchSize;
-        var min = file.Int(s, "minEventBatchSize", P + "minEventBatchSize") ?? d.MinEventBatchSize;
-        var wait = file.Duration(s, "maxWaitTime", P + "maxWaitTime") ?? d.MaxWaitTime;
-        var frequency = file.Int(s, "batchCheckpointFrequency", P + "batchCheckpointFrequency") ?? d.BatchCheckpointFrequency;
-        var prefetch = file.Int(s, "prefetchCount", P + "prefetchCount") ?? d.PrefetchCount;
+        var max = file.Int(s, "maxEventBatchSize", EventHubsPath + "maxEventBatchSize") ?? d.MaxEventBatchSize;
+        var min = file.Int(s, "minEventBatchSize", EventHubsPath + "minEventBatchSize") ?? d.MinEventBatchSize;
+        var wait = file.Duration(s, "maxWaitTime", EventHubsPath + "maxWaitTime") ?? d.MaxWaitTime;
+        var frequency = file.Int(s, "batchCheckpointFrequency", EventHubsPath + "batchCheckpointFrequency") ?? d.BatchCheckpointFrequency;
+        var prefetch = file.Int(s, "prefetchCount", EventHubsPath + "prefetchCount") ?? d.PrefetchCount;
         if (max < 1)
         {
-            throw file.Error(P + "maxEventBatchSize", $"must be at least 1, found {max}");
+            throw file.Error(EventHubsPath + "maxEventBatchSize", $"must be at least 1, found {max}");
         }
 
         if (min < 1 || min > max)
         {
-            throw file.Error(P + "minEventBatchSize", $"must be from 1 to maxEventBatchSize ({max}), found {min}");
+            throw file.Error(EventHubsPath + "minEventBatchSize", $"must be from 1 to maxEventBatchSize ({max}), found {min}");
         }
 
         if (wait < TimeSpan.Zero || wait > TimeSpan.FromMinutes(10))
         {
-            throw file.Error(P + "maxWaitTime", $"must be from 00:00:00 to 00:10:00, found {wait}");
+            throw file.Error(EventHubsPath + "maxWaitTime", $"must be from 00:00:00 to 00:10:00, found {wait}");
         }
 
         if (frequency < 1)
         {
-            throw file.Error(P + "batchCheckpointFrequency", $"must be at least 1, found {frequency}");
+            throw file.Error(EventHubsPath + "batchCheckpointFrequency", $"must be at least 1, found {frequency}");
         }
 
         if (prefetch < 0)
         {
-            throw file.Error(P + "prefetchCount", $"must be at least 0, found {prefetch}");
+            throw file.Error(EventHubsPath + "prefetchCount", $"must be at least 0, found {prefetch}");
         }
 
         var (type, enqueuedTime) = ReadInitialOffset(file, s, d);
@@ -68,28 +70,27 @@ internal static class HostJsonReader
 
     private static (InitialOffsetType Type, DateTimeOffset? EnqueuedTime) ReadInitialOffset(JsonFile file, JsonElement s, EventHubsHostSettings d)
     {
-        const string P = "extensions.eventHubs.";
         var type = d.InitialOffsetType;
         DateTimeOffset? enqueuedTime = null;
-        if (file.Object(s, "initialOffsetOptions", P + "initialOffsetOptions") is { } offset)
+        if (file.Object(s, "initialOffsetOptions", EventHubsPath + "initialOffsetOptions") is { } offset)
         {
-            var typeText = file.String(offset, "type", P + "initialOffsetOptions.type");
+            var typeText = file.String(offset, "type", EventHubsPath + "initialOffsetOptions.type");
             if (typeText is not null && !Enum.TryParse(typeText, ignoreCase: true, out type))
             {
-                throw file.Error(P + "initialOffsetOptions.type", $"must be fromStart, fromEnd or fromEnqueuedTime, found \"{typeText}\"");
+                throw file.Error(EventHubsPath + "initialOffsetOptions.type", $"must be fromStart, fromEnd or fromEnqueuedTime, found \"{typeText}\"");
             }
 
-            var timeText = file.String(offset, "enqueuedTimeUtc", P + "initialOffsetOptions.enqueuedTimeUtc");
+            var timeText = file.String(offset, "enqueuedTimeUtc", EventHubsPath + "initialOffsetOptions.enqueuedTimeUtc");
             if (timeText is not null)
             {
                 enqueuedTime = DateTimeOffset.TryParse(timeText, CultureInfo.InvariantCulture, DateTimeStyles.AssumeUniversal | DateTimeStyles.AdjustToUniversal, out var parsed)
                     ? parsed
-                    : throw file.Error(P + "initialOffsetOptions.enqueuedTimeUtc", $"expected a UTC date and time, found \"{timeText}\"");
+                    : throw file.Error(EventHubsPath + "initialOffsetOptions.enqueuedTimeUtc", $"expected a UTC date and time, found \"{timeText}\"");
             }
 
             if (type == InitialOffsetType.FromEnqueuedTime && enqueuedTime is null)
             {
-                throw file.Error(P + "initialOffsetOptions.enqueuedTimeUtc", "is required when type is fromEnqueuedTime");
+                throw file.Error(EventHubsPath + "initialOffsetOptions.enqueuedTimeUtc", "is required when type is fromEnqueuedTime");
             }
         }
 
@@ -99,23 +100,22 @@ internal static class HostJsonReader
     // The extension's EventHubOptions exposes these three for host.json; the intervals pass to the processor as is.
     private static (TimeSpan Update, TimeSpan Expiration, int? Target) ReadScaleOut(JsonFile file, JsonElement s, EventHubsHostSettings d)
     {
-        const string P = "extensions.eventHubs.";
-        var update = file.Duration(s, "loadBalancingUpdateInterval", P + "loadBalancingUpdateInterval") ?? d.LoadBalancingUpdateInterval;
-        var expiration = file.Duration(s, "partitionOwnershipExpirationInterval", P + "partitionOwnershipExpirationInterval") ?? d.PartitionOwnershipExpirationInterval;
-        var target = file.Int(s, "targetUnprocessedEventThreshold", P + "targetUnprocessedEventThreshold");
+        var update = file.Duration(s, "loadBalancingUpdateInterval", EventHubsPath + "loadBalancingUpdateInterval") ?? d.LoadBalancingUpdateInterval;
+        var expiration = file.Duration(s, "partitionOwnershipExpirationInterval", EventHubsPath + "partitionOwnershipExpirationInterval") ?? d.PartitionOwnershipExpirationInterval;
+        var target = file.Int(s, "targetUnprocessedEventThreshold", EventHubsPath + "targetUnprocessedEventThreshold");
         if (update <= TimeSpan.Zero)
         {
-            throw file.Error(P + "loadBalancingUpdateInterval", $"must be more than 00:00:00, found {update}");
+            throw file.Error(EventHubsPath + "loadBalancingUpdateInterval", $"must be more than 00:00:00, found {update}");
         }
 
         if (expiration <= update)
         {
-            throw file.Error(P + "partitionOwnershipExpirationInterval", $"must be more than loadBalancingUpdateInterval ({update}), found {expiration}");
+            throw file.Error(EventHubsPath + "partitionOwnershipExpirationInterval", $"must be more than loadBalancingUpdateInterval ({update}), found {expiration}");
         }
 
         if (target is < 1)
         {
-            throw file.Error(P + "targetUnprocessedEventThreshold", $"must be at least 1, found {target}");
+            throw file.Error(EventHubsPath + "targetUnprocessedEventThreshold", $"must be at least 1, found {target}");
         }
 
         return (update, expiration, target);
@@ -181,9 +181,9 @@ internal static class HostJsonReader
         const string P = "customHandler.description";
         var description = (file.Object(root, "customHandler", "customHandler") is { } handler ? file.Object(handler, "description", P) : null)
             ?? throw file.Error(P, "is required: devhost runs the function app as a custom handler");
-        var executable = file.String(description, "defaultExecutablePath", P + ".defaultExecutablePath")
-            ?? throw file.Error(P + ".defaultExecutablePath", "is required");
-        var workingDirectory = file.String(description, "workingDirectory", P + ".workingDirectory") is { Length: > 0 } wd
+        var executable = file.String(description, "defaultExecutablePath", EventHubsPath + ".defaultExecutablePath")
+            ?? throw file.Error(EventHubsPath + ".defaultExecutablePath", "is required");
+        var workingDirectory = file.String(description, "workingDirectory", EventHubsPath + ".workingDirectory") is { Length: > 0 } wd
             ? System.IO.Path.GetFullPath(wd, appRoot)
             : appRoot;
 
@@ -197,13 +197,13 @@ internal static class HostJsonReader
         }
 
         var arguments = new List<string>();
-        arguments.AddRange(StringArray(file, description, "arguments", P + ".arguments"));
-        if (file.String(description, "defaultWorkerPath", P + ".defaultWorkerPath") is { Length: > 0 } workerPath)
+        arguments.AddRange(StringArray(file, description, "arguments", EventHubsPath + ".arguments"));
+        if (file.String(description, "defaultWorkerPath", EventHubsPath + ".defaultWorkerPath") is { Length: > 0 } workerPath)
         {
             arguments.Add(System.IO.Path.GetFullPath(Environment.ExpandEnvironmentVariables(workerPath), workingDirectory));
         }
 
-        arguments.AddRange(StringArray(file, description, "workerArguments", P + ".workerArguments"));
+        arguments.AddRange(StringArray(file, description, "workerArguments", EventHubsPath + ".workerArguments"));
         return new CustomHandlerDescription(executable, arguments, workingDirectory);
     }
 
