@@ -123,7 +123,6 @@ public static class Demo
         return new DemoResult(verdict, ledgerJson.RootElement.Clone(), telemetry.RootElement.Clone(), phases, drain, sendExit, verifyExit);
     }
 
-    // loadgen's command line: the run's load, its injected faults, and (in one process) the pause episode.
     private static List<string> LoadGenArguments(LocalPipeline pipeline, DemoOptions demo, string ledger, string seconds)
     {
         List<string> send =
