@@ -10,41 +10,11 @@ internal sealed class ChainPhase(LocalPipeline pipeline, string name, double? ra
     public async Task<PhaseFigures> RunAsync(CancellationToken cancellationToken)
     {
         var slug = name.Split(' ')[0];
-        var logs = Path.Combine(pipeline.Options.DataDirectory, "logs");
         var ledgerPath = Path.Combine(pipeline.Options.DataDirectory, $"ledger-{slug}.json");
         var before = await pipeline.GetFunctionsStatusAsync(cancellationToken);
         var cpu = CpuMeter.Start(Processes.Of(pipeline, before.HandlerPid));
         var started = DateTimeOffset.UtcNow;
-        List<string> send =
-        [
-            pipeline.Layout.LoadGenDll, "--connection", pipeline.EventHubConnection,
-            "--duration", duration.TotalSeconds.ToString("0.###", CultureInfo.InvariantCulture) + "s",
-            "--weather", Invariant(devicesPerKind), "--seismic", Invariant(devicesPerKind),
-            "--device-prefix", devicePrefix, "--ledger", ledgerPath, "--progress-interval", "5s",
-        ];
-        if (rate is { } r)
-        {
-            send.AddRange(["--rate", r.ToString("0", CultureInfo.InvariantCulture)]);
-        }
-
-        if (readingsPerEvent is { } perEvent)
-        {
-            send.AddRange(["--readings-per-event", Invariant(perEvent)]);
-        }
-
-        if (maxReadings is { } count)
-        {
-            send.AddRange(["--count", count.ToString(CultureInfo.InvariantCulture)]);
-        }
-
-        await using (var loadgen = ChildProcess.Start(new ChildProcessOptions { Name = "loadgen", FileName = "dotnet", Arguments = send, LogPath = Path.Combine(logs, $"loadgen-{slug}.log"), WorkingDirectory = pipeline.Layout.Root }))
-        {
-            var exit = await loadgen.WaitForExitAsync(cancellationToken);
-            if (exit != 0)
-            {
-                throw new InvalidOperationException($"loadgen exited with {exit}; see {loadgen.LogPath}");
-            }
-        }
+        await SendAsync(LoadGenArguments(ledgerPath), slug, cancellationToken);
 
         var drainedAt = await pipeline.WaitForDrainAsync(TimeSpan.FromMinutes(10), TimeSpan.FromMilliseconds(250), cancellationToken);
         var cpuSeconds = cpu.Stop();
@@ -78,6 +48,44 @@ internal sealed class ChainPhase(LocalPipeline pipeline, string name, double? ra
             Events = events,
             Invocations = Invocations(after) - Invocations(before),
         };
+    }
+
+    private List<string> LoadGenArguments(string ledgerPath)
+    {
+        List<string> send =
+        [
+            pipeline.Layout.LoadGenDll, "--connection", pipeline.EventHubConnection,
+            "--duration", duration.TotalSeconds.ToString("0.###", CultureInfo.InvariantCulture) + "s",
+            "--weather", Invariant(devicesPerKind), "--seismic", Invariant(devicesPerKind),
+            "--device-prefix", devicePrefix, "--ledger", ledgerPath, "--progress-interval", "5s",
+        ];
+        if (rate is { } r)
+        {
+            send.AddRange(["--rate", r.ToString("0", CultureInfo.InvariantCulture)]);
+        }
+
+        if (readingsPerEvent is { } perEvent)
+        {
+            send.AddRange(["--readings-per-event", Invariant(perEvent)]);
+        }
+
+        if (maxReadings is { } count)
+        {
+            send.AddRange(["--count", count.ToString(CultureInfo.InvariantCulture)]);
+        }
+
+        return send;
+    }
+
+    private async Task SendAsync(List<string> send, string slug, CancellationToken cancellationToken)
+    {
+        var logs = Path.Combine(pipeline.Options.DataDirectory, "logs");
+        await using var loadgen = ChildProcess.Start(new ChildProcessOptions { Name = "loadgen", FileName = "dotnet", Arguments = send, LogPath = Path.Combine(logs, $"loadgen-{slug}.log"), WorkingDirectory = pipeline.Layout.Root });
+        var exit = await loadgen.WaitForExitAsync(cancellationToken);
+        if (exit != 0)
+        {
+            throw new InvalidOperationException($"loadgen exited with {exit}; see {loadgen.LogPath}");
+        }
     }
 
     private static long Invocations(FunctionsStatus status) => status.Functions.Sum(f => f.InvocationsSucceeded + f.InvocationsFailed);

@@ -52,72 +52,10 @@ internal sealed class WriteBench(string repoRoot, CosmosEmulatorProcess store, i
                 .CreateContainerIfNotExistsAsync(new ContainerProperties("readings", "/deviceId"))).Container;
             var rawBulk = bulkClient.GetContainer("bench-raw", "readings");
 
-            var contenders = new List<(Tally Tally, Func<ProcessResult, InvocationRequest, DateTimeOffset, Task> Write)>
-            {
-                (new Tally("raw: point upsert per document"), (r, _, _) => RawPointAsync(raw, r)),
-                (new Tally("raw: SDK bulk (AllowBulkExecution)"), (r, _, _) => RawBulkAsync(rawBulk, r)),
-                (new Tally("raw: TransactionalBatch per device"), (r, _, _) => RawTransactionalAsync(raw, r)),
-            };
-            for (var h = 0; h < handlers.Length; h++)
-            {
-                var function = Weather(apps[h]);
-                contenders.Add((new Tally("handler: " + handlers[h].Name, deviceWrites: true), (r, q, now) => function.WriteAsync(r, now, CancellationToken.None)));
-            }
-
+            var contenders = Contenders(raw, rawBulk, handlers, apps);
             using var batches = new Batches(devices, invocationSize);
-            // One unmeasured round first: every path jitted, every client connected and its caches filled.
-            foreach (var (_, write) in contenders)
-            {
-                var warmUp = batches.Next(Invocations);
-                await Task.WhenAll(warmUp.Select(i => write(i.Result, i.Request, i.Now)));
-            }
-
-            // What this process burns doing nothing (three handler hosts, the clients' timers, the runtime), per wall second:
-            // the net figure leaves it out, so a slower contender is not charged for the idle work of its longer run.
-            var idle = await Tally.IdleCpuPerSecondAsync(TimeSpan.FromSeconds(10));
-            AppDomain.CurrentDomain.FirstChanceException += (_, _) => Interlocked.Increment(ref Tally.Exceptions);
-            var rounds = Math.Max(1, readings / (invocationSize * Invocations));
-            for (var round = 0; round < rounds; round++)
-            {
-                for (var c = 0; c < contenders.Count; c++)
-                {
-                    var (tally, write) = contenders[(c + round) % contenders.Count];
-                    var invocations = batches.Next(Invocations);
-                    await tally.MeasureAsync(invocations, () => Task.WhenAll(invocations.Select(i => write(i.Result, i.Request, i.Now))));
-                }
-            }
-
-            Console.WriteLine($"  {rounds} rounds of {Invocations} concurrent invocations × {invocationSize} readings over {devices} devices. CPU: this process (it hosts the handler;");
-            Console.WriteLine($"  the emulator is its own process): gross, and net of its idle {idle * 1000:F0} ms CPU per second of wall time; exceptions: first-chance, anywhere in the process");
-            foreach (var (tally, _) in contenders)
-            {
-                tally.Print(contenders[0].Tally, idle);
-            }
-
-            Console.WriteLine("  Wall time of one invocation's write path alone (median of 7), by readings per invocation:");
-            Console.WriteLine($"    {"handler",-50}" + string.Concat(LatencySizes.Select(s => $"{s,10:N0}")));
-            for (var h = 0; h < handlers.Length; h++)
-            {
-                var function = Weather(apps[h]);
-                var cells = new List<string>();
-                foreach (var size in LatencySizes)
-                {
-                    using var sized = new Batches(Math.Min(devices, size), size);
-                    var times = new List<double>();
-                    for (var i = 0; i < 7; i++)
-                    {
-                        var invocation = sized.Next(1)[0];
-                        var wall = Stopwatch.StartNew();
-                        await function.WriteAsync(invocation.Result, invocation.Now, CancellationToken.None);
-                        times.Add(wall.Elapsed.TotalMilliseconds);
-                    }
-
-                    times.Sort();
-                    cells.Add($"{times[times.Count / 2],8:F0} ms");
-                }
-
-                Console.WriteLine($"    {handlers[h].Name,-50}" + string.Concat(cells));
-            }
+            await CompareAsync(contenders, batches);
+            await PrintLatenciesAsync(handlers, apps);
         }
         finally
         {
@@ -126,6 +64,89 @@ internal sealed class WriteBench(string repoRoot, CosmosEmulatorProcess store, i
                 await app.DisposeAsync();
             }
         }
+    }
+
+    private List<(Tally Tally, Func<ProcessResult, InvocationRequest, DateTimeOffset, Task> Write)> Contenders(Container raw, Container rawBulk,
+        (string Name, int BulkMinimum)[] handlers, List<WebApplication> apps)
+    {
+        var contenders = new List<(Tally Tally, Func<ProcessResult, InvocationRequest, DateTimeOffset, Task> Write)>
+        {
+            (new Tally("raw: point upsert per document"), (r, _, _) => RawPointAsync(raw, r)),
+            (new Tally("raw: SDK bulk (AllowBulkExecution)"), (r, _, _) => RawBulkAsync(rawBulk, r)),
+            (new Tally("raw: TransactionalBatch per device"), (r, _, _) => RawTransactionalAsync(raw, r)),
+        };
+        for (var h = 0; h < handlers.Length; h++)
+        {
+            var function = Weather(apps[h]);
+            contenders.Add((new Tally("handler: " + handlers[h].Name, deviceWrites: true), (r, q, now) => function.WriteAsync(r, now, CancellationToken.None)));
+        }
+
+        return contenders;
+    }
+
+    private async Task CompareAsync(List<(Tally Tally, Func<ProcessResult, InvocationRequest, DateTimeOffset, Task> Write)> contenders, Batches batches)
+    {
+        // One unmeasured round first: every path jitted, every client connected and its caches filled.
+        foreach (var (_, write) in contenders)
+        {
+            var warmUp = batches.Next(Invocations);
+            await Task.WhenAll(warmUp.Select(i => write(i.Result, i.Request, i.Now)));
+        }
+
+        // What this process burns doing nothing (three handler hosts, the clients' timers, the runtime), per wall second:
+        // the net figure leaves it out, so a slower contender is not charged for the idle work of its longer run.
+        var idle = await Tally.IdleCpuPerSecondAsync(TimeSpan.FromSeconds(10));
+        AppDomain.CurrentDomain.FirstChanceException += (_, _) => Interlocked.Increment(ref Tally.Exceptions);
+        var rounds = Math.Max(1, readings / (invocationSize * Invocations));
+        for (var round = 0; round < rounds; round++)
+        {
+            for (var c = 0; c < contenders.Count; c++)
+            {
+                var (tally, write) = contenders[(c + round) % contenders.Count];
+                var invocations = batches.Next(Invocations);
+                await tally.MeasureAsync(invocations, () => Task.WhenAll(invocations.Select(i => write(i.Result, i.Request, i.Now))));
+            }
+        }
+
+        Console.WriteLine($"  {rounds} rounds of {Invocations} concurrent invocations × {invocationSize} readings over {devices} devices. CPU: this process (it hosts the handler;");
+        Console.WriteLine($"  the emulator is its own process): gross, and net of its idle {idle * 1000:F0} ms CPU per second of wall time; exceptions: first-chance, anywhere in the process");
+        foreach (var (tally, _) in contenders)
+        {
+            tally.Print(contenders[0].Tally, idle);
+        }
+    }
+
+    private async Task PrintLatenciesAsync((string Name, int BulkMinimum)[] handlers, List<WebApplication> apps)
+    {
+        Console.WriteLine("  Wall time of one invocation's write path alone (median of 7), by readings per invocation:");
+        Console.WriteLine($"    {"handler",-50}" + string.Concat(LatencySizes.Select(s => $"{s,10:N0}")));
+        for (var h = 0; h < handlers.Length; h++)
+        {
+            var function = Weather(apps[h]);
+            var cells = new List<string>();
+            foreach (var size in LatencySizes)
+            {
+                cells.Add($"{await MedianWriteMsAsync(function, size),8:F0} ms");
+            }
+
+            Console.WriteLine($"    {handlers[h].Name,-50}" + string.Concat(cells));
+        }
+    }
+
+    private async Task<double> MedianWriteMsAsync(BatchWriter function, int size)
+    {
+        using var sized = new Batches(Math.Min(devices, size), size);
+        var times = new List<double>();
+        for (var i = 0; i < 7; i++)
+        {
+            var invocation = sized.Next(1)[0];
+            var wall = Stopwatch.StartNew();
+            await function.WriteAsync(invocation.Result, invocation.Now, CancellationToken.None);
+            times.Add(wall.Elapsed.TotalMilliseconds);
+        }
+
+        times.Sort();
+        return times[times.Count / 2];
     }
 
     private Task RawPointAsync(Container container, ProcessResult result) =>

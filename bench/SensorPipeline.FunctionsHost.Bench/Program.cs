@@ -30,10 +30,25 @@ internal static class DispatchOverhead
 
     public static async Task RunAsync(int iterations)
     {
+        await using var app = await StartStubHandlerAsync();
+        var port = new Uri(app.Urls.First()).Port;
+
+        using var http = new HttpClient(new SocketsHttpHandler { UseProxy = false }) { Timeout = Timeout.InfiniteTimeSpan };
+        var client = new HandlerClient(http, "4.1044.100.0");
+        foreach (var batchSize in new[] { 1, 100 })
+        {
+            await CompareAsync(http, client, port, batchSize, iterations);
+        }
+
+        await app.StopAsync();
+    }
+
+    private static async Task<WebApplication> StartStubHandlerAsync()
+    {
         var builder = WebApplication.CreateSlimBuilder();
         builder.Logging.ClearProviders();
         builder.WebHost.ConfigureKestrel(k => k.Listen(IPAddress.Loopback, 0));
-        await using var app = builder.Build();
+        var app = builder.Build();
         app.MapPost("/{name}", async (HttpContext context) =>
         {
             await context.Request.Body.CopyToAsync(Stream.Null);
@@ -41,59 +56,55 @@ internal static class DispatchOverhead
             await context.Response.Body.WriteAsync(Answer);
         });
         await app.StartAsync();
-        var port = new Uri(app.Urls.First()).Port;
+        return app;
+    }
 
-        using var http = new HttpClient(new SocketsHttpHandler { UseProxy = false }) { Timeout = Timeout.InfiniteTimeSpan };
-        var client = new HandlerClient(http, "4.1044.100.0");
-        foreach (var batchSize in new[] { 1, 100 })
+    private static async Task CompareAsync(HttpClient http, HandlerClient client, int port, int batchSize, int iterations)
+    {
+        var function = new FunctionDefinition("Fn", "bench", new TriggerBinding("events", "in", "fn", "Conn", TriggerDataType.Binary), [], null, "127.0.0.1");
+        var events = Enumerable.Range(0, batchSize)
+            .Select(i => new ReceivedEvent(i, i * 256L, DateTimeOffset.UtcNow, null, new byte[200], new Dictionary<string, object?>()))
+            .ToArray();
+        using var writer = new InvocationRequestWriter();
+        var body = new ArrayBufferWriter<byte>(64 * 1024);
+        InvocationBatch Batch() => new(function, "0", events, true, null, DateTime.UtcNow, Guid.NewGuid());
+        writer.Write(body, Batch());
+        var prebuilt = body.WrittenSpan.ToArray();
+        var uri = new Uri($"http://127.0.0.1:{port}/Fn");
+
+        async Task Baseline()
         {
-            var function = new FunctionDefinition("Fn", "bench", new TriggerBinding("events", "in", "fn", "Conn", TriggerDataType.Binary), [], null, "127.0.0.1");
-            var events = Enumerable.Range(0, batchSize)
-                .Select(i => new ReceivedEvent(i, i * 256L, DateTimeOffset.UtcNow, null, new byte[200], new Dictionary<string, object?>()))
-                .ToArray();
-            using var writer = new InvocationRequestWriter();
-            var body = new ArrayBufferWriter<byte>(64 * 1024);
-            InvocationBatch Batch() => new(function, "0", events, true, null, DateTime.UtcNow, Guid.NewGuid());
-            writer.Write(body, Batch());
-            var prebuilt = body.WrittenSpan.ToArray();
-            var uri = new Uri($"http://127.0.0.1:{port}/Fn");
-
-            async Task Baseline()
-            {
-                using var content = new ByteArrayContent(prebuilt);
-                using var response = await http.PostAsync(uri, content);
-                _ = await response.Content.ReadAsByteArrayAsync();
-            }
-
-            async Task Ours()
-            {
-                body.ResetWrittenCount();
-                writer.Write(body, Batch());
-                _ = await client.InvokeAsync(port, function, Guid.NewGuid(), body, CancellationToken.None);
-            }
-
-            // Warm both paths, then measure alternately so drift hits both.
-            for (var i = 0; i < 2000; i++)
-            {
-                await Baseline();
-                await Ours();
-            }
-
-            (var baseUs, var baseAlloc) = await MeasureAsync(Baseline, iterations);
-            (var oursUs, var oursAlloc) = await MeasureAsync(Ours, iterations);
-            var writeOnly = Stopwatch.StartNew();
-            for (var i = 0; i < iterations; i++)
-            {
-                body.ResetWrittenCount();
-                writer.Write(body, Batch());
-            }
-
-            var writeUs = writeOnly.Elapsed.TotalMicroseconds / iterations;
-            Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
-                $"A dispatch, {batchSize,3} events/invocation ({prebuilt.Length,6} B body): raw POST {baseUs,7:F1} µs ({baseAlloc,7:F0} B alloc) | devhost invoke {oursUs,7:F1} µs ({oursAlloc,7:F0} B alloc) | overhead {oursUs - baseUs,6:F1} µs, of which request writing {writeUs,6:F1} µs"));
+            using var content = new ByteArrayContent(prebuilt);
+            using var response = await http.PostAsync(uri, content);
+            _ = await response.Content.ReadAsByteArrayAsync();
         }
 
-        await app.StopAsync();
+        async Task Ours()
+        {
+            body.ResetWrittenCount();
+            writer.Write(body, Batch());
+            _ = await client.InvokeAsync(port, function, Guid.NewGuid(), body, CancellationToken.None);
+        }
+
+        // Warm both paths, then measure alternately so drift hits both.
+        for (var i = 0; i < 2000; i++)
+        {
+            await Baseline();
+            await Ours();
+        }
+
+        (var baseUs, var baseAlloc) = await MeasureAsync(Baseline, iterations);
+        (var oursUs, var oursAlloc) = await MeasureAsync(Ours, iterations);
+        var writeOnly = Stopwatch.StartNew();
+        for (var i = 0; i < iterations; i++)
+        {
+            body.ResetWrittenCount();
+            writer.Write(body, Batch());
+        }
+
+        var writeUs = writeOnly.Elapsed.TotalMicroseconds / iterations;
+        Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
+            $"A dispatch, {batchSize,3} events/invocation ({prebuilt.Length,6} B body): raw POST {baseUs,7:F1} µs ({baseAlloc,7:F0} B alloc) | devhost invoke {oursUs,7:F1} µs ({oursAlloc,7:F0} B alloc) | overhead {oursUs - baseUs,6:F1} µs, of which request writing {writeUs,6:F1} µs"));
     }
 
     private static async Task<(double Microseconds, double AllocatedBytes)> MeasureAsync(Func<Task> action, int iterations)
@@ -119,19 +130,7 @@ internal static class EndToEnd
         var root = Path.Combine(Path.GetTempPath(), "fh-bench-" + Guid.NewGuid().ToString("N")[..8]);
         Directory.CreateDirectory(Path.Combine(root, "Fn"));
         var handler = Path.Combine(AppContext.BaseDirectory, "trivial-handler.js");
-        File.WriteAllText(Path.Combine(root, "host.json"), $$$"""
-            {"version": "2.0", "customHandler": {"description": {"defaultExecutablePath": "node", "arguments": ["{{{handler}}}"]}},
-             "extensions": {"eventHubs": {"maxEventBatchSize": {{{batchSize}}} } } }
-            """);
-        File.WriteAllText(Path.Combine(root, "eventhubs.emulator.json"), $$$"""
-            {"UserConfig": {"NamespaceConfig": [{"Type": "EventHub", "Name": "bench", "Entities": [
-              {"Name": "in", "PartitionCount": "{{{Partitions}}}", "ConsumerGroups": [{"Name": "fn"}]}]}]}}
-            """);
-        File.WriteAllText(Path.Combine(root, "local.settings.json"), """{"Values": {"Conn": "Endpoint=sb://127.0.0.1:1;SharedAccessKeyName=k;SharedAccessKey=v"}}""");
-        File.WriteAllText(Path.Combine(root, "Fn", "function.json"), """
-            {"bindings": [{"type": "eventHubTrigger", "direction": "in", "name": "events", "eventHubName": "in", "consumerGroup": "fn",
-              "connection": "Conn", "cardinality": "many", "dataType": "binary"}]}
-            """);
+        WriteApp(root, handler, batchSize);
 
         var devhost = await DevHostProcess.StartAsync(new DevHostStart
         {
@@ -147,15 +146,7 @@ internal static class EndToEnd
             // Build a backlog while paused, then time the drain: every partition's checkpoint reaching its last event.
             (await http.PostAsync(new Uri("admin/functions/Fn/pause", UriKind.Relative), null)).EnsureSuccessStatusCode();
             var perPartition = events / Partitions;
-            var chunk = JsonSerializer.Serialize(Enumerable.Range(0, 500).Select(i => new { Body = new string('x', 200) }));
-            for (var p = 0; p < Partitions; p++)
-            {
-                for (var sent = 0; sent < perPartition; sent += 500)
-                {
-                    using var content = new StringContent(chunk, Encoding.UTF8, "application/vnd.microsoft.servicebus.json");
-                    (await http.PostAsync(new Uri($"in/partitions/{p}/messages", UriKind.Relative), content)).EnsureSuccessStatusCode();
-                }
-            }
+            await SendBacklogAsync(http, perPartition);
 
             long last = (((perPartition + 499) / 500) * 500) - 1;
             var invocations = Partitions * (int)Math.Ceiling((last + 1) / (double)batchSize);
@@ -177,6 +168,37 @@ internal static class EndToEnd
         {
             await devhost.DisposeAsync();
             Directory.Delete(root, recursive: true);
+        }
+    }
+
+    private static void WriteApp(string root, string handler, int batchSize)
+    {
+        File.WriteAllText(Path.Combine(root, "host.json"), $$$"""
+            {"version": "2.0", "customHandler": {"description": {"defaultExecutablePath": "node", "arguments": ["{{{handler}}}"]}},
+             "extensions": {"eventHubs": {"maxEventBatchSize": {{{batchSize}}} } } }
+            """);
+        File.WriteAllText(Path.Combine(root, "eventhubs.emulator.json"), $$$"""
+            {"UserConfig": {"NamespaceConfig": [{"Type": "EventHub", "Name": "bench", "Entities": [
+              {"Name": "in", "PartitionCount": "{{{Partitions}}}", "ConsumerGroups": [{"Name": "fn"}]}]}]}}
+            """);
+        File.WriteAllText(Path.Combine(root, "local.settings.json"), """{"Values": {"Conn": "Endpoint=sb://127.0.0.1:1;SharedAccessKeyName=k;SharedAccessKey=v"}}""");
+        File.WriteAllText(Path.Combine(root, "Fn", "function.json"), """
+            {"bindings": [{"type": "eventHubTrigger", "direction": "in", "name": "events", "eventHubName": "in", "consumerGroup": "fn",
+              "connection": "Conn", "cardinality": "many", "dataType": "binary"}]}
+            """);
+    }
+
+    // Whole posts of 500: each partition gets perPartition rounded up, which is where the drain's last checkpoint lands.
+    private static async Task SendBacklogAsync(HttpClient http, int perPartition)
+    {
+        var chunk = JsonSerializer.Serialize(Enumerable.Range(0, 500).Select(i => new { Body = new string('x', 200) }));
+        for (var p = 0; p < Partitions; p++)
+        {
+            for (var sent = 0; sent < perPartition; sent += 500)
+            {
+                using var content = new StringContent(chunk, Encoding.UTF8, "application/vnd.microsoft.servicebus.json");
+                (await http.PostAsync(new Uri($"in/partitions/{p}/messages", UriKind.Relative), content)).EnsureSuccessStatusCode();
+            }
         }
     }
 

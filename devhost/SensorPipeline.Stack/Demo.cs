@@ -81,40 +81,19 @@ public static class Demo
         ArgumentNullException.ThrowIfNull(pipeline);
         ArgumentNullException.ThrowIfNull(demo);
         ArgumentNullException.ThrowIfNull(output);
-        var logs = Path.Combine(pipeline.Options.DataDirectory, "logs");
         var ledger = Path.Combine(pipeline.Options.DataDirectory, "ledger.json");
         var started = DateTimeOffset.UtcNow;
-        var seconds = demo.Duration.TotalSeconds.ToString("0.###", CultureInfo.InvariantCulture) + "s";
-        List<string> send =
-        [
-            pipeline.Layout.LoadGenDll, "--connection", pipeline.EventHubConnection,
-            "--rate", demo.Rate.ToString(CultureInfo.InvariantCulture), "--duration", seconds,
-            "--weather", demo.DevicesPerKind.ToString(CultureInfo.InvariantCulture), "--seismic", demo.DevicesPerKind.ToString(CultureInfo.InvariantCulture),
-            "--seed", demo.Seed.ToString(CultureInfo.InvariantCulture), "--ledger", ledger,
-            "--poison", demo.Poison.ToString(CultureInfo.InvariantCulture), "--oversize", demo.Oversize.ToString(CultureInfo.InvariantCulture),
-            "--duplicate-every", demo.DuplicateEvery.ToString(CultureInfo.InvariantCulture),
-        ];
+        var seconds = Seconds(demo.Duration);
+        var send = LoadGenArguments(pipeline, demo, ledger, seconds);
         // Separate instances have no pause endpoint of devhost's to honour: their episode is a killed instance.
         var killing = pipeline.Fleet is { } fleet && demo.KillAfter > TimeSpan.Zero
             ? KillLaterAsync(pipeline, fleet, demo.KillAfter, output, cancellationToken)
             : Task.FromResult<KillEpisode?>(null);
-        if (demo.PauseAfter > TimeSpan.Zero && pipeline.Fleet is null)
-        {
-            send.AddRange(["--pause-function", "WeatherProcessor", "--pause-function", "SeismicProcessor",
-                "--pause-after", Seconds(demo.PauseAfter), "--pause-for", Seconds(demo.PauseFor)]);
-        }
 
-        await output.WriteLineAsync($"loadgen: {demo.Rate:N0} readings/s for {seconds}, {demo.Poison} poison + {demo.Oversize} oversize events, " +
-            $"a duplicate every {demo.DuplicateEvery} events, " + (pipeline.Fleet is null
-                ? $"processors paused {Seconds(demo.PauseFor)} after {Seconds(demo.PauseAfter)} (max age {Seconds(demo.MaxAge)})"
-                : $"{pipeline.Options.Instances} instances per function, one WeatherProcessor instance killed after {Seconds(demo.KillAfter)} (max age {Seconds(demo.MaxAge)})"));
-        int sendExit;
+        await output.WriteLineAsync(Announcement(pipeline, demo, seconds));
         // Watched from outside for the whole run: the lag tells where the backlog episode ends (DemoPhases).
         await using var watch = new ProgressWatch(pipeline, keepHistory: true);
-        await using (var loadgen = ChildProcess.Start(new ChildProcessOptions { Name = "loadgen", FileName = "dotnet", Arguments = send, LogPath = Path.Combine(logs, "loadgen.log"), Echo = true, WorkingDirectory = pipeline.Layout.Root }))
-        {
-            sendExit = await loadgen.WaitForExitAsync(cancellationToken);
-        }
+        var sendExit = await SendAsync(pipeline, send, cancellationToken);
 
         var sendEnded = DateTimeOffset.UtcNow;
         // The kill's episode ends when its partitions are owned again, which can be after loadgen stopped.
@@ -129,23 +108,64 @@ public static class Demo
 
         using var ledgerJson = JsonDocument.Parse(await File.ReadAllTextAsync(ledger, cancellationToken));
         var ended = DateTimeOffset.UtcNow;
-        List<(DemoPhase, JsonElement)> phases = [];
         // A kill's row ends when its partitions had worked off their wait: the lag of the whole run cannot tell, since
         // it may not have settled before the kill.
         var episode = killEpisode is { } k ? (k.KilledAt, k.CaughtUpAt) : Episode(ledgerJson.RootElement);
         var episodeName = killEpisode is null ? DemoPhases.Backlog : DemoPhases.Killed;
         // The rows cover aggregation periods by their start, and the period in flight when the run started began before
         // it: the first row starts one period earlier, or a fast first send's documents fall outside every row.
-        foreach (var phase in DemoPhases.Split(started - pipeline.Options.MetricFlushInterval, ended, episode, watch.History, episodeName))
-        {
-            using var summary = await pipeline.GetTelemetrySummaryAsync(phase.From, phase.To, cancellationToken);
-            phases.Add((phase, summary.RootElement.Clone()));
-        }
+        var phases = await PhaseTelemetryAsync(pipeline,
+            DemoPhases.Split(started - pipeline.Options.MetricFlushInterval, ended, episode, watch.History, episodeName), cancellationToken);
 
         await output.WriteLineAsync("verifying every reading by point reads …");
         var (verifyExit, verdict) = await VerifyAsync(pipeline, ledger, Path.Combine(pipeline.Options.DataDirectory, "verdict.json"), cancellationToken, demo.MaxAge,
             killEpisode is { } killed ? [(killed.KilledAt, killed.OwnedAgainAt)] : []);
         return new DemoResult(verdict, ledgerJson.RootElement.Clone(), telemetry.RootElement.Clone(), phases, drain, sendExit, verifyExit);
+    }
+
+    private static List<string> LoadGenArguments(LocalPipeline pipeline, DemoOptions demo, string ledger, string seconds)
+    {
+        List<string> send =
+        [
+            pipeline.Layout.LoadGenDll, "--connection", pipeline.EventHubConnection,
+            "--rate", demo.Rate.ToString(CultureInfo.InvariantCulture), "--duration", seconds,
+            "--weather", demo.DevicesPerKind.ToString(CultureInfo.InvariantCulture), "--seismic", demo.DevicesPerKind.ToString(CultureInfo.InvariantCulture),
+            "--seed", demo.Seed.ToString(CultureInfo.InvariantCulture), "--ledger", ledger,
+            "--poison", demo.Poison.ToString(CultureInfo.InvariantCulture), "--oversize", demo.Oversize.ToString(CultureInfo.InvariantCulture),
+            "--duplicate-every", demo.DuplicateEvery.ToString(CultureInfo.InvariantCulture),
+        ];
+        if (demo.PauseAfter > TimeSpan.Zero && pipeline.Fleet is null)
+        {
+            send.AddRange(["--pause-function", "WeatherProcessor", "--pause-function", "SeismicProcessor",
+                "--pause-after", Seconds(demo.PauseAfter), "--pause-for", Seconds(demo.PauseFor)]);
+        }
+
+        return send;
+    }
+
+    private static string Announcement(LocalPipeline pipeline, DemoOptions demo, string seconds) =>
+        $"loadgen: {demo.Rate:N0} readings/s for {seconds}, {demo.Poison} poison + {demo.Oversize} oversize events, " +
+        $"a duplicate every {demo.DuplicateEvery} events, " + (pipeline.Fleet is null
+            ? $"processors paused {Seconds(demo.PauseFor)} after {Seconds(demo.PauseAfter)} (max age {Seconds(demo.MaxAge)})"
+            : $"{pipeline.Options.Instances} instances per function, one WeatherProcessor instance killed after {Seconds(demo.KillAfter)} (max age {Seconds(demo.MaxAge)})");
+
+    private static async Task<int> SendAsync(LocalPipeline pipeline, List<string> send, CancellationToken cancellationToken)
+    {
+        var logs = Path.Combine(pipeline.Options.DataDirectory, "logs");
+        await using var loadgen = ChildProcess.Start(new ChildProcessOptions { Name = "loadgen", FileName = "dotnet", Arguments = send, LogPath = Path.Combine(logs, "loadgen.log"), Echo = true, WorkingDirectory = pipeline.Layout.Root });
+        return await loadgen.WaitForExitAsync(cancellationToken);
+    }
+
+    private static async Task<List<(DemoPhase, JsonElement)>> PhaseTelemetryAsync(LocalPipeline pipeline, IReadOnlyList<DemoPhase> split, CancellationToken cancellationToken)
+    {
+        List<(DemoPhase, JsonElement)> phases = [];
+        foreach (var phase in split)
+        {
+            using var summary = await pipeline.GetTelemetrySummaryAsync(phase.From, phase.To, cancellationToken);
+            phases.Add((phase, summary.RootElement.Clone()));
+        }
+
+        return phases;
     }
 
     // The ledger's first backlog episode: loadgen paused the processors then (null when the run had none).
@@ -194,6 +214,12 @@ public static class Demo
         ArgumentNullException.ThrowIfNull(result);
         ArgumentNullException.ThrowIfNull(pipeline);
         ArgumentNullException.ThrowIfNull(console);
+        PrintAccounting(result, console);
+        PrintLatency(result, pipeline, console);
+    }
+
+    private static void PrintAccounting(DemoResult result, IAnsiConsole console)
+    {
         var v = result.Verdict;
         var counts = result.Ledger.GetProperty("counts");
         var sent = v.GetProperty("sent").GetInt64();
@@ -220,7 +246,10 @@ public static class Demo
                 ? $"stale readings: [green]all {N(archived)} enqueued during the backlog episode or the max age before it[/]"
                 : $"stale readings: [red]{N(outside.GetInt64())} of {N(archived)} enqueued outside the backlog episode[/]: the chain fell more than the max age behind on its own (try a lower --rate)");
         }
+    }
 
+    private static void PrintLatency(DemoResult result, LocalPipeline pipeline, IAnsiConsole console)
+    {
         var latency = new Table().Title("end-to-end latency: ingestion enqueued → document written (ms, exact to one histogram bucket)");
         foreach (var column in new[] { "phase", "function", "documents", "P50", "P90", "P99", "P99.9", "max", "freshness max (ms)" })
         {

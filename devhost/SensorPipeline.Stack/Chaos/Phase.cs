@@ -30,27 +30,7 @@ internal sealed class Phase(LocalPipeline pipeline, ChaosOptions options, ChaosF
         {
             if (fault.InjectAsync is { } inject)
             {
-                foreach (var at in InjectionPoints())
-                {
-                    var wait = started + at - DateTimeOffset.UtcNow;
-                    if (wait > TimeSpan.Zero)
-                    {
-                        await Task.Delay(wait, cancellationToken);
-                    }
-
-                    var baseline = monitor.BaselineLag();
-                    await inject(new FaultContext(pipeline, random, load), cancellationToken);
-                    injected++;
-                    var over = DateTimeOffset.UtcNow;
-                    var recovered = await monitor.WaitForRecoveryAsync(over, baseline, RecoveryTimeout, cancellationToken);
-                    if (recovered is null)
-                    {
-                        problems.Add($"no recovery within {RecoveryTimeout.TotalSeconds:N0} s of injection {injected}");
-                    }
-
-                    var took = (recovered ?? DateTimeOffset.UtcNow) - over;
-                    recovery = recovery is { } longest && longest > took ? longest : took;
-                }
+                (injected, recovery) = await InjectAllAsync(inject, started, monitor, problems, cancellationToken);
             }
 
             var exit = await loadgen.WaitForExitAsync(cancellationToken);
@@ -72,10 +52,7 @@ internal sealed class Phase(LocalPipeline pipeline, ChaosOptions options, ChaosF
         DeadLetters = (v.GetProperty("deadLettersTotal").GetInt32(), matched + unexpected);
         if (fault.InjectAsync is null)
         {
-            injected = (int)(Long(counts, "poisonSent") + Long(counts, "oversizeSent") + Long(counts, "truncatedSent") + Long(counts, "outOfRangeSent")
-                + Long(counts, "forgedSent") + Long(counts, "malformedRefused") + Long(counts, "malformedAccepted"));
-            // A fault the whole load carries (skewed clocks) has no count of its own: every event of the phase had it.
-            injected = injected == 0 ? ChaosRow.WholePhase : injected;
+            injected = CarriedByLoad(counts);
         }
 
         var row = new ChaosRow(fault.Name, injected, v.GetProperty("sent").GetInt64(), v.GetProperty("written").GetInt64(), v.GetProperty("archived").GetInt64(),
@@ -84,6 +61,45 @@ internal sealed class Phase(LocalPipeline pipeline, ChaosOptions options, ChaosF
         // The row's own figures decide the rest of its verdict, after the problems seen while it ran.
         Judge(row, Long(counts, "malformedAccepted"), problems);
         return row with { Problems = problems };
+    }
+
+    private async Task<(int Injected, TimeSpan? Recovery)> InjectAllAsync(Func<FaultContext, CancellationToken, Task> inject, DateTimeOffset started,
+        ProgressWatch monitor, List<string> problems, CancellationToken cancellationToken)
+    {
+        TimeSpan? recovery = null;
+        var injected = 0;
+        foreach (var at in InjectionPoints())
+        {
+            var wait = started + at - DateTimeOffset.UtcNow;
+            if (wait > TimeSpan.Zero)
+            {
+                await Task.Delay(wait, cancellationToken);
+            }
+
+            var baseline = monitor.BaselineLag();
+            await inject(new FaultContext(pipeline, random, load), cancellationToken);
+            injected++;
+            var over = DateTimeOffset.UtcNow;
+            var recovered = await monitor.WaitForRecoveryAsync(over, baseline, RecoveryTimeout, cancellationToken);
+            if (recovered is null)
+            {
+                problems.Add($"no recovery within {RecoveryTimeout.TotalSeconds:N0} s of injection {injected}");
+            }
+
+            var took = (recovered ?? DateTimeOffset.UtcNow) - over;
+            recovery = recovery is { } longest && longest > took ? longest : took;
+        }
+
+        return (injected, recovery);
+    }
+
+    // A fault carried by the load is counted by the ledger: the bad events loadgen sent or had refused.
+    private static int CarriedByLoad(JsonElement counts)
+    {
+        var injected = (int)(Long(counts, "poisonSent") + Long(counts, "oversizeSent") + Long(counts, "truncatedSent") + Long(counts, "outOfRangeSent")
+            + Long(counts, "forgedSent") + Long(counts, "malformedRefused") + Long(counts, "malformedAccepted"));
+        // A fault the whole load carries (skewed clocks) has no count of its own: every event of the phase had it.
+        return injected == 0 ? ChaosRow.WholePhase : injected;
     }
 
     private static void Judge(ChaosRow row, long malformedAccepted, List<string> problems)

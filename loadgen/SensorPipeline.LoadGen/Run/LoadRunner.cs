@@ -130,12 +130,24 @@ internal sealed partial class LoadRunner : IDisposable
         await reporter;
         _progress.Finish();
 
+        var ledger = await FinishLedgerAsync(startedAt, elapsed, interrupted, cpuAtStart);
+        if (_failure is not null)
+        {
+            throw new InvalidOperationException("A send failed unexpectedly: " + _failure.Message, _failure);
+        }
+
+        return new RunResult(ledger, _counters, elapsed, interrupted, !pauseOk);
+    }
+
+    private async Task<RunLedger> FinishLedgerAsync(DateTimeOffset startedAt, TimeSpan elapsed, bool interrupted, TimeSpan cpuAtStart)
+    {
         var ledger = _tracker.Snapshot(_sender.Target.ToString(), _options.Seed, startedAt, _time.GetUtcNow(), elapsed,
             complete: !interrupted && _failure is null, Environment.CpuUsage.TotalTime - cpuAtStart);
         if (_pause?.Episode is { } episode)
         {
             ledger.Pauses.Add(episode);
         }
+
         if (_options.Ledger is { } path)
         {
             // The final write, also after a failure: the ledger covers every acknowledged event (unconfirmed ones are listed as unsent).
@@ -143,12 +155,7 @@ internal sealed partial class LoadRunner : IDisposable
             LoadGenLog.LedgerWritten(_logger, path, ledger.Counts.EventsSent);
         }
 
-        if (_failure is not null)
-        {
-            throw new InvalidOperationException("A send failed unexpectedly: " + _failure.Message, _failure);
-        }
-
-        return new RunResult(ledger, _counters, elapsed, interrupted, !pauseOk);
+        return ledger;
     }
 
     private async Task ProduceAsync(Pacer pacer, CancellationTokenSource producerStop, CancellationToken sendToken, CancellationToken cancellationToken)

@@ -57,20 +57,37 @@ internal sealed class LedgerVerifier
     public async Task<Verdict> VerifyAsync(RunLedger ledger, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(ledger);
+        await EnsureContainersExistAsync(cancellationToken);
+        var verdict = new Verdict { Sent = Expected(ledger), Devices = ledger.Devices.Count };
+        var highestLive = new long[ledger.Devices.Count];
+        var staleWindows = _maxAge is { } maxAge ? new StaleWindows([.. ledger.Pauses.Select(p => (p.PausedAt, p.ResumedAt)), .. _episodes], maxAge) : null;
+        var tally = new ReadingTally();
+        await CheckReadingsAsync(ledger, highestLive, staleWindows, tally, cancellationToken);
+        tally.WriteTo(verdict, staleWindows);
+
+        if (await DeviceStatesSettled.WaitAsync(_containers.Devices, _deviceStatesTimeout, TimeProvider.System, cancellationToken) is { } unsettled)
+        {
+            verdict.DeviceProblems.Add("device states not settled after " + _deviceStatesTimeout.ToString("c", System.Globalization.CultureInfo.InvariantCulture) + ": " + unsettled);
+        }
+
+        await CheckDevicesAsync(ledger, highestLive, verdict, cancellationToken);
+        await CheckDeadLettersAsync(ledger, verdict, cancellationToken);
+        return verdict;
+    }
+
+    private async Task EnsureContainersExistAsync(CancellationToken cancellationToken)
+    {
         foreach (var container in new[] { _containers.Readings, _containers.Archive, _containers.Devices, _containers.DeadLetters })
         {
             // A missing container (or database) would make every reading look "missing": say so instead of a false verdict.
             using var response = await container.ReadContainerStreamAsync(cancellationToken: cancellationToken);
             EnsureSuccess(response, container, "(container)");
         }
+    }
 
-        var verdict = new Verdict { Sent = Expected(ledger), Devices = ledger.Devices.Count };
-        var highestLive = new long[ledger.Devices.Count];
-        long written = 0, archived = 0, duplicated = 0, missing = 0, staleOutside = 0;
-        var staleWindows = _maxAge is { } maxAge ? new StaleWindows([.. ledger.Pauses.Select(p => (p.PausedAt, p.ResumedAt)), .. _episodes], maxAge) : null;
-        var staleOutsideIds = new ConcurrentQueue<string>();
-        var missingIds = new ConcurrentQueue<string>();
-        var duplicatedIds = new ConcurrentQueue<string>();
+    // Each device's expected readings against its copies in readings and archive; notes each device's highest live sequence.
+    private async Task CheckReadingsAsync(RunLedger ledger, long[] highestLive, StaleWindows? staleWindows, ReadingTally tally, CancellationToken cancellationToken)
+    {
         await Parallel.ForEachAsync(Enumerable.Range(0, ledger.Devices.Count), new ParallelOptions { MaxDegreeOfParallelism = _concurrency, CancellationToken = cancellationToken },
             async (d, token) =>
             {
@@ -88,51 +105,11 @@ internal sealed class LedgerVerifier
                         InterlockedMax.Raise(ref highestLive[d], (long)sequence);
                     }
 
-                    switch (liveCopies + staleCopies)
-                    {
-                        case 0:
-                            Interlocked.Increment(ref missing);
-                            Note(missingIds, label);
-                            break;
-                        case 1 when liveCopies == 1:
-                            Interlocked.Increment(ref written);
-                            break;
-                        case 1:
-                            Interlocked.Increment(ref archived);
-                            if (staleWindows is not null && !(archiveEnqueuedAt!.TryGetValue(sequence, out var enqueuedAt) && staleWindows.Explains(enqueuedAt)))
-                            {
-                                Interlocked.Increment(ref staleOutside);
-                                Note(staleOutsideIds, label);
-                            }
-
-                            break;
-                        default:
-                            Interlocked.Increment(ref duplicated);
-                            Note(duplicatedIds, label);
-                            break;
-                    }
-
+                    var outsideEpisodes = staleCopies > 0 && staleWindows is not null && !(archiveEnqueuedAt!.TryGetValue(sequence, out var enqueuedAt) && staleWindows.Explains(enqueuedAt));
+                    tally.Add(label, liveCopies, staleCopies, outsideEpisodes);
                     Interlocked.Increment(ref _checked);
                 }
             });
-        (verdict.Written, verdict.Archived, verdict.Duplicated, verdict.Missing) = (written, archived, duplicated, missing);
-        verdict.MissingIds = ByDeviceAndSequence(missingIds);
-        verdict.DuplicatedIds = ByDeviceAndSequence(duplicatedIds);
-        if (staleWindows is not null)
-        {
-            verdict.StaleOutsideEpisodes = staleOutside;
-            verdict.StaleOutsideEpisodeIds = ByDeviceAndSequence(staleOutsideIds);
-            verdict.Episodes = staleWindows.Describe();
-        }
-
-        if (await DeviceStatesSettled.WaitAsync(_containers.Devices, _deviceStatesTimeout, TimeProvider.System, cancellationToken) is { } unsettled)
-        {
-            verdict.DeviceProblems.Add("device states not settled after " + _deviceStatesTimeout.ToString("c", System.Globalization.CultureInfo.InvariantCulture) + ": " + unsettled);
-        }
-
-        await CheckDevicesAsync(ledger, highestLive, verdict, cancellationToken);
-        await CheckDeadLettersAsync(ledger, verdict, cancellationToken);
-        return verdict;
     }
 
     private static IEnumerable<ulong> Expectations(LedgerDevice device)
@@ -333,12 +310,7 @@ internal sealed class LedgerVerifier
                 : null;
     }
 
-    /// <summary>Reading ids in device, then numeric sequence order (concurrent checks note them in any order).</summary>
-    private static List<string> ByDeviceAndSequence(IEnumerable<string> ids) =>
-        [.. ids.OrderBy(id => id[..id.LastIndexOf(':')], StringComparer.Ordinal)
-            .ThenBy(id => ulong.Parse(id.AsSpan(id.LastIndexOf(':') + 1), System.Globalization.CultureInfo.InvariantCulture))];
-
-    private static void Note(ConcurrentQueue<string> list, string item)
+    internal static void Note(ConcurrentQueue<string> list, string item)
     {
         if (list.Count < Verdict.MaxListed)
         {
