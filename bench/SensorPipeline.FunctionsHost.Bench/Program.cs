@@ -55,8 +55,16 @@ internal static class DispatchOverhead
             context.Response.ContentType = "application/json";
             await context.Response.Body.WriteAsync(Answer);
         });
-        await app.StartAsync();
-        return app;
+        try
+        {
+            await app.StartAsync();
+            return app;
+        }
+        catch
+        {
+            await app.DisposeAsync();
+            throw;
+        }
     }
 
     private static async Task CompareAsync(HttpClient http, HandlerClient client, int port, int batchSize, int iterations)
