@@ -1,16 +1,17 @@
 namespace SensorPipeline.Layout.Tests;
 
-/// <summary>No method of the product (core/ and functions/) is longer than 60 lines: a longer one does several jobs.</summary>
+/// <summary>No method outside the tests is longer than 60 lines — the product (core/, functions/), the local stand-ins
+/// (emulators/, devhost/), loadgen, clients, infra's planner and the benches: a longer one does several jobs.</summary>
 public sealed class MethodLengthTests
 {
     private const int Limit = 60;
 
     [Fact]
-    public void Over_ProductCode_NoMethodLongerThanTheLimit()
+    public void Over_EveryFolderButTests_NoMethodLongerThanTheLimit()
     {
         var root = RepoLayout.Current.Root;
 
-        var tooLong = MethodLengths.Over(Limit, root, ["core", "functions"]);
+        var tooLong = MethodLengths.Over(Limit, root, ["core", "functions", "emulators", "devhost", "loadgen", "clients", "infra", "bench"]);
 
         Assert.True(tooLong.Count == 0, string.Join(Environment.NewLine, tooLong));
     }
