@@ -13,8 +13,6 @@ namespace SensorPipeline.Layout.Tests;
 /// </summary>
 public static partial class RepeatedUsings
 {
-    private static readonly string[] Skipped = ["bin", "obj", "artifacts", "node_modules", ".git", ".pipeline"];
-
     /// <summary>The implicit usings of each SDK (Microsoft.NET.Sdk.CSharp.props; the Web SDK's Sdk.Server.props adds its own).</summary>
     private static readonly string[] NetSdk = ["System", "System.Collections.Generic", "System.IO", "System.Linq", "System.Net.Http", "System.Threading", "System.Threading.Tasks"];
 
@@ -29,16 +27,18 @@ public static partial class RepeatedUsings
     /// <c>path:line: using X; (global in Project.csproj)</c>.</summary>
     public static IReadOnlyList<string> In(string root)
     {
-        var projects = RepoProjects.Read(root).Select(p => Path.Combine(root, p.Folder, p.Name + ".csproj")).ToList();
-        var projectFolders = projects.Select(Path.GetDirectoryName).ToHashSet(StringComparer.Ordinal);
+        var projects = RepoProjects.Read(root).Select(p => Path.Combine(root, p.Folder, p.Name + ".csproj"))
+            .Select(path => (Path: path, Xml: XDocument.Load(path))).ToList();
+        var projectFolders = projects.Select(p => Path.GetDirectoryName(p.Path)).ToHashSet(StringComparer.Ordinal);
         var shared = projects.SelectMany(CompiledFromElsewhere).ToHashSet(StringComparer.Ordinal);
         var buildProps = Path.Combine(root, "Directory.Build.props");
         var common = File.Exists(buildProps) ? XDocument.Load(buildProps) : null;
         var found = new List<string>();
-        foreach (var project in projects)
+        foreach (var (project, xml) in projects)
         {
-            var files = SourceFiles(Path.GetDirectoryName(project)!, projectFolders).ToList();
-            var global = GlobalNamespaces(XDocument.Load(project), common, files);
+            var files = RepoProjects.Files(Path.GetDirectoryName(project)!, "*.cs", child => !projectFolders.Contains(child))
+                .Select(Path.GetFullPath).ToList();
+            var global = GlobalNamespaces(xml, common, files);
             foreach (var file in files.Where(f => !shared.Contains(f)))
             {
                 var lines = File.ReadAllLines(file);
@@ -88,27 +88,11 @@ public static partial class RepeatedUsings
         return global;
     }
 
-    private static IEnumerable<string> CompiledFromElsewhere(string project) =>
-        XDocument.Load(project).Descendants("Compile")
+    private static IEnumerable<string> CompiledFromElsewhere((string Path, XDocument Xml) project) =>
+        project.Xml.Descendants("Compile")
             .Select(c => ((string?)c.Attribute("Include"))?.Replace('\\', '/'))
             .Where(include => include is not null && include.StartsWith("..", StringComparison.Ordinal))
-            .Select(include => Path.GetFullPath(Path.Combine(Path.GetDirectoryName(project)!, include!)));
-
-    private static IEnumerable<string> SourceFiles(string folder, HashSet<string?> projectFolders)
-    {
-        foreach (var file in Directory.EnumerateFiles(folder, "*.cs"))
-        {
-            yield return Path.GetFullPath(file);
-        }
-
-        foreach (var child in Directory.EnumerateDirectories(folder).Where(c => !Skipped.Contains(Path.GetFileName(c)) && !projectFolders.Contains(c)))
-        {
-            foreach (var file in SourceFiles(child, projectFolders))
-            {
-                yield return file;
-            }
-        }
-    }
+            .Select(include => Path.GetFullPath(Path.Combine(Path.GetDirectoryName(project.Path)!, include!)));
 
     [GeneratedRegex(@"^using ([A-Za-z_][A-Za-z0-9_.]*);\s*$")]
     private static partial Regex UsingLine();

@@ -18,7 +18,7 @@ public static class RepoProjects
     public static IReadOnlyList<ProjectFile> Read(string root)
     {
         var files = new List<ProjectFile>();
-        foreach (var path in Enumerate(root))
+        foreach (var path in Files(root, "*.csproj"))
         {
             var folder = Path.GetRelativePath(root, Path.GetDirectoryName(path)!).Replace('\\', '/');
             var references = XDocument.Load(path).Descendants("ProjectReference")
@@ -31,18 +31,20 @@ public static class RepoProjects
         return files;
     }
 
-    private static IEnumerable<string> Enumerate(string directory)
+    /// <summary>Every file matching <paramref name="pattern"/> under <paramref name="directory"/>, build outputs and
+    /// packages left out; <paramref name="descend"/>, when given, says which other folders to enter.</summary>
+    public static IEnumerable<string> Files(string directory, string pattern, Func<string, bool>? descend = null)
     {
-        foreach (var file in Directory.EnumerateFiles(directory, "*.csproj"))
+        foreach (var file in Directory.EnumerateFiles(directory, pattern))
         {
             yield return file;
         }
 
         foreach (var child in Directory.EnumerateDirectories(directory))
         {
-            if (!Skipped.Contains(Path.GetFileName(child)))
+            if (!Skipped.Contains(Path.GetFileName(child)) && (descend is null || descend(child)))
             {
-                foreach (var file in Enumerate(child))
+                foreach (var file in Files(child, pattern, descend))
                 {
                     yield return file;
                 }
