@@ -25,8 +25,7 @@ internal sealed class ChainPhase(LocalPipeline pipeline, string name, double? ra
         var firstSend = ledger.RootElement.GetProperty("startedAt").GetDateTimeOffset();
         cpuSeconds[Processes.LoadGen] = counts.GetProperty("cpuSeconds").GetDouble();
 
-        // Two aggregation periods and a second: the last batches' metrics reach devhost before the summary is read.
-        await Task.Delay(pipeline.Options.MetricFlushInterval * 2 + TimeSpan.FromSeconds(1), cancellationToken);
+        await pipeline.WaitForLastMetricsAsync(cancellationToken);
         // One aggregation period and a second before the start: a period that began just before the first send holds its
         // first batches, and devhost's "now" is a little later than ours. No more, so a warm-up's metrics (whose last
         // period began before its drain, two periods and a second before this phase started) stay out of the window.

@@ -59,8 +59,7 @@ internal sealed class DrainBench(LocalPipeline pipeline, BacklogArguments argume
         var drain = drainedAt - resumedAt;
         await output.WriteLineAsync(string.Create(CultureInfo.InvariantCulture, $"drained in {drain.TotalSeconds:N1} s; verifying every reading …"));
 
-        // Two aggregation periods, so the last invocations' metrics have reached devhost.
-        await Task.Delay(pipeline.Options.MetricFlushInterval * 2 + TimeSpan.FromSeconds(1), cancellationToken);
+        await pipeline.WaitForLastMetricsAsync(cancellationToken);
         var status = await pipeline.GetFunctionsStatusAsync(cancellationToken);
         var readings = await BacklogLoad.MetricAsync(pipeline, Core.Telemetry.MetricNames.ReadingsReceived, cancellationToken);
         var documents = await BacklogLoad.MetricAsync(pipeline, Core.Telemetry.MetricNames.DocumentsWritten, cancellationToken);

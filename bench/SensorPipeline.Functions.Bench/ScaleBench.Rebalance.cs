@@ -40,7 +40,7 @@ internal sealed partial class ScaleBench
             $"{n} per processor: {victimId}'s partitions {string.Join(", ", owned)} owned again after {string.Join(", ", reowned.Values.Select(r => r.Seconds.ToString("F1", CultureInfo.InvariantCulture) + " s"))}; draining …"));
         await pipeline.WaitForDrainAsync(TimeSpan.FromMinutes(30), TimeSpan.FromMilliseconds(250), cancellationToken);
         var loadAtEnd = ProcessCpu.ReadLoadAverage();
-        await FlushedAsync(cancellationToken);
+        await pipeline.WaitForLastMetricsAsync(cancellationToken);
         var status = await pipeline.GetFunctionsStatusAsync(cancellationToken);
         var redelivered = await EventsReceivedAsync(cancellationToken) - eventsBefore - (Appended(status) - appendedBefore);
         long rewinds = 0;

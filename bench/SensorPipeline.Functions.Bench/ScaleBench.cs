@@ -50,7 +50,7 @@ internal sealed partial class ScaleBench(LocalPipeline pipeline, ScaleArguments 
         await BacklogLoad.SendAsync(pipeline, arguments.Readings, arguments.ReadingsPerEvent, arguments.Devices, prefix, ledger, cancellationToken);
         var envelopes = await BacklogLoad.WaitForSplitAsync(pipeline, cancellationToken);
         var filled = fill.Elapsed;
-        await FlushedAsync(cancellationToken);
+        await pipeline.WaitForLastMetricsAsync(cancellationToken);
         var received = await ReceivedAsync(cancellationToken);
 
         await Say($"{n} per processor: {envelopes:N0} envelopes wait; resuming every instance …");
@@ -64,7 +64,7 @@ internal sealed partial class ScaleBench(LocalPipeline pipeline, ScaleArguments 
         var loadAtEnd = ProcessCpu.ReadLoadAverage();
         await Say(string.Create(CultureInfo.InvariantCulture, $"{n} per processor: drained in {(drainedAt - resumedAt).TotalSeconds:N1} s; verifying …"));
 
-        await FlushedAsync(cancellationToken);
+        await pipeline.WaitForLastMetricsAsync(cancellationToken);
         var readings = Delta(received, await ReceivedAsync(cancellationToken));
         var (exit, verdict) = await Demo.VerifyAsync(pipeline, ledger, Path.Combine(pipeline.Options.DataDirectory, $"verdict-{prefix}.json"), cancellationToken);
         var figures = instances.Select((i, k) => new InstanceFigures(Id(i.Process), i.Function,
@@ -152,10 +152,6 @@ internal sealed partial class ScaleBench(LocalPipeline pipeline, ScaleArguments 
             return null;
         }
     }
-
-    /// <summary>Two metric aggregation periods, so the handlers' last invocations have reached devhost.</summary>
-    private Task FlushedAsync(CancellationToken cancellationToken) =>
-        Task.Delay(pipeline.Options.MetricFlushInterval * 2 + TimeSpan.FromSeconds(1), cancellationToken);
 
     /// <summary>Readings received per processor function so far (the handlers' <c>ReadingsReceived</c> sums).</summary>
     private async Task<Dictionary<string, double>> ReceivedAsync(CancellationToken cancellationToken) =>

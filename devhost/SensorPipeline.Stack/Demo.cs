@@ -102,8 +102,7 @@ public static class Demo
         await output.WriteLineAsync("waiting for the pipeline to drain …");
         var drainedAt = await pipeline.WaitForDrainAsync(TimeSpan.FromMinutes(5), TimeSpan.FromMilliseconds(500), cancellationToken);
         var drain = drainedAt > sendEnded ? drainedAt - sendEnded : TimeSpan.Zero;
-        // Two aggregation periods: the last batches' metrics reach devhost.
-        await Task.Delay(pipeline.Options.MetricFlushInterval * 2 + TimeSpan.FromSeconds(1), cancellationToken);
+        await pipeline.WaitForLastMetricsAsync(cancellationToken);
         using var telemetry = await pipeline.GetTelemetrySummaryAsync(DateTimeOffset.UtcNow - started + TimeSpan.FromSeconds(30), cancellationToken);
 
         using var ledgerJson = JsonDocument.Parse(await File.ReadAllTextAsync(ledger, cancellationToken));

@@ -148,6 +148,11 @@ public sealed partial class LocalPipeline : IAsyncDisposable
         }
     }
 
+    /// <summary>Waits two metric aggregation periods and a second: the handlers cut their metrics once a period, so the
+    /// last invocations' metrics have reached devhost by then (the handler's exporter cannot be asked when it sent).</summary>
+    public Task WaitForLastMetricsAsync(CancellationToken cancellationToken) =>
+        Task.Delay(Options.MetricFlushInterval * 2 + TimeSpan.FromSeconds(1), cancellationToken);
+
     /// <summary>The telemetry summary over the last <paramref name="window"/>.</summary>
     public Task<JsonDocument> GetTelemetrySummaryAsync(TimeSpan window, CancellationToken cancellationToken) =>
         GetSummaryAsync(string.Create(CultureInfo.InvariantCulture, $"window={Math.Ceiling(window.TotalSeconds)}"), cancellationToken);
