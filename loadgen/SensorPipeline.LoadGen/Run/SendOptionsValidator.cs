@@ -7,10 +7,10 @@ namespace SensorPipeline.LoadGen.Run;
 /// <summary>Every check of <see cref="SendOptions"/> in one place; messages name the command-line option.</summary>
 internal sealed class SendOptionsValidator : IValidateOptions<SendOptions>
 {
-    /// <summary>Event Hubs' 1 MB event limit, less room for the request's framing.</summary>
     /// <summary>Smallest oversize reading: over the ≈737 KB a forwarded event can carry after base64.</summary>
     public const int MinOversizeBytes = 740_000;
 
+    /// <summary>Event Hubs' 1 MB event limit, less room for the request's framing.</summary>
     public const int MaxOversizeBytes = 1_000_000;
 
     /// <summary>The largest --clock-skew either way: far enough to test any freshness or skew rule.</summary>
