@@ -14,7 +14,6 @@ public sealed class ClassLengthTests
     {
         ["SensorPipeline.CosmosEmulator.Documents.EmulatorStore"] = "split pending: next in line",
         ["SensorPipeline.CosmosEmulator.Documents.ContainerState"] = "split pending: next in line",
-        ["SensorPipeline.CosmosEmulator.Query.SqlQuery"] = "split pending: next in line",
         ["SensorPipeline.CosmosEmulator.Log.MutationLog"] = "split pending: next in line",
         ["SensorPipeline.EventHubs.Storage.PartitionLog"] = "split pending: its writer changes in parallel",
         ["SensorPipeline.Functions.Invocation.RequestStreamParser"] = "split pending: its envelopes change in parallel",
