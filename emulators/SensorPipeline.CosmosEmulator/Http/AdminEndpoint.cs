@@ -104,9 +104,9 @@ internal sealed class AdminEndpoint(EmulatorStore store, FaultInjector faults, L
 
     private void ResetCharges()
     {
-        foreach (var database in store.Databases)
+        foreach (var database in store.Catalog.Databases)
         {
-            foreach (var each in store.ContainersOf(database))
+            foreach (var each in store.Catalog.ContainersOf(database))
             {
                 each.Ledger.Reset();
             }
@@ -123,9 +123,9 @@ internal sealed class AdminEndpoint(EmulatorStore store, FaultInjector faults, L
         {
             writer.WriteStartObject();
             writer.WriteStartArray("containers");
-            foreach (var database in store.Databases)
+            foreach (var database in store.Catalog.Databases)
             {
-                foreach (var container in store.ContainersOf(database))
+                foreach (var container in store.Catalog.ContainersOf(database))
                 {
                     writer.WriteStartObject();
                     writer.WriteString("database", database.Id);

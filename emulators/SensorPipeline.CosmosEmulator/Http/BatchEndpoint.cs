@@ -30,7 +30,7 @@ internal sealed class BatchEndpoint(EmulatorStore store, FaultInjector faults)
         {
             var key = GatewayRequest.HeaderKey(request) ?? GatewayRequest.RequiredKey(container);
             PartitionKeyRangesEndpoint.AddressedRange(request, container, key);
-            results = await store.ExecuteAtomicAsync(container, key, operations, QueryRunner.Predicate);
+            results = await store.Documents.ExecuteAtomicAsync(container, key, operations, QueryRunner.Predicate);
         }
         else
         {
@@ -72,7 +72,7 @@ internal sealed class BatchEndpoint(EmulatorStore store, FaultInjector faults)
             var operation = operations[i];
             if (!container.Budget.TryAdmit(out var retryAfterMs))
             {
-                pending[i] = Task.FromResult(EmulatorStore.Failure(
+                pending[i] = Task.FromResult(BatchStaging.Failure(
                     new StoreException(429, "TooManyRequests", "Request rate is large.", 3200), (uint)retryAfterMs));
                 continue;
             }
@@ -102,22 +102,22 @@ internal sealed class BatchEndpoint(EmulatorStore store, FaultInjector faults)
                 case BatchOperationKind.Create or BatchOperationKind.Upsert or BatchOperationKind.Replace:
                     if (GatewayFaults.DocumentFault(faults, operation.ResourceBody.Span) is { } fault)
                     {
-                        return EmulatorStore.Failure(fault.Error, fault.Error.Status == 429 ? (uint)fault.RetryAfterMs : null);
+                        return BatchStaging.Failure(fault.Error, fault.Error.Status == 429 ? (uint)fault.RetryAfterMs : null);
                     }
 
                     var kind = operation.Kind switch { BatchOperationKind.Create => WriteKind.Create, BatchOperationKind.Upsert => WriteKind.Upsert, _ => WriteKind.Replace };
-                    var (status, written, previous) = await store.WriteAsync(container, kind, key, operation.Kind == BatchOperationKind.Replace ? operation.Id : null,
+                    var (status, written, previous) = await store.Documents.WriteAsync(container, kind, key, operation.Kind == BatchOperationKind.Replace ? operation.Id : null,
                         operation.ResourceBody, ifMatch);
                     return Result(container, status, written, previous, operation.MinimalReturnPreference);
                 case BatchOperationKind.Read:
-                    var read = store.Read(container, key ?? GatewayRequest.RequiredKey(container), operation.Id ?? "");
+                    var read = store.Documents.Read(container, key ?? GatewayRequest.RequiredKey(container), operation.Id ?? "");
                     return new BatchOperationResult(200, 0, read.ETag, read.Json, RequestCharge.PointRead(read.Json.Length));
                 case BatchOperationKind.Delete:
-                    var deleted = await store.DeleteAsync(container, key ?? GatewayRequest.RequiredKey(container), operation.Id ?? "", ifMatch);
+                    var deleted = await store.Documents.DeleteAsync(container, key ?? GatewayRequest.RequiredKey(container), operation.Id ?? "", ifMatch);
                     return new BatchOperationResult(204, 0, RequestCharge: container.DeleteCharge(deleted));
                 case BatchOperationKind.Patch:
                     var (patches, condition) = PatchApplier.ParseRequest(operation.ResourceBody);
-                    var (patched, before) = await store.PatchAsync(container, key ?? GatewayRequest.RequiredKey(container), operation.Id ?? "", patches,
+                    var (patched, before) = await store.Documents.PatchAsync(container, key ?? GatewayRequest.RequiredKey(container), operation.Id ?? "", patches,
                         condition is null ? null : QueryRunner.Predicate(condition), ifMatch);
                     return Result(container, 200, patched, before, operation.MinimalReturnPreference, patch: true);
                 default:
@@ -126,7 +126,7 @@ internal sealed class BatchEndpoint(EmulatorStore store, FaultInjector faults)
         }
         catch (StoreException e)
         {
-            return EmulatorStore.Failure(e);
+            return BatchStaging.Failure(e);
         }
     }
 

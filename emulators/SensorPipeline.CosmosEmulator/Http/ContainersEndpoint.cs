@@ -8,20 +8,20 @@ internal sealed class ContainersEndpoint(EmulatorStore store, QueriesEndpoint qu
 {
     public async Task ContainersAsync(HttpContext context, string db)
     {
-        var database = store.FindDatabase(db) ?? throw StoreException.NotFound($"Database '{db}'.");
+        var database = store.Catalog.FindDatabase(db) ?? throw StoreException.NotFound($"Database '{db}'.");
         var method = context.Request.Method;
         if (HttpMethods.IsGet(method))
         {
-            await GatewayResponse.FeedAsync(context, database.Rid, "DocumentCollections", [.. store.ContainersOf(database).Select(c => c.Resource)], 1, null);
+            await GatewayResponse.FeedAsync(context, database.Rid, "DocumentCollections", [.. store.Catalog.ContainersOf(database).Select(c => c.Resource)], 1, null);
         }
         else if (HttpMethods.IsPost(method) && GatewayRequest.IsQuery(context.Request))
         {
-            await queries.QueryResourcesAsync(context, database.Rid, "DocumentCollections", [.. store.ContainersOf(database).Select(c => c.Resource)]);
+            await queries.QueryResourcesAsync(context, database.Rid, "DocumentCollections", [.. store.Catalog.ContainersOf(database).Select(c => c.Resource)]);
         }
         else if (HttpMethods.IsPost(method))
         {
             using var body = JsonDocument.Parse(await GatewayRequest.ReadBodyAsync(context));
-            var container = await store.CreateContainerAsync(database, body.RootElement);
+            var container = await store.Metadata.CreateContainerAsync(database, body.RootElement);
             GatewayResponse.Written();
             await GatewayResponse.JsonAsync(context, 201, container.Resource, 1, container.ETag);
         }
@@ -42,13 +42,13 @@ internal sealed class ContainersEndpoint(EmulatorStore store, QueriesEndpoint qu
         else if (HttpMethods.IsPut(method))
         {
             using var body = JsonDocument.Parse(await GatewayRequest.ReadBodyAsync(context));
-            await store.ReplaceContainerAsync(database, container, body.RootElement);
+            await store.Metadata.ReplaceContainerAsync(database, container, body.RootElement);
             GatewayResponse.Written();
             await GatewayResponse.JsonAsync(context, 200, container.Resource, 1, container.ETag);
         }
         else if (HttpMethods.IsDelete(method))
         {
-            await store.DeleteContainerAsync(database, container);
+            await store.Metadata.DeleteContainerAsync(database, container);
             GatewayResponse.Written();
             await GatewayResponse.EmptyAsync(context, 204, 1);
         }

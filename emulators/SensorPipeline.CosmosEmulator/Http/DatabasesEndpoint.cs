@@ -10,16 +10,16 @@ internal sealed class DatabasesEndpoint(EmulatorStore store, QueriesEndpoint que
         var method = context.Request.Method;
         if (HttpMethods.IsGet(method))
         {
-            await GatewayResponse.FeedAsync(context, "", "Databases", [.. store.Databases.Select(d => d.Resource)], 1, null);
+            await GatewayResponse.FeedAsync(context, "", "Databases", [.. store.Catalog.Databases.Select(d => d.Resource)], 1, null);
         }
         else if (HttpMethods.IsPost(method) && GatewayRequest.IsQuery(context.Request))
         {
-            await queries.QueryResourcesAsync(context, "", "Databases", [.. store.Databases.Select(d => d.Resource)]);
+            await queries.QueryResourcesAsync(context, "", "Databases", [.. store.Catalog.Databases.Select(d => d.Resource)]);
         }
         else if (HttpMethods.IsPost(method))
         {
             using var body = JsonDocument.Parse(await GatewayRequest.ReadBodyAsync(context));
-            var database = await store.CreateDatabaseAsync(body.RootElement);
+            var database = await store.Metadata.CreateDatabaseAsync(body.RootElement);
             GatewayResponse.Written();
             await GatewayResponse.JsonAsync(context, 201, database.Resource, 1, database.ETag);
         }
@@ -31,14 +31,14 @@ internal sealed class DatabasesEndpoint(EmulatorStore store, QueriesEndpoint que
 
     public async Task DatabaseAsync(HttpContext context, string db)
     {
-        var database = store.FindDatabase(db) ?? throw StoreException.NotFound($"Database '{db}'.");
+        var database = store.Catalog.FindDatabase(db) ?? throw StoreException.NotFound($"Database '{db}'.");
         if (HttpMethods.IsGet(context.Request.Method))
         {
             await GatewayResponse.JsonAsync(context, 200, database.Resource, 1, database.ETag);
         }
         else if (HttpMethods.IsDelete(context.Request.Method))
         {
-            await store.DeleteDatabaseAsync(database);
+            await store.Metadata.DeleteDatabaseAsync(database);
             GatewayResponse.Written();
             await GatewayResponse.EmptyAsync(context, 204, 1);
         }

@@ -42,7 +42,7 @@ internal sealed class DocumentsEndpoint(EmulatorStore store, FaultInjector fault
                 return;
             }
 
-            var (status, document, previous) = await Charged(container, store.WriteAsync(container, kind, GatewayRequest.HeaderKey(request), null, body, GatewayRequest.IfMatch(request)));
+            var (status, document, previous) = await Charged(container, store.Documents.WriteAsync(container, kind, GatewayRequest.HeaderKey(request), null, body, GatewayRequest.IfMatch(request)));
             await WrittenAsync(context, container, status, document, previous);
         }
         else if (HttpMethods.IsGet(request.Method))
@@ -76,7 +76,7 @@ internal sealed class DocumentsEndpoint(EmulatorStore store, FaultInjector fault
                 return;
             }
 
-            var (status, document, previous) = await Charged(container, store.WriteAsync(container, WriteKind.Replace, GatewayRequest.HeaderKey(request), id, body, GatewayRequest.IfMatch(request)));
+            var (status, document, previous) = await Charged(container, store.Documents.WriteAsync(container, WriteKind.Replace, GatewayRequest.HeaderKey(request), id, body, GatewayRequest.IfMatch(request)));
             await WrittenAsync(context, container, status, document, previous);
             return;
         }
@@ -84,7 +84,7 @@ internal sealed class DocumentsEndpoint(EmulatorStore store, FaultInjector fault
         var key = GatewayRequest.HeaderKey(request) ?? GatewayRequest.RequiredKey(container);
         if (HttpMethods.IsGet(method))
         {
-            var document = store.Read(container, key, id);
+            var document = store.Documents.Read(container, key, id);
             var charge = RequestCharge.PointRead(document.Json.Length);
             container.Charge(ChargedOperation.Read, charge);
             if (request.Headers.IfNoneMatch.ToString() == document.ETag)
@@ -97,7 +97,7 @@ internal sealed class DocumentsEndpoint(EmulatorStore store, FaultInjector fault
         }
         else if (HttpMethods.IsDelete(method))
         {
-            var deleted = await Charged(container, store.DeleteAsync(container, key, id, GatewayRequest.IfMatch(request)));
+            var deleted = await Charged(container, store.Documents.DeleteAsync(container, key, id, GatewayRequest.IfMatch(request)));
             var charge = container.DeleteCharge(deleted);
             container.Charge(ChargedOperation.Delete, charge);
             GatewayResponse.Written();
@@ -107,7 +107,7 @@ internal sealed class DocumentsEndpoint(EmulatorStore store, FaultInjector fault
         {
             var (operations, condition) = PatchApplier.ParseRequest(await GatewayRequest.ReadBodyAsync(context));
             var predicate = condition is null ? null : QueryRunner.Predicate(condition);
-            var (document, previous) = await Charged(container, store.PatchAsync(container, key, id, operations, predicate, GatewayRequest.IfMatch(request)));
+            var (document, previous) = await Charged(container, store.Documents.PatchAsync(container, key, id, operations, predicate, GatewayRequest.IfMatch(request)));
             await WrittenAsync(context, container, 200, document, previous, patch: true);
         }
         else

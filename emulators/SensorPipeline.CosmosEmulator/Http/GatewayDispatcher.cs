@@ -128,7 +128,7 @@ internal sealed class GatewayDispatcher(EmulatorStore store, MasterKeyAuthorizer
     private string? RidLink(string[] segments)
     {
         var signed = segments.Length % 2 == 1 ? segments.Length - 1 : segments.Length;
-        if (signed < 2 || segments[0] != "dbs" || store.FindDatabase(segments[1]) is not { } database)
+        if (signed < 2 || segments[0] != "dbs" || store.Catalog.FindDatabase(segments[1]) is not { } database)
         {
             return null;
         }
@@ -138,7 +138,7 @@ internal sealed class GatewayDispatcher(EmulatorStore store, MasterKeyAuthorizer
             return database.Rid.ToLowerInvariant();
         }
 
-        return signed == 4 && segments[2] == "colls" && store.FindContainer(database, segments[3]) is { } container
+        return signed == 4 && segments[2] == "colls" && store.Catalog.FindContainer(database, segments[3]) is { } container
             ? container.Rid.ToLowerInvariant()
             : null;
     }

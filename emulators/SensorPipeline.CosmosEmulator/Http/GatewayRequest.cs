@@ -39,8 +39,8 @@ internal static class GatewayRequest
     /// <summary>The database and container an address names, or 404 naming the one missing.</summary>
     public static (DatabaseState Database, ContainerState Container) Find(EmulatorStore store, string db, string coll)
     {
-        var database = store.FindDatabase(db) ?? throw StoreException.NotFound($"Database '{db}'.");
-        var container = store.FindContainer(database, coll) ?? throw StoreException.NotFound($"Container '{db}/{coll}'.");
+        var database = store.Catalog.FindDatabase(db) ?? throw StoreException.NotFound($"Database '{db}'.");
+        var container = store.Catalog.FindContainer(database, coll) ?? throw StoreException.NotFound($"Container '{db}/{coll}'.");
         return (database, container);
     }
 
