@@ -65,8 +65,8 @@ public sealed class StoreDiskFullTests : IDisposable
         }
 
         await using var reopened = Open(new LogStorage(), options, TimeProvider.System);
-        var database = reopened.FindDatabase("db")!;
-        Assert.Equal("v2", VersionOf(reopened.Read(reopened.FindContainer(database, "devices")!, "[\"d1\"]", "d1")));
+        var database = reopened.Catalog.FindDatabase("db")!;
+        Assert.Equal("v2", VersionOf(reopened.Documents.Read(reopened.Catalog.FindContainer(database, "devices")!, "[\"d1\"]", "d1")));
     }
 
     [Fact]
