@@ -1,4 +1,3 @@
-using Azure.Core.Amqp;
 using Azure.Messaging.EventHubs;
 using Azure.Messaging.EventHubs.Consumer;
 using Azure.Messaging.EventHubs.Primitives;
