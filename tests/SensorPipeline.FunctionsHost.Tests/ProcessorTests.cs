@@ -73,14 +73,8 @@ public sealed class ProcessorTests(AzuriteFixture azurite) : IClassFixture<Azuri
     /// (the tests of this class share azurite and run one after another).</summary>
     private async Task<(TestApp App, BlobContainerClient Container)> NewAppAsync(string eventHubs)
     {
+        await ScaleOutApp.EmptyCheckpointContainerAsync(azurite.ConnectionString);
         var container = new BlobContainerClient(azurite.ConnectionString, "azure-webjobs-eventhub");
-        if ((await container.ExistsAsync()).Value)
-        {
-            await foreach (var blob in container.GetBlobsAsync(BlobTraits.None, BlobStates.None, prefix: null, CancellationToken.None))
-            {
-                await container.DeleteBlobAsync(blob.Name);
-            }
-        }
 
         var app = new TestApp(eventHubs);
         app.WriteLocalSettings(new Dictionary<string, string> { ["AzureWebJobsStorage"] = azurite.ConnectionString });

@@ -54,6 +54,21 @@ internal sealed partial class FunctionsHostService
         return running;
     }
 
+    /// <summary>An observing host's view of the processors' blobs; null without storage.</summary>
+    private BlobObservation? Observation(FunctionApp app, FunctionsHostOptions settings)
+    {
+        if (_processing is not { } processing || app.Functions.Count == 0)
+        {
+            return null;
+        }
+
+        return new BlobObservation(processing.Store, processing.Checkpoints, async cancellationToken =>
+        {
+            var endpoint = endpoints.FirstOrDefault() is { } own ? await own.GetAsync(cancellationToken) : null;
+            return ProcessorSettings.Create(app, app.Functions[0], settings, endpoint, processing.Store, processing.Checkpoints).ConnectionString;
+        });
+    }
+
     private static async Task RunProcessorAsync(FunctionProcessor processor, Generation generation)
     {
         await processor.StartProcessingAsync(generation.Stopping);

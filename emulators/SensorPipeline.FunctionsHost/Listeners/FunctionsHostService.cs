@@ -62,7 +62,7 @@ internal sealed partial class FunctionsHostService(
         FunctionAppLoader.ValidateAgainst(app, gateway.Hubs);
         var multiInstance = settings.InstanceId.Length > 0;
         var store = new FileCheckpointStore(settings.DataDirectory, time, settings.FsyncCheckpoints, _logger, sharedWriters: multiInstance || settings.ObserveOnly);
-        _processing = settings.ObserveOnly ? null : await OpenStorageAsync(app, cancellationToken);
+        _processing = await OpenStorageAsync(app, cancellationToken);
         state.Initialize(app, _processing?.Checkpoints ?? (ICheckpointView)store, settings.InstanceId);
         var names = string.Join(", ", app.Functions.Select(f => f.Name));
         FunctionsHostLog.HostStarted(_logger, app.Functions.Count, names, app.AppRoot);
@@ -74,9 +74,9 @@ internal sealed partial class FunctionsHostService(
         if (settings.ObserveOnly)
         {
             // Instances run in their own processes: this host only reads what they write, for status and the scaler.
-            var observer = new Observer(state, store, new FileOwnershipStore(settings.DataDirectory, time, settings.FsyncCheckpoints), gateway, settings, _logger);
+            var observer = new Observer(state, store, new FileOwnershipStore(settings.DataDirectory, time, settings.FsyncCheckpoints), gateway, settings, _logger, Observation(app, settings));
             _ownership = observer.RunAsync(_stopping.Token);
-            _stallMonitor = new StallMonitor(state, store, gateway, settings, time, _logger).RunAsync(_stopping.Token);
+            _stallMonitor = new StallMonitor(state, _processing?.Checkpoints ?? (ICheckpointView)store, gateway, settings, time, _logger).RunAsync(_stopping.Token);
             return;
         }
 
