@@ -4,7 +4,8 @@ using Azure.Storage.Blobs.Models;
 namespace SensorPipeline.FunctionsHost.Tests;
 
 /// <summary>The SDK's event processor as the host's consumer (an app with <c>AzureWebJobsStorage</c>), over devhost's
-/// AMQP endpoint, ownership and checkpoints in blobs on azurite in the Functions extension's layout.</summary>
+/// AMQP endpoint, ownership and checkpoints in blobs on azurite in the Functions extension's layout. The waits are
+/// generous: a processor's first claim and connection take seconds on a loaded machine.</summary>
 public sealed class ProcessorTests(AzuriteFixture azurite) : IClassFixture<AzuriteFixture>
 {
     [Fact]
@@ -15,7 +16,7 @@ public sealed class ProcessorTests(AzuriteFixture azurite) : IClassFixture<Azuri
         Assert.Null(await app.StartAsync());
         await app.SendAsync("input", "0", Enumerable.Range(0, 25).Select(i => $"p0-{i}").ToArray());
         await app.SendAsync("input", "1", Enumerable.Range(0, 5).Select(i => $"p1-{i}").ToArray());
-        await app.WaitUntilAsync(async () => await BlobCheckpointAsync(container, "0") == 24 && await BlobCheckpointAsync(container, "1") == 4, "both partitions checkpointed in blobs");
+        await app.WaitUntilAsync(async () => await BlobCheckpointAsync(container, "0") == 24 && await BlobCheckpointAsync(container, "1") == 4, "both partitions checkpointed in blobs", seconds: 120);
 
         var p0 = app.Records().Where(r => r.PartitionId == "0").ToList();
         Assert.All(p0, r => Assert.InRange(r.SequenceNumbers.Length, 1, 10));
@@ -40,12 +41,12 @@ public sealed class ProcessorTests(AzuriteFixture azurite) : IClassFixture<Azuri
         await using var _ = app;
         Assert.Null(await app.StartAsync());
         await app.SendAsync("input", "0", "a", "b", "c");
-        await app.WaitUntilAsync(async () => await BlobCheckpointAsync(container, "0") == 2, "the first events checkpointed");
+        await app.WaitUntilAsync(async () => await BlobCheckpointAsync(container, "0") == 2, "the first events checkpointed", seconds: 120);
         Assert.Equal(0, await app.TerminateAsync());
 
         Assert.Null(await app.StartAsync());
         await app.SendAsync("input", "0", "d", "e");
-        await app.WaitUntilAsync(async () => await BlobCheckpointAsync(container, "0") == 4, "the later events checkpointed after the restart");
+        await app.WaitUntilAsync(async () => await BlobCheckpointAsync(container, "0") == 4, "the later events checkpointed after the restart", seconds: 120);
         Assert.Equal([0L, 1L, 2L, 3L, 4L], app.Records().SelectMany(r => r.SequenceNumbers));
         Assert.Equal(2, app.Records().Select(r => r.Pid).Distinct().Count());
     }
