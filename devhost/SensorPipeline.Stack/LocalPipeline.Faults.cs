@@ -50,7 +50,8 @@ public sealed partial class LocalPipeline
         await _azurite.Process.KillAsync();
         await _azurite.DisposeAsync();
         var logs = Path.Combine(Options.DataDirectory, "logs");
-        _azurite = await AzuriteProcess.StartAsync(_azurite.DataDirectory, Layout, port, Path.Combine(logs, NextLogName("azurite")), cancellationToken: cancellationToken);
+        _azurite = await AzuriteProcess.StartAsync(_azurite.DataDirectory, Layout, port, Path.Combine(logs, NextLogName("azurite")), StorageRequestLog,
+            cancellationToken: cancellationToken);
     }
 
     /// <summary>Asks the Cosmos DB emulator to answer with a fault (<c>POST /_emulator/faults</c>) for a while.</summary>

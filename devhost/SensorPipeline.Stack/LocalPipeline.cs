@@ -31,6 +31,11 @@ public sealed partial class LocalPipeline : IAsyncDisposable
     /// <summary>Azurite's process (kill it for a Storage outage).</summary>
     public ChildProcess Azurite => _azurite.Process;
 
+    private const string StorageRequestLogName = "azurite-requests.log";
+
+    /// <summary>azurite's request log (<see cref="StackOptions.LogStorageRequests"/>); null when not logging.</summary>
+    public string? StorageRequestLog => Options.LogStorageRequests ? Path.Combine(Options.DataDirectory, "logs", StorageRequestLogName) : null;
+
     /// <summary>The app's <c>AzureWebJobsStorage</c>: azurite's Blob service.</summary>
     public string StorageConnection => _azurite.ConnectionString;
 
@@ -73,7 +78,7 @@ public sealed partial class LocalPipeline : IAsyncDisposable
         {
             // Its blobs live in the data folder, so a restart of the stack resumes every function from its checkpoints.
             azurite = await AzuriteProcess.StartAsync(Path.Combine(options.DataDirectory, "azurite"), layout, logPath: Path.Combine(logs, "azurite.log"),
-                cancellationToken: cancellationToken);
+                debugLog: options.LogStorageRequests ? Path.Combine(logs, StorageRequestLogName) : null, cancellationToken: cancellationToken);
         }
         catch
         {
