@@ -6,7 +6,7 @@ using Azure.Messaging.EventHubs.Processor;
 using Azure.Storage.Blobs;
 using Azure.Storage.Blobs.Models;
 
-namespace SensorPipeline.EventHubs.ProcessorApp;
+namespace SensorPipeline.FunctionsHost.Processing;
 
 /// <summary>
 /// Ownership and checkpoints as empty blobs with metadata, in the layout the Azure Functions Event Hubs extension
@@ -16,9 +16,47 @@ namespace SensorPipeline.EventHubs.ProcessorApp;
 /// hub and group lower-cased. Claims are optimistic: a claim of a known record sets its metadata if its ETag is still
 /// the one listed, a first claim creates the blob only if none exists; losing either race means "not claimed".
 /// </summary>
-internal sealed class WebJobsBlobCheckpointStore(BlobContainerClient container) : CheckpointStore
+public sealed class WebJobsBlobCheckpointStore(BlobContainerClient container) : CheckpointStore
 {
+    /// <summary>The container the Functions extension keeps ownership and checkpoints in (EventHubOptions.CheckpointContainer).</summary>
+    public const string ContainerName = "azure-webjobs-eventhub";
+
     private static readonly ETag AnyETag = new("*");
+
+    /// <summary>The container's client (the readers of ownership and checkpoints list it).</summary>
+    public BlobContainerClient Container => container;
+
+    /// <summary>A partition's checkpoint as stored: the sequence number and offset of the last event processed and
+    /// when it was written; null when there is none or it names no sequence number.</summary>
+    public async Task<StoredCheckpoint?> ReadCheckpointAsync(string fullyQualifiedNamespace, string eventHubName, string consumerGroup, string partitionId, CancellationToken cancellationToken)
+    {
+        var blob = container.GetBlobClient(Prefix(fullyQualifiedNamespace, eventHubName, consumerGroup, "checkpoint") + partitionId);
+        try
+        {
+            var properties = (await blob.GetPropertiesAsync(cancellationToken: cancellationToken)).Value;
+            return StoredCheckpoint.From(partitionId, properties.Metadata, properties.LastModified);
+        }
+        catch (RequestFailedException e) when (e.ErrorCode == BlobErrorCode.BlobNotFound)
+        {
+            return null;
+        }
+    }
+
+    /// <summary>Every partition's checkpoint of one consumer group, in one listing.</summary>
+    public async Task<IReadOnlyList<StoredCheckpoint>> ListCheckpointsAsync(string fullyQualifiedNamespace, string eventHubName, string consumerGroup, CancellationToken cancellationToken)
+    {
+        var prefix = Prefix(fullyQualifiedNamespace, eventHubName, consumerGroup, "checkpoint");
+        var checkpoints = new List<StoredCheckpoint>();
+        await foreach (var blob in container.GetBlobsAsync(BlobTraits.Metadata, BlobStates.None, prefix, cancellationToken))
+        {
+            if (StoredCheckpoint.From(blob.Name[prefix.Length..], blob.Metadata, blob.Properties.LastModified ?? DateTimeOffset.MinValue) is { } checkpoint)
+            {
+                checkpoints.Add(checkpoint);
+            }
+        }
+
+        return checkpoints;
+    }
 
     public override async Task<IEnumerable<EventProcessorPartitionOwnership>> ListOwnershipAsync(string fullyQualifiedNamespace, string eventHubName, string consumerGroup, CancellationToken cancellationToken)
     {
@@ -140,10 +178,26 @@ internal sealed class WebJobsBlobCheckpointStore(BlobContainerClient container) 
         return (info.LastModified, info.ETag);
     }
 
-    private static string Prefix(string fullyQualifiedNamespace, string eventHubName, string consumerGroup, string kind) =>
+    internal static string Prefix(string fullyQualifiedNamespace, string eventHubName, string consumerGroup, string kind) =>
         $"{fullyQualifiedNamespace.ToLowerInvariant()}/{eventHubName.ToLowerInvariant()}/{consumerGroup.ToLowerInvariant()}/{kind}/";
 
     private static string? Unquoted(ETag? etag) => etag?.ToString().Trim('"');
+}
+
+/// <summary>A checkpoint blob's content: the last event processed on <paramref name="PartitionId"/> and when the
+/// blob was written.</summary>
+public sealed record StoredCheckpoint(string PartitionId, long SequenceNumber, long Offset, DateTimeOffset LastModified)
+{
+    internal static StoredCheckpoint? From(string partitionId, IDictionary<string, string> metadata, DateTimeOffset lastModified)
+    {
+        if (!metadata.TryGetValue(MetadataKeys.SequenceNumber, out var text) || !long.TryParse(text, NumberStyles.Integer, CultureInfo.InvariantCulture, out var sequence))
+        {
+            return null;
+        }
+
+        var offset = metadata.TryGetValue(MetadataKeys.Offset, out var o) && long.TryParse(o, NumberStyles.Integer, CultureInfo.InvariantCulture, out var parsed) ? parsed : -1;
+        return new StoredCheckpoint(partitionId, sequence, offset, lastModified);
+    }
 }
 
 /// <summary>The blob metadata keys of the extension's layout (lower case: Azure Storage metadata names are
