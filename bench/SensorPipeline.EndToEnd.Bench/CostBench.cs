@@ -64,6 +64,7 @@ internal static class CostBench
             var plans = PricedRates.Select(r => Planner.Plan(new PlanRequest(r, 200, r, 7, false, false), costs, book))
                 .Append(Planner.Plan(new PlanRequest(PricedRates[0], 200, PricedRates[0], 7, false, false, Expiry.Windows), costs, book)).ToArray();
             CostReport.Write(Console.Out, phase, measured, states, plans, file);
+            PlanCrossCheck.Write(Console.Out, phase, rate, devices);
         }
 
         return 0;

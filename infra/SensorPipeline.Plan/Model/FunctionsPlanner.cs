@@ -93,7 +93,7 @@ internal static class FunctionsPlanner
     }
 
     /// <summary>Events per invocation: what arrives on a partition while the batch fills (at least 1, at most the batch).</summary>
-    private static double EventsPerInvocation(double eventsPerSecond, int partitions, int batch) =>
+    public static double EventsPerInvocation(double eventsPerSecond, int partitions, int batch) =>
         Math.Clamp(eventsPerSecond / partitions * FillWait.TotalSeconds, 1, batch);
 
     /// <summary>A backlog of TargetLagSeconds of a function's events asks for its steady instance count (never below the batch).</summary>
