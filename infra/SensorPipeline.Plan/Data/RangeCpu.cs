@@ -10,7 +10,7 @@ namespace SensorPipeline.Plan.Data;
 /// reading, CPU grows with the ranges an instance's writes spread over, so below the measured count it is the
 /// conservative figure, above it an extrapolation the output says so), the one-range figure for a single partition.
 /// </summary>
-/// <param name="Ranges">The many-range count measured (827 in the checked-in file: the plan's at 100,000 readings/s).</param>
+/// <param name="Ranges">The many-range count measured (827 in the checked-in file: the plan's count at 100,000 readings/s before index storage was counted).</param>
 /// <param name="OneRangeNetMicros">CPU µs per reading at one range, net of the bench process's idle.</param>
 /// <param name="ManyRangesNetMicros">CPU µs per reading at <paramref name="Ranges"/> ranges, net of idle: the plan's figure.</param>
 /// <param name="ManyRangesGrossMicros">The same, gross (idle included): the sensitivity's upper row.</param>
