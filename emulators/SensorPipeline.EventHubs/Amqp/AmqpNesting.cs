@@ -1,4 +1,6 @@
+using System.Buffers;
 using System.Buffers.Binary;
+using Microsoft.Azure.Amqp;
 
 namespace SensorPipeline.EventHubs.Amqp;
 
@@ -10,19 +12,48 @@ namespace SensorPipeline.EventHubs.Amqp;
 /// allocates by count), an array of compound elements, an unknown format code, or bytes running past the end.</summary>
 internal static class AmqpNesting
 {
+    /// <summary>Why a received message may not be decoded, or null: its bytes as they came in its transfers (reading
+    /// any section would decode them all).</summary>
+    public static string? CheckReceived(AmqpMessage message, int maxDepth)
+    {
+        var buffers = message.RawByteBuffers;
+        if (buffers is null or { Count: 0 })
+        {
+            return null;
+        }
+
+        if (buffers.Count == 1)
+        {
+            return CheckSections(buffers[0].Buffer.AsSpan(buffers[0].Offset, buffers[0].Length), maxDepth);
+        }
+
+        // A message of several transfers: joined once (it is at most the link's max-message-size).
+        var length = buffers.Sum(b => b.Length);
+        var joined = ArrayPool<byte>.Shared.Rent(length);
+        try
+        {
+            var at = 0;
+            foreach (var b in buffers)
+            {
+                b.Buffer.AsSpan(b.Offset, b.Length).CopyTo(joined.AsSpan(at));
+                at += b.Length;
+            }
+
+            return CheckSections(joined.AsSpan(0, length), maxDepth);
+        }
+        finally
+        {
+            ArrayPool<byte>.Shared.Return(joined);
+        }
+    }
+
     /// <summary>Why <paramref name="bytes"/> (a message's sections, one after another) may not be decoded, or null.</summary>
-    public static string? CheckSections(ReadOnlySpan<byte> bytes, int maxDepth) => Check(bytes, maxDepth, justOne: false, out _);
-
-    /// <summary>Why the first value of <paramref name="bytes"/> (a frame's performative) may not be decoded, or null.</summary>
-    public static string? CheckFirstValue(ReadOnlySpan<byte> bytes, int maxDepth) => Check(bytes, maxDepth, justOne: true, out _);
-
-    private static string? Check(ReadOnlySpan<byte> bytes, int maxDepth, bool justOne, out int end)
+    public static string? CheckSections(ReadOnlySpan<byte> bytes, int maxDepth)
     {
         // One entry per open container: items still to read, and where its size says it ends (-1: a described value,
         // which has no size of its own).
         var open = new Stack<(long Items, int End)>();
         var at = 0;
-        end = 0;
         while (at < bytes.Length)
         {
             var code = bytes[at++];
@@ -44,12 +75,6 @@ internal static class AmqpNesting
             if (problem is not null)
             {
                 return problem;
-            }
-
-            if (justOne && open.Count == 0)
-            {
-                end = at;
-                return null;
             }
         }
 

@@ -10,8 +10,11 @@ namespace SensorPipeline.EventHubs.Amqp;
 /// credit (<see cref="AmqpOptions.SenderCredit"/>) bounds the transfers in flight.</summary>
 internal sealed class IncomingEvents(EventHubsNamespace eventHubs, EntityAddress address, ReceivingAmqpLink link, LinkAuthorization authorization, ILogger logger)
 {
-    public void Start(uint credit)
+    private int _maxNestingDepth;
+
+    public void Start(uint credit, int maxNestingDepth)
     {
+        _maxNestingDepth = maxNestingDepth;
         link.RegisterMessageListener(message => _ = AppendAsync(message));
         link.SetTotalLinkCredit(credit, applyNow: true, updateAutoFlow: true);
     }
@@ -30,6 +33,11 @@ internal sealed class IncomingEvents(EventHubsNamespace eventHubs, EntityAddress
             DeliveryState outcome;
             try
             {
+                if (AmqpNesting.CheckReceived(message, _maxNestingDepth) is { } undecodable)
+                {
+                    throw new AmqpException(AmqpErrorCode.DecodeError, undecodable);
+                }
+
                 var events = AmqpEventCodec.Decode(message);
                 // Not cancelled when the link closes: an append handed to the partition completes anyway, and the
                 // client, which saw no disposition, sends again (at least once, as after a lost REST 201).
@@ -51,6 +59,8 @@ internal sealed class IncomingEvents(EventHubsNamespace eventHubs, EntityAddress
 
     private static Error? Refusal(Exception e) => e switch
     {
+        AmqpException a when Equals(a.Error?.Condition, AmqpErrorCode.DecodeError) => a.Error,
+        OverflowException => new Error { Condition = AmqpErrorCode.DecodeError, Description = $"A value does not fit its type: {e.Message}" },
         FormatException or ArgumentException => new Error { Condition = new("com.microsoft:argument-error"), Description = e.Message },
         EventTooLargeException => new Error { Condition = AmqpErrorCode.MessageSizeExceeded, Description = e.Message },
         EventHubNotFoundException or PartitionNotFoundException => new Error { Condition = AmqpErrorCode.NotFound, Description = NotFound.Text(e) },
