@@ -17,8 +17,8 @@ public sealed class AmqpLimitsTests : IAsyncLifetime, IDisposable
     {
         var appRoot = Directory.CreateDirectory(Path.Combine(_dir.Path, "app")).FullName;
         _devHost = await RunningDevHost.StartAsync(appRoot, Path.Combine(_dir.Path, "data"), RepoLayout.Current.EventHubsConfig,
-            "EventHubs:Amqp:MaxConnections=2", "EventHubs:Amqp:MaxSessionsPerConnection=3", "EventHubs:Amqp:HandshakeTimeout=00:00:01",
-            "EventHubs:Amqp:AuthenticationTimeout=00:00:02");
+            "EventHubs:Amqp:MaxConnections=2", "EventHubs:Amqp:MaxSessionsPerConnection=3", "EventHubs:Amqp:HandshakeTimeout=00:00:05",
+            "EventHubs:Amqp:AuthenticationTimeout=00:00:05");
     }
 
     public async Task DisposeAsync()

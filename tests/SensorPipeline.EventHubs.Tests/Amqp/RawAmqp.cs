@@ -82,9 +82,9 @@ internal sealed class RawAmqp : IAsyncDisposable
         link.SendMessageAsync(message, new ArraySegment<byte>(Guid.NewGuid().ToByteArray()), AmqpConstants.NullBinary, Timeout);
 
     /// <summary>A message whose encoded sections are exactly <paramref name="sections"/>, sent as they are (a message
-    /// made from a stream would be decoded by the client first).</summary>
+    /// made from a stream, or an output message, would be re-encoded by the client first).</summary>
     public static AmqpMessage RawMessage(byte[] sections) =>
-        AmqpMessage.CreateOutputMessage(new BufferListStream([new ArraySegment<byte>(sections)]), ownStream: true);
+        AmqpMessage.CreateAmqpStreamMessage(new BufferListStream([new ArraySegment<byte>(sections)]), payloadInitialized: true);
 
     /// <summary>An amqp-value section holding described types nested <paramref name="depth"/> deep in their descriptors:
     /// 0x00 repeated, a null descriptor, then each level's null value (two bytes a level).</summary>
