@@ -104,7 +104,7 @@ public sealed class AmqpLimitsTests : IAsyncLifetime, IDisposable
     }
 
     [Fact]
-    public async Task OpenConnectionWithoutToken_ClosedWithUnauthorizedAccessAtTheDeadline()
+    public async Task Open_WithoutToken_ClosedWithUnauthorizedAccessAtTheDeadline()
     {
         await using var raw = await RawAmqp.ConnectAsync(DevHost);
         var error = await RawAmqp.ClosedWithAsync(raw.Connection);
