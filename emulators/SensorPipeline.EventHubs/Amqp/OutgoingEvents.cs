@@ -53,7 +53,7 @@ internal sealed class OutgoingEvents(EventHubsNamespace eventHubs, EntityAddress
                 // Past the range of an instant: before it is the start, after it the end (not an internal error).
                 return position.Value < MinUnixMilliseconds ? p.BeginningSequenceNumber
                     : position.Value > MaxUnixMilliseconds ? next
-                    : await FirstAfterAsync(eventHubs, address, p.BeginningSequenceNumber, next, DateTimeOffset.FromUnixTimeMilliseconds(position.Value), cancellationToken);
+                    : await FirstAfterAsync(eventHubs, address, p.BeginningSequenceNumber, next, position.Value, cancellationToken);
             default:
                 return p.BeginningSequenceNumber;
         }
@@ -71,14 +71,16 @@ internal sealed class OutgoingEvents(EventHubsNamespace eventHubs, EntityAddress
         _ = RunAsync(from);
     }
 
-    /// <summary>Binary search over enqueued times (they never decrease within a partition): the first event enqueued after <paramref name="time"/>.</summary>
-    private static async ValueTask<long> FirstAfterAsync(EventHubsNamespace eventHubs, EntityAddress address, long low, long high, DateTimeOffset time, CancellationToken cancellationToken)
+    /// <summary>Binary search over enqueued times (they never decrease within a partition): the first event enqueued
+    /// strictly after <paramref name="unixMilliseconds"/>. The filter is in milliseconds, as the SDKs report enqueued
+    /// times, and stored times in ticks: an event of the millisecond T itself is not after T, as Event Hubs reads it.</summary>
+    private static async ValueTask<long> FirstAfterAsync(EventHubsNamespace eventHubs, EntityAddress address, long low, long high, long unixMilliseconds, CancellationToken cancellationToken)
     {
         while (low < high)
         {
             var mid = low + ((high - low) / 2);
             var e = await eventHubs.ReadAsync(address.Hub, address.PartitionId!, mid, 1, 1, TimeSpan.Zero, cancellationToken);
-            if (e.Count > 0 && e[0].EnqueuedTime <= time)
+            if (e.Count > 0 && e[0].EnqueuedTime.ToUnixTimeMilliseconds() <= unixMilliseconds)
             {
                 low = e[0].SequenceNumber + 1;
             }
@@ -127,7 +129,7 @@ internal sealed class OutgoingEvents(EventHubsNamespace eventHubs, EntityAddress
                         AddRuntimeMetrics(message);
                     }
 
-                    link.SendMessageNoWait(message, NextTag(), AmqpConstants.NullBinary);
+                    link.SendMessageNoWait(message, DeliveryTags.Next(ref _deliveryTag), AmqpConstants.NullBinary);
                     next = stored.SequenceNumber + 1;
                 }
 
@@ -204,6 +206,4 @@ internal sealed class OutgoingEvents(EventHubsNamespace eventHubs, EntityAddress
         map["last_enqueued_time_utc"] = p.LastEnqueuedTime.UtcDateTime;
         map["runtime_info_retrieval_time_utc"] = time.GetUtcNow().UtcDateTime;
     }
-
-    private ArraySegment<byte> NextTag() => new(BitConverter.GetBytes(Interlocked.Increment(ref _deliveryTag)));
 }
