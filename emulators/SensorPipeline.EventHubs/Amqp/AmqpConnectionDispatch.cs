@@ -6,6 +6,7 @@ using System.Net.WebSockets;
 using Microsoft.AspNetCore.Connections;
 using Microsoft.AspNetCore.Http;
 using Microsoft.Extensions.Logging;
+using SensorPipeline.Emulators.Common;
 
 namespace SensorPipeline.EventHubs.Amqp;
 
@@ -57,10 +58,19 @@ public sealed class AmqpConnectionDispatch(AmqpEndpoint endpoint, ILoggerFactory
         }
     }
 
-    /// <summary>GET /$servicebus/websocket: upgrades and serves AMQP over the WebSocket until either side closes.</summary>
+    /// <summary>GET /$servicebus/websocket: upgrades and serves AMQP over the WebSocket until either side closes. A page
+    /// in the developer's browser may open a WebSocket to any site: a foreign <c>Origin</c> or a rebound <c>Host</c> is
+    /// refused 403, as on the admin and peek endpoints (the SDKs send neither).</summary>
     public async Task ServeWebSocketAsync(HttpContext context)
     {
         ArgumentNullException.ThrowIfNull(context);
+        if (AdminRequestGuard.RejectCrossSite(context.Request) is { } crossSite)
+        {
+            context.Response.StatusCode = StatusCodes.Status403Forbidden;
+            await context.Response.WriteAsync(crossSite, context.RequestAborted);
+            return;
+        }
+
         var subProtocol = context.WebSockets.WebSocketRequestedProtocols.FirstOrDefault(p => WebSocketSubProtocols.Contains(p, StringComparer.OrdinalIgnoreCase));
         if (!endpoint.Options.Enabled || !context.WebSockets.IsWebSocketRequest || subProtocol is null)
         {

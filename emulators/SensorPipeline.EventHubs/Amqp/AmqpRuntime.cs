@@ -20,6 +20,15 @@ internal sealed class AmqpRuntime(EventHubsNamespace eventHubs, SasVerifier sas,
     private readonly ManagementNode _management = new(eventHubs, sas, time);
     private readonly OwnerLevels _owners = new();
 
+    /// <summary>Starts a connection's state, with the pipe under it (null when the stack's arguments did not lead back
+    /// to one), which its receivers wait on when the peer stops reading.</summary>
+    public void Register(AmqpConnection connection, PipeTransport? transport) =>
+        _connections.AddOrUpdate(connection, new ConnectionState { Transport = transport });
+
+    /// <summary>Whether a put-token was accepted on the connection.</summary>
+    public bool IsAuthenticated(AmqpConnection connection) =>
+        _connections.TryGetValue(connection, out var state) && state.IsAuthenticated;
+
     public AmqpConnection CreateConnection(TransportBase transport, ProtocolHeader protocolHeader, bool isInitiator, AmqpSettings amqpSettings, AmqpConnectionSettings connectionSettings) =>
         new(transport, protocolHeader, isInitiator, amqpSettings, connectionSettings) { SessionFactory = this };
 
@@ -33,8 +42,9 @@ internal sealed class AmqpRuntime(EventHubsNamespace eventHubs, SasVerifier sas,
     {
         if (settings.Role == true)
         {
-            // The client sends: announce the largest message (the SDKs size their batches by it).
-            settings.MaxMessageSize = (ulong)EventLogOptions.MaxEventSizeBytes;
+            // The client sends: announce the largest message (the SDKs size their batches by it); requests are small.
+            var node = (settings.Target as Target)?.Address?.ToString() is CbsNode.Address or ManagementNode.Address;
+            settings.MaxMessageSize = (ulong)(node ? options.MaxRequestSize : EventLogOptions.MaxEventSizeBytes);
             return new ReceivingAmqpLink(session, settings);
         }
 
@@ -97,10 +107,10 @@ internal sealed class AmqpRuntime(EventHubsNamespace eventHubs, SasVerifier sas,
         switch (address)
         {
             case CbsNode.Address:
-                _cbs.AttachRequestLink(link, state);
+                _cbs.AttachRequestLink(link, state, options.MaxNestingDepth);
                 return;
             case ManagementNode.Address:
-                _management.AttachRequestLink(link, state);
+                _management.AttachRequestLink(link, state, options.MaxNestingDepth);
                 return;
         }
 
@@ -117,7 +127,7 @@ internal sealed class AmqpRuntime(EventHubsNamespace eventHubs, SasVerifier sas,
 
         Resolve(entity);
         Authorize(state, entity, SasRights.Send);
-        new IncomingEvents(eventHubs, entity, link, new LinkAuthorization(state, entity.Path, SasRights.Send, time), logger).Start((uint)options.SenderCredit);
+        new IncomingEvents(eventHubs, entity, link, new LinkAuthorization(state, entity.Path, SasRights.Send, time), logger).Start((uint)options.SenderCredit, options.MaxNestingDepth);
     }
 
     private async Task OpenClientReceiverAsync(SendingAmqpLink link, string? address, ConnectionState state)
@@ -143,7 +153,7 @@ internal sealed class AmqpRuntime(EventHubsNamespace eventHubs, SasVerifier sas,
         var from = await OutgoingEvents.StartOfAsync(eventHubs, entity, position, CancellationToken.None);
         var level = link.Settings.Properties?.TryGetValue<long>(EpochProperty, out var epoch) == true ? epoch : (long?)null;
         _owners.Join($"{entity.Hub}/{entity.ConsumerGroup}/{entity.PartitionId}", link, level);
-        new OutgoingEvents(eventHubs, entity, link, new LinkAuthorization(state, entity.Path, SasRights.Listen, time), options.MaxReceiverBatch, time, logger).Start(from);
+        new OutgoingEvents(eventHubs, entity, link, new LinkAuthorization(state, entity.Path, SasRights.Listen, time), options.MaxReceiverBatch, time, logger, state.Transport, options.MaxQueuedBytesPerLink).Start(from);
     }
 
     /// <summary>Unknown hub or consumer group: amqp:not-found with the SDKs' text; unknown partition: argument-out-of-range.</summary>

@@ -14,6 +14,13 @@ internal sealed class ConnectionState
     private readonly Lock _lock = new();
     private readonly Dictionary<string, (SharedAccessSignature.VerifiedToken Token, SasRights Rights)> _tokens = new(StringComparer.OrdinalIgnoreCase);
     private readonly Dictionary<string, SendingAmqpLink> _replyLinks = new(StringComparer.Ordinal);
+    private volatile bool _authenticated;
+
+    /// <summary>The pipe the connection runs on, when known: its receivers wait while it is backed up.</summary>
+    public PipeTransport? Transport { get; init; }
+
+    /// <summary>Whether a token was ever accepted (the connection authenticated in time).</summary>
+    public bool IsAuthenticated => _authenticated;
 
     /// <summary>Remembers a verified token for its audience (replacing an older one for the same audience).</summary>
     public bool AddToken(string audience, SharedAccessSignature.VerifiedToken token, SasRights rights)
@@ -26,6 +33,7 @@ internal sealed class ConnectionState
             }
 
             _tokens[audience] = (token, rights);
+            _authenticated = true;
             return true;
         }
     }

@@ -18,8 +18,11 @@ internal sealed class IncomingEvents(EventHubsNamespace eventHubs, EntityAddress
     /// alone, and a client far past it still holds no more than this per link.</summary>
     public const ulong TransferBound = 2UL * EventLogOptions.MaxEventSizeBytes;
 
-    public void Start(uint credit)
+    private int _maxNestingDepth;
+
+    public void Start(uint credit, int maxNestingDepth)
     {
+        _maxNestingDepth = maxNestingDepth;
         link.RegisterMessageListener(message => _ = AppendAsync(message));
         // The attach has announced the limit when the link opens; only then does the stack get the wider bound, and
         // the client its credit, so no transfer is judged by the stack against the limit (it would close the link).
@@ -44,6 +47,11 @@ internal sealed class IncomingEvents(EventHubsNamespace eventHubs, EntityAddress
             DeliveryState outcome;
             try
             {
+                if (AmqpNesting.CheckReceived(message, _maxNestingDepth) is { } undecodable)
+                {
+                    throw new AmqpException(AmqpErrorCode.DecodeError, undecodable);
+                }
+
                 var events = AmqpEventCodec.Decode(TransferWithinLimit(message));
                 // Not cancelled when the link closes: an append handed to the partition completes anyway, and the
                 // client, which saw no disposition, sends again (at least once, as after a lost REST 201).
@@ -72,6 +80,8 @@ internal sealed class IncomingEvents(EventHubsNamespace eventHubs, EntityAddress
 
     private static Error? Refusal(Exception e) => e switch
     {
+        AmqpException a when Equals(a.Error?.Condition, AmqpErrorCode.DecodeError) => a.Error,
+        OverflowException => new Error { Condition = AmqpErrorCode.DecodeError, Description = $"A value does not fit its type: {e.Message}" },
         FormatException or ArgumentException => new Error { Condition = new("com.microsoft:argument-error"), Description = e.Message },
         EventTooLargeException => new Error { Condition = AmqpErrorCode.MessageSizeExceeded, Description = e.Message },
         EventHubNotFoundException h => new Error { Condition = AmqpErrorCode.NotFound, Description = NotFound.Text(h) },

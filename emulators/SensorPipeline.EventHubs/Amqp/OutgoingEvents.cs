@@ -9,13 +9,22 @@ namespace SensorPipeline.EventHubs.Amqp;
 /// per read, so a client that grants no credit holds nothing here. Each message carries x-opt-sequence-number,
 /// x-opt-offset (a string), x-opt-enqueued-time and x-opt-partition-key; with the desired capability
 /// <c>com.microsoft:enable-receiver-runtime-metric</c> also the partition's last-enqueued delivery annotations.</summary>
-internal sealed class OutgoingEvents(EventHubsNamespace eventHubs, EntityAddress address, SendingAmqpLink link, LinkAuthorization authorization, int maxBatch, TimeProvider time, ILogger logger) : IDisposable
+/// <remarks>Whatever the credit, a read hands at most <c>maxQueuedBytes</c> of events to the AMQP stack (at least one
+/// event), and the next read waits until they left: the link's queue empty (the session window let them go) and the
+/// connection's pipe not backed up (the peer reads its socket). A client that grants a million credit and never reads
+/// so holds one read's bytes here, not the partition.</remarks>
+internal sealed class OutgoingEvents(EventHubsNamespace eventHubs, EntityAddress address, SendingAmqpLink link, LinkAuthorization authorization, int maxBatch, TimeProvider time, ILogger logger,
+    PipeTransport? transport = null, int maxQueuedBytes = int.MaxValue) : IDisposable
 {
+    /// <summary>How often a link whose queue waits on the session window looks again (the window has no event).</summary>
+    private static readonly TimeSpan QueuePoll = TimeSpan.FromMilliseconds(20);
     private const string RuntimeMetric = "com.microsoft:enable-receiver-runtime-metric";
     private static readonly TimeSpan ReadWait = TimeSpan.FromSeconds(30);
     private readonly CancellationTokenSource _closed = new();
     /// <summary>Set when the client granted credit; one pending signal is enough (the loop reads the credit itself).</summary>
     private readonly SemaphoreSlim _credit = new(0, 1);
+    private static readonly long MinUnixMilliseconds = DateTimeOffset.MinValue.ToUnixTimeMilliseconds();
+    private static readonly long MaxUnixMilliseconds = DateTimeOffset.MaxValue.ToUnixTimeMilliseconds();
     private long _deliveryTag;
 
     /// <summary>Where the first event is; refuses a sequence number beyond the partition's end as Event Hubs does.</summary>
@@ -29,9 +38,10 @@ internal sealed class OutgoingEvents(EventHubsNamespace eventHubs, EntityAddress
                 return next;
             case EventFilter.Kind.Offset:
                 // Offsets are byte positions of events at least one byte long, so "> offset" is ">= offset + 1".
-                return eventHubs.SequenceAtOrAfterOffset(address.Hub, address.PartitionId!, position.Inclusive ? position.Value : position.Value + 1);
+                // long.MaxValue exclusive is past every offset, not (wrapped) before the first.
+                return eventHubs.SequenceAtOrAfterOffset(address.Hub, address.PartitionId!, position.Inclusive || position.Value == long.MaxValue ? position.Value : position.Value + 1);
             case EventFilter.Kind.SequenceNumber:
-                var from = position.Inclusive ? position.Value : position.Value + 1;
+                var from = position.Inclusive || position.Value == long.MaxValue ? position.Value : position.Value + 1; // no wrap to the start
                 return from <= next
                     ? Math.Max(from, p.BeginningSequenceNumber)
                     : throw new AmqpException(new Error
@@ -40,7 +50,10 @@ internal sealed class OutgoingEvents(EventHubsNamespace eventHubs, EntityAddress
                         Description = $"The supplied sequence number '{position.Value}' is invalid. The last sequence number in the system is '{p.LastEnqueuedSequenceNumber}'.",
                     });
             case EventFilter.Kind.EnqueuedTime:
-                return await FirstAfterAsync(eventHubs, address, p.BeginningSequenceNumber, next, position.Value, cancellationToken);
+                // Past the range of an instant: before it is the start, after it the end (not an internal error).
+                return position.Value < MinUnixMilliseconds ? p.BeginningSequenceNumber
+                    : position.Value > MaxUnixMilliseconds ? next
+                    : await FirstAfterAsync(eventHubs, address, p.BeginningSequenceNumber, next, position.Value, cancellationToken);
             default:
                 return p.BeginningSequenceNumber;
         }
@@ -49,6 +62,11 @@ internal sealed class OutgoingEvents(EventHubsNamespace eventHubs, EntityAddress
     public void Start(long from)
     {
         link.Closed += (_, _) => Stop();
+        if (link.State is AmqpObjectState.End or AmqpObjectState.Faulted)
+        {
+            Stop(); // closed before the subscription: the loop ends at once
+        }
+
         link.RegisterCreditListener((_, _, _) => Signal());
         _ = RunAsync(from);
     }
@@ -96,8 +114,15 @@ internal sealed class OutgoingEvents(EventHubsNamespace eventHubs, EntityAddress
                 }
 
                 var events = await eventHubs.ReadAsync(address.Hub, address.PartitionId!, next, 1, credit, ReadWait, _closed.Token);
+                var queued = 0L;
                 foreach (var stored in events)
                 {
+                    if (queued >= maxQueuedBytes)
+                    {
+                        break; // the rest is read again once these left
+                    }
+
+                    queued += stored.Body.Length + stored.AmqpEnvelope.Length;
                     var message = AmqpEventCodec.Encode(stored);
                     if (metrics)
                     {
@@ -107,6 +132,8 @@ internal sealed class OutgoingEvents(EventHubsNamespace eventHubs, EntityAddress
                     link.SendMessageNoWait(message, DeliveryTags.Next(ref _deliveryTag), AmqpConstants.NullBinary);
                     next = stored.SequenceNumber + 1;
                 }
+
+                await WhenSentAsync();
             }
         }
         catch (OperationCanceledException) when (_closed.IsCancellationRequested)
@@ -122,6 +149,16 @@ internal sealed class OutgoingEvents(EventHubsNamespace eventHubs, EntityAddress
         finally
         {
             Dispose();
+        }
+    }
+
+    /// <summary>Until what the last read handed over left the link and the connection's pipe.</summary>
+    private async Task WhenSentAsync()
+    {
+        while (link.Available > 0 || transport is { IsBackedUp: true })
+        {
+            // A failed write ends the connection, which closes the link: only waiting here, never throwing.
+            await Task.WhenAny(transport is { IsBackedUp: true } pipe ? pipe.Written : Task.Delay(QueuePoll, time)).WaitAsync(_closed.Token);
         }
     }
 

@@ -35,6 +35,12 @@ internal sealed class OwnerLevels
         }
 
         link.Closed += (_, _) => Leave(key, link);
+        if (link.State is AmqpObjectState.End or AmqpObjectState.Faulted)
+        {
+            // Closed while its attach was resolving its start position: the event fired before the subscription.
+            Leave(key, link);
+        }
+
         foreach (var old in displaced)
         {
             old.SafeClose(new AmqpException(AmqpErrorCode.Stolen,

@@ -14,6 +14,9 @@ internal sealed class PipeTransport : TransportBase
     private readonly PipeReader _reader;
     private readonly PipeWriter _writer;
     private readonly TaskCompletionSource _ended = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private ITimer? _deadline;
+    private volatile bool _negotiated;
+    private volatile Task _written = Task.CompletedTask;
 
     public PipeTransport(PipeReader reader, PipeWriter writer, EndPoint? local, EndPoint? remote)
         : base("pipe")
@@ -30,6 +33,33 @@ internal sealed class PipeTransport : TransportBase
 
     /// <summary>Completes when the transport is closed or aborted: the owner of the pipe may then let it go.</summary>
     public Task Ended => _ended.Task;
+
+    /// <summary>True while a write waits for the peer to read (its socket is backed up).</summary>
+    public bool IsBackedUp => !_written.IsCompleted;
+
+    /// <summary>Completes when the pending write, if any, has gone out.</summary>
+    public Task Written => _written;
+
+    /// <summary>Aborts the transport unless <see cref="Negotiated"/> is called within <paramref name="deadline"/>: a peer
+    /// that stops anywhere between its protocol header and its Open holds nothing for long.</summary>
+    public void AbortUnlessNegotiatedWithin(TimeSpan deadline, TimeProvider time)
+    {
+        _deadline = time.CreateTimer(static state =>
+        {
+            var transport = (PipeTransport)state!;
+            if (!transport._negotiated)
+            {
+                transport.Abort();
+            }
+        }, this, deadline, Timeout.InfiniteTimeSpan);
+    }
+
+    /// <summary>The connection is open: the negotiation deadline no longer applies.</summary>
+    public void Negotiated()
+    {
+        _negotiated = true;
+        _deadline?.Dispose();
+    }
 
     public override void SetMonitor(ITransportMonitor usageMeter)
     {
@@ -57,7 +87,9 @@ internal sealed class PipeTransport : TransportBase
             return false;
         }
 
-        _ = FinishLaterAsync(args, write.AsTask());
+        var pending = write.AsTask();
+        _written = pending;
+        _ = FinishLaterAsync(args, pending);
         return true;
     }
 
@@ -73,6 +105,7 @@ internal sealed class PipeTransport : TransportBase
 
     private void End()
     {
+        _deadline?.Dispose();
         _reader.CancelPendingRead();
         _ended.TrySetResult();
     }

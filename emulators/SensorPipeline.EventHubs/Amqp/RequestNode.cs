@@ -18,9 +18,9 @@ internal abstract class RequestNode
     /// <summary>Numbers the replies: requests in flight together get replies with tags of their own.</summary>
     private long _replyTag;
 
-    public void AttachRequestLink(ReceivingAmqpLink link, ConnectionState state)
+    public void AttachRequestLink(ReceivingAmqpLink link, ConnectionState state, int maxNestingDepth)
     {
-        link.RegisterMessageListener(request => OnRequest(link, state, request));
+        link.RegisterMessageListener(request => OnRequest(link, state, request, maxNestingDepth));
         link.SetTotalLinkCredit(Credit, applyNow: true, updateAutoFlow: true);
     }
 
@@ -45,10 +45,17 @@ internal abstract class RequestNode
             ? value?.ToString()
             : null;
 
-    private void OnRequest(ReceivingAmqpLink link, ConnectionState state, AmqpMessage request)
+    private void OnRequest(ReceivingAmqpLink link, ConnectionState state, AmqpMessage request, int maxNestingDepth)
     {
         using (request)
         {
+            if (AmqpNesting.CheckReceived(request, maxNestingDepth) is { } undecodable)
+            {
+                // Refused on its bytes: reading any section would decode the whole message, recursively.
+                link.DisposeMessage(request, new Rejected { Error = new Error { Condition = AmqpErrorCode.DecodeError, Description = undecodable } }, true, false);
+                return;
+            }
+
             var replyTo = request.Properties?.ReplyTo?.ToString();
             if (state.ReplyLink(replyTo) is not { } replyLink)
             {

@@ -17,7 +17,8 @@ public sealed class AmqpLimitsTests : IAsyncLifetime, IDisposable
     {
         var appRoot = Directory.CreateDirectory(Path.Combine(_dir.Path, "app")).FullName;
         _devHost = await RunningDevHost.StartAsync(appRoot, Path.Combine(_dir.Path, "data"), RepoLayout.Current.EventHubsConfig,
-            "EventHubs:Amqp:MaxConnections=2", "EventHubs:Amqp:MaxSessionsPerConnection=3", "EventHubs:Amqp:HandshakeTimeout=00:00:01");
+            "EventHubs:Amqp:MaxConnections=2", "EventHubs:Amqp:MaxSessionsPerConnection=3", "EventHubs:Amqp:HandshakeTimeout=00:00:05",
+            "EventHubs:Amqp:AuthenticationTimeout=00:00:05");
     }
 
     public async Task DisposeAsync()
@@ -64,6 +65,51 @@ public sealed class AmqpLimitsTests : IAsyncLifetime, IDisposable
 
         await using var next = new EventHubProducerClient(AmqpPeer.ConnectionString(DevHost), "weather", options);
         await next.SendAsync([new EventData("still serving")], new SendEventOptions { PartitionId = "0" });
+    }
+
+    [Fact]
+    public async Task NegotiationThatStops_TakesNoSlot_AndIsClosedAtTheDeadline()
+    {
+        // Four connections (twice MaxConnections) stop after a protocol header: plain AMQP, or SASL.
+        var stalled = new List<TcpClient>();
+        foreach (var header in new[] { "AMQP\0\u0001\0\0"u8.ToArray(), "AMQP\u0003\u0001\0\0"u8.ToArray(), "AMQP\0\u0001\0\0"u8.ToArray(), "AMQP\u0003\u0001\0\0"u8.ToArray() })
+        {
+            var socket = new TcpClient();
+            await socket.ConnectAsync("127.0.0.1", DevHost.Port);
+            await socket.GetStream().WriteAsync(header);
+            stalled.Add(socket);
+        }
+
+        try
+        {
+            await using (var producer = new EventHubProducerClient(AmqpPeer.ConnectionString(DevHost), "ingestion", new EventHubProducerClientOptions { RetryOptions = AmqpPeer.NoRetries }))
+            {
+                Assert.Equal(4, (await producer.GetPartitionIdsAsync()).Length); // a slot was free: stalled ones hold none
+            }
+
+            using var timeout = new CancellationTokenSource(AmqpPeer.Timeout);
+            var buffer = new byte[256];
+            foreach (var socket in stalled)
+            {
+                while (await socket.GetStream().ReadAsync(buffer, timeout.Token) > 0)
+                {
+                    // the header echo, then the close at the deadline
+                }
+            }
+        }
+        finally
+        {
+            stalled.ForEach(s => s.Dispose());
+        }
+    }
+
+    [Fact]
+    public async Task Open_WithoutToken_ClosedWithUnauthorizedAccessAtTheDeadline()
+    {
+        await using var raw = await RawAmqp.ConnectAsync(DevHost);
+        var error = await RawAmqp.ClosedWithAsync(raw.Connection);
+        Assert.Equal(Microsoft.Azure.Amqp.AmqpErrorCode.UnauthorizedAccess, error?.Condition);
+        Assert.Contains("AuthenticationTimeout", error?.Description, StringComparison.Ordinal);
     }
 
     [Fact]

@@ -6,8 +6,10 @@ using SensorPipeline.EventHubs.Storage;
 namespace SensorPipeline.Fuzz.Targets;
 
 /// <summary>
-/// A transfer's message through the Event Hubs emulator's AMQP send path: the sections as Microsoft.Azure.Amqp reads
-/// them from the wire, then <see cref="AmqpEventCodec.Decode"/> (single message or a batch of encoded events, body
+/// A transfer's message through the Event Hubs emulator's AMQP send path: first <see cref="AmqpNesting"/> on its raw
+/// bytes, as the sender link and the request nodes check them before anything is decoded (a refusal there is the
+/// rejected outcome <c>amqp:decode-error</c>, and ends the input; a stack overflow past it would be a crash), then the
+/// sections as Microsoft.Azure.Amqp reads them from the wire, then <see cref="AmqpEventCodec.Decode"/> (single message or a batch of encoded events, body
 /// kinds, application properties, the envelope it stores), and each event back through
 /// <see cref="AmqpEventCodec.Encode"/> as a receiver would get it. The input's first byte is a mode: bit 0 marks the
 /// message as a batch (format 0x80013700). Refusals are what the link answers with a rejected outcome:
@@ -18,6 +20,11 @@ internal static class AmqpMessageTarget
     internal static void Run(byte[] input)
     {
         if (input.Length == 0)
+        {
+            return;
+        }
+
+        if (AmqpNesting.CheckSections(input.AsSpan(1), new AmqpOptions().MaxNestingDepth) is not null)
         {
             return;
         }
