@@ -1,4 +1,5 @@
 using Microsoft.Extensions.Options;
+using SensorPipeline.CommandLine;
 using SensorPipeline.Core.Telemetry;
 using SensorPipeline.LoadGen.Cli;
 using SensorPipeline.LoadGen.Redrive;
@@ -19,7 +20,7 @@ public class SmallPartsTests
     [InlineData("00:05:00", 300_000)]
     public void TryParse_ValidDuration_Parsed(string text, double milliseconds)
     {
-        Assert.True(DurationParser.TryParse(text, out var value));
+        Assert.True(Durations.TryParse(text, out var value));
         Assert.Equal(TimeSpan.FromMilliseconds(milliseconds), value);
     }
 
@@ -29,7 +30,7 @@ public class SmallPartsTests
     [InlineData("30s", 30_000)]
     public void TryParseSigned_ClockBehindOrAhead_Parsed(string text, double milliseconds)
     {
-        Assert.True(DurationParser.TryParseSigned(text, out var value));
+        Assert.True(Durations.TryParseSigned(text, out var value));
         Assert.Equal(TimeSpan.FromMilliseconds(milliseconds), value);
     }
 
@@ -38,13 +39,13 @@ public class SmallPartsTests
     [InlineData("soon")]
     [InlineData("-5s")]
     [InlineData("5x")]
-    public void TryParse_InvalidDuration_False(string text) => Assert.False(DurationParser.TryParse(text, out _));
+    public void TryParse_InvalidDuration_False(string text) => Assert.False(Durations.TryParse(text, out _));
 
     [Theory]
     [InlineData("--5s")]
     [InlineData("-")]
     [InlineData("-soon")]
-    public void TryParseSigned_InvalidDuration_False(string text) => Assert.False(DurationParser.TryParseSigned(text, out _));
+    public void TryParseSigned_InvalidDuration_False(string text) => Assert.False(Durations.TryParseSigned(text, out _));
 
     [Fact]
     public void Latency_SendsBelowAndAboveOneMillisecond_MicrosecondsResolvedPipelineBoundsShared()
