@@ -31,7 +31,7 @@ internal sealed record PlanArguments(
         devices.Validators.Add(r => AtLeastOne(r, r.GetValueOrDefault<double?>() ?? 1));
         var retention = Days("--retention", "How long readings are kept (7d, 36h; 0 keeps them forever).", 7);
         var expiry = new Option<Expiry>("--expiry") { Description = "How readings expire: ttl (per-document TTL, deployed) or windows (a container per window, plan-only).", DefaultValueFactory = _ => Expiry.Ttl, HelpName = "ttl|windows" };
-        var window = Days("--window", "With --expiry windows: one container's span (more than 0).", 1);
+        var window = Days("--window", "With --expiry windows: one container's span (more than 0).", 1, aboveZero: true);
         var reserved = new Option<bool>("--reserved") { Description = "Price Cosmos DB throughput with reserved capacity." };
         var zones = new Option<bool>("--zones") { Description = "Zone-redundant Event Hubs and Cosmos DB." };
         var azd = new Option<bool>("--azd") { Description = "Write the settings into .azure/<env>/.env for `azd up`." };
@@ -39,18 +39,6 @@ internal sealed record PlanArguments(
         var region = new Option<string>("--region") { Description = "The price file's region (infra/prices/<region>.json).", DefaultValueFactory = _ => "eastus" };
         var root = new RootCommand("Every capacity setting for a rate, with demand, deployed, headroom and $/h per component.")
             .With(rate, perEvent, devices, retention, expiry, window, reserved, zones, region, azd, envFile);
-        root.Validators.Add(r =>
-        {
-            if (r.GetValue(expiry) == Expiry.Windows && (r.GetValue(azd) || r.GetValue(envFile) is not null))
-            {
-                r.AddError("--expiry windows is plan-only: the template deploys one readings container with TTL (functions/README.md, \"Expiry\", says why); --azd and --env-file take --expiry ttl.");
-            }
-
-            if (r.GetValue(window) <= 0)
-            {
-                r.AddError("--window must be more than 0 days.");
-            }
-        });
         root.SetAction(parse => run(new PlanArguments(parse.GetValue(rate), Math.Clamp(parse.GetValue(perEvent), 1, 9000), parse.GetValue(devices),
             parse.GetValue(retention), parse.GetValue(reserved), parse.GetValue(zones), parse.GetValue(azd), parse.GetValue(envFile), parse.GetValue(region)!,
             "./pipeline plan " + string.Join(' ', args), parse.GetValue(expiry), parse.GetValue(window))));
@@ -58,7 +46,7 @@ internal sealed record PlanArguments(
     }
 
     /// <summary>A span in days: a duration (7d, 36h), or a plain number of days (the plan's own older form; 0 = forever).</summary>
-    private static Option<double> Days(string name, string description, double defaultDays) => new(name)
+    private static Option<double> Days(string name, string description, double defaultDays, bool aboveZero = false) => new(name)
     {
         Description = description,
         DefaultValueFactory = _ => defaultDays,
@@ -66,18 +54,19 @@ internal sealed record PlanArguments(
         CustomParser = result =>
         {
             var text = result.Tokens[0].Value;
-            if (double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out var days) && days >= 0 && double.IsFinite(days))
+            var days = double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out var number) && number >= 0 && double.IsFinite(number) ? number
+                : Durations.TryParse(text, out var span) ? span.TotalDays
+                : double.NaN;
+            if (double.IsNaN(days))
             {
-                return days;
+                result.AddError($"{name}: '{text}' is not a duration (7d, 36h, or a number of days; 0 keeps forever).");
+            }
+            else if (aboveZero && days <= 0)
+            {
+                result.AddError($"{name} must be more than 0 days.");
             }
 
-            if (Durations.TryParse(text, out var span))
-            {
-                return span.TotalDays;
-            }
-
-            result.AddError($"{name}: '{text}' is not a duration (7d, 36h, or a number of days; 0 keeps forever).");
-            return 0;
+            return days;
         },
     };
 

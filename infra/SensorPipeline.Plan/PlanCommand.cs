@@ -18,6 +18,12 @@ internal static class PlanCommand
 
     private static int Plan(PlanArguments arguments, string root, Func<string, string?> environment, TextWriter output, TextWriter error)
     {
+        if (arguments.Expiry == Expiry.Windows && (arguments.Azd || arguments.EnvFile is not null))
+        {
+            error.WriteLine("plan: --expiry windows is plan-only: the template deploys one readings container with TTL (functions/README.md, \"Expiry\", says why); --azd and --env-file take --expiry ttl.");
+            return ExitCodes.Usage;
+        }
+
         try
         {
             var book = PriceBook.Load(Path.Combine(root, "infra", "prices"), arguments.Region);
