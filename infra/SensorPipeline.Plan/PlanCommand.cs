@@ -20,7 +20,7 @@ internal static class PlanCommand
     {
         if (arguments.Expiry == Expiry.Windows && (arguments.Azd || arguments.EnvFile is not null))
         {
-            error.WriteLine("plan: --expiry windows is plan-only: the template deploys one readings container with TTL (functions/README.md, \"Expiry\", says why); --azd and --env-file take --expiry ttl.");
+            error.WriteLine("plan: --expiry windows is plan-only: the template deploys one readings container with TTL (docs/cost.md, \"Expiry\", says why); --azd and --env-file take --expiry ttl.");
             return ExitCodes.Usage;
         }
 
