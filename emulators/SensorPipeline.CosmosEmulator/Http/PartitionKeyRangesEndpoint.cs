@@ -4,14 +4,16 @@ using SensorPipeline.CosmosEmulator.Documents;
 
 namespace SensorPipeline.CosmosEmulator.Http;
 
-internal sealed partial class GatewayDispatcher
+/// <summary><c>/dbs/{db}/colls/{coll}/pkranges</c>, and the check every document, query and batch request that
+/// addresses a range goes through.</summary>
+internal sealed class PartitionKeyRangesEndpoint(EmulatorStore store)
 {
     /// <summary>The container's partition key ranges (<c>Cosmos:PartitionKeyRanges</c> of them, see
     /// <see cref="Partitioning.PartitionKeyRanges"/>). They never split, so their ETag names their count and a client
     /// reading them as a change feed gets 304 once it holds them.</summary>
-    private async Task PartitionKeyRangesAsync(HttpContext context, string db, string coll)
+    public async Task PartitionKeyRangesAsync(HttpContext context, string db, string coll)
     {
-        var (_, container) = Find(db, coll);
+        var (_, container) = GatewayRequest.Find(store, db, coll);
         var ranges = container.Ranges;
         var etag = string.Create(CultureInfo.InvariantCulture, $"\"pkranges-{ranges.Count}\"");
         if (context.Request.Headers.IfNoneMatch.ToString() == etag)
@@ -55,7 +57,7 @@ internal sealed partial class GatewayDispatcher
     /// 410 with sub-status 1002 (the service's "partition key range gone") for a range the container does not have,
     /// and 400 when the request's partition key belongs to another range — an SDK whose hash differs from the
     /// emulator's fails loudly instead of reading the wrong documents.</summary>
-    private static int? AddressedRange(HttpRequest request, ContainerState container, string? partitionKey)
+    public static int? AddressedRange(HttpRequest request, ContainerState container, string? partitionKey)
     {
         var header = request.Headers[CosmosHeaders.PartitionKeyRangeId].ToString();
         if (header.Length == 0)
@@ -73,7 +75,7 @@ internal sealed partial class GatewayDispatcher
     }
 
     /// <summary>400 when <paramref name="partitionKey"/> (if any) is not in <paramref name="range"/>.</summary>
-    private static void CheckInRange(ContainerState container, string? partitionKey, int range)
+    public static void CheckInRange(ContainerState container, string? partitionKey, int range)
     {
         if (partitionKey is not null && container.RangeOfKey(partitionKey) is var actual && actual != range)
         {

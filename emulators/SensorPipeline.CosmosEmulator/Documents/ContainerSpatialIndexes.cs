@@ -1,5 +1,3 @@
-using SensorPipeline.CosmosEmulator.Query;
-
 namespace SensorPipeline.CosmosEmulator.Documents;
 
 /// <summary>
@@ -9,7 +7,7 @@ namespace SensorPipeline.CosmosEmulator.Documents;
 /// on any other path it scans the container, as the service does without an index. A grid is built on the first query
 /// that needs it and kept current on every write after that; a policy change drops the grids.
 /// </summary>
-internal sealed partial class ContainerState
+internal sealed class ContainerSpatialIndexes
 {
     private readonly Dictionary<string, SpatialGrid> _grids = new(StringComparer.Ordinal);
     private string[][] _spatialPaths = [];
@@ -17,46 +15,28 @@ internal sealed partial class ContainerState
     /// <summary>Whether the indexing policy has a spatial index covering the property path.</summary>
     public bool HasSpatialIndex(IReadOnlyList<string> path) => _spatialPaths.Any(indexed => Covers(indexed, path));
 
-    /// <summary>The live documents the spatial index finds in the filter's box, or null when no spatial index covers its
-    /// path (the caller scans). With <paramref name="range"/>, only documents of that partition key range. The documents
-    /// are copied as references under the gate.</summary>
-    public List<StoredDocument>? SpatialCandidates(SpatialFilter filter, string? partitionKey, long now, int? range = null)
+    /// <summary>The grid over <paramref name="path"/>, built from <paramref name="documents"/> (every stored document)
+    /// on the first query that needs it (caller holds the container's gate).</summary>
+    public SpatialGrid GridFor(IReadOnlyList<string> path, Dictionary<string, Dictionary<string, StoredDocument>> documents)
     {
-        ArgumentNullException.ThrowIfNull(filter);
-        lock (Gate)
+        var name = string.Join('/', path);
+        if (!_grids.TryGetValue(name, out var grid))
         {
-            if (!HasSpatialIndex(filter.Path))
+            _grids[name] = grid = new SpatialGrid([.. path]);
+            foreach (var (key, partition) in documents)
             {
-                return null;
-            }
-
-            var name = string.Join('/', filter.Path);
-            if (!_grids.TryGetValue(name, out var grid))
-            {
-                _grids[name] = grid = new SpatialGrid([.. filter.Path]);
-                foreach (var (key, partition) in _partitions)
+                foreach (var (id, document) in partition)
                 {
-                    foreach (var (id, document) in partition)
-                    {
-                        grid.Set(key, id, document.Json);
-                    }
+                    grid.Set(key, id, document.Json);
                 }
             }
-
-            var result = new List<StoredDocument>();
-            foreach (var key in grid.Find(filter, partitionKey))
-            {
-                if (InScope(key.PartitionKey, partitionKey, range) && Find(key.PartitionKey, key.Id, now) is { } document)
-                {
-                    result.Add(document);
-                }
-            }
-
-            return result;
         }
+
+        return grid;
     }
 
-    private void ReadSpatialIndexes(JsonElement resource)
+    /// <summary>Takes the indexing policy of a created or replaced container; drops the grids.</summary>
+    public void Configure(JsonElement resource)
     {
         var paths = new List<string[]>();
         if (resource.TryGetProperty("indexingPolicy", out var policy) && policy.ValueKind == JsonValueKind.Object
@@ -102,7 +82,7 @@ internal sealed partial class ContainerState
         return true;
     }
 
-    private void IndexSpatially(string partitionKey, string id, StoredDocument document)
+    public void Index(string partitionKey, string id, StoredDocument document)
     {
         foreach (var grid in _grids.Values)
         {
@@ -110,7 +90,7 @@ internal sealed partial class ContainerState
         }
     }
 
-    private void UnindexSpatially(string partitionKey, string id)
+    public void Unindex(string partitionKey, string id)
     {
         foreach (var grid in _grids.Values)
         {

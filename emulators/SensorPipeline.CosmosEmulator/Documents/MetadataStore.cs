@@ -3,8 +3,12 @@ using SensorPipeline.CosmosEmulator.Log;
 
 namespace SensorPipeline.CosmosEmulator.Documents;
 
-internal sealed partial class EmulatorStore
+/// <summary>Creates, replaces and deletes databases and containers: one change at a time, checked against the
+/// committed <see cref="Catalog"/>, applied to it once the log holds the change.</summary>
+internal sealed class MetadataStore(Catalog catalog, MutationLog log) : IDisposable
 {
+    private readonly SemaphoreSlim _metadataWrites = new(1, 1);
+
     public async Task<DatabaseState> CreateDatabaseAsync(JsonElement body)
     {
         var id = RequireId(body, "database");
@@ -18,9 +22,9 @@ internal sealed partial class EmulatorStore
         });
         var database = new DatabaseState(resource);
         await ChangeMetadataAsync(
-            () => Require(!_databases.ContainsKey(id), () => StoreException.Conflict($"Database '{id}'.")),
-            new Mutation(MutationKind.PutDatabase, id, "", "", id, resource, "", Now, null),
-            () => _databases[id] = database);
+            () => Require(!catalog.Committed.ContainsKey(id), () => StoreException.Conflict($"Database '{id}'.")),
+            new Mutation(MutationKind.PutDatabase, id, "", "", id, resource, "", catalog.Now, null),
+            () => catalog.Committed[id] = database);
         return database;
     }
 
@@ -28,9 +32,9 @@ internal sealed partial class EmulatorStore
     {
         ArgumentNullException.ThrowIfNull(database);
         return ChangeMetadataAsync(
-            () => Require(_databases.ContainsKey(database.Id), () => StoreException.NotFound($"Database '{database.Id}'.")),
-            new Mutation(MutationKind.DeleteDatabase, database.Id, "", "", database.Id, default, "", Now, null),
-            () => _databases.Remove(database.Id));
+            () => Require(catalog.Committed.ContainsKey(database.Id), () => StoreException.NotFound($"Database '{database.Id}'.")),
+            new Mutation(MutationKind.DeleteDatabase, database.Id, "", "", database.Id, default, "", catalog.Now, null),
+            () => catalog.Committed.Remove(database.Id));
     }
 
     public async Task<ContainerState> CreateContainerAsync(DatabaseState database, JsonElement body)
@@ -39,14 +43,14 @@ internal sealed partial class EmulatorStore
         var id = RequireId(body, "container");
         var rid = ResourceIds.NewContainer(database.Rid);
         var resource = ContainerResource(body, rid, database.Rid);
-        var container = new ContainerState(database.Id, resource, NewBudget()) { RequestedRanges = _options.PartitionKeyRanges };
+        var container = catalog.NewContainer(database.Id, resource);
         await ChangeMetadataAsync(
             () =>
             {
-                Require(_databases.ContainsKey(database.Id), () => StoreException.NotFound($"Database '{database.Id}'."));
+                Require(catalog.Committed.ContainsKey(database.Id), () => StoreException.NotFound($"Database '{database.Id}'."));
                 Require(!database.Containers.ContainsKey(id), () => StoreException.Conflict($"Container '{id}'."));
             },
-            new Mutation(MutationKind.PutContainer, database.Id, id, "", id, resource, "", Now, null),
+            new Mutation(MutationKind.PutContainer, database.Id, id, "", id, resource, "", catalog.Now, null),
             () => database.Containers[id] = container);
         return container;
     }
@@ -64,7 +68,7 @@ internal sealed partial class EmulatorStore
         var resource = ContainerResource(body, container.Rid, database.Rid);
         await ChangeMetadataAsync(
             () => Require(SamePartitionKey(resource, container.Resource), () => new StoreException(400, "BadRequest", "A container's partition key cannot change.")),
-            new Mutation(MutationKind.PutContainer, database.Id, container.Id, "", container.Id, resource, "", Now, null),
+            new Mutation(MutationKind.PutContainer, database.Id, container.Id, "", container.Id, resource, "", catalog.Now, null),
             () =>
             {
                 lock (container.Gate)
@@ -81,7 +85,7 @@ internal sealed partial class EmulatorStore
         ArgumentNullException.ThrowIfNull(container);
         return ChangeMetadataAsync(
             () => Require(database.Containers.ContainsKey(container.Id), () => StoreException.NotFound($"Container '{container.Id}'.")),
-            new Mutation(MutationKind.DeleteContainer, database.Id, container.Id, "", container.Id, default, "", Now, null),
+            new Mutation(MutationKind.DeleteContainer, database.Id, container.Id, "", container.Id, default, "", catalog.Now, null),
             () => database.Containers.Remove(container.Id));
     }
 
@@ -93,14 +97,14 @@ internal sealed partial class EmulatorStore
         await _metadataWrites.WaitAsync();
         try
         {
-            lock (_metadata)
+            lock (catalog.Gate)
             {
                 check();
             }
 
-            await _log.AppendAsync(MutationCodec.Encode([mutation]), new MetadataChange(() =>
+            await log.AppendAsync(MutationCodec.Encode([mutation]), new MetadataChange(() =>
             {
-                lock (_metadata)
+                lock (catalog.Gate)
                 {
                     apply();
                 }
@@ -200,7 +204,7 @@ internal sealed partial class EmulatorStore
             defaults(writer);
             system(writer);
             writer.WriteString("_etag", DocumentBuilder.NewETag());
-            writer.WriteNumber("_ts", Now);
+            writer.WriteNumber("_ts", catalog.Now);
             writer.WriteEndObject();
         }
 
@@ -212,4 +216,6 @@ internal sealed partial class EmulatorStore
             && text.AsSpan().IndexOfAny("/\\?#") < 0
             ? text
             : throw new StoreException(400, "BadRequest", $"The {what} needs an id: a non-empty string of at most 255 characters without '/', '\\', '?' or '#'.");
+
+    public void Dispose() => _metadataWrites.Dispose();
 }

@@ -1,21 +1,24 @@
 using System.Buffers;
 using System.Globalization;
 using SensorPipeline.CosmosEmulator.Documents;
+using SensorPipeline.CosmosEmulator.Hosting;
 using SensorPipeline.CosmosEmulator.Charging;
 using SensorPipeline.CosmosEmulator.Queries;
 
 namespace SensorPipeline.CosmosEmulator.Http;
 
-internal sealed partial class GatewayDispatcher
+/// <summary>Queries and feeds: the query plan, a query over a container's documents (one partition, one range or all
+/// of them, one page per request), a query over databases or containers, and the documents' read feed.</summary>
+internal sealed class QueriesEndpoint(EmulatorStore store, QueryRunner queries, CosmosEmulatorOptions options)
 {
     /// <summary>A page's size limit in bytes when the client asks for a dynamic page (<c>x-ms-max-item-count: -1</c>).</summary>
     private const long MaxPageBytes = 4 * 1024 * 1024;
 
     /// <summary>The query plan the SDKs ask for before a cross-partition query: the engine's (with the merge of ORDER BY
     /// and TOP when the container has several partition key ranges).</summary>
-    private async Task QueryPlanAsync(HttpContext context, ContainerState container)
+    public async Task QueryPlanAsync(HttpContext context, ContainerState container)
     {
-        using var request = queries.Parse(await ReadBodyAsync(context));
+        using var request = queries.Parse(await GatewayRequest.ReadBodyAsync(context));
         var buffer = new ArrayBufferWriter<byte>(1024);
         using (var writer = new Utf8JsonWriter(buffer))
         {
@@ -34,12 +37,12 @@ internal sealed partial class GatewayDispatcher
 
     /// <summary>A query over one partition (the partition key header) or the whole container (a range id or
     /// cross-partition), one page per request.</summary>
-    private async Task QueryDocumentsAsync(HttpContext context, ContainerState container)
+    public async Task QueryDocumentsAsync(HttpContext context, ContainerState container)
     {
-        using var request = queries.Parse(await ReadBodyAsync(context));
+        using var request = queries.Parse(await GatewayRequest.ReadBodyAsync(context));
         IndexUse.CheckOrderBy(request.Query, container.Policy);
-        var key = HeaderKey(context.Request);
-        var range = AddressedRange(context.Request, container, key);
+        var key = GatewayRequest.HeaderKey(context.Request);
+        var range = PartitionKeyRangesEndpoint.AddressedRange(context.Request, container, key);
         if (key is null && range is not null && container.Ranges.Count > 1 && request.Query.NeedsUnplannedMerge)
         {
             throw new StoreException(400, "BadRequest",
@@ -47,7 +50,7 @@ internal sealed partial class GatewayDispatcher
         }
 
         var indexed = IndexUse.ServesFilter(request.Query, container.Policy);
-        var page = queries.Execute(request, () => Candidates(container, key, range, request, indexed), Continuation(context.Request), PageSize(context.Request), MaxPageBytes);
+        var page = queries.Execute(request, () => Candidates(container, key, range, request, indexed), GatewayRequest.Continuation(context.Request), PageSize(context.Request), MaxPageBytes);
         var charge = QueryCharge(page, indexed);
         container.Charge(ChargedOperation.Query, charge);
         await GatewayResponse.FeedAsync(context, container.Rid, "Documents", page.Items, charge, page.Continuation);
@@ -57,7 +60,7 @@ internal sealed partial class GatewayDispatcher
     /// (the charge then counts the documents that match, which these include: the same charge as a scan's); else those a
     /// spatial index finds for its spatial term when the container's policy indexes that path; else all of them (the
     /// service's full scan, charged per document).</summary>
-    private List<ReadOnlyMemory<byte>> Candidates(ContainerState container, string? key, int? range, Queries.QueryRunner.Request request, bool indexed)
+    private List<ReadOnlyMemory<byte>> Candidates(ContainerState container, string? key, int? range, QueryRunner.Request request, bool indexed)
     {
         List<StoredDocument>? found = null;
         if (indexed && request.Query.FindIdLookup(request.Parameters, container.PartitionKeyPaths) is { } lookup)
@@ -84,15 +87,15 @@ internal sealed partial class GatewayDispatcher
     }
 
     /// <summary>A query over databases or containers (their resources as documents).</summary>
-    private async Task QueryResourcesAsync(HttpContext context, string rid, string itemsName, IReadOnlyList<byte[]> resources)
+    public async Task QueryResourcesAsync(HttpContext context, string rid, string itemsName, IReadOnlyList<byte[]> resources)
     {
-        using var request = queries.Parse(await ReadBodyAsync(context));
-        var page = queries.Execute(request, () => [.. resources.Select(r => (ReadOnlyMemory<byte>)r)], Continuation(context.Request), PageSize(context.Request), MaxPageBytes);
+        using var request = queries.Parse(await GatewayRequest.ReadBodyAsync(context));
+        var page = queries.Execute(request, () => [.. resources.Select(r => (ReadOnlyMemory<byte>)r)], GatewayRequest.Continuation(context.Request), PageSize(context.Request), MaxPageBytes);
         await GatewayResponse.FeedAsync(context, rid, itemsName, page.Items, QueryCharge(page, indexed: false), page.Continuation);
     }
 
     /// <summary>GET <c>/docs</c>: every document, paged (the change feed is not emulated: see the README).</summary>
-    private async Task ReadFeedAsync(HttpContext context, ContainerState container)
+    public async Task ReadFeedAsync(HttpContext context, ContainerState container)
     {
         if (context.Request.Headers[CosmosHeaders.AImHeader].Count > 0)
         {
@@ -101,9 +104,9 @@ internal sealed partial class GatewayDispatcher
         }
 
         using var request = queries.Parse("""{"query":"SELECT * FROM c"}"""u8.ToArray());
-        var key = HeaderKey(context.Request);
-        var range = AddressedRange(context.Request, container, key);
-        var page = queries.Execute(request, () => Documents(container, key, range), Continuation(context.Request), PageSize(context.Request), MaxPageBytes);
+        var key = GatewayRequest.HeaderKey(context.Request);
+        var range = PartitionKeyRangesEndpoint.AddressedRange(context.Request, container, key);
+        var page = queries.Execute(request, () => Documents(container, key, range), GatewayRequest.Continuation(context.Request), PageSize(context.Request), MaxPageBytes);
         var charge = QueryCharge(page, indexed: false);
         container.Charge(ChargedOperation.Query, charge);
         await GatewayResponse.FeedAsync(context, container.Rid, "Documents", page.Items, charge, page.Continuation);
@@ -128,12 +131,6 @@ internal sealed partial class GatewayDispatcher
         }
 
         return documents;
-    }
-
-    private static string? Continuation(HttpRequest request)
-    {
-        var value = request.Headers[CosmosHeaders.Continuation].ToString();
-        return value.Length == 0 ? null : value;
     }
 
     private int PageSize(HttpRequest request)

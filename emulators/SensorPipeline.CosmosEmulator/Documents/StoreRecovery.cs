@@ -2,12 +2,14 @@ using SensorPipeline.CosmosEmulator.Log;
 
 namespace SensorPipeline.CosmosEmulator.Documents;
 
-internal sealed partial class EmulatorStore
+/// <summary>The log's side of the catalog: its records replayed into the catalog at start-up, and the live data written
+/// back as records when the log compacts.</summary>
+internal sealed class StoreRecovery(Catalog catalog)
 {
     /// <summary>Applies one log record's mutations at start-up (single-threaded; no locks needed yet).</summary>
     /// <exception cref="InvalidDataException">A resource in the record is not the JSON the store writes (the log names
     /// the record's file and byte).</exception>
-    private void Replay(List<Mutation> mutations)
+    public void Replay(List<Mutation> mutations)
     {
         foreach (var m in mutations)
         {
@@ -28,23 +30,23 @@ internal sealed partial class EmulatorStore
         switch (m.Kind)
         {
             case MutationKind.PutDatabase:
-                _databases.TryAdd(m.Database, new DatabaseState(m.Body.ToArray()));
+                catalog.Committed.TryAdd(m.Database, new DatabaseState(m.Body.ToArray()));
                 break;
             case MutationKind.DeleteDatabase:
-                _databases.Remove(m.Database);
+                catalog.Committed.Remove(m.Database);
                 break;
-            case MutationKind.PutContainer when _databases.TryGetValue(m.Database, out var database):
+            case MutationKind.PutContainer when catalog.Committed.TryGetValue(m.Database, out var database):
                 if (database.Containers.TryGetValue(m.Container, out var existing))
                 {
                     existing.Update(m.Body.ToArray());
                 }
                 else
                 {
-                    database.Containers[m.Container] = new ContainerState(m.Database, m.Body.ToArray(), NewBudget()) { RequestedRanges = _options.PartitionKeyRanges };
+                    database.Containers[m.Container] = catalog.NewContainer(m.Database, m.Body.ToArray());
                 }
 
                 break;
-            case MutationKind.DeleteContainer when _databases.TryGetValue(m.Database, out var database):
+            case MutationKind.DeleteContainer when catalog.Committed.TryGetValue(m.Database, out var database):
                 database.Containers.Remove(m.Container);
                 break;
             case MutationKind.PutDocument when ContainerFor(m) is { } container:
@@ -60,16 +62,16 @@ internal sealed partial class EmulatorStore
     }
 
     private ContainerState? ContainerFor(in Mutation m) =>
-        _databases.TryGetValue(m.Database, out var database) && database.Containers.TryGetValue(m.Container, out var container) ? container : null;
+        catalog.Committed.TryGetValue(m.Database, out var database) && database.Containers.TryGetValue(m.Container, out var container) ? container : null;
 
     /// <summary>The live data as log records (compaction): databases, then containers, then their documents.</summary>
-    private IEnumerable<byte[]> SnapshotRecords()
+    public IEnumerable<byte[]> SnapshotRecords()
     {
-        var now = Now;
-        foreach (var database in Databases)
+        var now = catalog.Now;
+        foreach (var database in catalog.Databases)
         {
             yield return MutationCodec.Encode([new Mutation(MutationKind.PutDatabase, database.Id, "", "", database.Id, database.Resource, "", now, null)]);
-            foreach (var container in ContainersOf(database))
+            foreach (var container in catalog.ContainersOf(database))
             {
                 yield return MutationCodec.Encode([new Mutation(MutationKind.PutContainer, database.Id, container.Id, "", container.Id, container.Resource, "", now, null)]);
                 foreach (var (key, id, document) in container.Entries())

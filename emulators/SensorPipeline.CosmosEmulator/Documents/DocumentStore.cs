@@ -1,5 +1,6 @@
 using System.Text.Json.Nodes;
 using SensorPipeline.CosmosEmulator.Charging;
+using SensorPipeline.CosmosEmulator.Batch;
 using SensorPipeline.CosmosEmulator.Log;
 
 namespace SensorPipeline.CosmosEmulator.Documents;
@@ -17,7 +18,9 @@ internal enum WriteKind
     Replace,
 }
 
-internal sealed partial class EmulatorStore
+/// <summary>Writes, reads, patches and deletes documents, one at a time or as a transactional batch: each change checked
+/// and staged under its container's lock, appended to the log, visible once durable.</summary>
+internal sealed class DocumentStore(Catalog catalog, MutationLog log)
 {
     /// <summary>Creates, upserts or replaces a document. <paramref name="headerKey"/> is the canonical partition key
     /// from the request (null when the client sent none); the document's own key must match it. Returns 201 or 200
@@ -41,7 +44,7 @@ internal sealed partial class EmulatorStore
         Task logged;
         lock (container.Gate)
         {
-            existing = container.FindLatest(key, id, Now);
+            existing = container.FindLatest(key, id, catalog.Now);
             switch (kind)
             {
                 case WriteKind.Create when existing is not null:
@@ -69,7 +72,7 @@ internal sealed partial class EmulatorStore
     public StoredDocument Read(ContainerState container, string key, string id)
     {
         ArgumentNullException.ThrowIfNull(container);
-        return container.Read(key, id, Now) ?? throw StoreException.NotFound($"Document '{id}'.");
+        return container.Read(key, id, catalog.Now) ?? throw StoreException.NotFound($"Document '{id}'.");
     }
 
     /// <summary>Deletes a document (404 when absent, 412 when <paramref name="ifMatch"/> differs); returns it.</summary>
@@ -80,13 +83,13 @@ internal sealed partial class EmulatorStore
         Task logged;
         lock (container.Gate)
         {
-            existing = container.FindLatest(key, id, Now) ?? throw StoreException.NotFound($"Document '{id}'.");
+            existing = container.FindLatest(key, id, catalog.Now) ?? throw StoreException.NotFound($"Document '{id}'.");
             if (ifMatch is not null && existing.ETag != ifMatch)
             {
                 throw StoreException.PreconditionFailed($"Document '{id}' has a different ETag.");
             }
 
-            logged = Append(container, [new Mutation(MutationKind.DeleteDocument, container.DatabaseId, container.Id, key, id, default, "", Now, null)], [(key, id, null)]);
+            logged = Append(container, [new Mutation(MutationKind.DeleteDocument, container.DatabaseId, container.Id, key, id, default, "", catalog.Now, null)], [(key, id, null)]);
         }
 
         await logged;
@@ -106,7 +109,7 @@ internal sealed partial class EmulatorStore
         Task logged;
         lock (container.Gate)
         {
-            existing = container.FindLatest(key, id, Now) ?? throw StoreException.NotFound($"Document '{id}'.");
+            existing = container.FindLatest(key, id, catalog.Now) ?? throw StoreException.NotFound($"Document '{id}'.");
             if (ifMatch is not null && existing.ETag != ifMatch)
             {
                 throw StoreException.PreconditionFailed($"Document '{id}' has a different ETag.", RequestCharge.PointRead(existing.Json.Length));
@@ -128,7 +131,7 @@ internal sealed partial class EmulatorStore
     /// <summary>Builds the stored document and queues its log record; the caller holds the container's lock.</summary>
     private StoredDocument Store(ContainerState container, string key, string id, JsonElement root, StoredDocument? existing, out Task logged)
     {
-        var (stored, mutation) = NewVersion(container, key, id, root, existing, Now);
+        var (stored, mutation) = NewVersion(container, key, id, root, existing, catalog.Now);
         logged = Append(container, [mutation], [(key, id, stored)]);
         return stored;
     }
@@ -137,10 +140,10 @@ internal sealed partial class EmulatorStore
     /// later writes are checked against them, readers see them only once the log's writer commits them (the record is
     /// durable). The caller holds the container's lock, which orders the record with the checks that led to it.</summary>
     private Task Append(ContainerState container, Mutation[] mutations, (string PartitionKey, string Id, StoredDocument? Document)[] versions) =>
-        _log.AppendAsync(MutationCodec.Encode(mutations), new PendingWrite(container, versions));
+        log.AppendAsync(MutationCodec.Encode(mutations), new PendingWrite(container, versions));
 
     /// <summary>The next version of a document (a new ETag and <c>_ts</c>; the <c>_rid</c> kept) and its log mutation.</summary>
-    private static (StoredDocument Document, Mutation Mutation) NewVersion(ContainerState container, string key, string id, JsonElement root, StoredDocument? existing, long now)
+    public static (StoredDocument Document, Mutation Mutation) NewVersion(ContainerState container, string key, string id, JsonElement root, StoredDocument? existing, long now)
     {
         var rid = existing is null ? ResourceIds.NewDocument(container.Rid) : RidOf(existing) ?? ResourceIds.NewDocument(container.Rid);
         var etag = DocumentBuilder.NewETag();
@@ -150,7 +153,7 @@ internal sealed partial class EmulatorStore
 
     /// <summary>Applies patch operations to a copy of <paramref name="existing"/>; 400 when the result would change the
     /// id or partition key. The caller disposes the result.</summary>
-    private static JsonDocument Patched(ContainerState container, string key, string id, StoredDocument existing, IReadOnlyList<PatchOperation> operations)
+    public static JsonDocument Patched(ContainerState container, string key, string id, StoredDocument existing, IReadOnlyList<PatchOperation> operations)
     {
         var node = JsonNode.Parse(existing.Json)!.AsObject();
         PatchApplier.Apply(node, operations);
@@ -186,7 +189,7 @@ internal sealed partial class EmulatorStore
     }
 
     /// <summary>The document's canonical partition key, checked against the request's.</summary>
-    private static string KeyOf(ContainerState container, JsonElement root, string? headerKey)
+    public static string KeyOf(ContainerState container, JsonElement root, string? headerKey)
     {
         var key = PartitionKeys.FromDocument(root, container.PartitionKeyPaths);
         if (headerKey is not null && headerKey != key)
@@ -195,5 +198,45 @@ internal sealed partial class EmulatorStore
         }
 
         return key;
+    }
+
+    /// <summary>
+    /// A TransactionalBatch: the operations run in order against one partition under the container's lock, each
+    /// seeing the ones before it; if one fails nothing is applied (it reports its status, the others 424), else every
+    /// change is written as one log record and becomes visible together once it is durable, so neither a crash nor a
+    /// full disk ever leaves half a batch.
+    /// </summary>
+    public async Task<IReadOnlyList<BatchOperationResult>> ExecuteAtomicAsync(ContainerState container, string key, IReadOnlyList<BatchOperation> operations,
+        Func<string, Func<ReadOnlyMemory<byte>, bool>> predicate)
+    {
+        ArgumentNullException.ThrowIfNull(container);
+        ArgumentNullException.ThrowIfNull(operations);
+        var results = new BatchOperationResult[operations.Count];
+        var logged = Task.CompletedTask;
+        lock (container.Gate)
+        {
+            var now = catalog.Now;
+            var staged = new Dictionary<string, StoredDocument?>(StringComparer.Ordinal);
+            var mutations = new List<Mutation>();
+            for (var i = 0; i < operations.Count; i++)
+            {
+                try
+                {
+                    results[i] = BatchStaging.Stage(container, key, operations[i], staged, mutations, now, predicate);
+                }
+                catch (StoreException e)
+                {
+                    return BatchOutcome.AbortedAtomic(operations.Count, i, BatchStaging.Failure(e));
+                }
+            }
+
+            if (mutations.Count > 0)
+            {
+                logged = Append(container, [.. mutations], [.. staged.Select(s => (key, s.Key, s.Value))]);
+            }
+        }
+
+        await logged;
+        return results;
     }
 }

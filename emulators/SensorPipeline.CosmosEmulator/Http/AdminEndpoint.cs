@@ -1,21 +1,22 @@
 using System.Net;
+using SensorPipeline.CosmosEmulator.Documents;
 using SensorPipeline.CosmosEmulator.Throttling;
 using SensorPipeline.Emulators.Common;
 
 namespace SensorPipeline.CosmosEmulator.Http;
 
-internal sealed partial class GatewayDispatcher
+/// <summary>
+/// The fault endpoint for chaos runs and tests, loopback only and never a simple cross-site request (POST/PUT with
+/// the <c>x-emulator-admin</c> header, a loopback <c>Host</c> and no foreign <c>Origin</c>): <c>POST /_emulator/faults</c>
+/// injects a fault (<see cref="FaultRequest"/>), <c>DELETE /_emulator/faults</c> clears it, <c>PUT /_emulator/throughput</c>
+/// sets one container's RU/s budget (<see cref="ThroughputRequest"/>), <c>GET /_emulator/charges</c> reads every
+/// container's request units by operation since start or the last <c>DELETE /_emulator/charges</c>, and
+/// <c>PUT|DELETE /_emulator/disk-full</c> makes every log write fail as on a full disk (ENOSPC, through the log's
+/// storage seam) or stops it.
+/// </summary>
+internal sealed class AdminEndpoint(EmulatorStore store, FaultInjector faults, LogStorage storage, ILogger<GatewayDispatcher> logger)
 {
-    /// <summary>
-    /// The fault endpoint for chaos runs and tests, loopback only and never a simple cross-site request (POST/PUT with
-    /// the <c>x-emulator-admin</c> header, a loopback <c>Host</c> and no foreign <c>Origin</c>): <c>POST /_emulator/faults</c>
-    /// injects a fault (<see cref="FaultRequest"/>), <c>DELETE /_emulator/faults</c> clears it, <c>PUT /_emulator/throughput</c>
-    /// sets one container's RU/s budget (<see cref="ThroughputRequest"/>), <c>GET /_emulator/charges</c> reads every
-    /// container's request units by operation since start or the last <c>DELETE /_emulator/charges</c>, and
-    /// <c>PUT|DELETE /_emulator/disk-full</c> makes every log write fail as on a full disk (ENOSPC, through the log's
-    /// storage seam) or stops it.
-    /// </summary>
-    private async Task AdminAsync(HttpContext context, string[] segments)
+    public async Task AdminAsync(HttpContext context, string[] segments)
     {
         if (AdminRefusal(context) is { } refusal)
         {
@@ -49,7 +50,7 @@ internal sealed partial class GatewayDispatcher
                 await GatewayResponse.EmptyAsync(context, 204, 0);
                 return;
             default:
-                await NotSupported(context);
+                await GatewayRequest.NotSupported(context);
                 return;
         }
     }
@@ -68,7 +69,7 @@ internal sealed partial class GatewayDispatcher
 
     private async Task InjectFaultAsync(HttpContext context)
     {
-        var fault = JsonSerializer.Deserialize((await ReadBodyAsync(context)).Span, GatewayJson.Default.FaultRequest);
+        var fault = JsonSerializer.Deserialize((await GatewayRequest.ReadBodyAsync(context)).Span, GatewayJson.Default.FaultRequest);
         if (fault is null)
         {
             await GatewayResponse.ErrorAsync(context, 400, "BadRequest", "Fault: a body is required.");
@@ -88,14 +89,14 @@ internal sealed partial class GatewayDispatcher
 
     private async Task SetThroughputAsync(HttpContext context)
     {
-        var budget = JsonSerializer.Deserialize((await ReadBodyAsync(context)).Span, GatewayJson.Default.ThroughputRequest);
+        var budget = JsonSerializer.Deserialize((await GatewayRequest.ReadBodyAsync(context)).Span, GatewayJson.Default.ThroughputRequest);
         if (budget is null || !(budget.RequestUnitsPerSecond is >= 0 and <= 1_000_000))
         {
             await GatewayResponse.ErrorAsync(context, 400, "BadRequest", "Throughput: {\"database\":…,\"container\":…,\"requestUnitsPerSecond\": 0 to 1000000}.");
             return;
         }
 
-        var (_, container) = Find(budget.Database, budget.Container);
+        var (_, container) = GatewayRequest.Find(store, budget.Database, budget.Container);
         container.Budget.RequestUnitsPerSecond = budget.RequestUnitsPerSecond;
         GatewayLog.BudgetSet(logger, budget.Database, budget.Container, budget.RequestUnitsPerSecond);
         await GatewayResponse.EmptyAsync(context, 204, 0);
@@ -103,9 +104,9 @@ internal sealed partial class GatewayDispatcher
 
     private void ResetCharges()
     {
-        foreach (var database in store.Databases)
+        foreach (var database in store.Catalog.Databases)
         {
-            foreach (var each in store.ContainersOf(database))
+            foreach (var each in store.Catalog.ContainersOf(database))
             {
                 each.Ledger.Reset();
             }
@@ -122,9 +123,9 @@ internal sealed partial class GatewayDispatcher
         {
             writer.WriteStartObject();
             writer.WriteStartArray("containers");
-            foreach (var database in store.Databases)
+            foreach (var database in store.Catalog.Databases)
             {
-                foreach (var container in store.ContainersOf(database))
+                foreach (var container in store.Catalog.ContainersOf(database))
                 {
                     writer.WriteStartObject();
                     writer.WriteString("database", database.Id);

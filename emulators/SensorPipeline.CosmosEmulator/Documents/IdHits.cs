@@ -3,49 +3,16 @@ using SensorPipeline.CosmosEmulator.Query;
 namespace SensorPipeline.CosmosEmulator.Documents;
 
 /// <summary>
-/// Queries that pin documents by id (<see cref="SqlQuery.FindIdLookup"/>: <c>c.id = @id</c>, <c>c.id IN (…)</c>, the
+/// The helpers of <see cref="ContainerState.IdCandidates"/>. Queries that pin documents by id (<see cref="SqlQuery.FindIdLookup"/>: <c>c.id = @id</c>, <c>c.id IN (…)</c>, the
 /// SDKs' ReadMany) read their candidates from the documents' dictionaries instead of scanning the container, as the
 /// service serves them from its index on <c>id</c>. The candidates come in the order a scan of the same scope reads
 /// them — partitions in dictionary order, documents in their partition's order — so the query's result, ties of an
 /// ORDER BY included, is the scan's.
 /// </summary>
-internal sealed partial class ContainerState
+internal static class IdHits
 {
-    /// <summary>The live documents of the scope (one partition key, one range, or all) whose id — and partition key, where
-    /// a key names one — is among <paramref name="lookup"/>'s keys, each once, in scan order; copied as references
-    /// under the gate.</summary>
-    public List<StoredDocument> IdCandidates(IdLookup lookup, string? partitionKey, int? range, long now)
-    {
-        ArgumentNullException.ThrowIfNull(lookup);
-        var (pinned, anywhere) = GroupByPartition(lookup);
-        lock (Gate)
-        {
-            var hits = new Dictionary<Dictionary<string, StoredDocument>, HashSet<StoredDocument>>(ReferenceEqualityComparer.Instance);
-            foreach (var (key, ids) in pinned)
-            {
-                if (InScope(key, partitionKey, range) && _partitions.TryGetValue(key, out var partition))
-                {
-                    AddHits(partition, ids, hits, now);
-                }
-            }
-
-            if (anywhere.Count > 0)
-            {
-                foreach (var (key, partition) in _partitions)
-                {
-                    if (InScope(key, partitionKey, range))
-                    {
-                        AddHits(partition, anywhere, hits, now);
-                    }
-                }
-            }
-
-            return InScanOrder(hits);
-        }
-    }
-
     /// <summary>The ids by canonical partition key, and those that may be in any partition.</summary>
-    private static (Dictionary<string, HashSet<string>> Pinned, HashSet<string> Anywhere) GroupByPartition(IdLookup lookup)
+    public static (Dictionary<string, HashSet<string>> Pinned, HashSet<string> Anywhere) GroupByPartition(IdLookup lookup)
     {
         var pinned = new Dictionary<string, HashSet<string>>(StringComparer.Ordinal);
         var anywhere = new HashSet<string>(StringComparer.Ordinal);
@@ -69,11 +36,12 @@ internal sealed partial class ContainerState
         return (pinned, anywhere);
     }
 
-    private void AddHits(Dictionary<string, StoredDocument> partition, HashSet<string> ids, Dictionary<Dictionary<string, StoredDocument>, HashSet<StoredDocument>> hits, long now)
+    public static void AddHits(Dictionary<string, StoredDocument> partition, HashSet<string> ids, Dictionary<Dictionary<string, StoredDocument>, HashSet<StoredDocument>> hits,
+        int? defaultTtl, long now)
     {
         foreach (var id in ids)
         {
-            if (partition.TryGetValue(id, out var document) && !document.IsExpired(DefaultTtl, now))
+            if (partition.TryGetValue(id, out var document) && !document.IsExpired(defaultTtl, now))
             {
                 if (!hits.TryGetValue(partition, out var found))
                 {
@@ -88,7 +56,8 @@ internal sealed partial class ContainerState
     /// <summary>The hits in the order a scan reads them. Only the order among several hits needs a walk: of the partition
     /// dictionaries when several partitions hold hits, of a partition's documents when it holds several — reference
     /// checks, no document is parsed.</summary>
-    private List<StoredDocument> InScanOrder(Dictionary<Dictionary<string, StoredDocument>, HashSet<StoredDocument>> hits)
+    public static List<StoredDocument> InScanOrder(Dictionary<string, Dictionary<string, StoredDocument>> partitions,
+        Dictionary<Dictionary<string, StoredDocument>, HashSet<StoredDocument>> hits)
     {
         var result = new List<StoredDocument>();
         if (hits.Count == 1)
@@ -98,7 +67,7 @@ internal sealed partial class ContainerState
             return result;
         }
 
-        foreach (var partition in _partitions.Values)
+        foreach (var partition in partitions.Values)
         {
             if (hits.TryGetValue(partition, out var found))
             {

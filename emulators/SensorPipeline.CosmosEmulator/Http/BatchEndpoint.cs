@@ -3,19 +3,20 @@ using SensorPipeline.CosmosEmulator.Batch;
 using SensorPipeline.CosmosEmulator.Queries;
 using SensorPipeline.CosmosEmulator.Documents;
 using SensorPipeline.CosmosEmulator.Charging;
+using SensorPipeline.CosmosEmulator.Throttling;
 
 namespace SensorPipeline.CosmosEmulator.Http;
 
-internal sealed partial class GatewayDispatcher
+/// <summary>TransactionalBatch (<c>x-ms-cosmos-batch-atomic: True</c>, one partition key in the header) and bulk
+/// requests (each operation with its own key, run independently): HybridRow in, HybridRow out (see Batch/README.md).</summary>
+internal sealed class BatchEndpoint(EmulatorStore store, FaultInjector faults)
 {
-    /// <summary>TransactionalBatch (<c>x-ms-cosmos-batch-atomic: True</c>, one partition key in the header) and bulk
-    /// requests (each operation with its own key, run independently): HybridRow in, HybridRow out (see Batch/README.md).</summary>
-    private async Task BatchAsync(HttpContext context, ContainerState container)
+    public async Task BatchAsync(HttpContext context, ContainerState container)
     {
         IReadOnlyList<BatchOperation> operations;
         try
         {
-            operations = BatchRequestReader.Read(await ReadBodyAsync(context));
+            operations = BatchRequestReader.Read(await GatewayRequest.ReadBodyAsync(context));
         }
         catch (BatchFormatException e)
         {
@@ -25,15 +26,15 @@ internal sealed partial class GatewayDispatcher
 
         var request = context.Request;
         IReadOnlyList<BatchOperationResult> results;
-        if (IsTrue(request.Headers[CosmosHeaders.BatchAtomic]))
+        if (GatewayRequest.IsTrue(request.Headers[CosmosHeaders.BatchAtomic]))
         {
-            var key = HeaderKey(request) ?? RequiredKey(container);
-            AddressedRange(request, container, key);
-            results = await store.ExecuteAtomicAsync(container, key, operations, QueryRunner.Predicate);
+            var key = GatewayRequest.HeaderKey(request) ?? GatewayRequest.RequiredKey(container);
+            PartitionKeyRangesEndpoint.AddressedRange(request, container, key);
+            results = await store.Documents.ExecuteAtomicAsync(container, key, operations, QueryRunner.Predicate);
         }
         else
         {
-            results = await ExecuteEachAsync(container, operations, HeaderKey(request), AddressedRange(request, container, null));
+            results = await ExecuteEachAsync(container, operations, GatewayRequest.HeaderKey(request), PartitionKeyRangesEndpoint.AddressedRange(request, container, null));
             container.Ledger.AddBulkRequest(operations.Count);
         }
 
@@ -71,7 +72,7 @@ internal sealed partial class GatewayDispatcher
             var operation = operations[i];
             if (!container.Budget.TryAdmit(out var retryAfterMs))
             {
-                pending[i] = Task.FromResult(EmulatorStore.Failure(
+                pending[i] = Task.FromResult(BatchStaging.Failure(
                     new StoreException(429, "TooManyRequests", "Request rate is large.", 3200), (uint)retryAfterMs));
                 continue;
             }
@@ -92,31 +93,31 @@ internal sealed partial class GatewayDispatcher
             if (range is { } addressed)
             {
                 // Bulk sends one request per range: every operation's key must hash into it, as the SDK placed it.
-                CheckInRange(container, key, addressed);
+                PartitionKeyRangesEndpoint.CheckInRange(container, key, addressed);
             }
 
             var ifMatch = operation.IfMatch is { Length: > 0 } etag && etag != "*" ? etag : null;
             switch (operation.Kind)
             {
                 case BatchOperationKind.Create or BatchOperationKind.Upsert or BatchOperationKind.Replace:
-                    if (DocumentFault(operation.ResourceBody.Span) is { } fault)
+                    if (GatewayFaults.DocumentFault(faults, operation.ResourceBody.Span) is { } fault)
                     {
-                        return EmulatorStore.Failure(fault.Error, fault.Error.Status == 429 ? (uint)fault.RetryAfterMs : null);
+                        return BatchStaging.Failure(fault.Error, fault.Error.Status == 429 ? (uint)fault.RetryAfterMs : null);
                     }
 
                     var kind = operation.Kind switch { BatchOperationKind.Create => WriteKind.Create, BatchOperationKind.Upsert => WriteKind.Upsert, _ => WriteKind.Replace };
-                    var (status, written, previous) = await store.WriteAsync(container, kind, key, operation.Kind == BatchOperationKind.Replace ? operation.Id : null,
+                    var (status, written, previous) = await store.Documents.WriteAsync(container, kind, key, operation.Kind == BatchOperationKind.Replace ? operation.Id : null,
                         operation.ResourceBody, ifMatch);
                     return Result(container, status, written, previous, operation.MinimalReturnPreference);
                 case BatchOperationKind.Read:
-                    var read = store.Read(container, key ?? RequiredKey(container), operation.Id ?? "");
+                    var read = store.Documents.Read(container, key ?? GatewayRequest.RequiredKey(container), operation.Id ?? "");
                     return new BatchOperationResult(200, 0, read.ETag, read.Json, RequestCharge.PointRead(read.Json.Length));
                 case BatchOperationKind.Delete:
-                    var deleted = await store.DeleteAsync(container, key ?? RequiredKey(container), operation.Id ?? "", ifMatch);
+                    var deleted = await store.Documents.DeleteAsync(container, key ?? GatewayRequest.RequiredKey(container), operation.Id ?? "", ifMatch);
                     return new BatchOperationResult(204, 0, RequestCharge: container.DeleteCharge(deleted));
                 case BatchOperationKind.Patch:
                     var (patches, condition) = PatchApplier.ParseRequest(operation.ResourceBody);
-                    var (patched, before) = await store.PatchAsync(container, key ?? RequiredKey(container), operation.Id ?? "", patches,
+                    var (patched, before) = await store.Documents.PatchAsync(container, key ?? GatewayRequest.RequiredKey(container), operation.Id ?? "", patches,
                         condition is null ? null : QueryRunner.Predicate(condition), ifMatch);
                     return Result(container, 200, patched, before, operation.MinimalReturnPreference, patch: true);
                 default:
@@ -125,7 +126,7 @@ internal sealed partial class GatewayDispatcher
         }
         catch (StoreException e)
         {
-            return EmulatorStore.Failure(e);
+            return BatchStaging.Failure(e);
         }
     }
 

@@ -1,15 +1,18 @@
 using SensorPipeline.CosmosEmulator.Queries;
 using SensorPipeline.CosmosEmulator.Documents;
 using SensorPipeline.CosmosEmulator.Charging;
+using SensorPipeline.CosmosEmulator.Throttling;
 
 namespace SensorPipeline.CosmosEmulator.Http;
 
-internal sealed partial class GatewayDispatcher
+/// <summary><c>/docs</c> and <c>/docs/{id}</c>: point writes, reads, patches and deletes, each admitted by the
+/// container's budget and charged to it; a query, a query plan or a batch posted to <c>/docs</c> goes to its endpoint.</summary>
+internal sealed class DocumentsEndpoint(EmulatorStore store, FaultInjector faults, QueriesEndpoint queries, BatchEndpoint batch)
 {
     /// <summary><c>/docs</c>: POST creates (or upserts, queries, runs a batch); GET reads the feed.</summary>
-    private async Task DocumentsFeedAsync(HttpContext context, string db, string coll)
+    public async Task DocumentsFeedAsync(HttpContext context, string db, string coll)
     {
-        var (_, container) = Find(db, coll);
+        var (_, container) = GatewayRequest.Find(store, db, coll);
         var request = context.Request;
         if (!container.Budget.TryAdmit(out var retryAfterMs))
         {
@@ -17,45 +20,45 @@ internal sealed partial class GatewayDispatcher
             return;
         }
 
-        if (HttpMethods.IsPost(request.Method) && IsTrue(request.Headers[CosmosHeaders.IsQueryPlanRequest]))
+        if (HttpMethods.IsPost(request.Method) && GatewayRequest.IsTrue(request.Headers[CosmosHeaders.IsQueryPlanRequest]))
         {
-            await QueryPlanAsync(context, container);
+            await queries.QueryPlanAsync(context, container);
         }
-        else if (HttpMethods.IsPost(request.Method) && IsQuery(request))
+        else if (HttpMethods.IsPost(request.Method) && GatewayRequest.IsQuery(request))
         {
-            await QueryDocumentsAsync(context, container);
+            await queries.QueryDocumentsAsync(context, container);
         }
-        else if (HttpMethods.IsPost(request.Method) && IsTrue(request.Headers[CosmosHeaders.IsBatchRequest]))
+        else if (HttpMethods.IsPost(request.Method) && GatewayRequest.IsTrue(request.Headers[CosmosHeaders.IsBatchRequest]))
         {
-            await BatchAsync(context, container);
+            await batch.BatchAsync(context, container);
         }
         else if (HttpMethods.IsPost(request.Method))
         {
-            var kind = IsTrue(request.Headers[CosmosHeaders.IsUpsert]) ? WriteKind.Upsert : WriteKind.Create;
-            var body = await ReadBodyAsync(context);
-            if (DocumentFault(body.Span) is { } fault)
+            var kind = GatewayRequest.IsTrue(request.Headers[CosmosHeaders.IsUpsert]) ? WriteKind.Upsert : WriteKind.Create;
+            var body = await GatewayRequest.ReadBodyAsync(context);
+            if (GatewayFaults.DocumentFault(faults, body.Span) is { } fault)
             {
                 await GatewayResponse.ErrorAsync(context, fault.Error, fault.RetryAfterMs);
                 return;
             }
 
-            var (status, document, previous) = await Charged(container, store.WriteAsync(container, kind, HeaderKey(request), null, body, IfMatch(request)));
+            var (status, document, previous) = await Charged(container, store.Documents.WriteAsync(container, kind, GatewayRequest.HeaderKey(request), null, body, GatewayRequest.IfMatch(request)));
             await WrittenAsync(context, container, status, document, previous);
         }
         else if (HttpMethods.IsGet(request.Method))
         {
-            await ReadFeedAsync(context, container);
+            await queries.ReadFeedAsync(context, container);
         }
         else
         {
-            await NotSupported(context);
+            await GatewayRequest.NotSupported(context);
         }
     }
 
     /// <summary><c>/docs/{id}</c>: read, replace, patch, delete.</summary>
-    private async Task DocumentAsync(HttpContext context, string db, string coll, string id)
+    public async Task DocumentAsync(HttpContext context, string db, string coll, string id)
     {
-        var (_, container) = Find(db, coll);
+        var (_, container) = GatewayRequest.Find(store, db, coll);
         if (!container.Budget.TryAdmit(out var retryAfterMs))
         {
             await Throttled(context, retryAfterMs);
@@ -66,22 +69,22 @@ internal sealed partial class GatewayDispatcher
         var method = request.Method;
         if (HttpMethods.IsPut(method))
         {
-            var body = await ReadBodyAsync(context);
-            if (DocumentFault(body.Span) is { } fault)
+            var body = await GatewayRequest.ReadBodyAsync(context);
+            if (GatewayFaults.DocumentFault(faults, body.Span) is { } fault)
             {
                 await GatewayResponse.ErrorAsync(context, fault.Error, fault.RetryAfterMs);
                 return;
             }
 
-            var (status, document, previous) = await Charged(container, store.WriteAsync(container, WriteKind.Replace, HeaderKey(request), id, body, IfMatch(request)));
+            var (status, document, previous) = await Charged(container, store.Documents.WriteAsync(container, WriteKind.Replace, GatewayRequest.HeaderKey(request), id, body, GatewayRequest.IfMatch(request)));
             await WrittenAsync(context, container, status, document, previous);
             return;
         }
 
-        var key = HeaderKey(request) ?? RequiredKey(container);
+        var key = GatewayRequest.HeaderKey(request) ?? GatewayRequest.RequiredKey(container);
         if (HttpMethods.IsGet(method))
         {
-            var document = store.Read(container, key, id);
+            var document = store.Documents.Read(container, key, id);
             var charge = RequestCharge.PointRead(document.Json.Length);
             container.Charge(ChargedOperation.Read, charge);
             if (request.Headers.IfNoneMatch.ToString() == document.ETag)
@@ -94,7 +97,7 @@ internal sealed partial class GatewayDispatcher
         }
         else if (HttpMethods.IsDelete(method))
         {
-            var deleted = await Charged(container, store.DeleteAsync(container, key, id, IfMatch(request)));
+            var deleted = await Charged(container, store.Documents.DeleteAsync(container, key, id, GatewayRequest.IfMatch(request)));
             var charge = container.DeleteCharge(deleted);
             container.Charge(ChargedOperation.Delete, charge);
             GatewayResponse.Written();
@@ -102,14 +105,14 @@ internal sealed partial class GatewayDispatcher
         }
         else if (HttpMethods.IsPatch(method))
         {
-            var (operations, condition) = PatchApplier.ParseRequest(await ReadBodyAsync(context));
+            var (operations, condition) = PatchApplier.ParseRequest(await GatewayRequest.ReadBodyAsync(context));
             var predicate = condition is null ? null : QueryRunner.Predicate(condition);
-            var (document, previous) = await Charged(container, store.PatchAsync(container, key, id, operations, predicate, IfMatch(request)));
+            var (document, previous) = await Charged(container, store.Documents.PatchAsync(container, key, id, operations, predicate, GatewayRequest.IfMatch(request)));
             await WrittenAsync(context, container, 200, document, previous, patch: true);
         }
         else
         {
-            await NotSupported(context);
+            await GatewayRequest.NotSupported(context);
         }
     }
 
@@ -147,26 +150,4 @@ internal sealed partial class GatewayDispatcher
     private static Task Throttled(HttpContext context, int retryAfterMs) =>
         GatewayResponse.ErrorAsync(context, 429, "TooManyRequests",
             "Request rate is large. More Request Units may be needed, so no changes were made. Please retry this request later.", 3200, retryAfterMs);
-
-    /// <summary>The canonical partition key from <c>x-ms-documentdb-partitionkey</c>, or null when absent.</summary>
-    private static string? HeaderKey(HttpRequest request)
-    {
-        var header = request.Headers[CosmosHeaders.PartitionKey].ToString();
-        if (header.Length == 0)
-        {
-            return null;
-        }
-
-        return PartitionKeys.FromHeader(header)
-            ?? throw new StoreException(400, "BadRequest", $"The partition key header '{header}' is not a JSON array of values.");
-    }
-
-    private static string RequiredKey(ContainerState container) =>
-        throw new StoreException(400, "BadRequest", $"This operation on container '{container.Id}' needs the partition key ({CosmosHeaders.PartitionKey}).", 1001);
-
-    private static string? IfMatch(HttpRequest request)
-    {
-        var value = request.Headers.IfMatch.ToString();
-        return value.Length == 0 || value == "*" ? null : value;
-    }
 }

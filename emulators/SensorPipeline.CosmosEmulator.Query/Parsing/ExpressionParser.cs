@@ -2,24 +2,37 @@ namespace SensorPipeline.CosmosEmulator.Query.Parsing;
 
 /// <summary>Scalar expressions, loosest binding first: ?:, ??, OR, AND, NOT, comparisons (with IN and BETWEEN),
 /// ||, + -, * / %, unary - +, then property access and indexing.</summary>
-internal sealed partial class Parser
+internal sealed class ExpressionParser
 {
+    private readonly TokenCursor _cursor;
+
     /// <summary>Most levels of nesting the parser descends: parentheses, NOT, unary signs, array and object literals,
     /// function arguments and indexes, each a level. The parser recurses about a dozen frames per level, so this bounds
     /// its stack as <see cref="Expr.MaxHeight"/> bounds the evaluator's; the service documents no such limit.</summary>
     internal const int MaxNesting = 128;
 
-    private Expr Expression()
+    private int _nesting;
+
+    public ExpressionParser(TokenCursor cursor)
+    {
+        _cursor = cursor;
+        Terms = new TermParser(cursor, this);
+    }
+
+    /// <summary>The parser of the terms this one combines, which owns what they declare (parameters, aggregates).</summary>
+    public TermParser Terms { get; }
+
+    public Expr Expression()
     {
         using var level = Nest();
         var condition = Coalesce();
-        if (!AcceptSymbol("?"))
+        if (!_cursor.AcceptSymbol("?"))
         {
             return condition;
         }
 
         var whenTrue = Expression();
-        ExpectSymbol(":", "in a conditional expression 'a ? b : c'");
+        _cursor.ExpectSymbol(":", "in a conditional expression 'a ? b : c'");
         var whenFalse = Expression();
         return new ConditionalExpr(condition, whenTrue, whenFalse);
     }
@@ -27,7 +40,7 @@ internal sealed partial class Parser
     private Expr Coalesce()
     {
         var left = Or();
-        while (AcceptSymbol("??"))
+        while (_cursor.AcceptSymbol("??"))
         {
             left = new CoalesceExpr(left, Or());
         }
@@ -38,7 +51,7 @@ internal sealed partial class Parser
     private Expr Or()
     {
         var left = And();
-        while (Accept("OR"))
+        while (_cursor.Accept("OR"))
         {
             left = new OrExpr(left, And());
         }
@@ -49,7 +62,7 @@ internal sealed partial class Parser
     private Expr And()
     {
         var left = Not();
-        while (Accept("AND"))
+        while (_cursor.Accept("AND"))
         {
             left = new AndExpr(left, Not());
         }
@@ -59,7 +72,7 @@ internal sealed partial class Parser
 
     private Expr Not()
     {
-        if (!Accept("NOT"))
+        if (!_cursor.Accept("NOT"))
         {
             return Comparison();
         }
@@ -75,25 +88,25 @@ internal sealed partial class Parser
         {
             if (ComparisonOperator() is { } binary)
             {
-                _pos++;
+                _cursor.Advance();
                 left = new BinaryExpr(binary, left, Concat());
                 continue;
             }
 
             var negated = AcceptNegation();
-            if (Accept("IN"))
+            if (_cursor.Accept("IN"))
             {
                 left = InList(left, negated);
             }
-            else if (Accept("BETWEEN"))
+            else if (_cursor.Accept("BETWEEN"))
             {
                 var low = Concat();
-                Expect("AND", "BETWEEN takes 'low AND high'");
+                _cursor.Expect("AND", "BETWEEN takes 'low AND high'");
                 left = new BetweenExpr(left, low, Concat(), negated);
             }
-            else if (Current.IsKeyword("LIKE"))
+            else if (_cursor.Current.IsKeyword("LIKE"))
             {
-                throw Error("LIKE is not supported by this emulator; use STARTSWITH, ENDSWITH or CONTAINS");
+                throw _cursor.Error("LIKE is not supported by this emulator; use STARTSWITH, ENDSWITH or CONTAINS");
             }
             else
             {
@@ -102,7 +115,7 @@ internal sealed partial class Parser
         }
     }
 
-    private BinaryOp? ComparisonOperator() => Current.Kind == TokenKind.Symbol ? Current.Text switch
+    private BinaryOp? ComparisonOperator() => _cursor.Current.Kind == TokenKind.Symbol ? _cursor.Current.Text switch
     {
         "=" => BinaryOp.Equal,
         "!=" or "<>" => BinaryOp.NotEqual,
@@ -116,50 +129,50 @@ internal sealed partial class Parser
     /// <summary>Takes NOT only before IN, BETWEEN or LIKE, which it negates; otherwise leaves it in place.</summary>
     private bool AcceptNegation()
     {
-        if (!Current.IsKeyword("NOT") || _tokens[_pos + 1].Kind != TokenKind.Identifier)
+        if (!_cursor.Current.IsKeyword("NOT") || _cursor.Peek(1).Kind != TokenKind.Identifier)
         {
             return false;
         }
 
-        var next = _tokens[_pos + 1];
+        var next = _cursor.Peek(1);
         if (!(next.IsKeyword("IN") || next.IsKeyword("BETWEEN") || next.IsKeyword("LIKE")))
         {
             return false;
         }
 
-        _pos++;
+        _cursor.Advance();
         return true;
     }
 
     private InExpr InList(Expr left, bool negated)
     {
-        ExpectSymbol("(", "after IN");
-        if (Current.IsKeyword("SELECT"))
+        _cursor.ExpectSymbol("(", "after IN");
+        if (_cursor.Current.IsKeyword("SELECT"))
         {
-            throw Error("Subqueries are not supported by this emulator");
+            throw _cursor.Error("Subqueries are not supported by this emulator");
         }
 
         var items = new List<Expr> { Expression() };
-        while (AcceptSymbol(","))
+        while (_cursor.AcceptSymbol(","))
         {
             items.Add(Expression());
         }
 
-        ExpectSymbol(")", "to close the IN list");
+        _cursor.ExpectSymbol(")", "to close the IN list");
         return new InExpr(left, [.. items], negated);
     }
 
     private Expr Concat()
     {
         var left = Additive();
-        while (AcceptSymbol("||"))
+        while (_cursor.AcceptSymbol("||"))
         {
             left = new BinaryExpr(BinaryOp.Concat, left, Additive());
         }
 
-        if (Current.Kind == TokenKind.Symbol && Current.Text is "&" or "|" or "^")
+        if (_cursor.Current.Kind == TokenKind.Symbol && _cursor.Current.Text is "&" or "|" or "^")
         {
-            throw Error($"The bitwise operator '{Current.Text}' is not supported by this emulator");
+            throw _cursor.Error($"The bitwise operator '{_cursor.Current.Text}' is not supported by this emulator");
         }
 
         return left;
@@ -170,11 +183,11 @@ internal sealed partial class Parser
         var left = Multiplicative();
         while (true)
         {
-            if (AcceptSymbol("+"))
+            if (_cursor.AcceptSymbol("+"))
             {
                 left = new BinaryExpr(BinaryOp.Add, left, Multiplicative());
             }
-            else if (AcceptSymbol("-"))
+            else if (_cursor.AcceptSymbol("-"))
             {
                 left = new BinaryExpr(BinaryOp.Subtract, left, Multiplicative());
             }
@@ -190,15 +203,15 @@ internal sealed partial class Parser
         var left = Unary();
         while (true)
         {
-            if (AcceptSymbol("*"))
+            if (_cursor.AcceptSymbol("*"))
             {
                 left = new BinaryExpr(BinaryOp.Multiply, left, Unary());
             }
-            else if (AcceptSymbol("/"))
+            else if (_cursor.AcceptSymbol("/"))
             {
                 left = new BinaryExpr(BinaryOp.Divide, left, Unary());
             }
-            else if (AcceptSymbol("%"))
+            else if (_cursor.AcceptSymbol("%"))
             {
                 left = new BinaryExpr(BinaryOp.Modulo, left, Unary());
             }
@@ -211,38 +224,38 @@ internal sealed partial class Parser
 
     private Expr Unary()
     {
-        if (AcceptSymbol("-"))
+        if (_cursor.AcceptSymbol("-"))
         {
             using var level = Nest();
             return new UnaryExpr(UnaryOp.Negate, Unary());
         }
 
-        if (AcceptSymbol("+"))
+        if (_cursor.AcceptSymbol("+"))
         {
             using var level = Nest();
             return new UnaryExpr(UnaryOp.Plus, Unary());
         }
 
-        if (Current.IsSymbol("~"))
+        if (_cursor.Current.IsSymbol("~"))
         {
-            throw Error("The bitwise operator '~' is not supported by this emulator");
+            throw _cursor.Error("The bitwise operator '~' is not supported by this emulator");
         }
 
-        return Postfix(Primary());
+        return Postfix(Terms.Primary());
     }
 
     private Expr Postfix(Expr target)
     {
         while (true)
         {
-            if (AcceptSymbol("."))
+            if (_cursor.AcceptSymbol("."))
             {
-                target = new MemberExpr(target, Name("a property name after '.'"));
+                target = new MemberExpr(target, _cursor.Name("a property name after '.'"));
             }
-            else if (AcceptSymbol("["))
+            else if (_cursor.AcceptSymbol("["))
             {
                 var index = Expression();
-                ExpectSymbol("]", "to close the index");
+                _cursor.ExpectSymbol("]", "to close the index");
                 target = index is ConstantExpr { Value.Kind: QKind.String } name
                     ? new MemberExpr(target, name.Value.GetString())
                     : new IndexExpr(target, index);
@@ -260,14 +273,14 @@ internal sealed partial class Parser
         if (++_nesting > MaxNesting)
         {
             _nesting--;
-            throw Error($"The query nests expressions more than {MaxNesting} levels deep; this emulator refuses deeper nesting");
+            throw _cursor.Error($"The query nests expressions more than {MaxNesting} levels deep; this emulator refuses deeper nesting");
         }
 
         return new NestingLevel(this);
     }
 
     /// <summary>Leaves the level on dispose.</summary>
-    private readonly ref struct NestingLevel(Parser parser)
+    private readonly ref struct NestingLevel(ExpressionParser parser)
     {
         public void Dispose() => parser._nesting--;
     }

@@ -2,51 +2,17 @@ using SensorPipeline.Emulators.Common;
 
 namespace SensorPipeline.CosmosEmulator.Log;
 
-internal sealed partial class MutationLog
+/// <summary>What <see cref="MutationLog.Open"/> does before the log takes writes: replays every intact record, cuts a
+/// torn tail past the durable mark, and refuses — naming the file and the byte — damage before it or another format
+/// version.</summary>
+internal static class LogRecovery
 {
-    /// <summary>Opens (or creates) the log in <paramref name="directory"/>, replays every intact record through
-    /// <paramref name="apply"/> in order, cuts off a torn tail past the durable mark (never acknowledged: an
-    /// acknowledgement waits for the whole record), refuses to start — naming the file and the byte — when a record
-    /// before the mark is damaged, refuses a log of another format version, and compacts at once when the log is mostly
-    /// dead records. Every write and fsync goes through <paramref name="storage"/>, the seam where tests and chaos runs
-    /// inject a full disk.</summary>
-    public static MutationLog Open(string directory, DurabilityMode durability, TimeSpan flushInterval, long compactionThreshold,
-        Action<List<Mutation>> apply, Func<IEnumerable<byte[]>> snapshot, Func<long> liveBytes, ILogger logger, LogStorage storage)
-    {
-        ArgumentNullException.ThrowIfNull(storage);
-        ArgumentNullException.ThrowIfNull(apply);
-        storage.CreateDirectory(directory, durable: durability != DurabilityMode.None);
-        var path = Path.Combine(directory, FileName);
-
-        // A compaction interrupted before its rename leaves only a temporary file: the log itself is intact.
-        File.Delete(path + ".compacting");
-        var file = File.OpenHandle(path, FileMode.OpenOrCreate, FileAccess.ReadWrite, FileShare.Read, FileOptions.None);
-        try
-        {
-            var replayed = Replay(file, path, apply);
-            var valid = Recover(file, path, replayed, storage, logger);
-            StorageLog.Recovered(logger, path, replayed.Records, valid);
-            var log = new MutationLog(path, file, valid, durability, flushInterval, compactionThreshold, snapshot, liveBytes, logger, storage);
-            if (valid > compactionThreshold && valid > 2 * liveBytes())
-            {
-                log._queue.Writer.TryWrite(Pending.Flush);
-            }
-
-            return log;
-        }
-        catch
-        {
-            file.Dispose();
-            throw;
-        }
-    }
-
     /// <summary>What replay found: the intact prefix, its records, the header's size and durable mark (if any).</summary>
-    private readonly record struct Replayed(long Valid, long Records, int HeaderSize, long? DurableMark);
+    public readonly record struct Replayed(long Valid, long Records, int HeaderSize, long? DurableMark);
 
     /// <summary>Makes the file what replay kept: a new file gets its header (and its directory entry made durable), a
     /// torn tail past the durable mark is cut; damage before the mark refuses the start. Returns the log's length.</summary>
-    private static long Recover(Microsoft.Win32.SafeHandles.SafeFileHandle file, string path, Replayed replayed, LogStorage storage, ILogger logger)
+    public static long Recover(Microsoft.Win32.SafeHandles.SafeFileHandle file, string path, Replayed replayed, LogStorage storage, ILogger logger)
     {
         var length = RandomAccess.GetLength(file);
         if (replayed.HeaderSize == 0)
@@ -71,7 +37,7 @@ internal sealed partial class MutationLog
 
     /// <summary>Applies every intact record after the header. A new (empty) file, or one whose header never
     /// reached the disk whole, has no header yet (HeaderSize 0).</summary>
-    private static Replayed Replay(Microsoft.Win32.SafeHandles.SafeFileHandle file, string path, Action<List<Mutation>> apply)
+    public static Replayed Replay(Microsoft.Win32.SafeHandles.SafeFileHandle file, string path, Action<List<Mutation>> apply)
     {
         var length = RandomAccess.GetLength(file);
         if (length == 0)

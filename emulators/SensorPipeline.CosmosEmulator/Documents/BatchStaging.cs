@@ -5,48 +5,11 @@ using SensorPipeline.CosmosEmulator.Charging;
 
 namespace SensorPipeline.CosmosEmulator.Documents;
 
-internal sealed partial class EmulatorStore
+/// <summary>The operations of a TransactionalBatch staged one after another against one partition, each seeing the
+/// ones before it (<see cref="DocumentStore.ExecuteAtomicAsync"/> holds the container's lock and writes the record),
+/// and the result row of a refused operation.</summary>
+internal static class BatchStaging
 {
-    /// <summary>
-    /// A TransactionalBatch: the operations run in order against one partition under the container's lock, each
-    /// seeing the ones before it; if one fails nothing is applied (it reports its status, the others 424), else every
-    /// change is written as one log record and becomes visible together once it is durable, so neither a crash nor a
-    /// full disk ever leaves half a batch.
-    /// </summary>
-    public async Task<IReadOnlyList<BatchOperationResult>> ExecuteAtomicAsync(ContainerState container, string key, IReadOnlyList<BatchOperation> operations,
-        Func<string, Func<ReadOnlyMemory<byte>, bool>> predicate)
-    {
-        ArgumentNullException.ThrowIfNull(container);
-        ArgumentNullException.ThrowIfNull(operations);
-        var results = new BatchOperationResult[operations.Count];
-        var logged = Task.CompletedTask;
-        lock (container.Gate)
-        {
-            var now = Now;
-            var staged = new Dictionary<string, StoredDocument?>(StringComparer.Ordinal);
-            var mutations = new List<Mutation>();
-            for (var i = 0; i < operations.Count; i++)
-            {
-                try
-                {
-                    results[i] = Stage(container, key, operations[i], staged, mutations, now, predicate);
-                }
-                catch (StoreException e)
-                {
-                    return BatchOutcome.AbortedAtomic(operations.Count, i, Failure(e));
-                }
-            }
-
-            if (mutations.Count > 0)
-            {
-                logged = Append(container, [.. mutations], [.. staged.Select(s => (key, s.Key, s.Value))]);
-            }
-        }
-
-        await logged;
-        return results;
-    }
-
     /// <summary>The result row of a refused operation: its status, sub-status and the service's error body.</summary>
     public static BatchOperationResult Failure(StoreException error, uint? retryAfterMs = null)
     {
@@ -58,13 +21,13 @@ internal sealed partial class EmulatorStore
     private static StoredDocument Stage(ContainerState container, string key, string id, JsonElement root, StoredDocument? existing,
         Dictionary<string, StoredDocument?> staged, List<Mutation> mutations, long now)
     {
-        var (stored, mutation) = NewVersion(container, key, id, root, existing, now);
+        var (stored, mutation) = DocumentStore.NewVersion(container, key, id, root, existing, now);
         staged[id] = stored;
         mutations.Add(mutation);
         return stored;
     }
 
-    private static BatchOperationResult Stage(ContainerState container, string key, BatchOperation operation, Dictionary<string, StoredDocument?> staged,
+    public static BatchOperationResult Stage(ContainerState container, string key, BatchOperation operation, Dictionary<string, StoredDocument?> staged,
         List<Mutation> mutations, long now, Func<string, Func<ReadOnlyMemory<byte>, bool>> predicate) => operation.Kind switch
     {
         BatchOperationKind.Create or BatchOperationKind.Upsert or BatchOperationKind.Replace => StageWrite(container, key, operation, staged, mutations, now),
@@ -85,7 +48,7 @@ internal sealed partial class EmulatorStore
             throw new StoreException(400, "BadRequest", $"The id in the body ('{id}') must match the operation's id ('{addressed}').");
         }
 
-        _ = KeyOf(container, root, key);
+        _ = DocumentStore.KeyOf(container, root, key);
         var existing = StagedOrLatest(container, key, id, staged, now);
         if (operation.Kind == BatchOperationKind.Create && existing is not null)
         {
@@ -139,7 +102,7 @@ internal sealed partial class EmulatorStore
             throw StoreException.PreconditionFailed($"The filter predicate is false for document '{id}'.", RequestCharge.PointRead(existing.Json.Length));
         }
 
-        using var patched = Patched(container, key, id, existing, operations);
+        using var patched = DocumentStore.Patched(container, key, id, existing, operations);
         return Written(container, operation, 200, Stage(container, key, id, patched.RootElement, existing, staged, mutations, now), existing, patch: true);
     }
 

@@ -1,25 +1,17 @@
 using System.Buffers;
 using System.Text;
+using SensorPipeline.CosmosEmulator.Query.Parsing;
 
-namespace SensorPipeline.CosmosEmulator.Query;
+namespace SensorPipeline.CosmosEmulator.Query.Planning;
 
-public sealed partial class SqlQuery
+/// <summary>The ids and partition keys a query's WHERE clause pins, so the store reads those documents instead of
+/// scanning.</summary>
+internal static class IdLookups
 {
-    /// <summary>
-    /// The ids the WHERE clause pins, when a top-level AND term is <c>c.id = v</c> or <c>c.id IN (v, …)</c> (v a constant
-    /// or a parameter), or is a disjunction each of whose branches pins ids that way — the shape of the SDKs' ReadMany,
-    /// <c>(c.id = @id0 AND c["deviceId"] = @pk00) OR (…)</c>. A key carries its branch's partition key when that branch
-    /// (or the enclosing conjunction) also equates every path of <paramref name="partitionKeyPaths"/> with a string,
-    /// boolean or null (a path <c>/id</c> is pinned by the id itself). Null when no term pins ids (the store scans), or when a parameter is missing (the execution
-    /// reports it).
-    /// </summary>
-    /// <param name="parameters">The request's parameter values.</param>
-    /// <param name="partitionKeyPaths">The container's partition key paths as property names (<c>/deviceId</c> →
-    /// <c>["deviceId"]</c>).</param>
-    public IdLookup? FindIdLookup(IReadOnlyList<KeyValuePair<string, JsonElement>> parameters, IReadOnlyList<IReadOnlyList<string>> partitionKeyPaths)
+    /// <summary>The ids <paramref name="model"/>'s WHERE clause pins (see <see cref="SqlQuery.FindIdLookup"/>).</summary>
+    public static IdLookup? Find(QueryModel model, IReadOnlyList<KeyValuePair<string, JsonElement>> parameters, IReadOnlyList<IReadOnlyList<string>> partitionKeyPaths)
     {
-        ArgumentNullException.ThrowIfNull(partitionKeyPaths);
-        if (_model.Where is null || _model.Alias is null)
+        if (model.Where is null || model.Alias is null)
         {
             return null;
         }
@@ -27,7 +19,7 @@ public sealed partial class SqlQuery
         QValue[] values;
         try
         {
-            values = ParameterBinder.Bind(_model.Parameters, parameters);
+            values = ParameterBinder.Bind(model.Parameters, parameters);
         }
         catch (SqlQueryException)
         {
@@ -35,7 +27,7 @@ public sealed partial class SqlQuery
         }
 
         var ctx = new EvalContext(values) { Root = QValue.Undefined };
-        return PinnedKeys(_model.Where, ctx, partitionKeyPaths, new QValue?[partitionKeyPaths.Count]) is { } keys ? new IdLookup(keys) : null;
+        return PinnedKeys(model.Where, ctx, partitionKeyPaths, new QValue?[partitionKeyPaths.Count]) is { } keys ? new IdLookup(keys) : null;
     }
 
     /// <summary>The keys a conjunction pins (its own id term, else one of its disjunctions whose every branch pins
@@ -43,7 +35,7 @@ public sealed partial class SqlQuery
     /// a path serves when both do: a document matching the branch satisfies both.</summary>
     private static List<IdKey>? PinnedKeys(Expr conjunction, EvalContext ctx, IReadOnlyList<IReadOnlyList<string>> keyPaths, QValue?[] outerPins)
     {
-        var terms = Flatten<AndExpr>(conjunction);
+        var terms = DocumentPaths.Flatten<AndExpr>(conjunction);
         var pins = (QValue?[])outerPins.Clone();
         foreach (var term in terms)
         {
@@ -75,7 +67,7 @@ public sealed partial class SqlQuery
     private static List<IdKey>? Branches(Expr disjunction, EvalContext ctx, IReadOnlyList<IReadOnlyList<string>> keyPaths, QValue?[] pins)
     {
         var keys = new List<IdKey>();
-        foreach (var branch in Flatten<OrExpr>(disjunction))
+        foreach (var branch in DocumentPaths.Flatten<OrExpr>(disjunction))
         {
             if (PinnedKeys(branch, ctx, keyPaths, pins) is not { } branchKeys)
             {
@@ -96,7 +88,7 @@ public sealed partial class SqlQuery
         {
             case BinaryExpr { Op: BinaryOp.Equal } equal when EqualsOnPath(equal, ctx, IsId) is { } value:
                 return value.Kind == QKind.String ? [value.GetString()] : [];
-            case InExpr { Negated: false } test when IsId(PathOf(test.Value)) && test.Items.All(IsValue):
+            case InExpr { Negated: false } test when IsId(DocumentPaths.Of(test.Value)) && test.Items.All(IsValue):
                 return [.. test.Items.Select(item => item.Eval(ctx)).Where(static v => v.Kind == QKind.String).Select(static v => v.GetString())];
             default:
                 return null;
@@ -128,12 +120,12 @@ public sealed partial class SqlQuery
     /// constant or a parameter.</summary>
     private static QValue? EqualsOnPath(BinaryExpr equal, EvalContext ctx, Func<List<string>?, bool> isPath)
     {
-        if (isPath(PathOf(equal.Left)) && IsValue(equal.Right))
+        if (isPath(DocumentPaths.Of(equal.Left)) && IsValue(equal.Right))
         {
             return equal.Right.Eval(ctx);
         }
 
-        return isPath(PathOf(equal.Right)) && IsValue(equal.Left) ? equal.Left.Eval(ctx) : null;
+        return isPath(DocumentPaths.Of(equal.Right)) && IsValue(equal.Left) ? equal.Left.Eval(ctx) : null;
     }
 
     private static bool IsId(List<string>? path) => path is ["id"];
@@ -178,31 +170,5 @@ public sealed partial class SqlQuery
         }
 
         return Encoding.UTF8.GetString(buffer.WrittenSpan);
-    }
-
-    /// <summary>The operands of a chain of <typeparamref name="T"/> (AND or OR), left to right, without recursing: the
-    /// SDK's ReadMany chain is a thousand levels deep.</summary>
-    private static List<Expr> Flatten<T>(Expr expr)
-        where T : Expr
-    {
-        var operands = new List<Expr>();
-        var pending = new Stack<Expr>();
-        pending.Push(expr);
-        while (pending.TryPop(out var next))
-        {
-            if (next is T)
-            {
-                foreach (var child in next.Children.Reverse())
-                {
-                    pending.Push(child);
-                }
-            }
-            else
-            {
-                operands.Add(next);
-            }
-        }
-
-        return operands;
     }
 }
