@@ -1,9 +1,10 @@
+using System.CommandLine;
 using System.Globalization;
+using SensorPipeline.CommandLine;
 
 namespace SensorPipeline.CosmosEmulator.Bench;
 
-/// <summary><c>./pipeline bench cosmos [--docs 500000] [--reads 100000] [--bulk 100000] [--concurrency 32]
-/// [--devices 1000] [--read-many 100] [--store both|emulator|standin]</c>.</summary>
+/// <summary>What <c>./pipeline bench cosmos</c> runs with (<see cref="Command"/> reads it from the command line).</summary>
 /// <param name="Documents">Documents loaded by single upserts, after which memory is read. Default 500,000; 1,000 to 10,000,000.</param>
 /// <param name="Reads">Point reads of loaded documents. Default 100,000 (at most <paramref name="Documents"/>); 1 to 10,000,000.</param>
 /// <param name="Bulk">Documents written by each of bulk and transactional batch. Default 100,000; 1,000 to 10,000,000.</param>
@@ -13,41 +14,44 @@ namespace SensorPipeline.CosmosEmulator.Bench;
 /// <param name="Stores">Which stores to measure. Default both.</param>
 internal sealed record BenchArguments(int Documents, int Reads, int Bulk, int Concurrency, int Devices, int ReadMany, IReadOnlyList<string> Stores)
 {
-    public const string Usage = "usage: bench cosmos [--docs 500000] [--reads 100000] [--bulk 100000] [--concurrency 32] [--devices 1000] [--read-many 100] [--store both|emulator|standin]";
-
-    public static BenchArguments Parse(IReadOnlyList<string> args)
+    /// <summary>The bench's command; its action runs <paramref name="run"/>.</summary>
+    public static RootCommand Command(Func<BenchArguments, CancellationToken, Task<int>> run)
     {
-        int documents = 500_000, reads = 100_000, bulk = 100_000, concurrency = 32, devices = 1000, readMany = 100;
-        string[] stores = [Store.Emulator, Store.StandIn];
-        for (var i = 0; i < args.Count; i += 2)
+        var documents = Whole("--docs", "Documents loaded by single upserts, after which memory is read.", 500_000, 1000, 10_000_000);
+        var reads = Whole("--reads", "Point reads of loaded documents (at most --docs).", 100_000, 1, 10_000_000);
+        var bulk = Whole("--bulk", "Documents written by each of bulk and transactional batch.", 100_000, 1000, 10_000_000);
+        var concurrency = Whole("--concurrency", "Requests in flight for upserts and reads.", 32, 1, 1024);
+        var devices = Whole("--devices", "Partition key values (devices) the documents spread over.", 1000, 1, 100_000);
+        var readMany = Whole("--read-many", "ReadMany requests of 100 (id, device) pairs each.", 100, 1, 100_000);
+        var store = new Option<string>("--store") { Description = $"Which stores to measure: both, {Store.Emulator} or {Store.StandIn}.", DefaultValueFactory = _ => "both" };
+        store.AcceptOnlyFromAmong("both", Store.Emulator, Store.StandIn);
+        var root = new RootCommand("The local Cosmos DB emulator beside the former npm stand-in: upserts, reads, bulk, batch, ReadMany, memory, CPU.")
+            .With(documents, reads, bulk, concurrency, devices, readMany, store);
+        root.SetAction((parse, token) =>
         {
-            var option = args[i];
-            var value = i + 1 < args.Count ? args[i + 1] : throw new ArgumentException($"{option} needs a value. {Usage}");
-            switch (option)
-            {
-                case "--docs": documents = Number(option, value, 1000, 10_000_000); break;
-                case "--reads": reads = Number(option, value, 1, 10_000_000); break;
-                case "--bulk": bulk = Number(option, value, 1000, 10_000_000); break;
-                case "--concurrency": concurrency = Number(option, value, 1, 1024); break;
-                case "--devices": devices = Number(option, value, 1, 100_000); break;
-                case "--read-many": readMany = Number(option, value, 1, 100_000); break;
-                case "--store":
-                    stores = value switch
-                    {
-                        "both" => stores,
-                        Store.Emulator or Store.StandIn => [value],
-                        _ => throw new ArgumentException($"--store: '{value}' must be both, {Store.Emulator} or {Store.StandIn}"),
-                    };
-                    break;
-                default: throw new ArgumentException($"unknown option {option}. {Usage}");
-            }
-        }
-
-        return new BenchArguments(documents, Math.Min(reads, documents), bulk, concurrency, devices, readMany, stores);
+            var docs = parse.GetValue(documents);
+            var which = parse.GetValue(store) is "both" ? new[] { Store.Emulator, Store.StandIn } : [parse.GetValue(store)!];
+            return run(new BenchArguments(docs, Math.Min(parse.GetValue(reads), docs), parse.GetValue(bulk), parse.GetValue(concurrency),
+                parse.GetValue(devices), parse.GetValue(readMany), which), token);
+        });
+        return root;
     }
 
-    private static int Number(string option, string text, int min, int max) =>
-        int.TryParse(text.Replace("_", "", StringComparison.Ordinal), NumberStyles.None, CultureInfo.InvariantCulture, out var value) && value >= min && value <= max
-            ? value
-            : throw new ArgumentException($"{option}: '{text}' must be a whole number from {min:N0} to {max:N0}");
+    /// <summary>A whole number from <paramref name="min"/> to <paramref name="max"/>; underscores between digits allowed (500_000).</summary>
+    private static Option<int> Whole(string name, string description, int defaultValue, int min, int max) => new(name)
+    {
+        Description = $"{description} {min:N0} to {max:N0}.",
+        DefaultValueFactory = _ => defaultValue,
+        CustomParser = result =>
+        {
+            var text = result.Tokens[0].Value;
+            if (int.TryParse(text.Replace("_", "", StringComparison.Ordinal), NumberStyles.None, CultureInfo.InvariantCulture, out var value) && value >= min && value <= max)
+            {
+                return value;
+            }
+
+            result.AddError($"{name}: '{text}' must be a whole number from {min:N0} to {max:N0}.");
+            return 0;
+        },
+    };
 }

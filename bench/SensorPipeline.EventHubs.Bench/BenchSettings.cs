@@ -1,24 +1,38 @@
+using System.CommandLine;
+using SensorPipeline.CommandLine;
+
 namespace SensorPipeline.EventHubs.Bench;
 
+/// <summary>What the Event Hubs bench runs with (<see cref="Options"/> reads it from the command line).</summary>
 internal sealed record BenchSettings(int Seconds, int Connections, int BatchSize, int BodyBytes, int ReadEvents)
 {
-    public static BenchSettings Parse(string[] args)
+    /// <summary>The bench's options, one set per command (System.CommandLine options belong to one command each).</summary>
+    public sealed class Options
     {
-        var s = new BenchSettings(Seconds: 5, Connections: 32, BatchSize: 500, BodyBytes: 100, ReadEvents: 1_000_000);
-        for (var i = 0; i + 1 < args.Length; i += 2)
-        {
-            var value = int.Parse(args[i + 1], CultureInfo.InvariantCulture);
-            s = args[i] switch
-            {
-                "--seconds" => s with { Seconds = value },
-                "--connections" => s with { Connections = value },
-                "--batch" => s with { BatchSize = value },
-                "--body" => s with { BodyBytes = value },
-                "--read-events" => s with { ReadEvents = value },
-                _ => throw new ArgumentException($"unknown option {args[i]}; options: --seconds --connections --batch --body --read-events"),
-            };
-        }
+        private readonly Option<int> _seconds = Whole("--seconds", "Seconds per HTTP case.", 5, 1, 3600);
+        private readonly Option<int> _connections = Whole("--connections", "Connections (callers) in flight.", 32, 1, 1024);
+        private readonly Option<int> _batch = Whole("--batch", "Events per batch POST.", 500, 1, 10_000);
+        private readonly Option<long> _body = Sizes.Option("--body", $"Bytes per event body ({Sizes.Syntax}).", 100, minimum: 1, maximum: 1 << 20);
+        private readonly Option<int> _readEvents = Whole("--read-events", "Events written, then read in-process.", 1_000_000, 1, 100_000_000);
 
-        return s;
+        /// <summary>Adds the options to <paramref name="command"/>; returns it.</summary>
+        public Command AddTo(Command command) => command.With(_seconds, _connections, _batch, _body, _readEvents);
+
+        public BenchSettings Read(ParseResult parse) =>
+            new(parse.GetValue(_seconds), parse.GetValue(_connections), parse.GetValue(_batch), (int)parse.GetValue(_body), parse.GetValue(_readEvents));
+
+        private static Option<int> Whole(string name, string description, int defaultValue, int min, int max)
+        {
+            var option = new Option<int>(name) { Description = $"{description} ({min:N0} to {max:N0})", DefaultValueFactory = _ => defaultValue };
+            option.Validators.Add(result =>
+            {
+                var value = result.GetValueOrDefault<int>();
+                if (value < min || value > max)
+                {
+                    result.AddError($"{name}: '{value}' must be from {min:N0} to {max:N0}.");
+                }
+            });
+            return option;
+        }
     }
 }

@@ -29,7 +29,7 @@ internal sealed record BacklogArguments(long Readings, int ReadingsPerEvent, int
                 case "--readings": readings = (long)Number(option, value, 0, 100_000_000); break;
                 case "--readings-per-event": perEvent = (int)Number(option, value, 1, 10_000); break;
                 case "--devices": devices = (int)Number(option, value, 2, 100_000); break;
-                case "--max-age": maxAge = SensorPipeline.Stack.StackArguments.ParseDuration(option, value); break;
+                case "--max-age": maxAge = Duration(option, value); break;
                 case "--rounds": rounds = (int)Number(option, value, 0, 1_000); break;
                 case "--events": events = (int)Number(option, value, 1, 1_000); break;
                 case "--handler": handler = Path.GetFullPath(value); break;
@@ -44,6 +44,12 @@ internal sealed record BacklogArguments(long Readings, int ReadingsPerEvent, int
 
         return new BacklogArguments(readings, perEvent, devices, maxAge, rounds, events, handler);
     }
+
+    /// <summary>A duration in the shared syntax (<see cref="SensorPipeline.CommandLine.Durations"/>), or an error naming the option.</summary>
+    internal static TimeSpan Duration(string option, string text) =>
+        SensorPipeline.CommandLine.Durations.TryParse(text, out var value) && value > TimeSpan.Zero
+            ? value
+            : throw new ArgumentException($"{option}: '{text}' is not a duration ({SensorPipeline.CommandLine.Durations.Syntax})");
 
     /// <summary>A whole number from <paramref name="min"/> to <paramref name="max"/>, or an error naming the option.</summary>
     internal static double Number(string option, string text, double min, double max) =>

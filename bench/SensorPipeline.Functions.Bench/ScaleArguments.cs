@@ -37,8 +37,8 @@ internal sealed record ScaleArguments(IReadOnlyList<int> Instances, long Reading
                 case "--kill-readings": killReadings = (long)Number(option, value, 0, 10_000_000); break;
                 case "--readings-per-event": perEvent = (int)Number(option, value, 1, 10_000); break;
                 case "--devices": devices = (int)Number(option, value, 2, 100_000); break;
-                case "--update-interval": update = StackArguments.ParseDuration(option, value); break;
-                case "--expiration": expiration = StackArguments.ParseDuration(option, value); break;
+                case "--update-interval": update = BacklogArguments.Duration(option, value); break;
+                case "--expiration": expiration = BacklogArguments.Duration(option, value); break;
                 case "--package": package = Path.GetFullPath(value); break;
                 default: throw new ArgumentException($"unknown option {option}. {Usage}");
             }

@@ -1,21 +1,22 @@
+using SensorPipeline.CommandLine;
 using SensorPipeline.DevHost;
 using SensorPipeline.DevHost.Instances;
 
 // devhost: parse args → Event Hubs emulator (→ local Functions host) → endpoints → run. Start-up errors exit non-zero.
 // `devhost instance …` runs one Functions-host instance in its own process against another devhost's hubs.
-if (args is ["status", .. var statusArgs])
-{
-    return await StatusCommand.RunAsync(statusArgs, Console.Out, Console.Error);
-}
+return await CommandLineProgram.RunAsync("devhost", DevHostCommandLine.Create(RunAsync, RunInstanceAsync, StatusAsync), args);
 
-if (args is ["instance", .. var instanceArgs])
-{
-    if (InstanceArguments.Parse(instanceArgs, out var instanceError) is not { } instance)
-    {
-        await Console.Error.WriteLineAsync(instanceError);
-        return 2;
-    }
+static Task<int> StatusAsync(Uri url) => StatusCommand.RunAsync(url, Console.Out, Console.Error);
 
+static Task<int> RunAsync(DevHostArguments arguments) =>
+    DevHostApp.RunAsync(arguments, builder => builder.AddEventHubsEmulator(arguments.HubsFile, arguments.EventHubsDataDirectory)
+            .AddFunctionsHost(o => (o.AppRoot, o.DataDirectory) = (arguments.AppRoot, arguments.DataDirectory))
+            .AddFunctionsHostOverEmulator()
+            .AddTelemetryIngestion(),
+        app => app.MapEventHubsEndpoints().MapFunctionsHostEndpoints().MapTelemetryEndpoints().MapInternalHubEndpoints());
+
+static async Task<int> RunInstanceAsync(InstanceArguments instance)
+{
     RemoteEventHubsGateway gateway;
     try
     {
@@ -24,7 +25,7 @@ if (args is ["instance", .. var instanceArgs])
     catch (InvalidOperationException e)
     {
         await Console.Error.WriteLineAsync("devhost: cannot start: " + e.Message);
-        return 1;
+        return ExitCodes.Failed;
     }
 
     await using (gateway)
@@ -35,15 +36,3 @@ if (args is ["instance", .. var instanceArgs])
             app => app.MapFunctionsHostEndpoints());
     }
 }
-
-if (DevHostArguments.Parse(args, out var error) is not { } arguments)
-{
-    await Console.Error.WriteLineAsync(error);
-    return 2;
-}
-
-return await DevHostApp.RunAsync(arguments, builder => builder.AddEventHubsEmulator(arguments.HubsFile, arguments.EventHubsDataDirectory)
-        .AddFunctionsHost(o => (o.AppRoot, o.DataDirectory) = (arguments.AppRoot, arguments.DataDirectory))
-        .AddFunctionsHostOverEmulator()
-        .AddTelemetryIngestion(),
-    app => app.MapEventHubsEndpoints().MapFunctionsHostEndpoints().MapTelemetryEndpoints().MapInternalHubEndpoints());

@@ -3,31 +3,20 @@ using System.Text.Json;
 
 namespace SensorPipeline.DevHost;
 
-/// <summary><c>devhost status [--url U]</c>: prints a running devhost's <c>GET /status</c> as tables: the emulator's hubs and
+/// <summary><c>devhost status [--url U]</c> (<see cref="DevHostCommandLine"/>): prints a running devhost's <c>GET /status</c> as tables: the emulator's hubs and
 /// partitions, then (when a function app runs) the handler, invocations per function and checkpoint/lag per partition.</summary>
 public static class StatusCommand
 {
-    public static async Task<int> RunAsync(IReadOnlyList<string> args, TextWriter output, TextWriter errors)
+    public static async Task<int> RunAsync(Uri url, TextWriter output, TextWriter errors)
     {
-        ArgumentNullException.ThrowIfNull(args);
+        ArgumentNullException.ThrowIfNull(url);
         ArgumentNullException.ThrowIfNull(output);
         ArgumentNullException.ThrowIfNull(errors);
-        var url = $"http://127.0.0.1:{DevHostArguments.DefaultPort}";
-        if (args is ["--url", var given])
-        {
-            url = given;
-        }
-        else if (args.Count > 0)
-        {
-            await errors.WriteLineAsync(DevHostArguments.Usage);
-            return 2;
-        }
-
         using var http = new HttpClient { Timeout = TimeSpan.FromSeconds(10) };
         string json;
         try
         {
-            json = await http.GetStringAsync(new Uri(new Uri(url), "/status"));
+            json = await http.GetStringAsync(new Uri(url, "/status"));
         }
         catch (HttpRequestException e)
         {

@@ -1,3 +1,5 @@
+using System.CommandLine;
+using SensorPipeline.CommandLine;
 using SensorPipeline.Stack;
 using Spectre.Console;
 
@@ -17,34 +19,34 @@ using var terminate = System.Runtime.InteropServices.PosixSignalRegistration.Cre
     context.Cancel = true;
     cancel.Cancel();
 });
-try
+var layout = new Lazy<RepoLayout>(() => RepoLayout.Discover());
+// Ctrl+C and SIGTERM are the stack's own (above): they stop the children in order, so System.CommandLine's handler is off.
+return await CommandLineProgram.RunAsync("stack", StackCommandLine.Create(RunAsync), args,
+    configuration: new InvocationConfiguration { ProcessTerminationTimeout = null });
+
+async Task<int> RunAsync(string command, StackRun arguments)
 {
-    var arguments = StackArguments.Parse(args);
-    var layout = RepoLayout.Discover();
-    return arguments.Command switch
+    try
     {
-        "demo" => await RunDemoAsync(layout, arguments, cancel.Token),
-        "up" => await RunUpAsync(layout, arguments, cancel.Token),
-        "chaos" => await RunChaosAsync(layout, arguments, cancel.Token),
-        _ => throw new ArgumentException($"unknown command '{arguments.Command}': use demo or up"),
-    };
-}
-catch (ArgumentException e)
-{
-    await Console.Error.WriteLineAsync($"stack: {e.Message}");
-    return 2;
-}
-catch (OperationCanceledException)
-{
-    return 130;
-}
-catch (Exception e) when (e is InvalidOperationException or TimeoutException)
-{
-    await Console.Error.WriteLineAsync($"stack: {e.Message}");
-    return 1;
+        return command switch
+        {
+            "demo" => await RunDemoAsync(layout.Value, arguments, cancel.Token),
+            "up" => await RunUpAsync(layout.Value, arguments, cancel.Token),
+            _ => await RunChaosAsync(layout.Value, arguments, cancel.Token),
+        };
+    }
+    catch (OperationCanceledException)
+    {
+        return ExitCodes.Interrupted;
+    }
+    catch (Exception e) when (e is InvalidOperationException or TimeoutException or ArgumentException)
+    {
+        await Console.Error.WriteLineAsync($"stack: {e.Message}");
+        return ExitCodes.Failed;
+    }
 }
 
-static async Task<int> RunDemoAsync(RepoLayout layout, StackArguments arguments, CancellationToken cancellationToken)
+static async Task<int> RunDemoAsync(RepoLayout layout, StackRun arguments, CancellationToken cancellationToken)
 {
     var data = arguments.Data ?? Path.Combine(layout.Root, ".pipeline", "demo", DateTimeOffset.UtcNow.ToString("yyyyMMdd-HHmmss", System.Globalization.CultureInfo.InvariantCulture));
     var demo = new DemoOptions { Duration = arguments.Duration ?? TimeSpan.FromSeconds(40), Rate = arguments.Rate ?? (arguments.Instances is null ? new DemoOptions().Rate : DemoOptions.SeparateInstancesRate) };
@@ -53,10 +55,10 @@ static async Task<int> RunDemoAsync(RepoLayout layout, StackArguments arguments,
     var result = await Demo.RunAsync(pipeline, demo, Console.Out, cancellationToken);
     Demo.Print(result, pipeline, TableConsole());
     await Demo.PrintInstancesAsync(pipeline, TableConsole(), cancellationToken);
-    return result.Passed ? 0 : 1;
+    return result.Passed ? ExitCodes.Ok : ExitCodes.Failed;
 }
 
-static async Task<int> RunChaosAsync(RepoLayout layout, StackArguments arguments, CancellationToken cancellationToken)
+static async Task<int> RunChaosAsync(RepoLayout layout, StackRun arguments, CancellationToken cancellationToken)
 {
     var data = arguments.Data ?? Path.Combine(layout.Root, ".pipeline", "chaos", DateTimeOffset.UtcNow.ToString("yyyyMMdd-HHmmss", System.Globalization.CultureInfo.InvariantCulture));
     var chaos = new SensorPipeline.Stack.Chaos.ChaosOptions
@@ -68,7 +70,7 @@ static async Task<int> RunChaosAsync(RepoLayout layout, StackArguments arguments
     Console.WriteLine($"devhost {pipeline.DevHostUrl}  ·  Cosmos DB emulator {pipeline.CosmosEndpoint}  ·  logs {data}/logs  ·  {faults.Count} faults");
     var rows = await SensorPipeline.Stack.Chaos.ChaosRun.RunAsync(pipeline, chaos, Console.Out, cancellationToken);
     SensorPipeline.Stack.Chaos.ChaosTable.Print(rows, TableConsole());
-    return rows.All(r => r.Passed) ? 0 : 1;
+    return rows.All(r => r.Passed) ? ExitCodes.Ok : ExitCodes.Failed;
 }
 
 // Redirected output (CI, a log file) gets a fixed wide width so the tables do not wrap.
@@ -84,7 +86,7 @@ static IAnsiConsole TableConsole()
     return console;
 }
 
-static async Task<int> RunUpAsync(RepoLayout layout, StackArguments arguments, CancellationToken cancellationToken)
+static async Task<int> RunUpAsync(RepoLayout layout, StackRun arguments, CancellationToken cancellationToken)
 {
     var data = arguments.Data ?? Path.Combine(layout.Root, ".pipeline", "up");
     // The repository itself is the app root when the handler has been published to ./handler (./pipeline up does).
@@ -93,22 +95,16 @@ static async Task<int> RunUpAsync(RepoLayout layout, StackArguments arguments, C
         new StackOptions { DataDirectory = data, AppRoot = appRoot, DevHostPort = arguments.Port ?? 7071, AmqpPort = 5672, Echo = true, Instances = arguments.Instances }, cancellationToken);
     Console.WriteLine($"""
 
-        SensorPipeline is running locally (Ctrl+C stops everything):
-          devhost (Event Hubs REST + AMQP, Functions host)  {pipeline.DevHostUrl}
+        SensorPipeline is running locally (Ctrl+C stops everything; so does devhost or the emulator dying):
+          devhost (Event Hubs REST + AMQP, Functions host)  {pipeline.DevHostUrl}  (pid {pipeline.DevHost!.Id})
           dashboard                                   {pipeline.DashboardUrl}
-          Cosmos DB emulator                          {pipeline.CosmosEndpoint}  (data in {data}/cosmos; key: the emulator key)
+          Cosmos DB emulator                          {pipeline.CosmosEndpoint}  (pid {pipeline.Cosmos.Id}; data in {data}/cosmos; key: the emulator key)
           EventHubConnection                          {pipeline.EventHubConnection}
         Send load:  dotnet {pipeline.Layout.LoadGenDll} --connection "{pipeline.EventHubConnection}" --rate 1000 --duration 30s --ledger {data}/ledger.json
         Verify:     dotnet {pipeline.Layout.LoadGenDll} verify --ledger {data}/ledger.json --cosmos-endpoint {pipeline.CosmosEndpoint}
         """);
-    try
-    {
-        await Task.Delay(Timeout.Infinite, cancellationToken);
-    }
-    catch (OperationCanceledException)
-    {
-        Console.WriteLine("stopping …");
-    }
-
-    return 0;
+    // Runs until Ctrl+C (exit 0), or until devhost or the Cosmos DB emulator dies (reported; everything stops; exit 1).
+    var died = await pipeline.Supervision.WatchAsync(pipeline, Console.Error, cancellationToken);
+    Console.WriteLine("stopping …");
+    return died ? ExitCodes.Failed : ExitCodes.Ok;
 }

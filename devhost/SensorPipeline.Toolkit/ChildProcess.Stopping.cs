@@ -130,13 +130,19 @@ public sealed partial class ChildProcess
         }
     }
 
+    /// <summary>kill -9 of the process's whole group: it, and every process it started that stayed in its group,
+    /// including those it orphaned by dying first (devhost's handler after devhost was killed).</summary>
+    public void KillProcessGroup() => Kill(-_groupLeader, 9);
+
     private void Release()
     {
         _process.Dispose();
-        lock (_gate)
+        _output.Dispose();
+
+        // A group with no process left is forgotten; one that still holds an orphan stays the reaper's to kill.
+        if (Kill(-_groupLeader, 0) != 0)
         {
-            _log?.Dispose();
-            _logClosed = true;
+            ProcessGroupReaper.Remove(_groupLeader);
         }
     }
 

@@ -1,36 +1,30 @@
 using System.Diagnostics;
-using System.Globalization;
-using System.Text;
 using System.Text.RegularExpressions;
 
 namespace SensorPipeline.Toolkit;
 
 /// <summary>
-/// A program started by the stack, a test or a benchmark: stdout and stderr are read line by line (kept in memory, and
-/// appended to a log file when asked), a line can be awaited (a readiness line printed before the wait began counts),
-/// and the process can be terminated, killed with -9, frozen and thawed. Disposing stops it and every child it started.
+/// A program started by the stack, a test or a benchmark: stdout and stderr are read line by line (<see
+/// cref="OutputCapture"/>), a line can be awaited (a readiness line printed before the wait began counts), and the
+/// process can be terminated, killed with -9, frozen and thawed. It leads its own process group, which
+/// <see cref="ProcessGroupReaper"/> kills when this process ends, however it ends. Disposing stops it and every child
+/// it started.
 /// </summary>
 public sealed partial class ChildProcess : IAsyncDisposable, IDisposable
 {
     private readonly Process _process;
     private readonly ChildProcessOptions _options;
-    private readonly StreamWriter? _log;
-    private readonly Lock _gate = new();
-    private readonly List<(bool IsError, string Text)> _lines = [];
-    private readonly List<(Regex Pattern, TaskCompletionSource<Match> Found)> _waiters = [];
-    private bool _outputEnded;
-    private bool _logClosed;
+    private readonly OutputCapture _output;
+    private readonly TaskCompletionSource<int> _exited = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private int _disposed;
+    private int _groupLeader;
 
     private ChildProcess(ChildProcessOptions options, Process process)
     {
         _options = options;
         _process = process;
         Name = options.Name ?? Path.GetFileName(options.FileName);
-        if (options.LogPath is { } logPath)
-        {
-            _log = new StreamWriter(logPath, append: true) { AutoFlush = true };
-        }
+        _output = new OutputCapture(Name, options);
     }
 
     public string Name { get; }
@@ -43,26 +37,64 @@ public sealed partial class ChildProcess : IAsyncDisposable, IDisposable
 
     public int ExitCode => _process.ExitCode;
 
+    /// <summary>Completes with the exit code once the process has exited and its last output lines are read,
+    /// whoever ended it.</summary>
+    public Task<int> Exited => _exited.Task;
+
     /// <summary>Everything captured from stdout and stderr, in arrival order.</summary>
-    public string Output => Captured(static _ => true);
+    public string Output => _output.Captured(static _ => true);
 
     /// <summary>What was captured from stdout only.</summary>
-    public string StandardOutput => Captured(static line => !line.IsError);
+    public string StandardOutput => _output.Captured(static line => !line.IsError);
 
     /// <summary>What was captured from stderr only.</summary>
-    public string StandardError => Captured(static line => line.IsError);
+    public string StandardError => _output.Captured(static line => line.IsError);
+
+    /// <summary>The last <paramref name="count"/> captured lines, oldest first (what a crash report shows).</summary>
+    public IReadOnlyList<string> LastLines(int count) => _output.Tail(count);
 
     /// <summary>Starts the program; output is read from the start, so no line is lost.</summary>
     public static ChildProcess Start(ChildProcessOptions options)
     {
         ArgumentNullException.ThrowIfNull(options);
-        var info = new ProcessStartInfo(options.FileName)
+        var process = new Process { StartInfo = StartInfo(options), EnableRaisingEvents = true };
+        var child = new ChildProcess(options, process);
+        process.OutputDataReceived += (_, e) => child._output.OnLine(e.Data, isError: false);
+        process.ErrorDataReceived += (_, e) => child._output.OnLine(e.Data, isError: true);
+        process.Exited += (_, _) => _ = child.OnExitedAsync();
+        try
+        {
+            RequireProgram(options.FileName);
+            process.Start();
+        }
+        catch (Exception e) when (e is System.ComponentModel.Win32Exception or InvalidOperationException or FileNotFoundException)
+        {
+            process.Dispose();
+            child._output.Dispose();
+            throw new InvalidOperationException($"{child.Name}: cannot start {options.FileName}: {e.Message}", e);
+        }
+
+        child._groupLeader = process.Id;
+        ProcessGroupReaper.Add(process.Id);
+        process.BeginOutputReadLine();
+        process.BeginErrorReadLine();
+        return child;
+    }
+
+    /// <summary>The program run through <c>setsid</c> (util-linux), which makes it the leader of a new process group
+    /// and session and then executes it in place: same pid, and the terminal's Ctrl+C reaches only the caller, which
+    /// stops its children in order.</summary>
+    private static ProcessStartInfo StartInfo(ChildProcessOptions options)
+    {
+        var info = new ProcessStartInfo("setsid")
         {
             RedirectStandardOutput = true,
             RedirectStandardError = true,
             UseShellExecute = false,
             WorkingDirectory = options.WorkingDirectory ?? Environment.CurrentDirectory,
         };
+        // A relative path means this process's directory, as Process.Start reads it, not the child's working directory.
+        info.ArgumentList.Add(options.FileName.Contains('/', StringComparison.Ordinal) ? Path.GetFullPath(options.FileName) : options.FileName);
         foreach (var argument in options.Arguments)
         {
             info.ArgumentList.Add(argument);
@@ -80,25 +112,28 @@ public sealed partial class ChildProcess : IAsyncDisposable, IDisposable
             }
         }
 
-        var process = new Process { StartInfo = info, EnableRaisingEvents = true };
-        var child = new ChildProcess(options, process);
-        process.OutputDataReceived += (_, e) => child.OnLine(e.Data, isError: false);
-        process.ErrorDataReceived += (_, e) => child.OnLine(e.Data, isError: true);
-        process.Exited += (_, _) => _ = child.OnExitedAsync();
-        try
+        return info;
+    }
+
+    /// <summary>Throws when <paramref name="fileName"/> is neither an existing file nor a program on PATH: through
+    /// setsid a missing program would otherwise start, then exit with setsid's own message.</summary>
+    private static void RequireProgram(string fileName)
+    {
+        if (fileName.Contains('/', StringComparison.Ordinal))
         {
-            process.Start();
-        }
-        catch (Exception e) when (e is System.ComponentModel.Win32Exception or InvalidOperationException)
-        {
-            process.Dispose();
-            child._log?.Dispose();
-            throw new InvalidOperationException($"{child.Name}: cannot start {options.FileName}: {e.Message}", e);
+            if (!File.Exists(fileName))
+            {
+                throw new FileNotFoundException($"no such file: {fileName}", fileName);
+            }
+
+            return;
         }
 
-        process.BeginOutputReadLine();
-        process.BeginErrorReadLine();
-        return child;
+        var path = Environment.GetEnvironmentVariable("PATH") ?? string.Empty;
+        if (!path.Split(Path.PathSeparator, StringSplitOptions.RemoveEmptyEntries).Any(dir => File.Exists(Path.Combine(dir, fileName))))
+        {
+            throw new FileNotFoundException($"{fileName} is not on PATH", fileName);
+        }
     }
 
     /// <summary>Starts a program and waits for its exit: for commands run to completion (a build, <c>devhost status</c>,
@@ -121,43 +156,10 @@ public sealed partial class ChildProcess : IAsyncDisposable, IDisposable
     /// <summary>Waits for an output line (stdout or stderr) matching <paramref name="pattern"/>, including lines already
     /// printed. Throws <see cref="ChildProcessExitedException"/> if the process exits first, <see cref="TimeoutException"/>
     /// when time runs out; both carry the output so far.</summary>
-    public async Task<Match> WaitForLineAsync(Regex pattern, TimeSpan timeout, CancellationToken cancellationToken = default)
+    public Task<Match> WaitForLineAsync(Regex pattern, TimeSpan timeout, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(pattern);
-        var found = new TaskCompletionSource<Match>(TaskCreationOptions.RunContinuationsAsynchronously);
-        lock (_gate)
-        {
-            foreach (var (_, text) in _lines)
-            {
-                if (pattern.Match(text) is { Success: true } match)
-                {
-                    return match;
-                }
-            }
-
-            if (_outputEnded)
-            {
-                throw Exited(pattern);
-            }
-
-            _waiters.Add((pattern, found));
-        }
-
-        try
-        {
-            return await found.Task.WaitAsync(timeout, cancellationToken);
-        }
-        catch (TimeoutException)
-        {
-            throw new TimeoutException($"{Name} printed no line matching /{pattern}/ within {timeout.TotalSeconds:N0} s.{Describe()}");
-        }
-        finally
-        {
-            lock (_gate)
-            {
-                _waiters.RemoveAll(w => w.Found == found);
-            }
-        }
+        return _output.WaitForLineAsync(pattern, timeout, cancellationToken);
     }
 
     /// <inheritdoc cref="WaitForLineAsync(Regex, TimeSpan, CancellationToken)"/>
@@ -181,7 +183,7 @@ public sealed partial class ChildProcess : IAsyncDisposable, IDisposable
         }
         catch (TimeoutException)
         {
-            throw new TimeoutException($"{Name} did not exit within {timeout.TotalSeconds:N0} s.{Describe()}");
+            throw new TimeoutException($"{Name} did not exit within {timeout.TotalSeconds:N0} s.{_output.Describe()}");
         }
 
         return _process.ExitCode;
@@ -192,46 +194,6 @@ public sealed partial class ChildProcess : IAsyncDisposable, IDisposable
     {
         await _process.WaitForExitAsync(cancellationToken);
         return _process.ExitCode;
-    }
-
-    private void OnLine(string? line, bool isError)
-    {
-        if (line is null)
-        {
-            return;
-        }
-
-        lock (_gate)
-        {
-            if (!_logClosed)
-            {
-                _log?.WriteLine(line);
-            }
-
-            if (_options.Echo)
-            {
-                Console.Error.WriteLine($"[{Name}] {line}");
-            }
-
-            if (!isError)
-            {
-                _options.StandardOutputLine?.Invoke(line);
-            }
-
-            if (_lines.Count < _options.MaxCapturedLines)
-            {
-                _lines.Add((isError, line));
-            }
-
-            for (var i = _waiters.Count - 1; i >= 0; i--)
-            {
-                if (_waiters[i].Pattern.Match(line) is { Success: true } match)
-                {
-                    _waiters[i].Found.TrySetResult(match);
-                    _waiters.RemoveAt(i);
-                }
-            }
-        }
     }
 
     private async Task OnExitedAsync()
@@ -246,20 +208,11 @@ public sealed partial class ChildProcess : IAsyncDisposable, IDisposable
             // A grandchild holds the pipe open; fail the waiters with what arrived.
         }
 
-        lock (_gate)
-        {
-            _outputEnded = true;
-            foreach (var (pattern, found) in _waiters)
-            {
-                found.TrySetException(Exited(pattern));
-            }
-
-            _waiters.Clear();
-        }
+        var exitCode = SafeExitCode();
+        _output.End(pattern => new ChildProcessExitedException(
+            $"{Name} exited (code {exitCode}) before printing /{pattern}/.{_output.Describe()}", exitCode, Output));
+        _exited.TrySetResult(exitCode ?? -1);
     }
-
-    private ChildProcessExitedException Exited(Regex pattern) =>
-        new($"{Name} exited (code {SafeExitCode()}) before printing /{pattern}/.{Describe()}", SafeExitCode(), Output);
 
     private int? SafeExitCode()
     {
@@ -270,39 +223,6 @@ public sealed partial class ChildProcess : IAsyncDisposable, IDisposable
         catch (InvalidOperationException)
         {
             return null;
-        }
-    }
-
-    /// <summary>The output's last lines and where the rest is, for failure messages.</summary>
-    private string Describe()
-    {
-        string[] tail;
-        lock (_gate)
-        {
-            tail = _lines.Skip(Math.Max(0, _lines.Count - 40)).Select(l => l.Text).ToArray();
-        }
-
-        var text = new StringBuilder();
-        if (LogPath is not null)
-        {
-            text.Append(CultureInfo.InvariantCulture, $" Its output is in {LogPath}.");
-        }
-
-        text.Append(tail.Length == 0 ? " It printed nothing." : "\n--- its last lines ---\n" + string.Join('\n', tail));
-        return text.ToString();
-    }
-
-    private string Captured(Func<(bool IsError, string Text), bool> which)
-    {
-        lock (_gate)
-        {
-            var text = new StringBuilder();
-            foreach (var line in _lines.Where(which))
-            {
-                text.AppendLine(line.Text);
-            }
-
-            return text.ToString();
         }
     }
 }

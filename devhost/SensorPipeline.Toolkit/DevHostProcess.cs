@@ -39,6 +39,9 @@ public sealed record DevHostStart
 
     /// <summary>How long start-up may take before it counts as failed. Default 60 s (a loaded machine is slow).</summary>
     public TimeSpan StartTimeout { get; init; } = TimeSpan.FromSeconds(60);
+
+    /// <summary>See <see cref="ChildProcessOptions.StandardOutputLine"/> (the stack watches for its handler's exits).</summary>
+    public Action<string>? StandardOutputLine { get; init; }
 }
 
 /// <summary>The built devhost program (Event Hubs emulator + local Functions host), started as a child process and
@@ -92,6 +95,7 @@ public sealed partial class DevHostProcess : IAsyncDisposable, IDisposable
             LogPath = start.LogPath,
             Echo = start.Echo,
             StopGracePeriod = start.StopGracePeriod,
+            StandardOutputLine = start.StandardOutputLine,
         }, start.StartTimeout, cancellationToken);
     }
 

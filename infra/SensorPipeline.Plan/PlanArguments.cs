@@ -1,9 +1,12 @@
+using System.CommandLine;
+using System.CommandLine.Parsing;
 using System.Globalization;
+using SensorPipeline.CommandLine;
 using SensorPipeline.Plan.Model;
 
 namespace SensorPipeline.Plan;
 
-/// <summary>The command line of <c>./pipeline plan</c>; a bad value fails with a message naming the option.</summary>
+/// <summary>What <c>./pipeline plan</c> was asked (<see cref="Command"/> reads it from the command line).</summary>
 internal sealed record PlanArguments(
     double Rate,
     int ReadingsPerEvent,
@@ -19,71 +22,61 @@ internal sealed record PlanArguments(
     double WindowDays = 1,
     bool Private = false)
 {
-    public const string Usage =
-        "usage: ./pipeline plan --rate N [--readings-per-event 200] [--devices D] [--retention 7d] [--expiry ttl|windows] [--window 1d] [--reserved] [--zones] [--private] [--region eastus] [--azd] [--env-file FILE]";
-
-    public static PlanArguments Parse(IReadOnlyList<string> args)
+    /// <summary>The plan's command; its action runs <paramref name="run"/>. A bad value is a usage error naming the option.</summary>
+    public static RootCommand Create(Func<PlanArguments, int> run, IReadOnlyList<string> args)
     {
-        double? rate = null, devices = null;
-        var perEvent = 200;
-        double retention = 7, window = 1;
-        var expiry = Expiry.Ttl;
-        bool reserved = false, zones = false, azd = false, isPrivate = false;
-        string? envFile = null;
-        var region = "eastus";
-        for (var i = 0; i < args.Count; i++)
-        {
-            string Next() => i + 1 < args.Count ? args[++i] : throw new ArgumentException($"{args[i]} needs a value. {Usage}");
-            switch (args[i])
-            {
-                case "--rate": rate = Positive("--rate", Next()); break;
-                case "--readings-per-event": perEvent = (int)Math.Clamp(Positive("--readings-per-event", Next()), 1, 9000); break;
-                case "--devices": devices = Positive("--devices", Next()); break;
-                case "--retention": retention = Days(Next()); break;
-                case "--expiry": expiry = ExpiryOf(Next()); break;
-                case "--window": window = Days(Next()) is > 0 and var w ? w : throw new ArgumentException($"--window must be more than 0 days. {Usage}"); break;
-                case "--reserved": reserved = true; break;
-                case "--zones": zones = true; break;
-                case "--private": isPrivate = true; break;
-                case "--azd": azd = true; break;
-                case "--env-file": envFile = Next(); break;
-                case "--region": region = Next(); break;
-                default: throw new ArgumentException($"unknown option '{args[i]}'. {Usage}");
-            }
-        }
-
-        if (rate is null)
-        {
-            throw new ArgumentException($"--rate is required (readings per second). {Usage}");
-        }
-
-        if (expiry == Expiry.Windows && (azd || envFile is not null))
-        {
-            throw new ArgumentException("--expiry windows is plan-only: the template deploys one readings container with TTL (docs/cost.md, \"Expiry\", says why); --azd and --env-file take --expiry ttl.");
-        }
-
-        return new PlanArguments(rate.Value, perEvent, devices, retention, reserved, zones, azd, envFile, region, "./pipeline plan " + string.Join(' ', args), expiry, window, isPrivate);
+        var rate = new Option<double>("--rate") { Description = $"Readings per second to plan for ({Rates.Syntax}).", Required = true, HelpName = "rate", CustomParser = r => Rates.Parse(r, double.MaxValue) };
+        var perEvent = new Option<int>("--readings-per-event") { Description = "Readings per ingestion event (1 to 9000).", DefaultValueFactory = _ => 200 };
+        perEvent.Validators.Add(r => AtLeastOne(r, r.GetValueOrDefault<int>()));
+        var devices = new Option<double?>("--devices") { Description = "Devices sending (at least 1; default: one per reading per second)." };
+        devices.Validators.Add(r => AtLeastOne(r, r.GetValueOrDefault<double?>() ?? 1));
+        var retention = Days("--retention", "How long readings are kept (7d, 36h; 0 keeps them forever).", 7);
+        var expiry = new Option<Expiry>("--expiry") { Description = "How readings expire: ttl (per-document TTL, deployed) or windows (a container per window, plan-only).", DefaultValueFactory = _ => Expiry.Ttl, HelpName = "ttl|windows" };
+        var window = Days("--window", "With --expiry windows: one container's span (more than 0).", 1, aboveZero: true);
+        var reserved = new Option<bool>("--reserved") { Description = "Price Cosmos DB throughput with reserved capacity." };
+        var zones = new Option<bool>("--zones") { Description = "Zone-redundant Event Hubs and Cosmos DB." };
+        var isPrivate = new Option<bool>("--private") { Description = "The private network profile: a VNet, private endpoints and DNS zones for every data plane, public access off." };
+        var azd = new Option<bool>("--azd") { Description = "Write the settings into .azure/<env>/.env for `azd up`." };
+        var envFile = new Option<string?>("--env-file") { Description = "Write the settings into this file." };
+        var region = new Option<string>("--region") { Description = "The price file's region (infra/prices/<region>.json).", DefaultValueFactory = _ => "eastus" };
+        var root = new RootCommand("Every capacity setting for a rate, with demand, deployed, headroom and $/h per component.")
+            .With(rate, perEvent, devices, retention, expiry, window, reserved, zones, isPrivate, region, azd, envFile);
+        root.SetAction(parse => run(new PlanArguments(parse.GetValue(rate), Math.Clamp(parse.GetValue(perEvent), 1, 9000), parse.GetValue(devices),
+            parse.GetValue(retention), parse.GetValue(reserved), parse.GetValue(zones), parse.GetValue(azd), parse.GetValue(envFile), parse.GetValue(region)!,
+            "./pipeline plan " + string.Join(' ', args), parse.GetValue(expiry), parse.GetValue(window), parse.GetValue(isPrivate))));
+        return root;
     }
 
-    private static Expiry ExpiryOf(string text) => text switch
+    /// <summary>A span in days: a duration (7d, 36h), or a plain number of days (the plan's own older form; 0 = forever).</summary>
+    private static Option<double> Days(string name, string description, double defaultDays, bool aboveZero = false) => new(name)
     {
-        "ttl" => Expiry.Ttl,
-        "windows" => Expiry.Windows,
-        _ => throw new ArgumentException($"--expiry must be ttl or windows, found '{text}'."),
+        Description = description,
+        DefaultValueFactory = _ => defaultDays,
+        HelpName = "duration",
+        CustomParser = result =>
+        {
+            var text = result.Tokens[0].Value;
+            var days = double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out var number) && number >= 0 && double.IsFinite(number) ? number
+                : Durations.TryParse(text, out var span) ? span.TotalDays
+                : double.NaN;
+            if (double.IsNaN(days))
+            {
+                result.AddError($"{name}: '{text}' is not a duration (7d, 36h, or a number of days; 0 keeps forever).");
+            }
+            else if (aboveZero && days <= 0)
+            {
+                result.AddError($"{name} must be more than 0 days.");
+            }
+
+            return days;
+        },
     };
 
-    private static double Positive(string option, string text) =>
-        double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out var v) && v >= 1 && double.IsFinite(v)
-            ? v
-            : throw new ArgumentException($"{option} must be a number of at least 1, found '{text}'.");
-
-    /// <summary>"7d", "36h" or a plain number of days; 0 keeps readings forever (TTL -1).</summary>
-    private static double Days(string text)
+    private static void AtLeastOne(OptionResult result, double value)
     {
-        var unit = text.EndsWith('h') ? 1 / 24.0 : 1;
-        var number = text.TrimEnd('d', 'h');
-        return double.TryParse(number, NumberStyles.Float, CultureInfo.InvariantCulture, out var v) && v >= 0 && double.IsFinite(v)
-            ? v * unit
-            : throw new ArgumentException($"--retention must be like 7d, 36h or 0 (keep forever), found '{text}'.");
+        if (value < 1)
+        {
+            result.AddError(string.Create(CultureInfo.InvariantCulture, $"{result.Option.Name} must be a number of at least 1, found '{value}'."));
+        }
     }
 }

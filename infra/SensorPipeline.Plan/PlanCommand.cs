@@ -1,19 +1,31 @@
+using System.CommandLine;
+using SensorPipeline.CommandLine;
 using SensorPipeline.Plan.Model;
 using SensorPipeline.Plan.Output;
 
 namespace SensorPipeline.Plan;
 
 /// <summary>
-/// <c>./pipeline plan</c>: prints the plan for a rate and, with --azd or --env-file, writes its settings. Exit codes:
-/// 0 done, 1 bad arguments or data, 2 an environment asked for a plan-only rate (nothing written).
+/// <c>./pipeline plan</c>: prints the plan for a rate and, with --azd or --env-file, writes its settings. Exit codes
+/// (<see cref="ExitCodes"/>): 0 done, 1 bad data (a price file, bench-cost.json), 2 a wrong command line, 4 an
+/// environment asked for a plan-only rate (the plan printed, nothing written).
 /// </summary>
 internal static class PlanCommand
 {
-    public static int Run(IReadOnlyList<string> args, string root, Func<string, string?> environment, TextWriter output, TextWriter error)
+    public static int Run(IReadOnlyList<string> args, string root, Func<string, string?> environment, TextWriter output, TextWriter error) =>
+        CommandLineProgram.Run("plan", PlanArguments.Create(arguments => Plan(arguments, root, environment, output, error), args), args,
+            new InvocationConfiguration { Output = output, Error = error });
+
+    private static int Plan(PlanArguments arguments, string root, Func<string, string?> environment, TextWriter output, TextWriter error)
     {
+        if (arguments.Expiry == Expiry.Windows && (arguments.Azd || arguments.EnvFile is not null))
+        {
+            error.WriteLine("plan: --expiry windows is plan-only: the template deploys one readings container with TTL (docs/cost.md, \"Expiry\", says why); --azd and --env-file take --expiry ttl.");
+            return ExitCodes.Usage;
+        }
+
         try
         {
-            var arguments = PlanArguments.Parse(args);
             var book = PriceBook.Load(Path.Combine(root, "infra", "prices"), arguments.Region);
             var costs = ReadingCosts.Load(
                 Path.Combine(root, "infra", "SensorPipeline.Plan", "per-reading.defaults.json"),
@@ -28,7 +40,7 @@ internal static class PlanCommand
         catch (Exception e) when (e is ArgumentException or PlanDataException or System.Text.Json.JsonException or IOException)
         {
             error.WriteLine($"plan: {e.Message}");
-            return 1;
+            return ExitCodes.Failed;
         }
     }
 
@@ -37,7 +49,7 @@ internal static class PlanCommand
         if (plan.IsPlanOnly)
         {
             error.WriteLine($"plan: no environment written: {plan.Request.Rate:N0} readings/s is plan-only. {plan.EventHubs.PlanOnlyReason}");
-            return 2;
+            return ExitCodes.PlanOnly;
         }
 
         var block = ProfileSettings.Lines(plan, arguments.Command);

@@ -71,7 +71,7 @@ public sealed class FullChainTests : IDisposable
         // Short in-invocation patience, so the outage outlasts it and the host's retry policy has to re-run batches.
         var impatient = new Dictionary<string, string>
         {
-            ["Cosmos__OperationTimeout"] = "00:00:02",
+            ["Cosmos__OperationTimeout"] = "00:00:05", // 2 s failed a thawed store's calls at load ~20
             ["Pipeline__TransientRetryCount"] = "1",
             ["Pipeline__TransientRetryMaxDelay"] = "00:00:01",
         };

@@ -2,7 +2,7 @@ namespace SensorPipeline.EndToEnd.Tests;
 
 /// <summary>
 /// The forms of <c>./pipeline</c> that <c>./pipeline help</c> lists for tests, run as a user runs them: each exits 0
-/// with its closing count when its tests pass, and a wrong form exits non-zero saying what is wrong. The script runs
+/// with its closing count when its tests pass, and a wrong form exits 2 (the usage code of every program) saying what is wrong. The script runs
 /// with its own state folder (PIPELINE_STATE), so it never touches the results of the run it is part of.
 /// </summary>
 [Collection(OneAtATime.Name)]
@@ -38,6 +38,20 @@ public sealed class PipelineScriptTests : IDisposable
     }
 
     [Fact]
+    public async Task Bench_NoName_ListsEveryBenchItDispatches()
+    {
+        var (exitCode, output) = await RunAsync("bench");
+
+        Assert.Equal(0, exitCode);
+        var script = await File.ReadAllTextAsync(Path.Combine(RepoLayout.Discover().Root, "pipeline"));
+        foreach (var bench in new[] { "core", "functions", "cpu", "ranges", "backlog", "scale", "affinity", "e2e", "cost", "eventhubs", "senders", "cosmos", "functionshost", "coldstart", "all" })
+        {
+            Assert.Matches($@"(?m)^  {bench} ", output);
+            Assert.Matches($@"(?m)^\s+({bench}|[a-z|]+\|{bench}|{bench}\|[a-z|]+)\)", script);
+        }
+    }
+
+    [Fact]
     public async Task TestInfra_TestsPass_ExitsZeroWithItsCount()
     {
         var (exitCode, output) = await RunAsync("test", "infra");
@@ -50,11 +64,11 @@ public sealed class PipelineScriptTests : IDisposable
     [InlineData(new[] { "test", "--bogus" }, "unknown option '--bogus'")]
     [InlineData(new[] { "test", "NoSuchProject" }, "test project 'NoSuchProject': none match")]
     [InlineData(new[] { "nonsense" }, "unknown command 'nonsense'")]
-    public async Task Run_WrongForm_ExitsNonZeroNamingTheProblem(string[] arguments, string expected)
+    public async Task Run_WrongForm_ExitsWithUsageNamingTheProblem(string[] arguments, string expected)
     {
         var (exitCode, output) = await RunAsync(arguments);
 
-        Assert.NotEqual(0, exitCode);
+        Assert.Equal(2, exitCode);
         Assert.Contains(expected, output, StringComparison.Ordinal);
     }
 }

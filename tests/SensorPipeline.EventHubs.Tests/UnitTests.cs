@@ -140,35 +140,3 @@ public sealed class SasVerifierTests
         Assert.Equal(1, verifier.CachedTokens);
     }
 }
-
-[Trait("Category", "Fast")]
-public sealed class CommandLineTests
-{
-    private const string Usage = "usage: x --data <dir>";
-
-    [Fact]
-    public void Parse_OwnOptions_PortAndSettingsRead()
-    {
-        var line = SensorPipeline.Emulators.Common.CommandLine.Parse(["--data", "d", "--port", "0", "--set", "A:B=c=d", "--set", "a:b=e"], ["--data"], Usage, out var error);
-
-        Assert.Null(error);
-        Assert.NotNull(line);
-        Assert.Equal("d", line["--data"]);
-        Assert.Null(line["--hubs"]);
-        Assert.Equal(0, line.Port);
-        // Configuration keys ignore case: the later --set wins.
-        Assert.Equal("e", Assert.Single(line.Settings).Value);
-    }
-
-    [Theory]
-    [InlineData("--port 65536", "--port: '65536' is not a port number from 0 to 65535.")]
-    [InlineData("--port -1", "--port: '-1' is not a port number")]
-    [InlineData("--set novalue", "--set: 'novalue' is not Key=Value.")]
-    [InlineData("--hubs f", "unknown option '--hubs'.\nusage: x --data <dir>")]
-    [InlineData("--data", "--data: a value is missing.\nusage: x --data <dir>")]
-    public void Parse_BadLine_NamesTheFlag(string args, string message)
-    {
-        Assert.Null(SensorPipeline.Emulators.Common.CommandLine.Parse(args.Split(' '), ["--data"], Usage, out var error));
-        Assert.StartsWith(message, error, StringComparison.Ordinal);
-    }
-}

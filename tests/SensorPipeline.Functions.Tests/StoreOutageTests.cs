@@ -4,14 +4,16 @@ namespace SensorPipeline.Functions.Tests;
 
 /// <summary>
 /// A stand-in of its own, frozen with SIGSTOP (never killed: it keeps data only in memory) and thawed with SIGCONT;
-/// the handler is configured with short store timeouts so the failure shows within seconds. The splitter reads its hubs'
+/// the handler is configured with short store timeouts so the failure shows within seconds (not so short that a loaded machine fails the calls that should pass). The splitter reads its hubs'
 /// partitions before it splits: a real Event Hubs emulator of its own, so only the store is out.
 /// </summary>
 public sealed class OutageFixture() : SingleHandlerFixture("outage", withHubs: true)
 {
     internal override Task ConfigureAsync(CosmosEmulatorProcess standIn, Dictionary<string, string?> settings)
     {
-        settings["Cosmos__OperationTimeout"] = "00:00:01";
+        // Short enough that a frozen store fails an invocation well within the test's 30 s, long enough that a thawed
+        // one on a loaded machine answers the re-run (a 1 s timeout failed re-runs at load ~20).
+        settings["Cosmos__OperationTimeout"] = "00:00:05";
         ShortRetries(settings, 1, maxDelay: "00:00:00.100");
         return Task.CompletedTask;
     }
@@ -83,6 +85,6 @@ public sealed class StoreOutageTests(OutageFixture fixture) : IClassFixture<Outa
     {
         var retry = 0;
         return Eventually.ValueAsync(() => invoke(++retry), answer => answer.Status == HttpStatusCode.OK, "a re-run answering 200",
-            TimeSpan.FromSeconds(60), TimeSpan.FromMilliseconds(500));
+            TimeSpan.FromMinutes(2), TimeSpan.FromMilliseconds(500));
     }
 }

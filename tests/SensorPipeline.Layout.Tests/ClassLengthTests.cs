@@ -7,14 +7,13 @@ public sealed class ClassLengthTests
 {
     private const int Limit = 400;
 
-    private static readonly string[] Folders = ["core", "functions", "emulators", "devhost", "loadgen", "clients", "infra", "bench"];
+    private static readonly string[] Folders = ["core", "functions", "emulators", "devhost", "loadgen", "clients", "infra", "bench", "cli"];
 
     /// <summary>The classes allowed past the limit, by full name, each with why it stays larger for now.</summary>
     public static readonly IReadOnlyDictionary<string, string> Allowed = new Dictionary<string, string>(StringComparer.Ordinal)
     {
         ["SensorPipeline.EventHubs.Storage.PartitionLog"] = "split pending: its writer changes in parallel",
         ["SensorPipeline.Functions.Invocation.RequestStreamParser"] = "split pending: its envelopes change in parallel",
-        ["SensorPipeline.Toolkit.ChildProcess"] = "split pending: it changes in parallel with the one command line",
     };
 
     [Fact]

@@ -26,6 +26,9 @@ public sealed class LayoutTests
     [InlineData("devhost/SensorPipeline.Stack", "tests/SensorPipeline.EndToEnd.Tests")]
     [InlineData("tests/SensorPipeline.Core.Tests", "bench/SensorPipeline.Core.Bench")]
     [InlineData("scratch/SensorPipeline.Anything", "core/SensorPipeline.Core")]
+    [InlineData("cli/SensorPipeline.CommandLine", "core/SensorPipeline.Core")]
+    [InlineData("core/SensorPipeline.Core", "cli/SensorPipeline.CommandLine")]
+    [InlineData("emulators/SensorPipeline.Emulators.Common", "cli/SensorPipeline.CommandLine")]
     public void Violation_ForbiddenReference_IsNamed(string from, string to)
     {
         var why = ReferenceMatrix.Violation(Project(from), Project(to));
@@ -41,6 +44,11 @@ public sealed class LayoutTests
     [InlineData("emulators/SensorPipeline.CosmosEmulator", "emulators/SensorPipeline.CosmosEmulator.Query")]
     [InlineData("devhost/SensorPipeline.DevHost", "emulators/SensorPipeline.FunctionsHost")]
     [InlineData("tests/SensorPipeline.EndToEnd.Tests", "devhost/SensorPipeline.Stack")]
+    [InlineData("infra/SensorPipeline.Plan", "cli/SensorPipeline.CommandLine")]
+    [InlineData("emulators/SensorPipeline.CosmosEmulator", "cli/SensorPipeline.CommandLine")]
+    [InlineData("loadgen/SensorPipeline.LoadGen", "cli/SensorPipeline.CommandLine")]
+    [InlineData("devhost/SensorPipeline.DevHost", "cli/SensorPipeline.CommandLine")]
+    [InlineData("bench/SensorPipeline.Core.Bench", "cli/SensorPipeline.CommandLine")]
     public void Violation_AllowedReference_IsNull(string from, string to) =>
         Assert.Null(ReferenceMatrix.Violation(Project(from), Project(to)));
 

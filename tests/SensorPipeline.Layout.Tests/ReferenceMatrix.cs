@@ -26,12 +26,17 @@ public enum Room
 
     /// <summary><c>tests/</c>, <c>bench/</c>: the top; nothing references them.</summary>
     TestsAndBenches,
+
+    /// <summary><c>cli/</c>: the one command line (option types, exit codes, entry point) every program parses with.</summary>
+    CommandLine,
 }
 
 /// <summary>
 /// The allowed references between projects. The product references only the core and packages; loadgen the core and
 /// the client library; an emulator its shared library, the client library and packages, never another emulator except
-/// where <see cref="Exceptions"/> says why; the harness anything below it; nothing references upward.
+/// where <see cref="Exceptions"/> says why; the harness anything below it; nothing references upward. Every room that
+/// holds a program (the product's plan, the emulators, loadgen, devhost and the stack, the benches and test programs)
+/// may reference the command line, which references only its package, so every program parses arguments one way.
 /// </summary>
 public static class ReferenceMatrix
 {
@@ -53,13 +58,14 @@ public static class ReferenceMatrix
     private static readonly Dictionary<Room, Room[]> Allowed = new()
     {
         [Room.Core] = [],
-        [Room.Product] = [Room.Core],
+        [Room.Product] = [Room.Core, Room.CommandLine],
         [Room.ClientLibrary] = [],
         [Room.EmulatorShared] = [],
-        [Room.Emulator] = [Room.EmulatorShared, Room.ClientLibrary],
-        [Room.LoadGen] = [Room.Core, Room.ClientLibrary],
-        [Room.DevHost] = [Room.Core, Room.Product, Room.ClientLibrary, Room.EmulatorShared, Room.Emulator, Room.LoadGen, Room.DevHost],
-        [Room.TestsAndBenches] = [Room.Core, Room.Product, Room.ClientLibrary, Room.EmulatorShared, Room.Emulator, Room.LoadGen, Room.DevHost],
+        [Room.Emulator] = [Room.EmulatorShared, Room.ClientLibrary, Room.CommandLine],
+        [Room.LoadGen] = [Room.Core, Room.ClientLibrary, Room.CommandLine],
+        [Room.DevHost] = [Room.Core, Room.Product, Room.ClientLibrary, Room.EmulatorShared, Room.Emulator, Room.LoadGen, Room.DevHost, Room.CommandLine],
+        [Room.TestsAndBenches] = [Room.Core, Room.Product, Room.ClientLibrary, Room.EmulatorShared, Room.Emulator, Room.LoadGen, Room.DevHost, Room.CommandLine],
+        [Room.CommandLine] = [],
     };
 
     /// <summary>The room of a project in <paramref name="folder"/> (relative to the root), or null for a folder the
@@ -77,6 +83,7 @@ public static class ReferenceMatrix
             "loadgen" => Room.LoadGen,
             "devhost" => Room.DevHost,
             "tests" or "bench" => Room.TestsAndBenches,
+            "cli" => Room.CommandLine,
             _ => null,
         };
     }

@@ -1,6 +1,5 @@
 using Microsoft.Extensions.Options;
 using SensorPipeline.Core.Telemetry;
-using SensorPipeline.LoadGen.Cli;
 using SensorPipeline.LoadGen.Redrive;
 using SensorPipeline.LoadGen.Run;
 using SensorPipeline.LoadGen.Verify;
@@ -10,42 +9,6 @@ namespace SensorPipeline.LoadGen.Tests;
 [Trait("Category", "Fast")]
 public class SmallPartsTests
 {
-    [Theory]
-    [InlineData("500ms", 500)]
-    [InlineData("30s", 30_000)]
-    [InlineData("1.5s", 1_500)]
-    [InlineData("5m", 300_000)]
-    [InlineData("1h", 3_600_000)]
-    [InlineData("00:05:00", 300_000)]
-    public void TryParse_ValidDuration_Parsed(string text, double milliseconds)
-    {
-        Assert.True(DurationParser.TryParse(text, out var value));
-        Assert.Equal(TimeSpan.FromMilliseconds(milliseconds), value);
-    }
-
-    [Theory]
-    [InlineData("-10m", -600_000)] // a clock behind
-    [InlineData("+2m", 120_000)] // a clock ahead
-    [InlineData("30s", 30_000)]
-    public void TryParseSigned_ClockBehindOrAhead_Parsed(string text, double milliseconds)
-    {
-        Assert.True(DurationParser.TryParseSigned(text, out var value));
-        Assert.Equal(TimeSpan.FromMilliseconds(milliseconds), value);
-    }
-
-    [Theory]
-    [InlineData("")]
-    [InlineData("soon")]
-    [InlineData("-5s")]
-    [InlineData("5x")]
-    public void TryParse_InvalidDuration_False(string text) => Assert.False(DurationParser.TryParse(text, out _));
-
-    [Theory]
-    [InlineData("--5s")]
-    [InlineData("-")]
-    [InlineData("-soon")]
-    public void TryParseSigned_InvalidDuration_False(string text) => Assert.False(DurationParser.TryParseSigned(text, out _));
-
     [Fact]
     public void Latency_SendsBelowAndAboveOneMillisecond_MicrosecondsResolvedPipelineBoundsShared()
     {

@@ -64,7 +64,7 @@ public sealed class PlanCommandTests : IDisposable
     {
         var (code, output, error) = Run("load", "--rate", "1000000", "--azd");
 
-        Assert.Equal(2, code);
+        Assert.Equal(4, code);
         Assert.Contains("PLAN-ONLY", output, StringComparison.Ordinal);
         Assert.Contains("at most 16", error, StringComparison.Ordinal);
         Assert.Contains("Dedicated", error, StringComparison.Ordinal);
@@ -72,12 +72,59 @@ public sealed class PlanCommandTests : IDisposable
     }
 
     /// <summary>Arguments refused with exit 1, and the fragments the error must hold: another region (named, with the
-    /// regions that have sourced prices); window expiry with --azd (plan-only).</summary>
+    /// regions that have sourced prices).</summary>
     public static TheoryData<string?, string[], string[]> ExitOneRefusals => new()
     {
         { null, ["--rate", "1000", "--region", "westeurope"], ["no prices for region 'westeurope'", "Sourced regions: eastus"] },
-        { "dev", ["--rate", "100000", "--expiry", "windows", "--azd"], ["--expiry windows is plan-only"] },
     };
+
+    /// <summary>Wrong command lines, refused with the usage exit code (2) before anything is read or written, each with
+    /// the option its message must name.</summary>
+    public static TheoryData<string[], string> UsageRefusals => new()
+    {
+        { ["--rate", "100000", "--expiry", "windows", "--azd"], "--expiry windows is plan-only" },
+        { ["--readings-per-event", "200"], "--rate" },
+        { ["--rate", "fast"], "--rate: 'fast' is not a rate" },
+        { ["--rate", "1000", "--retention", "soon"], "--retention: 'soon' is not a duration" },
+        { ["--rate", "1000", "--bogus"], "--bogus" },
+        { ["--rate", "1000", "--devices", "0"], "--devices must be a number of at least 1" },
+    };
+
+    [Theory]
+    [MemberData(nameof(UsageRefusals))]
+    public void Run_WrongForm_ExitsWithUsageNamingTheOption(string[] args, string expected)
+    {
+        var (code, output, error) = Run("dev", args);
+
+        Assert.Equal(2, code);
+        Assert.Contains(expected, error, StringComparison.Ordinal);
+        Assert.Equal(string.Empty, output);
+        Assert.False(Directory.Exists(Path.Combine(_root, ".azure")));
+    }
+
+    [Fact]
+    public void Run_Help_PrintsEveryOptionAndExitsZero()
+    {
+        var (code, output, _) = Run(null, "--help");
+
+        Assert.Equal(0, code);
+        foreach (var option in new[] { "--rate", "--readings-per-event", "--devices", "--retention", "--expiry", "--window", "--reserved", "--zones", "--region", "--azd", "--env-file" })
+        {
+            Assert.Contains(option, output, StringComparison.Ordinal);
+        }
+    }
+
+    [Theory]
+    [InlineData("7d")]
+    [InlineData("168h")]
+    [InlineData("7")]
+    public void Run_RetentionInEachForm_PlansTheSameDays(string retention)
+    {
+        var (code, output, _) = Run(null, "--rate", "1000", "--retention", retention);
+
+        Assert.Equal(0, code);
+        Assert.Equal(Run(null, "--rate", "1000", "--retention", "7d").Output, output);
+    }
 
     [Theory]
     [MemberData(nameof(ExitOneRefusals))]

@@ -33,7 +33,7 @@ public sealed class DevHostProcessTests : IAsyncLifetime
         known.FeedAndFlush();
         var summary = await Eventually.ValueAsync(
             () => _http.GetFromJsonAsync<TelemetrySummary>(new Uri(_url, "telemetry/summary?window=3600")),
-            summary => summary?.Functions.Count == 2, "both functions in the summary", TimeSpan.FromSeconds(20), TimeSpan.FromMilliseconds(100));
+            summary => summary?.Functions.Count == 2, "both functions in the summary", TimeSpan.FromSeconds(60), TimeSpan.FromMilliseconds(100));
 
         using var dashboard = await _http.GetAsync(new Uri(_url, "dashboard"));
 

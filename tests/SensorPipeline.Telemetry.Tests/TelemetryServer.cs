@@ -67,7 +67,7 @@ public sealed class TelemetryServer : IAsyncDisposable
                 var body = await Http.GetFromJsonAsync<System.Text.Json.JsonElement>(At("telemetry/metrics?name=" + Uri.EscapeDataString(name)));
                 return body.GetProperty("points").EnumerateArray().ToList();
             },
-            points => points.Count > 0, $"points of {name}", TimeSpan.FromSeconds(20), TimeSpan.FromMilliseconds(100));
+            points => points.Count > 0, $"points of {name}", TimeSpan.FromSeconds(60), TimeSpan.FromMilliseconds(100));
 
     public async ValueTask DisposeAsync()
     {

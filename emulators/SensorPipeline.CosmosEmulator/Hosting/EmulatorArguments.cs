@@ -1,10 +1,11 @@
-using SensorPipeline.Emulators.Common;
+using System.CommandLine;
+using SensorPipeline.CommandLine;
 
 namespace SensorPipeline.CosmosEmulator.Hosting;
 
-/// <summary>The emulator's command line: <c>--data &lt;dir&gt; [--port N] [--set Key=Value]…</c>.
-/// <c>--set</c> passes any configuration key (e.g. <c>--set Cosmos:Durability=None</c>), the same keys as
-/// environment variables with <c>__</c> (<c>Cosmos__Durability=None</c>).</summary>
+/// <summary>What the emulator runs with: <c>--data &lt;dir&gt; [--port N] [--set Key=Value]…</c>. <c>--set</c>
+/// passes any configuration key (e.g. <c>--set Cosmos:Durability=None</c>), the same keys as environment variables
+/// with <c>__</c> (<c>Cosmos__Durability=None</c>).</summary>
 /// <param name="DataDirectory">Where the emulator keeps its log, snapshot and certificate.</param>
 /// <param name="Port">The loopback HTTPS port; 0 picks a free one. Default 8081 (the Cosmos DB emulator's port).</param>
 /// <param name="Settings">Configuration overrides from <c>--set</c>.</param>
@@ -12,22 +13,19 @@ public sealed record EmulatorArguments(string DataDirectory, int Port, IReadOnly
 {
     public const int DefaultPort = 8081;
 
-    public const string Usage = "usage: cosmos-emulator --data <dir> [--port N] [--set Key=Value]...";
-
-    /// <summary>Parses the arguments (<see cref="CommandLine"/>); on failure returns null and a message for stderr.</summary>
-    public static EmulatorArguments? Parse(IReadOnlyList<string> args, out string? error)
+    /// <summary>The emulator's command; its action runs <paramref name="run"/>.</summary>
+    public static RootCommand Command(Func<EmulatorArguments, Task<int>> run)
     {
-        if (CommandLine.Parse(args, ["--data"], Usage, out error) is not { } line)
+        var data = new Option<string>("--data")
         {
-            return null;
-        }
-
-        if (line["--data"] is not { } data)
-        {
-            error = $"--data is required.\n{Usage}";
-            return null;
-        }
-
-        return new EmulatorArguments(Path.GetFullPath(data), line.Port ?? DefaultPort, line.Settings);
+            Description = "Where the emulator keeps its log, snapshot and certificate.",
+            Required = true,
+            CustomParser = result => Path.GetFullPath(result.Tokens[0].Value),
+        };
+        var port = Ports.Option(DefaultPort, "The loopback HTTPS port (0: a free one, printed at start).");
+        var settings = SensorPipeline.CommandLine.Settings.Option();
+        var root = new RootCommand("The local Cosmos DB emulator: the NoSQL API over HTTPS on loopback, durable in its data directory.").With(data, port, settings);
+        root.SetAction(parse => run(new EmulatorArguments(parse.GetRequiredValue(data), parse.GetValue(port), parse.GetValue(settings)!)));
+        return root;
     }
 }

@@ -3,6 +3,7 @@ using System.Globalization;
 using Microsoft.Azure.Cosmos;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
+using SensorPipeline.CommandLine;
 using SensorPipeline.LoadGen.Redrive;
 using SensorPipeline.LoadGen.Sending;
 using SensorPipeline.LoadGen.Store;
@@ -66,7 +67,7 @@ internal static class RedriveCommand
             catch (Exception e) when (e is RedriveException or CosmosException or HttpRequestException)
             {
                 await Console.Error.WriteLineAsync("loadgen redrive: cannot read the dead letters: " + e.Message);
-                return ExitCodes.Unverifiable;
+                return ExitCodes.NoVerdict;
             }
 
             Print(lines, options, Console.Out);

@@ -2,6 +2,7 @@ using System.CommandLine;
 using Azure.Identity;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
+using SensorPipeline.CommandLine;
 using SensorPipeline.LoadGen.Run;
 using SensorPipeline.LoadGen.Sending;
 
@@ -19,7 +20,7 @@ internal static class SendCommand
     private static readonly Option<string> DevicePrefix = new("--device-prefix") { Description = "Device id prefix.", DefaultValueFactory = _ => "dev" };
     private static readonly Option<int> ReadingsPerEvent = new("--readings-per-event") { Description = "Readings per event.", DefaultValueFactory = _ => SendOptions.DefaultReadingsPerEvent };
     private static readonly Option<double?> Rate = new("--rate") { Description = "Target readings per second (default: flat out)." };
-    private static readonly Option<TimeSpan?> Duration = new("--duration") { Description = "How long to send (30s, 5m, …).", CustomParser = r => DurationParser.Parse(r) };
+    private static readonly Option<TimeSpan?> Duration = new("--duration") { Description = "How long to send (30s, 5m, …).", CustomParser = r => Durations.Parse(r) };
     private static readonly Option<long?> Count = new("--count") { Description = "Readings to send." };
     private static readonly Option<SendTransport> Transport = new("--transport") { Description = "amqp (the official Event Hubs client) or rest (the REST send API); malformed sends are always REST.", DefaultValueFactory = _ => SendTransport.Amqp };
     private static readonly Option<int> Concurrency = new("--concurrency") { Description = "Sends in flight at most.", DefaultValueFactory = _ => 16 };
@@ -36,13 +37,13 @@ internal static class SendCommand
     private static readonly Option<string> ForgedHub = new("--forged-hub") { Description = "The processor hub forged envelopes go to.", DefaultValueFactory = _ => "weather" };
     private static readonly Option<TimeSpan> ClockSkew = new("--clock-skew")
     {
-        Description = "Shift every device's clock: --clock-skew=2m ahead, --clock-skew=-10m behind.", CustomParser = DurationParser.ParseSigned,
+        Description = "Shift every device's clock: --clock-skew=2m ahead, --clock-skew=-10m behind.", CustomParser = Durations.ParseSigned,
     };
     private static readonly Option<int> OversizeBytes = new("--oversize-bytes") { Description = "Minimum size of an oversize event's one reading (740000..1000000).", DefaultValueFactory = _ => 800_000 };
     private static readonly Option<int> InjectEvery = new("--inject-every") { Description = "One injected event per this many events.", DefaultValueFactory = _ => 20 };
     private static readonly Option<int> DuplicateEvery = new("--duplicate-every") { Description = "Re-send an acknowledged event after every K events (0: never)." };
     private static readonly Option<string[]> PauseFunction = new("--pause-function") { Description = "devhost function to pause (repeatable), e.g. WeatherProcessor.", AllowMultipleArgumentsPerToken = false };
-    private static readonly Option<TimeSpan?> PauseFor = new("--pause-for") { Description = "How long to keep them paused.", CustomParser = r => DurationParser.Parse(r) };
+    private static readonly Option<TimeSpan?> PauseFor = new("--pause-for") { Description = "How long to keep them paused.", CustomParser = r => Durations.Parse(r) };
     private static readonly Option<TimeSpan> PauseAfter = Duration_("--pause-after", "When to pause, after the start.", TimeSpan.FromSeconds(5));
     private static readonly Option<Uri?> DevHost = new("--devhost") { Description = "devhost base URL (default: the emulator connection string's endpoint).", CustomParser = UriParser.Parse };
     private static readonly Option<string> PauseRoute = new("--pause-route") { Description = "Pause route template.", DefaultValueFactory = _ => "/admin/functions/{name}/pause" };
@@ -63,7 +64,7 @@ internal static class SendCommand
     }
 
     private static Option<TimeSpan> Duration_(string name, string description, TimeSpan defaultValue) =>
-        new(name) { Description = description, DefaultValueFactory = _ => defaultValue, CustomParser = DurationParser.Parse };
+        new(name) { Description = description, DefaultValueFactory = _ => defaultValue, CustomParser = Durations.Parse };
 
     private static Task<int> RunAsync(ParseResult parse, CancellationToken cancellationToken) =>
         StartupValidation.RunAsync<SendOptions, SendOptionsValidator>(o => Bind(parse, o), parse.GetValue(Verbose),

@@ -1,7 +1,8 @@
 using Microsoft.Extensions.DependencyInjection;
-using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Logging.Console;
+using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
+using SensorPipeline.CommandLine;
 
 namespace SensorPipeline.LoadGen.Cli;
 
@@ -11,7 +12,7 @@ internal static class StartupValidation
     /// <summary>
     /// Runs a command: <paramref name="run"/> gets the command's services and its options, bound from the command line by
     /// <paramref name="bind"/>, once <typeparamref name="TValidator"/> passed them. Otherwise nothing runs: every failure
-    /// is printed (each names its option) and the exit code is <see cref="ExitCodes.BadArguments"/>.
+    /// is printed (each names its option) and the exit code is <see cref="ExitCodes.Usage"/>.
     /// </summary>
     public static async Task<int> RunAsync<TOptions, TValidator>(Action<TOptions> bind, bool verbose, Func<IServiceProvider, TOptions, Task<int>> run)
         where TOptions : class
@@ -19,7 +20,7 @@ internal static class StartupValidation
     {
         ArgumentNullException.ThrowIfNull(run);
         await using var provider = await BuildAsync<TOptions, TValidator>(bind, verbose);
-        return provider is null ? ExitCodes.BadArguments : await run(provider, provider.GetRequiredService<IOptions<TOptions>>().Value);
+        return provider is null ? ExitCodes.Usage : await run(provider, provider.GetRequiredService<IOptions<TOptions>>().Value);
     }
 
     /// <summary>

@@ -1,5 +1,6 @@
 using System.CommandLine;
 using Microsoft.Azure.Cosmos;
+using SensorPipeline.CommandLine;
 using SensorPipeline.LoadGen.Ledger;
 using SensorPipeline.LoadGen.Run;
 using SensorPipeline.LoadGen.Store;
@@ -19,13 +20,13 @@ internal static class VerifyCommand
     private static readonly Option<bool> Json = new("--json") { Description = "Print the verdict as JSON." };
     private static readonly Option<TimeSpan> ProgressInterval = new("--progress-interval")
     {
-        Description = "Progress interval (stderr).", DefaultValueFactory = _ => TimeSpan.FromSeconds(2), CustomParser = DurationParser.Parse,
+        Description = "Progress interval (stderr).", DefaultValueFactory = _ => TimeSpan.FromSeconds(2), CustomParser = Durations.Parse,
     };
 
     private static readonly Option<TimeSpan?> MaxAge = new("--max-age")
     {
         Description = "The pipeline's max age: also count archived readings enqueued outside the run's backlog episodes (and the max age before each).",
-        CustomParser = r => DurationParser.Parse(r),
+        CustomParser = r => Durations.Parse(r),
     };
 
     private static readonly Option<List<(DateTimeOffset From, DateTimeOffset To)>> Episode = new("--episode")
@@ -53,7 +54,7 @@ internal static class VerifyCommand
         catch (InvalidDataException e)
         {
             await Console.Error.WriteLineAsync("loadgen verify: " + e.Message);
-            return ExitCodes.BadArguments;
+            return ExitCodes.Usage;
         }
 
         // Each device check has two queries in flight at once (its readings and its archived readings).
@@ -74,7 +75,7 @@ internal static class VerifyCommand
         {
             // Errors, not misses: exit 3 rather than 1, so nobody reads an outage as data loss.
             await Console.Error.WriteLineAsync("loadgen verify: cannot give a verdict: " + e.Message);
-            return ExitCodes.Unverifiable;
+            return ExitCodes.NoVerdict;
         }
         finally
         {

@@ -1,0 +1,65 @@
+using System.CommandLine;
+
+namespace SensorPipeline.CommandLine;
+
+/// <summary>
+/// The one way a program of the repository runs its command line: a usage error prints <c>NAME: message</c> for each
+/// (the message names the option) and where the help is, and exits <see cref="ExitCodes.Usage"/> with nothing run;
+/// <c>--help</c> prints every option and exits <see cref="ExitCodes.Ok"/>; otherwise the chosen command's action runs
+/// and its code is the exit code.
+/// </summary>
+public static class CommandLineProgram
+{
+    /// <summary>Parses <paramref name="args"/> against <paramref name="root"/> and runs it (see the class); usage errors
+    /// go to <paramref name="configuration"/>'s error writer (default stderr), prefixed <paramref name="name"/>.
+    /// <paramref name="configuration"/>: how the action is invoked; default: Ctrl+C cancels the action's token and the
+    /// process ends 2 s later if the action has not returned.</summary>
+    public static async Task<int> RunAsync(string name, RootCommand root, IReadOnlyList<string> args, InvocationConfiguration? configuration = null)
+    {
+        ArgumentNullException.ThrowIfNull(root);
+        ArgumentNullException.ThrowIfNull(args);
+        var parse = root.Parse(args);
+        return Refused(name, parse, configuration) ?? await parse.InvokeAsync(configuration ?? new InvocationConfiguration());
+    }
+
+    /// <summary>As <see cref="RunAsync"/>, for a program whose actions are synchronous.</summary>
+    public static int Run(string name, RootCommand root, IReadOnlyList<string> args, InvocationConfiguration? configuration = null)
+    {
+        ArgumentNullException.ThrowIfNull(root);
+        ArgumentNullException.ThrowIfNull(args);
+        var parse = root.Parse(args);
+        return Refused(name, parse, configuration) ?? parse.Invoke(configuration ?? new InvocationConfiguration());
+    }
+
+    /// <summary>Adds <paramref name="options"/> to <paramref name="command"/> in help order; returns it.</summary>
+    public static T With<T>(this T command, params Option[] options)
+        where T : Command
+    {
+        ArgumentNullException.ThrowIfNull(command);
+        ArgumentNullException.ThrowIfNull(options);
+        foreach (var option in options)
+        {
+            command.Options.Add(option);
+        }
+
+        return command;
+    }
+
+    /// <summary><see cref="ExitCodes.Usage"/> after printing each error, or null when the line parsed.</summary>
+    private static int? Refused(string name, ParseResult parse, InvocationConfiguration? configuration)
+    {
+        if (parse.Errors.Count == 0)
+        {
+            return null;
+        }
+
+        var error = configuration?.Error ?? Console.Error;
+        foreach (var problem in parse.Errors)
+        {
+            error.WriteLine($"{name}: {problem.Message}");
+        }
+
+        error.WriteLine($"{name}: see '{name} --help' for every option.");
+        return ExitCodes.Usage;
+    }
+}
