@@ -4,7 +4,7 @@ using System.Threading.Channels;
 namespace SensorPipeline.Stack;
 
 /// <summary>
-/// How <c>./pipeline up</c> watches the stack it runs. devhost or the Cosmos DB emulator exiting stops everything: the
+/// How <c>./pipeline up</c> watches the stack it runs. devhost, the Cosmos DB emulator or azurite exiting stops everything: the
 /// stack names the child, its exit code and its last lines, kills the child's process group (devhost's handler with
 /// it) and exits 1, rather than restart it, because a restart would hide a crash the user should see, and both keep
 /// their data on disk, so <c>./pipeline up</c> again resumes where they stopped. A handler exiting is reported the same
@@ -25,19 +25,20 @@ internal sealed partial class StackSupervision
         }
     }
 
-    /// <summary>Reports handler exits until devhost or the Cosmos DB emulator exits (reported, then true) or
+    /// <summary>Reports handler exits until devhost, the Cosmos DB emulator or azurite exits (reported, then true) or
     /// <paramref name="cancellationToken"/> is cancelled (false: a stop the user asked for).</summary>
     public async Task<bool> WatchAsync(LocalPipeline pipeline, TextWriter report, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(pipeline);
         ArgumentNullException.ThrowIfNull(report);
         var devHost = pipeline.DevHost ?? throw new InvalidOperationException("devhost is not running");
-        var cosmos = pipeline.Cosmos;
+        (string Name, ChildProcess Process)[] children =
+            [("devhost", devHost), ("the Cosmos DB emulator", pipeline.Cosmos), ("azurite", pipeline.Azurite)];
         var cancelled = Task.Delay(Timeout.Infinite, cancellationToken);
         while (true)
         {
             var handlerExit = _handlerExits.Reader.ReadAsync(cancellationToken).AsTask();
-            var first = await Task.WhenAny(devHost.Exited, cosmos.Exited, handlerExit, cancelled);
+            var first = await Task.WhenAny(children.Select(c => (Task)c.Process.Exited).Append(handlerExit).Append(cancelled));
             if (first == cancelled || cancellationToken.IsCancellationRequested)
             {
                 return false;
@@ -50,8 +51,7 @@ internal sealed partial class StackSupervision
                 continue;
             }
 
-            var dead = first == devHost.Exited ? devHost : cosmos;
-            var name = dead == devHost ? "devhost" : "the Cosmos DB emulator";
+            var (name, dead) = children.First(c => c.Process.Exited == first);
             dead.KillProcessGroup();
             await report.WriteLineAsync(Describe($"{name} (pid {dead.Id}) exited with code {await dead.Exited}; stopping everything",
                 dead.LogPath, dead.LastLines(TailLines)));
