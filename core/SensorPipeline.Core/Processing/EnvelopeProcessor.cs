@@ -29,7 +29,6 @@ public sealed class EnvelopeProcessor : IDisposable
     private readonly Utf8JsonWriter _writer;
     private readonly List<SourcePosition> _sources = [];
     private readonly Dictionary<string, int> _latestIndex = new(StringComparer.Ordinal);
-    private byte[] _decoded = new byte[64 * 1024];
 
     /// <param name="kind">The kind this processor accepts: weather or seismic.</param>
     /// <param name="stage">The stage name stored in dead letters (e.g. <c>weather-processor</c>).</param>
@@ -75,20 +74,19 @@ public sealed class EnvelopeProcessor : IDisposable
             batch.Received, batch.Stale, batch.Oldest == long.MaxValue ? 0 : batch.Oldest);
     }
 
-    /// <summary>Decodes an envelope's text and reads its header; an envelope that cannot be used, or that carries the
-    /// other kind (it is on the wrong hub), is dead-lettered whole for a human, and false is returned.</summary>
+    /// <summary>Reads an envelope's header; an envelope that cannot be used, or that carries another kind (it is on the
+    /// wrong hub), is dead-lettered whole for a human, and false is returned. The event body is the
+    /// <c>ForwardEnvelope</c>'s protobuf bytes with no marker, so garbage is told from an envelope by decoding it:
+    /// a body whose framing does not parse, that names no kind the pipeline routes, that holds no reading or a source
+    /// no splitter writes is dead-lettered as undecodable (or invalid source) by <see cref="EnvelopeReader.TryReadHeader"/>;
+    /// what passes and still holds garbage fails per reading (decode, then validation) further on.</summary>
     private bool TryOpen(in InputEvent envelope, Accumulator batch, out ReadOnlySpan<byte> body, out int count)
     {
-        count = 0;
-        body = Decode(envelope.Body.Span);
-        var reason = DeadLetterReason.Undecodable;
-        if (!body.IsEmpty)
+        body = envelope.Body.Span;
+        var reason = EnvelopeReader.TryReadHeader(body, _sources, out var kind, out _, out count);
+        if (reason == DeadLetterReason.None && kind != _kind)
         {
-            reason = EnvelopeReader.TryReadHeader(body, _sources, out var kind, out _, out count);
-            if (reason == DeadLetterReason.None && kind != _kind)
-            {
-                reason = DeadLetterReason.PayloadMismatch;
-            }
+            reason = DeadLetterReason.PayloadMismatch;
         }
 
         if (reason == DeadLetterReason.None)
@@ -170,24 +168,6 @@ public sealed class EnvelopeProcessor : IDisposable
         {
             batch.StaleStates.Add(new StaleDeviceState(batch.Pending.Count - 1, RenderState(deviceId, id, reading, source, from, batch.Pending.Count - 1)));
         }
-    }
-
-    /// <summary>The envelope of an event body, decoded from its text form (<see cref="EnvelopeText"/>) into a reused
-    /// buffer; empty when the body is not a text envelope (the only form the splitter writes).</summary>
-    private ReadOnlySpan<byte> Decode(ReadOnlySpan<byte> body)
-    {
-        if (!EnvelopeText.IsText(body))
-        {
-            return default;
-        }
-
-        var needed = EnvelopeText.MaxDecodedLength(body);
-        if (_decoded.Length < needed)
-        {
-            _decoded = new byte[Math.Max(needed, _decoded.Length * 2)];
-        }
-
-        return EnvelopeText.TryDecode(body, _decoded, out var written) ? _decoded.AsSpan(0, written) : default;
     }
 
     /// <summary>False for a reading dated in the future by the device's clock: stored as a reading, never the device's state.</summary>

@@ -171,18 +171,13 @@ public sealed class ProcessResult
 
     private byte[] ForwardedReading(int envelopeIndex, int readingIndex)
     {
-        var text = _envelopes[envelopeIndex].Body.Span;
-        var decoded = new byte[EnvelopeText.MaxDecodedLength(text)];
-        if (EnvelopeText.TryDecode(text, decoded, out var written))
+        var index = 0;
+        foreach (var entry in EnvelopeReader.EnumerateReadings(_envelopes[envelopeIndex].Body.Span))
         {
-            var index = 0;
-            foreach (var entry in EnvelopeReader.EnumerateReadings(decoded.AsSpan(0, written)))
+            // Its source index was checked when it was processed.
+            if (index++ == readingIndex && EnvelopeReader.TryReadForwardedReading(entry, int.MaxValue, out var reading, out _))
             {
-                // Its source index was checked when it was processed.
-                if (index++ == readingIndex && EnvelopeReader.TryReadForwardedReading(entry, int.MaxValue, out var reading, out _))
-                {
-                    return reading.ToArray();
-                }
+                return reading.ToArray();
             }
         }
 
