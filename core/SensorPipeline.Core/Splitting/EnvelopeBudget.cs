@@ -14,8 +14,8 @@ namespace SensorPipeline.Core.Splitting;
 /// </summary>
 public sealed class EnvelopeBudget
 {
-    /// <summary>Event Hubs' maximum event size on Standard and Premium tiers: 1 MB (body, properties and AMQP framing).</summary>
-    public const int EventHubMaxEventBytes = 1024 * 1024;
+    /// <summary>Event Hubs' maximum event size on Standard and Premium tiers: 1 MB (body, properties and AMQP framing; limits.json).</summary>
+    public const int EventHubMaxEventBytes = PipelineLimits.EventHubMaxEventBytes;
 
     /// <summary>
     /// Headroom left under the 1 MB limit for what the Event Hubs client adds around our bytes
@@ -27,11 +27,11 @@ public sealed class EnvelopeBudget
     public const int MaxEnvelopeBytes = EventHubMaxEventBytes - TransportHeadroomBytes;
 
     /// <summary>
-    /// Readings per envelope at most. This, not the byte limit, bounds a processor invocation: it handles at most
-    /// maxEventBatchSize × 250 readings (500 with host.json as shipped), which keeps the invocation well inside
+    /// Readings per envelope at most (limits.json). This, not the byte limit, bounds a processor invocation: it handles
+    /// at most maxEventBatchSize × 250 readings (500 with host.json as shipped), which keeps the invocation well inside
     /// functionTimeout at the store's slowest expected rate (functions/README.md, "Bounded work per invocation").
     /// </summary>
-    public const int MaxReadingsPerEnvelope = 250;
+    public const int MaxReadingsPerEnvelope = PipelineLimits.MaxReadingsPerEnvelope;
 
     /// <summary>Envelope fields outside the lists: kind (tag + 1-byte enum) and forwarded time (tag + ≤ 10-byte varint).</summary>
     public const int EnvelopeFixedBytes = 2 + 11;
@@ -53,10 +53,11 @@ public sealed class EnvelopeBudget
     public int MaxReadingsPerProcessorInvocation => MaxEventBatchSize * MaxReadingsPerEnvelope;
 
     /// <summary>
-    /// The largest maxEventBatchSize the handler runs with: 64 × 250 = 16,000 readings (and as many device writes)
-    /// per processor invocation already take ~51 s at 625 documents/s, a whole serverless container's rate.
+    /// The largest maxEventBatchSize the handler runs with (limits.json, which the packaging script and the planner
+    /// read too): 64 × 250 = 16,000 readings (and as many device writes) per processor invocation already take ~51 s
+    /// at 625 documents/s, a whole serverless container's rate.
     /// </summary>
-    public const int MaxSupportedBatchSize = 64;
+    public const int MaxSupportedBatchSize = PipelineLimits.MaxEventBatchSize;
 
     /// <summary>Null when the batch size keeps invocations bounded; otherwise why not, naming the host.json setting, for a start-up failure.</summary>
     public string? Problem =>

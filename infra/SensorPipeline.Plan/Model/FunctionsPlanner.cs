@@ -24,7 +24,6 @@ internal static class FunctionsPlanner
     private const double PerEventInFlightMB = 14.5;
     private const double MemoryBudget = 0.85;
     private const int BatchCap = 16;
-    private const int EnvelopeReadings = 250;
     private const int DefaultBatch = 2;
 
     public static FunctionsPlan Plan(PlanRequest request, ReadingCosts costs, PriceBook book, int partitions)
@@ -38,14 +37,14 @@ internal static class FunctionsPlanner
         var splitterInstances = Instances(splitterVcpu, cores, partitions);
         var processorInstances = Instances(processorVcpu, cores, partitions);
         var batch = Math.Min(LargestBatch(splitterInstances, partitions, memory), LargestBatch(processorInstances, partitions, memory));
-        batch = Math.Min(batch, (int)book.Limit("functions.eventHubs.maxEventBatchSizeHandler"));
+        batch = Math.Min(batch, Core.PipelineLimits.MaxEventBatchSize);
 
         // Splitter: ingestion events, filled for FillWait; its envelopes (<= 250 readings, one kind each) feed the processors.
         var ingestionEvents = request.Rate / request.ReadingsPerEvent;
         var splitterBatch = EventsPerInvocation(ingestionEvents, partitions, batch);
         var splitterInvocations = ingestionEvents / splitterBatch;
         var perKind = splitterBatch * request.ReadingsPerEvent / 2;
-        var envelopesPerKind = Math.Max(1, Math.Ceiling(perKind / EnvelopeReadings));
+        var envelopesPerKind = Math.Max(1, Math.Ceiling(perKind / Core.PipelineLimits.MaxReadingsPerEnvelope));
         var envelopeEvents = splitterInvocations * envelopesPerKind;
         var processorBatch = EventsPerInvocation(envelopeEvents, partitions, batch);
 
