@@ -33,7 +33,7 @@ internal static class Targets
             $"the Cosmos SDK's work per operation: each reading's bulk create, and a device state per ~10 readings (coalesced over W) " +
             $"({perInvocation:N0} readings per invocation here, functions counted together); then the garbage " +
             $"collector (~15 % of the handler). Per-invocation costs (request, response, bulk timer) and " +
-            $"decode → validate → GeoJSON (under 1 µs, `./pipeline bench core`) are small beside them. Profile: functions/README.md, \"Handler CPU per reading in the live chain\"");
+            $"decode → validate → GeoJSON (under 1 µs, `./pipeline bench core`) are small beside them. Profile: docs/benchmarks.md, \"Handler CPU per reading in the live chain\"");
 
         var devhost = PerReading(ceiling, Processes.DevHost);
         var units = ceiling.Events + ceiling.Invocations;

@@ -57,7 +57,7 @@ internal sealed record PlanArguments(
 
         if (expiry == Expiry.Windows && (azd || envFile is not null))
         {
-            throw new ArgumentException("--expiry windows is plan-only: the template deploys one readings container with TTL (functions/README.md, \"Expiry\", says why); --azd and --env-file take --expiry ttl.");
+            throw new ArgumentException("--expiry windows is plan-only: the template deploys one readings container with TTL (docs/cost.md, \"Expiry\", says why); --azd and --env-file take --expiry ttl.");
         }
 
         return new PlanArguments(rate.Value, perEvent, devices, retention, reserved, zones, azd, envFile, region, "./pipeline plan " + string.Join(' ', args), expiry, window);

@@ -86,7 +86,7 @@ var serverless = throughputMode == 'serverless'
 
 // Each container indexes exactly the paths the project's queries use, nothing else: every indexed term costs 0.2 RU on
 // each write and again on the TTL delete. One file, which the handler also embeds for the containers it creates
-// locally; why each path is there: functions/README.md, "What a reading costs". `id` and `_ts` are always indexed.
+// locally; why each path is there: docs/cost.md. `id` and `_ts` are always indexed.
 var indexingPolicies = loadJsonContent('indexing-policies.json')
 
 // Every document carries /deviceId, so writes spread across devices; dead letters spread by id and never expire

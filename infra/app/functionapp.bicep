@@ -335,7 +335,7 @@ resource functionApp 'Microsoft.Web/sites@2024-04-01' = {
           name: 'Pipeline__BulkMinimumDocuments'
           value: '20'
         }
-        // Gateway: one HTTPS endpoint and few connections; bulk spreads its per-request cost (functions/README.md).
+        // Gateway: one HTTPS endpoint and few connections; bulk spreads its per-request cost (docs/writing-to-cosmos-db.md).
         {
           name: 'Cosmos__ConnectionMode'
           value: 'Gateway'

@@ -75,7 +75,7 @@ public sealed class LayoutTests
     [Fact]
     public void Compare_UnmappedAndMissingProjects_AreBothNamed()
     {
-        var mapped = ProjectMap.Read("# x\n\n| project | room | what |\n|---|---|---|\n| `A` | harness | a |\n| `Gone` | harness | b |\n\ntext\n| `NotInTable` |");
+        var mapped = ProjectMap.Read("# x\n\n| project | what |\n|---|---|\n| `A` | a |\n| `Gone` | b |\n\ntext\n| `NotInTable` |");
 
         var problems = ProjectMap.Compare("x/README.md", mapped, ["A", "New"]);
 

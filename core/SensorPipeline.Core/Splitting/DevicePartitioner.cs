@@ -12,7 +12,7 @@ namespace SensorPipeline.Core.Splitting;
 /// ranges instead of all of them: an instance owning k partitions writes to k / P of the ranges, and the SDK's bulk
 /// mode, which sends one request per range, packs up to P / k times more writes into each request. The price: when a
 /// hub grows from P to M partitions, most devices move (not only (M − P) / M as with a consistent hash), each
-/// restarting its state coalescing on its new partition (functions/README.md, "Device affinity").
+/// restarting its state coalescing on its new partition (docs/envelopes-and-routing.md).
 /// </summary>
 public static class DevicePartitioner
 {

@@ -10,7 +10,7 @@ namespace SensorPipeline.Functions.Forwarding;
 
 /// <summary>
 /// The splitter's way out: the weather and seismic hubs through the official Event Hubs client, because a custom
-/// handler's output bindings cannot choose a partition (functions/README.md, "Device affinity"). Locally the emulator's
+/// handler's output bindings cannot choose a partition (docs/envelopes-and-routing.md). Locally the emulator's
 /// connection string; in Azure the app's managed identity, as for Cosmos DB. Made once per process.
 /// </summary>
 internal sealed class EnvelopeForwarder : IAsyncDisposable

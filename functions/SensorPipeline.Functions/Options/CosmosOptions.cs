@@ -54,7 +54,7 @@ internal sealed class CosmosOptions
     /// How the SDK reaches the account: <c>Gateway</c> (HTTPS to the account endpoint on port 443) or <c>Direct</c> (TCP to
     /// the partitions' replicas on ports 10000–20000). Default <c>Gateway</c>: with bulk writes a request carries up to 100
     /// documents, so Direct's saving per request is spread thin, while Gateway needs one endpoint, one port and few
-    /// connections (functions/README.md, "Direct or Gateway"). The local emulator speaks Gateway only.
+    /// connections (docs/writing-to-cosmos-db.md, "Direct or Gateway"). The local emulator speaks Gateway only.
     /// </summary>
     public Microsoft.Azure.Cosmos.ConnectionMode ConnectionMode { get; set; } = Microsoft.Azure.Cosmos.ConnectionMode.Gateway;
 }

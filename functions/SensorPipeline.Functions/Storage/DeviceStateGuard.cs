@@ -14,8 +14,7 @@ internal readonly record struct DeviceState(string DeviceId, string Version);
 /// between, so read and compare again; a stored version at or past ours answers <see cref="WriteResult.Superseded"/>
 /// with no write; a missing document is created, and a 409 from that create means another writer created it first.
 /// Chosen over a Patch with a filter predicate (one atomic round trip) by the RU it is charged: a patch pays the
-/// replace's charge plus 0.4 RU per property it modifies (~14 in a state), the read 1 RU (functions/README.md,
-/// "Device states: written within W"); the extra round trip is the flusher's, off the invocation's path.
+/// replace's charge plus 0.4 RU per property it modifies (~14 in a state), the read 1 RU (docs/device-states.md); the extra round trip is the flusher's, off the invocation's path.
 /// </summary>
 internal sealed class DeviceStateGuard(StoreRetry retry, StoreCanary canary)
 {

@@ -17,7 +17,7 @@ internal static class FunctionsPlanner
     /// <summary>How long a partition waits to fill a batch once batches are larger than 2 (host.json maxWaitTime).</summary>
     public static readonly TimeSpan FillWait = TimeSpan.FromSeconds(1);
 
-    // Instance memory per functions/README.md "Bounded work per invocation": ~400 MB of runtimes, and per partition in
+    // Instance memory per docs/bounded-work.md: ~400 MB of runtimes, and per partition in
     // flight ~14.5 MB per event of the batch (prefetch 2 x 1 MB, host 9 MB, handler 3.5 MB, for 1 MB events), within
     // 85 % of the instance's memory. Batches stay at most 16: a processor invocation then holds <= 4,000 readings.
     private const double RuntimeMB = 400;
