@@ -1,4 +1,5 @@
 using System.Text.Json;
+using SensorPipeline.Core.DeviceStates;
 using SensorPipeline.Core.Policies;
 using SensorPipeline.Core.Processing;
 using SensorPipeline.Core.Splitting;
@@ -256,7 +257,7 @@ public partial class EnvelopeProcessorTests
         var honest = Builders.Weather("w", 7, observed: DateTimeOffset.FromUnixTimeMilliseconds(Now - 1000));
 
         using var tolerant = Weather();
-        using var strict = new EnvelopeProcessor(SensorKind.Weather, "weather-processor", new StalenessPolicy(TimeSpan.FromMinutes(5), TimeSpan.FromMinutes(1)));
+        using var strict = new EnvelopeProcessor(SensorKind.Weather, "weather-processor", new StalenessPolicy(TimeSpan.FromMinutes(5)), maxClockSkew: TimeSpan.FromMinutes(1));
 
         Assert.Equal(8ul, Assert.Single(tolerant.Process([Envelope(SensorKind.Weather, (ahead, Now), (honest, Now))], Now).Latest).Sequence);
         var result = strict.Process([Envelope(SensorKind.Weather, (ahead, Now), (honest, Now))], Now);

@@ -1,6 +1,7 @@
 using System.Buffers;
 using System.Text.Json;
 using SensorPipeline.Core.DeadLetters;
+using SensorPipeline.Core.DeviceStates;
 using SensorPipeline.Core.GeoJson;
 using SensorPipeline.Core.Policies;
 using SensorPipeline.Core.Readings;
@@ -23,6 +24,7 @@ public sealed class EnvelopeProcessor : IDisposable
     private readonly SensorKind _kind;
     private readonly string _kindName;
     private readonly StalenessPolicy _staleness;
+    private readonly TimeSpan _maxClockSkew;
     private readonly DeviceIdCache _deviceIds;
     private readonly bool _renderStaleStates;
     private readonly ArrayBufferWriter<byte> _buffer = new(256 * 1024);
@@ -34,15 +36,20 @@ public sealed class EnvelopeProcessor : IDisposable
     /// <param name="stage">The stage name stored in dead letters (e.g. <c>weather-processor</c>).</param>
     /// <param name="staleness">The staleness rule.</param>
     /// <param name="deviceIds">Optional shared-per-instance string cache.</param>
+    /// <param name="maxClockSkew">How far a reading's observed-at may run ahead of its ingestion event's enqueued time and
+    /// still become the device's state (<see cref="NewerWins.MayWin"/>); <see cref="NewerWins.DefaultMaxClockSkew"/> when null.</param>
     /// <param name="renderStaleStates">Whether a stale reading that may win gets its device state rendered (default true).
     /// Only a handler that checks stale readings against the live view can use one; with no such check (a zero
     /// redelivery window) every rendered state would be thrown away.</param>
-    public EnvelopeProcessor(SensorKind kind, string stage, StalenessPolicy staleness, DeviceIdCache? deviceIds = null, bool renderStaleStates = true)
+    public EnvelopeProcessor(SensorKind kind, string stage, StalenessPolicy staleness, DeviceIdCache? deviceIds = null, bool renderStaleStates = true,
+        TimeSpan? maxClockSkew = null)
     {
         _kindName = kind.Name(); // throws for a kind the pipeline does not route
         _kind = kind;
         Stage = stage ?? throw new ArgumentNullException(nameof(stage));
         _staleness = staleness ?? throw new ArgumentNullException(nameof(staleness));
+        _maxClockSkew = maxClockSkew ?? NewerWins.DefaultMaxClockSkew;
+        ArgumentOutOfRangeException.ThrowIfLessThan(_maxClockSkew, TimeSpan.Zero, nameof(maxClockSkew));
         _deviceIds = deviceIds ?? new DeviceIdCache();
         _renderStaleStates = renderStaleStates;
         // SkipValidation: the writers are correct by construction (tests parse every shape back).
@@ -172,7 +179,7 @@ public sealed class EnvelopeProcessor : IDisposable
 
     /// <summary>False for a reading dated in the future by the device's clock: stored as a reading, never the device's state.</summary>
     private bool MayWin(in ReadingView reading, in SourcePosition source) =>
-        NewerWins.MayWin(reading.ObservedAt, source.EnqueuedTimeUnixMs, _staleness.MaxClockSkew);
+        NewerWins.MayWin(reading.ObservedAt, source.EnqueuedTimeUnixMs, _maxClockSkew);
 
     private void UpdateLatest(List<DeviceLatest> latest, string deviceId, string readingId, in ReadingView reading, in SourcePosition source, ReadingSource from,
         int pendingIndex)

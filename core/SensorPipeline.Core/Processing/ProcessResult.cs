@@ -1,4 +1,5 @@
 using SensorPipeline.Core.DeadLetters;
+using SensorPipeline.Core.DeviceStates;
 using SensorPipeline.Core.Policies;
 using SensorPipeline.Core.Readings;
 using SensorPipeline.Core.Splitting;
@@ -31,31 +32,6 @@ public readonly record struct PendingDocument(
     long ObservedUnixMs,
     int EnvelopeIndex = 0,
     int ReadingIndex = 0);
-
-/// <summary>The newest reading of one device in a batch, for the guarded write to <c>devices</c>.</summary>
-public readonly record struct DeviceLatest(
-    string DeviceId,
-    string Kind,
-    ulong Sequence,
-    DateTimeOffset ObservedAt,
-    string Version,
-    string ReadingId,
-    double Longitude,
-    double Latitude,
-    double AltitudeM,
-    long EnqueuedUnixMs,
-    int DocumentOffset,
-    int DocumentLength,
-    int EnvelopeIndex = 0,
-    int ReadingIndex = 0,
-    int PendingIndex = -1);
-
-/// <summary>
-/// The device state a stale reading would give its device — a candidate only once the reading is known to be live
-/// (<see cref="ProcessResult.DeviceWrites"/>). <see cref="PendingIndex"/> is the reading's archive document in
-/// <see cref="ProcessResult.Pending"/>.
-/// </summary>
-public readonly record struct StaleDeviceState(int PendingIndex, DeviceLatest State);
 
 /// <summary>What one processor invocation must write. Valid until the processor's next call.</summary>
 public sealed class ProcessResult
