@@ -31,8 +31,9 @@ internal static class CostBench
         JsonDocument summary;
         IReadOnlyList<(string Container, string Operation, long Count, double RequestUnits)> charges;
         IReadOnlyList<ContainerRequests> requests;
+        IReadOnlyDictionary<string, long> storage;
         LeverFigures levers;
-        await using (var pipeline = await LocalPipeline.StartAsync(layout, new StackOptions { DataDirectory = run, AppRoot = appRoot }, cancellationToken))
+        await using (var pipeline = await LocalPipeline.StartAsync(layout, new StackOptions { DataDirectory = run, AppRoot = appRoot, LogStorageRequests = true }, cancellationToken))
         {
             Console.WriteLine("   warm-up: 1,000 readings/s for 5 s on other devices …");
             await new ChainPhase(pipeline, "warm-up", 1000, TimeSpan.FromSeconds(5), null, devices, 200, "warm").RunAsync(cancellationToken);
@@ -40,6 +41,7 @@ internal static class CostBench
             // their states written: the handler says so).
             var before = await pipeline.WaitForDeviceStatesAsync(StatesSettle, cancellationToken);
             await EmulatorCharges.ResetAsync(pipeline.CosmosEndpoint, cancellationToken);
+            var storageMark = AzuriteRequestLog.Mark(pipeline.StorageRequestLog!);
             var started = DateTimeOffset.UtcNow;
             phase = await new ChainPhase(pipeline, "cost", rate, TimeSpan.FromSeconds(seconds), null, devices, 200).RunAsync(cancellationToken);
             // Device states are written within W after their readings: the phase's last ones land after the drain.
@@ -47,6 +49,7 @@ internal static class CostBench
             states = new DeviceStateFigures(after.Written - before.Written, after.Superseded - before.Superseded, after.DeadLettered - before.DeadLettered, after.MaxLagMs);
             charges = await EmulatorCharges.ReadAsync(pipeline.CosmosEndpoint, cancellationToken);
             requests = await EmulatorCharges.ReadRequestsAsync(pipeline.CosmosEndpoint, cancellationToken);
+            storage = await AzuriteRequestLog.CountSinceAsync(pipeline.StorageRequestLog!, storageMark, cancellationToken);
             // The phase's periods only: one aggregation period and a second before its start (ChainPhase's own window).
             summary = await pipeline.GetTelemetrySummaryAsync(started - pipeline.Options.MetricFlushInterval - TimeSpan.FromSeconds(1), DateTimeOffset.UtcNow, cancellationToken);
             Console.WriteLine($"   levers: {CostLevers.Sample} of the chain's readings and device states written again under each policy, TTL 1 s …");
@@ -63,9 +66,22 @@ internal static class CostBench
             var plans = PricedRates.Select(r => Planner.Plan(new PlanRequest(r, 200, r, 7, false, false), costs, book))
                 .Append(Planner.Plan(new PlanRequest(PricedRates[0], 200, PricedRates[0], 7, false, false, Expiry.Windows), costs, book)).ToArray();
             CostReport.Write(Console.Out, phase, measured, states, plans, file);
+            WriteStorage(Console.Out, storage, phase.Readings);
         }
 
         return 0;
+    }
+
+    /// <summary>Storage operations per reading: azurite's requests (the processors' ownership renewals, checkpoint writes,
+    /// listings) over the measured phase, counted from its request log, by method and blob kind.</summary>
+    private static void WriteStorage(TextWriter o, IReadOnlyDictionary<string, long> storage, long readings)
+    {
+        var total = storage.Values.Sum();
+        o.WriteLine($"Storage (AzureWebJobsStorage, azurite's request log): {total:N0} operations over {readings:N0} readings = {total / (double)Math.Max(1, readings):N5} per reading");
+        foreach (var (kind, count) in storage)
+        {
+            o.WriteLine($"    {kind,-18} {count,9:N0}  {count / (double)Math.Max(1, readings):N5} per reading");
+        }
     }
 
     private static (double Rate, double Seconds, int Devices, string? AppRoot) Parse(IReadOnlyList<string> args)

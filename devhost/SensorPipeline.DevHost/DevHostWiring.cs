@@ -16,6 +16,7 @@ public static class DevHostWiring
     {
         ArgumentNullException.ThrowIfNull(builder);
         builder.Services.TryAddSingleton<IEventHubsGateway>(sp => new NamespaceGateway(sp.GetRequiredService<EventHubsNamespace>()));
+        builder.Services.TryAddEnumerable(ServiceDescriptor.Singleton<IEventHubsEndpoint, OwnEndpoint>());
         builder.Services.TryAddEnumerable(ServiceDescriptor.Singleton<IStatusSection, FunctionsHostStatusSection>());
         return builder;
     }

@@ -31,7 +31,7 @@ if (args is ["instance", .. var instanceArgs])
     {
         return await DevHostApp.RunAsync(instance.Host, builder => builder
                 .AddFunctionsHost(o => (o.AppRoot, o.DataDirectory, o.InstanceId, o.Functions) = (instance.Host.AppRoot, instance.Host.DataDirectory, instance.InstanceId, instance.Functions))
-                .Services.AddSingleton<IEventHubsGateway>(gateway),
+                .Services.AddSingleton<IEventHubsGateway>(gateway).AddSingleton<IEventHubsEndpoint>(new FixedEndpoint(instance.DevHost)),
             app => app.MapFunctionsHostEndpoints());
     }
 }

@@ -42,6 +42,18 @@ public sealed partial class LocalPipeline
             port, cancellationToken: cancellationToken);
     }
 
+    /// <summary>kill -9 of azurite (the app's AzureWebJobsStorage), then azurite again on the same data directory and
+    /// port: the processors' ownership renewals and checkpoints fail meanwhile and resume, nothing lost.</summary>
+    public async Task CrashAndRestartAzuriteAsync(CancellationToken cancellationToken)
+    {
+        var port = _azurite.BlobEndpoint.Port;
+        await _azurite.Process.KillAsync();
+        await _azurite.DisposeAsync();
+        var logs = Path.Combine(Options.DataDirectory, "logs");
+        _azurite = await AzuriteProcess.StartAsync(_azurite.DataDirectory, Layout, port, Path.Combine(logs, NextLogName("azurite")), StorageRequestLog,
+            cancellationToken: cancellationToken);
+    }
+
     /// <summary>Asks the Cosmos DB emulator to answer with a fault (<c>POST /_emulator/faults</c>) for a while.</summary>
     public async Task InjectStoreFaultAsync(InjectedStoreFault fault, CancellationToken cancellationToken)
     {

@@ -7,8 +7,9 @@ using SensorPipeline.Emulators.Common;
 namespace SensorPipeline.Stack;
 
 /// <summary>
-/// The whole local pipeline on loopback: the Cosmos DB emulator, and devhost — the Event Hubs emulator and the
-/// local Functions host, which starts the custom handler. Stopping it stops all of them.
+/// The whole local pipeline on loopback: the Cosmos DB emulator, azurite (the app's <c>AzureWebJobsStorage</c>, where
+/// the Functions host's processors keep ownership and checkpoints), and devhost — the Event Hubs emulator and the local
+/// Functions host, which starts the custom handler. Stopping it stops all of them.
 /// </summary>
 public sealed partial class LocalPipeline : IAsyncDisposable
 {
@@ -16,14 +17,27 @@ public sealed partial class LocalPipeline : IAsyncDisposable
     private readonly HttpClient _http = new() { Timeout = TimeSpan.FromSeconds(30) };
 
     private CosmosEmulatorProcess _cosmos;
+    private AzuriteProcess _azurite;
     private DevHostProcess? _devHost;
 
-    private LocalPipeline(RepoLayout layout, StackOptions options, CosmosEmulatorProcess cosmos)
+    private LocalPipeline(RepoLayout layout, StackOptions options, CosmosEmulatorProcess cosmos, AzuriteProcess azurite)
     {
         Layout = layout;
         Options = options;
         _cosmos = cosmos;
+        _azurite = azurite;
     }
+
+    /// <summary>Azurite's process (kill it for a Storage outage).</summary>
+    public ChildProcess Azurite => _azurite.Process;
+
+    private const string StorageRequestLogName = "azurite-requests.log";
+
+    /// <summary>azurite's request log (<see cref="StackOptions.LogStorageRequests"/>); null when not logging.</summary>
+    public string? StorageRequestLog => Options.LogStorageRequests ? Path.Combine(Options.DataDirectory, "logs", StorageRequestLogName) : null;
+
+    /// <summary>The app's <c>AzureWebJobsStorage</c>: azurite's Blob service.</summary>
+    public string StorageConnection => _azurite.ConnectionString;
 
     public RepoLayout Layout { get; }
 
@@ -59,7 +73,20 @@ public sealed partial class LocalPipeline : IAsyncDisposable
 
         var cosmos = await CosmosEmulatorProcess.StartAsync(Path.Combine(options.DataDirectory, "cosmos"), layout, Path.Combine(logs, "cosmos.log"),
             options.Echo, cancellationToken: cancellationToken);
-        var stack = new LocalPipeline(layout, options, cosmos);
+        AzuriteProcess azurite;
+        try
+        {
+            // Its blobs live in the data folder, so a restart of the stack resumes every function from its checkpoints.
+            azurite = await AzuriteProcess.StartAsync(Path.Combine(options.DataDirectory, "azurite"), layout, logPath: Path.Combine(logs, "azurite.log"),
+                debugLog: options.LogStorageRequests ? Path.Combine(logs, StorageRequestLogName) : null, cancellationToken: cancellationToken);
+        }
+        catch
+        {
+            await cosmos.DisposeAsync();
+            throw;
+        }
+
+        var stack = new LocalPipeline(layout, options, cosmos, azurite);
         try
         {
             await stack.StartDevHostAsync(logs, cancellationToken);
@@ -83,6 +110,7 @@ public sealed partial class LocalPipeline : IAsyncDisposable
         var environment = new Dictionary<string, string?>
         {
             ["EventHubConnection"] = EventHubConnection,
+            ["AzureWebJobsStorage"] = StorageConnection,
             ["Cosmos__AccountEndpoint"] = CosmosEndpoint.ToString(),
             ["Cosmos__AuthKey"] = CosmosEmulatorAccount.Key,
             // The handler trusts the emulator's certificate from here, as it would any server's (it has no code for it).
@@ -205,6 +233,7 @@ public sealed partial class LocalPipeline : IAsyncDisposable
         }
 
         await _cosmos.DisposeAsync();
+        await _azurite.DisposeAsync();
         _http.Dispose();
     }
 }

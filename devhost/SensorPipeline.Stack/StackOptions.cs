@@ -6,6 +6,10 @@ public sealed class StackOptions
     /// <summary>Function app root devhost reads (host.json, function folders, local.settings.json). Default: a prepared copy under <see cref="DataDirectory"/>.</summary>
     public string? AppRoot { get; init; }
 
+    /// <summary>True: azurite logs every Storage request to <c>logs/azurite-requests.log</c> (its debug log), which
+    /// <see cref="AzuriteRequestLog"/> counts (<c>bench cost</c>). Default false: the log grows with every request.</summary>
+    public bool LogStorageRequests { get; init; }
+
     /// <summary>Where devhost keeps its event log and checkpoints, and where logs go. Required.</summary>
     public required string DataDirectory { get; init; }
 

@@ -107,7 +107,18 @@ public sealed class EventHubsNamespace : IAsyncDisposable
     /// <exception cref="EventHubNotFoundException">No such hub.</exception>
     /// <exception cref="PartitionNotFoundException">No such partition.</exception>
     /// <exception cref="EventTooLargeException">An event or the batch is over 1 MiB; nothing was appended.</exception>
-    public ValueTask<AppendResult> AppendAsync(string hub, string? partitionId, IReadOnlyList<EventToAppend> events, CancellationToken cancellationToken)
+    public ValueTask<AppendResult> AppendAsync(string hub, string? partitionId, IReadOnlyList<EventToAppend> events, CancellationToken cancellationToken) =>
+        AppendToPartitionAsync(hub, partitionId, events, transferJudged: false, cancellationToken);
+
+    /// <summary>As <see cref="AppendAsync(string, string?, IReadOnlyList{EventToAppend}, CancellationToken)"/>, for
+    /// events whose size the transport already judged as Event Hubs does — an AMQP transfer's bytes against the
+    /// max-message-size its link announced — so the events are not measured again against the service's limit (their
+    /// stored form differs from the wire's); only the log's own bounds on a record and a batch apply.</summary>
+    /// <exception cref="EventTooLargeException">The stored form is past the log's bounds; nothing was appended.</exception>
+    public ValueTask<AppendResult> AppendTransferAsync(string hub, string? partitionId, IReadOnlyList<EventToAppend> events, CancellationToken cancellationToken) =>
+        AppendToPartitionAsync(hub, partitionId, events, transferJudged: true, cancellationToken);
+
+    private ValueTask<AppendResult> AppendToPartitionAsync(string hub, string? partitionId, IReadOnlyList<EventToAppend> events, bool transferJudged, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(events);
         var h = GetHub(hub);
@@ -125,7 +136,7 @@ public sealed class EventHubsNamespace : IAsyncDisposable
             partition = h.Partitions[(int)((uint)Interlocked.Increment(ref h.RoundRobin) % (uint)h.Partitions.Length)];
         }
 
-        return partition.AppendAsync(events, cancellationToken);
+        return partition.AppendAsync(events, transferJudged, cancellationToken);
     }
 
     /// <summary>Reads a partition from a sequence number: waits until at least <paramref name="minEvents"/> are available

@@ -79,4 +79,7 @@ internal static partial class FunctionsHostLog
 
     [LoggerMessage(EventId = 5025, EventName = "ObserveFailed", Level = LogLevel.Warning, Message = "Could not re-read the instances' checkpoints and ownership records; status keeps the last view and reads again at the next interval")]
     public static partial void ObserveFailed(ILogger logger, Exception exception);
+
+    [LoggerMessage(EventId = 5026, EventName = "ProcessorError", Level = LogLevel.Warning, Message = "Event processor of '{Function}' (partition {PartitionId}) reported an error during {Operation}; the SDK retries or hands the partition on")]
+    public static partial void ProcessorError(ILogger logger, Exception exception, string function, string partitionId, string operation);
 }

@@ -49,24 +49,24 @@ public sealed class StoreDiskFullTests : IDisposable
         await using (var store = Open(storage, options, TimeProvider.System))
         {
             var container = await ContainerAsync(store, defaultTtl: null);
-            await store.WriteAsync(container, WriteKind.Upsert, null, null, Document("d1", "v1", 10), null);
+            await store.Documents.WriteAsync(container, WriteKind.Upsert, null, null, Document("d1", "v1", 10), null);
 
             storage.FailWrites = true;
-            await Assert.ThrowsAsync<IOException>(() => store.PatchAsync(container, "[\"d1\"]", "d1", SetVersion("v2"), guard, null));
-            Assert.Equal("v1", VersionOf(store.Read(container, "[\"d1\"]", "d1")));
+            await Assert.ThrowsAsync<IOException>(() => store.Documents.PatchAsync(container, "[\"d1\"]", "d1", SetVersion("v2"), guard, null));
+            Assert.Equal("v1", VersionOf(store.Documents.Read(container, "[\"d1\"]", "d1")));
 
             // The retry meets the same refusal — not a 412 from a version that never became durable.
-            await Assert.ThrowsAsync<IOException>(() => store.PatchAsync(container, "[\"d1\"]", "d1", SetVersion("v2"), guard, null));
+            await Assert.ThrowsAsync<IOException>(() => store.Documents.PatchAsync(container, "[\"d1\"]", "d1", SetVersion("v2"), guard, null));
 
             // Room again: the same request now succeeds, without a restart.
             storage.FailWrites = false;
-            var patched = await store.PatchAsync(container, "[\"d1\"]", "d1", SetVersion("v2"), guard, null);
+            var patched = await store.Documents.PatchAsync(container, "[\"d1\"]", "d1", SetVersion("v2"), guard, null);
             Assert.Equal("v2", VersionOf(patched.Document));
         }
 
         await using var reopened = Open(new LogStorage(), options, TimeProvider.System);
-        var database = reopened.FindDatabase("db")!;
-        Assert.Equal("v2", VersionOf(reopened.Read(reopened.FindContainer(database, "devices")!, "[\"d1\"]", "d1")));
+        var database = reopened.Catalog.FindDatabase("db")!;
+        Assert.Equal("v2", VersionOf(reopened.Documents.Read(reopened.Catalog.FindContainer(database, "devices")!, "[\"d1\"]", "d1")));
     }
 
     [Fact]
@@ -86,7 +86,7 @@ public sealed class StoreDiskFullTests : IDisposable
         var container = await ContainerAsync(store, defaultTtl: 60);
         for (var i = 0; i < 40; i++)
         {
-            await store.WriteAsync(container, WriteKind.Upsert, null, null, Document($"d{i}", "v1", 1000), null);
+            await store.Documents.WriteAsync(container, WriteKind.Upsert, null, null, Document($"d{i}", "v1", 1000), null);
         }
 
         // The documents expire: the log is now mostly dead, and the compaction it triggers meets the full disk.
@@ -95,13 +95,13 @@ public sealed class StoreDiskFullTests : IDisposable
         await storage.Refused.Task.WaitAsync(Patience);
 
         storage.FailWrites = false;
-        await store.WriteAsync(container, WriteKind.Upsert, null, null, Document("after", "v1", 10), null);
-        Assert.Equal("v1", VersionOf(store.Read(container, "[\"after\"]", "after")));
+        await store.Documents.WriteAsync(container, WriteKind.Upsert, null, null, Document("after", "v1", 10), null);
+        Assert.Equal("v1", VersionOf(store.Documents.Read(container, "[\"after\"]", "after")));
 
         // Once the log has grown by another threshold, the compaction is tried again and succeeds.
         for (var i = 0; i < 20 && store.Log.Compactions == 0; i++)
         {
-            await store.WriteAsync(container, WriteKind.Upsert, null, null, Document("after", $"v{i}", 1000), null);
+            await store.Documents.WriteAsync(container, WriteKind.Upsert, null, null, Document("after", $"v{i}", 1000), null);
         }
 
         Assert.Equal(1, store.Log.Compactions);
@@ -113,10 +113,10 @@ public sealed class StoreDiskFullTests : IDisposable
     private static async Task<ContainerState> ContainerAsync(EmulatorStore store, int? defaultTtl)
     {
         using var db = JsonDocument.Parse("""{"id":"db"}""");
-        var database = await store.CreateDatabaseAsync(db.RootElement);
+        var database = await store.Metadata.CreateDatabaseAsync(db.RootElement);
         var ttl = defaultTtl is { } seconds ? $",\"defaultTtl\":{seconds}" : "";
         using var definition = JsonDocument.Parse($$"""{"id":"devices","partitionKey":{"paths":["/id"],"kind":"Hash","version":2}{{ttl}}}""");
-        return await store.CreateContainerAsync(database, definition.RootElement);
+        return await store.Metadata.CreateContainerAsync(database, definition.RootElement);
     }
 
     private static ReadOnlyMemory<byte> Document(string id, string version, int padding) =>

@@ -4,6 +4,7 @@ using Azure.Messaging.EventHubs.Primitives;
 using Azure.Messaging.EventHubs.Processor;
 using Azure.Storage.Blobs;
 using SensorPipeline.EventHubs.ProcessorApp;
+using SensorPipeline.FunctionsHost.Processing;
 
 // One event processor until SIGTERM (or kill -9). Settings come from the environment, each named in its error.
 var settings = new Dictionary<string, string>();
@@ -19,7 +20,7 @@ int Positive(string name) => int.TryParse(settings[name], NumberStyles.None, Cul
     : throw new InvalidOperationException($"processor app: {name} must be a positive integer, not '{settings[name]}'");
 
 // The Functions extension's checkpoint container.
-var container = new BlobContainerClient(settings["STORAGE_CONNECTION_STRING"], "azure-webjobs-eventhub");
+var container = new BlobContainerClient(settings["STORAGE_CONNECTION_STRING"], WebJobsBlobCheckpointStore.ContainerName);
 await container.CreateIfNotExistsAsync();
 var options = new EventProcessorOptions
 {

@@ -68,12 +68,12 @@ internal static partial class SeedCorpus
     private static async Task Write(EmulatorStore store)
     {
         using var databaseBody = JsonDocument.Parse("""{"id":"sensorpipeline"}""");
-        var database = await store.CreateDatabaseAsync(databaseBody.RootElement);
+        var database = await store.Metadata.CreateDatabaseAsync(databaseBody.RootElement);
         using var containerBody = JsonDocument.Parse("""{"id":"devices","partitionKey":{"paths":["/deviceId"],"kind":"Hash","version":2},"defaultTtl":-1}""");
-        var container = await store.CreateContainerAsync(database, containerBody.RootElement);
-        await store.WriteAsync(container, WriteKind.Upsert, "[\"weather-0001\"]", null, """{"id":"weather-0001","deviceId":"weather-0001","version":"1","ttl":3600}"""u8.ToArray(), null);
-        await store.WriteAsync(container, WriteKind.Upsert, "[\"weather-0001\"]", null, """{"id":"weather-0001","deviceId":"weather-0001","version":"2"}"""u8.ToArray(), null);
-        await store.WriteAsync(container, WriteKind.Create, "[\"seismic-0001\"]", null, """{"id":"seismic-0001","deviceId":"seismic-0001","n":[1,2]}"""u8.ToArray(), null);
-        await store.DeleteAsync(container, "[\"seismic-0001\"]", "seismic-0001", null);
+        var container = await store.Metadata.CreateContainerAsync(database, containerBody.RootElement);
+        await store.Documents.WriteAsync(container, WriteKind.Upsert, "[\"weather-0001\"]", null, """{"id":"weather-0001","deviceId":"weather-0001","version":"1","ttl":3600}"""u8.ToArray(), null);
+        await store.Documents.WriteAsync(container, WriteKind.Upsert, "[\"weather-0001\"]", null, """{"id":"weather-0001","deviceId":"weather-0001","version":"2"}"""u8.ToArray(), null);
+        await store.Documents.WriteAsync(container, WriteKind.Create, "[\"seismic-0001\"]", null, """{"id":"seismic-0001","deviceId":"seismic-0001","n":[1,2]}"""u8.ToArray(), null);
+        await store.Documents.DeleteAsync(container, "[\"seismic-0001\"]", "seismic-0001", null);
     }
 }

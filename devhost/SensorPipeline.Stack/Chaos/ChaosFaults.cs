@@ -16,6 +16,8 @@ public static class ChaosFaults
             KillHandlerAsync, _ => NoArguments),
         new("store kill -9", "the Cosmos DB emulator killed, restarted on the same data",
             static (c, t) => c.Pipeline.CrashAndRestartCosmosAsync(t), _ => NoArguments),
+        new("storage kill -9", "azurite (AzureWebJobsStorage: ownership and checkpoints) killed, restarted on the same data",
+            static (c, t) => c.Pipeline.CrashAndRestartAzuriteAsync(t), _ => NoArguments),
         new("store freeze", "the Cosmos DB emulator stopped (SIGSTOP) for 5–30 s, then continued",
             FreezeStoreAsync, _ => NoArguments),
         new("store 429 storm", "80% of store requests answered 429 (retry after 500 ms) for 4–12 s",

@@ -1,30 +1,25 @@
 namespace SensorPipeline.CosmosEmulator.Query.Parsing;
 
-/// <summary>A recursive-descent parser for the supported grammar (see the project README). Clauses here, expressions
-/// in <c>Parser.Expressions.cs</c>.</summary>
-internal sealed partial class Parser
+/// <summary>A recursive-descent parser for the supported grammar (see the project README): the clauses, each in its
+/// turn; the expressions in them are read by <see cref="ExpressionParser"/>, over the one <see cref="TokenCursor"/>.</summary>
+internal sealed class Parser
 {
     internal const string Grammar =
         "SELECT [VALUE] [TOP n] * | expr [AS name], … FROM <name> [[AS] alias] [WHERE expr] [ORDER BY path [ASC|DESC], …] [OFFSET m LIMIT n]";
 
     private static readonly string[] ClauseKeywords = ["FROM", "WHERE", "ORDER", "OFFSET", "LIMIT", "GROUP", "JOIN"];
 
-    private readonly string _text;
-    private readonly List<Token> _tokens;
-    private readonly Dictionary<string, int> _parameters = new(StringComparer.Ordinal);
-    private readonly List<AggregateExpr> _aggregates = [];
-    private int _pos;
-    private int _nesting;
-    private string? _alias;
-    private bool _inSelect;
-    private bool _inAggregate;
+    private readonly TokenCursor _cursor;
+    private readonly ExpressionParser _expressions;
+    private readonly TermParser _terms;
     private string? _topText;
     private string? _valueText;
 
     private Parser(string text)
     {
-        _text = text;
-        _tokens = Lexer.Tokenize(text);
+        _cursor = new TokenCursor(text);
+        _expressions = new ExpressionParser(_cursor);
+        _terms = _expressions.Terms;
     }
 
     public static QueryModel ParseQuery(string text)
@@ -38,35 +33,35 @@ internal sealed partial class Parser
     {
         ArgumentNullException.ThrowIfNull(text);
         var parser = new Parser(text);
-        parser.Expect("FROM", "a filter predicate has the form 'FROM c WHERE <condition>'");
+        parser._cursor.Expect("FROM", "a filter predicate has the form 'FROM c WHERE <condition>'");
         parser.FromSource();
-        parser.Expect("WHERE", "a filter predicate has the form 'FROM c WHERE <condition>'");
-        var where = parser.Expression();
+        parser._cursor.Expect("WHERE", "a filter predicate has the form 'FROM c WHERE <condition>'");
+        var where = parser._expressions.Expression();
         parser.ExpectEnd();
-        return (where, parser.ParameterNames());
+        return (where, parser._terms.ParameterNames());
     }
 
     private QueryModel Query()
     {
-        Expect("SELECT", $"a query starts with SELECT; supported: {Grammar}");
-        var selectStart = _pos;
+        _cursor.Expect("SELECT", $"a query starts with SELECT; supported: {Grammar}");
+        var selectStart = _cursor.Index;
         SkipToFrom();
         var fromText = FromClause();
-        var afterFrom = _pos;
-        _pos = selectStart;
+        var afterFrom = _cursor.Index;
+        _cursor.Index = selectStart;
         var select = SelectClause();
         CheckSelectEnd(fromText);
-        _pos = afterFrom;
+        _cursor.Index = afterFrom;
         var (where, whereText) = WhereClause();
-        if (Current.IsKeyword("GROUP"))
+        if (_cursor.Current.IsKeyword("GROUP"))
         {
-            throw Error("GROUP BY is not supported by this emulator");
+            throw _cursor.Error("GROUP BY is not supported by this emulator");
         }
 
         var orderBy = OrderByClause();
         var (offset, limit) = OffsetLimitClause();
         ExpectEnd();
-        if (_aggregates.Count > 0 && orderBy.Count > 0)
+        if (_terms.Aggregates.Count > 0 && orderBy.Count > 0)
         {
             throw new SqlQueryException("ORDER BY with an aggregate in the select list needs GROUP BY, which is not supported by this emulator.");
         }
@@ -77,13 +72,13 @@ internal sealed partial class Parser
             ValueExpr = select.Value,
             Projections = select.Projections,
             Top = select.Top,
-            Alias = _alias,
+            Alias = _terms.Alias,
             Where = where,
             OrderBy = orderBy,
             Offset = offset,
             Limit = limit,
-            Aggregates = _aggregates,
-            Parameters = ParameterNames(),
+            Aggregates = _terms.Aggregates,
+            Parameters = _terms.ParameterNames(),
             Text = new QueryText(_topText, _valueText, fromText, whereText),
         };
     }
@@ -92,53 +87,53 @@ internal sealed partial class Parser
     /// or null when the query has none.</summary>
     private string? FromClause()
     {
-        if (!Current.IsKeyword("FROM"))
+        if (!_cursor.Current.IsKeyword("FROM"))
         {
             return null;
         }
 
-        _pos++;
-        var fromStart = Current.Position;
+        _cursor.Advance();
+        var fromStart = _cursor.Current.Position;
         FromSource();
-        return _text[fromStart..Current.Position].Trim();
+        return _cursor.Text[fromStart.._cursor.Current.Position].Trim();
     }
 
     private void CheckSelectEnd(string? fromText)
     {
-        if (fromText is null && _aggregates.Count > 0)
+        if (fromText is null && _terms.Aggregates.Count > 0)
         {
             // The evaluator aggregates over the documents a FROM reads; without one there are none (found by fuzzing).
             throw new SqlQueryException("An aggregate without FROM is not supported by this emulator: aggregate over a container (SELECT COUNT(1) FROM c).");
         }
-        if (!Current.IsKeyword("FROM") && Current.Kind != TokenKind.End)
+        if (!_cursor.Current.IsKeyword("FROM") && _cursor.Current.Kind != TokenKind.End)
         {
-            throw Error($"Syntax error: expected FROM or the end of the query but found {Current.Describe()}");
+            throw _cursor.Error($"Syntax error: expected FROM or the end of the query but found {_cursor.Current.Describe()}");
         }
     }
 
     private (Expr? Where, string? Text) WhereClause()
     {
-        if (!Accept("WHERE"))
+        if (!_cursor.Accept("WHERE"))
         {
             return (null, null);
         }
 
-        var whereStart = Current.Position;
-        var where = Expression();
-        return (where, _text[whereStart..Current.Position].Trim());
+        var whereStart = _cursor.Current.Position;
+        var where = _expressions.Expression();
+        return (where, _cursor.Text[whereStart.._cursor.Current.Position].Trim());
     }
 
     private List<OrderByItem> OrderByClause()
     {
         var orderBy = new List<OrderByItem>();
-        if (Accept("ORDER"))
+        if (_cursor.Accept("ORDER"))
         {
-            Expect("BY", "ORDER must be followed by BY");
+            _cursor.Expect("BY", "ORDER must be followed by BY");
             do
             {
                 orderBy.Add(OrderByItem());
             }
-            while (AcceptSymbol(","));
+            while (_cursor.AcceptSymbol(","));
         }
 
         return orderBy;
@@ -146,16 +141,16 @@ internal sealed partial class Parser
 
     private (Expr? Offset, Expr? Limit) OffsetLimitClause()
     {
-        if (Accept("OFFSET"))
+        if (_cursor.Accept("OFFSET"))
         {
             var offset = Count("OFFSET");
-            Expect("LIMIT", "OFFSET must be followed by LIMIT");
+            _cursor.Expect("LIMIT", "OFFSET must be followed by LIMIT");
             return (offset, Count("LIMIT"));
         }
 
-        if (Current.IsKeyword("LIMIT"))
+        if (_cursor.Current.IsKeyword("LIMIT"))
         {
-            throw Error("LIMIT needs OFFSET before it ('OFFSET 0 LIMIT n'); for the first n results use TOP n");
+            throw _cursor.Error("LIMIT needs OFFSET before it ('OFFSET 0 LIMIT n'); for the first n results use TOP n");
         }
 
         return (null, null);
@@ -163,24 +158,24 @@ internal sealed partial class Parser
 
     private (bool Star, Expr? Value, List<Projection> Projections, Expr? Top) SelectClause()
     {
-        if (Current.IsKeyword("DISTINCT"))
+        if (_cursor.Current.IsKeyword("DISTINCT"))
         {
-            throw Error("SELECT DISTINCT is not supported by this emulator");
+            throw _cursor.Error("SELECT DISTINCT is not supported by this emulator");
         }
 
         Expr? top = null;
-        if (Accept("TOP"))
+        if (_cursor.Accept("TOP"))
         {
             top = TopCount();
         }
 
-        _inSelect = true;
+        _terms.InSelect = true;
         try
         {
-            if (Accept("VALUE"))
+            if (_cursor.Accept("VALUE"))
             {
                 // The service's order is TOP before VALUE; VALUE TOP n is accepted too.
-                if (top is null && Accept("TOP"))
+                if (top is null && _cursor.Accept("TOP"))
                 {
                     top = TopCount();
                 }
@@ -188,11 +183,11 @@ internal sealed partial class Parser
                 return (false, SelectValue(), [], top);
             }
 
-            if (AcceptSymbol("*"))
+            if (_cursor.AcceptSymbol("*"))
             {
-                if (_alias is null)
+                if (_terms.Alias is null)
                 {
-                    throw Error("'SELECT *' needs a FROM clause");
+                    throw _cursor.Error("'SELECT *' needs a FROM clause");
                 }
 
                 return (true, null, [], top);
@@ -202,16 +197,16 @@ internal sealed partial class Parser
         }
         finally
         {
-            _inSelect = false;
+            _terms.InSelect = false;
         }
     }
 
     private Expr SelectValue()
     {
-        var valueStart = Current.Position;
-        var value = Expression();
-        _valueText = _text[valueStart..Current.Position].Trim();
-        CheckAggregateUse([value]);
+        var valueStart = _cursor.Current.Position;
+        var value = _expressions.Expression();
+        _valueText = _cursor.Text[valueStart.._cursor.Current.Position].Trim();
+        _terms.CheckAggregateUse([value]);
         return value;
     }
 
@@ -221,32 +216,32 @@ internal sealed partial class Parser
         var unnamed = 0;
         do
         {
-            var start = Current;
-            var expr = Expression();
-            var text = _text[start.Position..Current.Position].Trim();
+            var start = _cursor.Current;
+            var expr = _expressions.Expression();
+            var text = _cursor.Text[start.Position.._cursor.Current.Position].Trim();
             var name = ProjectionName(expr, ref unnamed);
             if (projections.Exists(p => p.Name == name))
             {
-                throw SqlQueryException.At(_text, start.Position, $"Duplicate name '{name}' in the select list; give one of them another name with AS");
+                throw SqlQueryException.At(_cursor.Text, start.Position, $"Duplicate name '{name}' in the select list; give one of them another name with AS");
             }
 
             projections.Add(new Projection(name, expr, text));
         }
-        while (AcceptSymbol(","));
-        CheckAggregateUse(projections.Select(p => p.Expr));
+        while (_cursor.AcceptSymbol(","));
+        _terms.CheckAggregateUse(projections.Select(p => p.Expr));
         return projections;
     }
 
     private string ProjectionName(Expr expr, ref int unnamed)
     {
-        if (Accept("AS"))
+        if (_cursor.Accept("AS"))
         {
-            return Name("a name after AS");
+            return _cursor.Name("a name after AS");
         }
 
-        if (Current.Kind == TokenKind.Identifier && !IsClauseKeyword(Current))
+        if (_cursor.Current.Kind == TokenKind.Identifier && !IsClauseKeyword(_cursor.Current))
         {
-            return Name("a name");
+            return _cursor.Name("a name");
         }
 
         return ImplicitName(expr) ?? $"${++unnamed}";
@@ -256,55 +251,55 @@ internal sealed partial class Parser
     /// is how expressions refer to the document.</summary>
     private void FromSource()
     {
-        var name = Name("the container name after FROM");
-        if (Current.IsKeyword("IN"))
+        var name = _cursor.Name("the container name after FROM");
+        if (_cursor.Current.IsKeyword("IN"))
         {
-            throw Error("'FROM x IN …' (iterating an array) is not supported by this emulator");
+            throw _cursor.Error("'FROM x IN …' (iterating an array) is not supported by this emulator");
         }
 
-        _alias = name;
-        if (Accept("AS"))
+        _terms.Alias = name;
+        if (_cursor.Accept("AS"))
         {
-            _alias = Name("an alias after AS");
+            _terms.Alias = _cursor.Name("an alias after AS");
         }
-        else if (Current.Kind == TokenKind.Identifier && !IsClauseKeyword(Current))
+        else if (_cursor.Current.Kind == TokenKind.Identifier && !IsClauseKeyword(_cursor.Current))
         {
-            _alias = Name("an alias");
+            _terms.Alias = _cursor.Name("an alias");
         }
 
-        if (Current.IsKeyword("JOIN"))
+        if (_cursor.Current.IsKeyword("JOIN"))
         {
-            throw Error("JOIN is not supported by this emulator");
+            throw _cursor.Error("JOIN is not supported by this emulator");
         }
     }
 
     /// <summary>TOP's count, its source text kept for a rewritten query.</summary>
     private Expr TopCount()
     {
-        var start = Current.Position;
+        var start = _cursor.Current.Position;
         var count = Count("TOP");
-        _topText = _text[start..Current.Position].Trim();
+        _topText = _cursor.Text[start.._cursor.Current.Position].Trim();
         return count;
     }
 
     private OrderByItem OrderByItem()
     {
-        var start = Current.Position;
-        var path = Expression();
+        var start = _cursor.Current.Position;
+        var path = _expressions.Expression();
         if (!IsPropertyPath(path))
         {
-            throw SqlQueryException.At(_text, start, "Unsupported ORDER BY item: ORDER BY takes a property path of the document such as c.ts or c[\"ts\"]");
+            throw SqlQueryException.At(_cursor.Text, start, "Unsupported ORDER BY item: ORDER BY takes a property path of the document such as c.ts or c[\"ts\"]");
         }
 
-        var text = _text[start..Current.Position].Trim();
+        var text = _cursor.Text[start.._cursor.Current.Position].Trim();
         var descending = false;
-        if (Accept("DESC"))
+        if (_cursor.Accept("DESC"))
         {
             descending = true;
         }
         else
         {
-            Accept("ASC");
+            _cursor.Accept("ASC");
         }
 
         return new OrderByItem(path, descending, text);
@@ -320,20 +315,20 @@ internal sealed partial class Parser
     /// <summary>TOP, OFFSET and LIMIT take a non-negative integer literal or a parameter (checked when it runs).</summary>
     private Expr Count(string clause)
     {
-        var token = Current;
+        var token = _cursor.Current;
         if (token.Kind == TokenKind.Number && token.Number >= 0 && token.Number == Math.Floor(token.Number))
         {
-            _pos++;
+            _cursor.Advance();
             return new ConstantExpr(Values.QValue.FromNumber(token.Number));
         }
 
         if (token.Kind == TokenKind.Parameter)
         {
-            _pos++;
-            return Parameter(token);
+            _cursor.Advance();
+            return _terms.Parameter(token);
         }
 
-        throw Error($"{clause} takes a non-negative integer or a parameter, found {token.Describe()}");
+        throw _cursor.Error($"{clause} takes a non-negative integer or a parameter, found {token.Describe()}");
     }
 
     private static string? ImplicitName(Expr expr) => expr switch
@@ -343,4 +338,45 @@ internal sealed partial class Parser
         RootExpr root => root.Alias,
         _ => null,
     };
+
+    /// <summary>Moves to the FROM of this query: the first FROM keyword outside brackets that is not a property name.</summary>
+    private void SkipToFrom()
+    {
+        var depth = 0;
+        while (_cursor.Current.Kind != TokenKind.End)
+        {
+            var token = _cursor.Current;
+            if (token.Kind == TokenKind.Symbol && token.Text is "(" or "[" or "{")
+            {
+                depth++;
+            }
+            else if (token.Kind == TokenKind.Symbol && token.Text is ")" or "]" or "}")
+            {
+                depth--;
+            }
+            else if (depth == 0 && token.IsKeyword("FROM") && !(_cursor.Index > 0 && _cursor.Peek(-1).IsSymbol(".")))
+            {
+                return;
+            }
+
+            _cursor.Advance();
+        }
+    }
+
+    private static bool IsClauseKeyword(Token token) => Array.Exists(ClauseKeywords, token.IsKeyword);
+
+    private void ExpectEnd()
+    {
+        if (_cursor.Current.Kind == TokenKind.End)
+        {
+            return;
+        }
+
+        if (_cursor.Current.IsKeyword("GROUP"))
+        {
+            throw _cursor.Error("GROUP BY is not supported by this emulator");
+        }
+
+        throw _cursor.Error($"Syntax error: unexpected {_cursor.Current.Describe()}; supported: {Grammar}");
+    }
 }

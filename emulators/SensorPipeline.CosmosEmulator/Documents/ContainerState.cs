@@ -1,4 +1,5 @@
 using SensorPipeline.CosmosEmulator.Charging;
+using SensorPipeline.CosmosEmulator.Query;
 using SensorPipeline.CosmosEmulator.Throttling;
 
 namespace SensorPipeline.CosmosEmulator.Documents;
@@ -10,6 +11,7 @@ namespace SensorPipeline.CosmosEmulator.Documents;
 internal sealed partial class ContainerState
 {
     private readonly Dictionary<string, Dictionary<string, StoredDocument>> _partitions = new(StringComparer.Ordinal);
+    private readonly ContainerSpatialIndexes _spatial = new();
     private long _bytes;
 
     public ContainerState(string databaseId, byte[] resource, TokenBucket budget)
@@ -45,6 +47,9 @@ internal sealed partial class ContainerState
 
     public int DocumentCount { get; private set; }
 
+    /// <summary>The versions queued for the log and not yet durable (<see cref="FindLatest"/> checks writes against them).</summary>
+    public PendingVersions Pending { get; } = new();
+
     /// <summary>Bytes of document JSON held (the live size compaction compares the log with).</summary>
     public long Bytes => Interlocked.Read(ref _bytes);
 
@@ -69,7 +74,7 @@ internal sealed partial class ContainerState
 
         PartitionKeyPaths = paths;
         DefaultTtl = root.TryGetProperty("defaultTtl", out var ttl) && ttl.ValueKind == JsonValueKind.Number ? ttl.GetInt32() : null;
-        ReadSpatialIndexes(root);
+        _spatial.Configure(root);
         ReadIndexingPolicy(root);
         Resource = resource;
     }
@@ -100,7 +105,7 @@ internal sealed partial class ContainerState
 
         partition.TryGetValue(id, out var previous);
         partition[id] = document;
-        IndexSpatially(partitionKey, id, document);
+        _spatial.Index(partitionKey, id, document);
         Interlocked.Add(ref _bytes, document.Json.Length - (previous?.Json.Length ?? 0));
         if (previous is null)
         {
@@ -123,10 +128,95 @@ internal sealed partial class ContainerState
             _partitions.Remove(partitionKey);
         }
 
-        UnindexSpatially(partitionKey, id);
+        _spatial.Unindex(partitionKey, id);
         Interlocked.Add(ref _bytes, -previous.Json.Length);
         DocumentCount--;
         return previous;
+    }
+
+    /// <summary>The version a write is checked against (caller holds <see cref="Gate"/>): the newest pending one,
+    /// else the committed one; null when absent, deleted or expired.</summary>
+    public StoredDocument? FindLatest(string partitionKey, string id, long now) =>
+        Pending.TryGet(partitionKey, id, out var pending)
+            ? pending is { } document && !document.IsExpired(DefaultTtl, now) ? document : null
+            : Find(partitionKey, id, now);
+
+    /// <summary>The record of <paramref name="owner"/> is durable: its version becomes the committed one, and stops
+    /// being pending unless a newer write is already queued (caller holds <see cref="Gate"/>).</summary>
+    public void Commit(string partitionKey, string id, StoredDocument? document, object owner)
+    {
+        if (document is null)
+        {
+            Remove(partitionKey, id);
+        }
+        else
+        {
+            Put(partitionKey, id, document);
+        }
+
+        Pending.Unstage(partitionKey, id, owner);
+    }
+
+    /// <summary>The live documents the spatial index finds in the filter's box, or null when no spatial index covers its
+    /// path (the caller scans). With <paramref name="range"/>, only documents of that partition key range. The documents
+    /// are copied as references under the gate.</summary>
+    public List<StoredDocument>? SpatialCandidates(SpatialFilter filter, string? partitionKey, long now, int? range = null)
+    {
+        ArgumentNullException.ThrowIfNull(filter);
+        lock (Gate)
+        {
+            if (!_spatial.HasSpatialIndex(filter.Path))
+            {
+                return null;
+            }
+
+            var grid = _spatial.GridFor(filter.Path, _partitions);
+            var result = new List<StoredDocument>();
+            foreach (var key in grid.Find(filter, partitionKey))
+            {
+                if (InScope(key.PartitionKey, partitionKey, range) && Find(key.PartitionKey, key.Id, now) is { } document)
+                {
+                    result.Add(document);
+                }
+            }
+
+            return result;
+        }
+    }
+
+    /// <summary>Queries that pin documents by id (<see cref="SqlQuery.FindIdLookup"/>: <c>c.id = @id</c>, <c>c.id IN (…)</c>,
+    /// the SDKs' ReadMany) read their candidates here instead of scanning, in the order a scan reads them (see
+    /// <see cref="IdHits"/>). The live documents of the scope (one partition key, one range, or all) whose id — and partition key, where
+    /// a key names one — is among <paramref name="lookup"/>'s keys, each once, in scan order; copied as references
+    /// under the gate.</summary>
+    public List<StoredDocument> IdCandidates(IdLookup lookup, string? partitionKey, int? range, long now)
+    {
+        ArgumentNullException.ThrowIfNull(lookup);
+        var (pinned, anywhere) = IdHits.GroupByPartition(lookup);
+        lock (Gate)
+        {
+            var hits = new Dictionary<Dictionary<string, StoredDocument>, HashSet<StoredDocument>>(ReferenceEqualityComparer.Instance);
+            foreach (var (key, ids) in pinned)
+            {
+                if (InScope(key, partitionKey, range) && _partitions.TryGetValue(key, out var partition))
+                {
+                    IdHits.AddHits(partition, ids, hits, DefaultTtl, now);
+                }
+            }
+
+            if (anywhere.Count > 0)
+            {
+                foreach (var (key, partition) in _partitions)
+                {
+                    if (InScope(key, partitionKey, range))
+                    {
+                        IdHits.AddHits(partition, anywhere, hits, DefaultTtl, now);
+                    }
+                }
+            }
+
+            return IdHits.InScanOrder(_partitions, hits);
+        }
     }
 
     /// <summary>The live documents of one partition (or all when <paramref name="partitionKey"/> is null), copied as

@@ -1,142 +1,64 @@
 using SensorPipeline.CosmosEmulator.Hosting;
 using SensorPipeline.CosmosEmulator.Log;
-using SensorPipeline.CosmosEmulator.Throttling;
 using SensorPipeline.Emulators.Common;
 
 namespace SensorPipeline.CosmosEmulator.Documents;
 
 /// <summary>
-/// The account's data: databases, containers and documents in memory. Every change is written to the mutation log
-/// first and made visible by the log's writer once it is durable, then acknowledged: a write the disk refused leaves
-/// nothing behind. Metadata changes take <see cref="_metadata"/> (one at a time); document changes take their
-/// container's lock, which also orders their log records.
+/// The account's data: databases, containers and documents in memory (<see cref="Catalog"/>). Every change is written
+/// to the mutation log first and made visible by the log's writer once it is durable, then acknowledged: a write the
+/// disk refused leaves nothing behind. Metadata changes go through <see cref="Metadata"/> (one at a time), document
+/// changes through <see cref="Documents"/> (under their container's lock, which also orders their log records); the
+/// log replays into the catalog through <see cref="StoreRecovery"/>.
 /// </summary>
-internal sealed partial class EmulatorStore : IAsyncDisposable
+internal sealed class EmulatorStore : IAsyncDisposable
 {
-    private readonly Lock _metadata = new();
-    private readonly SemaphoreSlim _metadataWrites = new(1, 1);
-    private readonly Dictionary<string, DatabaseState> _databases = new(StringComparer.Ordinal);
-    private readonly CosmosEmulatorOptions _options;
-    private readonly TimeProvider _time;
     private readonly Timer _purge;
-    private MutationLog _log = null!;
+    private readonly MutationLog _log;
 
-    private EmulatorStore(CosmosEmulatorOptions options, TimeProvider time)
+    private EmulatorStore(Catalog catalog, MutationLog log, CosmosEmulatorOptions options)
     {
-        (_options, _time) = (options, time);
+        (Catalog, _log) = (catalog, log);
+        Metadata = new MetadataStore(catalog, log);
+        Documents = new DocumentStore(catalog, log);
         _purge = new Timer(_ => PurgeExpired(), null, options.TimeToLivePurgeInterval, options.TimeToLivePurgeInterval);
     }
 
+    /// <summary>The databases and containers as committed.</summary>
+    public Catalog Catalog { get; }
+
+    /// <summary>Creates, replaces and deletes databases and containers.</summary>
+    public MetadataStore Metadata { get; }
+
+    /// <summary>Writes, reads, patches and deletes documents, one at a time or as a transactional batch.</summary>
+    public DocumentStore Documents { get; }
+
     /// <summary>The mutation log (its size and compactions, for status and tests).</summary>
     public MutationLog Log => _log;
+
+    /// <summary>Unix seconds now (<c>_ts</c>).</summary>
+    public long Now => Catalog.Now;
 
     /// <summary>Opens the store in <paramref name="dataDirectory"/>, replaying its log; the log writes through
     /// <paramref name="storage"/>.</summary>
     public static EmulatorStore Open(string dataDirectory, CosmosEmulatorOptions options, TimeProvider time, ILogger logger, LogStorage storage)
     {
         ArgumentNullException.ThrowIfNull(options);
-        var store = new EmulatorStore(options, time);
-        store._log = MutationLog.Open(dataDirectory, options.Durability, options.FlushInterval, options.CompactionThresholdBytes,
-            store.Replay, store.SnapshotRecords, store.LiveBytes, logger, storage);
+        var catalog = new Catalog(options, time);
+        var recovery = new StoreRecovery(catalog);
+        var log = MutationLog.Open(dataDirectory, options.Durability, options.FlushInterval, options.CompactionThresholdBytes,
+            recovery.Replay, recovery.SnapshotRecords, catalog.LiveBytes, logger, storage);
+        var store = new EmulatorStore(catalog, log, options);
         store.PurgeExpired();
         return store;
-    }
-
-    /// <summary>Unix seconds now (<c>_ts</c>).</summary>
-    public long Now => _time.GetUtcNow().ToUnixTimeSeconds();
-
-    public IReadOnlyList<DatabaseState> Databases
-    {
-        get
-        {
-            lock (_metadata)
-            {
-                return [.. _databases.Values];
-            }
-        }
-    }
-
-    /// <summary>The database named (or with the <c>_rid</c>) <paramref name="idOrRid"/>.</summary>
-    public DatabaseState? FindDatabase(string idOrRid)
-    {
-        lock (_metadata)
-        {
-            if (_databases.TryGetValue(idOrRid, out var database))
-            {
-                return database;
-            }
-
-            foreach (var candidate in _databases.Values)
-            {
-                if (candidate.Rid == idOrRid)
-                {
-                    return candidate;
-                }
-            }
-
-            return null;
-        }
-    }
-
-    /// <summary>The container named (or with the <c>_rid</c>) <paramref name="idOrRid"/> in <paramref name="database"/>.</summary>
-    public ContainerState? FindContainer(DatabaseState database, string idOrRid)
-    {
-        ArgumentNullException.ThrowIfNull(database);
-        lock (_metadata)
-        {
-            if (database.Containers.TryGetValue(idOrRid, out var container))
-            {
-                return container;
-            }
-
-            foreach (var candidate in database.Containers.Values)
-            {
-                if (candidate.Rid == idOrRid)
-                {
-                    return candidate;
-                }
-            }
-
-            return null;
-        }
-    }
-
-    public IReadOnlyList<ContainerState> ContainersOf(DatabaseState database)
-    {
-        ArgumentNullException.ThrowIfNull(database);
-        lock (_metadata)
-        {
-            return [.. database.Containers.Values];
-        }
-    }
-
-    /// <summary>Sets one container's RU/s budget (the fault endpoint's throttling).</summary>
-    public TokenBucket NewBudget() => new(_options.ThroughputPerContainer, _time);
-
-    private long LiveBytes()
-    {
-        long total = 0;
-        lock (_metadata)
-        {
-            foreach (var database in _databases.Values)
-            {
-                total += database.Resource.Length;
-                foreach (var container in database.Containers.Values)
-                {
-                    total += container.Resource.Length + container.Bytes;
-                }
-            }
-        }
-
-        return total;
     }
 
     private void PurgeExpired()
     {
         var now = Now;
-        foreach (var database in Databases)
+        foreach (var database in Catalog.Databases)
         {
-            foreach (var container in ContainersOf(database))
+            foreach (var container in Catalog.ContainersOf(database))
             {
                 container.PurgeExpired(now);
             }
@@ -147,6 +69,6 @@ internal sealed partial class EmulatorStore : IAsyncDisposable
     {
         await _purge.DisposeAsync();
         await _log.DisposeAsync();
-        _metadataWrites.Dispose();
+        Metadata.Dispose();
     }
 }

@@ -14,14 +14,14 @@ internal sealed class PendingWrite : IRecordEffect
     /// <summary>Stages <paramref name="versions"/> (null document: a delete); the caller holds the container's lock.</summary>
     public PendingWrite(ContainerState container, (string PartitionKey, string Id, StoredDocument? Document)[] versions)
     {
-        (_container, _versions, _generation) = (container, versions, container.Generation);
+        (_container, _versions, _generation) = (container, versions, container.Pending.Generation);
         foreach (var (key, id, document) in versions)
         {
-            container.Stage(key, id, document, this);
+            container.Pending.Stage(key, id, document, this);
         }
     }
 
-    public bool IsCurrent => _container.Generation == _generation;
+    public bool IsCurrent => _container.Pending.Generation == _generation;
 
     public void Apply()
     {
@@ -40,13 +40,13 @@ internal sealed class PendingWrite : IRecordEffect
         {
             if (writeFailed)
             {
-                _container.DiscardPending();
+                _container.Pending.Discard();
                 return;
             }
 
             foreach (var (key, id, _) in _versions)
             {
-                _container.Unstage(key, id, this);
+                _container.Pending.Unstage(key, id, this);
             }
         }
     }

@@ -28,6 +28,14 @@ public static class CosmosEmulatorServiceExtensions
         services.AddSingleton(sp => new MasterKeyAuthorizer(Convert.FromBase64String(sp.GetRequiredService<CosmosEmulatorOptions>().AccountKey), sp.GetRequiredService<TimeProvider>()));
         services.AddSingleton<FaultInjector>();
         services.AddSingleton<QueryRunner>();
+        // The gateway routes each resource's requests to its endpoint.
+        services.AddSingleton<AdminEndpoint>();
+        services.AddSingleton<DatabasesEndpoint>();
+        services.AddSingleton<ContainersEndpoint>();
+        services.AddSingleton<PartitionKeyRangesEndpoint>();
+        services.AddSingleton<QueriesEndpoint>();
+        services.AddSingleton<BatchEndpoint>();
+        services.AddSingleton<DocumentsEndpoint>();
         services.AddSingleton<GatewayDispatcher>();
         services.AddHostedService<StoreOpener>();
         return services;

@@ -1,19 +1,17 @@
-using SensorPipeline.CosmosEmulator.Hosting;
-using SensorPipeline.CosmosEmulator.Queries;
 using SensorPipeline.CosmosEmulator.Security;
 using SensorPipeline.CosmosEmulator.Documents;
 using SensorPipeline.CosmosEmulator.Throttling;
-using SensorPipeline.Emulators.Common;
 
 namespace SensorPipeline.CosmosEmulator.Http;
 
 /// <summary>
 /// The gateway's one entry point: checks the master-key signature and its date, applies an injected fault, then routes
 /// by the address (<c>/</c>, <c>/dbs[/db[/colls[/coll[/docs[/id]|/pkranges]]]]</c>, <c>/offers</c>) and the method and
-/// headers (query, upsert, batch). Store refusals become the service's error bodies.
+/// headers (query, upsert, batch) to the endpoint that owns the resource. Store refusals become the service's error bodies.
 /// </summary>
-internal sealed partial class GatewayDispatcher(EmulatorStore store, MasterKeyAuthorizer authorizer, FaultInjector faults, QueryRunner queries, LogStorage storage,
-    CosmosEmulatorOptions options, ILogger<GatewayDispatcher> logger)
+internal sealed class GatewayDispatcher(EmulatorStore store, MasterKeyAuthorizer authorizer, FaultInjector faults, AdminEndpoint admin,
+    DatabasesEndpoint databases, ContainersEndpoint containers, PartitionKeyRangesEndpoint partitionKeyRanges, DocumentsEndpoint documents,
+    ILogger<GatewayDispatcher> logger)
 {
     public async Task DispatchAsync(HttpContext context)
     {
@@ -21,7 +19,7 @@ internal sealed partial class GatewayDispatcher(EmulatorStore store, MasterKeyAu
         var segments = (context.Request.Path.Value ?? "").Split('/', StringSplitOptions.RemoveEmptyEntries);
         if (segments is ["_emulator", ..])
         {
-            await AdminAsync(context, segments);
+            await admin.AdminAsync(context, segments);
             return;
         }
 
@@ -40,10 +38,10 @@ internal sealed partial class GatewayDispatcher(EmulatorStore store, MasterKeyAu
         }
 
         var method = context.Request.Method;
-        var isWrite = !HttpMethods.IsGet(method) && !HttpMethods.IsHead(method) && !IsQuery(context.Request);
+        var isWrite = !HttpMethods.IsGet(method) && !HttpMethods.IsHead(method) && !GatewayRequest.IsQuery(context.Request);
         if (faults.Match(isWrite, segments is ["dbs", _, "colls", var coll, ..] ? coll : null) is { } fault)
         {
-            await GatewayResponse.ErrorAsync(context, fault.Status, FaultCode(fault.Status), $"Injected fault: {fault.Status}.", fault.SubStatus ?? 0,
+            await GatewayResponse.ErrorAsync(context, fault.Status, GatewayFaults.FaultCode(fault.Status), $"Injected fault: {fault.Status}.", fault.SubStatus ?? 0,
                 fault.Status == 429 ? fault.RetryAfterMs ?? 100 : 0);
             return;
         }
@@ -74,25 +72,25 @@ internal sealed partial class GatewayDispatcher(EmulatorStore store, MasterKeyAu
         switch (segments)
         {
             case []:
-                return HttpMethods.IsGet(method) ? AccountAsync(context) : NotSupported(context);
+                return HttpMethods.IsGet(method) ? AccountEndpoint.AccountAsync(context) : GatewayRequest.NotSupported(context);
             case ["dbs"]:
-                return DatabasesAsync(context);
+                return databases.DatabasesAsync(context);
             case ["dbs", var db]:
-                return DatabaseAsync(context, db);
+                return databases.DatabaseAsync(context, db);
             case ["dbs", var db, "colls"]:
-                return ContainersAsync(context, db);
+                return containers.ContainersAsync(context, db);
             case ["dbs", var db, "colls", var coll]:
-                return ContainerAsync(context, db, coll);
+                return containers.ContainerAsync(context, db, coll);
             case ["dbs", var db, "colls", var coll, "pkranges"]:
-                return PartitionKeyRangesAsync(context, db, coll);
+                return partitionKeyRanges.PartitionKeyRangesAsync(context, db, coll);
             case ["dbs", var db, "colls", var coll, "docs"]:
-                return DocumentsFeedAsync(context, db, coll);
+                return documents.DocumentsFeedAsync(context, db, coll);
             case ["dbs", var db, "colls", var coll, "docs", var id]:
-                return DocumentAsync(context, db, coll, id);
+                return documents.DocumentAsync(context, db, coll, id);
             case ["offers", ..]:
-                return OffersAsync(context);
+                return AccountEndpoint.OffersAsync(context);
             default:
-                return NotSupported(context);
+                return GatewayRequest.NotSupported(context);
         }
     }
 
@@ -130,7 +128,7 @@ internal sealed partial class GatewayDispatcher(EmulatorStore store, MasterKeyAu
     private string? RidLink(string[] segments)
     {
         var signed = segments.Length % 2 == 1 ? segments.Length - 1 : segments.Length;
-        if (signed < 2 || segments[0] != "dbs" || store.FindDatabase(segments[1]) is not { } database)
+        if (signed < 2 || segments[0] != "dbs" || store.Catalog.FindDatabase(segments[1]) is not { } database)
         {
             return null;
         }
@@ -140,57 +138,8 @@ internal sealed partial class GatewayDispatcher(EmulatorStore store, MasterKeyAu
             return database.Rid.ToLowerInvariant();
         }
 
-        return signed == 4 && segments[2] == "colls" && store.FindContainer(database, segments[3]) is { } container
+        return signed == 4 && segments[2] == "colls" && store.Catalog.FindContainer(database, segments[3]) is { } container
             ? container.Rid.ToLowerInvariant()
             : null;
-    }
-
-    private static bool IsQuery(HttpRequest request) =>
-        HttpMethods.IsPost(request.Method)
-        && (IsTrue(request.Headers[CosmosHeaders.IsQuery]) || IsTrue(request.Headers[CosmosHeaders.IsQueryPlanRequest])
-            || (request.ContentType?.StartsWith(CosmosHeaders.QueryContentType, StringComparison.OrdinalIgnoreCase) ?? false));
-
-    private static bool IsTrue(Microsoft.Extensions.Primitives.StringValues value) => string.Equals(value.ToString(), "true", StringComparison.OrdinalIgnoreCase);
-
-    private static string FaultCode(int status) => status switch
-    {
-        400 => "BadRequest",
-        403 => "Forbidden",
-        413 => "RequestEntityTooLarge",
-        408 => "RequestTimeout",
-        410 => "Gone",
-        429 => "TooManyRequests",
-        449 => "RetryWith",
-        500 => "InternalServerError",
-        _ => "ServiceUnavailable",
-    };
-
-    /// <summary>A per-document fault for this document write (<see cref="FaultRequest.DocumentContains"/>), as a store error.</summary>
-    private (StoreException Error, int RetryAfterMs)? DocumentFault(ReadOnlySpan<byte> document) =>
-        faults.MatchDocument(document) is { } fault
-            ? (new StoreException(fault.Status, FaultCode(fault.Status), $"Injected fault: {fault.Status} for this document.", fault.SubStatus ?? 0),
-                fault.Status == 429 ? fault.RetryAfterMs ?? 100 : 0)
-            : null;
-
-    private static Task NotSupported(HttpContext context) =>
-        GatewayResponse.ErrorAsync(context, 400, "BadRequest",
-            $"{context.Request.Method} {context.Request.Path} is not supported by this emulator (see its README for the protocol it covers).");
-
-    /// <summary>The whole request body (documents are at most 2 MB; Kestrel caps the body size).</summary>
-    private static async Task<ReadOnlyMemory<byte>> ReadBodyAsync(HttpContext context)
-    {
-        var reader = context.Request.BodyReader;
-        while (true)
-        {
-            var result = await reader.ReadAsync(context.RequestAborted);
-            if (result.IsCompleted)
-            {
-                var body = System.Buffers.BuffersExtensions.ToArray(result.Buffer);
-                reader.AdvanceTo(result.Buffer.End);
-                return body;
-            }
-
-            reader.AdvanceTo(result.Buffer.Start, result.Buffer.End);
-        }
     }
 }

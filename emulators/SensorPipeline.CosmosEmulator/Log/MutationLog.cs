@@ -48,6 +48,43 @@ internal sealed partial class MutationLog : IAsyncDisposable
         }
     }
 
+    /// <summary>Opens (or creates) the log in <paramref name="directory"/>, replays every intact record through
+    /// <paramref name="apply"/> in order, cuts off a torn tail past the durable mark (never acknowledged: an
+    /// acknowledgement waits for the whole record), refuses to start — naming the file and the byte — when a record
+    /// before the mark is damaged, refuses a log of another format version, and compacts at once when the log is mostly
+    /// dead records. Every write and fsync goes through <paramref name="storage"/>, the seam where tests and chaos runs
+    /// inject a full disk.</summary>
+    public static MutationLog Open(string directory, DurabilityMode durability, TimeSpan flushInterval, long compactionThreshold,
+        Action<List<Mutation>> apply, Func<IEnumerable<byte[]>> snapshot, Func<long> liveBytes, ILogger logger, LogStorage storage)
+    {
+        ArgumentNullException.ThrowIfNull(storage);
+        ArgumentNullException.ThrowIfNull(apply);
+        storage.CreateDirectory(directory, durable: durability != DurabilityMode.None);
+        var path = Path.Combine(directory, FileName);
+
+        // A compaction interrupted before its rename leaves only a temporary file: the log itself is intact.
+        File.Delete(path + ".compacting");
+        var file = File.OpenHandle(path, FileMode.OpenOrCreate, FileAccess.ReadWrite, FileShare.Read, FileOptions.None);
+        try
+        {
+            var replayed = LogRecovery.Replay(file, path, apply);
+            var valid = LogRecovery.Recover(file, path, replayed, storage, logger);
+            StorageLog.Recovered(logger, path, replayed.Records, valid);
+            var log = new MutationLog(path, file, valid, durability, flushInterval, compactionThreshold, snapshot, liveBytes, logger, storage);
+            if (valid > compactionThreshold && valid > 2 * liveBytes())
+            {
+                log._queue.Writer.TryWrite(Pending.Flush);
+            }
+
+            return log;
+        }
+        catch
+        {
+            file.Dispose();
+            throw;
+        }
+    }
+
     /// <summary>Bytes in the log file.</summary>
     public long Length => Interlocked.Read(ref _length);
 

@@ -73,6 +73,11 @@ public sealed class AmqpConnectionDispatch(AmqpEndpoint endpoint, ILoggerFactory
         await using var stream = WebSocketStream.Create(socket, WebSocketMessageType.Binary, ownsWebSocket: false);
         var reader = PipeReader.Create(stream);
         var writer = PipeWriter.Create(stream);
+        if (endpoint.Closed)
+        {
+            return; // devhost is stopping: the connection is closed before its AMQP header is answered
+        }
+
         await endpoint.ServeAsync(new PipeTransport(reader, writer, context.Connection.LocalIpAddress is { } l ? new IPEndPoint(l, context.Connection.LocalPort) : null,
             context.Connection.RemoteIpAddress is { } r ? new IPEndPoint(r, context.Connection.RemotePort) : null));
         await reader.CompleteAsync();
@@ -99,6 +104,11 @@ public sealed class AmqpConnectionDispatch(AmqpEndpoint endpoint, ILoggerFactory
         {
             await next(context);
             return;
+        }
+
+        if (endpoint.Closed)
+        {
+            return; // devhost is stopping: the connection is closed before its AMQP header is answered
         }
 
         await endpoint.ServeAsync(new PipeTransport(input, context.Transport.Output, context.LocalEndPoint, context.RemoteEndPoint));

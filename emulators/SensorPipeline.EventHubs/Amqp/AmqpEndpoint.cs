@@ -23,6 +23,7 @@ public sealed class AmqpEndpoint : IDisposable
     private readonly string _containerId;
     private readonly System.Collections.Concurrent.ConcurrentDictionary<AmqpConnection, byte> _open = new();
     private int _connections;
+    private volatile bool _closed;
 
     public AmqpEndpoint(EventHubsNamespace eventHubs, SasVerifier sas, IOptions<AmqpOptions> options, TimeProvider time, ILoggerFactory loggers)
     {
@@ -50,6 +51,10 @@ public sealed class AmqpEndpoint : IDisposable
     /// <summary>Connections open now.</summary>
     public int ConnectionCount => Volatile.Read(ref _connections);
 
+    /// <summary>True once <see cref="CloseAll"/> ran: new connections are refused, so a client that reconnects at once
+    /// (the SDK's processors do) cannot hold Kestrel's shutdown open.</summary>
+    internal bool Closed => _closed;
+
     /// <summary>Serves one transport until it ends (the caller keeps its underlying connection open until then).</summary>
     internal Task ServeAsync(PipeTransport transport)
     {
@@ -61,6 +66,7 @@ public sealed class AmqpEndpoint : IDisposable
     /// AMQP connection would otherwise stay open until the client leaves.</summary>
     public void CloseAll()
     {
+        _closed = true;
         foreach (var connection in _open.Keys)
         {
             connection.SafeClose(new AmqpException(AmqpErrorCode.ConnectionForced, "devhost is stopping."));

@@ -7,7 +7,8 @@ namespace SensorPipeline.EventHubs.Amqp;
 /// <summary>AMQP messages ↔ stored events. What is kept: the body and its kind (data, value, sequence), application
 /// properties of every simple AMQP type (plus the .NET client's described DateTimeOffset, TimeSpan and Uri), the
 /// properties section (message-id, correlation-id, content-type, subject, …), message annotations other than the
-/// broker's own <c>x-opt-*</c>, and the partition key. Header and footer are not kept (Event Hubs drops them too).</summary>
+/// broker's own <c>x-opt-*</c>, the footer, and the partition key; a data section holding null reads back as one.
+/// The header is not kept.</summary>
 internal static class AmqpEventCodec
 {
     public const string PartitionKeyName = "x-opt-partition-key";
@@ -22,12 +23,16 @@ internal static class AmqpEventCodec
 
     private const byte HasProperties = 1;
     private const byte HasAnnotations = 2;
+    private const byte HasFooter = 4;
 
+    /// <summary>Stored in the envelope's first byte: never renumbered.</summary>
     private enum BodyKind : byte
     {
         Data = 0,
         Value = 1,
         Sequence = 2,
+        /// <summary>One data section holding null (the Node SDK's <c>body: null</c>), not an empty binary.</summary>
+        NullData = 3,
     }
 
     /// <summary>The events of one transfer: a batch (message format 0x80013700, one Data section per encoded event)
@@ -69,7 +74,7 @@ internal static class AmqpEventCodec
     /// <summary>The message a receiver gets for a stored event, with the annotations the SDKs read.</summary>
     public static AmqpMessage Encode(StoredEvent stored)
     {
-        var message = Restore(stored);
+        var message = Restore(stored, out var nullData);
         var annotations = message.MessageAnnotations.Map;
         annotations[SequenceNumberName] = stored.SequenceNumber;
         annotations[OffsetName] = stored.Offset.ToString(System.Globalization.CultureInfo.InvariantCulture);
@@ -87,7 +92,41 @@ internal static class AmqpEventCodec
             }
         }
 
-        return message;
+        return nullData ? WithNullDataBody(message) : message;
+    }
+
+    /// <summary>The message with a data section holding null as its body, which Microsoft.Azure.Amqp 2.7 cannot write
+    /// (it writes every data section as a binary): the sections after the annotations are encoded here around that
+    /// body and sent as they are; the annotations stay settable (the receiver link adds its own).</summary>
+    private static AmqpMessage WithNullDataBody(AmqpMessage message)
+    {
+        using (message)
+        {
+            var buffer = new ByteBuffer(256, true);
+            if ((message.Sections & SectionFlag.Properties) != 0)
+            {
+                AmqpCodec.EncodeSerializable(message.Properties, buffer);
+            }
+
+            if ((message.Sections & SectionFlag.ApplicationProperties) != 0)
+            {
+                AmqpCodec.EncodeSerializable(message.ApplicationProperties, buffer);
+            }
+
+            AmqpCodec.EncodeObject(new DescribedType(Data.Code, null), buffer);
+            if ((message.Sections & SectionFlag.Footer) != 0)
+            {
+                AmqpCodec.EncodeSerializable(message.Footer, buffer);
+            }
+
+            var output = AmqpMessage.CreateOutputMessage(new BufferListStream([new ArraySegment<byte>(buffer.Buffer, buffer.Offset, buffer.Length)]), true);
+            foreach (var (key, value) in message.MessageAnnotations.Map)
+            {
+                output.MessageAnnotations.Map[key] = value;
+            }
+
+            return output;
+        }
     }
 
     private static string? PartitionKeyOf(AmqpMessage message) =>
@@ -119,6 +158,13 @@ internal static class AmqpEventCodec
                 return (BodyKind.Sequence, sequence.Buffer.AsSpan(sequence.Offset, sequence.Length).ToArray());
             default:
                 var pieces = message.DataBody?.Select(SegmentOf).ToList() ?? [];
+                if (pieces.Count == 0)
+                {
+                    // Microsoft.Azure.Amqp 2.7 drops a data section holding null when it reads a message (the Node SDK's
+                    // body: null), which then reads as a message without a body; both are kept as a null data section.
+                    return (BodyKind.NullData, []);
+                }
+
                 var bytes = new byte[pieces.Sum(p => p.Count)];
                 var at = 0;
                 foreach (var piece in pieces)
@@ -170,22 +216,23 @@ internal static class AmqpEventCodec
         _ => value,
     };
 
-    /// <summary>Body kind, which sections follow, then the properties section and the sender's own message annotations,
-    /// AMQP-encoded (ubyte, ubyte, described list, described map).</summary>
+    /// <summary>Body kind, which sections follow, then the properties section, the sender's own message annotations and
+    /// the footer, AMQP-encoded (ubyte, ubyte, described list, described map, described map).</summary>
     private static byte[] EnvelopeOf(AmqpMessage message, BodyKind kind)
     {
         var hasProperties = (message.Sections & SectionFlag.Properties) != 0;
         var annotations = (message.Sections & SectionFlag.MessageAnnotations) != 0
             ? message.MessageAnnotations.Map.Where(a => a.Key.Key?.ToString()?.StartsWith("x-opt-", StringComparison.Ordinal) != true).ToList()
             : [];
-        if (kind == BodyKind.Data && !hasProperties && annotations.Count == 0)
+        var hasFooter = (message.Sections & SectionFlag.Footer) != 0 && message.Footer.Map.Count > 0;
+        if (kind == BodyKind.Data && !hasProperties && annotations.Count == 0 && !hasFooter)
         {
             return [];
         }
 
         var buffer = new ByteBuffer(64, true);
         AmqpCodec.EncodeUByte((byte)kind, buffer);
-        AmqpCodec.EncodeUByte((byte)((hasProperties ? HasProperties : 0) | (annotations.Count > 0 ? HasAnnotations : 0)), buffer);
+        AmqpCodec.EncodeUByte((byte)((hasProperties ? HasProperties : 0) | (annotations.Count > 0 ? HasAnnotations : 0) | (hasFooter ? HasFooter : 0)), buffer);
         if (hasProperties)
         {
             AmqpCodec.EncodeSerializable(message.Properties, buffer);
@@ -202,11 +249,17 @@ internal static class AmqpEventCodec
             AmqpCodec.EncodeSerializable(section, buffer);
         }
 
+        if (hasFooter)
+        {
+            AmqpCodec.EncodeSerializable(message.Footer, buffer);
+        }
+
         return buffer.Buffer.AsSpan(buffer.Offset, buffer.Length).ToArray();
     }
 
-    private static AmqpMessage Restore(StoredEvent stored)
+    private static AmqpMessage Restore(StoredEvent stored, out bool nullData)
     {
+        nullData = false;
         if (stored.AmqpEnvelope.IsEmpty)
         {
             return AmqpMessage.Create(new Data { Value = new ArraySegment<byte>(stored.Body.ToArray()) });
@@ -218,8 +271,10 @@ internal static class AmqpEventCodec
         {
             BodyKind.Value => AmqpMessage.Create(new AmqpValue { Value = AmqpCodec.DecodeObject(Readable(stored.Body)) }),
             BodyKind.Sequence => AmqpMessage.Create(DecodeSequence(stored.Body)),
+            BodyKind.NullData => AmqpMessage.Create(),
             _ => AmqpMessage.Create(new Data { Value = new ArraySegment<byte>(stored.Body.ToArray()) }),
         };
+        nullData = kind == BodyKind.NullData;
         var sections = AmqpCodec.DecodeUByte(envelope) ?? 0;
         if ((sections & HasProperties) != 0)
         {
@@ -231,6 +286,14 @@ internal static class AmqpEventCodec
             foreach (var (key, value) in AmqpCodec.DecodeKnownType<MessageAnnotations>(envelope).Map)
             {
                 message.MessageAnnotations.Map[key] = value;
+            }
+        }
+
+        if ((sections & HasFooter) != 0)
+        {
+            foreach (var (key, value) in AmqpCodec.DecodeKnownType<Footer>(envelope).Map)
+            {
+                message.Footer.Map[key] = value;
             }
         }
 

@@ -146,7 +146,7 @@ internal sealed class AmqpRuntime(EventHubsNamespace eventHubs, SasVerifier sas,
         new OutgoingEvents(eventHubs, entity, link, new LinkAuthorization(state, entity.Path, SasRights.Listen, time), options.MaxReceiverBatch, time, logger).Start(from);
     }
 
-    /// <summary>Unknown hub, partition or consumer group: amqp:not-found with the SDKs' text.</summary>
+    /// <summary>Unknown hub or consumer group: amqp:not-found with the SDKs' text; unknown partition: argument-out-of-range.</summary>
     private void Resolve(EntityAddress entity)
     {
         try
@@ -162,9 +162,13 @@ internal sealed class AmqpRuntime(EventHubsNamespace eventHubs, SasVerifier sas,
                 throw NotFound.Exception($"{entity.Hub}/ConsumerGroups/{entity.ConsumerGroup}");
             }
         }
-        catch (Exception e) when (e is EventHubNotFoundException or PartitionNotFoundException)
+        catch (EventHubNotFoundException e)
         {
             throw NotFound.Exception(e);
+        }
+        catch (PartitionNotFoundException e)
+        {
+            throw UnknownPartition.Exception(e);
         }
     }
 

@@ -8,12 +8,26 @@ namespace SensorPipeline.EventHubs.Amqp;
 /// batch and settled Accepted only once the append completed — durable per the namespace's durability setting, as
 /// REST answers 201. Refusals are Rejected with the condition the SDKs map, before anything is appended. The link's
 /// credit (<see cref="AmqpOptions.SenderCredit"/>) bounds the transfers in flight.</summary>
+/// <remarks>Size is judged as Event Hubs judges it: the transfer's bytes against the max-message-size the attach
+/// announced (the limit the SDKs fill their batches to), and a transfer past it is Rejected
+/// <c>amqp:link:message-size-exceeded</c> while the link stays open.</remarks>
 internal sealed class IncomingEvents(EventHubsNamespace eventHubs, EntityAddress address, ReceivingAmqpLink link, LinkAuthorization authorization, ILogger logger)
 {
+    /// <summary>What the stack itself lets a transfer grow to before it closes the link: twice the announced limit, so
+    /// a transfer a little past the limit (the SDKs' own mistakes) reaches <see cref="AppendAsync"/> and is rejected
+    /// alone, and a client far past it still holds no more than this per link.</summary>
+    public const ulong TransferBound = 2UL * EventLogOptions.MaxEventSizeBytes;
+
     public void Start(uint credit)
     {
         link.RegisterMessageListener(message => _ = AppendAsync(message));
-        link.SetTotalLinkCredit(credit, applyNow: true, updateAutoFlow: true);
+        // The attach has announced the limit when the link opens; only then does the stack get the wider bound, and
+        // the client its credit, so no transfer is judged by the stack against the limit (it would close the link).
+        link.Opened += (_, _) =>
+        {
+            link.Settings.MaxMessageSize = TransferBound;
+            link.SetTotalLinkCredit(credit, applyNow: true, updateAutoFlow: true);
+        };
     }
 
     private async Task AppendAsync(AmqpMessage message)
@@ -30,10 +44,10 @@ internal sealed class IncomingEvents(EventHubsNamespace eventHubs, EntityAddress
             DeliveryState outcome;
             try
             {
-                var events = AmqpEventCodec.Decode(message);
+                var events = AmqpEventCodec.Decode(TransferWithinLimit(message));
                 // Not cancelled when the link closes: an append handed to the partition completes anyway, and the
                 // client, which saw no disposition, sends again (at least once, as after a lost REST 201).
-                await eventHubs.AppendAsync(address.Hub, address.PartitionId, events, CancellationToken.None);
+                await eventHubs.AppendTransferAsync(address.Hub, address.PartitionId, events, CancellationToken.None);
                 outcome = AmqpConstants.AcceptedOutcome;
             }
             catch (Exception e) when (Refusal(e) is { } error)
@@ -49,11 +63,19 @@ internal sealed class IncomingEvents(EventHubsNamespace eventHubs, EntityAddress
         }
     }
 
+    /// <summary>The message, when its transfer is within the limit the link announced; else the service's refusal.</summary>
+    private static AmqpMessage TransferWithinLimit(AmqpMessage message) =>
+        message.BytesTransfered <= EventLogOptions.MaxEventSizeBytes
+            ? message
+            : throw new EventTooLargeException(string.Create(System.Globalization.CultureInfo.InvariantCulture,
+                $"The received message (delivery-id:{message.DeliveryId}, size:{message.BytesTransfered} bytes) exceeds the limit ({EventLogOptions.MaxEventSizeBytes} bytes) currently allowed on the link."));
+
     private static Error? Refusal(Exception e) => e switch
     {
         FormatException or ArgumentException => new Error { Condition = new("com.microsoft:argument-error"), Description = e.Message },
         EventTooLargeException => new Error { Condition = AmqpErrorCode.MessageSizeExceeded, Description = e.Message },
-        EventHubNotFoundException or PartitionNotFoundException => new Error { Condition = AmqpErrorCode.NotFound, Description = NotFound.Text(e) },
+        EventHubNotFoundException h => new Error { Condition = AmqpErrorCode.NotFound, Description = NotFound.Text(h) },
+        PartitionNotFoundException p => UnknownPartition.Error(p),
         PartitionUnavailableException => new Error { Condition = new("com.microsoft:server-busy"), Description = e.Message },
         _ => null,
     };

@@ -36,9 +36,13 @@ internal sealed class ManagementNode(EventHubsNamespace eventHubs, SasVerifier s
                 _ => Reply(400, $"Unknown READ type '{type}'.", condition: "com.microsoft:argument-error"),
             };
         }
-        catch (Exception e) when (e is EventHubNotFoundException or PartitionNotFoundException)
+        catch (EventHubNotFoundException e)
         {
             return Reply(404, NotFound.Text(e), condition: AmqpErrorCode.NotFound.Value);
+        }
+        catch (PartitionNotFoundException e)
+        {
+            return Reply(400, UnknownPartition.Text(e), condition: UnknownPartition.Condition);
         }
     }
 

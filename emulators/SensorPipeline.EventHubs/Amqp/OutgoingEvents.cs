@@ -40,7 +40,7 @@ internal sealed class OutgoingEvents(EventHubsNamespace eventHubs, EntityAddress
                         Description = $"The supplied sequence number '{position.Value}' is invalid. The last sequence number in the system is '{p.LastEnqueuedSequenceNumber}'.",
                     });
             case EventFilter.Kind.EnqueuedTime:
-                return await FirstAfterAsync(eventHubs, address, p.BeginningSequenceNumber, next, DateTimeOffset.FromUnixTimeMilliseconds(position.Value), cancellationToken);
+                return await FirstAfterAsync(eventHubs, address, p.BeginningSequenceNumber, next, position.Value, cancellationToken);
             default:
                 return p.BeginningSequenceNumber;
         }
@@ -53,14 +53,16 @@ internal sealed class OutgoingEvents(EventHubsNamespace eventHubs, EntityAddress
         _ = RunAsync(from);
     }
 
-    /// <summary>Binary search over enqueued times (they never decrease within a partition): the first event enqueued after <paramref name="time"/>.</summary>
-    private static async ValueTask<long> FirstAfterAsync(EventHubsNamespace eventHubs, EntityAddress address, long low, long high, DateTimeOffset time, CancellationToken cancellationToken)
+    /// <summary>Binary search over enqueued times (they never decrease within a partition): the first event enqueued
+    /// strictly after <paramref name="unixMilliseconds"/>. The filter is in milliseconds, as the SDKs report enqueued
+    /// times, and stored times in ticks: an event of the millisecond T itself is not after T, as Event Hubs reads it.</summary>
+    private static async ValueTask<long> FirstAfterAsync(EventHubsNamespace eventHubs, EntityAddress address, long low, long high, long unixMilliseconds, CancellationToken cancellationToken)
     {
         while (low < high)
         {
             var mid = low + ((high - low) / 2);
             var e = await eventHubs.ReadAsync(address.Hub, address.PartitionId!, mid, 1, 1, TimeSpan.Zero, cancellationToken);
-            if (e.Count > 0 && e[0].EnqueuedTime <= time)
+            if (e.Count > 0 && e[0].EnqueuedTime.ToUnixTimeMilliseconds() <= unixMilliseconds)
             {
                 low = e[0].SequenceNumber + 1;
             }
@@ -102,7 +104,7 @@ internal sealed class OutgoingEvents(EventHubsNamespace eventHubs, EntityAddress
                         AddRuntimeMetrics(message);
                     }
 
-                    link.SendMessageNoWait(message, NextTag(), AmqpConstants.NullBinary);
+                    link.SendMessageNoWait(message, DeliveryTags.Next(ref _deliveryTag), AmqpConstants.NullBinary);
                     next = stored.SequenceNumber + 1;
                 }
             }
@@ -167,6 +169,4 @@ internal sealed class OutgoingEvents(EventHubsNamespace eventHubs, EntityAddress
         map["last_enqueued_time_utc"] = p.LastEnqueuedTime.UtcDateTime;
         map["runtime_info_retrieval_time_utc"] = time.GetUtcNow().UtcDateTime;
     }
-
-    private ArraySegment<byte> NextTag() => new(BitConverter.GetBytes(Interlocked.Increment(ref _deliveryTag)));
 }

@@ -15,6 +15,9 @@ internal abstract class RequestNode
     public const string StatusDescription = "status-description";
     public const string ErrorCondition = "error-condition";
 
+    /// <summary>Numbers the replies: requests in flight together get replies with tags of their own.</summary>
+    private long _replyTag;
+
     public void AttachRequestLink(ReceivingAmqpLink link, ConnectionState state)
     {
         link.RegisterMessageListener(request => OnRequest(link, state, request));
@@ -64,7 +67,7 @@ internal abstract class RequestNode
             }
 
             reply.Properties.CorrelationId = request.Properties!.MessageId;
-            replyLink.SendMessageNoWait(reply, AmqpConstants.EmptyBinary, AmqpConstants.NullBinary);
+            replyLink.SendMessageNoWait(reply, DeliveryTags.Next(ref _replyTag), AmqpConstants.NullBinary);
             link.AcceptMessage(request, true, false);
         }
     }

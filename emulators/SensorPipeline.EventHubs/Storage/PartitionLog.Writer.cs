@@ -15,9 +15,14 @@ internal sealed partial class PartitionLog
     private int _indexedCount;
     private bool _dirty;
 
+    /// <summary>Appends events measured as the service would count them (see <see cref="Measure"/>).</summary>
+    public ValueTask<AppendResult> AppendAsync(IReadOnlyList<EventToAppend> events, CancellationToken cancellationToken) =>
+        AppendAsync(events, transferJudged: false, cancellationToken);
+
     /// <summary>Encodes the batch on the caller's thread (callers run in parallel; the writer only stamps and writes)
-    /// and queues it for the writer loop.</summary>
-    public ValueTask<AppendResult> AppendAsync(IReadOnlyList<EventToAppend> events, CancellationToken cancellationToken)
+    /// and queues it for the writer loop. <paramref name="transferJudged"/>: the transport judged the service's size
+    /// limit on the bytes it received (see <see cref="Measure"/>).</summary>
+    public ValueTask<AppendResult> AppendAsync(IReadOnlyList<EventToAppend> events, bool transferJudged, CancellationToken cancellationToken)
     {
         if (events.Count == 0)
         {
@@ -30,7 +35,7 @@ internal sealed partial class PartitionLog
         byte[]? buffer = null;
         try
         {
-            var recordBytes = Measure(events, lengths);
+            var recordBytes = Measure(events, lengths, transferJudged);
             buffer = ArrayPool<byte>.Shared.Rent((int)recordBytes);
             var at = Encode(events, lengths, buffer);
             var request = new Request(buffer, at, events.Count);
@@ -53,10 +58,15 @@ internal sealed partial class PartitionLog
         }
     }
 
-    /// <summary>Checks every event and the batch against the service's size limit, keeping each event's key and
-    /// properties lengths in <paramref name="lengths"/> for <see cref="Encode"/>; returns the records' total size.</summary>
-    private static long Measure(IReadOnlyList<EventToAppend> events, int[] lengths)
+    /// <summary>Checks every event and the batch against the size limit, keeping each event's key and properties
+    /// lengths in <paramref name="lengths"/> for <see cref="Encode"/>; returns the records' total size. Event Hubs judges
+    /// the bytes of the AMQP message a client sends; when the transport had them (<paramref name="transferJudged"/>, AMQP)
+    /// it judged them, and only the log's own bounds apply here (a record's stored form is not its wire form: properties
+    /// are stored wider than AMQP's compact encodings, a batch's key is stored with each event). Otherwise (REST, the
+    /// devhost routes) there is no AMQP message, and the events are measured as the service would count them.</summary>
+    private static long Measure(IReadOnlyList<EventToAppend> events, int[] lengths, bool transferJudged)
     {
+        var eventLimit = transferJudged ? RecordFormat.MaxStoredEventSize : EventLogOptions.MaxEventSizeBytes;
         long batchSize = 0;
         long recordBytes = 0;
         for (var i = 0; i < events.Count; i++)
@@ -65,9 +75,9 @@ internal sealed partial class PartitionLog
             var keyLength = e.PartitionKey is null ? 0 : Encoding.UTF8.GetByteCount(e.PartitionKey);
             var propertiesLength = PropertyCodec.Measure(e.Properties);
             var size = RecordFormat.EventSize(e.Body.Length, keyLength, propertiesLength, e.AmqpEnvelope.Length);
-            if (size > EventLogOptions.MaxEventSizeBytes)
+            if (size > eventLimit)
             {
-                throw EventTooLargeException.For(events.Count == 1 ? "The event" : $"Event {i} of the batch", size, EventLogOptions.MaxEventSizeBytes);
+                throw EventTooLargeException.For(events.Count == 1 ? "The event" : $"Event {i} of the batch", size, eventLimit);
             }
 
             lengths[2 * i] = keyLength;
@@ -79,12 +89,14 @@ internal sealed partial class PartitionLog
             recordBytes += RecordFormat.RecordOverhead + size;
         }
 
-        if (batchSize > EventLogOptions.MaxEventSizeBytes)
+        if (!transferJudged && batchSize > EventLogOptions.MaxEventSizeBytes)
         {
             throw EventTooLargeException.For($"The batch of {events.Count} events (each with its AMQP framing, as the service counts it)", batchSize, EventLogOptions.MaxEventSizeBytes);
         }
 
-        return recordBytes;
+        return recordBytes <= RecordFormat.MaxStoredBatchBytes
+            ? recordBytes
+            : throw EventTooLargeException.For($"The batch of {events.Count} events, as stored,", recordBytes, RecordFormat.MaxStoredBatchBytes);
     }
 
     private static int Encode(IReadOnlyList<EventToAppend> events, int[] lengths, byte[] buffer)

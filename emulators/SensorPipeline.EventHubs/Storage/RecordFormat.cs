@@ -32,8 +32,17 @@ internal static class RecordFormat
     public const int PayloadFixedSize = 8 + 8 + 4 + 4 + 4 + 4;
     public const int RecordOverhead = RecordHeaderSize + PayloadFixedSize;
 
-    /// <summary>Largest payload recovery accepts: a 1 MiB event plus its fixed fields.</summary>
-    public const int MaxPayloadSize = EventLogOptions.MaxEventSizeBytes + PayloadFixedSize;
+    /// <summary>The largest event the log stores (body, key, properties, envelope). A 1 MiB AMQP message can take more
+    /// stored than on the wire — properties wider than AMQP's one-byte encodings (at most 65,535 of them, 11 bytes
+    /// each), a batch's partition key (up to the message's size) stored with each of its events — but not 4 MiB.</summary>
+    public const int MaxStoredEventSize = 4 * EventLogOptions.MaxEventSizeBytes;
+
+    /// <summary>The most one batch may take stored, records with their framing: a 1 MiB AMQP batch of 104,857 empty
+    /// events takes under 4 MiB; only a long batch key copied into every event comes near this.</summary>
+    public const long MaxStoredBatchBytes = 16L * EventLogOptions.MaxEventSizeBytes;
+
+    /// <summary>Largest payload recovery accepts: the largest stored event plus its fixed fields.</summary>
+    public const int MaxPayloadSize = MaxStoredEventSize + PayloadFixedSize;
 
     /// <summary>A new segment's header; its durable mark covers the header alone until records are marked.</summary>
     public static void WriteSegmentHeader(Span<byte> destination, long baseSequence, long baseOffset)

@@ -16,7 +16,7 @@ namespace SensorPipeline.FunctionsHost.Checkpoints;
 /// the new owner started — as in Azure, where a checkpoint write is not conditioned on ownership — so each write first
 /// reads the newest slot on disk: the next generation follows it (a stale cached generation would overwrite the newer
 /// slot), and a write below the stored sequence number is a <em>rewind</em>, counted and logged.</summary>
-public sealed class FileCheckpointStore
+public sealed class FileCheckpointStore : ICheckpointView
 {
     private readonly string _root;
     private readonly TimeProvider _time;

@@ -21,7 +21,8 @@ internal sealed partial class FunctionsHostService(
     IEventHubsGateway gateway,
     FunctionsHostState state,
     TimeProvider time,
-    ILoggerFactory loggers) : IHostedService, IAsyncDisposable
+    ILoggerFactory loggers,
+    IEnumerable<IEventHubsEndpoint> endpoints) : IHostedService, IAsyncDisposable
 {
     private readonly ILogger _logger = loggers.CreateLogger("SensorPipeline.FunctionsHost");
     private readonly CancellationTokenSource _stopping = new();
@@ -61,7 +62,8 @@ internal sealed partial class FunctionsHostService(
         FunctionAppLoader.ValidateAgainst(app, gateway.Hubs);
         var multiInstance = settings.InstanceId.Length > 0;
         var store = new FileCheckpointStore(settings.DataDirectory, time, settings.FsyncCheckpoints, _logger, sharedWriters: multiInstance || settings.ObserveOnly);
-        state.Initialize(app, store, settings.InstanceId);
+        _processing = await OpenStorageAsync(app, cancellationToken);
+        state.Initialize(app, _processing?.Checkpoints ?? (ICheckpointView)store, settings.InstanceId);
         var names = string.Join(", ", app.Functions.Select(f => f.Name));
         FunctionsHostLog.HostStarted(_logger, app.Functions.Count, names, app.AppRoot);
         if (app.Functions.Count == 0)
@@ -72,13 +74,16 @@ internal sealed partial class FunctionsHostService(
         if (settings.ObserveOnly)
         {
             // Instances run in their own processes: this host only reads what they write, for status and the scaler.
-            var observer = new Observer(state, store, new FileOwnershipStore(settings.DataDirectory, time, settings.FsyncCheckpoints), gateway, settings, _logger);
+            var observer = new Observer(state, store, new FileOwnershipStore(settings.DataDirectory, time, settings.FsyncCheckpoints), gateway, settings, _logger, Observation(app, settings));
             _ownership = observer.RunAsync(_stopping.Token);
-            _stallMonitor = new StallMonitor(state, store, gateway, settings, time, _logger).RunAsync(_stopping.Token);
+            _stallMonitor = new StallMonitor(state, _processing?.Checkpoints ?? (ICheckpointView)store, gateway, settings, time, _logger).RunAsync(_stopping.Token);
             return;
         }
 
-        StartOwnership(app, settings, multiInstance);
+        if (_processing is null)
+        {
+            StartOwnership(app, settings, multiInstance);
+        }
         if (!multiInstance && await HandlerPidFile.KillOrphanAsync(settings.DataDirectory, cancellationToken) is { } orphan)
         {
             FunctionsHostLog.OrphanKilled(_logger, orphan);
@@ -97,7 +102,7 @@ internal sealed partial class FunctionsHostService(
             throw new FunctionAppConfigurationException(Path.Combine(app.AppRoot, "host.json"), "customHandler.description", ex.Message, ex);
         }
         _run = RunUntilStoppedAsync(app, store, settings, http, first, _stopping.Token);
-        _stallMonitor = new StallMonitor(state, store, gateway, settings, time, _logger).RunAsync(_stopping.Token);
+        _stallMonitor = new StallMonitor(state, _processing?.Checkpoints ?? (ICheckpointView)store, gateway, settings, time, _logger).RunAsync(_stopping.Token);
     }
 
     public async Task StopAsync(CancellationToken cancellationToken)
@@ -136,6 +141,11 @@ internal sealed partial class FunctionsHostService(
     private async Task RunAsync(FunctionApp app, FileCheckpointStore store, FunctionsHostOptions settings, HttpClient http, HandlerProcess firstHandler, CancellationToken stopping)
     {
         var client = new HandlerClient(http, settings.HostVersion);
+        if (_processing is not null && endpoints.FirstOrDefault() is { } endpoint)
+        {
+            _endpoint = await endpoint.GetAsync(stopping);
+        }
+
         var attempt = 1;
         var started = firstHandler;
         while (!stopping.IsCancellationRequested)
@@ -178,8 +188,8 @@ internal sealed partial class FunctionsHostService(
     {
         using var restart = CancellationTokenSource.CreateLinkedTokenSource(stopping);
         var generation = new Generation(handler.Port, handler.Exited, restart, stopping);
-        var listeners = new List<Task>();
-        foreach (var function in state.Functions)
+        var listeners = _processing is not null ? StartProcessors(app, settings, client, generation) : [];
+        foreach (var function in _processing is null ? state.Functions : [])
         {
             var supervisor = new PartitionSupervisor(function, partitionId => new PartitionListener(function, partitionId, app.Host, gateway, store, client, settings, time, _logger), RunListenerAsync);
             listeners.Add(supervisor.RunAsync(generation));

@@ -6,6 +6,9 @@ namespace SensorPipeline.FunctionsHost.Ownership;
 internal sealed class OwnedPartitions
 {
     private readonly Lock _lock = new();
+
+    // Serializes Add and Remove (read, change, publish) from the processor's concurrent partition callbacks.
+    private readonly Lock _edit = new();
     private HashSet<string> _current = new(StringComparer.Ordinal);
     private IReadOnlyList<PartitionOwnership> _records = [];
     private TaskCompletionSource _changed = new(TaskCreationOptions.RunContinuationsAsynchronously);
@@ -96,4 +99,25 @@ internal sealed class OwnedPartitions
         changed?.TrySetResult();
         return (gained, lost);
     }
+
+    /// <summary>Adds one partition to the owned set (the SDK's processor initialized it).</summary>
+    public void Add(string partitionId)
+    {
+        lock (_edit)
+        {
+            Set(Current.Append(partitionId));
+        }
+    }
+
+    /// <summary>Removes one partition from the owned set (the SDK's processor stopped processing it).</summary>
+    public void Remove(string partitionId)
+    {
+        lock (_edit)
+        {
+            Set(Current.Where(p => p != partitionId));
+        }
+    }
+
+    /// <summary>Records every instance's ownership records as last listed, keeping the owned set.</summary>
+    public void Publish(IReadOnlyList<PartitionOwnership> records) => Set(Current, records);
 }

@@ -9,7 +9,7 @@ public sealed class FunctionsHostState(IEventHubsGateway gateway, TimeProvider t
 {
     private readonly Lock _lock = new();
     private FunctionState[] _functions = [];
-    private FileCheckpointStore? _store;
+    private ICheckpointView? _store;
     private (int Pid, int Port, int Starts) _handler;
     private string _instanceId = string.Empty;
     private TimeSpan _expiration = EventHubsHostSettings.Default.PartitionOwnershipExpirationInterval;
@@ -67,7 +67,7 @@ public sealed class FunctionsHostState(IEventHubsGateway gateway, TimeProvider t
         return OwnershipTimeline.Build(now, history.Interval, window, bin, _functions.Select(f => f.Definition.Name).ToArray(), before, samples);
     }
 
-    internal void Initialize(FunctionApp app, FileCheckpointStore store, string instanceId = "")
+    internal void Initialize(FunctionApp app, ICheckpointView store, string instanceId = "")
     {
         _functions = app.Functions.Select(f => new FunctionState(f)).ToArray();
         _store = store;

@@ -8,7 +8,7 @@ namespace SensorPipeline.FunctionsHost.Status;
 
 /// <summary>The status side of a host that runs no listeners (<see cref="FunctionsHostOptions.ObserveOnly"/>): every
 /// ObserveInterval it re-reads each partition's checkpoint and each consumer group's ownership records from the data
-/// directory the instance processes write, so <c>/status/functions</c> shows their lag, owners and ownership
+/// directory the instance processes write (or from their blobs, when they run the SDK's processor), so <c>/status/functions</c> shows their lag, owners and ownership
 /// changes, and samples them into the bounded ownership history the dashboard draws.</summary>
 internal sealed class Observer(
     FunctionsHostState state,
@@ -16,7 +16,8 @@ internal sealed class Observer(
     IOwnershipStore ownership,
     IEventHubsGateway gateway,
     FunctionsHostOptions options,
-    ILogger logger)
+    ILogger logger,
+    Processing.BlobObservation? blobs = null)
 {
     public async Task RunAsync(CancellationToken cancellationToken)
     {
@@ -48,6 +49,13 @@ internal sealed class Observer(
     {
         foreach (var function in state.Functions)
         {
+            if (blobs is not null)
+            {
+                // The instances consume with the SDK's processor: ownership and checkpoints are its blobs.
+                await blobs.RefreshAsync(function, cancellationToken);
+                continue;
+            }
+
             var trigger = function.Definition.Trigger;
             foreach (var partitionId in FunctionAppLoader.Find(gateway.Hubs, trigger.EventHubName)?.PartitionIds ?? [])
             {

@@ -13,7 +13,7 @@ namespace SensorPipeline.FunctionsHost.Status;
 /// retention gap). A start and an end are each logged once; the verdict is in <c>/status/functions</c>.</summary>
 internal sealed class StallMonitor(
     FunctionsHostState state,
-    FileCheckpointStore checkpoints,
+    ICheckpointView checkpoints,
     IEventHubsGateway gateway,
     FunctionsHostOptions options,
     TimeProvider time,

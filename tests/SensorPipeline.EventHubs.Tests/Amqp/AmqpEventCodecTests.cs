@@ -23,6 +23,21 @@ public sealed class AmqpEventCodecTests
         Assert.Equal(1.5m, back.ApplicationProperties.Map["decimal"]);
     }
 
+    [Fact]
+    public void DecodeThenEncode_NullDataSection_StaysNull()
+    {
+        // What the Node SDK sends for { body: null }: header, properties, then a data section holding null (rhea's encoding).
+        byte[] node = [0x00, 0x53, 0x70, 0x45, 0x00, 0x53, 0x73, 0x45, 0x00, 0x53, 0x75, 0x40];
+        using var message = AmqpMessage.CreateAmqpStreamMessage(new BufferListStream([new ArraySegment<byte>(node)]));
+        var decoded = Assert.Single(AmqpEventCodec.Decode(message));
+        var stored = new StoredEvent(0, 0, DateTimeOffset.UnixEpoch, null, decoded.Body, new Dictionary<string, object?>(), "0") { AmqpEnvelope = decoded.AmqpEnvelope };
+        using var back = AmqpEventCodec.Encode(stored);
+        var payload = back.GetPayload().SelectMany(s => s).ToArray();
+        Assert.Equal([0x00, 0x53, 0x75, 0x40], payload[^4..]);
+        using var reread = AmqpMessage.CreateAmqpStreamMessage(new BufferListStream([new ArraySegment<byte>(payload)]));
+        Assert.Equal(0L, reread.MessageAnnotations.Map[AmqpEventCodec.SequenceNumberName]);
+    }
+
     /// <summary>The client's own converter, through its internal type (the wire form it sends).</summary>
     private static AmqpMessage ToAmqp(EventData e)
     {

@@ -16,6 +16,24 @@ public sealed class NodeSdkTests(DevHostFixture fixture, AzuriteFixture azurite)
         // After close() the buffered producer's publish loop keeps a connection open for ~10 s: exit when the test ends.
         RunNodeTestAsync("idempotent.test.mjs", "--test-force-exit");
 
+    [Fact]
+    public Task NodeSdk_SixteenParallelManagementRequests_AllSucceed() => RunNodeTestAsync("concurrent-requests.test.mjs");
+
+    [Fact]
+    public Task NodeSdk_UnknownPartition_ArgumentOutOfRangeOnManagementSenderAndReceiver() => RunNodeTestAsync("unknown-partition.test.mjs");
+
+    [Fact]
+    public Task NodeSdk_EventOverTheLimit_MessageTooLargeAndTheLinkKeepsSending() => RunNodeTestAsync("message-too-large.test.mjs");
+
+    [Fact]
+    public Task NodeSdk_StartAtAnEventsEnqueuedTime_BeginsWithTheNextEvent() => RunNodeTestAsync("enqueued-time.test.mjs");
+
+    [Fact]
+    public Task NodeSdk_NullBody_ReadsBackNull() => RunNodeTestAsync("null-body.test.mjs");
+
+    [Fact]
+    public Task NodeSdk_BatchesFilledToTheLimit_AcceptedForEveryBodySize() => RunNodeTestAsync("full-batches.test.mjs");
+
     private async Task RunNodeTestAsync(string script, params string[] nodeOptions)
     {
         Assert.True(Directory.Exists(RepoLayout.Current.File("node_modules", "@azure", "event-hubs")),

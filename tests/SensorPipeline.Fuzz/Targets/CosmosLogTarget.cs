@@ -27,11 +27,11 @@ internal static class CosmosLogTarget
         var store = LogInput.OpenNamingTheFile(MutationLog.FileName, () => EmulatorStore.Open(directory, options, TimeProvider.System, NullLogger.Instance, new LogStorage()));
         try
         {
-            foreach (var database in store.Databases)
+            foreach (var database in store.Catalog.Databases)
             {
                 // What the gateway reads of every database on its first request.
                 _ = (database.Id, database.Rid, database.SelfLink, database.ETag);
-                foreach (var container in store.ContainersOf(database))
+                foreach (var container in store.Catalog.ContainersOf(database))
                 {
                     foreach (var (_, _, document) in container.Entries())
                     {

@@ -1,0 +1,96 @@
+using System.Globalization;
+using System.Text.RegularExpressions;
+
+namespace SensorPipeline.Toolkit;
+
+/// <summary>
+/// Azurite's Blob service (Microsoft's Storage emulator, npm <c>azurite</c> pinned in the root package.json, which
+/// <c>./pipeline</c> installs with <c>npm ci</c>) as its own process on a loopback port, keeping its data in
+/// <see cref="DataDirectory"/>: a restart on the same directory finds every blob. The Functions host's
+/// <c>AzureWebJobsStorage</c>, where its processors keep ownership and checkpoints.
+/// </summary>
+public sealed partial class AzuriteProcess : IAsyncDisposable
+{
+    /// <summary>Azurite's fixed development account key, which it documents and always accepts.</summary>
+    public const string AccountKey = "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
+
+    private readonly bool _temporary;
+
+    private AzuriteProcess(ChildProcess process, Uri blobs, string dataDirectory, bool temporary)
+    {
+        Process = process;
+        BlobEndpoint = blobs;
+        DataDirectory = dataDirectory;
+        _temporary = temporary;
+    }
+
+    public ChildProcess Process { get; }
+
+    /// <summary>The Blob service, <c>http://127.0.0.1:PORT/</c>.</summary>
+    public Uri BlobEndpoint { get; }
+
+    public string DataDirectory { get; }
+
+    /// <summary>A Storage connection string for the Blob service, as the Functions host's <c>AzureWebJobsStorage</c>.</summary>
+    public string ConnectionString => string.Create(CultureInfo.InvariantCulture,
+        $"DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey={AccountKey};BlobEndpoint={BlobEndpoint}devstoreaccount1;");
+
+    /// <summary>Starts azurite over a fresh temporary folder, deleted on dispose (a test fixture).</summary>
+    public static Task<AzuriteProcess> StartAsync(CancellationToken cancellationToken = default) =>
+        StartAsync(Path.Combine(Path.GetTempPath(), "sensorpipeline-azurite", Guid.NewGuid().ToString("N")), temporary: true, cancellationToken: cancellationToken);
+
+    /// <summary>Starts azurite over <paramref name="dataDirectory"/> on <paramref name="port"/> (0: a free one) and
+    /// waits until it listens. <paramref name="debugLog"/>: azurite's request log (one entry per Storage request).</summary>
+    public static async Task<AzuriteProcess> StartAsync(string dataDirectory, RepoLayout? layout = null, int port = 0, string? logPath = null,
+        string? debugLog = null, bool temporary = false, CancellationToken cancellationToken = default)
+    {
+        layout ??= RepoLayout.Current;
+        var main = layout.File("node_modules", "azurite", "dist", "src", "blob", "main.js");
+        if (!File.Exists(main))
+        {
+            throw new FileNotFoundException($"{main} is missing: run `npm ci` in the repository root (./pipeline does)", main);
+        }
+
+        Directory.CreateDirectory(dataDirectory);
+        var process = ChildProcess.Start(new ChildProcessOptions
+        {
+            Name = "azurite",
+            FileName = "node",
+            Arguments = [main, "--blobHost", "127.0.0.1", "--blobPort", port.ToString(CultureInfo.InvariantCulture), "--location", dataDirectory,
+                "--disableTelemetry", "--skipApiVersionCheck", .. LogArguments(debugLog)],
+            WorkingDirectory = layout.Root,
+            LogPath = logPath,
+        });
+        try
+        {
+            var blobs = await process.WaitForUrlAsync(Listening(), TimeSpan.FromSeconds(60), cancellationToken);
+            return new AzuriteProcess(process, blobs, dataDirectory, temporary);
+        }
+        catch
+        {
+            await process.DisposeAsync();
+            throw;
+        }
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        await Process.DisposeAsync();
+        if (_temporary)
+        {
+            try
+            {
+                Directory.Delete(DataDirectory, recursive: true);
+            }
+            catch (IOException)
+            {
+                // A file still held by a dying process: the temporary folder is left for the OS to clean.
+            }
+        }
+    }
+
+    private static string[] LogArguments(string? debugLog) => debugLog is null ? ["--silent"] : ["--debug", debugLog];
+
+    [GeneratedRegex(@"Blob service successfully listens on (?<url>http://127\.0\.0\.1:\d+/?)")]
+    private static partial Regex Listening();
+}
