@@ -187,12 +187,12 @@ param storageRequestLogs bool = false
 
 // ---- Network -------------------------------------------------------------------------------
 
-@description('Public network access of Event Hubs, Cosmos DB and Storage. Enabled (the default, a stated choice): reachable from public networks, every request still needs an Entra token and a data role. Disabled: only through private endpoints, and this template creates none (no VNet, no VNet integration for the app), so Disabled cuts the Function App and loadgen off until they exist.')
+@description('One network choice for Event Hubs, Cosmos DB and Storage. public (the default, a stated choice): reachable from public networks, every request still needs an Entra token and a data role. private: public network access off on all three; each is reached only through a private endpoint in a virtual network whose private DNS zones resolve its host names, and the Function App joins that network by VNet integration. loadgen, verify and redrive then run from inside it (its tools subnet). infra/README.md, "Network: public or private".')
 @allowed([
-  'Enabled'
-  'Disabled'
+  'public'
+  'private'
 ])
-param publicNetworkAccess string = 'Enabled'
+param networkIsolation string = 'public'
 
 // ---- Rules across parameters ---------------------------------------------------------------
 // Decorators check one parameter at a time; these combinations fail the deployment before any
@@ -221,6 +221,9 @@ var checkedCosmosThroughput = cosmosReadingsThroughput % 100 != 0 || cosmosDevic
           archiveMax: cosmosArchiveAutoscaleMax
           deadLettersMax: cosmosDeadLettersAutoscaleMax
         }
+
+var isPrivate = networkIsolation == 'private'
+var publicNetworkAccess = isPrivate ? 'Disabled' : 'Enabled'
 
 // ---- Names ---------------------------------------------------------------------------------
 
@@ -358,6 +361,58 @@ module monitoring './app/monitoring.bicep' = {
   }
 }
 
+// The private network choice: a virtual network, a private endpoint and DNS zone per data plane (Event Hubs, Cosmos DB,
+// Storage blob for checkpoints, leases and the deployment package, Storage table for the host's diagnostic events and
+// scale metrics; no queue: no trigger or binding of this app uses one), and the app's VNet integration (below).
+module network './app/network.bicep' = if (isPrivate) {
+  name: 'network'
+  scope: rg
+  params: {
+    name: '${abbrs.networkVirtualNetworks}${resourceToken}'
+    location: location
+    tags: tags
+    maximumInstanceCount: maximumInstanceCount
+  }
+}
+
+module privateEndpoints './app/private-endpoints.bicep' = if (isPrivate) {
+  name: 'private-endpoints'
+  scope: rg
+  params: {
+    location: location
+    tags: tags
+    namePrefix: '${abbrs.networkPrivateEndpoints}${resourceToken}-'
+    virtualNetworkId: network!.outputs.resourceId
+    subnetId: network!.outputs.privateEndpointsSubnetId
+    endpoints: [
+      {
+        name: 'eventhubs'
+        serviceId: eventHubs.outputs.resourceId
+        groupId: 'namespace'
+        zone: 'privatelink.servicebus.windows.net'
+      }
+      {
+        name: 'cosmos'
+        serviceId: cosmos.outputs.resourceId
+        groupId: 'Sql'
+        zone: 'privatelink.documents.azure.com'
+      }
+      {
+        name: 'blob'
+        serviceId: storage.outputs.resourceId
+        groupId: 'blob'
+        zone: 'privatelink.blob.${environment().suffixes.storage}'
+      }
+      {
+        name: 'table'
+        serviceId: storage.outputs.resourceId
+        groupId: 'table'
+        zone: 'privatelink.table.${environment().suffixes.storage}'
+      }
+    ]
+  }
+}
+
 // Roles before the app: the host starts listening as soon as the app exists, and an identity
 // without its roles would fail its first connections.
 module rbac './app/rbac.bicep' = {
@@ -381,8 +436,10 @@ module rbac './app/rbac.bicep' = {
 module functionApp './app/functionapp.bicep' = {
   name: 'functionapp'
   scope: rg
+  // Roles first, and in the private choice the endpoints and their DNS records: the host connects as soon as it starts.
   dependsOn: [
     rbac
+    privateEndpoints
   ]
   params: {
     name: !empty(functionAppName) ? functionAppName : '${abbrs.webSitesFunctions}pipeline-${resourceToken}'
@@ -413,6 +470,7 @@ module functionApp './app/functionapp.bicep' = {
     instanceMemoryMB: instanceMemoryMB
     maximumInstanceCount: maximumInstanceCount
     logAnalyticsWorkspaceId: insights.outputs.workspaceId
+    virtualNetworkSubnetId: isPrivate ? network!.outputs.appSubnetId : ''
     alwaysReady: {
       Splitter: alwaysReadySplitter
       WeatherProcessor: alwaysReadyWeatherProcessor
@@ -425,6 +483,9 @@ module functionApp './app/functionapp.bicep' = {
 
 output AZURE_LOCATION string = location
 output PIPELINE_PROFILE string = profile
+output NETWORK_ISOLATION string = networkIsolation
+// Where loadgen, verify and redrive run from in the private choice (empty when public).
+output TOOLS_SUBNET_ID string = isPrivate ? network!.outputs.toolsSubnetId : ''
 output AZURE_TENANT_ID string = tenant().tenantId
 output AZURE_RESOURCE_GROUP string = rg.name
 output SERVICE_PIPELINE_NAME string = functionApp.outputs.name

@@ -46,6 +46,9 @@ internal sealed class ChainPhase(LocalPipeline pipeline, string name, double? ra
         {
             Events = events,
             Invocations = Invocations(after) - Invocations(before),
+            SplitterInvocations = Invocations(after, Splitter) - Invocations(before, Splitter),
+            EnvelopeEvents = EnvelopesEnqueued(after) - EnvelopesEnqueued(before),
+            ProcessorPartitions = after.Functions.First(f => f.Name != Splitter).Partitions.Count,
         };
     }
 
@@ -87,7 +90,14 @@ internal sealed class ChainPhase(LocalPipeline pipeline, string name, double? ra
         }
     }
 
-    private static long Invocations(FunctionsStatus status) => status.Functions.Sum(f => f.InvocationsSucceeded + f.InvocationsFailed);
+    private const string Splitter = "Splitter";
+
+    private static long Invocations(FunctionsStatus status, string? function = null) =>
+        status.Functions.Where(f => function is null || f.Name == function).Sum(f => f.InvocationsSucceeded + f.InvocationsFailed);
+
+    /// <summary>Events ever enqueued on the hubs the processors read (each partition's last sequence number + 1).</summary>
+    private static long EnvelopesEnqueued(FunctionsStatus status) =>
+        status.Functions.Where(f => f.Name != Splitter).Sum(f => f.Partitions.Sum(p => p.LastEnqueuedSequenceNumber + 1));
 
     private static string Invariant(int value) => value.ToString(CultureInfo.InvariantCulture);
 }

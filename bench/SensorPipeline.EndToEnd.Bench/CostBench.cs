@@ -62,11 +62,13 @@ internal static class CostBench
             var file = Path.Combine(layout.Root, ".pipeline", "bench-cost.json");
             await File.WriteAllTextAsync(file, measured.ToBenchCostJson(DateTimeOffset.UtcNow), cancellationToken);
             var book = PriceBook.Load(Path.Combine(layout.Root, "infra", "prices"), "eastus");
-            var costs = ReadingCosts.Load(Path.Combine(layout.Root, "infra", "SensorPipeline.Plan", "per-reading.defaults.json"), file);
+            var costs = ReadingCosts.Load(Path.Combine(layout.Root, "infra", "SensorPipeline.Plan", "per-reading.defaults.json"), file)
+                .WithRanges(RangeCpu.Load(Path.Combine(layout.Root, "infra", "SensorPipeline.Plan", "ranges.defaults.json"), Path.Combine(layout.Root, ".pipeline", "bench-ranges.json")));
             var plans = PricedRates.Select(r => Planner.Plan(new PlanRequest(r, 200, r, 7, false, false), costs, book))
                 .Append(Planner.Plan(new PlanRequest(PricedRates[0], 200, PricedRates[0], 7, false, false, Expiry.Windows), costs, book)).ToArray();
             CostReport.Write(Console.Out, phase, measured, states, plans, file);
             WriteStorage(Console.Out, storage, phase.Readings);
+            PlanCrossCheck.Write(Console.Out, phase, rate, devices);
         }
 
         return 0;

@@ -17,6 +17,15 @@ internal sealed record PhaseFigures(string Name, long Readings, long Documents, 
     /// <summary>Function invocations devhost made during the phase (all functions, succeeded + failed).</summary>
     public long Invocations { get; init; }
 
+    /// <summary>The splitter's invocations during the phase (succeeded + failed).</summary>
+    public long SplitterInvocations { get; init; }
+
+    /// <summary>Events enqueued on the processor hubs during the phase: the splitter's envelopes.</summary>
+    public long EnvelopeEvents { get; init; }
+
+    /// <summary>Partitions of each processor hub.</summary>
+    public int ProcessorPartitions { get; init; }
+
     /// <summary>CPU µs <paramref name="process"/> spent per one of <paramref name="count"/> things (readings, documents);
     /// null where its CPU was not measured or nothing was counted.</summary>
     public double? CpuMicrosPer(string process, long count) =>

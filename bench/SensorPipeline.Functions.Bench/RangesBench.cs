@@ -59,6 +59,10 @@ internal sealed class RangesBench(string repoRoot, RangesArguments arguments)
             {
                 contender.Print(contenders[0], idle);
             }
+
+            // The splitter's routing is what the product deploys: its one-range and many-range figures are the plan's.
+            var file = await RangesFigures.WriteAsync(repoRoot, arguments, contenders[1].Tally, contenders[3].Tally, idle);
+            Console.WriteLine($"  written to {file}; ./pipeline plan reads the processors' CPU per reading from it");
         }
         finally
         {
@@ -77,6 +81,8 @@ internal sealed class RangesBench(string repoRoot, RangesArguments arguments)
     private sealed class Contender(string name, CosmosEmulatorProcess store, WebApplication app, string[] devices, RangesArguments arguments) : IDisposable
     {
         private readonly Tally _tally = new(name);
+
+        public Tally Tally => _tally;
         private readonly Batches _batches = new(devices.Length, arguments.Invocation, devices);
         private long _requests;
         private long _operations;

@@ -31,7 +31,8 @@ internal sealed class Tally(string name, bool deviceWrites = false)
         return (self.TotalProcessorTime - cpu).TotalSeconds / wall.Elapsed.TotalSeconds;
     }
 
-    private double CpuPerReading(double idle) => Math.Max(0, _cpu.TotalMicroseconds - (idle * _wall.TotalMicroseconds)) / _readings;
+    /// <summary>CPU µs per reading, net of <paramref name="idle"/> (CPU seconds per second the process spends idle); 0: gross.</summary>
+    public double CpuPerReading(double idle) => Math.Max(0, _cpu.TotalMicroseconds - (idle * _wall.TotalMicroseconds)) / _readings;
 
     public async Task MeasureAsync(IReadOnlyList<Invocation> invocations, Func<Task> action)
     {

@@ -16,10 +16,11 @@ internal sealed record PlanArguments(
     string Region,
     string Command,
     Expiry Expiry = Expiry.Ttl,
-    double WindowDays = 1)
+    double WindowDays = 1,
+    bool Private = false)
 {
     public const string Usage =
-        "usage: ./pipeline plan --rate N [--readings-per-event 200] [--devices D] [--retention 7d] [--expiry ttl|windows] [--window 1d] [--reserved] [--zones] [--region eastus] [--azd] [--env-file FILE]";
+        "usage: ./pipeline plan --rate N [--readings-per-event 200] [--devices D] [--retention 7d] [--expiry ttl|windows] [--window 1d] [--reserved] [--zones] [--private] [--region eastus] [--azd] [--env-file FILE]";
 
     public static PlanArguments Parse(IReadOnlyList<string> args)
     {
@@ -27,7 +28,7 @@ internal sealed record PlanArguments(
         var perEvent = 200;
         double retention = 7, window = 1;
         var expiry = Expiry.Ttl;
-        bool reserved = false, zones = false, azd = false;
+        bool reserved = false, zones = false, azd = false, isPrivate = false;
         string? envFile = null;
         var region = "eastus";
         for (var i = 0; i < args.Count; i++)
@@ -43,6 +44,7 @@ internal sealed record PlanArguments(
                 case "--window": window = Days(Next()) is > 0 and var w ? w : throw new ArgumentException($"--window must be more than 0 days. {Usage}"); break;
                 case "--reserved": reserved = true; break;
                 case "--zones": zones = true; break;
+                case "--private": isPrivate = true; break;
                 case "--azd": azd = true; break;
                 case "--env-file": envFile = Next(); break;
                 case "--region": region = Next(); break;
@@ -60,7 +62,7 @@ internal sealed record PlanArguments(
             throw new ArgumentException("--expiry windows is plan-only: the template deploys one readings container with TTL (docs/cost.md, \"Expiry\", says why); --azd and --env-file take --expiry ttl.");
         }
 
-        return new PlanArguments(rate.Value, perEvent, devices, retention, reserved, zones, azd, envFile, region, "./pipeline plan " + string.Join(' ', args), expiry, window);
+        return new PlanArguments(rate.Value, perEvent, devices, retention, reserved, zones, azd, envFile, region, "./pipeline plan " + string.Join(' ', args), expiry, window, isPrivate);
     }
 
     private static Expiry ExpiryOf(string text) => text switch

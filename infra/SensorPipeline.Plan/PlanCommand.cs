@@ -17,12 +17,12 @@ internal static class PlanCommand
             var book = PriceBook.Load(Path.Combine(root, "infra", "prices"), arguments.Region);
             var costs = ReadingCosts.Load(
                 Path.Combine(root, "infra", "SensorPipeline.Plan", "per-reading.defaults.json"),
-                Path.Combine(root, ".pipeline", "bench-cost.json"));
+                Path.Combine(root, ".pipeline", "bench-cost.json"))
+                .WithRanges(RangeCpu.Load(Path.Combine(root, "infra", "SensorPipeline.Plan", "ranges.defaults.json"), Path.Combine(root, ".pipeline", "bench-ranges.json")));
             var request = new PlanRequest(arguments.Rate, arguments.ReadingsPerEvent, arguments.Devices ?? arguments.Rate,
-                arguments.RetentionDays, arguments.Reserved, arguments.Zones, arguments.Expiry, arguments.WindowDays);
+                arguments.RetentionDays, arguments.Reserved, arguments.Zones, arguments.Expiry, arguments.WindowDays, arguments.Private);
             var plan = Planner.Plan(request, costs, book);
-            var sensitivity = PlanReport.HostCpuSensitivityMicros.Select(us => Planner.Plan(request, costs.WithHostCpuMicros(us), book)).ToArray();
-            PlanReport.Write(output, plan, sensitivity, book, costs);
+            PlanReport.Write(output, plan, Sensitivity.Of(request, costs, book), book);
             return arguments.EnvFile is null && !arguments.Azd ? 0 : WriteSettings(arguments, plan, root, environment, output, error);
         }
         catch (Exception e) when (e is ArgumentException or PlanDataException or System.Text.Json.JsonException or IOException)

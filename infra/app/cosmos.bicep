@@ -69,7 +69,7 @@ param archiveTtlSeconds int = 2592000
 @description('Resource id of the Log Analytics workspace that receives the account\'s diagnostic logs.')
 param logAnalyticsWorkspaceId string
 
-@description('Enabled: reachable from public networks (Entra ID still required). Disabled: only through private endpoints, which this template does not create.')
+@description('Enabled: reachable from public networks (Entra ID still required). Disabled: only through private endpoints (private-endpoints.bicep, the private network choice of main.bicep).')
 @allowed([
   'Enabled'
   'Disabled'

@@ -43,7 +43,7 @@ param retentionHours int = 24
 @description('The hubs, each with the one consumer group its function reads with: [{ name, consumerGroup }].')
 param hubs array
 
-@description('Enabled: reachable from public networks (Entra ID still required). Disabled: only through private endpoints, which this template does not create.')
+@description('Enabled: reachable from public networks (Entra ID still required). Disabled: only through private endpoints (private-endpoints.bicep, the private network choice of main.bicep).')
 @allowed([
   'Enabled'
   'Disabled'

@@ -112,6 +112,9 @@ var functionNames = [
 @description('Resource id of the Log Analytics workspace that receives the app\'s audit logs.')
 param logAnalyticsWorkspaceId string
 
+@description('Resource id of the subnet (delegated to Microsoft.App/environments) the app joins by VNet integration; empty = none (the public network choice).')
+param virtualNetworkSubnetId string = ''
+
 resource plan 'Microsoft.Web/serverfarms@2024-04-01' = {
   name: planName
   location: location
@@ -142,6 +145,7 @@ resource functionApp 'Microsoft.Web/sites@2024-04-01' = {
   properties: {
     serverFarmId: plan.id
     httpsOnly: true
+    virtualNetworkSubnetId: empty(virtualNetworkSubnetId) ? null : virtualNetworkSubnetId
     functionAppConfig: {
       deployment: {
         storage: {

@@ -18,7 +18,7 @@ param tags object = {}
 @maxLength(63)
 param deploymentContainerName string = 'app-package'
 
-@description('Enabled: reachable from public networks (Entra ID still required; shared keys are off). Disabled: only through private endpoints, which this template does not create.')
+@description('Enabled: reachable from public networks (Entra ID still required; shared keys are off). Disabled: only through private endpoints (private-endpoints.bicep, the private network choice of main.bicep).')
 @allowed([
   'Enabled'
   'Disabled'
@@ -46,7 +46,12 @@ resource storage 'Microsoft.Storage/storageAccounts@2023-05-01' = {
     minimumTlsVersion: 'TLS1_2'
     supportsHttpsTrafficOnly: true
     publicNetworkAccess: publicNetworkAccess
-    networkAcls: {
+    // Private: nothing but the private endpoints, not even trusted Azure services (the platform reaches the deployment
+    // container through the app's VNet integration, as azd's Flex Consumption templates deploy).
+    networkAcls: publicNetworkAccess == 'Disabled' ? {
+      defaultAction: 'Deny'
+      bypass: 'None'
+    } : {
       defaultAction: 'Allow'
       bypass: 'AzureServices'
     }

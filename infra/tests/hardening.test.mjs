@@ -12,7 +12,7 @@ const [defaults, premium, requestLogs, closed] = await Promise.all([
   snapshot(base),
   snapshot({ ...base, eventHubsSku: 'Premium', eventHubsCapacity: 1 }),
   snapshot({ ...base, storageRequestLogs: true, cosmosRequestLogs: true }),
-  snapshot({ ...base, publicNetworkAccess: 'Disabled' }),
+  snapshot({ ...base, networkIsolation: 'private' }),
 ]);
 const ofType = (result, type) => result.resources.filter((r) => r.type === type);
 
@@ -109,12 +109,12 @@ describe('public network access', () => {
     storage: ofType(result, 'Microsoft.Storage/storageAccounts')[0].properties.publicNetworkAccess,
   });
 
-  it('is on for Event Hubs, Cosmos DB and Storage by default: a stated choice until private networking exists', () => {
+  it('is on for Event Hubs, Cosmos DB and Storage by default: a stated choice (private: infra/README.md)', () => {
     assert.deepEqual(access(defaults), { eventHubs: 'Enabled', cosmos: 'Enabled', storage: 'Enabled' });
-    assert.match(readFileSync(join(repoRoot, 'infra/README.md'), 'utf8'), /## Public network access: a choice/);
+    assert.match(readFileSync(join(repoRoot, 'infra/README.md'), 'utf8'), /## Network: public or private/);
   });
 
-  it('follows the one parameter (PUBLIC_NETWORK_ACCESS) on all three', () => {
+  it('follows the one network choice (NETWORK_ISOLATION) on all three', () => {
     assert.ok(closed.ok, closed.output);
     assert.deepEqual(access(closed), { eventHubs: 'Disabled', cosmos: 'Disabled', storage: 'Disabled' });
   });

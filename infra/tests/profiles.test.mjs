@@ -11,6 +11,7 @@ import { join, relative } from 'node:path';
 import { describe, it } from 'node:test';
 import { bicepPath, compiledTemplate, repoRoot, snapshot } from './lib/bicep-cli.mjs';
 import { limits, packagedHostJson } from '../scripts/package-host-json.mjs';
+import { privacyProblems } from './lib/network.mjs';
 
 const template = compiledTemplate();
 const parametersFile = JSON.parse(readFileSync(join(repoRoot, 'infra/main.parameters.json'), 'utf8'));
@@ -35,16 +36,22 @@ function parametersFor(env) {
   return params;
 }
 
-const profiles = { dev: readProfile('dev'), '100k': readProfile('100k') };
-const [dev, big] = await Promise.all([snapshot(parametersFor(profiles.dev.values)), snapshot(parametersFor(profiles['100k'].values))]);
+const profiles = { dev: readProfile('dev'), '100k': readProfile('100k'), '100k-private': readProfile('100k-private') };
+const [dev, big, closed] = await Promise.all([
+  snapshot(parametersFor(profiles.dev.values)),
+  snapshot(parametersFor(profiles['100k'].values)),
+  snapshot(parametersFor(profiles['100k-private'].values)),
+]);
 const ofType = (result, type) => result.resources.filter((r) => r.type === type);
 const containers = (result) => Object.fromEntries(ofType(result, 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containers').map((c) => [c.properties.resource.id, c]));
 
 describe('profiles compile', () => {
-  it('evaluates dev and 100k without a diagnostic', () => {
+  it('evaluates dev, 100k and 100k-private without a diagnostic', () => {
     assert.ok(dev.ok, dev.output);
     assert.ok(big.ok, big.output);
+    assert.ok(closed.ok, closed.output);
     assert.equal(profiles['100k'].values.PIPELINE_PROFILE, 'plan-100000');
+    assert.equal(profiles['100k-private'].values.PIPELINE_PROFILE, 'plan-100000-private');
   });
 
   it('lints each profile as a .bicepparam file against main.bicep', () => {
@@ -65,7 +72,7 @@ describe('profiles compile', () => {
 });
 
 describe('every profile', () => {
-  for (const [name, result] of [['dev', () => dev], ['100k', () => big]]) {
+  for (const [name, result] of [['dev', () => dev], ['100k', () => big], ['100k-private', () => closed]]) {
     it(`${name}: sends no per-request log (Cosmos DB DataPlaneRequests, Storage reads and writes off)`, () => {
       const settings = ofType(result(), 'Microsoft.Insights/diagnosticSettings');
       const workbook = settings.find((s) => s.name === 'workbook-logs' && /DocumentDB/.test(s.id));
@@ -166,5 +173,25 @@ describe('100k: capacity >= the plan\'s demand', () => {
     assert.throws(() => packagedHostJson(hostJson, { HOST_EVENTHUBS_MAX_EVENT_BATCH_SIZE: past }),
       new RegExp(`HOST_EVENTHUBS_MAX_EVENT_BATCH_SIZE='${past}'.*from 1 to ${limits.maxEventBatchSize}`));
     assert.throws(() => packagedHostJson(hostJson, { HOST_EVENTHUBS_MIN_EVENT_BATCH_SIZE: '8' }), /minEventBatchSize 8 is above maxEventBatchSize 2/);
+  });
+});
+
+describe('100k-private: the 100k capacity, every data plane private', () => {
+  it('makes every data plane private (public access off, a private endpoint, its zone linked) where 100k keeps them public', () => {
+    assert.equal(profiles['100k-private'].values.NETWORK_ISOLATION, 'private');
+    assert.equal(profiles['100k'].values.NETWORK_ISOLATION, 'public');
+    assert.deepEqual(privacyProblems(closed), []);
+    assert.deepEqual(privacyProblems(big), ['no virtual network']);
+  });
+
+  it('deploys the same capacity as 100k: only the network differs', () => {
+    const capacity = (values) => Object.fromEntries(Object.entries(values).filter(([k]) => !['PIPELINE_PROFILE', 'NETWORK_ISOLATION'].includes(k)));
+    assert.deepEqual(capacity(profiles['100k-private'].values), capacity(profiles['100k'].values));
+  });
+
+  it('sizes the app subnet for the profile\'s maximum instances (twice, plus the 5 addresses Azure keeps)', () => {
+    const vnet = ofType(closed, 'Microsoft.Network/virtualNetworks')[0];
+    const prefix = Number(vnet.properties.subnets.find((s) => s.name === 'app').properties.addressPrefix.split('/')[1]);
+    assert.ok(2 ** (32 - prefix) >= 2 * Number(profiles['100k-private'].values.FUNCTIONS_MAXIMUM_INSTANCE_COUNT) + 5);
   });
 });

@@ -14,6 +14,7 @@ public sealed class PlanCommandTests : IDisposable
         Directory.CreateDirectory(Path.Combine(_root, "infra", "SensorPipeline.Plan"));
         File.Copy(Path.Combine(Repository.Root, "infra", "prices", "eastus.json"), Path.Combine(_root, "infra", "prices", "eastus.json"));
         File.Copy(Repository.FixedInputsFile, Path.Combine(_root, "infra", "SensorPipeline.Plan", "per-reading.defaults.json"));
+        File.Copy(Repository.RangesDefaultsFile, Path.Combine(_root, "infra", "SensorPipeline.Plan", "ranges.defaults.json"));
     }
 
     public void Dispose() => Directory.Delete(_root, recursive: true);
@@ -121,7 +122,7 @@ public sealed class PlanCommandTests : IDisposable
         // readings 1,000 x 9 = 9,000 RU/s; devices 1,000 x 4.95 = 4,950 RU/s.
         Assert.Equal(0, code);
         Assert.Contains("bench-cost.json (the last ./pipeline bench cost: ru.devicePatch, ru.ttlDelete)", output, StringComparison.Ordinal);
-        Assert.Contains("│ 9,000 RU/s │", output.Replace("  ", "", StringComparison.Ordinal), StringComparison.Ordinal);
+        Assert.Matches(@"│\s+9,000 RU/s │", output);
         Assert.Contains("4,950 RU/s", output, StringComparison.Ordinal);
     }
 
@@ -136,7 +137,62 @@ public sealed class PlanCommandTests : IDisposable
         Assert.DoesNotContain("cosmos.provisioned.hundredRuHour =", output, StringComparison.Ordinal);
         Assert.Contains("target: Functions + Storage + App Insights <= $2.75/h at 100,000 readings/s", output, StringComparison.Ordinal);
         Assert.Contains("per million readings", output, StringComparison.Ordinal);
-        Assert.Contains("128 µs", output, StringComparison.Ordinal);
+        // The sensitivity rows: the ranges bench's three figures, and 1, 4 and 8 index terms per Point.
+        Assert.Contains("175 µs (827 ranges, net of idle) (this plan)", output, StringComparison.Ordinal);
+        Assert.Contains("330 µs (827 ranges, gross)", output, StringComparison.Ordinal);
+        Assert.Contains("8 terms per Point", output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Run_Output_PrintsEveryInputWithItsOrigin()
+    {
+        var (code, output, _) = Run(null, "--rate", "100000");
+
+        Assert.Equal(0, code);
+        var inputs = output[output.IndexOf("inputs (value: origin):", StringComparison.Ordinal)..];
+        foreach (var key in Repository.Defaults().Entries.Select(e => e.Key))
+        {
+            Assert.Matches($@"\n  {System.Text.RegularExpressions.Regex.Escape(key)} = [\d.]+: \S", inputs);
+        }
+
+        // The processor CPU comes from the ranges bench's file at the plan's range count, not from the costs file.
+        Assert.Contains("cpu.processorMicros = 175: ", inputs, StringComparison.Ordinal);
+        Assert.Contains("ranges.defaults.json", inputs, StringComparison.Ordinal);
+        Assert.Contains("core's Splitter", inputs, StringComparison.Ordinal);
+        Assert.Contains("index storage = 64 B per reading", inputs, StringComparison.Ordinal);
+        Assert.Contains("concepts-limits", inputs, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Run_BenchRangesFile_ReplacesTheCheckedInRangeFigures()
+    {
+        Directory.CreateDirectory(Path.Combine(_root, ".pipeline"));
+        File.WriteAllText(Path.Combine(_root, ".pipeline", "bench-ranges.json"),
+            """{"measured":"bench functions ranges, a test","ranges":1024,"oneRange":{"netMicros":50,"grossMicros":90},"manyRanges":{"netMicros":111,"grossMicros":222}}""");
+
+        var (code, output, _) = Run(null, "--rate", "100000");
+
+        Assert.Equal(0, code);
+        Assert.Contains("cpu.processorMicros = 111: ", output, StringComparison.Ordinal);
+        // The tests' inputs give readings 1,046 physical partitions: more than the file measured, and the plan says so.
+        Assert.Contains("1,046 physical partitions: the 1,024-range figure, EXTRAPOLATED", output, StringComparison.Ordinal);
+        Assert.Contains("bench functions ranges, a test (", output, StringComparison.Ordinal);
+        Assert.Contains("222 µs (1,024 ranges, gross)", output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Run_Private_PricesTheEndpointsAndTheirDataOnTheirOwnLine()
+    {
+        var (publicCode, publicOutput, _) = Run(null, "--rate", "100000");
+        var (code, output, _) = Run(null, "--rate", "100000", "--private");
+
+        Assert.Equal(0, publicCode);
+        Assert.Equal(0, code);
+        Assert.DoesNotContain("Private Link", publicOutput, StringComparison.Ordinal);
+        Assert.Contains("Private Link: 4 private endpoints", output, StringComparison.Ordinal);
+        Assert.Contains("NETWORK_ISOLATION=private", output, StringComparison.Ordinal);
+        Assert.Contains("PIPELINE_PROFILE=plan-100000-private", output, StringComparison.Ordinal);
+        Assert.Contains("not of Functions + Storage + App Insights", output, StringComparison.Ordinal);
     }
 
     [Fact]
@@ -150,13 +206,16 @@ public sealed class PlanCommandTests : IDisposable
         Assert.Contains("target: RU per reading <= 8 with window expiry: 31.00  MISSED", output, StringComparison.Ordinal);
     }
 
-    [Fact]
-    public void Profile_CheckedIn100k_WhatThePlanWritesToday()
+    [Theory]
+    [InlineData(false, "100k.env", "./pipeline plan --rate 100000 --env-file infra/profiles/100k.env")]
+    [InlineData(true, "100k-private.env", "./pipeline plan --rate 100000 --private --env-file infra/profiles/100k-private.env")]
+    public void Profile_CheckedIn100k_WhatThePlanWritesToday(bool isPrivate, string file, string command)
     {
-        var plan = Model.Planner.Plan(new Model.PlanRequest(100_000, 200, 100_000, 7, false, false), Repository.CheckedInDefaults(), Repository.Prices());
+        var request = new Model.PlanRequest(100_000, 200, 100_000, 7, false, false, Private: isPrivate);
+        var plan = Model.Planner.Plan(request, Repository.CheckedInDefaults(), Repository.Prices());
 
-        var expected = ProfileSettings.Lines(plan, "./pipeline plan --rate 100000 --env-file infra/profiles/100k.env");
+        var expected = ProfileSettings.Lines(plan, command);
 
-        Assert.Equal(expected, File.ReadAllLines(Path.Combine(Repository.Root, "infra", "profiles", "100k.env")));
+        Assert.Equal(expected, File.ReadAllLines(Path.Combine(Repository.Root, "infra", "profiles", file)));
     }
 }

@@ -1,10 +1,11 @@
 namespace SensorPipeline.Plan.Tests;
 
 /// <summary>
-/// The plan at 1,000 / 100,000 / 1,000,000 readings/s against arithmetic written out here from the checked-in inputs:
-/// 122 B per reading on ingestion + 169 B per reading in envelopes; 9 RU upsert + 9 RU TTL delete per reading, 22 RU
-/// per device patch; handler 15 µs (splitter) / 114 µs (processor) + host 32 µs per reading over two hops; 200
-/// readings per event; 32 partitions per Standard hub; 20 % headroom, 70 % CPU utilisation.
+/// The plan at 1,000 / 100,000 / 1,000,000 readings/s against arithmetic written out here from the tests' fixed inputs:
+/// 122 B per reading on ingestion, and in envelopes what core's splitter writes (EnvelopeShape); 9 RU upsert + 9 RU TTL
+/// delete per reading, 22 RU per device patch; 800 B stored + 4 index terms x 16 B per reading; handler 15 µs
+/// (splitter) / 114 µs (processor) + host 32 µs per reading over two hops; 200 readings per event; 32 partitions per
+/// Standard hub; 20 % headroom, 70 % CPU utilisation.
 /// </summary>
 public sealed class PlannerTests
 {
@@ -21,8 +22,8 @@ public sealed class PlannerTests
         Assert.Equal(18_000, plan.Cosmos.Container("readings").DemandRu, 6);
         Assert.Equal(21_600, plan.Cosmos.Container("readings").DeployedRu);
         Assert.Equal(26_400, plan.Cosmos.Container("devices").DeployedRu);
-        // Stored: 1,000 x 604,800 s x 800 B = 483.8 GB -> 10 partitions of 50 GB (RU/s alone: 3 of 10,000).
-        Assert.Equal(10, plan.Cosmos.Container("readings").PhysicalPartitions);
+        // Stored: 1,000 x 604,800 s x (800 + 64 B of index) = 522.5 GB -> 11 partitions of 50 GB (RU/s alone: 3 of 10,000).
+        Assert.Equal(11, plan.Cosmos.Container("readings").PhysicalPartitions);
         // Splitter 1,000 x (15 + 16) µs = 0.031 cores; processors 500 x (114 + 16) µs = 0.065: one 2 GB instance each.
         Assert.Equal(2048, plan.Functions.InstanceMemoryMB);
         Assert.All(plan.Functions.Functions, f => Assert.Equal(1, f.Instances));
@@ -36,19 +37,23 @@ public sealed class PlannerTests
     {
         var plan = Repository.Plan(100_000);
 
-        // 100,000 x 291 B = 29.1 MB/s, x 1.2 = 34.92 -> 35 TU (events: 500 + 448 = 948/s, x 1.2 -> 2 TU, not binding).
+        // 100,000 x (122 + E) B, E the envelope bytes per reading core's splitter writes (~130, protobuf bytes), x 1.2 / 1 MB/s
+        // per TU -> 31 TU; events: 500 ingestion + 2 x 1,024 envelope events/s (below) x 1.2 -> 4 TU, not binding.
+        var envelopeBytes = plan.Functions.Envelopes.EnvelopeBytesPerReading;
+        Assert.InRange(envelopeBytes, 122, 145);
         Assert.Equal("Standard", plan.EventHubs.Tier);
-        Assert.Equal(35, plan.EventHubs.Capacity);
+        Assert.Equal((int)Math.Ceiling(100_000 * (122 + envelopeBytes) / 1e6 * 1.2), plan.EventHubs.Capacity);
+        Assert.Equal(31, plan.EventHubs.Capacity);
         Assert.Equal(40, plan.EventHubs.AutoInflateMaximum);
-        Assert.Equal(29.1, plan.EventHubs.IngressMBps, 6);
-        Assert.Equal(948, plan.EventHubs.IngressEventsPerSecond, 6);
+        Assert.Equal(100_000 * (122 + envelopeBytes) / 1e6, plan.EventHubs.IngressMBps, 6);
         // readings 1,800,000 RU/s -> 2,160,000; devices 2,200,000 -> 2,640,000; archive autoscale to 10 % x 100,000 x 9.
         Assert.Equal(2_160_000, plan.Cosmos.Container("readings").DeployedRu);
         Assert.Equal(2_640_000, plan.Cosmos.Container("devices").DeployedRu);
         Assert.Equal(90_000, plan.Cosmos.Container("archive").DeployedRu);
         Assert.Equal("autoscale", plan.Cosmos.Container("archive").Kind);
-        // 48,384 GB / 50 = 968 partitions for storage (216 for 2,160,000 RU/s); devices: 264 for its RU/s.
-        Assert.Equal(968, plan.Cosmos.Container("readings").PhysicalPartitions);
+        // 100,000 x 604,800 x 864 B = 52,255 GB / 50 = 1,046 partitions for storage (216 for 2,160,000 RU/s); devices:
+        // 264 for its RU/s.
+        Assert.Equal(1_046, plan.Cosmos.Container("readings").PhysicalPartitions);
         Assert.Equal(264, plan.Cosmos.Container("devices").PhysicalPartitions);
         Assert.NotNull(plan.Cosmos.Container("readings").Note);
         // Splitter 3.1 cores / 0.7 / 2 cores = 2.2 -> 3 instances of 4 GB; processors 6.5 / 0.7 / 2 = 4.6 -> 5 each.
@@ -59,10 +64,46 @@ public sealed class PlannerTests
         Assert.Equal(96, plan.Functions.MaximumInstanceCount);
         // 11 partitions per splitter instance: 400 + 11 x 16 x 14.5 = 2,952 MB <= 3,482 (32 would not fit) -> 16.
         Assert.Equal(16, plan.Functions.Batching.MaxEventBatchSize);
-        // 500 events/s over 32 partitions fill 15.6 per 1 s wait; 1,562 readings per kind -> 7 envelopes per kind per
-        // invocation -> 224 envelope events/s per hub, 7 per processor invocation. Threshold: 224 x 5 s / 5 instances.
-        Assert.Equal(224, plan.Functions.Batching.TargetUnprocessedEventThreshold);
-        Assert.Equal(500 / 15.625 + (2 * 224 / 7.0), plan.Functions.InvocationsPerSecond, 6);
+        // 500 events/s over 32 partitions fill 15.6 per 1 s wait: 3,125 readings, ~1,562 per kind over 32 partitions, so
+        // the splitter sends one envelope per partition and kind: 64 per invocation of ~49 readings (not 250 each).
+        var envelopes = plan.Functions.Envelopes;
+        Assert.Equal(15.625, envelopes.EventsPerInvocation, 6);
+        Assert.InRange(envelopes.EnvelopesPerInvocation, 63.9, 64);
+        Assert.InRange(envelopes.ReadingsPerEnvelope, 48.8, 48.9);
+        // 32 invocations/s x 64 / 2 hubs = 1,024 envelope events/s per hub; 16 per processor invocation (1,024 / 32 per
+        // partition per 1 s, capped at the batch). Threshold: min(500 x 5 s / 3, 1,024 x 5 s / 5) = 833.3 -> 834.
+        Assert.Equal(32 * envelopes.EnvelopesPerInvocation / 2, plan.Functions.Function("WeatherProcessor").EventsPerSecond, 6);
+        Assert.Equal(16, plan.Functions.Function("WeatherProcessor").EventsPerInvocation, 6);
+        Assert.Equal(834, plan.Functions.Batching.TargetUnprocessedEventThreshold);
+        Assert.Equal(32 + (2 * 32 * envelopes.EnvelopesPerInvocation / 2 / 16), plan.Functions.InvocationsPerSecond, 6);
+    }
+
+    [Fact]
+    public void Plan_BatchOfEight_AboutTwentyFiveReadingsPerEnvelopeAndEightTimesTheEvents()
+    {
+        // The checked-in profile's shape: 8 events of 200 readings per splitter invocation over 32 partitions per hub.
+        var shape = Model.EnvelopeShape.Of(8, 200, 100_000, 32);
+
+        // 800 readings per kind over 32 partitions: every partition gets some ((31/32)^800 ~ 0 that one gets none), so
+        // 64 envelopes of 1,600 / 64 = 25 readings, where 250 per envelope would give 8.
+        Assert.Equal(1_600, shape.ReadingsPerInvocation, 6);
+        Assert.Equal(64, shape.EnvelopesPerInvocation, 6);
+        Assert.Equal(25, shape.ReadingsPerEnvelope, 6);
+    }
+
+    [Fact]
+    public void EnvelopeShape_FewerReadingsThanPartitions_OneEnvelopePerPartitionThatGotAReading()
+    {
+        // One event of 20 readings over 32 partitions: 10 per kind, each on its own partition unless two devices share
+        // one, so at most 20 envelopes and never fewer than 2.
+        var shape = Model.EnvelopeShape.Of(1, 20, 100_000, 32);
+
+        Assert.InRange(shape.EnvelopesPerInvocation, 14, 20);
+        Assert.Equal(20, shape.ReadingsPerInvocation, 6);
+        // Fractional events per invocation are interpolated between the whole numbers on either side.
+        var half = Model.EnvelopeShape.Of(1.5, 20, 100_000, 32);
+        Assert.Equal(30, half.ReadingsPerInvocation, 6);
+        Assert.InRange(half.EnvelopesPerInvocation, shape.EnvelopesPerInvocation, Model.EnvelopeShape.Of(2, 20, 100_000, 32).EnvelopesPerInvocation);
     }
 
     [Fact]
@@ -74,13 +115,13 @@ public sealed class PlannerTests
         // The written window: 100,000 x 9 RU = 900,000 RU/s (no TTL delete), x 1.2 = 1,080,000.
         Assert.Equal(900_000, plan.Cosmos.Container("readings").DemandRu, 6);
         Assert.Equal(1_080_000, plan.Cosmos.Container("readings").DeployedRu);
-        // A 1-day window stores 100,000 x 86,400 x 800 B = 6,912 GB; its minimum is the largest of 400, 6,912 x 1 and
+        // A 1-day window stores 100,000 x 86,400 x 864 B = 7,465 GB; its minimum is the largest of 400, 7,465 x 1 and
         // 1,080,000 / 100 = 10,800 RU/s; 7 older windows: 75,600 RU/s at $0.008 per 100 RU/s-hour = $6.048/h.
         var older = plan.Cosmos.Containers.Single(c => c.Name.StartsWith("readings, 7 older windows", StringComparison.Ordinal));
         Assert.Equal(75_600, older.DeployedRu);
         Assert.Equal(6.048, older.CostPerHour, 6);
-        // Up to 8 days of readings stored (55,296 GB) instead of 7 (48,384 GB): one window more.
-        Assert.Equal(ttl.Cosmos.StorageGb + 6_912, plan.Cosmos.StorageGb, 3);
+        // Up to 8 days of readings stored instead of 7: one window more.
+        Assert.Equal(ttl.Cosmos.StorageGb + 7_464.96, plan.Cosmos.StorageGb, 3);
         // RU per reading: 9 + 22 (TTL: 9 + 9 + 22).
         Assert.Equal(31, plan.Cosmos.RuPerReading(100_000), 6);
         Assert.Equal(40, ttl.Cosmos.RuPerReading(100_000), 6);
@@ -92,13 +133,15 @@ public sealed class PlannerTests
     {
         var plan = Repository.Plan(1_000_000);
 
-        // 291 MB/s x 1.2 / 5 MB/s per PU = 69.84 -> 70 PU; one Premium namespace takes 16.
+        // 1,000,000 x (122 + E) B x 1.2 / 5 MB/s per PU, E what core's splitter writes per reading -> 62 PU; one Premium
+        // namespace takes 16.
         Assert.True(plan.IsPlanOnly);
         Assert.Equal("Premium", plan.EventHubs.Tier);
-        Assert.Equal(70, plan.EventHubs.Capacity);
+        Assert.Equal((int)Math.Ceiling((122 + plan.Functions.Envelopes.EnvelopeBytesPerReading) * 1.2 / 5), plan.EventHubs.Capacity);
+        Assert.Equal(62, plan.EventHubs.Capacity);
         Assert.Contains("at most 16", plan.EventHubs.PlanOnlyReason, StringComparison.Ordinal);
         Assert.Contains("Dedicated", plan.EventHubs.PlanOnlyReason, StringComparison.Ordinal);
-        Assert.Contains("5 Premium namespaces", plan.EventHubs.PlanOnlyReason, StringComparison.Ordinal);
+        Assert.Contains("4 Premium namespaces", plan.EventHubs.PlanOnlyReason, StringComparison.Ordinal);
         // Busiest hub 122 MB/s x 1.2 -> 147 partitions, capped at Premium's 100.
         Assert.Equal(100, plan.EventHubs.PartitionsPerHub);
         Assert.Equal(21_600_000, plan.Cosmos.Container("readings").DeployedRu);
@@ -108,15 +151,61 @@ public sealed class PlannerTests
     }
 
     [Theory]
-    [InlineData(32, 13)]
-    [InlineData(64, 16)]
-    [InlineData(128, 20)]
-    public void Plan_HostCpuSensitivity_InstancesGrowWithTheHostsCpu(double hostMicros, int instances)
+    [InlineData(114, 13)]
+    [InlineData(228, 21)]
+    [InlineData(456, 37)]
+    public void Plan_ProcessorCpuSensitivity_InstancesGrowWithTheProcessorsCpu(double processorMicros, int instances)
     {
-        var plan = Model.Planner.Plan(new Model.PlanRequest(100_000, 200, 100_000, 7, false, false), Repository.Defaults().WithHostCpuMicros(hostMicros), Repository.Prices());
+        var costs = Repository.Defaults().With("cpu.processorMicros", processorMicros, "test");
+        var plan = Model.Planner.Plan(new Model.PlanRequest(100_000, 200, 100_000, 7, false, false), costs, Repository.Prices());
 
-        // Splitter (15 + h/2) µs x 100,000, processors (114 + h/2) µs x 50,000 each; / 0.7 / 2 cores, rounded up.
+        // Splitter (15 + 16) µs x 100,000 -> 3; processors (p + 16) µs x 50,000 each; / 0.7 / 2 cores, rounded up.
         Assert.Equal(instances, plan.Functions.Instances);
+    }
+
+    [Theory]
+    [InlineData(1, 2_160_000)]
+    [InlineData(4, 2_304_000)]
+    [InlineData(8, 2_496_000)]
+    public void Plan_SpatialTermsSensitivity_EachTermCostsOnTheWriteAndTheTtlDelete(double terms, int readingsRu)
+    {
+        var plan = Model.Planner.Plan(new Model.PlanRequest(100_000, 200, 100_000, 7, false, false), Repository.Defaults().WithSpatialTerms(terms), Repository.Prices());
+
+        // 100,000 x (9 + 9 + 2 x 0.2 x (terms - 1)) RU/s x 1.2: 4 terms 19.2 RU per reading, 8 terms 20.8.
+        Assert.Equal(readingsRu, plan.Cosmos.Container("readings").DeployedRu);
+        // Each term more also stores 16 B of index per reading.
+        Assert.Equal(800 + (16 * (3 + terms)), Model.CosmosPlanner.StoredBytes(Repository.Defaults().WithSpatialTerms(terms)), 6);
+    }
+
+    [Fact]
+    public void Plan_Private_PricesFourEndpointsAndTheBytesThatCrossThem()
+    {
+        var request = new Model.PlanRequest(100_000, 200, 100_000, 7, false, false, Private: true);
+        var plan = Model.Planner.Plan(request, Repository.Defaults(), Repository.Prices());
+        var open = Repository.Plan(100_000);
+
+        // Event Hubs: (122 + E) B per reading in and out again; Cosmos DB: 800 B stored + 0.102 device states of 730 B.
+        var pl = plan.PrivateLink!;
+        Assert.Equal(2 * 100_000 * (122 + plan.Functions.Envelopes.EnvelopeBytesPerReading) * 3600 / 1e9, pl.EventHubsGbPerHour, 6);
+        Assert.Equal(100_000 * (800 + (0.102 * 730)) * 3600 / 1e9, pl.CosmosGbPerHour, 6);
+        Assert.Equal((4 * 0.01) + (pl.GbPerHour * 0.01), pl.CostPerHour, 6);
+        Assert.Equal(open.TotalPerHour + pl.CostPerHour, plan.TotalPerHour, 6);
+        Assert.Equal(open.FunctionsStorageInsightsPerHour, plan.FunctionsStorageInsightsPerHour, 6);
+        Assert.Null(open.PrivateLink);
+    }
+
+    [Fact]
+    public void Plan_RangeCpu_TheManyRangeFigureAboveOnePartitionTheOneRangeFigureAtOne()
+    {
+        var costs = Repository.Defaults().WithRanges(Repository.Ranges());
+
+        var big = Model.Planner.Plan(new Model.PlanRequest(100_000, 200, 100_000, 7, false, false), costs, Repository.Prices());
+        var tiny = Model.Planner.Plan(new Model.PlanRequest(1, 200, 1, 0.01, false, false), costs, Repository.Prices());
+
+        Assert.Equal(175, big.Costs.ProcessorCpuMicros);
+        Assert.Contains("EXTRAPOLATED", big.Costs.SourceOf("cpu.processorMicros"), StringComparison.Ordinal);
+        Assert.Equal(1, tiny.Cosmos.Container("readings").PhysicalPartitions);
+        Assert.Equal(77, tiny.Costs.ProcessorCpuMicros);
     }
 
     [Fact]

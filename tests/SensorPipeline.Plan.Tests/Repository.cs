@@ -16,8 +16,14 @@ internal static class Repository
 
     public static ReadingCosts Defaults() => ReadingCosts.Load(FixedInputsFile, null);
 
+    /// <summary>The checked-in processor CPU by partition key ranges (./pipeline bench functions ranges).</summary>
+    public static string RangesDefaultsFile { get; } = Path.Combine(Root, "infra", "SensorPipeline.Plan", "ranges.defaults.json");
+
+    public static RangeCpu Ranges() => RangeCpu.Load(RangesDefaultsFile, Path.Combine(Root, "no-such-dir", "bench-ranges.json"));
+
     /// <summary>The checked-in defaults ./pipeline plan uses when no bench has run (they follow ./pipeline bench cost).</summary>
-    public static ReadingCosts CheckedInDefaults() => ReadingCosts.Load(Path.Combine(Root, "infra", "SensorPipeline.Plan", "per-reading.defaults.json"), null);
+    public static ReadingCosts CheckedInDefaults() =>
+        ReadingCosts.Load(Path.Combine(Root, "infra", "SensorPipeline.Plan", "per-reading.defaults.json"), null).WithRanges(Ranges());
 
     public static PlanResult Plan(double rate) =>
         Planner.Plan(new PlanRequest(rate, 200, rate, 7, Reserved: false, Zones: false), Defaults(), Prices());

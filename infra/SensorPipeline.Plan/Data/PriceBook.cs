@@ -44,6 +44,12 @@ internal sealed class PriceBook
 
     public IReadOnlyList<double> LimitValues(string key) => Entry(_limits, key, "limits").Values;
 
+    /// <summary>A limit with its source and date, for the output's origins.</summary>
+    public DataEntry LimitEntry(string key) => Entry(_limits, key, "limits");
+
+    /// <summary>A price with its source and date, without marking it used (the bill's other charges, outside the total).</summary>
+    public DataEntry PriceEntry(string key) => Entry(_prices, key, "prices");
+
     private DataEntry Entry(Dictionary<string, DataEntry> section, string key, string name) =>
         section.TryGetValue(key, out var entry) ? entry : throw new PlanDataException($"{File}: {name}.{key} is missing.");
 

@@ -11,10 +11,11 @@ internal sealed class ReadingCosts
 {
     private readonly Dictionary<string, (double Value, string Source)> _values;
 
-    private ReadingCosts(Dictionary<string, (double, string)> values, string description)
+    private ReadingCosts(Dictionary<string, (double, string)> values, string description, RangeCpu? ranges = null)
     {
         _values = values;
         Description = description;
+        Ranges = ranges;
     }
 
     /// <summary>Where the values come from, for the output's first lines.</summary>
@@ -28,20 +29,55 @@ internal sealed class ReadingCosts
     public double ProcessorCpuMicros => Get("cpu.processorMicros");
     public double HostCpuMicros => Get("cpu.hostMicros");
     public double ReadingBytes => Get("bytes.reading");
-    public double EnvelopeBytesPerReading => Get("bytes.envelopePerReading");
     public double StoredReadingBytes => Get("bytes.storedReading");
     public double DeviceStateBytes => Get("bytes.deviceState");
     public double TelemetryBytesPerInstanceHour => Get("bytes.telemetryPerInstanceHour");
     public double StaleFraction => Get("fraction.stale");
+    public double DeviceStateWritesPerReading => Get("fraction.deviceStateWrites");
     public double RequestLogRowBytes => Get("bytes.requestLogRow");
+    public double RuPerIndexTerm => Get("ru.perIndexTerm");
+    public double SpatialTerms => Get("index.spatialTerms");
+    public double IndexTermsPerReading => Get("index.termsPerReading");
+    public double IndexBytesPerTerm => Get("bytes.indexPerTerm");
+
+    /// <summary>Index bytes stored per reading (an assumption: the emulator does not report the service's index size).</summary>
+    public double IndexBytesPerReading => IndexTermsPerReading * IndexBytesPerTerm;
+
+    /// <summary>The processors' CPU per reading by partition key ranges, when loaded: it then replaces
+    /// <see cref="ProcessorCpuMicros"/> at the plan's range count (<see cref="RangeCpu.For"/>).</summary>
+    public RangeCpu? Ranges { get; }
 
     public string SourceOf(string key) => _values[key].Source;
 
-    /// <summary>The same costs with the host CPU per reading replaced (the sensitivity rows).</summary>
-    public ReadingCosts WithHostCpuMicros(double micros)
+    /// <summary>Every input with its value and where it comes from, in key order.</summary>
+    public IEnumerable<(string Key, double Value, string Source)> Entries =>
+        _values.OrderBy(kv => kv.Key, StringComparer.Ordinal).Select(kv => (kv.Key, kv.Value.Value, kv.Value.Source));
+
+    /// <summary>The same costs with the processors' CPU per reading taken from <paramref name="ranges"/>.</summary>
+    public ReadingCosts WithRanges(RangeCpu ranges) => new(_values, Description, ranges);
+
+    /// <summary>The same costs with one input replaced (a sensitivity row or a figure chosen by the plan).</summary>
+    public ReadingCosts With(string key, double value, string source)
     {
-        var copy = new Dictionary<string, (double, string)>(_values) { ["cpu.hostMicros"] = (micros, "sensitivity row") };
-        return new ReadingCosts(copy, Description);
+        var copy = new Dictionary<string, (double, string)>(_values) { [key] = (value, source) };
+        return new ReadingCosts(copy, Description, key == "cpu.processorMicros" ? null : Ranges);
+    }
+
+    /// <summary>The same costs with the host CPU per reading replaced.</summary>
+    public ReadingCosts WithHostCpuMicros(double micros) => With("cpu.hostMicros", micros, "sensitivity row");
+
+    /// <summary>
+    /// The same costs with <paramref name="terms"/> index terms per GeoJSON Point instead of <see cref="SpatialTerms"/>:
+    /// each term more costs <see cref="RuPerIndexTerm"/> on the write and again on the TTL delete, and its bytes of index.
+    /// </summary>
+    public ReadingCosts WithSpatialTerms(double terms)
+    {
+        var extra = terms - SpatialTerms;
+        var source = $"sensitivity row: {terms:0} terms per Point";
+        return With("index.spatialTerms", terms, source)
+            .With("index.termsPerReading", IndexTermsPerReading + extra, source)
+            .With("ru.readingUpsert", ReadingUpsertRu + (extra * RuPerIndexTerm), source)
+            .With("ru.ttlDelete", TtlDeleteRu + (extra * RuPerIndexTerm), source);
     }
 
     private double Get(string key) => _values[key].Value;

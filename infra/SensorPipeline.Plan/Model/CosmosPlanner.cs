@@ -17,14 +17,10 @@ internal static class CosmosPlanner
 
     public static CosmosPlan Plan(PlanRequest request, ReadingCosts costs, PriceBook book, FunctionsPlan functions)
     {
-        var ruPrice = book.Price("cosmos.provisioned.hundredRuHour") / 100 * Multiplier(request, book);
         var autoscalePrice = book.Price("cosmos.autoscale.hundredRuHour") / 100 * Multiplier(request, book);
-        var live = request.Rate * (1 - costs.StaleFraction);
+        var ruPrice = RuPrice(request, book);
         var windows = request.Expiry == Expiry.Windows && request.RetentionDays > 0;
-        var ttlDelete = request.RetentionDays > 0 && !windows ? costs.TtlDeleteRu : 0;
-        // Windows: a window is dropped only once all of it is past the retention, so up to one window more is stored.
-        var storedSeconds = (request.RetentionDays + (windows ? request.WindowDays : 0)) * 86_400;
-        var readingsGb = live * storedSeconds * costs.StoredReadingBytes / 1e9;
+        var readingsGb = ReadingsGb(request, costs);
         var devicesGb = request.Devices * costs.DeviceStateBytes / 1e9;
 
         // A device's state is written once per processor invocation that holds a reading of it: with more devices of a
@@ -34,8 +30,7 @@ internal static class CosmosPlanner
         var deviceWrites = Math.Min(1, request.Devices / 2 / readingsPerInvocation);
 
         var archiveDemand = request.Rate * costs.StaleFraction * costs.ArchiveUpsertRu;
-        var readings = Manual("readings", live * (costs.ReadingUpsertRu + ttlDelete),
-            windows ? readingsGb * request.WindowDays / (request.RetentionDays + request.WindowDays) : readingsGb, ruPrice, book);
+        var readings = Readings(request, costs, book);
         var containers = new List<ContainerPlan>
         {
             readings,
@@ -45,7 +40,8 @@ internal static class CosmosPlanner
         };
         if (windows)
         {
-            containers.Insert(1, OldWindows(request, live * request.WindowDays * 86_400 * costs.StoredReadingBytes / 1e9, readings.DeployedRu, ruPrice, book));
+            var live = request.Rate * (1 - costs.StaleFraction);
+            containers.Insert(1, OldWindows(request, live * request.WindowDays * 86_400 * StoredBytes(costs) / 1e9, readings.DeployedRu, ruPrice, book));
         }
 
         var storageGb = readingsGb + devicesGb;
@@ -57,14 +53,41 @@ internal static class CosmosPlanner
         return new CosmosPlan(containers, storageGb, storageGb * book.Price("cosmos.storage.gbMonth") / Hours, requests);
     }
 
+    /// <summary>The readings container alone (the one written): its RU/s and physical partitions follow from the rate and
+    /// the stored bytes, not from the functions, so the plan knows its partition key ranges first.</summary>
+    public static ContainerPlan Readings(PlanRequest request, ReadingCosts costs, PriceBook book)
+    {
+        var live = request.Rate * (1 - costs.StaleFraction);
+        var windows = request.Expiry == Expiry.Windows && request.RetentionDays > 0;
+        var ttlDelete = request.RetentionDays > 0 && !windows ? costs.TtlDeleteRu : 0;
+        var readingsGb = ReadingsGb(request, costs);
+        return Manual("readings", live * (costs.ReadingUpsertRu + ttlDelete),
+            windows ? readingsGb * request.WindowDays / (request.RetentionDays + request.WindowDays) : readingsGb, RuPrice(request, book), book);
+    }
+
+    /// <summary>Bytes a reading takes in the store: the document as stored and its index entries (an assumption).</summary>
+    public static double StoredBytes(ReadingCosts costs) => costs.StoredReadingBytes + costs.IndexBytesPerReading;
+
+    /// <summary>GB of readings stored over the retention (windows: up to one window more, dropped only once all past it).</summary>
+    private static double ReadingsGb(PlanRequest request, ReadingCosts costs)
+    {
+        var windows = request.Expiry == Expiry.Windows && request.RetentionDays > 0;
+        var storedSeconds = (request.RetentionDays + (windows ? request.WindowDays : 0)) * 86_400;
+        return request.Rate * (1 - costs.StaleFraction) * storedSeconds * StoredBytes(costs) / 1e9;
+    }
+
+    private static double RuPrice(PlanRequest request, PriceBook book) => book.Price("cosmos.provisioned.hundredRuHour") / 100 * Multiplier(request, book);
+
     private static double Multiplier(PlanRequest request, PriceBook book) =>
         (request.Reserved ? book.Price("cosmos.reserved.oneYearMultiplier") : 1) * (request.Zones ? book.Price("cosmos.zoneRedundancy.multiplier") : 1);
 
     private static ContainerPlan Manual(string name, double demand, double storageGb, double pricePerRu, PriceBook book)
     {
         var deployed = (int)Math.Max(book.Limit("cosmos.minManualRu"), Math.Ceiling(demand * (1 + Headroom) / 100) * 100);
-        var limit = book.Limit("cosmos.maxRuPerContainer");
-        var note = deployed > limit ? $"{deployed:N0} RU/s is above the {limit:N0} RU/s per container Azure allows without a support ticket: ask for the increase before azd up" : null;
+        var limit = book.LimitEntry("cosmos.maxRuPerContainer");
+        var note = deployed > limit.Value
+            ? $"{deployed:N0} RU/s is above the {limit.Value:N0} RU/s per container Azure allows without a support ticket: ask for the increase before azd up ({limit.Source}, {limit.Date})"
+            : null;
         return new ContainerPlan(name, demand, "manual", deployed, PhysicalPartitions(deployed, storageGb, book), storageGb, deployed * pricePerRu, note);
     }
 

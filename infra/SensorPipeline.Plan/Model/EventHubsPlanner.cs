@@ -15,11 +15,12 @@ internal static class EventHubsPlanner
 
     private const int Hubs = 3;
 
-    /// <summary>The tier and partitions, from bytes alone (events per second need the batching, which needs the partitions).</summary>
-    public static (string Tier, int Capacity, int Partitions, string? PlanOnly) ChooseTier(PlanRequest request, ReadingCosts costs, PriceBook book)
+    /// <summary>The tier and partitions, from bytes alone (events per second need the batching, which needs the partitions);
+    /// <paramref name="envelopeBytesPerReading"/>: what the splitter writes per reading (<see cref="EnvelopeShape"/>).</summary>
+    public static (string Tier, int Capacity, int Partitions, string? PlanOnly) ChooseTier(PlanRequest request, ReadingCosts costs, PriceBook book, double envelopeBytesPerReading)
     {
         var ingestionMBps = request.Rate * costs.ReadingBytes / MB;
-        var envelopeMBps = request.Rate * costs.EnvelopeBytesPerReading / MB;
+        var envelopeMBps = request.Rate * envelopeBytesPerReading / MB;
         var ingressMBps = ingestionMBps + envelopeMBps;
         var standardTu = (int)Math.Ceiling(Math.Max(
             ingressMBps * (1 + Headroom) / book.Limit("eventHubs.throughputUnit.ingressMBps"),
@@ -58,9 +59,10 @@ internal static class EventHubsPlanner
         var splitter = functions.Function("Splitter");
         var envelopeEvents = functions.Functions.Where(f => f.Name != "Splitter").Sum(f => f.EventsPerSecond);
         var ingressEvents = splitter.EventsPerSecond + envelopeEvents;
-        var ingressMBps = request.Rate * (costs.ReadingBytes + costs.EnvelopeBytesPerReading) / MB;
+        var envelopeBytes = functions.Envelopes.EnvelopeBytesPerReading;
+        var ingressMBps = request.Rate * (costs.ReadingBytes + envelopeBytes) / MB;
         var billableEvents = BillableEvents(splitter.EventsPerSecond, request.Rate * costs.ReadingBytes, book)
-            + BillableEvents(envelopeEvents, request.Rate * costs.EnvelopeBytesPerReading, book);
+            + BillableEvents(envelopeEvents, request.Rate * envelopeBytes, book);
         if (choice.Tier == "Standard")
         {
             var tu = Math.Max(choice.Capacity, (int)Math.Ceiling(ingressEvents * (1 + Headroom) / book.Limit("eventHubs.throughputUnit.ingressEventsPerSecond")));

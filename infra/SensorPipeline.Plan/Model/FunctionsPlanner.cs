@@ -39,13 +39,13 @@ internal static class FunctionsPlanner
         var batch = Math.Min(LargestBatch(splitterInstances, partitions, memory), LargestBatch(processorInstances, partitions, memory));
         batch = Math.Min(batch, Core.PipelineLimits.MaxEventBatchSize);
 
-        // Splitter: ingestion events, filled for FillWait; its envelopes (<= 250 readings, one kind each) feed the processors.
+        // Splitter: ingestion events, filled for FillWait; its envelopes, one per target partition and kind of each
+        // invocation as core's splitter cuts them (EnvelopeShape), feed the processors: half to each hub.
         var ingestionEvents = request.Rate / request.ReadingsPerEvent;
         var splitterBatch = EventsPerInvocation(ingestionEvents, partitions, batch);
         var splitterInvocations = ingestionEvents / splitterBatch;
-        var perKind = splitterBatch * request.ReadingsPerEvent / 2;
-        var envelopesPerKind = Math.Max(1, Math.Ceiling(perKind / Core.PipelineLimits.MaxReadingsPerEnvelope));
-        var envelopeEvents = splitterInvocations * envelopesPerKind;
+        var envelopes = EnvelopeShape.Of(splitterBatch, request.ReadingsPerEvent, request.Devices, partitions);
+        var envelopeEvents = splitterInvocations * envelopes.EnvelopesPerInvocation / 2;
         var processorBatch = EventsPerInvocation(envelopeEvents, partitions, batch);
 
         var gbSecond = book.Price("functions.flex.alwaysReadyBaselineGbSecond") + book.Price("functions.flex.alwaysReadyExecutionGbSecond");
@@ -73,7 +73,7 @@ internal static class FunctionsPlanner
         }
 
         var executions = functions.Sum(f => f.InvocationsPerSecond) * 3600 / 1e6 * book.Price("functions.flex.millionExecutions");
-        return new FunctionsPlan(memory, cores, maximum, batching, functions, executions, string.IsNullOrEmpty(note) ? null : note.Trim());
+        return new FunctionsPlan(memory, cores, maximum, batching, functions, executions, string.IsNullOrEmpty(note) ? null : note.Trim(), envelopes);
     }
 
     private static int Instances(double vcpu, double cores, int partitions) =>
@@ -93,7 +93,7 @@ internal static class FunctionsPlanner
     }
 
     /// <summary>Events per invocation: what arrives on a partition while the batch fills (at least 1, at most the batch).</summary>
-    private static double EventsPerInvocation(double eventsPerSecond, int partitions, int batch) =>
+    public static double EventsPerInvocation(double eventsPerSecond, int partitions, int batch) =>
         Math.Clamp(eventsPerSecond / partitions * FillWait.TotalSeconds, 1, batch);
 
     /// <summary>A backlog of TargetLagSeconds of a function's events asks for its steady instance count (never below the batch).</summary>

@@ -9,8 +9,9 @@ namespace SensorPipeline.Plan.Model;
 /// <param name="Zones">Zone-redundant Cosmos DB account (availability zones).</param>
 /// <param name="Expiry">How readings leave <c>readings</c> after the retention: TTL deletes (default) or dropped windows.</param>
 /// <param name="WindowDays">With <see cref="Expiry.Windows"/>: days of readings per container (default 1).</param>
+/// <param name="Private">The private network choice: private endpoints for every data plane (NETWORK_ISOLATION=private).</param>
 internal sealed record PlanRequest(double Rate, int ReadingsPerEvent, double Devices, double RetentionDays, bool Reserved, bool Zones,
-    Expiry Expiry = Expiry.Ttl, double WindowDays = 1)
+    Expiry Expiry = Expiry.Ttl, double WindowDays = 1, bool Private = false)
 {
     /// <summary>The rate the cost targets are stated at.</summary>
     public const double TargetRate = 100_000;

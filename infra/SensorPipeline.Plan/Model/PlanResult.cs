@@ -35,7 +35,7 @@ internal sealed record FunctionPlan(string Name, string Hub, double ReadingsPerS
 /// <summary>host.json's <c>extensions.eventHubs</c> values the package gets (./pipeline package writes them).</summary>
 internal sealed record Batching(int MaxEventBatchSize, int MinEventBatchSize, TimeSpan MaxWaitTime, int PrefetchCount, int BatchCheckpointFrequency, int TargetUnprocessedEventThreshold);
 
-internal sealed record FunctionsPlan(int InstanceMemoryMB, double CoresPerInstance, int MaximumInstanceCount, Batching Batching, IReadOnlyList<FunctionPlan> Functions, double ExecutionsCostPerHour, string? Note)
+internal sealed record FunctionsPlan(int InstanceMemoryMB, double CoresPerInstance, int MaximumInstanceCount, Batching Batching, IReadOnlyList<FunctionPlan> Functions, double ExecutionsCostPerHour, string? Note, EnvelopeShape Envelopes)
 {
     public double InvocationsPerSecond => Functions.Sum(f => f.InvocationsPerSecond);
     public double InstanceCostPerHour => Functions.Sum(f => f.CostPerHour);
@@ -65,16 +65,32 @@ internal sealed record PlanResult(
     SmallPlan Checkpoints,
     SmallPlan Telemetry,
     DiagnosticsPlan Diagnostics,
-    double HostCpuMicros)
+    ReadingCosts Costs,
+    PrivateLinkPlan? PrivateLink)
 {
+    /// <summary>The Functions host's CPU per reading this plan used.</summary>
+    public double HostCpuMicros => Costs.HostCpuMicros;
+
     public double FunctionsCostPerHour => Functions.InstanceCostPerHour + Functions.ExecutionsCostPerHour;
 
     /// <summary>Functions + Storage + App Insights: the part the reference write-up priced ($5.54/h).</summary>
     public double FunctionsStorageInsightsPerHour => FunctionsCostPerHour + Checkpoints.CostPerHour + Telemetry.CostPerHour;
 
-    public double TotalPerHour => EventHubs.CostPerHour + Cosmos.ThroughputCostPerHour + Cosmos.StorageCostPerHour + FunctionsStorageInsightsPerHour + Diagnostics.OnCostPerHour;
+    public double TotalPerHour => EventHubs.CostPerHour + Cosmos.ThroughputCostPerHour + Cosmos.StorageCostPerHour + FunctionsStorageInsightsPerHour
+        + Diagnostics.OnCostPerHour + (PrivateLink?.CostPerHour ?? 0);
 
     public double PerMillionReadings => TotalPerHour / (Request.Rate * 3600 / 1e6);
 
     public bool IsPlanOnly => EventHubs.PlanOnlyReason is not null;
+}
+
+/// <summary>
+/// The private network choice's own charges: each private endpoint by the hour, and every GB that crosses one, priced
+/// once in the direction it crosses (inbound and outbound are each a charge per GB). The bytes: Event Hubs' both hops in
+/// and out (loadgen in the network sends, the functions receive and send), Cosmos DB's document and device-state writes;
+/// request overheads, responses and Storage's checkpoints are left out.
+/// </summary>
+internal sealed record PrivateLinkPlan(int Endpoints, double EventHubsGbPerHour, double CosmosGbPerHour, double CostPerHour)
+{
+    public double GbPerHour => EventHubsGbPerHour + CosmosGbPerHour;
 }

@@ -18,13 +18,11 @@ internal static class PlanReport
     /// <summary>RU per reading with readings expiring by dropped windows (no delete charged).</summary>
     public const double RuPerReadingWindowsTarget = 8;
 
-    /// <summary>The Functions host's CPU per reading the sensitivity rows try: the real host cannot be measured here.</summary>
-    public static readonly IReadOnlyList<double> HostCpuSensitivityMicros = [32, 64, 128];
-
-    public static void Write(TextWriter o, PlanResult plan, IReadOnlyList<PlanResult> sensitivity, PriceBook book, ReadingCosts costs)
+    public static void Write(TextWriter o, PlanResult plan, Sensitivity sensitivity, PriceBook book)
     {
+        var costs = plan.Costs;
         var r = plan.Request;
-        o.WriteLine($"plan for {r.Rate:N0} readings/s ({r.ReadingsPerEvent} readings per event, {r.Devices:N0} devices, {r.RetentionDays:0.##}-day retention by {(r.Expiry == Expiry.Windows ? $"{r.WindowDays:0.##}-day windows dropped whole" : "TTL")}{(r.Reserved ? ", reserved capacity" : "")}{(r.Zones ? ", availability zones" : "")}), {book.RegionName}, list prices");
+        o.WriteLine($"plan for {r.Rate:N0} readings/s ({r.ReadingsPerEvent} readings per event, {r.Devices:N0} devices, {r.RetentionDays:0.##}-day retention by {(r.Expiry == Expiry.Windows ? $"{r.WindowDays:0.##}-day windows dropped whole" : "TTL")}{(r.Reserved ? ", reserved capacity" : "")}{(r.Zones ? ", availability zones" : "")}{(r.Private ? ", private network" : "")}), {book.RegionName}, list prices");
         o.WriteLine($"prices and limits: {book.File}; {costs.Description}");
         if (plan.IsPlanOnly)
         {
@@ -38,9 +36,15 @@ internal static class PlanReport
         o.WriteLine($"total: ${plan.TotalPerHour:N2}/h = ${plan.PerMillionReadings:N2} per million readings ({r.Rate * 3600 / 1e6:N0} M readings/h)");
         Targets(o, plan);
         o.WriteLine();
-        Sensitivity(plan, sensitivity).WriteTo(o);
+        PlanInputs.Write(o, plan, book);
+        o.WriteLine();
+        SensitivityTable("processor CPU per reading (bench functions ranges)", sensitivity.ProcessorCpu).WriteTo(o);
+        o.WriteLine();
+        SensitivityTable("index terms per GeoJSON Point (assumed 1)", sensitivity.SpatialTerms).WriteTo(o);
         o.WriteLine();
         DiagnosticLogs(plan, book).WriteTo(o);
+        o.WriteLine();
+        BillExtras.Write(o, plan, book);
         o.WriteLine();
         Settings(o, plan);
         Notes(o, plan, book, costs);
@@ -82,6 +86,12 @@ internal static class PlanReport
         t.Add("Functions executions", $"{fn.InvocationsPerSecond * 3600 / 1e6:N2} M/h", "-", "-", Money(fn.ExecutionsCostPerHour, "functions.flex.millionExecutions"), Share(fn.ExecutionsCostPerHour));
         t.Add("Storage: checkpoints, ownership", plan.Checkpoints.Demand, "Standard LRS, Hot", "-", Money(plan.Checkpoints.CostPerHour, "storage.hot.otherTenThousand"), Share(plan.Checkpoints.CostPerHour));
         t.Add("App Insights (handler + host)", plan.Telemetry.Demand, "Analytics logs", "-", Money(plan.Telemetry.CostPerHour, "logAnalytics.analyticsGb"), Share(plan.Telemetry.CostPerHour));
+        if (plan.PrivateLink is { } pl)
+        {
+            t.Add($"Private Link: {pl.Endpoints} private endpoints", $"{pl.GbPerHour:N0} GB/h processed (Event Hubs {pl.EventHubsGbPerHour:N0}, Cosmos DB {pl.CosmosGbPerHour:N0})",
+                "private network", "-", Money(pl.CostPerHour, "privateLink.endpointHour", "privateLink.dataProcessedGb"), Share(pl.CostPerHour));
+        }
+
         var logs = plan.Diagnostics;
         t.Add("Diagnostic logs sent (audit)", $"{logs.Categories.Where(c => c.On).Sum(c => c.RowsPerHour):N0} rows/h",
             $"{logs.Categories.Count(c => c.On)} of {logs.Categories.Count} categories", "-", Money(logs.OnCostPerHour, "logAnalytics.analyticsGb"), Share(logs.OnCostPerHour));
@@ -124,12 +134,14 @@ internal static class PlanReport
 
     private static string MetMissed(bool met) => met ? "met" : "MISSED";
 
-    private static Table Sensitivity(PlanResult plan, IReadOnlyList<PlanResult> rows)
+    private static Table SensitivityTable(string varied, IReadOnlyList<SensitivityRow> rows)
     {
-        var t = new Table("Functions host CPU per reading (assumed; not measurable here)", "instances", "Functions $/h", "Functions + Storage + App Insights $/h", "total $/h", "$ per million readings");
+        var t = new Table(varied, "instances", "readings RU/s", "Functions $/h", "Functions + Storage + App Insights $/h", "total $/h", "$ per million readings");
         foreach (var s in rows)
         {
-            t.Add($"{s.HostCpuMicros:N0} µs{(s.HostCpuMicros == plan.HostCpuMicros ? " (this plan)" : "")}", $"{s.Functions.Instances}", $"{s.FunctionsCostPerHour:N2}", $"{s.FunctionsStorageInsightsPerHour:N2}", $"{s.TotalPerHour:N2}", $"{s.PerMillionReadings:N3}");
+            var p = s.Plan;
+            t.Add($"{s.Label}{(s.ThisPlan ? " (this plan)" : "")}", $"{p.Functions.Instances}", $"{p.Cosmos.Container("readings").DeployedRu:N0}", $"{p.FunctionsCostPerHour:N2}",
+                $"{p.FunctionsStorageInsightsPerHour:N2}", $"{p.TotalPerHour:N2}", $"{p.PerMillionReadings:N3}");
         }
 
         return t;
@@ -149,6 +161,18 @@ internal static class PlanReport
         var notes = plan.Cosmos.Containers.Where(c => c.Note is not null).Select(c => $"Cosmos DB {c.Name}: {c.Note}").ToList();
         if (plan.Functions.Note is not null) notes.Add($"Functions: {plan.Functions.Note}");
         notes.Add($"diagnostic logs: a row of {costs.RequestLogRowBytes:N0} B (assumed: _BilledSize in the workspace gives the real one) at the Log Analytics price; the per-request ones stay off (COSMOS_REQUEST_LOGS, COSMOS_PARTITION_KEY_LOGS, STORAGE_REQUEST_LOGS), on they would add ${plan.Diagnostics.Categories.Where(c => !c.On).Sum(c => c.CostPerHour):N2}/h.");
+        if (plan.PrivateLink is { } pl)
+        {
+            notes.Add($"private network: the \"Private Link\" row carries the private endpoints' hours ({pl.Endpoints} x privateLink.endpointHour) and the GB they process (privateLink.dataProcessedGb, each GB once in the direction it crosses): " +
+                $"Event Hubs' bytes in and out on both hops ({pl.EventHubsGbPerHour:N0} GB/h) and Cosmos DB's writes ({pl.CosmosGbPerHour:N0} GB/h); request overheads, responses and checkpoints are left out. It is part of the total, not of Functions + Storage + App Insights.");
+        }
+
+        if (plan.Request.Zones)
+        {
+            var zones = book.PriceEntry("cosmos.zoneRedundancy.multiplier");
+            notes.Add($"--zones: provisioned RU/s priced x{zones.Value} ({zones.Source}, {zones.Date}{(zones.Verified ? "" : ", unverified")}).");
+        }
+
         notes.Add($"batching: {plan.Functions.Batching.MaxEventBatchSize} events per invocation, filled for up to {plan.Functions.Batching.MaxWaitTime.TotalSeconds:0.#} s per hop; target-based scaling asks one instance per {plan.Functions.Batching.TargetUnprocessedEventThreshold} unprocessed events.");
         o.WriteLine();
         foreach (var n in notes)

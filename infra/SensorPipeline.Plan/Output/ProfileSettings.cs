@@ -13,7 +13,7 @@ internal static class ProfileSettings
     /// <summary>Every key a plan writes; <see cref="AzdEnvironment"/> replaces exactly these.</summary>
     public static IReadOnlyList<string> Keys { get; } =
     [
-        "PIPELINE_PROFILE", "EVENTHUBS_SKU", "EVENTHUBS_CAPACITY", "EVENTHUBS_MAX_THROUGHPUT_UNITS", "EVENTHUBS_PARTITION_COUNT",
+        "PIPELINE_PROFILE", "NETWORK_ISOLATION", "EVENTHUBS_SKU", "EVENTHUBS_CAPACITY", "EVENTHUBS_MAX_THROUGHPUT_UNITS", "EVENTHUBS_PARTITION_COUNT",
         "COSMOS_THROUGHPUT_MODE", "COSMOS_READINGS_THROUGHPUT", "COSMOS_DEVICES_THROUGHPUT", "COSMOS_ARCHIVE_AUTOSCALE_MAX",
         "COSMOS_DEADLETTERS_AUTOSCALE_MAX", "COSMOS_ZONE_REDUNDANT", "COSMOS_REQUEST_LOGS", "COSMOS_PARTITION_KEY_LOGS",
         "STORAGE_REQUEST_LOGS", "READINGS_TTL_SECONDS",
@@ -34,7 +34,8 @@ internal static class ProfileSettings
         var b = fn.Batching;
         var values = new Dictionary<string, string>
         {
-            ["PIPELINE_PROFILE"] = $"plan-{plan.Request.Rate.ToString("0", CultureInfo.InvariantCulture)}",
+            ["PIPELINE_PROFILE"] = $"plan-{plan.Request.Rate.ToString("0", CultureInfo.InvariantCulture)}{(plan.Request.Private ? "-private" : "")}",
+            ["NETWORK_ISOLATION"] = plan.Request.Private ? "private" : "public",
             ["EVENTHUBS_SKU"] = eh.Tier,
             ["EVENTHUBS_CAPACITY"] = I(eh.Capacity),
             ["EVENTHUBS_MAX_THROUGHPUT_UNITS"] = I(eh.AutoInflateMaximum),
@@ -71,7 +72,7 @@ internal static class ProfileSettings
         var lines = new List<string>
         {
             $"{CommentPrefix}: {command}",
-            $"{CommentPrefix}: {r.Rate:N0} readings/s, {r.ReadingsPerEvent} readings per event, {r.Devices:N0} devices, {r.RetentionDays:0.##}-day retention",
+            $"{CommentPrefix}: {r.Rate:N0} readings/s, {r.ReadingsPerEvent} readings per event, {r.Devices:N0} devices, {r.RetentionDays:0.##}-day retention, {(r.Private ? "private" : "public")} network",
             Demand("EVENTHUBS_INGRESS_MBPS", plan.EventHubs.IngressMBps),
             Demand("EVENTHUBS_INGRESS_EVENTS_PER_SECOND", plan.EventHubs.IngressEventsPerSecond),
             Demand("COSMOS_READINGS_RU", plan.Cosmos.Container("readings").DemandRu),
