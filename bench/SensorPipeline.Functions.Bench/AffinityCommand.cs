@@ -105,6 +105,7 @@ internal static class AffinityCommand
         await using var consumer = new EventHubConsumerClient(EventHubConsumerClient.DefaultConsumerGroupName, connection, hub);
         var landed = new List<(string, string)>();
         var envelopes = 0;
+        var sources = new List<Core.Readings.SourcePosition>();
         var options = new ReadEventOptions { MaximumWaitTime = TimeSpan.FromSeconds(2) };
         using var stop = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         try
@@ -116,12 +117,12 @@ internal static class AffinityCommand
                     break; // nothing more within the wait: the hub is read to its end
                 }
 
+                // Only what a processor would take as an envelope counts (EnvelopeReader's header check).
                 var body = item.Data.EventBody.ToArray();
-                var bytes = new byte[EnvelopeText.MaxDecodedLength(body)];
-                if (EnvelopeText.TryDecode(body, bytes, out var written))
+                if (EnvelopeReader.TryReadHeader(body, sources, out _, out _, out _) == Core.Readings.DeadLetterReason.None)
                 {
                     envelopes++;
-                    landed.AddRange(ForwardEnvelope.Parser.ParseFrom(bytes, 0, written).Readings.Select(r => (r.Reading.DeviceId, item.Partition.PartitionId)));
+                    landed.AddRange(ForwardEnvelope.Parser.ParseFrom(body).Readings.Select(r => (r.Reading.DeviceId, item.Partition.PartitionId)));
                 }
             }
         }

@@ -1,3 +1,4 @@
+using SensorPipeline.Functions.DeviceStates;
 using SensorPipeline.Functions.Endpoints;
 using SensorPipeline.Functions.Extensions;
 

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, it } from 'node:test';
 import { bicepPath, compiledTemplate, repoRoot, snapshot } from './lib/bicep-cli.mjs';
-import { packagedHostJson } from '../scripts/package-host-json.mjs';
+import { limits, packagedHostJson } from '../scripts/package-host-json.mjs';
 import { privacyProblems } from './lib/network.mjs';
 
 const template = compiledTemplate();
@@ -157,9 +157,21 @@ describe('100k: capacity >= the plan\'s demand', () => {
     assert.deepEqual(packagedHostJson(hostJson, {}), hostJson, 'without a profile the package keeps host.json');
   });
 
+  it('takes the largest batch size from the handler\'s limits, and host.json stays within it', () => {
+    const fromFile = JSON.parse(readFileSync(join(repoRoot, 'core/SensorPipeline.Core/limits.json'), 'utf8'));
+    assert.equal(limits.maxEventBatchSize, fromFile.maxEventBatchSize.value);
+    assert.equal(limits.eventHubMaxEventBytes, 1024 * 1024);
+    const hostJson = JSON.parse(readFileSync(join(repoRoot, 'host.json'), 'utf8'));
+    assert.ok(hostJson.extensions.eventHubs.maxEventBatchSize <= limits.maxEventBatchSize);
+    const packaged = packagedHostJson(hostJson, { HOST_EVENTHUBS_MAX_EVENT_BATCH_SIZE: String(limits.maxEventBatchSize) });
+    assert.equal(packaged.extensions.eventHubs.maxEventBatchSize, limits.maxEventBatchSize);
+  });
+
   it('refuses a bad batching value, naming the variable (the check can fail)', () => {
     const hostJson = JSON.parse(readFileSync(join(repoRoot, 'host.json'), 'utf8'));
-    assert.throws(() => packagedHostJson(hostJson, { HOST_EVENTHUBS_MAX_EVENT_BATCH_SIZE: '65' }), /HOST_EVENTHUBS_MAX_EVENT_BATCH_SIZE='65'.*from 1 to 64/);
+    const past = String(limits.maxEventBatchSize + 1);
+    assert.throws(() => packagedHostJson(hostJson, { HOST_EVENTHUBS_MAX_EVENT_BATCH_SIZE: past }),
+      new RegExp(`HOST_EVENTHUBS_MAX_EVENT_BATCH_SIZE='${past}'.*from 1 to ${limits.maxEventBatchSize}`));
     assert.throws(() => packagedHostJson(hostJson, { HOST_EVENTHUBS_MIN_EVENT_BATCH_SIZE: '8' }), /minEventBatchSize 8 is above maxEventBatchSize 2/);
   });
 });

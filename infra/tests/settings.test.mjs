@@ -125,6 +125,12 @@ describe('app settings agree with docs/conventions.md, function.json and host.js
     assert.equal(literal(getPath(site.body, 'properties.functionAppConfig.runtime.version')), '1.0');
   });
 
+  it('sets the batch size one way, in host.json: no app setting overrides its Event Hubs section', () => {
+    // The host reads AzureFunctionsJobHost__extensions__eventHubs__* over host.json (the handler honours it too, and
+    // refuses to start past its limit); the project sets batching only in the packaged host.json.
+    assert.deepEqual(settingNames.filter((n) => /^AzureFunctionsJobHost__extensions__eventHubs__/i.test(n ?? '')), []);
+  });
+
   it('sets no setting twice', () => {
     const dupes = settingNames.filter((n, i) => settingNames.indexOf(n) !== i);
     assert.deepEqual(dupes, []);

@@ -1,3 +1,4 @@
+using SensorPipeline.Core.DeviceStates;
 using SensorPipeline.Core.Policies;
 using SensorPipeline.Core.Processing;
 using SensorPipeline.Core.Splitting;

@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Text.Json;
+using SensorPipeline.Core.DeviceStates;
 using SensorPipeline.Core.GeoJson;
 using SensorPipeline.Core.Processing;
 

@@ -1,4 +1,5 @@
 using System.Text.Json;
+using SensorPipeline.Core.DeviceStates;
 using SensorPipeline.Core.Policies;
 using SensorPipeline.Core.Processing;
 using SensorPipeline.Core.Splitting;
@@ -18,15 +19,7 @@ public partial class EnvelopeProcessorTests
             envelope.Readings.Add(new ForwardedReading { Reading = reading, SourceIndex = (uint)envelope.Sources.Count - 1 });
         }
 
-        return new InputEvent(Text(envelope.ToByteArray()), new Readings.SourcePosition("2", 99, Now));
-    }
-
-    /// <summary>The text form the splitter sends an envelope in.</summary>
-    private static byte[] Text(byte[] envelope)
-    {
-        var text = new byte[EnvelopeText.EncodedLength(envelope.Length)];
-        EnvelopeText.Encode(envelope, text);
-        return text;
+        return new InputEvent(envelope.ToByteArray(), new Readings.SourcePosition("2", 99, Now));
     }
 
     private static EnvelopeProcessor Weather() => new(SensorKind.Weather, "weather-processor", new StalenessPolicy(TimeSpan.FromMinutes(5)));
@@ -169,21 +162,35 @@ public partial class EnvelopeProcessorTests
     }
 
     [Fact]
-    public void Process_RawProtobufEnvelope_DeadLetteredWholeAsUndecodable()
+    public void Process_IngestionBatchOnTheProcessorsHub_DeadLetteredWholeAsUndecodable()
     {
-        // The splitter sends envelopes only as text; a raw protobuf body on the hub was not written by it.
-        var envelope = new ForwardEnvelope { Kind = SensorKind.Weather, ForwardedTimeUnixMs = Now };
-        envelope.Sources.Add(new Protos.SourcePosition { PartitionId = "1", EnqueuedTimeUnixMs = Now });
-        envelope.Readings.Add(new ForwardedReading { Reading = Builders.Weather("w1", 1), SourceIndex = 0 });
-        var raw = new InputEvent(envelope.ToByteArray(), new Readings.SourcePosition("2", 99, Now));
+        // A ReadingBatch parses as protobuf, but names no kind and holds no ForwardedReading (its field 1 is a message,
+        // an envelope's is the kind's varint): with no marker, the header check is what tells it from an envelope.
+        var batch = new InputEvent(Builders.Batch(Builders.Weather("w1", 1)), new Readings.SourcePosition("2", 99, Now));
         using var processor = Weather();
 
-        var result = processor.Process([raw], Now);
+        var result = processor.Process([batch], Now);
 
         Assert.Empty(result.Pending);
         var letter = Assert.Single(result.DeadLetters);
         Assert.Equal(DeadLetterReason.Undecodable, letter.Reason);
-        Assert.True(letter.Payload.Span.SequenceEqual(raw.Body.Span));
+        Assert.True(letter.Payload.Span.SequenceEqual(batch.Body.Span));
+    }
+
+    [Theory]
+    [InlineData(0)]
+    [InlineData(9)]
+    public void Process_EnvelopeNamingNoRoutedKind_DeadLetteredWholeAsUndecodable(int kind)
+    {
+        var envelope = Envelope(SensorKind.Weather, (Builders.Weather("w1", 1), Now));
+        var parsed = ForwardEnvelope.Parser.ParseFrom(envelope.Body.ToArray());
+        parsed.Kind = (SensorKind)kind;
+        using var processor = Weather();
+
+        var result = processor.Process([envelope with { Body = parsed.ToByteArray() }], Now);
+
+        Assert.Empty(result.Pending);
+        Assert.Equal(DeadLetterReason.Undecodable, Assert.Single(result.DeadLetters).Reason);
     }
 
     [Fact]
@@ -196,7 +203,7 @@ public partial class EnvelopeProcessorTests
         envelope.Readings.Add(new ForwardedReading { Reading = Builders.Weather("w1", 1) });
         using var processor = Weather();
 
-        var result = processor.Process([new InputEvent(Text(envelope.ToByteArray()), new Readings.SourcePosition("2", 99, Now))], Now);
+        var result = processor.Process([new InputEvent(envelope.ToByteArray(), new Readings.SourcePosition("2", 99, Now))], Now);
 
         Assert.Empty(result.Pending);
         var letter = Assert.Single(result.DeadLetters);
@@ -205,7 +212,7 @@ public partial class EnvelopeProcessorTests
     }
 
     [Fact]
-    public void Process_TextEnvelopeThatIsNotBase64Url_DeadLetteredWholeAsUndecodable()
+    public void Process_BodyWhoseFramingDoesNotParse_DeadLetteredWholeAsUndecodable()
     {
         using var processor = Weather();
         byte[] body = [(byte)'~', (byte)'A', (byte)'+', (byte)'=', (byte)'!'];
@@ -250,7 +257,7 @@ public partial class EnvelopeProcessorTests
         var honest = Builders.Weather("w", 7, observed: DateTimeOffset.FromUnixTimeMilliseconds(Now - 1000));
 
         using var tolerant = Weather();
-        using var strict = new EnvelopeProcessor(SensorKind.Weather, "weather-processor", new StalenessPolicy(TimeSpan.FromMinutes(5), TimeSpan.FromMinutes(1)));
+        using var strict = new EnvelopeProcessor(SensorKind.Weather, "weather-processor", new StalenessPolicy(TimeSpan.FromMinutes(5)), maxClockSkew: TimeSpan.FromMinutes(1));
 
         Assert.Equal(8ul, Assert.Single(tolerant.Process([Envelope(SensorKind.Weather, (ahead, Now), (honest, Now))], Now).Latest).Sequence);
         var result = strict.Process([Envelope(SensorKind.Weather, (ahead, Now), (honest, Now))], Now);

@@ -1,5 +1,6 @@
 using FsCheck;
 using FsCheck.Fluent;
+using SensorPipeline.Core.DeviceStates;
 using SensorPipeline.Core.Policies;
 
 namespace SensorPipeline.Core.Tests;
@@ -64,16 +65,25 @@ public class PoliciesTests
     }
 
     [Fact]
-    public void MaxClockSkew_NotGiven_FiveMinutes() =>
-        Assert.Equal(TimeSpan.FromMinutes(5), new StalenessPolicy(StalenessPolicy.DefaultMaxAge).MaxClockSkew);
+    public void DefaultMaxClockSkew_NotConfigured_FiveMinutes() =>
+        Assert.Equal(TimeSpan.FromMinutes(5), NewerWins.DefaultMaxClockSkew);
 
     [Fact]
-    public void MaxClockSkew_Given_IsKept() =>
-        Assert.Equal(TimeSpan.FromSeconds(30), new StalenessPolicy(StalenessPolicy.DefaultMaxAge, TimeSpan.FromSeconds(30)).MaxClockSkew);
+    public void EnvelopeProcessor_NegativeClockSkew_Throws() =>
+        Assert.Throws<ArgumentOutOfRangeException>(() =>
+            new Processing.EnvelopeProcessor(SensorKind.Weather, "weather-processor", new StalenessPolicy(StalenessPolicy.DefaultMaxAge), maxClockSkew: TimeSpan.FromSeconds(-1)));
 
-    [Fact]
-    public void Constructor_NegativeClockSkew_Throws() =>
-        Assert.Throws<ArgumentOutOfRangeException>(() => new StalenessPolicy(StalenessPolicy.DefaultMaxAge, TimeSpan.FromSeconds(-1)));
+    [Theory]
+    [InlineData(269_999, false)] // younger than max age − window
+    [InlineData(270_000, false)] // exactly at it: not yet
+    [InlineData(270_001, true)]
+    [InlineData(400_000, true)] // stale already: still past the window's start
+    public void IsWithinOfMaxAge_AgeAroundTheWindowStart_TrueOnlyPastIt(long ageMs, bool expected)
+    {
+        var policy = new StalenessPolicy(TimeSpan.FromMinutes(5));
+
+        Assert.Equal(expected, policy.IsWithinOfMaxAge(1_000_000, 1_000_000 + ageMs, TimeSpan.FromSeconds(30)));
+    }
 
     [Fact]
     public void VersionKey_FixedWidth_TicksThenSequence()

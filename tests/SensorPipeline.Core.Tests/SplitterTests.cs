@@ -9,14 +9,8 @@ public class SplitterTests
     private static InputEvent Event(byte[] body, long sequence = 0, string partition = "0") =>
         new(body, new Readings.SourcePosition(partition, sequence, Now - 1000 + sequence));
 
-    /// <summary>Decodes a text envelope with the generated parser, so the format is checked against Google.Protobuf.</summary>
-    internal static ForwardEnvelope Parse(ReadOnlyMemory<byte> text)
-    {
-        Assert.Equal((byte)'~', text.Span[0]);
-        var bytes = new byte[EnvelopeText.MaxDecodedLength(text.Span)];
-        Assert.True(EnvelopeText.TryDecode(text.Span, bytes, out var written));
-        return ForwardEnvelope.Parser.ParseFrom(bytes, 0, written);
-    }
+    /// <summary>Decodes an envelope with the generated parser, so the format is checked against Google.Protobuf.</summary>
+    internal static ForwardEnvelope Parse(ReadOnlyMemory<byte> envelope) => ForwardEnvelope.Parser.ParseFrom(envelope.Span);
 
     [Fact]
     public void Split_MixedEvents_OneEnvelopePerKindWithProvenance()
@@ -159,7 +153,7 @@ public class SplitterTests
         Assert.Empty(result.DeadLetters);
         Assert.Equal(count, result.WeatherReadings + result.SeismicReadings);
         var forwarded = result.Weather.Concat(result.Seismic).Select(Parse).ToList();
-        Assert.All(result.Weather.Concat(result.Seismic), t => Assert.InRange(t.Length, 1, EnvelopeBudget.MaxEventTextBytes));
+        Assert.All(result.Weather.Concat(result.Seismic), t => Assert.InRange(t.Length, 1, EnvelopeBudget.MaxEnvelopeBytes));
         Assert.All(forwarded, e => Assert.InRange(e.Readings.Count, 1, EnvelopeBudget.MaxReadingsPerEnvelope));
         Assert.All(forwarded, e => Assert.Equal(7, Assert.Single(e.Sources).SequenceNumber));
         // Original bytes, in order per kind: what the device sent is what the processors get.
@@ -185,9 +179,9 @@ public class SplitterTests
 
         Assert.Empty(result.DeadLetters);
         Assert.Equal(36, result.WeatherReadings);
-        Assert.All(result.Weather, t => Assert.InRange(t.Length, 1, EnvelopeBudget.MaxEventTextBytes));
+        Assert.All(result.Weather, t => Assert.InRange(t.Length, 1, EnvelopeBudget.MaxEnvelopeBytes));
         var envelopes = result.Weather.Select(Parse).ToList();
-        Assert.True(envelopes.Count >= 5, $"{envelopes.Count} envelopes for 3.6 MB of readings");
+        Assert.True(envelopes.Count >= 4, $"{envelopes.Count} envelopes for 3.6 MB of readings");
         Assert.Equal(36, envelopes.Sum(e => e.Readings.Count));
         // An envelope that spans two events points each reading at its own event.
         Assert.All(envelopes, e => Assert.All(e.Readings, r => Assert.Equal(e.Sources[(int)r.SourceIndex].SequenceNumber, long.Parse(r.Reading.DeviceId[3..], System.Globalization.CultureInfo.InvariantCulture))));
@@ -208,7 +202,7 @@ public class SplitterTests
         Assert.Equal(1, letter.ReadingIndex);
         Assert.Equal("huge", letter.DeviceId);
         Assert.Equal(huge.ToByteArray(), letter.Payload.ToArray());
-        Assert.Contains("base64", letter.Detail, StringComparison.Ordinal);
+        Assert.Contains(EnvelopeBudget.MaxEnvelopeBytes.ToString(System.Globalization.CultureInfo.InvariantCulture), letter.Detail, StringComparison.Ordinal);
         Assert.Equal(2, result.WeatherReadings);
     }
 
@@ -231,10 +225,25 @@ public class SplitterTests
     }
 
     [Fact]
-    public void EnvelopeText_LargestEnvelope_IsExactlyTheEventTextLimit()
+    public void Split_LargestReadingThatFitsAlone_ItsEnvelopeIsAtMostTheBudget()
     {
-        Assert.Equal(EnvelopeBudget.MaxEventTextBytes, EnvelopeText.EncodedLength(EnvelopeBudget.MaxEnvelopeBytes));
-        Assert.True(EnvelopeText.EncodedLength(EnvelopeBudget.MaxEnvelopeBytes + 1) > EnvelopeBudget.MaxEventTextBytes);
+        using var splitter = new SplitterScope();
+        var source = new Readings.SourcePosition("0", 0, Now - 1000);
+        var padding = EnvelopeBudget.MaxEnvelopeBytes - 64;
+        var reading = WithPadding(Builders.Weather("edge", 1), padding);
+        while (WithPadding(Builders.Weather("edge", 1), padding + 1) is var next && EnvelopeBudget.FitsAlone(next.CalculateSize(), source))
+        {
+            (reading, padding) = (next, padding + 1);
+        }
+
+        Assert.True(EnvelopeBudget.FitsAlone(reading.CalculateSize(), source));
+
+        var result = splitter.Value.Split([Event(Builders.Batch(reading), 0)], Now);
+
+        Assert.Empty(result.DeadLetters);
+        var envelope = Assert.Single(result.Weather);
+        Assert.InRange(envelope.Length, EnvelopeBudget.MaxEnvelopeBytes - 16, EnvelopeBudget.MaxEnvelopeBytes);
+        Assert.Equal(reading.ToByteString(), Assert.Single(Parse(envelope).Readings).Reading.ToByteString());
     }
 
     [Fact]

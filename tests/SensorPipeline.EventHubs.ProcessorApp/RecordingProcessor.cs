@@ -5,7 +5,7 @@ using Azure.Messaging.EventHubs.Processor;
 namespace SensorPipeline.EventHubs.ProcessorApp;
 
 /// <summary>
-/// The SDK's own processor and load balancer over <see cref="WebJobsBlobCheckpointStore"/>, printing one line per
+/// The SDK's own processor and load balancer over <see cref="SensorPipeline.FunctionsHost.Processing.WebJobsBlobCheckpointStore"/>, printing one line per
 /// fact the failover test checks: <c>claimed P</c>, <c>released P REASON</c>, <c>event P SEQ BODY</c>, and
 /// <c>checkpoint P SEQ</c> once a checkpoint is stored. It checkpoints at every event whose sequence number + 1 is a
 /// multiple of <c>checkpointEvery</c> (the last such event of a batch), so the events after it — the uncheckpointed

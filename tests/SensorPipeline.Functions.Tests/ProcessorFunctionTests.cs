@@ -255,18 +255,15 @@ public sealed class ProcessorFunctionTests(PipelineFixture fixture)
     }
 
     [Fact]
-    public async Task WeatherProcessor_RawProtobufBesideATextEnvelope_RawDeadLetteredTextStored()
+    public async Task WeatherProcessor_IngestionBatchBesideAnEnvelope_BatchDeadLetteredEnvelopeStored()
     {
-        // The splitter sends envelopes only as text: a raw protobuf body on the hub is dead-lettered whole, and the
-        // valid envelope in the same invocation is stored.
+        // Envelopes travel as their protobuf bytes with no marker: a body that parses as protobuf but is no envelope
+        // (an ingestion batch sent to the wrong hub) is dead-lettered whole, and the envelope beside it is stored.
         var device = Builders.Device("ws");
-        var raw = new ForwardEnvelope { Kind = SensorKind.Weather, ForwardedTimeUnixMs = DateTimeOffset.UtcNow.ToUnixTimeMilliseconds() };
-        raw.Sources.Add(new Protos.SourcePosition { PartitionId = "0", SequenceNumber = 5, EnqueuedTimeUnixMs = DateTimeOffset.UtcNow.ToUnixTimeMilliseconds() });
-        raw.Readings.Add(new ForwardedReading { Reading = Builders.Weather(device, 1), SourceIndex = 0 });
-        var text = PipelineDriver.WeatherEnvelope(PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(device, 3))));
-        var rawEvent = new HubEvent(raw.ToByteArray(), PipelineDriver.NextSequence(), DateTimeOffset.UtcNow);
+        var envelope = PipelineDriver.WeatherEnvelope(PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(device, 3))));
+        var rawEvent = new HubEvent(Builders.Batch(Builders.Weather(device, 1)), PipelineDriver.NextSequence(), DateTimeOffset.UtcNow);
 
-        var answer = await PipelineDriver.ProcessAsync(Handler, "WeatherProcessor", [rawEvent, text]);
+        var answer = await PipelineDriver.ProcessAsync(Handler, "WeatherProcessor", [rawEvent, envelope]);
 
         Assert.Equal(HttpStatusCode.OK, answer.Status);
         Assert.Equal(3, (await ReadAsync("readings", Builders.ReadingId(device, 3), device)).GetProperty("properties").GetProperty("sequence").GetInt64());

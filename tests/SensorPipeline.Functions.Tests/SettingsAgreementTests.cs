@@ -66,6 +66,19 @@ public sealed partial class SettingsAgreementTests
     }
 
     [Fact]
+    public void PipelineLimits_LimitsJson_TheCompiledConstantsAreTheFilesValues()
+    {
+        // The packaging script and the planner read limits.json; the handler reads the constants generated from it.
+        using var limits = System.Text.Json.JsonDocument.Parse(File.ReadAllBytes(Path.Combine(RepoLayout.Current.Root, "core", "SensorPipeline.Core", "limits.json")));
+        int Value(string name) => limits.RootElement.GetProperty(name).GetProperty("value").GetInt32();
+
+        Assert.Equal(Core.PipelineLimits.EventHubMaxEventBytes, Value("eventHubMaxEventBytes"));
+        Assert.Equal(Core.PipelineLimits.MaxEventBatchSize, Value("maxEventBatchSize"));
+        Assert.Equal(Core.PipelineLimits.MaxReadingsPerEnvelope, Value("maxReadingsPerEnvelope"));
+        Assert.Equal(Core.PipelineLimits.MaxEventBatchSize, Core.Splitting.EnvelopeBudget.MaxSupportedBatchSize);
+    }
+
+    [Fact]
     public void ConventionsTable_EveryHandlerSetting_IsAnOption()
     {
         var known = OptionTypes.Select(row => ((Type)row[0], (string)row[1]))

@@ -9,7 +9,7 @@ public sealed class SplitterFunctionTests(PipelineFixture fixture)
     private static readonly TimeSpan ArrivalTimeout = TimeSpan.FromSeconds(30);
 
     [Fact]
-    public async Task Splitter_MixedBatch_SendsTextEnvelopesPerKindToTheHubs()
+    public async Task Splitter_MixedBatch_SendsEnvelopesPerKindToTheHubs()
     {
         var weather = Builders.Device("ws");
         var seismic = Builders.Device("sm");
@@ -66,7 +66,7 @@ public sealed class SplitterFunctionTests(PipelineFixture fixture)
     {
         var device = Builders.Device("ws");
         var poison = PipelineDriver.Ingestion([0xFF, 0xFF, 0xFF, 0x01]);
-        // 300 readings (~30 KB): dead-lettered whole as oversize before text envelopes; now split over two envelopes.
+        // 300 readings (~30 KB): more than one envelope holds (250), so split over two envelopes.
         var large = PipelineDriver.Ingestion(Builders.Batch([.. Enumerable.Range(1, 300).Select(i => Builders.Weather(device, (ulong)(100 + i)))]));
         var mixed = PipelineDriver.Ingestion(Builders.Batch(Builders.Weather(device, 1), Builders.Weather(device, 0)));
 

@@ -1,4 +1,5 @@
 using Google.Protobuf;
+using SensorPipeline.Core.DeviceStates;
 using SensorPipeline.Core.Processing;
 
 namespace SensorPipeline.Functions.Tests;

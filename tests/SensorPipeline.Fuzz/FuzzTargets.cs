@@ -19,7 +19,7 @@ internal static class FuzzTargets
             "core: an ingestion event through the splitter (ReadingBatchReader, ReadingDecoder, validation, envelopes), its envelopes through the processors",
             ReadingBatchTarget.Run),
         new("envelope",
-            "core: a forward envelope through both processors (EnvelopeText, EnvelopeReader, ReadingDecoder, validation, GeoJSON, device state)",
+            "core: a forward envelope through both processors (EnvelopeReader, ReadingDecoder, validation, GeoJSON, device state)",
             EnvelopeTarget.Run),
         new("handler-request",
             "functions: the custom-handler request (InvocationRequestReader, RequestStreamParser, TriggerArrayReader, metadata) whole and streamed in 7-byte reads",

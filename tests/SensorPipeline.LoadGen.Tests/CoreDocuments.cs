@@ -3,6 +3,7 @@ using System.Text.Json;
 using Google.Protobuf;
 using Google.Protobuf.WellKnownTypes;
 using SensorPipeline.Core.DeadLetters;
+using SensorPipeline.Core.DeviceStates;
 using SensorPipeline.Core.GeoJson;
 using SensorPipeline.Core.Policies;
 using SensorPipeline.Core.Readings;

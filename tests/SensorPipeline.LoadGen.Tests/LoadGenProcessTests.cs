@@ -26,7 +26,7 @@ public sealed class LoadGenProcessTests : IAsyncLifetime, IDisposable
 
         var (exit, output, errors) = await LoadGenProcess.RunAsync(Timeout, "--transport", "rest", "--connection", _server.EmulatorConnectionString,
             "--weather", "3", "--seismic", "2", "--count", "1000", "--readings-per-event", "40", "--concurrency", "4",
-            "--poison", "2", "--oversize", "1", "--oversize-bytes", "800000", "--duplicate-every", "5", "--inject-every", "4",
+            "--poison", "2", "--oversize", "1", "--oversize-bytes", "990000", "--duplicate-every", "5", "--inject-every", "4",
             "--base-backoff", "10ms", "--ledger", ledgerPath);
 
         Assert.True(exit == 0, $"exit {exit}\n{output}\n{errors}");
@@ -52,7 +52,7 @@ public sealed class LoadGenProcessTests : IAsyncLifetime, IDisposable
         Assert.Equal(1000, unique.Count);
         Assert.True(fleetReadings.Count > 1000, "no duplicate was sent");
         Assert.Equal(2, poison.Count);
-        Assert.Single(accepted, r => r.Body.Length >= 800_000);
+        Assert.Single(accepted, r => r.Body.Length >= 990_000);
 
         var ledger = await LedgerFile.ReadAsync(ledgerPath, CancellationToken.None);
         Assert.True(ledger.Complete);

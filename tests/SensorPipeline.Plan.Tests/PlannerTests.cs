@@ -37,13 +37,13 @@ public sealed class PlannerTests
     {
         var plan = Repository.Plan(100_000);
 
-        // 100,000 x (122 + E) B, E the envelope bytes per reading core's splitter writes (~174: base64 of ~130), x 1.2 / 1 MB/s
-        // per TU -> 36 TU; events: 500 ingestion + 2 x 1,024 envelope events/s (below) x 1.2 -> 4 TU, not binding.
+        // 100,000 x (122 + E) B, E the envelope bytes per reading core's splitter writes (~130, protobuf bytes), x 1.2 / 1 MB/s
+        // per TU -> 31 TU; events: 500 ingestion + 2 x 1,024 envelope events/s (below) x 1.2 -> 4 TU, not binding.
         var envelopeBytes = plan.Functions.Envelopes.EnvelopeBytesPerReading;
-        Assert.InRange(envelopeBytes, 160, 190);
+        Assert.InRange(envelopeBytes, 122, 145);
         Assert.Equal("Standard", plan.EventHubs.Tier);
         Assert.Equal((int)Math.Ceiling(100_000 * (122 + envelopeBytes) / 1e6 * 1.2), plan.EventHubs.Capacity);
-        Assert.Equal(36, plan.EventHubs.Capacity);
+        Assert.Equal(31, plan.EventHubs.Capacity);
         Assert.Equal(40, plan.EventHubs.AutoInflateMaximum);
         Assert.Equal(100_000 * (122 + envelopeBytes) / 1e6, plan.EventHubs.IngressMBps, 6);
         // readings 1,800,000 RU/s -> 2,160,000; devices 2,200,000 -> 2,640,000; archive autoscale to 10 % x 100,000 x 9.
@@ -133,15 +133,15 @@ public sealed class PlannerTests
     {
         var plan = Repository.Plan(1_000_000);
 
-        // 1,000,000 x (122 + E) B x 1.2 / 5 MB/s per PU, E what core's splitter writes per reading -> 73 PU; one Premium
+        // 1,000,000 x (122 + E) B x 1.2 / 5 MB/s per PU, E what core's splitter writes per reading -> 62 PU; one Premium
         // namespace takes 16.
         Assert.True(plan.IsPlanOnly);
         Assert.Equal("Premium", plan.EventHubs.Tier);
         Assert.Equal((int)Math.Ceiling((122 + plan.Functions.Envelopes.EnvelopeBytesPerReading) * 1.2 / 5), plan.EventHubs.Capacity);
-        Assert.Equal(73, plan.EventHubs.Capacity);
+        Assert.Equal(62, plan.EventHubs.Capacity);
         Assert.Contains("at most 16", plan.EventHubs.PlanOnlyReason, StringComparison.Ordinal);
         Assert.Contains("Dedicated", plan.EventHubs.PlanOnlyReason, StringComparison.Ordinal);
-        Assert.Contains("5 Premium namespaces", plan.EventHubs.PlanOnlyReason, StringComparison.Ordinal);
+        Assert.Contains("4 Premium namespaces", plan.EventHubs.PlanOnlyReason, StringComparison.Ordinal);
         // Busiest hub 122 MB/s x 1.2 -> 147 partitions, capped at Premium's 100.
         Assert.Equal(100, plan.EventHubs.PartitionsPerHub);
         Assert.Equal(21_600_000, plan.Cosmos.Container("readings").DeployedRu);

@@ -1,13 +1,12 @@
 namespace SensorPipeline.Core.Policies;
 
 /// <summary>
-/// A reading is stale when more than <see cref="MaxAge"/> has passed since the ingestion hub enqueued
-/// it — measured from the first hop, as in
+/// The one owner of a reading's age: the time since the ingestion hub enqueued it. A reading is stale when its age is
+/// more than <see cref="MaxAge"/> — measured from the first hop, as in
 /// “Performance tuning - Event streaming” (https://learn.microsoft.com/azure/architecture/performance/event-streaming),
 /// so time spent queued anywhere in the chain counts.
-/// Stale readings skip the live view and go to the archive; they are never dropped.
-/// It also carries the processor's other judgement against the enqueued time: how far a device's clock may run ahead
-/// of it before the reading may no longer become the device's state (<see cref="NewerWins.MayWin"/>).
+/// Stale readings skip the live view and go to the archive; they are never dropped. Every other judgement of age (the
+/// live/archive reconciliation's window around the max age) asks this policy rather than doing the arithmetic again.
 /// </summary>
 public sealed class StalenessPolicy
 {
@@ -17,23 +16,13 @@ public sealed class StalenessPolicy
     private readonly long _maxAgeMs;
 
     public StalenessPolicy(TimeSpan maxAge)
-        : this(maxAge, NewerWins.DefaultMaxClockSkew)
-    {
-    }
-
-    public StalenessPolicy(TimeSpan maxAge, TimeSpan maxClockSkew)
     {
         ArgumentOutOfRangeException.ThrowIfLessThanOrEqual(maxAge, TimeSpan.Zero);
-        ArgumentOutOfRangeException.ThrowIfLessThan(maxClockSkew, TimeSpan.Zero);
         MaxAge = maxAge;
-        MaxClockSkew = maxClockSkew;
         _maxAgeMs = (long)maxAge.TotalMilliseconds;
     }
 
     public TimeSpan MaxAge { get; }
-
-    /// <summary>How far a reading's observed-at may run ahead of its ingestion event's enqueued time and still win the device's state.</summary>
-    public TimeSpan MaxClockSkew { get; }
 
     /// <summary>
     /// How many milliseconds past the max age the reading is, or null when it is fresh.
@@ -44,6 +33,11 @@ public sealed class StalenessPolicy
         var age = nowUnixMs - enqueuedUnixMs;
         return age > _maxAgeMs ? age - _maxAgeMs : null;
     }
+
+    /// <summary>True when the reading is older than the max age less <paramref name="window"/>: fresh now, but a
+    /// redelivery of it that much later could be stale (the live/archive reconciliation's candidates).</summary>
+    public bool IsWithinOfMaxAge(long enqueuedUnixMs, long nowUnixMs, TimeSpan window) =>
+        nowUnixMs - enqueuedUnixMs > _maxAgeMs - (long)window.TotalMilliseconds;
 
     /// <summary>Convenience over <see cref="StaleBy"/> with the clock.</summary>
     public bool IsStale(DateTimeOffset enqueued, TimeProvider clock)

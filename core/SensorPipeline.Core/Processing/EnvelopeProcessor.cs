@@ -1,6 +1,7 @@
 using System.Buffers;
 using System.Text.Json;
 using SensorPipeline.Core.DeadLetters;
+using SensorPipeline.Core.DeviceStates;
 using SensorPipeline.Core.GeoJson;
 using SensorPipeline.Core.Policies;
 using SensorPipeline.Core.Readings;
@@ -23,27 +24,32 @@ public sealed class EnvelopeProcessor : IDisposable
     private readonly SensorKind _kind;
     private readonly string _kindName;
     private readonly StalenessPolicy _staleness;
+    private readonly TimeSpan _maxClockSkew;
     private readonly DeviceIdCache _deviceIds;
     private readonly bool _renderStaleStates;
     private readonly ArrayBufferWriter<byte> _buffer = new(256 * 1024);
     private readonly Utf8JsonWriter _writer;
     private readonly List<SourcePosition> _sources = [];
     private readonly Dictionary<string, int> _latestIndex = new(StringComparer.Ordinal);
-    private byte[] _decoded = new byte[64 * 1024];
 
     /// <param name="kind">The kind this processor accepts: weather or seismic.</param>
     /// <param name="stage">The stage name stored in dead letters (e.g. <c>weather-processor</c>).</param>
     /// <param name="staleness">The staleness rule.</param>
     /// <param name="deviceIds">Optional shared-per-instance string cache.</param>
+    /// <param name="maxClockSkew">How far a reading's observed-at may run ahead of its ingestion event's enqueued time and
+    /// still become the device's state (<see cref="NewerWins.MayWin"/>); <see cref="NewerWins.DefaultMaxClockSkew"/> when null.</param>
     /// <param name="renderStaleStates">Whether a stale reading that may win gets its device state rendered (default true).
     /// Only a handler that checks stale readings against the live view can use one; with no such check (a zero
     /// redelivery window) every rendered state would be thrown away.</param>
-    public EnvelopeProcessor(SensorKind kind, string stage, StalenessPolicy staleness, DeviceIdCache? deviceIds = null, bool renderStaleStates = true)
+    public EnvelopeProcessor(SensorKind kind, string stage, StalenessPolicy staleness, DeviceIdCache? deviceIds = null, bool renderStaleStates = true,
+        TimeSpan? maxClockSkew = null)
     {
         _kindName = kind.Name(); // throws for a kind the pipeline does not route
         _kind = kind;
         Stage = stage ?? throw new ArgumentNullException(nameof(stage));
         _staleness = staleness ?? throw new ArgumentNullException(nameof(staleness));
+        _maxClockSkew = maxClockSkew ?? NewerWins.DefaultMaxClockSkew;
+        ArgumentOutOfRangeException.ThrowIfLessThan(_maxClockSkew, TimeSpan.Zero, nameof(maxClockSkew));
         _deviceIds = deviceIds ?? new DeviceIdCache();
         _renderStaleStates = renderStaleStates;
         // SkipValidation: the writers are correct by construction (tests parse every shape back).
@@ -75,20 +81,19 @@ public sealed class EnvelopeProcessor : IDisposable
             batch.Received, batch.Stale, batch.Oldest == long.MaxValue ? 0 : batch.Oldest);
     }
 
-    /// <summary>Decodes an envelope's text and reads its header; an envelope that cannot be used, or that carries the
-    /// other kind (it is on the wrong hub), is dead-lettered whole for a human, and false is returned.</summary>
+    /// <summary>Reads an envelope's header; an envelope that cannot be used, or that carries another kind (it is on the
+    /// wrong hub), is dead-lettered whole for a human, and false is returned. The event body is the
+    /// <c>ForwardEnvelope</c>'s protobuf bytes with no marker, so garbage is told from an envelope by decoding it:
+    /// a body whose framing does not parse, that names no kind the pipeline routes, that holds no reading or a source
+    /// no splitter writes is dead-lettered as undecodable (or invalid source) by <see cref="EnvelopeReader.TryReadHeader"/>;
+    /// what passes and still holds garbage fails per reading (decode, then validation) further on.</summary>
     private bool TryOpen(in InputEvent envelope, Accumulator batch, out ReadOnlySpan<byte> body, out int count)
     {
-        count = 0;
-        body = Decode(envelope.Body.Span);
-        var reason = DeadLetterReason.Undecodable;
-        if (!body.IsEmpty)
+        body = envelope.Body.Span;
+        var reason = EnvelopeReader.TryReadHeader(body, _sources, out var kind, out _, out count);
+        if (reason == DeadLetterReason.None && kind != _kind)
         {
-            reason = EnvelopeReader.TryReadHeader(body, _sources, out var kind, out _, out count);
-            if (reason == DeadLetterReason.None && kind != _kind)
-            {
-                reason = DeadLetterReason.PayloadMismatch;
-            }
+            reason = DeadLetterReason.PayloadMismatch;
         }
 
         if (reason == DeadLetterReason.None)
@@ -172,27 +177,9 @@ public sealed class EnvelopeProcessor : IDisposable
         }
     }
 
-    /// <summary>The envelope of an event body, decoded from its text form (<see cref="EnvelopeText"/>) into a reused
-    /// buffer; empty when the body is not a text envelope (the only form the splitter writes).</summary>
-    private ReadOnlySpan<byte> Decode(ReadOnlySpan<byte> body)
-    {
-        if (!EnvelopeText.IsText(body))
-        {
-            return default;
-        }
-
-        var needed = EnvelopeText.MaxDecodedLength(body);
-        if (_decoded.Length < needed)
-        {
-            _decoded = new byte[Math.Max(needed, _decoded.Length * 2)];
-        }
-
-        return EnvelopeText.TryDecode(body, _decoded, out var written) ? _decoded.AsSpan(0, written) : default;
-    }
-
     /// <summary>False for a reading dated in the future by the device's clock: stored as a reading, never the device's state.</summary>
     private bool MayWin(in ReadingView reading, in SourcePosition source) =>
-        NewerWins.MayWin(reading.ObservedAt, source.EnqueuedTimeUnixMs, _staleness.MaxClockSkew);
+        NewerWins.MayWin(reading.ObservedAt, source.EnqueuedTimeUnixMs, _maxClockSkew);
 
     private void UpdateLatest(List<DeviceLatest> latest, string deviceId, string readingId, in ReadingView reading, in SourcePosition source, ReadingSource from,
         int pendingIndex)

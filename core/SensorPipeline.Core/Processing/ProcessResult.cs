@@ -1,4 +1,5 @@
 using SensorPipeline.Core.DeadLetters;
+using SensorPipeline.Core.DeviceStates;
 using SensorPipeline.Core.Policies;
 using SensorPipeline.Core.Readings;
 using SensorPipeline.Core.Splitting;
@@ -31,31 +32,6 @@ public readonly record struct PendingDocument(
     long ObservedUnixMs,
     int EnvelopeIndex = 0,
     int ReadingIndex = 0);
-
-/// <summary>The newest reading of one device in a batch, for the guarded write to <c>devices</c>.</summary>
-public readonly record struct DeviceLatest(
-    string DeviceId,
-    string Kind,
-    ulong Sequence,
-    DateTimeOffset ObservedAt,
-    string Version,
-    string ReadingId,
-    double Longitude,
-    double Latitude,
-    double AltitudeM,
-    long EnqueuedUnixMs,
-    int DocumentOffset,
-    int DocumentLength,
-    int EnvelopeIndex = 0,
-    int ReadingIndex = 0,
-    int PendingIndex = -1);
-
-/// <summary>
-/// The device state a stale reading would give its device — a candidate only once the reading is known to be live
-/// (<see cref="ProcessResult.DeviceWrites"/>). <see cref="PendingIndex"/> is the reading's archive document in
-/// <see cref="ProcessResult.Pending"/>.
-/// </summary>
-public readonly record struct StaleDeviceState(int PendingIndex, DeviceLatest State);
 
 /// <summary>What one processor invocation must write. Valid until the processor's next call.</summary>
 public sealed class ProcessResult
@@ -171,18 +147,13 @@ public sealed class ProcessResult
 
     private byte[] ForwardedReading(int envelopeIndex, int readingIndex)
     {
-        var text = _envelopes[envelopeIndex].Body.Span;
-        var decoded = new byte[EnvelopeText.MaxDecodedLength(text)];
-        if (EnvelopeText.TryDecode(text, decoded, out var written))
+        var index = 0;
+        foreach (var entry in EnvelopeReader.EnumerateReadings(_envelopes[envelopeIndex].Body.Span))
         {
-            var index = 0;
-            foreach (var entry in EnvelopeReader.EnumerateReadings(decoded.AsSpan(0, written)))
+            // Its source index was checked when it was processed.
+            if (index++ == readingIndex && EnvelopeReader.TryReadForwardedReading(entry, int.MaxValue, out var reading, out _))
             {
-                // Its source index was checked when it was processed.
-                if (index++ == readingIndex && EnvelopeReader.TryReadForwardedReading(entry, int.MaxValue, out var reading, out _))
-                {
-                    return reading.ToArray();
-                }
+                return reading.ToArray();
             }
         }
 

@@ -12,7 +12,7 @@ public enum DeadLetterReason
     EmptyBody,
     Undecodable,
 
-    // Reading-level since text envelopes (an event-level reason before): one reading too large to forward on its own.
+    // Reading-level: one reading too large to forward on its own (the rest of its event proceeds).
     Oversize,
 
     // Reading-level: one reading is unusable, the rest of its event proceeds.
@@ -72,7 +72,7 @@ public static class DeadLetterReasons
     {
         DeadLetterReason.EmptyBody => "the event body is empty",
         DeadLetterReason.Undecodable => "the event body is not a well-formed protobuf message of the expected type",
-        DeadLetterReason.Oversize => "the reading alone is too large to forward: its base64 text would not fit one Event Hubs event (1 MB)",
+        DeadLetterReason.Oversize => "the reading alone is too large to forward: its envelope would not fit one Event Hubs event (1 MB)",
         DeadLetterReason.MissingDeviceId => "the reading has no device id",
         DeadLetterReason.InvalidDeviceId => "the device id is over 128 bytes, not UTF-8, or contains '/', '\\', '?', '#' or a control character (Cosmos DB id rules)",
         DeadLetterReason.UnknownKind => "the sensor kind is unspecified or unknown",

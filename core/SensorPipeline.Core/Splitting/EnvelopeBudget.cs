@@ -5,36 +5,33 @@ using SensorPipeline.Core.Wire;
 namespace SensorPipeline.Core.Splitting;
 
 /// <summary>
-/// The one place the forward envelope's size arithmetic lives. The splitter answers each output binding with a JSON
-/// array of text envelopes (<see cref="EnvelopeText"/>), and the Functions host sends every element as one event, so an
-/// invocation may emit as many events as it needs. Each envelope is cut when the next reading would push its text past
-/// <see cref="MaxEventTextBytes"/> or its count past <see cref="MaxReadingsPerEnvelope"/>: every event is under the
+/// The one place the forward envelope's size arithmetic lives. Each envelope travels as one event whose body is the
+/// <c>ForwardEnvelope</c>'s protobuf bytes, sent by the splitter with the Event Hubs client; an invocation emits as
+/// many events as its readings need. Each envelope is cut when the next reading would push it past
+/// <see cref="MaxEnvelopeBytes"/> or its count past <see cref="MaxReadingsPerEnvelope"/>: every event is under the
 /// 1 MB Event Hubs limit by construction, whatever the ingestion events hold, and a processor invocation handles at
 /// most <c>maxEventBatchSize × MaxReadingsPerEnvelope</c> readings.
 /// </summary>
 public sealed class EnvelopeBudget
 {
-    /// <summary>Event Hubs' maximum event size on Standard and Premium tiers: 1 MB (body, properties and AMQP framing).</summary>
-    public const int EventHubMaxEventBytes = 1024 * 1024;
+    /// <summary>Event Hubs' maximum event size on Standard and Premium tiers: 1 MB (body, properties and AMQP framing; limits.json).</summary>
+    public const int EventHubMaxEventBytes = PipelineLimits.EventHubMaxEventBytes;
 
     /// <summary>
-    /// Headroom left under the 1 MB limit for what the output binding adds around our bytes
+    /// Headroom left under the 1 MB limit for what the Event Hubs client adds around our bytes
     /// (AMQP message header, annotations, framing: well under 1 KB in practice; 64 KiB is generous).
     /// </summary>
     public const int TransportHeadroomBytes = 64 * 1024;
 
-    /// <summary>The largest event body the splitter ever emits: one text envelope, marker and base64 included (983,040).</summary>
-    public const int MaxEventTextBytes = EventHubMaxEventBytes - TransportHeadroomBytes;
-
-    /// <summary>The largest binary envelope whose text form fits <see cref="MaxEventTextBytes"/> (737,279 bytes).</summary>
-    public const int MaxEnvelopeBytes = (MaxEventTextBytes - EnvelopeText.MarkerLength) * 3 / 4;
+    /// <summary>The largest event body the splitter ever emits: one envelope's protobuf bytes (983,040).</summary>
+    public const int MaxEnvelopeBytes = EventHubMaxEventBytes - TransportHeadroomBytes;
 
     /// <summary>
-    /// Readings per envelope at most. This, not the byte limit, bounds a processor invocation: it handles at most
-    /// maxEventBatchSize × 250 readings (500 with host.json as shipped), which keeps the invocation well inside
+    /// Readings per envelope at most (limits.json). This, not the byte limit, bounds a processor invocation: it handles
+    /// at most maxEventBatchSize × 250 readings (500 with host.json as shipped), which keeps the invocation well inside
     /// functionTimeout at the store's slowest expected rate (functions/README.md, "Bounded work per invocation").
     /// </summary>
-    public const int MaxReadingsPerEnvelope = 250;
+    public const int MaxReadingsPerEnvelope = PipelineLimits.MaxReadingsPerEnvelope;
 
     /// <summary>Envelope fields outside the lists: kind (tag + 1-byte enum) and forwarded time (tag + ≤ 10-byte varint).</summary>
     public const int EnvelopeFixedBytes = 2 + 11;
@@ -56,10 +53,11 @@ public sealed class EnvelopeBudget
     public int MaxReadingsPerProcessorInvocation => MaxEventBatchSize * MaxReadingsPerEnvelope;
 
     /// <summary>
-    /// The largest maxEventBatchSize the handler runs with: 64 × 250 = 16,000 readings (and as many device writes)
-    /// per processor invocation already take ~51 s at 625 documents/s, a whole serverless container's rate.
+    /// The largest maxEventBatchSize the handler runs with (limits.json, which the packaging script and the planner
+    /// read too): 64 × 250 = 16,000 readings (and as many device writes) per processor invocation already take ~51 s
+    /// at 625 documents/s, a whole serverless container's rate.
     /// </summary>
-    public const int MaxSupportedBatchSize = 64;
+    public const int MaxSupportedBatchSize = PipelineLimits.MaxEventBatchSize;
 
     /// <summary>Null when the batch size keeps invocations bounded; otherwise why not, naming the host.json setting, for a start-up failure.</summary>
     public string? Problem =>
@@ -86,8 +84,8 @@ public sealed class EnvelopeBudget
 
     /// <summary>
     /// True when a reading of <paramref name="readingLength"/> bytes fits an envelope on its own. Only a reading
-    /// of about 737 KB (some 7,000 times a normal one, possible only with huge unknown fields) does not: its
-    /// base64 text could not travel in one event, so it is dead-lettered as oversize.
+    /// of about 983 KB (some 9,000 times a normal one, possible only with huge unknown fields) does not: its
+    /// envelope could not travel in one event, so it is dead-lettered as oversize.
     /// </summary>
     public static bool FitsAlone(int readingLength, in SourcePosition source) =>
         EnvelopeFixedBytes + SourceEntryBytes(source) + ForwardedReadingBytes(readingLength, 0) <= MaxEnvelopeBytes;

@@ -12,7 +12,10 @@ namespace SensorPipeline.Core.Splitting;
 /// </summary>
 public static class EnvelopeReader
 {
-    /// <summary>Collects the envelope's header fields into <paramref name="sources"/> (cleared first).</summary>
+    /// <summary>Collects the envelope's header fields into <paramref name="sources"/> (cleared first).
+    /// <see cref="DeadLetterReason.Undecodable"/> for a body that is not an envelope: its framing does not parse, it
+    /// names no kind the pipeline routes (an absent kind reads as unspecified), or it holds no reading. Envelopes
+    /// travel as their bytes alone, with no marker, so this check is what tells garbage from an envelope.</summary>
     public static DeadLetterReason TryReadHeader(ReadOnlySpan<byte> body, List<SourcePosition> sources, out SensorKind kind, out long forwardedTimeUnixMs, out int readingCount)
     {
         ArgumentNullException.ThrowIfNull(sources);
@@ -56,7 +59,7 @@ public static class EnvelopeReader
             return DeadLetterReason.Undecodable;
         }
 
-        return readingCount == 0 ? DeadLetterReason.Undecodable : DeadLetterReason.None;
+        return readingCount == 0 || !kind.IsKnown() ? DeadLetterReason.Undecodable : DeadLetterReason.None;
     }
 
     /// <summary>Decodes one ForwardedReading entry; false when malformed or its source index is out of range.</summary>

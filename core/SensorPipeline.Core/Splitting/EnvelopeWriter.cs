@@ -11,15 +11,15 @@ namespace SensorPipeline.Core.Splitting;
 /// An envelope is closed before the reading that would take it past <see cref="EnvelopeBudget.MaxEnvelopeBytes"/> or
 /// <see cref="EnvelopeBudget.MaxReadingsPerEnvelope"/>, so there is no size cliff: any number of readings of any
 /// ingestion event goes out in as many envelopes as it takes. Each envelope carries only the sources its readings
-/// point at (appended at its end: protobuf fields may come in any order). Closed envelopes are encoded as text
-/// (<see cref="EnvelopeText"/>) at once. Reusable: <see cref="Reset"/> between invocations.
+/// point at (appended at its end: protobuf fields may come in any order). Envelopes are written one after the other
+/// into one buffer, and each is one event's body as it is. Reusable: <see cref="Reset"/> between invocations.
 /// </summary>
 public sealed class EnvelopeWriter
 {
-    private readonly ArrayBufferWriter<byte> _binary;
-    private readonly ArrayBufferWriter<byte> _text;
+    private readonly ArrayBufferWriter<byte> _buffer;
     private readonly List<(int Start, int Length)> _closed = [];
     private readonly List<SourcePosition> _sources = [];
+    private int _envelopeStart;
     private int _sourceBytes;
     private int _currentEventIndex = -1;
     private int _currentSourceIndex = -1;
@@ -30,8 +30,7 @@ public sealed class EnvelopeWriter
     public EnvelopeWriter(SensorKind kind, int initialBufferBytes = 64 * 1024)
     {
         Kind = kind;
-        _binary = new ArrayBufferWriter<byte>(initialBufferBytes);
-        _text = new ArrayBufferWriter<byte>(initialBufferBytes);
+        _buffer = new ArrayBufferWriter<byte>(initialBufferBytes);
     }
 
     /// <summary>The kind of every reading written.</summary>
@@ -43,8 +42,7 @@ public sealed class EnvelopeWriter
     /// <summary>Starts a new invocation; envelopes closed from now on carry <paramref name="forwardedTimeUnixMs"/>.</summary>
     public void Reset(long forwardedTimeUnixMs)
     {
-        _binary.ResetWrittenCount();
-        _text.ResetWrittenCount();
+        _buffer.ResetWrittenCount();
         _closed.Clear();
         _forwardedTimeUnixMs = forwardedTimeUnixMs;
         ReadingCount = 0;
@@ -83,15 +81,15 @@ public sealed class EnvelopeWriter
         }
 
         var inner = ProtoWriter.LengthDelimitedSize(1, readingBytes.Length) + 1 + ProtoWriter.VarintSize((ulong)sourceIndex);
-        ProtoWriter.WriteLengthDelimitedHeader(_binary, 3, inner);
-        ProtoWriter.WriteLengthDelimitedField(_binary, 1, readingBytes);
-        ProtoWriter.WriteVarintField(_binary, 2, (ulong)sourceIndex);
+        ProtoWriter.WriteLengthDelimitedHeader(_buffer, 3, inner);
+        ProtoWriter.WriteLengthDelimitedField(_buffer, 1, readingBytes);
+        ProtoWriter.WriteVarintField(_buffer, 2, (ulong)sourceIndex);
         _envelopeReadings++;
         ReadingCount++;
         return true;
     }
 
-    /// <summary>Closes the last envelope and returns every envelope's text, valid until the next reset.</summary>
+    /// <summary>Closes the last envelope and returns every envelope's bytes, valid until the next reset.</summary>
     public IReadOnlyList<ReadOnlyMemory<byte>> Complete()
     {
         if (_envelopeReadings > 0)
@@ -100,7 +98,7 @@ public sealed class EnvelopeWriter
             StartEnvelope();
         }
 
-        var memory = _text.WrittenMemory;
+        var memory = _buffer.WrittenMemory;
         var envelopes = new ReadOnlyMemory<byte>[_closed.Count];
         for (var i = 0; i < envelopes.Length; i++)
         {
@@ -111,11 +109,11 @@ public sealed class EnvelopeWriter
     }
 
     /// <summary>The open envelope's final size if closed now (readings, sources, kind and time at their largest).</summary>
-    private int CurrentEnvelopeBytes => _binary.WrittenCount + _sourceBytes + EnvelopeBudget.EnvelopeFixedBytes;
+    private int CurrentEnvelopeBytes => _buffer.WrittenCount - _envelopeStart + _sourceBytes + EnvelopeBudget.EnvelopeFixedBytes;
 
     private void StartEnvelope()
     {
-        _binary.ResetWrittenCount();
+        _envelopeStart = _buffer.WrittenCount;
         _sources.Clear();
         _sourceBytes = 0;
         _currentEventIndex = -1;
@@ -132,19 +130,14 @@ public sealed class EnvelopeWriter
             var entry = ProtoWriter.LengthDelimitedSize(1, idLength)
                 + 1 + ProtoWriter.VarintSize(unchecked((ulong)source.SequenceNumber))
                 + 1 + ProtoWriter.VarintSize(unchecked((ulong)source.EnqueuedTimeUnixMs));
-            ProtoWriter.WriteLengthDelimitedHeader(_binary, 2, entry);
-            ProtoWriter.WriteLengthDelimitedField(_binary, 1, partition[..idLength]);
-            ProtoWriter.WriteVarintField(_binary, 2, unchecked((ulong)source.SequenceNumber));
-            ProtoWriter.WriteVarintField(_binary, 3, unchecked((ulong)source.EnqueuedTimeUnixMs));
+            ProtoWriter.WriteLengthDelimitedHeader(_buffer, 2, entry);
+            ProtoWriter.WriteLengthDelimitedField(_buffer, 1, partition[..idLength]);
+            ProtoWriter.WriteVarintField(_buffer, 2, unchecked((ulong)source.SequenceNumber));
+            ProtoWriter.WriteVarintField(_buffer, 3, unchecked((ulong)source.EnqueuedTimeUnixMs));
         }
 
-        ProtoWriter.WriteVarintField(_binary, 1, (ulong)Kind);
-        ProtoWriter.WriteVarintField(_binary, 4, unchecked((ulong)_forwardedTimeUnixMs));
-        var envelope = _binary.WrittenSpan;
-        var length = EnvelopeText.EncodedLength(envelope.Length);
-        var start = _text.WrittenCount;
-        EnvelopeText.Encode(envelope, _text.GetSpan(length));
-        _text.Advance(length);
-        _closed.Add((start, length));
+        ProtoWriter.WriteVarintField(_buffer, 1, (ulong)Kind);
+        ProtoWriter.WriteVarintField(_buffer, 4, unchecked((ulong)_forwardedTimeUnixMs));
+        _closed.Add((_envelopeStart, _buffer.WrittenCount - _envelopeStart));
     }
 }

@@ -30,11 +30,11 @@ public sealed class SplitResult
     /// <summary>The seismic envelopes grouped by the seismic hub partition their devices go to.</summary>
     public IReadOnlyList<PartitionEnvelopes> SeismicPartitions { get; }
 
-    /// <summary>The weather envelopes as text (<see cref="EnvelopeText"/>), one event each; none when no weather reading came in.</summary>
+    /// <summary>The weather envelopes (<c>ForwardEnvelope</c> bytes), one event each; none when no weather reading came in.</summary>
     public IReadOnlyList<ReadOnlyMemory<byte>> Weather { get; }
     public int WeatherReadings { get; }
 
-    /// <summary>The seismic envelopes as text, one event each; none when no seismic reading came in.</summary>
+    /// <summary>The seismic envelopes, one event each; none when no seismic reading came in.</summary>
     public IReadOnlyList<ReadOnlyMemory<byte>> Seismic { get; }
     public int SeismicReadings { get; }
 
@@ -153,7 +153,7 @@ public sealed class Splitter
             ? null
             : System.Text.Encoding.UTF8.GetString(reading.DeviceIdUtf8);
         var detail = reason == DeadLetterReason.Oversize
-            ? $"the reading is {raw.Length} bytes; its base64 text would not fit one {EnvelopeBudget.MaxEventTextBytes}-byte event"
+            ? $"the reading is {raw.Length} bytes; its envelope would not fit one {EnvelopeBudget.MaxEnvelopeBytes}-byte event"
             : null;
         deadLetters.Add(new DeadLetter(Stage, reason, input.Position, readingIndex, device, raw.ToArray(), detail));
     }

@@ -3,6 +3,7 @@ using System.Globalization;
 using System.Text.Json;
 using Microsoft.Azure.Cosmos;
 using Microsoft.Extensions.Options;
+using SensorPipeline.Core.DeviceStates;
 using SensorPipeline.Core.GeoJson;
 using SensorPipeline.Core.Processing;
 using SensorPipeline.Functions.Options;

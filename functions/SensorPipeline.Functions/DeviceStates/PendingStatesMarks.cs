@@ -3,6 +3,7 @@ using System.Net;
 using System.Text.Json;
 using Microsoft.Azure.Cosmos;
 using Microsoft.Extensions.Options;
+using SensorPipeline.Core.DeviceStates;
 using SensorPipeline.Core.Processing;
 using SensorPipeline.Functions.Options;
 using SensorPipeline.Functions.Storage;

@@ -56,7 +56,7 @@ internal static class FunctionEndpoints
                 throw;
             }
 
-            await InvocationResponse.WriteAsync(context.Response, status, [], [InvocationFailures.Unwrap(e).Message], CancellationToken.None);
+            await InvocationResponse.WriteAsync(context.Response, status, [InvocationFailures.Unwrap(e).Message], CancellationToken.None);
         }
         finally
         {

@@ -109,11 +109,11 @@ internal static class FunctionsExtensions
             services.AddKeyedSingleton(definition.Name, (sp, _) =>
             {
                 var pipeline = sp.GetRequiredService<IOptions<PipelineOptions>>().Value;
-                var staleness = new StalenessPolicy(pipeline.MaxAge, pipeline.MaxClockSkew);
+                var staleness = new StalenessPolicy(pipeline.MaxAge);
                 // The live/archive check is what finds a stale reading live; without it (a zero window) no stale state is used.
                 var renderStaleStates = pipeline.EffectiveRedeliveryWindow > TimeSpan.Zero;
                 var processors = pools.Create(new PooledPolicy<EnvelopeProcessor>(
-                    () => new EnvelopeProcessor(definition.Kind, definition.Stage, staleness, renderStaleStates: renderStaleStates)));
+                    () => new EnvelopeProcessor(definition.Kind, definition.Stage, staleness, renderStaleStates: renderStaleStates, maxClockSkew: pipeline.MaxClockSkew)));
                 return ActivatorUtilities.CreateInstance<ProcessorFunction>(sp, definition, processors, sp.GetRequiredKeyedService<BatchWriter>(definition.Name));
             });
             services.AddKeyedSingleton(definition.Name, (sp, _) => ActivatorUtilities.CreateInstance<BatchWriter>(sp, definition));

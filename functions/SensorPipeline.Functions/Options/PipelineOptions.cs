@@ -1,3 +1,5 @@
+using SensorPipeline.Core.DeviceStates;
+
 namespace SensorPipeline.Functions.Options;
 
 /// <summary>How the processors treat readings and write them (configuration section <c>Pipeline</c>).</summary>
@@ -17,7 +19,7 @@ internal sealed class PipelineOptions
     /// <c>readings</c> like any other but never wins, so a device with a clock set in the future cannot pin its state.
     /// Default 00:05:00; 0 (no reading dated after its enqueued time wins) to 1.00:00:00 (one day).
     /// </summary>
-    public TimeSpan MaxClockSkew { get; set; } = Core.Policies.NewerWins.DefaultMaxClockSkew;
+    public TimeSpan MaxClockSkew { get; set; } = NewerWins.DefaultMaxClockSkew;
 
     /// <summary>
     /// How far apart two deliveries of the same reading (a producer's retry or duplicate) may be enqueued and still be

@@ -3,6 +3,7 @@ using System.Collections.Concurrent;
 using System.Text.Json;
 using Microsoft.Extensions.Options;
 using SensorPipeline.Core.DeadLetters;
+using SensorPipeline.Core.DeviceStates;
 using SensorPipeline.Core.GeoJson;
 using SensorPipeline.Core.Processing;
 using SensorPipeline.Core.Readings;

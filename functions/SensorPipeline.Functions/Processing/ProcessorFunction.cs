@@ -53,7 +53,7 @@ internal sealed class ProcessorFunction(
             counts.Live, counts.Archived, counts.DeviceStates, counts.DeadLetters + poison.Count, request.RetryCount);
         var summary = string.Create(CultureInfo.InvariantCulture,
             $"{definition.Name}: {request.Events.Count} envelopes, {tally.ReadingsReceived} readings; live {counts.Live}, archived {counts.Archived}, device states {counts.DeviceStates} pending, dead letters {counts.DeadLetters}, stale copies of live readings {counts.RedundantStale}, poison envelopes {poison.Count}");
-        await InvocationResponse.WriteAsync(context.Response, StatusCodes.Status200OK, [], [summary], cancellationToken);
+        await InvocationResponse.WriteAsync(context.Response, StatusCodes.Status200OK, [summary], cancellationToken);
     }
 
     /// <summary>

@@ -9,7 +9,7 @@ using SensorPipeline.Functions.Telemetry;
 namespace SensorPipeline.Functions.Processing;
 
 /// <summary>
-/// The Splitter function: ingestion events in; as many weather and seismic text envelopes out as their readings need,
+/// The Splitter function: ingestion events in; as many weather and seismic envelopes out as their readings need,
 /// each sent to the partition of its hub its devices belong to (<see cref="DevicePartitioner"/>) through
 /// <see cref="EnvelopeForwarder"/>; undecodable events and invalid or unforwardable readings to the dead letters.
 /// </summary>
@@ -56,7 +56,7 @@ internal sealed class SplitterFunction(ObjectPool<Splitter> splitters, EnvelopeF
             FunctionsLog.Split(logger, request.PartitionId, request.Events.Count, result.ReadingsReceived, result.WeatherReadings, result.SeismicReadings, result.DeadLetters.Count, request.RetryCount);
             var summary = string.Create(CultureInfo.InvariantCulture,
                 $"Splitter: {request.Events.Count} events, {result.ReadingsReceived} readings; weather {result.WeatherReadings} in {result.Weather.Count} envelopes to {result.WeatherPartitions.Count} partitions, seismic {result.SeismicReadings} in {result.Seismic.Count} to {result.SeismicPartitions.Count}, dead letters {result.DeadLetters.Count}");
-            await InvocationResponse.WriteAsync(context.Response, StatusCodes.Status200OK, [], [summary], cancellationToken);
+            await InvocationResponse.WriteAsync(context.Response, StatusCodes.Status200OK, [summary], cancellationToken);
         }
         finally
         {

@@ -19,7 +19,7 @@ namespace SensorPipeline.Functions.Storage;
 internal sealed class LiveArchiveReconciler(DocumentWriter writer, IOptions<PipelineOptions> options)
 {
     private readonly TimeSpan _window = options.Value.EffectiveRedeliveryWindow;
-    private readonly TimeSpan _maxAge = options.Value.MaxAge;
+    private readonly Core.Policies.StalenessPolicy _staleness = new(options.Value.MaxAge);
 
     /// <summary>
     /// Reconciles the stored documents of one invocation (<paramref name="stored"/>[i] for <c>result.Pending[i]</c>) and
@@ -68,7 +68,6 @@ internal sealed class LiveArchiveReconciler(DocumentWriter writer, IOptions<Pipe
     /// max age (its stale twin may be archived), and every stale copy (its live twin may have been written long ago).</summary>
     private (List<(string Id, PartitionKey Key)>? NearBoundary, List<(string Id, PartitionKey Key)>? Stale) Candidates(ProcessResult result, bool[] stored, long nowMs)
     {
-        var liveFromAgeMs = (long)(_maxAge - _window).TotalMilliseconds;
         List<(string Id, PartitionKey Key)>? nearBoundary = null;
         List<(string Id, PartitionKey Key)>? stale = null;
         for (var i = 0; i < result.Pending.Count; i++)
@@ -83,7 +82,7 @@ internal sealed class LiveArchiveReconciler(DocumentWriter writer, IOptions<Pipe
             {
                 (stale ??= []).Add((document.Id, new PartitionKey(document.DeviceId)));
             }
-            else if (nowMs - document.EnqueuedUnixMs > liveFromAgeMs)
+            else if (_staleness.IsWithinOfMaxAge(document.EnqueuedUnixMs, nowMs, _window))
             {
                 (nearBoundary ??= []).Add((document.Id, new PartitionKey(document.DeviceId)));
             }

@@ -37,7 +37,7 @@ internal static class FunctionsPlanner
         var splitterInstances = Instances(splitterVcpu, cores, partitions);
         var processorInstances = Instances(processorVcpu, cores, partitions);
         var batch = Math.Min(LargestBatch(splitterInstances, partitions, memory), LargestBatch(processorInstances, partitions, memory));
-        batch = Math.Min(batch, (int)book.Limit("functions.eventHubs.maxEventBatchSizeHandler"));
+        batch = Math.Min(batch, Core.PipelineLimits.MaxEventBatchSize);
 
         // Splitter: ingestion events, filled for FillWait; its envelopes, one per target partition and kind of each
         // invocation as core's splitter cuts them (EnvelopeShape), feed the processors: half to each hub.

@@ -39,7 +39,7 @@ internal static class SendCommand
     {
         Description = "Shift every device's clock: --clock-skew=2m ahead, --clock-skew=-10m behind.", CustomParser = Durations.ParseSigned,
     };
-    private static readonly Option<int> OversizeBytes = new("--oversize-bytes") { Description = "Minimum size of an oversize event's one reading (740000..1000000).", DefaultValueFactory = _ => 800_000 };
+    private static readonly Option<int> OversizeBytes = new("--oversize-bytes") { Description = "Minimum size of an oversize event's one reading (983040..1000000).", DefaultValueFactory = _ => 990_000 };
     private static readonly Option<int> InjectEvery = new("--inject-every") { Description = "One injected event per this many events.", DefaultValueFactory = _ => 20 };
     private static readonly Option<int> DuplicateEvery = new("--duplicate-every") { Description = "Re-send an acknowledged event after every K events (0: never)." };
     private static readonly Option<string[]> PauseFunction = new("--pause-function") { Description = "devhost function to pause (repeatable), e.g. WeatherProcessor.", AllowMultipleArgumentsPerToken = false };

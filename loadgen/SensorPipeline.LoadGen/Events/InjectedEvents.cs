@@ -31,7 +31,7 @@ internal static class InjectedEvents
     /// <summary>
     /// A well-formed ReadingBatch holding one valid reading of at least <paramref name="minimumBytes"/>, grown by an
     /// unknown field. The splitter forwards any number of readings, but a reading this large cannot travel alone:
-    /// its base64 text would not fit one Event Hubs event, so it is dead-lettered as oversize — the one size case the
+    /// its envelope would not fit one Event Hubs event, so it is dead-lettered as oversize — the one size case the
     /// pipeline dead-letters. The dead letter holds the reading (<see cref="DeadLetterPayload"/>), not the event.
     /// </summary>
     public static byte[] Oversize(int number, int minimumBytes, DateTimeOffset now)

@@ -93,9 +93,9 @@ internal sealed class SendOptions
     /// observed-at times are off by this much, as a fleet with unsynchronised clocks would send them. Default 0.</summary>
     public TimeSpan ClockSkew { get; set; }
 
-    /// <summary>Minimum size in bytes of an oversize event's one reading [--oversize-bytes], 740,000..1,000,000: over
-    /// the largest reading a forwarded event can carry after base64 (≈737 KB), under Event Hubs' 1 MB. Default 800,000.</summary>
-    public int OversizeBytes { get; set; } = 800_000;
+    /// <summary>Minimum size in bytes of an oversize event's one reading [--oversize-bytes], 983,040..1,000,000: too
+    /// large for a forwarded envelope (983,040 bytes), under Event Hubs' 1 MB. Default 990,000.</summary>
+    public int OversizeBytes { get; set; } = 990_000;
 
     /// <summary>One injected event per this many events [--inject-every]; injections left at the end are sent then. Default 20.</summary>
     public int InjectEvery { get; set; } = 20;

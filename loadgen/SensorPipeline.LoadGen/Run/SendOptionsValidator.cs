@@ -7,8 +7,9 @@ namespace SensorPipeline.LoadGen.Run;
 /// <summary>Every check of <see cref="SendOptions"/> in one place; messages name the command-line option.</summary>
 internal sealed class SendOptionsValidator : IValidateOptions<SendOptions>
 {
-    /// <summary>Smallest oversize reading: over the ≈737 KB a forwarded event can carry after base64.</summary>
-    public const int MinOversizeBytes = 740_000;
+    /// <summary>Smallest oversize reading: the largest envelope a forwarded event can carry (983,040 bytes), which
+    /// a reading of that size cannot fit with its envelope's fields.</summary>
+    public const int MinOversizeBytes = Core.Splitting.EnvelopeBudget.MaxEnvelopeBytes;
 
     /// <summary>Event Hubs' 1 MB event limit, less room for the request's framing.</summary>
     public const int MaxOversizeBytes = 1_000_000;

@@ -2,6 +2,7 @@ using System.Globalization;
 using System.Net;
 using System.Text.Json;
 using Microsoft.Azure.Cosmos;
+using SensorPipeline.Core.DeviceStates;
 using SensorPipeline.Core.Processing;
 
 namespace SensorPipeline.LoadGen.Verify;

@@ -8,22 +8,19 @@ using SensorKind = SensorPipeline.Protos.SensorKind;
 namespace SensorPipeline.Fuzz.Targets;
 
 /// <summary>
-/// A processor's event body through <see cref="EnvelopeProcessor"/>: the text form (<see cref="EnvelopeText"/>),
-/// <see cref="EnvelopeReader"/>, <see cref="ReadingDecoder"/>, validation, GeoJSON and device-state rendering. An
-/// input that does not start with the text marker is taken as the binary envelope and wrapped in its text form first,
-/// so the fuzzer mutates the protobuf instead of spending its time on base64. The processor never throws on bytes:
-/// what it cannot use it dead-letters; what it renders must be JSON.
+/// A processor's event body, the envelope's protobuf bytes, through <see cref="EnvelopeProcessor"/>:
+/// <see cref="EnvelopeReader"/>, <see cref="ReadingDecoder"/>, validation, GeoJSON and device-state rendering. The
+/// processor never throws on bytes: what it cannot use it dead-letters; what it renders must be JSON.
 /// </summary>
 internal static class EnvelopeTarget
 {
     internal static void Run(byte[] input)
     {
-        var body = EnvelopeText.IsText(input) ? input : AsText(input);
         var source = new SourcePosition("0", 7, ReadingBatchTarget.NowUnixMs);
         foreach (var kind in (ReadOnlySpan<SensorKind>)[SensorKind.Weather, SensorKind.Seismic])
         {
             using var processor = new EnvelopeProcessor(kind, "fuzz", new StalenessPolicy(TimeSpan.FromMinutes(5)));
-            var result = processor.Process([new InputEvent(body, source)], ReadingBatchTarget.NowUnixMs);
+            var result = processor.Process([new InputEvent(input, source)], ReadingBatchTarget.NowUnixMs);
             var readingLetters = result.DeadLetters.Count(d => d.ReadingIndex is not null);
             if (result.Pending.Count + readingLetters != result.ReadingsReceived)
             {
@@ -46,13 +43,6 @@ internal static class EnvelopeTarget
         {
             CheckJson(result.Documents.Slice(latest.DocumentOffset, latest.DocumentLength), "device state");
         }
-    }
-
-    private static byte[] AsText(byte[] envelope)
-    {
-        var text = new byte[EnvelopeText.EncodedLength(envelope.Length)];
-        EnvelopeText.Encode(envelope, text);
-        return text;
     }
 
     private static void CheckJson(ReadOnlyMemory<byte> json, string what)

@@ -1,6 +1,6 @@
 using System.Text.Json;
 
-namespace SensorPipeline.Core.Processing;
+namespace SensorPipeline.Core.DeviceStates;
 
 /// <summary>
 /// One processor instance's durable promise about the device states it holds in memory, kept in <c>devices</c> under

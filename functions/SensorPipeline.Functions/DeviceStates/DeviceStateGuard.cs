@@ -1,9 +1,11 @@
 using System.Net;
 using System.Text.Json;
 using Microsoft.Azure.Cosmos;
+using SensorPipeline.Core.DeviceStates;
 using SensorPipeline.Core.GeoJson;
+using SensorPipeline.Functions.Storage;
 
-namespace SensorPipeline.Functions.Storage;
+namespace SensorPipeline.Functions.DeviceStates;
 
 /// <summary>The device and the version key a guarded write carries.</summary>
 internal readonly record struct DeviceState(string DeviceId, string Version);

@@ -1,11 +1,12 @@
 using System.Text.Json;
+using SensorPipeline.Core.GeoJson;
 using SensorPipeline.Core.Readings;
 
-namespace SensorPipeline.Core.GeoJson;
+namespace SensorPipeline.Core.DeviceStates;
 
 /// <summary>
 /// Writes a device's latest-state document for the <c>devices</c> container: a GeoJSON Feature whose
-/// id is the device id, plus <c>version</c> (see <see cref="Policies.NewerWins.VersionKey"/>), the
+/// id is the device id, plus <c>version</c> (see <see cref="NewerWins.VersionKey"/>), the
 /// member the guarded write's filter predicate compares.
 /// </summary>
 public static class DeviceStateWriter

@@ -1,6 +1,6 @@
 using System.Globalization;
 
-namespace SensorPipeline.Core.Policies;
+namespace SensorPipeline.Core.DeviceStates;
 
 /// <summary>
 /// The rule for a device's latest state: the later observed-at wins; on equal times the higher device sequence wins.

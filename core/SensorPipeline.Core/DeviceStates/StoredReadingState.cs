@@ -1,8 +1,8 @@
 using System.Globalization;
 using System.Text.Json;
-using SensorPipeline.Core.Policies;
+using SensorPipeline.Core.GeoJson;
 
-namespace SensorPipeline.Core.GeoJson;
+namespace SensorPipeline.Core.DeviceStates;
 
 /// <summary>What <see cref="StoredReadingState"/> rendered: the device, and the version its state carries.</summary>
 public readonly record struct StoredState(string DeviceId, string Version, ulong Sequence, DateTimeOffset ObservedAt);

@@ -1,6 +1,4 @@
-using SensorPipeline.Functions.DeviceStates;
-
-namespace SensorPipeline.Functions.Endpoints;
+namespace SensorPipeline.Functions.DeviceStates;
 
 /// <summary>
 /// <c>GET /status/device-states</c>: what this process owes the store and has written — device states pending, the mark's
