@@ -1,9 +1,7 @@
-using System.Net.Http.Json;
-using SensorPipeline.Clients;
-
 namespace SensorPipeline.Stack;
 
-/// <summary>The faults a chaos run injects into the running stack, each through the component's own seam.</summary>
+/// <summary>The process faults a chaos run injects into the running stack: kills and restarts (the admin seams are
+/// <see cref="StoreFaultSeams"/>).</summary>
 public sealed partial class LocalPipeline
 {
     private int _restarts;
@@ -54,37 +52,6 @@ public sealed partial class LocalPipeline
             cancellationToken: cancellationToken);
     }
 
-    /// <summary>Asks the Cosmos DB emulator to answer with a fault (<c>POST /_emulator/faults</c>) for a while.</summary>
-    public async Task InjectStoreFaultAsync(InjectedStoreFault fault, CancellationToken cancellationToken)
-    {
-        ArgumentNullException.ThrowIfNull(fault);
-        using var request = new HttpRequestMessage(HttpMethod.Post, new Uri(CosmosEndpoint, "_emulator/faults")) { Content = JsonContent.Create(fault, options: Json) };
-        request.Headers.Add(CosmosEmulatorAccount.AdminHeader, "1");
-        using var response = await CosmosAdmin.SendAsync(request, cancellationToken);
-        response.EnsureSuccessStatusCode();
-    }
-
-    /// <summary>Turns the event log's simulated full disk on or off (devhost's storage fault seam, never the real disk).</summary>
-    public async Task SetEventLogDiskFullAsync(bool full, CancellationToken cancellationToken)
-    {
-        using var request = new HttpRequestMessage(full ? HttpMethod.Put : HttpMethod.Delete, new Uri(DevHostUrl, "admin/eventhubs/disk-full"));
-        request.Headers.Add("X-DevHost-Admin", "1");
-        using var response = await _http.SendAsync(request, cancellationToken);
-        response.EnsureSuccessStatusCode();
-    }
-
-    /// <summary>Turns the Cosmos DB emulator's simulated full disk on or off (<c>PUT|DELETE /_emulator/disk-full</c>: its
-    /// log's storage fault seam, never the real disk).</summary>
-    public async Task SetStoreDiskFullAsync(bool full, CancellationToken cancellationToken)
-    {
-        using var request = new HttpRequestMessage(full ? HttpMethod.Put : HttpMethod.Delete, new Uri(CosmosEndpoint, "_emulator/disk-full"));
-        request.Headers.Add(CosmosEmulatorAccount.AdminHeader, "1");
-        using var response = await CosmosAdmin.SendAsync(request, cancellationToken);
-        response.EnsureSuccessStatusCode();
-    }
-
     private string NextLogName(string name) =>
         string.Create(CultureInfo.InvariantCulture, $"{name}-restart-{Interlocked.Increment(ref _restarts)}.log");
-
-    private static readonly HttpClient CosmosAdmin = new(CosmosClients.LoopbackEmulatorHandler()) { Timeout = TimeSpan.FromSeconds(30) };
 }

@@ -18,6 +18,8 @@ public static class FixedWaits
     {
         ["tests/SensorPipeline.FunctionsHost.Tests/ListenerTests.cs"] =
             (1, "spaces two sends 200 ms apart, the input the test is about (two events arriving separately are still held together)"),
+        ["tests/SensorPipeline.FunctionsHost.Tests/ProcessorTests.cs"] =
+            (1, "spaces two sends 200 ms apart, the input the test is about (two events arriving separately are held together by the SDK processor's minimum batch size)"),
         ["tests/SensorPipeline.FunctionsHost.Tests/TargetScalerTests.cs"] =
             (1, "the scale controller's decision interval: the test's loop drives the scaler at its own cadence, as the controller does"),
         ["tests/SensorPipeline.FunctionsHost.Tests/ProcessCpuTests.cs"] =

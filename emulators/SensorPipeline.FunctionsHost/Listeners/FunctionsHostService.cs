@@ -89,20 +89,23 @@ internal sealed partial class FunctionsHostService(
             FunctionsHostLog.OrphanKilled(_logger, orphan);
         }
 
-        // The first handler start is part of start-up: a handler that cannot start (wrong path, crashes at once,
-        // never listens) stops devhost with the reason, as the Functions host fails to initialize.
-        var http = _http;
-        HandlerProcess first;
+        var first = await StartFirstHandlerAsync(app, settings, cancellationToken);
+        _run = RunUntilStoppedAsync(app, store, settings, _http, first, _stopping.Token);
+        _stallMonitor = new StallMonitor(state, _processing?.Checkpoints ?? (ICheckpointView)store, gateway, settings, time, _logger).RunAsync(_stopping.Token);
+    }
+
+    /// <summary>The first handler start is part of start-up: a handler that cannot start (wrong path, crashes at once,
+    /// never listens) stops devhost with the reason, as the Functions host fails to initialize.</summary>
+    private async Task<HandlerProcess> StartFirstHandlerAsync(FunctionApp app, FunctionsHostOptions settings, CancellationToken cancellationToken)
+    {
         try
         {
-            first = await HandlerProcess.StartAsync(app, settings.HandlerStartupTimeout, http, _logger, 1, cancellationToken);
+            return await HandlerProcess.StartAsync(app, settings.HandlerStartupTimeout, _http, _logger, 1, cancellationToken);
         }
         catch (TimeoutException ex)
         {
             throw new FunctionAppConfigurationException(Path.Combine(app.AppRoot, "host.json"), "customHandler.description", ex.Message, ex);
         }
-        _run = RunUntilStoppedAsync(app, store, settings, http, first, _stopping.Token);
-        _stallMonitor = new StallMonitor(state, _processing?.Checkpoints ?? (ICheckpointView)store, gateway, settings, time, _logger).RunAsync(_stopping.Token);
     }
 
     public async Task StopAsync(CancellationToken cancellationToken)
