@@ -1,7 +1,8 @@
-namespace SensorPipeline.FunctionsHost.Tests;
+namespace SensorPipeline.Testing;
 
 /// <summary>Azurite's Blob service (<see cref="AzuriteProcess"/>) on a free loopback port with its data in a temporary
-/// directory, removed on dispose: the <c>AzureWebJobsStorage</c> of the apps under test.</summary>
+/// directory, removed on dispose: the <c>AzureWebJobsStorage</c> of the apps and processors under test (the Event Hubs
+/// tests compile this file too).</summary>
 public sealed class AzuriteFixture : IAsyncLifetime
 {
     private AzuriteProcess? _azurite;

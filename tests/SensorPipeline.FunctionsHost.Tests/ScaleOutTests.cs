@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using System.Globalization;
+using SensorPipeline.Testing;
 
 namespace SensorPipeline.FunctionsHost.Tests;
 

@@ -1,3 +1,5 @@
+using SensorPipeline.Testing;
+
 namespace SensorPipeline.EventHubs.Tests.Amqp;
 
 /// <summary>The Node Event Hubs SDK (@azure/event-hubs 6.0.4 and @azure/eventhubs-checkpointstore-blob 2.0.0 from npm,

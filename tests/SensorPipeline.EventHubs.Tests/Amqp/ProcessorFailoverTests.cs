@@ -2,6 +2,7 @@ using Azure.Messaging.EventHubs;
 using Azure.Messaging.EventHubs.Producer;
 using Azure.Storage.Blobs;
 using Azure.Storage.Blobs.Models;
+using SensorPipeline.Testing;
 
 namespace SensorPipeline.EventHubs.Tests.Amqp;
 
