@@ -1,6 +1,5 @@
 using Azure.Messaging.EventHubs;
 using SensorPipeline.FunctionsHost.Checkpoints;
-using SensorPipeline.FunctionsHost.Ownership;
 using SensorPipeline.FunctionsHost.Status;
 
 namespace SensorPipeline.FunctionsHost.Processing;

@@ -66,7 +66,7 @@ internal sealed partial class FunctionProcessor(
     protected override async Task<IEnumerable<EventProcessorPartitionOwnership>> ListOwnershipAsync(CancellationToken cancellationToken)
     {
         var records = (await base.ListOwnershipAsync(cancellationToken)).ToList();
-        function.Owned.Publish(records.Select(r => new Ownership.PartitionOwnership(r.PartitionId, r.OwnerIdentifier ?? "", r.LastModifiedTime, 0)).ToList());
+        function.Owned.Publish(records.Select(r => new PartitionOwnership(r.PartitionId, r.OwnerIdentifier ?? "", r.LastModifiedTime, 0)).ToList());
         return records;
     }
 
@@ -121,7 +121,7 @@ internal sealed partial class FunctionProcessor(
         var position = new CheckpointPosition(last.Offset.ToString(System.Globalization.CultureInfo.InvariantCulture), last.SequenceNumber);
         await UpdateCheckpointAsync(partition.PartitionId, position, cancellationToken);
         partition.BatchesSinceCheckpoint = 0;
-        settings.Checkpoints.Record(new(EventHubName, ConsumerGroup, partition.PartitionId), new StoredCheckpoint(partition.PartitionId, last.SequenceNumber, last.Offset, time.GetUtcNow()));
+        settings.Checkpoints.Record(new(EventHubName, ConsumerGroup, partition.PartitionId), new StoredCheckpoint(partition.PartitionId, last.SequenceNumber, last.Offset, time.GetUtcNow()), written: true);
     }
 
     /// <summary>The batch to invoke now: everything received when minEventBatchSize is 1; else the held events once

@@ -21,7 +21,7 @@ internal sealed record ProcessorSettings(WebJobsBlobCheckpointStore Store, strin
         var processorOptions = new EventProcessorOptions
         {
             Identifier = options.InstanceId.Length > 0 ? options.InstanceId : "devhost",
-            LoadBalancingStrategy = options.LoadBalancingStrategy == Ownership.LoadBalancingStrategy.Balanced ? LoadBalancingStrategy.Balanced : LoadBalancingStrategy.Greedy,
+            LoadBalancingStrategy = options.LoadBalancingStrategy,
             LoadBalancingUpdateInterval = eventHubs.LoadBalancingUpdateInterval,
             PartitionOwnershipExpirationInterval = eventHubs.PartitionOwnershipExpirationInterval,
             PrefetchCount = eventHubs.PrefetchCount,
@@ -36,18 +36,18 @@ internal sealed record ProcessorSettings(WebJobsBlobCheckpointStore Store, strin
                 _ => EventPosition.Earliest,
             },
         };
-        return new ProcessorSettings(store, ResolveConnectionString(app, function.Trigger, endpoint), processorOptions, checkpoints);
+        return new ProcessorSettings(store, ResolveConnectionString(app, function.Trigger.Connection, endpoint), processorOptions, checkpoints);
     }
 
-    /// <summary>The trigger's <c>connection</c> setting; with <paramref name="endpoint"/> (devhost's own), its host and
+    /// <summary>A binding's <c>connection</c> setting; with <paramref name="endpoint"/> (devhost's own), its host and
     /// port replace the setting's, so a fixed port in local.settings.json never points the host elsewhere.</summary>
-    private static string ResolveConnectionString(FunctionApp app, TriggerBinding trigger, Uri? endpoint)
+    public static string ResolveConnectionString(FunctionApp app, string connectionSetting, Uri? endpoint)
     {
-        var value = new SettingResolver(app.Values).Get(trigger.Connection);
+        var value = new SettingResolver(app.Values).Get(connectionSetting);
         var settingsFile = Path.Combine(app.AppRoot, "local.settings.json");
         if (string.IsNullOrWhiteSpace(value))
         {
-            throw new FunctionAppConfigurationException(settingsFile, $"Values.{trigger.Connection}", "the trigger's connection setting is not set in local.settings.json Values or the environment");
+            throw new FunctionAppConfigurationException(settingsFile, $"Values.{connectionSetting}", "the trigger's connection setting is not set in local.settings.json Values or the environment");
         }
 
         if (endpoint is null)
@@ -62,7 +62,7 @@ internal sealed record ProcessorSettings(WebJobsBlobCheckpointStore Store, strin
         }
         catch (FormatException e)
         {
-            throw new FunctionAppConfigurationException(settingsFile, $"Values.{trigger.Connection}", "not an Event Hubs connection string: " + e.Message, e);
+            throw new FunctionAppConfigurationException(settingsFile, $"Values.{connectionSetting}", "not an Event Hubs connection string: " + e.Message, e);
         }
 
         return string.Create(CultureInfo.InvariantCulture,

@@ -1,4 +1,4 @@
-namespace SensorPipeline.FunctionsHost.Ownership;
+namespace SensorPipeline.FunctionsHost.Status;
 
 /// <summary>Which hub and consumer group a set of ownership records balances (one record per partition).</summary>
 public readonly record struct OwnershipScope(string Hub, string ConsumerGroup);

@@ -1,5 +1,4 @@
 using SensorPipeline.FunctionsHost.Config;
-using SensorPipeline.FunctionsHost.Ownership;
 
 namespace SensorPipeline.FunctionsHost.Listeners;
 
@@ -40,28 +39,5 @@ internal sealed partial class FunctionsHostService
         }
 
         return app with { Host = app.Host with { EventHubs = eventHubs } };
-    }
-
-    /// <summary>A single instance listens on every partition, fixed. One instance among several starts an ownership
-    /// loop per function; its listeners follow what the loop holds.</summary>
-    private void StartOwnership(FunctionApp app, FunctionsHostOptions settings, bool multiInstance)
-    {
-        var loops = new List<Task>();
-        var ownershipStore = multiInstance ? new FileOwnershipStore(settings.DataDirectory, time, settings.FsyncCheckpoints) : null;
-        foreach (var function in state.Functions)
-        {
-            var hub = FunctionAppLoader.Find(gateway.Hubs, function.Definition.Trigger.EventHubName)!;
-            if (ownershipStore is null)
-            {
-                function.Owned.Set(hub.PartitionIds);
-                continue;
-            }
-
-            function.Ownership = new OwnershipLoop(function.Definition, hub.PartitionCount, app.Host.EventHubs, settings.LoadBalancingStrategy,
-                ownershipStore, settings.InstanceId, function.Owned, time, _logger);
-            loops.Add(function.Ownership.RunAsync(_stopping.Token));
-        }
-
-        _ownership = Task.WhenAll(loops);
     }
 }

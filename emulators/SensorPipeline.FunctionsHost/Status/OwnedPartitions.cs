@@ -1,8 +1,8 @@
-namespace SensorPipeline.FunctionsHost.Ownership;
+namespace SensorPipeline.FunctionsHost.Status;
 
-/// <summary>The partitions one function may listen on in this instance, as its ownership loop last decided, with a
-/// signal when that set changes and what the store said about every partition (for status). Thread-safe: one loop
-/// writes, the listener supervisor and the status snapshot read.</summary>
+/// <summary>The partitions one function's processor holds in this instance, with a signal when that set changes, and
+/// every owner's ownership records as last listed (for status). Thread-safe: the processor's partition callbacks
+/// write, the status snapshot reads.</summary>
 internal sealed class OwnedPartitions
 {
     private readonly Lock _lock = new();

@@ -1,42 +1,9 @@
 namespace SensorPipeline.FunctionsHost.Tests;
 
-/// <summary>The listener's batch rules, through real devhost.</summary>
-public sealed class ListenerTests
+/// <summary>Pausing a function and the trigger's initial offset, through real devhost (the SDK's processor on its AMQP
+/// endpoint, checkpoints on the app's own azurite).</summary>
+public sealed class PauseAndOffsetTests
 {
-    [Fact]
-    public async Task MaxEventBatchSize_SplitsInOrder_OneInvocationInFlightPerPartition()
-    {
-        await using var app = new TestApp("""{"maxEventBatchSize": 10}""");
-        app.SetScript("""{"Fn": {"mode": "ok", "delayMs": 20}}""");
-        Assert.Null(await app.StartAsync());
-        await app.SendAsync("input", "0", Enumerable.Range(0, 25).Select(i => $"p0-{i}").ToArray());
-        await app.SendAsync("input", "1", Enumerable.Range(0, 5).Select(i => $"p1-{i}").ToArray());
-        await app.WaitUntilAsync(async () => await app.CheckpointAsync("0") == 24 && await app.CheckpointAsync("1") == 4, "both partitions done");
-
-        var p0 = app.Records().Where(r => r.PartitionId == "0").ToList();
-        Assert.All(p0, r => Assert.InRange(r.SequenceNumbers.Length, 1, 10));
-        Assert.Equal(Enumerable.Range(0, 25).Select(i => (long)i), p0.SelectMany(r => r.SequenceNumbers));
-        Assert.Equal(Enumerable.Range(0, 5).Select(i => (long)i), app.Records().Where(r => r.PartitionId == "1").SelectMany(r => r.SequenceNumbers));
-    }
-
-    [Fact]
-    public async Task MinEventBatchSize_WaitsUpToMaxWaitTime_ThenDispatchesThePartialBatch()
-    {
-        await using var app = new TestApp("""{"maxEventBatchSize": 10, "minEventBatchSize": 3, "maxWaitTime": "00:00:04"}""");
-        Assert.Null(await app.StartAsync());
-
-        // The first invocation without a checkpoint does not wait (GetAdjustedMaxWaitTime).
-        await app.SendAsync("input", "0", "first");
-        await app.WaitForRecordsAsync(r => r.Count == 1, "the first event at once");
-
-        // Then two events 200 ms apart are held together (fewer than 3) until maxWaitTime passes: one batch of 2.
-        await app.SendAsync("input", "0", "second");
-        await Task.Delay(200);
-        await app.SendAsync("input", "0", "third");
-        await app.WaitForRecordsAsync(r => r.Count == 2, "the partial batch after maxWaitTime");
-        Assert.Equal([1L, 2L], app.Records()[1].SequenceNumbers);
-    }
-
     [Fact]
     public async Task PauseAndResume_EventsSentWhilePaused_LagBuildsThenDrains()
     {
