@@ -72,7 +72,8 @@ internal sealed class SdkEventHubsGateway : IEventHubsGateway, IAsyncDisposable
     }
 
     /// <summary>Event Hubs lists consumer groups only through Azure Resource Manager; over AMQP a receiver on a missing
-    /// one is refused as not found. The receiver reads from the end for a moment and closes: it moves no checkpoint.</summary>
+    /// one is refused as not found. The receiver (no owner level) reads from the end for a moment and closes: it moves
+    /// no checkpoint and takes nothing from a processor.</summary>
     private async Task<bool> ConsumerGroupExistsAsync(string hub, string consumerGroup, string partitionId, CancellationToken cancellationToken)
     {
         await using var receiver = new PartitionReceiver(consumerGroup, partitionId, EventPosition.Latest, _connectionString, hub);
@@ -84,6 +85,12 @@ internal sealed class SdkEventHubsGateway : IEventHubsGateway, IAsyncDisposable
         catch (EventHubsException e) when (e.Reason == EventHubsException.FailureReason.ResourceNotFound)
         {
             return false;
+        }
+        catch (EventHubsException e) when (e.Reason is EventHubsException.FailureReason.ConsumerDisconnected or EventHubsException.FailureReason.QuotaExceeded)
+        {
+            // Another instance's processor holds the partition with an owner level, or it has its five readers: the
+            // group is there.
+            return true;
         }
     }
 
