@@ -10,6 +10,7 @@ public sealed partial class LocalPipeline
     private Dictionary<string, string?> _environment = [];
     private CancellationTokenSource? _scaling;
     private Task _scaler = Task.CompletedTask;
+    private EventHubsBacklog? _backlog;
 
     /// <summary>The instances, when the stack runs them as separate processes.</summary>
     public InstanceFleet? Fleet { get; private set; }
@@ -56,7 +57,8 @@ public sealed partial class LocalPipeline
             return;
         }
 
-        Scaler = new TargetScaler(DevHostUrl, Fleet, Options.Scaler, _http);
+        _backlog = new EventHubsBacklog(EventHubConnection, StorageConnection);
+        Scaler = new TargetScaler(DevHostUrl, Fleet, Options.Scaler, _http, _backlog);
         await Scaler.DecideOnceAsync(cancellationToken); // the first instance of each function before load starts
         await WaitForOwnersAsync(cancellationToken);
         _scaling = new CancellationTokenSource();
@@ -85,6 +87,11 @@ public sealed partial class LocalPipeline
             await _scaling.CancelAsync();
             await _scaler;
             _scaling.Dispose();
+        }
+
+        if (_backlog is not null)
+        {
+            await _backlog.DisposeAsync();
         }
 
         if (Fleet is not null)
