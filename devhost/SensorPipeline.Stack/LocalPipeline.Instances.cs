@@ -39,7 +39,7 @@ public sealed partial class LocalPipeline
             AppRoot = _appRoot,
             DataDirectory = Path.Combine(Options.DataDirectory, "eventhubs"),
             InstanceId = "instance",
-            Settings = Options.InstanceSettings,
+            Settings = Options.Azure?.EventHubs is null ? Options.InstanceSettings : [.. Options.InstanceSettings, "FunctionsHost:ExternalNamespace=true"],
             Environment = _environment,
             LogPath = Path.Combine(logs, "instance.log"),
             StopGracePeriod = TimeSpan.FromSeconds(10),

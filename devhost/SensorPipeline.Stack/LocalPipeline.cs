@@ -135,6 +135,27 @@ public sealed partial class LocalPipeline : IAsyncDisposable
             environment[key] = value;
         }
 
+        var settings = new List<string>(Options.Instances is null ? [] : ["FunctionsHost:ObserveOnly=true", "FunctionsHost:ObserveInterval=00:00:00.500"]);
+        if (Options.Azure is { } azure)
+        {
+            var (set, remove) = azure.Settings();
+            foreach (var key in remove)
+            {
+                environment.Remove(key);
+            }
+
+            foreach (var (key, value) in set)
+            {
+                environment[key] = value;
+            }
+
+            if (azure.EventHubs is not null)
+            {
+                // The Functions host then reads the namespace the app's connection setting names, not devhost's own.
+                settings.Add("FunctionsHost:ExternalNamespace=true");
+            }
+        }
+
         (_appRoot, _environment) = (appRoot, environment);
 
         // SIGTERM first on stop, so devhost stops its handler and closes its logs itself.
@@ -149,8 +170,8 @@ public sealed partial class LocalPipeline : IAsyncDisposable
             Echo = Options.Echo,
             StopGracePeriod = TimeSpan.FromSeconds(10),
             StartTimeout = TimeSpan.FromSeconds(90),
-            // With separate instances devhost serves the hubs and reports what the instances write, running no listeners.
-            Settings = Options.Instances is null ? [] : ["FunctionsHost:ObserveOnly=true", "FunctionsHost:ObserveInterval=00:00:00.500"],
+            // With separate instances devhost serves the hubs and reports what the instances write, running no processors.
+            Settings = settings,
             StandardOutputLine = line => Supervision.OnDevHostLine(line),
         }, Layout, cancellationToken);
     }

@@ -68,6 +68,11 @@ public sealed class FunctionsHostOptions
     /// 2 min); more than the update interval, at most 1 hour. Default unset.</summary>
     public TimeSpan? PartitionOwnershipExpirationInterval { get; set; }
 
+    /// <summary>True: the processors, output bindings and status reach the namespace the app's <c>connection</c> settings
+    /// name (a real Event Hubs namespace), not the emulator devhost serves. Default false. <c>./pipeline up
+    /// --eventhubs</c> sets it.</summary>
+    public bool ExternalNamespace { get; set; }
+
     /// <summary>How often an observing host re-reads the checkpoint and ownership blobs. Default 00:00:01;
     /// from 50 ms to 1 minute.</summary>
     public TimeSpan ObserveInterval { get; set; } = TimeSpan.FromSeconds(1);

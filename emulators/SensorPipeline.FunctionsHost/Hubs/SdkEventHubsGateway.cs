@@ -3,6 +3,7 @@ using Azure.Messaging.EventHubs;
 using Azure.Messaging.EventHubs.Consumer;
 using Azure.Messaging.EventHubs.Primitives;
 using Azure.Messaging.EventHubs.Producer;
+using SensorPipeline.FunctionsHost.Processing;
 
 namespace SensorPipeline.FunctionsHost.Hubs;
 
@@ -16,22 +17,22 @@ namespace SensorPipeline.FunctionsHost.Hubs;
 internal sealed class SdkEventHubsGateway : IEventHubsGateway, IAsyncDisposable
 {
     private static readonly TimeSpan BoundsRefresh = TimeSpan.FromSeconds(1);
-    private readonly string _connectionString;
+    private readonly HubConnection _connection;
     private readonly ConcurrentDictionary<string, EventHubProducerClient> _producers = new(StringComparer.OrdinalIgnoreCase);
     private readonly ConcurrentDictionary<(string Hub, string Partition), PartitionBounds> _bounds = new();
     private readonly CancellationTokenSource _stopping = new();
     private Task _refresher = Task.CompletedTask;
 
-    private SdkEventHubsGateway(string connectionString) => _connectionString = connectionString;
+    private SdkEventHubsGateway(HubConnection connection) => _connection = connection;
 
     public IReadOnlyList<HubInfo> Hubs { get; private set; } = [];
 
     /// <summary>Reads the properties of <paramref name="hubs"/> and their partitions' bounds, and tries each consumer
     /// group the app reads a hub with (a receiver on its first partition). A hub or consumer group the namespace lacks
     /// is left out of <see cref="Hubs"/>, so the app's validation names it and the function.json that wants it.</summary>
-    public static async Task<SdkEventHubsGateway> ConnectAsync(string connectionString, IReadOnlyDictionary<string, IReadOnlyList<string>> hubs, CancellationToken cancellationToken)
+    public static async Task<SdkEventHubsGateway> ConnectAsync(HubConnection connection, IReadOnlyDictionary<string, IReadOnlyList<string>> hubs, CancellationToken cancellationToken)
     {
-        var gateway = new SdkEventHubsGateway(connectionString);
+        var gateway = new SdkEventHubsGateway(connection);
         try
         {
             var found = new List<HubInfo>(hubs.Count);
@@ -76,7 +77,7 @@ internal sealed class SdkEventHubsGateway : IEventHubsGateway, IAsyncDisposable
     /// no checkpoint and takes nothing from a processor.</summary>
     private async Task<bool> ConsumerGroupExistsAsync(string hub, string consumerGroup, string partitionId, CancellationToken cancellationToken)
     {
-        await using var receiver = new PartitionReceiver(consumerGroup, partitionId, EventPosition.Latest, _connectionString, hub);
+        await using var receiver = _connection.CreateReceiver(consumerGroup, partitionId, EventPosition.Latest, hub);
         try
         {
             await receiver.ReceiveBatchAsync(1, TimeSpan.FromMilliseconds(10), cancellationToken);
@@ -97,8 +98,8 @@ internal sealed class SdkEventHubsGateway : IEventHubsGateway, IAsyncDisposable
     public async ValueTask<IReadOnlyList<ReceivedEvent>> ReadAsync(string hub, string partitionId, long fromSequenceNumber, int minEvents, int maxEvents, TimeSpan maxWait, CancellationToken cancellationToken)
     {
         // A receiver of its own on the default consumer group: a read here moves no function's checkpoint.
-        await using var receiver = new PartitionReceiver(EventHubConsumerClient.DefaultConsumerGroupName, partitionId,
-            EventPosition.FromSequenceNumber(Math.Max(0, fromSequenceNumber)), _connectionString, hub);
+        await using var receiver = _connection.CreateReceiver(EventHubConsumerClient.DefaultConsumerGroupName, partitionId,
+            EventPosition.FromSequenceNumber(Math.Max(0, fromSequenceNumber)), hub);
         var events = await receiver.ReceiveBatchAsync(maxEvents, maxWait, cancellationToken);
         var received = new List<ReceivedEvent>();
         foreach (var e in events)
@@ -144,7 +145,7 @@ internal sealed class SdkEventHubsGateway : IEventHubsGateway, IAsyncDisposable
         _stopping.Dispose();
     }
 
-    private EventHubProducerClient Producer(string hub) => _producers.GetOrAdd(hub, h => new EventHubProducerClient(_connectionString, h));
+    private EventHubProducerClient Producer(string hub) => _producers.GetOrAdd(hub, _connection.CreateProducer);
 
     private async Task RefreshBoundsLoopAsync(CancellationToken cancellationToken)
     {

@@ -21,24 +21,32 @@ internal sealed partial class FunctionsHostService
 
     private Uri? _endpoint;
 
-    /// <summary>Opens the checkpoint container named by <c>AzureWebJobsStorage</c> (created when missing, as the
-    /// extension does). A missing setting or an unreachable account stops start-up naming the setting.</summary>
+    /// <summary>Opens the checkpoint container of <c>AzureWebJobsStorage</c> (created when missing, as the extension
+    /// does): a connection string, or <c>AzureWebJobsStorage__blobServiceUri</c> / <c>__accountName</c> with a
+    /// Microsoft Entra sign-in, as the Functions host reads it. A missing setting or an unreachable account stops
+    /// start-up naming the setting.</summary>
     private static async Task<Processing> OpenStorageAsync(FunctionApp app, CancellationToken cancellationToken)
     {
         var settingsFile = Path.Combine(app.AppRoot, "local.settings.json");
-        if (new SettingResolver(app.Values).Get(ProcessorSettings.StorageSetting) is not { Length: > 0 } connection)
+        var resolver = new SettingResolver(app.Values);
+        var connection = resolver.Get(ProcessorSettings.StorageSetting);
+        var serviceUri = resolver.Get(ProcessorSettings.StorageSetting + "__blobServiceUri")
+            ?? (resolver.Get(ProcessorSettings.StorageSetting + "__accountName") is { Length: > 0 } account ? $"https://{account}.blob.core.windows.net" : null);
+        if (string.IsNullOrEmpty(connection) && string.IsNullOrEmpty(serviceUri))
         {
             throw new FunctionAppConfigurationException(settingsFile, $"Values.{ProcessorSettings.StorageSetting}",
-                "is not set in local.settings.json Values or the environment: the Event Hubs trigger keeps ownership and checkpoints in this Storage account (locally azurite, which ./pipeline up starts)");
+                "is not set in local.settings.json Values or the environment (nor __blobServiceUri / __accountName): the Event Hubs trigger keeps ownership and checkpoints in this Storage account (locally azurite, which ./pipeline up starts)");
         }
 
         try
         {
-            var container = new BlobContainerClient(connection, WebJobsBlobCheckpointStore.ContainerName);
+            var container = string.IsNullOrEmpty(connection)
+                ? new BlobContainerClient(new Uri(serviceUri!.TrimEnd('/') + "/" + WebJobsBlobCheckpointStore.ContainerName), new Azure.Identity.DefaultAzureCredential())
+                : new BlobContainerClient(connection, WebJobsBlobCheckpointStore.ContainerName);
             await container.CreateIfNotExistsAsync(cancellationToken: cancellationToken);
             return new Processing(new WebJobsBlobCheckpointStore(container), new BlobCheckpoints());
         }
-        catch (Exception e) when (e is RequestFailedException or FormatException or ArgumentException or AggregateException)
+        catch (Exception e) when (e is RequestFailedException or FormatException or ArgumentException or AggregateException or Azure.Identity.AuthenticationFailedException)
         {
             throw new FunctionAppConfigurationException(settingsFile, $"Values.{ProcessorSettings.StorageSetting}", "cannot open the checkpoint container: " + e.Message, e);
         }
@@ -53,7 +61,7 @@ internal sealed partial class FunctionsHostService
         foreach (var function in state.Functions)
         {
             var processorSettings = ProcessorSettings.Create(app, function.Definition, settings, _endpoint, processing.Store, processing.Checkpoints);
-            var processor = new FunctionProcessor(processorSettings, function, app.Host, _gateway!, client, generation, time, _logger);
+            var processor = FunctionProcessor.Create(processorSettings, function, new ProcessorRuntime(app.Host, _gateway!, client, generation, time, _logger));
             running.Add(RunProcessorAsync(processor, function.Definition.Name, generation));
         }
 
@@ -63,10 +71,10 @@ internal sealed partial class FunctionsHostService
     /// <summary>Without an in-process namespace (an instance process, or a real namespace): the hubs over AMQP through
     /// the first trigger's connection setting (every Event Hubs binding of the app uses that one namespace), every hub
     /// the app's bindings name.</summary>
-    private async Task<IEventHubsGateway> ConnectGatewayAsync(FunctionApp app, CancellationToken cancellationToken)
+    private async Task<IEventHubsGateway> ConnectGatewayAsync(FunctionApp app, FunctionsHostOptions settings, CancellationToken cancellationToken)
     {
-        var endpoint = endpoints.FirstOrDefault() is { } own ? await own.GetAsync(cancellationToken) : null;
-        var connection = ProcessorSettings.ResolveConnectionString(app, app.Functions[0].Trigger.Connection, endpoint);
+        var endpoint = !settings.ExternalNamespace && endpoints.FirstOrDefault() is { } own ? await own.GetAsync(cancellationToken) : null;
+        var connection = HubConnection.Resolve(app, app.Functions[0].Trigger.Connection, endpoint);
         var hubs = app.Functions.Select(f => f.Trigger.EventHubName).Concat(app.Functions.SelectMany(f => f.Outputs.Select(o => o.EventHubName)))
             .Distinct(StringComparer.OrdinalIgnoreCase)
             .ToDictionary(h => h, h => (IReadOnlyList<string>)app.Functions.Where(f => string.Equals(f.Trigger.EventHubName, h, StringComparison.OrdinalIgnoreCase)).Select(f => f.Trigger.ConsumerGroup).ToList(), StringComparer.OrdinalIgnoreCase);
@@ -80,8 +88,8 @@ internal sealed partial class FunctionsHostService
         var processing = _processing!;
         return new BlobObservation(processing.Store, processing.Checkpoints, async cancellationToken =>
         {
-            var endpoint = endpoints.FirstOrDefault() is { } own ? await own.GetAsync(cancellationToken) : null;
-            return ProcessorSettings.Create(app, app.Functions[0], settings, endpoint, processing.Store, processing.Checkpoints).ConnectionString;
+            var endpoint = !settings.ExternalNamespace && endpoints.FirstOrDefault() is { } own ? await own.GetAsync(cancellationToken) : null;
+            return HubConnection.Resolve(app, app.Functions[0].Trigger.Connection, endpoint).FullyQualifiedNamespace;
         });
     }
 

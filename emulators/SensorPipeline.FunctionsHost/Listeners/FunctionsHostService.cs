@@ -57,7 +57,7 @@ internal sealed partial class FunctionsHostService(
         }
 
         var app = WithOverrides(Select(await FunctionAppLoader.LoadAsync(settings.AppRoot, cancellationToken), settings), settings);
-        var gateway = gateways.FirstOrDefault() ?? await ConnectGatewayAsync(app, cancellationToken);
+        var gateway = (settings.ExternalNamespace ? null : gateways.FirstOrDefault()) ?? await ConnectGatewayAsync(app, settings, cancellationToken);
         _gateway = gateway;
         FunctionAppLoader.ValidateAgainst(app, gateway.Hubs);
         var processing = await OpenStorageAsync(app, cancellationToken);
@@ -137,7 +137,7 @@ internal sealed partial class FunctionsHostService(
     private async Task RunAsync(FunctionApp app, FunctionsHostOptions settings, HttpClient http, HandlerProcess firstHandler, CancellationToken stopping)
     {
         var client = new HandlerClient(http, settings.HostVersion);
-        if (endpoints.FirstOrDefault() is { } endpoint)
+        if (!settings.ExternalNamespace && endpoints.FirstOrDefault() is { } endpoint)
         {
             _endpoint = await endpoint.GetAsync(stopping);
         }
