@@ -89,10 +89,7 @@ public sealed partial class LocalPipeline
             _scaling.Dispose();
         }
 
-        if (_backlog is not null)
-        {
-            await _backlog.DisposeAsync();
-        }
+        await (_backlog?.DisposeAsync() ?? ValueTask.CompletedTask);
 
         if (Fleet is not null)
         {

@@ -136,25 +136,7 @@ public sealed partial class LocalPipeline : IAsyncDisposable
         }
 
         var settings = new List<string>(Options.Instances is null ? [] : ["FunctionsHost:ObserveOnly=true", "FunctionsHost:ObserveInterval=00:00:00.500"]);
-        if (Options.Azure is { } azure)
-        {
-            var (set, remove) = azure.Settings();
-            foreach (var key in remove)
-            {
-                environment.Remove(key);
-            }
-
-            foreach (var (key, value) in set)
-            {
-                environment[key] = value;
-            }
-
-            if (azure.EventHubs is not null)
-            {
-                // The Functions host then reads the namespace the app's connection setting names, not devhost's own.
-                settings.Add("FunctionsHost:ExternalNamespace=true");
-            }
-        }
+        Options.Azure?.ApplyTo(environment, settings);
 
         (_appRoot, _environment) = (appRoot, environment);
 

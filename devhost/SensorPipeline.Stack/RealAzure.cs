@@ -9,6 +9,29 @@ namespace SensorPipeline.Stack;
 /// <c>__blobServiceUri</c> / an account endpoint with a Microsoft Entra sign-in.</summary>
 public sealed record RealAzure(AzureResource? EventHubs, AzureResource? Storage, AzureResource? Cosmos)
 {
+    /// <summary>Points devhost's environment (and so the handler's) at these resources, and with a real namespace tells
+    /// the Functions host to read the namespace the app's connection setting names, not devhost's own.</summary>
+    public void ApplyTo(IDictionary<string, string?> environment, ICollection<string> devHostSettings)
+    {
+        ArgumentNullException.ThrowIfNull(environment);
+        ArgumentNullException.ThrowIfNull(devHostSettings);
+        var (set, remove) = Settings();
+        foreach (var key in remove)
+        {
+            environment.Remove(key);
+        }
+
+        foreach (var (key, value) in set)
+        {
+            environment[key] = value;
+        }
+
+        if (EventHubs is not null)
+        {
+            devHostSettings.Add("FunctionsHost:ExternalNamespace=true");
+        }
+    }
+
     /// <summary>The app settings that point the Functions host and the handler at these resources, and the local
     /// settings they replace (to remove: the handler refuses a connection string beside a namespace).</summary>
     public (IReadOnlyDictionary<string, string> Set, IReadOnlyList<string> Remove) Settings()
