@@ -100,15 +100,7 @@ internal sealed class SdkEventHubsGateway : IEventHubsGateway, IAsyncDisposable
         // A receiver of its own on the default consumer group: a read here moves no function's checkpoint.
         await using var receiver = _connection.CreateReceiver(EventHubConsumerClient.DefaultConsumerGroupName, partitionId,
             EventPosition.FromSequenceNumber(Math.Max(0, fromSequenceNumber)), hub);
-        var events = await receiver.ReceiveBatchAsync(maxEvents, maxWait, cancellationToken);
-        var received = new List<ReceivedEvent>();
-        foreach (var e in events)
-        {
-            var properties = e.Properties.ToDictionary(p => p.Key, p => (object?)p.Value, StringComparer.Ordinal);
-            received.Add(new ReceivedEvent(e.SequenceNumber, long.TryParse(e.OffsetString, out var offset) ? offset : -1, e.EnqueuedTime, e.PartitionKey, e.EventBody.ToMemory(), properties));
-        }
-
-        return received;
+        return FunctionProcessor.Convert(await receiver.ReceiveBatchAsync(maxEvents, maxWait, cancellationToken));
     }
 
     public async ValueTask AppendAsync(string hub, IReadOnlyList<ReadOnlyMemory<byte>> bodies, CancellationToken cancellationToken)

@@ -206,7 +206,8 @@ internal sealed partial class FunctionProcessor : PluggableCheckpointStoreEventP
         }
     }
 
-    private static List<ReceivedEvent> Convert(IEnumerable<EventData> events)
+    /// <summary>The SDK's events as the invocation and the stall detector take them.</summary>
+    internal static List<ReceivedEvent> Convert(IEnumerable<EventData> events)
     {
         var received = new List<ReceivedEvent>();
         foreach (var e in events)
