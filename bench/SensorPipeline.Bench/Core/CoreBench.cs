@@ -31,7 +31,7 @@ internal static class CoreBench
 
     private static int Run(bool quick)
     {
-        var job = (quick ? Job.Dry.WithWarmupCount(1).WithIterationCount(3).WithIterationTime(Perfolizer.Horology.TimeInterval.FromMilliseconds(100)) : Job.ShortRun)
+        var job = (quick ? Job.ShortRun.WithWarmupCount(1).WithIterationCount(3).WithIterationTime(Perfolizer.Horology.TimeInterval.FromMilliseconds(100)) : Job.ShortRun)
             .WithToolchain(InProcessEmitToolchain.Instance)
             .WithId(quick ? "quick" : "short");
         var config = ManualConfig.CreateEmpty()
