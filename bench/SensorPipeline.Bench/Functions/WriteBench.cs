@@ -61,6 +61,7 @@ internal sealed class WriteBench(string repoRoot, CosmosEmulatorProcess store, i
         {
             foreach (var app in apps)
             {
+                await app.StopAsync(); // a graceful stop writes the pending device states; disposing alone cancels the flusher mid-wait
                 await app.DisposeAsync();
             }
         }
