@@ -32,7 +32,7 @@ internal static class FuzzTargets
             EventHubsLogTarget.Run, typeof(InvalidDataException)),
         new("amqp-message",
             "Event Hubs emulator's AMQP endpoint: a transfer's message sections through AmqpEventCodec.Decode (batches, bodies, properties, envelope) and back through Encode",
-            AmqpMessageTarget.Run, typeof(FormatException), typeof(ArgumentException)),
+            AmqpMessageTarget.Run, typeof(FormatException), typeof(ArgumentException), typeof(OverflowException)),
         new("cosmos-batch",
             "Cosmos DB emulator: the batch/bulk body (RecordIoFraming, HybridRow operations via BatchRequestReader)",
             CosmosBatchTarget.Run, typeof(CosmosEmulator.Batch.BatchFormatException)),
