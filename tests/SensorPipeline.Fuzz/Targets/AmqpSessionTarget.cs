@@ -64,7 +64,8 @@ internal static class AmqpSessionTarget
 
         if (AmqpFrames.InternalError(answers.Result) is { } at)
         {
-            throw new InvariantException($"the endpoint answered amqp:internal-error (byte {at} of its answer)");
+            throw new InvariantException($"the endpoint answered amqp:internal-error (byte {at} of its answer): " +
+                System.Text.Encoding.Latin1.GetString(answers.Result.AsSpan(at, Math.Min(300, answers.Result.Length - at))));
         }
 
         AssertReleased(endpoint);
