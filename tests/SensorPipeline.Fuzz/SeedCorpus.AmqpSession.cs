@@ -9,12 +9,12 @@ namespace SensorPipeline.Fuzz;
 
 internal static partial class SeedCorpus
 {
-    /// <summary>Signs the seeds' tokens: the emulator's well-known key, as the target's namespace verifies them.</summary>
+    /// <summary>Signs the seed inputs' tokens: the emulator's well-known key, as the target's namespace verifies them.</summary>
     private const string KeyName = "RootManageSharedAccessKey";
     private const string Key = "SAS_KEY_VALUE";
     private const string Audience = "sb://fuzz/seismic";
 
-    /// <summary>Far past any campaign, so a seed's put-token still authorizes its links when afl replays it.</summary>
+    /// <summary>Far past any campaign, so a seed input's put-token still authorizes its links when afl replays it.</summary>
     private static readonly DateTimeOffset TokenExpiry = new(2100, 1, 1, 0, 0, 0, TimeSpan.Zero);
 
     /// <summary>Client sessions after the Open, frame by frame as Microsoft.Azure.Amqp encodes them, each the way an SDK
