@@ -28,6 +28,7 @@ internal static partial class SeedCorpus
             ["eventhubs-log"] = EventHubsLogs(),
             ["cosmos-log"] = CosmosLogs(),
             ["amqp-message"] = AmqpMessages(),
+            ["amqp-session"] = AmqpSessions(),
         };
         foreach (var (target, inputs) in inputsByTarget)
         {

@@ -22,6 +22,8 @@ public static class FixedWaits
             (1, "the scale controller's decision interval: the test's loop drives the scaler at its own cadence, as the controller does"),
         ["tests/SensorPipeline.FunctionsHost.Tests/ProcessCpuTests.cs"] =
             (1, "the assertion is about time itself: a process's age read a second apart grows by that second"),
+        ["tests/SensorPipeline.Fuzz/Targets/AmqpSessionTarget.cs"] =
+            (2, "the amqp-session fuzz target's 1 ms polls within one input: until the endpoint has been quiet before the client's end (an input's shape, not a result), and until a closed connection's registrations are released (bounded by 5 s; the poll is the check)"),
         ["tests/SensorPipeline.LoadGen.Tests/RedriveTests.cs"] =
             (1, "readings become stale only by ageing past the max age on the wall clock the handler reads"),
     };

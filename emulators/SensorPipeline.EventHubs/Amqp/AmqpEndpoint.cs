@@ -59,6 +59,12 @@ public sealed class AmqpEndpoint : IDisposable
     /// <summary>Connections open now (those still negotiating hold no slot).</summary>
     public int ConnectionCount => Volatile.Read(ref _connections);
 
+    /// <summary>Connections the endpoint still tracks, negotiating or open: zero once every connection has closed.</summary>
+    internal int TrackedConnections => _open.Count;
+
+    /// <summary>Receiver links registered for owner levels: zero once every connection has closed.</summary>
+    internal int Receivers => _runtime.Receivers;
+
     /// <summary>True once <see cref="CloseAll"/> ran: new connections are refused, so a client that reconnects at once
     /// (the SDK's processors do) cannot hold Kestrel's shutdown open.</summary>
     internal bool Closed => _closed;

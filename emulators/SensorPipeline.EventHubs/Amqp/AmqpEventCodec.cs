@@ -45,10 +45,11 @@ internal static class AmqpEventCodec
         {
             return DecodeSections(message);
         }
-        catch (AmqpException e)
+        catch (Exception e) when (e is AmqpException or NotSupportedException)
         {
             // Microsoft.Azure.Amqp decodes a received message's sections only when they are read, here: a malformed one
-            // is the sender's error, rejected like any other (found by fuzzing).
+            // is the sender's error, rejected like any other (found by fuzzing). A properties field of a type AMQP does
+            // not allow there (a symbol reply-to) is its NotSupportedException.
             throw new FormatException("The message's sections are not valid AMQP: " + e.Message, e);
         }
     }

@@ -25,6 +25,9 @@ internal sealed class AmqpRuntime(EventHubsNamespace eventHubs, SasVerifier sas,
     public void Register(AmqpConnection connection, PipeTransport? transport) =>
         _connections.AddOrUpdate(connection, new ConnectionState { Transport = transport });
 
+    /// <summary>Receivers registered for owner levels, open or not yet closed.</summary>
+    internal int Receivers => _owners.Receivers;
+
     /// <summary>Whether a put-token was accepted on the connection.</summary>
     public bool IsAuthenticated(AmqpConnection connection) =>
         _connections.TryGetValue(connection, out var state) && state.IsAuthenticated;

@@ -59,6 +59,9 @@ internal sealed class OutgoingEvents(EventHubsNamespace eventHubs, EntityAddress
         }
     }
 
+    /// <summary>The send loop: completes when the link closed (or never opened to a loop, closed before it started).</summary>
+    internal Task Sending { get; private set; } = Task.CompletedTask;
+
     public void Start(long from)
     {
         link.Closed += (_, _) => Stop();
@@ -68,7 +71,7 @@ internal sealed class OutgoingEvents(EventHubsNamespace eventHubs, EntityAddress
         }
 
         link.RegisterCreditListener((_, _, _) => Signal());
-        _ = RunAsync(from);
+        Sending = RunAsync(from);
     }
 
     /// <summary>Binary search over enqueued times (they never decrease within a partition): the first event enqueued

@@ -11,6 +11,18 @@ internal sealed class OwnerLevels
     private readonly Lock _lock = new();
     private readonly Dictionary<string, List<(AmqpLink Link, long? Level)>> _readers = new(StringComparer.OrdinalIgnoreCase);
 
+    /// <summary>Receivers registered now, over every consumer group and partition (a closed link must leave).</summary>
+    public int Receivers
+    {
+        get
+        {
+            lock (_lock)
+            {
+                return _readers.Values.Sum(r => r.Count);
+            }
+        }
+    }
+
     /// <summary>Registers <paramref name="link"/>; throws the refusal, or closes the links it displaces.</summary>
     public void Join(string key, AmqpLink link, long? level)
     {

@@ -45,13 +45,29 @@ internal abstract class RequestNode
             ? value?.ToString()
             : null;
 
+    /// <summary>Null when every section of the request decodes; else why not (a field of a type AMQP does not allow
+    /// there, a decimal past System.Decimal).</summary>
+    private static string? SectionsFailure(AmqpMessage request)
+    {
+        try
+        {
+            _ = request.Sections;
+            return null;
+        }
+        catch (Exception e) when (e is AmqpException or NotSupportedException or OverflowException)
+        {
+            return "The request's sections are not valid AMQP: " + e.Message;
+        }
+    }
+
     private void OnRequest(ReceivingAmqpLink link, ConnectionState state, AmqpMessage request, int maxNestingDepth)
     {
         using (request)
         {
-            if (AmqpNesting.CheckReceived(request, maxNestingDepth) is { } undecodable)
+            if ((AmqpNesting.CheckReceived(request, maxNestingDepth) ?? SectionsFailure(request)) is { } undecodable)
             {
-                // Refused on its bytes: reading any section would decode the whole message, recursively.
+                // Refused on its bytes: reading any section would decode the whole message, recursively. Then refused
+                // when its sections do not decode, before the reply-to is read (an exception here closed the link).
                 link.DisposeMessage(request, new Rejected { Error = new Error { Condition = AmqpErrorCode.DecodeError, Description = undecodable } }, true, false);
                 return;
             }

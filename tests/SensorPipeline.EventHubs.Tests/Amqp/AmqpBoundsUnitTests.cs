@@ -5,7 +5,8 @@ using SensorPipeline.EventHubs.Amqp;
 namespace SensorPipeline.EventHubs.Tests.Amqp;
 
 /// <summary>The AMQP endpoint's bounds in process: the nesting scan against what Microsoft.Azure.Amqp encodes, the
-/// owner of a partition whose link closed before it joined, and the options' ranges.</summary>
+/// owner of a partition whose link closed before it joined, the send loop of a receiver whose link closed before it
+/// started, and the options' ranges.</summary>
 [Trait("Category", "Fast")]
 public sealed class AmqpBoundsUnitTests
 {
@@ -56,6 +57,23 @@ public sealed class AmqpBoundsUnitTests
         var next = Link("next");
         owners.Join("ingestion/$Default/0", next, null); // refused with link:stolen while the closed link stays owner
         Assert.Equal(AmqpObjectState.Start, next.State);
+    }
+
+    [Fact]
+    public async Task Start_LinkClosedBeforeItStarted_SendLoopEndsAtOnce()
+    {
+        using var dir = new TempDirectory();
+        await using var eventHubs = EventHubsNamespace.Open(TestData.Config, dir.Path, new EventLogOptions(), TimeProvider.System);
+        var gone = Link("gone");
+        gone.Abort(); // detached while its attach was still resolving its start position: Closed already fired
+        var address = EntityAddress.Parse("hub/ConsumerGroups/$Default/Partitions/0")!;
+        var outgoing = new OutgoingEvents(eventHubs, address, gone, new LinkAuthorization(new ConnectionState(), address.Path, SensorPipeline.EventHubs.Http.SasRights.Listen, TimeProvider.System),
+            maxBatch: 10, TimeProvider.System, Microsoft.Extensions.Logging.Abstractions.NullLogger.Instance);
+
+        outgoing.Start(0);
+
+        // Without the state check the loop waited for credit the closed link never grants, holding its task for good.
+        await outgoing.Sending.WaitAsync(AmqpPeer.Timeout);
     }
 
     [Fact]

@@ -13,7 +13,8 @@ namespace SensorPipeline.Fuzz.Targets;
 /// kinds, application properties, the envelope it stores), and each event back through
 /// <see cref="AmqpEventCodec.Encode"/> as a receiver would get it. The input's first byte is a mode: bit 0 marks the
 /// message as a batch (format 0x80013700). Refusals are what the link answers with a rejected outcome:
-/// <see cref="FormatException"/> and <see cref="ArgumentException"/>.
+/// <see cref="FormatException"/> and <see cref="ArgumentException"/> (<c>com.microsoft:argument-error</c>), and
+/// <see cref="OverflowException"/> (a decimal past System.Decimal: <c>amqp:decode-error</c>).
 /// </summary>
 internal static class AmqpMessageTarget
 {
