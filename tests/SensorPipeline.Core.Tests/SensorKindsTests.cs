@@ -64,4 +64,17 @@ public class SensorKindsTests
         var error = Assert.Throws<InvalidDataException>(() => SensorKindCatalog.Parse(json, "kinds.json"));
         Assert.Contains("share the hub weather", error.Message, StringComparison.Ordinal);
     }
+
+    [Fact]
+    public void Encode_WeatherMeasurements_SetThePayloadTheGeneratedCodeReads()
+    {
+        var reading = new Reading { DeviceId = "ws-1", Kind = SensorKind.Weather };
+
+        reading.MergeFrom(PayloadEncoder.Encode(SensorKind.Weather.Definition(), [12.5, 81, 1013.25, 4.2, 270, 0.5]));
+
+        Assert.Equal(Reading.PayloadOneofCase.Weather, reading.PayloadCase);
+        Assert.Equal(1013.25, reading.Weather.PressureHpa);
+        Assert.Equal(0.5, reading.Weather.RainMmph);
+        Assert.Throws<ArgumentException>(() => PayloadEncoder.Encode(SensorKind.Weather.Definition(), [1, 2]));
+    }
 }

@@ -1,6 +1,4 @@
-using System.Buffers;
 using System.Text.Json.Nodes;
-using SensorPipeline.Core.Wire;
 
 namespace SensorPipeline.Core.Tests;
 
@@ -50,13 +48,10 @@ internal static class SyntheticKind
 
     public static byte[] Encode(string device, ulong sequence, double pm25, double no2)
     {
-        var buffer = new ArrayBufferWriter<byte>();
-        buffer.Write(Common(device, sequence).ToByteArray());
-        var payload = new ArrayBufferWriter<byte>();
-        ProtoWriter.WriteFixed64Field(payload, 1, BitConverter.DoubleToUInt64Bits(pm25));
-        ProtoWriter.WriteFixed64Field(payload, 2, BitConverter.DoubleToUInt64Bits(no2));
-        ProtoWriter.WriteLengthDelimitedField(buffer, PayloadField, payload.WrittenSpan);
-        return buffer.WrittenSpan.ToArray();
+        // The generated Reading keeps a field it does not know and writes it back: the payload of a kind readings.proto lacks.
+        var reading = Common(device, sequence);
+        reading.MergeFrom(PayloadEncoder.Encode(Catalog().Get(Kind), [pm25, no2]));
+        return reading.ToByteArray();
     }
 
     private static string CatalogPath()

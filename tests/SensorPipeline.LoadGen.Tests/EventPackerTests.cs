@@ -128,7 +128,7 @@ public class EventPackerTests
         Assert.Equal(DeadLetterReason.InvalidCoordinates, letter.Reason);
         Assert.Equal("out-of-range-0007", letter.DeviceId);
         Assert.Equal(InjectedEvents.DeadLetterPayload(EventKind.OutOfRange, body).ToArray(), letter.Payload.ToArray());
-        Assert.Empty(result.Weather);
+        Assert.Empty(result.Of(SensorKind.Weather).Envelopes);
     }
 
     [Fact]

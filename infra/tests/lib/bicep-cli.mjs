@@ -15,6 +15,7 @@ export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../
 const infraDir = join(repoRoot, 'infra');
 const mainBicep = join(infraDir, 'main.bicep');
 const toolsProject = join(infraDir, 'tools', 'BicepCli.csproj');
+export const sensorKindsFile = join(repoRoot, 'core', 'SensorPipeline.Core', 'sensor-kinds.json');
 
 let cachedBicep;
 
@@ -45,6 +46,8 @@ function infraHash() {
     }
   };
   walk(infraDir);
+  // main.bicep loads the sensor kinds from core (loadJsonContent): a change there is a change of the template.
+  hash.update(readFileSync(sensorKindsFile));
   return hash.digest('hex').slice(0, 16);
 }
 
@@ -75,14 +78,14 @@ function bicepValue(value) {
 }
 
 /**
- * Evaluates infra/main.bicep for one parameter set with `bicep snapshot` (no Azure involved).
+ * Evaluates infra/main.bicep (or another copy of it, `main`) for one parameter set with `bicep snapshot` (no Azure involved).
  * Resolves to { ok, resources, diagnostics, output } where resources are the predicted resources when ok and
  * output is the compiler's stderr + stdout (the fail() message when a rule rejects the parameters).
  */
-export function snapshot(params) {
+export function snapshot(params, main = mainBicep) {
   const dir = mkdtempSync(join(tmpdir(), 'sensorpipeline-snapshot-'));
   const file = join(dir, 'case.bicepparam');
-  const lines = [`using '${relative(dir, mainBicep)}'`, ...Object.entries(params).map(([k, v]) => `param ${k} = ${bicepValue(v)}`)];
+  const lines = [`using '${relative(dir, main)}'`, ...Object.entries(params).map(([k, v]) => `param ${k} = ${bicepValue(v)}`)];
   writeFileSync(file, lines.join('\n') + '\n');
   const zero = '00000000-0000-0000-0000-000000000000';
   const args = ['snapshot', file, '--mode', 'overwrite', '--subscription-id', zero, '--tenant-id', zero, '--location', params.location ?? 'westeurope'];
