@@ -5,7 +5,7 @@ namespace SensorPipeline.EndToEnd.Tests;
 /// still in the handler's memory. kill -9 of the handler then: its pending-states mark expires, the handler devhost
 /// starts again rebuilds the states from <c>readings</c>, and every device ends at its newest reading.
 /// </summary>
-[Collection(OneAtATime.Name)]
+[Collection(StackCollections.Readings)]
 public sealed class DeviceStateRecoveryTests : IDisposable
 {
     private readonly TempDirectory _data = new("sensorpipeline-states-");

@@ -4,7 +4,7 @@ namespace SensorPipeline.EndToEnd.Tests;
 /// The demo, short: readings in through the Event Hubs REST API, documents out in Cosmos DB, every reading checked
 /// by point reads. One class, so the two runs never share the machine's two cores.
 /// </summary>
-[Collection(OneAtATime.Name)]
+[Collection(StackCollections.Readings)]
 public sealed class FullChainTests : IDisposable
 {
     private readonly TempDirectory _data = new("sensorpipeline-e2e-");

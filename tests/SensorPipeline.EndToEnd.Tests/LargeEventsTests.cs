@@ -10,7 +10,7 @@ namespace SensorPipeline.EndToEnd.Tests;
 /// readings and one just under the service's 1 MB limit, both kinds mixed in each, sent through the Event Hubs REST
 /// API. Every reading is checked by a point read in <c>readings</c>, every device's state in <c>devices</c>.
 /// </summary>
-[Collection(OneAtATime.Name)]
+[Collection(StackCollections.Readings)]
 public sealed class LargeEventsTests
 {
     private static readonly DateTimeOffset Observed = DateTimeOffset.UtcNow;

@@ -8,7 +8,7 @@ namespace SensorPipeline.EndToEnd.Tests;
 /// and the self-contained handler where host.json says — and that handler starts and listens on
 /// FUNCTIONS_CUSTOMHANDLER_PORT as the Functions host requires.
 /// </summary>
-[Collection(OneAtATime.Name)]
+[Collection(StackCollections.Commands)]
 public sealed class PackageTests : IDisposable
 {
     private readonly string _out = Path.Combine(Path.GetTempPath(), "sensorpipeline-package-" + Guid.NewGuid().ToString("N"));

@@ -5,7 +5,7 @@ namespace SensorPipeline.EndToEnd.Tests;
 /// with its closing count when its tests pass, and a wrong form exits 2 (the usage code of every program) saying what is wrong. The script runs
 /// with its own state folder (PIPELINE_STATE), so it never touches the results of the run it is part of.
 /// </summary>
-[Collection(OneAtATime.Name)]
+[Collection(StackCollections.Commands)]
 public sealed class PipelineScriptTests : IDisposable
 {
     private readonly TempDirectory _state = new();

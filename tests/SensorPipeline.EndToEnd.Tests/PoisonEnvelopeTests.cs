@@ -8,7 +8,7 @@ namespace SensorPipeline.EndToEnd.Tests;
 /// retry policy) into the real handler: it must be dead-lettered, and the valid envelope queued behind it on the
 /// same partition must be stored — not wait behind an invocation that fails forever.
 /// </summary>
-[Collection(OneAtATime.Name)]
+[Collection(StackCollections.Readings)]
 public sealed class PoisonEnvelopeTests
 {
     private const string WeatherPartition0 = "weather/partitions/0/messages";

@@ -5,7 +5,7 @@ namespace SensorPipeline.EndToEnd.Tests;
 /// the stack restarted on the same data directory still has every reading the first run stored — the Cosmos DB
 /// emulator's log and devhost's checkpoints both live there — and new readings still flow.
 /// </summary>
-[Collection(OneAtATime.Name)]
+[Collection(StackCollections.Readings)]
 public sealed class RestartTests : IDisposable
 {
     private readonly TempDirectory _data = new("sensorpipeline-restart-");

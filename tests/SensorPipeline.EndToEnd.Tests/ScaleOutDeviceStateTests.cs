@@ -5,7 +5,7 @@ namespace SensorPipeline.EndToEnd.Tests;
 /// process with the real handler, own different partitions of the weather hub, and the same devices' readings arrive on
 /// both with interleaved sequences. Every device must end at its highest-sequence reading.
 /// </summary>
-[Collection(OneAtATime.Name)]
+[Collection(StackCollections.Readings)]
 public sealed class ScaleOutDeviceStateTests
 {
     private const string Function = "WeatherProcessor";

@@ -7,7 +7,7 @@ namespace SensorPipeline.EndToEnd.Tests;
 /// <c>stack up</c> (what <c>./pipeline up</c> runs) as a user runs it, as a process: a child that dies is named with its
 /// exit code and last lines, and no child outlives the stack, a kill -9 of the stack included.
 /// </summary>
-[Collection(OneAtATime.Name)]
+[Collection(StackCollections.Commands)]
 public sealed partial class StackSupervisionTests : IDisposable
 {
     private readonly TempDirectory _data = new("sensorpipeline-up-");

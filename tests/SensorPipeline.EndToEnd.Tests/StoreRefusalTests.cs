@@ -10,7 +10,7 @@ namespace SensorPipeline.EndToEnd.Tests;
 /// of every write to one container is systemic (nothing dead-lettered, raised, everything stored once it clears).
 /// Envelopes are posted straight to a processor hub's partition, one partition per scenario.
 /// </summary>
-[Collection(OneAtATime.Name)]
+[Collection(StackCollections.Readings)]
 public sealed class StoreRefusalTests
 {
     /// <summary>"Within seconds": the retry policy's back-off alone (2 s, 4 s, 8 s…) passes this after a few failures.</summary>

@@ -41,14 +41,23 @@ function infraHash() {
       if (entry.isDirectory()) {
         if (entry.name !== 'tests' && entry.name !== 'tools') walk(path);
       } else if (/\.(bicep|json|kql)$/.test(entry.name)) {
-        hash.update(relative(infraDir, path)).update(readFileSync(path));
+        const text = readFileSync(path);
+        hash.update(relative(infraDir, path)).update(text);
+        if (entry.name.endsWith('.bicep')) outside.push(...loadedFilesOutsideInfra(path, text.toString('utf8')));
       }
     }
   };
+  const outside = [];
   walk(infraDir);
-  // main.bicep loads the sensor kinds from core (loadJsonContent): a change there is a change of the template.
-  hash.update(readFileSync(sensorKindsFile));
+  // A template may load files from beyond infra/ (loadJsonContent('../../core/…')): they are inputs too.
+  for (const path of [...new Set(outside)].sort()) hash.update(relative(repoRoot, path)).update(readFileSync(path));
   return hash.digest('hex').slice(0, 16);
+}
+
+function loadedFilesOutsideInfra(bicepFile, text) {
+  return [...text.matchAll(/load(?:Json|Text|Yaml|FileAsBase64)Content\(\s*'([^']+)'/g)]
+    .map((match) => resolve(dirname(bicepFile), match[1]))
+    .filter((path) => relative(infraDir, path).startsWith('..') && existsSync(path));
 }
 
 let cachedTemplate;
@@ -78,19 +87,36 @@ function bicepValue(value) {
 }
 
 /**
- * Evaluates infra/main.bicep (or another copy of it, `main`) for one parameter set with `bicep snapshot` (no Azure involved).
+ * Evaluates infra/main.bicep (or a copy of it elsewhere, `main`) for one parameter set with `bicep snapshot` (no Azure involved).
  * Resolves to { ok, resources, diagnostics, output } where resources are the predicted resources when ok and
  * output is the compiler's stderr + stdout (the fail() message when a rule rejects the parameters).
+ * A snapshot costs the compiler ~4 s and depends only on the compiler, infra/ and the parameters, so results are kept
+ * in the temp folder under a hash of all three: `./pipeline test` runs these tests twice (its own run and the script's
+ * test of `./pipeline test infra`), and a second run with nothing changed reads them back.
  */
-export function snapshot(params, main = mainBicep) {
+export async function snapshot(params, main = mainBicep) {
+  const zero = '00000000-0000-0000-0000-000000000000';
+  const lines = [...Object.entries(params).map(([k, v]) => `param ${k} = ${bicepValue(v)}`)];
+  const args = ['--mode', 'overwrite', '--subscription-id', zero, '--tenant-id', zero, '--location', params.location ?? 'westeurope'];
+  const key = createHash('sha256').update(bicepPath()).update(infraHash()).update(JSON.stringify([lines, args])).digest('hex').slice(0, 24);
+  const cacheDir = join(tmpdir(), 'sensorpipeline-bicep', 'snapshots');
+  const cached = join(cacheDir, `${key}.json`);
+  if (main !== mainBicep) return runSnapshot(main, lines, args); // a copy: its inputs are not the ones hashed
+  if (existsSync(cached)) return JSON.parse(readFileSync(cached, 'utf8'));
+  const result = await runSnapshot(main, lines, args);
+  mkdirSync(cacheDir, { recursive: true });
+  const partial = `${cached}.${process.pid}.tmp`;
+  writeFileSync(partial, JSON.stringify(result));
+  renameSync(partial, cached); // atomic: test files running at once never read half a file
+  return result;
+}
+
+function runSnapshot(main, paramLines, args) {
   const dir = mkdtempSync(join(tmpdir(), 'sensorpipeline-snapshot-'));
   const file = join(dir, 'case.bicepparam');
-  const lines = [`using '${relative(dir, main)}'`, ...Object.entries(params).map(([k, v]) => `param ${k} = ${bicepValue(v)}`)];
-  writeFileSync(file, lines.join('\n') + '\n');
-  const zero = '00000000-0000-0000-0000-000000000000';
-  const args = ['snapshot', file, '--mode', 'overwrite', '--subscription-id', zero, '--tenant-id', zero, '--location', params.location ?? 'westeurope'];
+  writeFileSync(file, [`using '${relative(dir, main)}'`, ...paramLines].join('\n') + '\n');
   return new Promise((resolvePromise) => {
-    execFile(bicepPath(), args, { cwd: repoRoot, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+    execFile(bicepPath(), ['snapshot', file, ...args], { cwd: repoRoot, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
       const snapshotFile = join(dir, 'case.snapshot.json');
       const ok = !error && existsSync(snapshotFile);
       const parsed = ok ? JSON.parse(readFileSync(snapshotFile, 'utf8')) : { predictedResources: [], diagnostics: [] };
