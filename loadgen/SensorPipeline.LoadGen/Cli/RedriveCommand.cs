@@ -18,7 +18,7 @@ internal static class RedriveCommand
     private static readonly Option<string?> Connection = SharedOptions.Connection();
     private static readonly Option<string?> Namespace = SharedOptions.Namespace();
     private static readonly Option<string?> IngestionHub = new("--ingestion-hub") { Description = "The splitter's hub (default: env IngestionHubName, else ingestion)." };
-    // One per kind of sensor-kinds.json: --weather-hub, --seismic-hub, …
+    // One per kind of sensor-kinds.json: --weather-hub, …
     private static readonly Option<string?>[] KindHubs = [.. SensorKindCatalog.Default.All.Select(static k =>
         new Option<string?>($"--{k.Name}-hub") { Description = $"The {k.Name} processor's hub (default: env {k.HubSetting}, else {k.Hub})." })];
     private static readonly CosmosAccountCommandLine Cosmos = new();

@@ -15,7 +15,7 @@ internal static class SendCommand
     private static readonly Option<string?> Connection = SharedOptions.Connection();
     private static readonly Option<string?> Namespace = SharedOptions.Namespace();
     private static readonly Option<string?> Hub = new("--hub") { Description = "Hub to send to (default: EntityPath of the connection string, else env IngestionHubName, else ingestion)." };
-    // One device count per kind of sensor-kinds.json: --weather, --seismic, …
+    // One device count per kind of sensor-kinds.json: --weather, …
     private static readonly Option<int>[] DevicesOfKind = [.. SensorKindCatalog.Default.All.Select(static k =>
         new Option<int>("--" + k.Name) { Description = $"Simulated {k.Name} devices.", DefaultValueFactory = _ => SendOptions.DefaultReadingsPerEvent })];
     private static readonly Option<int> Seed = new("--seed") { Description = "Seed of the simulations.", DefaultValueFactory = _ => 1 };

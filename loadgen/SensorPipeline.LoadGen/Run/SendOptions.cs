@@ -18,7 +18,7 @@ internal sealed class SendOptions
     public string Hub { get; set; } = "ingestion";
 
     /// <summary>
-    /// Simulated devices per kind, by kind name [one option per kind of sensor-kinds.json: --weather, --seismic, …].
+    /// Simulated devices per kind, by kind name [one option per kind of sensor-kinds.json: --weather, …].
     /// Default 50 each.
     /// </summary>
     public Dictionary<string, int> Devices { get; } = SensorKindCatalog.Default.All.ToDictionary(static k => k.Name, static _ => 50, StringComparer.Ordinal);
