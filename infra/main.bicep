@@ -143,15 +143,10 @@ param maximumInstanceCount int = 100
 @maxValue(1000)
 param alwaysReadySplitter int = 0
 
-@description('Always-ready instances of the WeatherProcessor function (0 = scale to zero).')
+@description('Always-ready instances of each processor function, one per sensor kind (0 = scale to zero).')
 @minValue(0)
 @maxValue(1000)
-param alwaysReadyWeatherProcessor int = 0
-
-@description('Always-ready instances of the SeismicProcessor function (0 = scale to zero).')
-@minValue(0)
-@maxValue(1000)
-param alwaysReadySeismicProcessor int = 0
+param alwaysReadyProcessor int = 0
 
 @description('Pipeline__MaxAge: readings older than this (hh:mm:ss) since ingestion are archived, not shown live.')
 param pipelineMaxAge string = '00:05:00'
@@ -236,22 +231,23 @@ var tags = {
 
 // The names every part of the pipeline agrees on (docs/conventions.md).
 var ingestionHubName = 'ingestion'
-var weatherHubName = 'weather'
-var seismicHubName = 'seismic'
-var hubs = [
+// The sensor kinds, defined once (docs/adding-a-sensor-kind.md): each gets its hub with its processor's consumer group,
+// the app's roles on that hub, its hub-name app setting and its processor's always-ready instances.
+var sensorKinds = loadJsonContent('../core/SensorPipeline.Core/sensor-kinds.json').kinds
+var processors = map(sensorKinds, kind => {
+  function: kind.processor
+  hub: kind.hub
+  hubSetting: kind.hubSetting
+})
+var hubs = concat([
   {
     name: ingestionHubName
     consumerGroup: 'splitter'
   }
-  {
-    name: weatherHubName
-    consumerGroup: 'weather-processor'
-  }
-  {
-    name: seismicHubName
-    consumerGroup: 'seismic-processor'
-  }
-]
+], map(sensorKinds, kind => {
+  name: kind.hub
+  consumerGroup: kind.consumerGroup
+}))
 var cosmosDatabaseName = 'sensorpipeline'
 var readingsContainerName = 'readings'
 var devicesContainerName = 'devices'
@@ -423,8 +419,7 @@ module rbac './app/rbac.bicep' = {
     deployerPrincipalId: principalId
     eventHubsNamespaceName: eventHubs.outputs.name
     ingestionHubName: ingestionHubName
-    weatherHubName: weatherHubName
-    seismicHubName: seismicHubName
+    processorHubNames: map(processors, p => p.hub)
     storageAccountName: storage.outputs.name
     applicationInsightsName: insights.outputs.applicationInsightsName
     cosmosAccountName: cosmos.outputs.name
@@ -455,8 +450,7 @@ module functionApp './app/functionapp.bicep' = {
     deploymentContainerName: storage.outputs.deploymentContainerName
     eventHubsFullyQualifiedNamespace: eventHubs.outputs.fullyQualifiedNamespace
     ingestionHubName: ingestionHubName
-    weatherHubName: weatherHubName
-    seismicHubName: seismicHubName
+    processors: processors
     cosmosEndpoint: cosmos.outputs.endpoint
     cosmosDatabaseName: cosmos.outputs.databaseName
     readingsContainerName: readingsContainerName
@@ -471,11 +465,7 @@ module functionApp './app/functionapp.bicep' = {
     maximumInstanceCount: maximumInstanceCount
     logAnalyticsWorkspaceId: insights.outputs.workspaceId
     virtualNetworkSubnetId: isPrivate ? network!.outputs.appSubnetId : ''
-    alwaysReady: {
-      Splitter: alwaysReadySplitter
-      WeatherProcessor: alwaysReadyWeatherProcessor
-      SeismicProcessor: alwaysReadySeismicProcessor
-    }
+    alwaysReady: union({ Splitter: alwaysReadySplitter }, toObject(processors, p => p.function, p => alwaysReadyProcessor))
   }
 }
 
@@ -495,8 +485,6 @@ output APP_IDENTITY_PRINCIPAL_ID string = identity.outputs.principalId
 output EVENTHUBS_NAMESPACE string = eventHubs.outputs.name
 output EVENTHUBS_FULLY_QUALIFIED_NAMESPACE string = eventHubs.outputs.fullyQualifiedNamespace
 output INGESTION_HUB_NAME string = ingestionHubName
-output WEATHER_HUB_NAME string = weatherHubName
-output SEISMIC_HUB_NAME string = seismicHubName
 output COSMOS_ACCOUNT_NAME string = cosmos.outputs.name
 output COSMOS_ACCOUNT_ENDPOINT string = cosmos.outputs.endpoint
 output COSMOS_DATABASE_NAME string = cosmos.outputs.databaseName

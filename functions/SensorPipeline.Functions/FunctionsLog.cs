@@ -12,8 +12,8 @@ internal static partial class FunctionsLog
     public static partial void ContainersReady(ILogger logger, string database, string containers);
 
     [LoggerMessage(EventId = 10, EventName = "Split", Level = LogLevel.Debug,
-        Message = "Splitter partition {PartitionId}: {Events} events, {Readings} readings, weather {Weather}, seismic {Seismic}, dead letters {DeadLetters} (retry {RetryCount})")]
-    public static partial void Split(ILogger logger, string partitionId, int events, int readings, int weather, int seismic, int deadLetters, int retryCount);
+        Message = "Splitter partition {PartitionId}: {Events} events, {Readings} readings; {Kinds}; dead letters {DeadLetters} (retry {RetryCount})")]
+    public static partial void Split(ILogger logger, string partitionId, int events, int readings, string kinds, int deadLetters, int retryCount);
 
     [LoggerMessage(EventId = 11, EventName = "Processed", Level = LogLevel.Debug,
         Message = "{Function} partition {PartitionId}: {Envelopes} envelopes, {Readings} readings, live {Live}, archived {Archived}, device states pending {DeviceStates}, dead letters {DeadLetters} (retry {RetryCount})")]

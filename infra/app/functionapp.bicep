@@ -49,11 +49,8 @@ param eventHubsFullyQualifiedNamespace string
 @description('Hub the splitter reads (ingestion).')
 param ingestionHubName string
 
-@description('Hub the splitter writes weather readings to and WeatherProcessor reads.')
-param weatherHubName string
-
-@description('Hub the splitter writes seismic readings to and SeismicProcessor reads.')
-param seismicHubName string
+@description('One processor per sensor kind (core/SensorPipeline.Core/sensor-kinds.json): { function, hub, hubSetting }; the splitter writes the kind\'s readings to the hub, the function reads it, and the app setting hubSetting names it.')
+param processors array
 
 @description('Cosmos DB account endpoint, https://<account>.documents.azure.com:443/.')
 param cosmosEndpoint string
@@ -100,14 +97,10 @@ param instanceMemoryMB int = 2048
 @maxValue(1000)
 param maximumInstanceCount int = 100
 
-@description('Always-ready instances per function: { Splitter: n, WeatherProcessor: n, SeismicProcessor: n }; 0 or absent = scale from zero, billed only while running.')
+@description('Always-ready instances per function: { Splitter: n, WeatherProcessor: n, ... }; 0 or absent = scale from zero, billed only while running.')
 param alwaysReady object = {}
 
-var functionNames = [
-  'Splitter'
-  'WeatherProcessor'
-  'SeismicProcessor'
-]
+var functionNames = concat(['Splitter'], map(processors, p => p.function))
 
 @description('Resource id of the Log Analytics workspace that receives the app\'s audit logs.')
 param logAnalyticsWorkspaceId string
@@ -172,7 +165,11 @@ resource functionApp 'Microsoft.Web/sites@2024-04-01' = {
     }
     siteConfig: {
       minTlsVersion: '1.2'
-      appSettings: [
+      // Each kind's hub name first (function.json's %WeatherHubName%, and the splitter's sends), then the rest.
+      appSettings: concat(map(processors, p => {
+        name: p.hubSetting
+        value: p.hub
+      }), [
         // Host storage (leases, Event Hubs checkpoints, host internals). Service URIs rather than
         // __accountName (one or the other, never both) so the template also works in clouds
         // with other storage suffixes.
@@ -213,14 +210,6 @@ resource functionApp 'Microsoft.Web/sites@2024-04-01' = {
         {
           name: 'IngestionHubName'
           value: ingestionHubName
-        }
-        {
-          name: 'WeatherHubName'
-          value: weatherHubName
-        }
-        {
-          name: 'SeismicHubName'
-          value: seismicHubName
         }
         // The handler's own settings (docs/conventions.md). Cosmos__AuthKey stays unset: identity only.
         {
@@ -367,7 +356,7 @@ resource functionApp 'Microsoft.Web/sites@2024-04-01' = {
           name: 'APPLICATIONINSIGHTS_AUTHENTICATION_STRING'
           value: 'Authorization=AAD;ClientId=${identityClientId}'
         }
-      ]
+      ])
     }
   }
 }

@@ -19,11 +19,8 @@ param eventHubsNamespaceName string
 @description('Name of the hub loadgen sends to and the splitter reads.')
 param ingestionHubName string
 
-@description('Name of the hub the splitter writes weather readings to and WeatherProcessor reads.')
-param weatherHubName string
-
-@description('Name of the hub the splitter writes seismic readings to and SeismicProcessor reads.')
-param seismicHubName string
+@description('Names of the processor hubs, one per sensor kind: the splitter writes each, its processor reads it.')
+param processorHubNames array
 
 @description('Name of the host storage account.')
 param storageAccountName string
@@ -62,15 +59,10 @@ resource ingestionHub 'Microsoft.EventHub/namespaces/eventhubs@2024-01-01' exist
   name: ingestionHubName
 }
 
-resource weatherHub 'Microsoft.EventHub/namespaces/eventhubs@2024-01-01' existing = {
+resource processorHubs 'Microsoft.EventHub/namespaces/eventhubs@2024-01-01' existing = [for name in processorHubNames: {
   parent: eventHubsNamespace
-  name: weatherHubName
-}
-
-resource seismicHub 'Microsoft.EventHub/namespaces/eventhubs@2024-01-01' existing = {
-  parent: eventHubsNamespace
-  name: seismicHubName
-}
+  name: name
+}]
 
 resource storageAccount 'Microsoft.Storage/storageAccounts@2023-05-01' existing = {
   name: storageAccountName
@@ -102,48 +94,29 @@ resource appIngestionReceiver 'Microsoft.Authorization/roleAssignments@2022-04-0
   }
 }
 
-resource appWeatherReceiver 'Microsoft.Authorization/roleAssignments@2022-04-01' = {
-  name: guid(weatherHub.id, appPrincipalId, eventHubsDataReceiver)
-  scope: weatherHub
+// Each processor's trigger reads its kind's hub.
+resource appProcessorReceivers 'Microsoft.Authorization/roleAssignments@2022-04-01' = [for (name, i) in processorHubNames: {
+  name: guid(processorHubs[i].id, appPrincipalId, eventHubsDataReceiver)
+  scope: processorHubs[i]
   properties: {
     roleDefinitionId: subscriptionResourceId('Microsoft.Authorization/roleDefinitions', eventHubsDataReceiver)
     principalId: appPrincipalId
     principalType: 'ServicePrincipal'
   }
-}
+}]
 
-resource appSeismicReceiver 'Microsoft.Authorization/roleAssignments@2022-04-01' = {
-  name: guid(seismicHub.id, appPrincipalId, eventHubsDataReceiver)
-  scope: seismicHub
-  properties: {
-    roleDefinitionId: subscriptionResourceId('Microsoft.Authorization/roleDefinitions', eventHubsDataReceiver)
-    principalId: appPrincipalId
-    principalType: 'ServicePrincipal'
-  }
-}
-
-// The splitter's Event Hubs client writes the weather and seismic hubs (each device's readings to its partition),
+// The splitter's Event Hubs client writes every processor hub (each device's readings to its partition),
 // and nothing else: the app never sends to the ingestion hub. Its read of each hub's partition ids goes over the AMQP
 // management link, covered by this role or by the Data Receiver role the processors already hold on the same hubs.
-resource appWeatherSender 'Microsoft.Authorization/roleAssignments@2022-04-01' = {
-  name: guid(weatherHub.id, appPrincipalId, eventHubsDataSender)
-  scope: weatherHub
+resource appProcessorHubSenders 'Microsoft.Authorization/roleAssignments@2022-04-01' = [for (name, i) in processorHubNames: {
+  name: guid(processorHubs[i].id, appPrincipalId, eventHubsDataSender)
+  scope: processorHubs[i]
   properties: {
     roleDefinitionId: subscriptionResourceId('Microsoft.Authorization/roleDefinitions', eventHubsDataSender)
     principalId: appPrincipalId
     principalType: 'ServicePrincipal'
   }
-}
-
-resource appSeismicSender 'Microsoft.Authorization/roleAssignments@2022-04-01' = {
-  name: guid(seismicHub.id, appPrincipalId, eventHubsDataSender)
-  scope: seismicHub
-  properties: {
-    roleDefinitionId: subscriptionResourceId('Microsoft.Authorization/roleDefinitions', eventHubsDataSender)
-    principalId: appPrincipalId
-    principalType: 'ServicePrincipal'
-  }
-}
+}]
 
 // Host leases and Event Hubs checkpoints are blobs; the platform reads the deployment package.
 resource appStorageBlobOwner 'Microsoft.Authorization/roleAssignments@2022-04-01' = {
@@ -204,9 +177,9 @@ resource appCosmosDataContributor 'Microsoft.DocumentDB/databaseAccounts/sqlRole
 // ---- The deploying user (loadgen send, verify and redrive) ----------------------------------
 // principalType is left out: the deployer is an existing user, service principal or group, so there is
 // no replication race to avoid, and ARM resolves the kind itself (no setting to get wrong in CI).
-// Each hub is a scope of its own, so the deployer can send to the pipeline's three hubs and to nothing else; it never
+// Each hub is a scope of its own, so the deployer can send to the pipeline's hubs and to nothing else; it never
 // receives. loadgen sends to the ingestion hub; redrive re-sends a dead letter to the hub its stage reads: a splitter
-// letter or a single reading to ingestion, a processor's envelope to weather or seismic.
+// letter or a single reading to ingestion, a processor's envelope to its kind's hub.
 
 resource deployerIngestionSender 'Microsoft.Authorization/roleAssignments@2022-04-01' = if (grantDeployer) {
   name: guid(ingestionHub.id, deployerPrincipalId, eventHubsDataSender)
@@ -217,23 +190,14 @@ resource deployerIngestionSender 'Microsoft.Authorization/roleAssignments@2022-0
   }
 }
 
-resource deployerWeatherSender 'Microsoft.Authorization/roleAssignments@2022-04-01' = if (grantDeployer) {
-  name: guid(weatherHub.id, deployerPrincipalId, eventHubsDataSender)
-  scope: weatherHub
+resource deployerProcessorHubSenders 'Microsoft.Authorization/roleAssignments@2022-04-01' = [for (name, i) in processorHubNames: if (grantDeployer) {
+  name: guid(processorHubs[i].id, deployerPrincipalId, eventHubsDataSender)
+  scope: processorHubs[i]
   properties: {
     roleDefinitionId: subscriptionResourceId('Microsoft.Authorization/roleDefinitions', eventHubsDataSender)
     principalId: deployerPrincipalId
   }
-}
-
-resource deployerSeismicSender 'Microsoft.Authorization/roleAssignments@2022-04-01' = if (grantDeployer) {
-  name: guid(seismicHub.id, deployerPrincipalId, eventHubsDataSender)
-  scope: seismicHub
-  properties: {
-    roleDefinitionId: subscriptionResourceId('Microsoft.Authorization/roleDefinitions', eventHubsDataSender)
-    principalId: deployerPrincipalId
-  }
-}
+}]
 
 // `loadgen verify` point-reads the four containers and redrive queries deadletters: read-only, the database only.
 resource deployerCosmosDataReader 'Microsoft.DocumentDB/databaseAccounts/sqlRoleAssignments@2024-11-15' = if (grantDeployer) {

@@ -12,8 +12,6 @@ import { fileURLToPath } from 'node:url';
 export const settingSources = {
   EventHubConnection__fullyQualifiedNamespace: 'EVENTHUBS_FULLY_QUALIFIED_NAMESPACE',
   IngestionHubName: 'INGESTION_HUB_NAME',
-  WeatherHubName: 'WEATHER_HUB_NAME',
-  SeismicHubName: 'SEISMIC_HUB_NAME',
   Cosmos__AccountEndpoint: 'COSMOS_ACCOUNT_ENDPOINT',
   Cosmos__DatabaseName: 'COSMOS_DATABASE_NAME',
   Cosmos__ReadingsContainer: 'COSMOS_READINGS_CONTAINER',
@@ -22,6 +20,12 @@ export const settingSources = {
   Cosmos__DeadLettersContainer: 'COSMOS_DEADLETTERS_CONTAINER',
   AZURE_TENANT_ID: 'AZURE_TENANT_ID',
 };
+
+// Each sensor kind's hub setting -> its hub: main.bicep names the processor hubs from the same file, so they are no
+// azd outputs (core/SensorPipeline.Core/sensor-kinds.json, docs/adding-a-sensor-kind.md).
+const sensorKindsFile = new URL('../../core/SensorPipeline.Core/sensor-kinds.json', import.meta.url);
+export const kindHubSettings = Object.fromEntries(
+  JSON.parse(fs.readFileSync(sensorKindsFile, 'utf8')).kinds.map((kind) => [kind.hubSetting, kind.hub]));
 
 const secretLike = /(SharedAccessKey|AccountKey|AuthKey|SharedAccessSignature|primaryMasterKey)/i;
 
@@ -36,7 +40,7 @@ export function toSettings(values) {
     if (secretLike.test(values[key])) throw new Error(`${key} looks like it holds a key; refusing to write it to disk`);
     settings[name] = values[key];
   }
-  return settings;
+  return { ...settings, ...kindHubSettings };
 }
 
 const shellQuote = (value) => `'${value.replaceAll("'", "'\\''")}'`;

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { loadInfraBicepFiles, repoRoot } from './lib/bicep-tree.mjs';
-import { settingSources, toSettings } from '../scripts/write-loadgen-settings.mjs';
+import { kindHubSettings, settingSources, toSettings } from '../scripts/write-loadgen-settings.mjs';
 
 const azureYaml = fs.readFileSync(path.join(repoRoot, 'azure.yaml'), 'utf8');
 const main = loadInfraBicepFiles().find((f) => f.rel === 'infra/main.bicep');
@@ -53,7 +53,8 @@ describe('loadgen settings from azd outputs', () => {
       const json = JSON.parse(fs.readFileSync(path.join(out, 'loadgen.settings.json'), 'utf8'));
       assert.equal(json.EventHubConnection__fullyQualifiedNamespace, 'value-of-eventhubs_fully_qualified_namespace');
       assert.equal(json.Cosmos__AccountEndpoint, 'value-of-cosmos_account_endpoint');
-      assert.deepEqual(Object.keys(json).sort(), Object.keys(settingSources).sort());
+      assert.deepEqual(Object.keys(json).sort(), [...Object.keys(settingSources), ...Object.keys(kindHubSettings)].sort());
+      assert.equal(json.WeatherHubName, 'weather', 'each kind\'s hub setting, from sensor-kinds.json');
       const env = fs.readFileSync(path.join(out, 'azure.env'), 'utf8');
       assert.match(env, /^export IngestionHubName='value-of-ingestion_hub_name'$/m);
     } finally {

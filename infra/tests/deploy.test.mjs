@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { repoRoot, snapshot } from './lib/bicep-cli.mjs';
-import { builtInRoles } from './lib/roles.mjs';
+import { assignmentScope, builtInRoles } from './lib/roles.mjs';
 
 const deployer = '11111111-1111-1111-1111-111111111111';
 const base = { environmentName: 'test', location: 'westeurope', principalId: deployer };
@@ -112,10 +112,7 @@ function scopeName(id) {
 function grants(result) {
   const list = [];
   for (const r of ofType(result, 'Microsoft.Authorization/roleAssignments')) {
-    // The app's assignments depend on the identity's principalId, so their ids stay expressions; the scope is the
-    // first argument of extensionResourceId() there, the part before /providers/Microsoft.Authorization otherwise.
-    const scope = r.id.startsWith('[') ? r.id.match(/^\[extensionResourceId\('([^']+)'/)[1] : r.id.split('/providers/Microsoft.Authorization/')[0];
-    list.push({ principal: r.properties.principalId, role: r.properties.roleDefinitionId.split('/').pop(), scope });
+    list.push({ principal: r.properties.principalId, role: r.properties.roleDefinitionId.split('/').pop(), scope: assignmentScope(r) });
   }
   for (const r of ofType(result, 'Microsoft.DocumentDB/databaseAccounts/sqlRoleAssignments')) {
     list.push({ principal: r.properties.principalId, role: r.properties.roleDefinitionId.split('/').pop(), scope: r.properties.scope });

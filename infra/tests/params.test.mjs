@@ -59,7 +59,7 @@ describe('parameters', () => {
     assert.ok(ttl === -1 || ttl > 0, 'TTL 0 is rejected by Cosmos DB');
     assert.equal(defaultOf(main, 'instanceMemoryMB'), 2048);
     assert.ok(defaultOf(main, 'maximumInstanceCount') >= 40, 'Flex Consumption minimum is 40');
-    for (const f of ['alwaysReadySplitter', 'alwaysReadyWeatherProcessor', 'alwaysReadySeismicProcessor']) assert.equal(defaultOf(main, f), 0, `${f}: nothing billed around the clock by default`);
+    for (const f of ['alwaysReadySplitter', 'alwaysReadyProcessor']) assert.equal(defaultOf(main, f), 0, `${f}: nothing billed around the clock by default`);
   });
 
 });

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, it } from 'node:test';
-import { bicepPath, compiledTemplate, repoRoot, snapshot } from './lib/bicep-cli.mjs';
+import { bicepPath, compiledTemplate, repoRoot, sensorKindsFile, snapshot } from './lib/bicep-cli.mjs';
 import { limits, packagedHostJson } from '../scripts/package-host-json.mjs';
 import { privacyProblems } from './lib/network.mjs';
 
@@ -143,8 +143,8 @@ describe('100k: capacity >= the plan\'s demand', () => {
     const cores = scale.instanceMemoryMB / 2048;
     const ready = Object.fromEntries(scale.alwaysReady.map((a) => [a.name, a.instanceCount]));
     assert.ok(ready['function:Splitter'] * cores >= demand.FUNCTIONS_SPLITTER_VCPU);
-    assert.ok(ready['function:WeatherProcessor'] * cores >= demand.FUNCTIONS_PROCESSOR_VCPU);
-    assert.ok(ready['function:SeismicProcessor'] * cores >= demand.FUNCTIONS_PROCESSOR_VCPU);
+    const processors = JSON.parse(readFileSync(sensorKindsFile, 'utf8')).kinds.map((k) => `function:${k.processor}`);
+    for (const processor of processors) assert.ok(ready[processor] * cores >= demand.FUNCTIONS_PROCESSOR_VCPU, processor);
     assert.ok(scale.maximumInstanceCount >= Object.values(ready).reduce((a, b) => a + b, 0));
   });
 

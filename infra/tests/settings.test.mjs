@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { getPath, literal, loadInfraBicepFiles, objectProps, repoRoot } from './lib/bicep-tree.mjs';
+import { sensorKindsFile } from './lib/bicep-cli.mjs';
 import { appSettings } from './lib/checks.mjs';
 
 const files = loadInfraBicepFiles();
@@ -12,8 +13,11 @@ const byRel = (rel) => files.find((f) => f.rel === rel);
 const main = byRel('infra/main.bicep');
 const functionAppFile = byRel('infra/app/functionapp.bicep');
 const cosmosFile = byRel('infra/app/cosmos.bicep');
+// The sensor kinds main.bicep loads: each kind's hub setting is generated (map(processors, …) in functionapp.bicep), so
+// it is no literal here; sensor-kinds.test.mjs checks the compiler's evaluation of it.
+const sensorKinds = JSON.parse(fs.readFileSync(sensorKindsFile, 'utf8')).kinds;
 const settings = appSettings(files);
-const settingNames = settings.map((s) => s.name);
+const settingNames = [...settings.map((s) => s.name), ...sensorKinds.map((k) => k.hubSetting)];
 const setting = (name) => settings.find((s) => s.name === name);
 const mainVar = (name) => literal(main.vars.find((v) => v.name === name)?.valueNode);
 const paramDefault = (file, name) => literal(file.params.find((p) => p.name === name)?.defaultNode);
@@ -37,13 +41,14 @@ const handlerSettings = tableRows(section('Handler settings')).map(([name, def, 
   default: ticks(def)[0],
   meaning,
 }));
-// Hubs: %Setting% → default hub, consumer group, function.
-const hubRows = tableRows(section('Hubs and consumer groups')).map(([hub, group, fn]) => ({
+// Hubs: %Setting% → default hub, consumer group, function: the ingestion hub's row, then one per sensor kind.
+const ingestionRows = tableRows(section('Hubs and consumer groups')).map(([hub, group, fn]) => ({
   setting: ticks(hub)[0].replaceAll('%', ''),
   hub: ticks(hub)[1],
   consumerGroup: ticks(group)[0],
   function: ticks(fn)[0],
 }));
+const hubRows = [...ingestionRows, ...sensorKinds.map((k) => ({ setting: k.hubSetting, hub: k.hub, consumerGroup: k.consumerGroup, function: k.processor }))];
 const azureConnectionSettings = [...new Set(section('Hubs and consumer groups').match(/EventHubConnection__\w+/g))];
 
 // Settings that must NOT be app settings in Azure, and why.
@@ -94,7 +99,7 @@ function consumerGroupProblems(functions) {
 describe('app settings agree with docs/conventions.md, function.json and host.json', () => {
   it('reads the conventions tables', () => {
     assert.ok(handlerSettings.length >= 14, `only ${handlerSettings.length} handler settings parsed from docs/conventions.md`);
-    assert.equal(hubRows.length, 3);
+    assert.deepEqual(ingestionRows.map((r) => r.hub), ['ingestion'], 'the conventions table lists the ingestion hub; the kinds come from sensor-kinds.json');
     assert.deepEqual(azureConnectionSettings.sort(), ['EventHubConnection__clientId', 'EventHubConnection__credential', 'EventHubConnection__fullyQualifiedNamespace']);
   });
 
@@ -151,14 +156,9 @@ describe('app settings agree with docs/conventions.md, function.json and host.js
   });
 
   it('uses the conventions defaults for hubs, consumer groups, database and containers', () => {
-    // hubs is built from the hub-name vars, so resolve each name through its var.
-    const hubsVar = main.vars.find((v) => v.name === 'hubs').valueNode.namedChildren.map((o) => {
-      const props = objectProps(o);
-      return { hub: mainVar(props.get('name').text), consumerGroup: literal(props.get('consumerGroup')) };
-    });
-    assert.deepEqual(hubsVar, hubRows.map((h) => ({ hub: h.hub, consumerGroup: h.consumerGroup })));
-    const hubVarFor = { IngestionHubName: 'ingestionHubName', WeatherHubName: 'weatherHubName', SeismicHubName: 'seismicHubName' };
-    for (const row of hubRows) assert.equal(mainVar(hubVarFor[row.setting]), row.hub, row.setting);
+    // The kinds' hubs come from sensor-kinds.json (their evaluation: sensor-kinds.test.mjs); the ingestion hub is a var.
+    assert.equal(mainVar('ingestionHubName'), ingestionRows[0].hub);
+    assert.match(main.text, /loadJsonContent\('\.\.\/core\/SensorPipeline\.Core\/sensor-kinds\.json'\)\.kinds/);
 
     const cosmosVarFor = {
       Cosmos__DatabaseName: 'cosmosDatabaseName',
@@ -203,8 +203,9 @@ describe('app settings agree with docs/conventions.md, function.json and host.js
   });
 
   it('names each function for always-ready instances as the conventions and function folders do', () => {
-    const names = literal(functionAppFile.vars.find((v) => v.name === 'functionNames').valueNode);
-    assert.deepEqual(names, hubRows.map((h) => h.function));
+    // The splitter and one processor per kind: functionapp.bicep builds the list from main.bicep's processors.
+    assert.equal(functionAppFile.vars.find((v) => v.name === 'functionNames').valueNode.text, "concat(['Splitter'], map(processors, p => p.function))");
+    const names = hubRows.map((h) => h.function);
     for (const fn of functionJsons) assert.ok(names.includes(fn.name), `functions/${fn.name} is missing from functionNames in ${functionAppFile.rel}`);
   });
 });

@@ -117,10 +117,10 @@ public partial class EnvelopeProcessorTests
         using var weather = Weather();
         using var seismic = new EnvelopeProcessor(SensorKind.Seismic, "seismic-processor", new StalenessPolicy(TimeSpan.FromMinutes(5)));
 
-        var w = weather.Process([new InputEvent(Assert.Single(split.Weather), new Readings.SourcePosition("0", 0, Now))], Now);
-        Assert.Equal(w.Pending.Count, split.WeatherReadings);
-        var s = seismic.Process([new InputEvent(Assert.Single(split.Seismic), new Readings.SourcePosition("0", 0, Now))], Now);
-        Assert.Equal(s.Pending.Count, split.SeismicReadings);
+        var w = weather.Process([new InputEvent(Assert.Single(split.Of(SensorKind.Weather).Envelopes), new Readings.SourcePosition("0", 0, Now))], Now);
+        Assert.Equal(w.Pending.Count, split.Of(SensorKind.Weather).Readings);
+        var s = seismic.Process([new InputEvent(Assert.Single(split.Of(SensorKind.Seismic).Envelopes), new Readings.SourcePosition("0", 0, Now))], Now);
+        Assert.Equal(s.Pending.Count, split.Of(SensorKind.Seismic).Readings);
 
         var ids = w.Pending.Concat(s.Pending).Select(p => p.Id).Order().ToArray();
         Assert.Equal(readings.Select(Builders.ReadingId).Order().ToArray(), ids);

@@ -19,9 +19,9 @@ public class ReadingDecoderTests
         Assert.Equal(7ul, view.Sequence);
         Assert.Equal(Builders.Observed.AddSeconds(7), view.ObservedAt);
         Assert.Equal((47.6, -122.3, 56.5), (view.Latitude, view.Longitude, view.AltitudeM));
-        Assert.Equal(PayloadCase.Weather, view.Payload);
-        Assert.Equal(1013.25, view.Weather.PressureHpa);
-        Assert.Equal(0.4, view.Weather.RainMmph);
+        Assert.Equal(SensorKind.Weather.Definition().PayloadField, view.PayloadField);
+        Assert.Equal(1013.25, view.Measurements[2]);
+        Assert.Equal(0.4, view.Measurements[5]);
     }
 
     [Fact]
@@ -29,8 +29,8 @@ public class ReadingDecoderTests
     {
         var bytes = Builders.Seismic().ToByteArray().Concat(new byte[] { 0xA0, 0x06, 0x05, 0xAA, 0x06, 0x01, 0x7F }).ToArray(); // field 100 varint, field 101 bytes
         Assert.True(ReadingDecoder.TryDecode(bytes, out var view));
-        Assert.Equal(PayloadCase.Seismic, view.Payload);
-        Assert.Equal(9.81, view.Seismic.AccelerationZMps2);
+        Assert.Equal(SensorKind.Seismic.Definition().PayloadField, view.PayloadField);
+        Assert.Equal(9.81, view.Measurements[5]);
     }
 
     [Fact]
@@ -90,8 +90,8 @@ public class ReadingDecoderTests
                 && view.Longitude.Equals(reading.Location.Longitude)
                 && view.AltitudeM.Equals(reading.Location.AltitudeM)
                 && (t.weather
-                    ? view.Payload == PayloadCase.Weather && view.Weather.TemperatureC.Equals(reading.Weather.TemperatureC) && view.Weather.RainMmph.Equals(reading.Weather.RainMmph)
-                    : view.Payload == PayloadCase.Seismic && view.Seismic.Magnitude.Equals(reading.Seismic.Magnitude) && view.Seismic.AccelerationZMps2.Equals(reading.Seismic.AccelerationZMps2));
+                    ? view.PayloadField == SensorKind.Weather.Definition().PayloadField && view.Measurements[0].Equals(reading.Weather.TemperatureC) && view.Measurements[5].Equals(reading.Weather.RainMmph)
+                    : view.PayloadField == SensorKind.Seismic.Definition().PayloadField && view.Measurements[0].Equals(reading.Seismic.Magnitude) && view.Measurements[5].Equals(reading.Seismic.AccelerationZMps2));
         }).QuickCheckThrowOnFailure();
     }
 

@@ -26,17 +26,17 @@ public class SplitterTests
 
         Assert.Equal(4, result.ReadingsReceived);
         Assert.Empty(result.DeadLetters);
-        var weather = Parse(Assert.Single(result.Weather));
+        var weather = Parse(Assert.Single(result.Of(SensorKind.Weather).Envelopes));
         Assert.Equal(SensorKind.Weather, weather.Kind);
         Assert.Equal(Now, weather.ForwardedTimeUnixMs);
         Assert.Equal(new[] { "w1", "w2", "w1" }, weather.Readings.Select(r => r.Reading.DeviceId));
         Assert.Equal(new[] { 10L, 11L }, weather.Sources.Select(s => s.SequenceNumber));
         Assert.Equal(new uint[] { 0, 0, 1 }, weather.Readings.Select(r => r.SourceIndex));
         Assert.Equal(Now - 1000 + 11, weather.Sources[1].EnqueuedTimeUnixMs);
-        var seismic = Parse(Assert.Single(result.Seismic));
+        var seismic = Parse(Assert.Single(result.Of(SensorKind.Seismic).Envelopes));
         Assert.Single(seismic.Readings);
         Assert.Equal(Builders.Seismic("s1", 1), seismic.Readings[0].Reading); // bytes forwarded unchanged
-        Assert.Equal(1, result.SeismicReadings);
+        Assert.Equal(1, result.Of(SensorKind.Seismic).Readings);
     }
 
     [Fact]
@@ -44,8 +44,8 @@ public class SplitterTests
     {
         using var splitter = new SplitterScope();
         var result = splitter.Value.Split([Event(Builders.Batch(Builders.Seismic()))], Now);
-        Assert.Empty(result.Weather);
-        Assert.Single(result.Seismic);
+        Assert.Empty(result.Of(SensorKind.Weather).Envelopes);
+        Assert.Single(result.Of(SensorKind.Seismic).Envelopes);
     }
 
     [Fact]
@@ -59,12 +59,12 @@ public class SplitterTests
             Event(Builders.Batch([.. devices.Select(d => Builders.Weather(d, 2)), Builders.Seismic("s1", 1)]), 11),
         };
 
-        var result = splitter.Value.Split(events, Now, weatherPartitions: 4, seismicPartitions: 3);
+        var result = splitter.Value.Split(events, Now, [4, 3]);
 
-        Assert.Equal(24, result.WeatherPartitions.Sum(g => g.Readings));
-        Assert.True(result.WeatherPartitions.Count > 1);
-        Assert.Equal(result.WeatherPartitions.Count, result.WeatherPartitions.Select(g => g.Partition).Distinct().Count());
-        foreach (var group in result.WeatherPartitions)
+        Assert.Equal(24, result.Of(SensorKind.Weather).Partitions.Sum(g => g.Readings));
+        Assert.True(result.Of(SensorKind.Weather).Partitions.Count > 1);
+        Assert.Equal(result.Of(SensorKind.Weather).Partitions.Count, result.Of(SensorKind.Weather).Partitions.Select(g => g.Partition).Distinct().Count());
+        foreach (var group in result.Of(SensorKind.Weather).Partitions)
         {
             var readings = group.Envelopes.Select(Parse).SelectMany(e => e.Readings).ToList();
             Assert.Equal(group.Readings, readings.Count);
@@ -73,14 +73,14 @@ public class SplitterTests
             Assert.All(readings.GroupBy(r => r.Reading.DeviceId), g => Assert.Equal([1UL, 2UL], g.Select(r => r.Reading.Sequence)));
         }
 
-        var seismic = Assert.Single(result.SeismicPartitions);
+        var seismic = Assert.Single(result.Of(SensorKind.Seismic).Partitions);
         Assert.Equal(DevicePartitioner.PartitionOf("s1"u8, 3), seismic.Partition);
-        Assert.Equal(result.WeatherPartitions.Sum(g => g.Envelopes.Count), result.Weather.Count);
+        Assert.Equal(result.Of(SensorKind.Weather).Partitions.Sum(g => g.Envelopes.Count), result.Of(SensorKind.Weather).Envelopes.Count);
 
         // The next split starts empty: no partition keeps the previous invocation's readings.
-        var next = splitter.Value.Split([Event(Builders.Batch(Builders.Weather("w0", 3)), 12)], Now, 4, 3);
-        Assert.Equal(1, Assert.Single(next.WeatherPartitions).Readings);
-        Assert.Empty(next.SeismicPartitions);
+        var next = splitter.Value.Split([Event(Builders.Batch(Builders.Weather("w0", 3)), 12)], Now, [4, 3]);
+        Assert.Equal(1, Assert.Single(next.Of(SensorKind.Weather).Partitions).Readings);
+        Assert.Empty(next.Of(SensorKind.Seismic).Partitions);
     }
 
     public static TheoryData<string, DeadLetterReason> BadEvents => new()
@@ -114,7 +114,7 @@ public class SplitterTests
         Assert.Equal(2, deadLetter.Position.SequenceNumber);
         Assert.Equal(bad, deadLetter.Payload.ToArray()); // the raw body is kept for replay
         Assert.Equal("splitter:0:2", deadLetter.Id);
-        Assert.Equal(2, result.WeatherReadings);
+        Assert.Equal(2, result.Of(SensorKind.Weather).Readings);
     }
 
     [Fact]
@@ -128,7 +128,7 @@ public class SplitterTests
         var result = splitter.Value.Split([Event(Builders.Batch(Builders.Weather("ok", 1), nan, unknown), 7)], Now);
 
         Assert.Equal(3, result.ReadingsReceived);
-        Assert.Equal(1, result.WeatherReadings);
+        Assert.Equal(1, result.Of(SensorKind.Weather).Readings);
         Assert.Equal(new[] { DeadLetterReason.InvalidCoordinates, DeadLetterReason.UnknownKind }, result.DeadLetters.Select(d => d.Reason));
         Assert.Equal(new int?[] { 1, 2 }, result.DeadLetters.Select(d => d.ReadingIndex));
         Assert.Equal("w-nan", result.DeadLetters[0].DeviceId);
@@ -151,15 +151,15 @@ public class SplitterTests
         var result = splitter.Value.Split([Event(body, 7)], Now);
 
         Assert.Empty(result.DeadLetters);
-        Assert.Equal(count, result.WeatherReadings + result.SeismicReadings);
-        var forwarded = result.Weather.Concat(result.Seismic).Select(Parse).ToList();
-        Assert.All(result.Weather.Concat(result.Seismic), t => Assert.InRange(t.Length, 1, EnvelopeBudget.MaxEnvelopeBytes));
+        Assert.Equal(count, result.Of(SensorKind.Weather).Readings + result.Of(SensorKind.Seismic).Readings);
+        var forwarded = result.Of(SensorKind.Weather).Envelopes.Concat(result.Of(SensorKind.Seismic).Envelopes).Select(Parse).ToList();
+        Assert.All(result.Of(SensorKind.Weather).Envelopes.Concat(result.Of(SensorKind.Seismic).Envelopes), t => Assert.InRange(t.Length, 1, EnvelopeBudget.MaxEnvelopeBytes));
         Assert.All(forwarded, e => Assert.InRange(e.Readings.Count, 1, EnvelopeBudget.MaxReadingsPerEnvelope));
         Assert.All(forwarded, e => Assert.Equal(7, Assert.Single(e.Sources).SequenceNumber));
         // Original bytes, in order per kind: what the device sent is what the processors get.
         var sent = readings.Where(r => r.Kind == SensorKind.Weather).Concat(readings.Where(r => r.Kind == SensorKind.Seismic));
         Assert.Equal(sent.Select(r => r.ToByteString()), forwarded.SelectMany(e => e.Readings).Select(r => r.Reading.ToByteString()));
-        Assert.Equal((result.WeatherReadings + EnvelopeBudget.MaxReadingsPerEnvelope - 1) / EnvelopeBudget.MaxReadingsPerEnvelope, result.Weather.Count);
+        Assert.Equal((result.Of(SensorKind.Weather).Readings + EnvelopeBudget.MaxReadingsPerEnvelope - 1) / EnvelopeBudget.MaxReadingsPerEnvelope, result.Of(SensorKind.Weather).Envelopes.Count);
     }
 
     [Fact]
@@ -178,9 +178,9 @@ public class SplitterTests
         var result = splitter.Value.Split(events, Now);
 
         Assert.Empty(result.DeadLetters);
-        Assert.Equal(36, result.WeatherReadings);
-        Assert.All(result.Weather, t => Assert.InRange(t.Length, 1, EnvelopeBudget.MaxEnvelopeBytes));
-        var envelopes = result.Weather.Select(Parse).ToList();
+        Assert.Equal(36, result.Of(SensorKind.Weather).Readings);
+        Assert.All(result.Of(SensorKind.Weather).Envelopes, t => Assert.InRange(t.Length, 1, EnvelopeBudget.MaxEnvelopeBytes));
+        var envelopes = result.Of(SensorKind.Weather).Envelopes.Select(Parse).ToList();
         Assert.True(envelopes.Count >= 4, $"{envelopes.Count} envelopes for 3.6 MB of readings");
         Assert.Equal(36, envelopes.Sum(e => e.Readings.Count));
         // An envelope that spans two events points each reading at its own event.
@@ -203,7 +203,7 @@ public class SplitterTests
         Assert.Equal("huge", letter.DeviceId);
         Assert.Equal(huge.ToByteArray(), letter.Payload.ToArray());
         Assert.Contains(EnvelopeBudget.MaxEnvelopeBytes.ToString(System.Globalization.CultureInfo.InvariantCulture), letter.Detail, StringComparison.Ordinal);
-        Assert.Equal(2, result.WeatherReadings);
+        Assert.Equal(2, result.Of(SensorKind.Weather).Readings);
     }
 
     [Fact]
@@ -220,7 +220,7 @@ public class SplitterTests
         Assert.Null(letter.ReadingIndex);
         // Only what was not forwarded, as one batch of the readings' exact bytes: re-driving it cannot forward a reading twice.
         Assert.Equal(Builders.Batch(readings.Where(r => r.Sequence == 0).ToArray()), letter.Payload.ToArray());
-        Assert.Equal(150, result.WeatherReadings);
+        Assert.Equal(150, result.Of(SensorKind.Weather).Readings);
         Assert.Equal(300, result.ReadingsReceived);
     }
 
@@ -241,7 +241,7 @@ public class SplitterTests
         var result = splitter.Value.Split([Event(Builders.Batch(reading), 0)], Now);
 
         Assert.Empty(result.DeadLetters);
-        var envelope = Assert.Single(result.Weather);
+        var envelope = Assert.Single(result.Of(SensorKind.Weather).Envelopes);
         Assert.InRange(envelope.Length, EnvelopeBudget.MaxEnvelopeBytes - 16, EnvelopeBudget.MaxEnvelopeBytes);
         Assert.Equal(reading.ToByteString(), Assert.Single(Parse(envelope).Readings).Reading.ToByteString());
     }

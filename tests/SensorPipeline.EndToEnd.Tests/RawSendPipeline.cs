@@ -119,8 +119,8 @@ internal sealed class RawSendPipeline : IAsyncDisposable
         batch.Readings.AddRange(readings);
         var now = DateTimeOffset.UtcNow.ToUnixTimeMilliseconds();
         var result = new Splitter().Split([new InputEvent(batch.ToByteArray(), new SourcePosition("0", 1, sourceEnqueuedUnixMs ?? now))], now);
-        Assert.Equal(readings.Count, result.WeatherReadings);
-        return Assert.Single(result.Weather).ToArray();
+        Assert.Equal(readings.Count, result.Of(SensorKind.Weather).Readings);
+        return Assert.Single(result.Of(SensorKind.Weather).Envelopes).ToArray();
     }
 
     public async ValueTask DisposeAsync()

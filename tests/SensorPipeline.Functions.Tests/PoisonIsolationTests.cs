@@ -192,7 +192,7 @@ public sealed class PoisonIsolationTests(FaultFixture fixture)
         var split = new Splitter().Split(
             [new InputEvent(Builders.Batch(Builders.Weather(device, 1)), new SourcePosition("0", 1, (now - TimeSpan.FromMinutes(5) + TimeSpan.FromSeconds(4)).ToUnixTimeMilliseconds()))],
             now.ToUnixTimeMilliseconds());
-        var envelope = new HubEvent(Assert.Single(split.Weather).ToArray(), PipelineDriver.NextSequence(), now);
+        var envelope = new HubEvent(Assert.Single(split.Of(Protos.SensorKind.Weather).Envelopes).ToArray(), PipelineDriver.NextSequence(), now);
         InvocationAnswer first;
         using (refusing)
         {

@@ -27,8 +27,6 @@ public sealed partial class SettingsAgreementTests
         ["Forwarding__ConnectionString"] = ForwardingOptions.ConnectionKey,
         ["Forwarding__FullyQualifiedNamespace"] = "EventHubConnection__fullyQualifiedNamespace",
         ["Forwarding__ClientId"] = "EventHubConnection__clientId",
-        ["Forwarding__WeatherHubName"] = ForwardingOptions.WeatherHubKey,
-        ["Forwarding__SeismicHubName"] = ForwardingOptions.SeismicHubKey,
     };
 
     public static TheoryData<Type, string> OptionTypes => new()

@@ -72,7 +72,7 @@ internal static partial class SeedCorpus
         var source = new Core.Readings.SourcePosition("3", 1234, ReadingBatchTarget.NowUnixMs - 1_000);
         var split = new Splitter().Split([new InputEvent(Builders.Batch(Weather("weather-0001", 7)), source)], ReadingBatchTarget.NowUnixMs);
         using var processor = new EnvelopeProcessor(SensorKind.Weather, "weather-processor", new StalenessPolicy(TimeSpan.FromMinutes(5)));
-        var result = processor.Process([new InputEvent(split.Weather[0], source)], ReadingBatchTarget.NowUnixMs);
+        var result = processor.Process([new InputEvent(split.Of(SensorKind.Weather).Envelopes[0], source)], ReadingBatchTarget.NowUnixMs);
         return result.Bytes(result.Pending[0]).ToArray();
     }
 

@@ -65,7 +65,7 @@ internal static partial class SeedCorpus
         var source = new Core.Readings.SourcePosition("3", 1234, ReadingBatchTarget.NowUnixMs - 1_000);
         var result = new Splitter().Split([new InputEvent(Builders.Batch(Weather("weather-0002", 7), Seismic("seismic-0002", 3), Weather("weather-0003", 1)), source)],
             ReadingBatchTarget.NowUnixMs);
-        yield return ("weather-two", result.Weather[0].ToArray());
-        yield return ("seismic-one", result.Seismic[0].ToArray());
+        yield return ("weather-two", result.Of(SensorKind.Weather).Envelopes[0].ToArray());
+        yield return ("seismic-one", result.Of(SensorKind.Seismic).Envelopes[0].ToArray());
     }
 }

@@ -9,7 +9,7 @@ public class DeviceFleetTests
 {
     private static List<Reading> Produce(int seed, int weather, int seismic, int rounds)
     {
-        var fleet = new DeviceFleet(weather, seismic, seed, "t");
+        var fleet = new DeviceFleet([weather, seismic], seed, "t");
         var readings = new List<Reading>();
         for (var r = 0; r < rounds; r++)
         {
@@ -43,7 +43,7 @@ public class DeviceFleetTests
     [Fact]
     public void Fleet_AlternatesKinds_AndNamesDevicesByKind()
     {
-        var fleet = new DeviceFleet(3, 2, 7, "lg");
+        var fleet = new DeviceFleet([3, 2], 7, "lg");
 
         Assert.Equal(
             ["lg-weather-0001", "lg-seismic-0001", "lg-weather-0002", "lg-seismic-0002", "lg-weather-0003"],

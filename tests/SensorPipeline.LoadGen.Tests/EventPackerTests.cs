@@ -16,7 +16,7 @@ public class EventPackerTests
     [InlineData(4, 0, 3)]
     public void Next_DecodesToTheRequestedCount_SequencesContiguousPerDevice(int weather, int seismic, int perEvent)
     {
-        var fleet = new DeviceFleet(weather, seismic, 1, "t");
+        var fleet = new DeviceFleet([weather, seismic], 1, "t");
         var packer = new EventPacker(fleet);
         var seen = new Dictionary<string, ulong>();
 
@@ -49,7 +49,7 @@ public class EventPackerTests
     [Fact]
     public void Next_MixedFleet_EveryEventMixesKinds()
     {
-        var packer = new EventPacker(new DeviceFleet(5, 5, 1, "t"));
+        var packer = new EventPacker(new DeviceFleet([5, 5], 1, "t"));
 
         for (var e = 0; e < 20; e++)
         {
@@ -65,7 +65,7 @@ public class EventPackerTests
     [Fact]
     public void Next_AnyEvent_FramesAsAReadingBatch()
     {
-        var packer = new EventPacker(new DeviceFleet(50, 50, 1, "t"));
+        var packer = new EventPacker(new DeviceFleet([50, 50], 1, "t"));
 
         var body = packer.Next(50, Builders.Observed).Body;
 
@@ -128,7 +128,7 @@ public class EventPackerTests
         Assert.Equal(DeadLetterReason.InvalidCoordinates, letter.Reason);
         Assert.Equal("out-of-range-0007", letter.DeviceId);
         Assert.Equal(InjectedEvents.DeadLetterPayload(EventKind.OutOfRange, body).ToArray(), letter.Payload.ToArray());
-        Assert.Empty(result.Weather);
+        Assert.Empty(result.Of(SensorKind.Weather).Envelopes);
     }
 
     [Fact]

@@ -52,7 +52,7 @@ public sealed class LedgerTests : IDisposable
     [Fact]
     public void Tracker_OutOfOrderOutcomes_AppliedOnlyBelowTheWatermark()
     {
-        var fleet = new DeviceFleet(1, 1, 1, "t");
+        var fleet = new DeviceFleet([1, 1], 1, "t");
         var packer = new EventPacker(fleet);
         var tracker = new LedgerTracker(fleet);
         var events = Enumerable.Range(0, 4).Select(_ => packer.Next(2, Builders.Observed)).ToList(); // each: one reading per device
@@ -81,7 +81,7 @@ public sealed class LedgerTests : IDisposable
     [Fact]
     public void Snapshot_ConsecutiveFailures_MergeIntoOneUnsentRange()
     {
-        var fleet = new DeviceFleet(1, 0, 1, "t");
+        var fleet = new DeviceFleet([1, 0], 1, "t");
         var packer = new EventPacker(fleet);
         var tracker = new LedgerTracker(fleet);
         tracker.Record(packer.Next(5, Builders.Observed), Sent);
@@ -99,7 +99,7 @@ public sealed class LedgerTests : IDisposable
     [Fact]
     public void Snapshot_InjectedEventAcknowledged_RecordedByItsHash()
     {
-        var fleet = new DeviceFleet(1, 0, 1, "t");
+        var fleet = new DeviceFleet([1, 0], 1, "t");
         var tracker = new LedgerTracker(fleet);
         var poison = new PackedEvent(EventKind.Poison, [1, 2, 3], 0, [], -1);
         tracker.Record(poison, Sent);

@@ -203,7 +203,7 @@ public sealed class RedriveTests : IDisposable
     {
         var result = new Splitter().Split([new InputEvent(new ReadingBatch { Readings = { reading } }.ToByteArray(), new SourcePosition("0", 1, now.ToUnixTimeMilliseconds()))],
             now.ToUnixTimeMilliseconds());
-        return Assert.Single(result.Weather).ToArray();
+        return Assert.Single(result.Of(SensorKind.Weather).Envelopes).ToArray();
     }
 
     private static async Task<long> CountAsync(Container container, string filter, CancellationToken cancellationToken)

@@ -31,10 +31,13 @@ internal sealed class ReadingDocuments(int devices)
     public (string DeviceId, ReadOnlyMemory<byte> Bytes) Write(ArrayBufferWriter<byte> buffer, Utf8JsonWriter writer, long n, long enqueuedUnixMs)
     {
         var device = (int)(n % DeviceIds.Length);
+        var kinds = SensorKindCatalog.Default.All;
+        var kind = kinds[device % kinds.Count];
         var reading = new ReadingView
         {
             DeviceIdUtf8 = DeviceIds[device],
-            Kind = device % 2 == 0 ? SensorPipeline.Protos.SensorKind.Weather : SensorPipeline.Protos.SensorKind.Seismic,
+            Kind = kind.Kind,
+            Definition = kind,
             Sequence = (ulong)(n / DeviceIds.Length) + 1,
             HasObservedAt = true,
             ObservedSeconds = (enqueuedUnixMs / 1000) - 1,
@@ -43,10 +46,14 @@ internal sealed class ReadingDocuments(int devices)
             Latitude = 47.6 + (device * 0.001),
             Longitude = -122.3 - (device * 0.001),
             AltitudeM = 50,
-            Payload = device % 2 == 0 ? PayloadCase.Weather : PayloadCase.Seismic,
-            Weather = new WeatherValues { TemperatureC = 11.5 + (n % 7), RelativeHumidityPct = 80.25, PressureHpa = 1013.2, WindSpeedMps = 3.4, WindDirectionDeg = 200, RainMmph = 0.1 },
-            Seismic = new SeismicValues { Magnitude = 1.5, DepthKm = 8.25, PeakGroundAccelerationG = 0.01, AccelerationXMps2 = 0.02, AccelerationYMps2 = 0.03, AccelerationZMps2 = 9.81 },
+            PayloadField = kind.PayloadField,
         };
+        for (var i = 0; i < kind.Measurements.Count; i++)
+        {
+            var range = kind.Measurements[i];
+            reading.Measurements[i] = range.Min + ((range.Max - range.Min) * ((n + i) % 10) / 10.0);
+        }
+
         buffer.ResetWrittenCount();
         writer.Reset(buffer);
         GeoJsonFeatureWriter.Write(writer, reading, new SourcePosition("0", n, enqueuedUnixMs));

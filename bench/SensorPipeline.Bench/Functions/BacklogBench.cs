@@ -98,11 +98,11 @@ internal sealed class BacklogBench(CosmosEmulatorProcess store, string eventHubC
         var ingestion = Workload.IngestionEvents(events, 250, 100, $"proc{round}", mixedKinds: false, now)
             .Select(e => e with { Body = Padded(e.Body) }).ToList();
         var split = new Splitter().Split(ingestion, now.ToUnixTimeMilliseconds());
-        var envelopes = split.Weather.Take(events)
+        var envelopes = split.Of(Protos.SensorKind.Weather).Envelopes.Take(events)
             .Select((body, i) => new InputEvent(body.ToArray(), new Core.Readings.SourcePosition("0", round * 1000 + i, now.ToUnixTimeMilliseconds())))
             .ToList();
         Console.Error.WriteLine(string.Create(CultureInfo.InvariantCulture, $"  processor envelopes: {string.Join(", ", envelopes.Select(e => e.Body.Length.ToString("N0", CultureInfo.InvariantCulture)))} bytes"));
-        return (Workload.HostRequest(envelopes), split.WeatherReadings, split.WeatherReadings + 100);
+        return (Workload.HostRequest(envelopes), split.Of(Protos.SensorKind.Weather).Readings, split.Of(Protos.SensorKind.Weather).Readings + 100);
     }
 
     /// <summary>The batch with an unknown length-delimited field (number 99) of <see cref="ReadingPadding"/> bytes in every reading.</summary>

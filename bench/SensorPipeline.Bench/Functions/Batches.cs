@@ -28,7 +28,7 @@ internal sealed class Batches(int devices, int size, IReadOnlyList<string>? devi
             _offset += deviceIds is null ? 0 : Math.Min(size, devices);
             var ingestion = Workload.IngestionEvents(1, size, Math.Min(size, devices), "dev", mixedKinds: false, now, sequenceBase: _sequence, ids);
             _sequence += perDevice + 1;
-            var events = _splitter.Split(ingestion, now.ToUnixTimeMilliseconds()).Weather
+            var events = _splitter.Split(ingestion, now.ToUnixTimeMilliseconds()).Of(Protos.SensorKind.Weather).Envelopes
                 .Select(envelope => new InputEvent(envelope.ToArray(), new SourcePosition("0", (long)_sequence, now.ToUnixTimeMilliseconds()))).ToArray();
             var processor = new EnvelopeProcessor(SensorPipeline.Protos.SensorKind.Weather, "weather-processor", new StalenessPolicy(StalenessPolicy.DefaultMaxAge));
             _processors.Add(processor);

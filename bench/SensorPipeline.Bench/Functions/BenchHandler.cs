@@ -40,5 +40,5 @@ internal static class BenchHandler
     }
 
     /// <summary>The weather processor's write path.</summary>
-    public static BatchWriter Weather(WebApplication app) => app.Services.GetRequiredKeyedService<BatchWriter>(ProcessorDefinition.Weather.Name);
+    public static BatchWriter Weather(WebApplication app) => app.Services.GetRequiredKeyedService<BatchWriter>(ProcessorDefinition.Of(Protos.SensorKind.Weather).Name);
 }

@@ -24,11 +24,11 @@ internal static class CpuBench
         Measure("Splitter: parse + split per partition (4 per hub)", iterations, 2000, splitterBody.Length, () =>
         {
             using var request = InvocationRequestReader.Parse(splitterBody, "events");
-            splitter.Split(request.Events, nowMs, weatherPartitions: 4, seismicPartitions: 4);
+            splitter.Split(request.Events, nowMs, [.. SensorKindCatalog.Default.All.Select(_ => 4)]);
         });
 
         var weather = Workload.IngestionEvents(100, 20, 500, "cpu", mixedKinds: false, now);
-        var envelopes = splitter.Split(weather, nowMs).Weather.Select((e, i) => new InputEvent(e.ToArray(), new SourcePosition("0", i, nowMs))).ToArray();
+        var envelopes = splitter.Split(weather, nowMs).Of(Protos.SensorKind.Weather).Envelopes.Select((e, i) => new InputEvent(e.ToArray(), new SourcePosition("0", i, nowMs))).ToArray();
         var processorBody = Workload.HostRequest(envelopes);
         using var processor = new EnvelopeProcessor(SensorPipeline.Protos.SensorKind.Weather, "weather-processor", new StalenessPolicy(StalenessPolicy.DefaultMaxAge));
         Measure("Processor: parse + decode + GeoJSON + coalesce", iterations, 2000, processorBody.Length, () =>

@@ -65,7 +65,7 @@ public static class GeoJsonFeatureWriter
         writer.WriteEndObject();
 
         writer.WriteStartObject(Properties);
-        writer.WriteString(Kind, reading.Kind.EncodedName());
+        writer.WriteString(Kind, KindOf(reading).EncodedName);
         writer.WriteNumber(Sequence, reading.Sequence);
         writer.WriteString(ObservedAt, reading.ObservedAt.UtcDateTime);
         writer.WriteString(EnqueuedAt, source.EnqueuedTime.UtcDateTime);
@@ -81,29 +81,18 @@ public static class GeoJsonFeatureWriter
         writer.WriteEndObject();
     }
 
-    /// <summary>Writes the measurement members of the reading's payload into the current object.</summary>
+    /// <summary>Writes the measurement members of the reading's payload into the current object, named as its kind defines them.</summary>
     public static void WriteMeasurements(Utf8JsonWriter writer, in ReadingView reading)
     {
         ArgumentNullException.ThrowIfNull(writer);
-        if (reading.Payload == PayloadCase.Weather)
+        var names = KindOf(reading).EncodedMeasurementNames;
+        for (var i = 0; i < names.Length; i++)
         {
-            ref readonly var w = ref reading.Weather;
-            FastDouble.WriteNumber(writer, TemperatureC, w.TemperatureC);
-            FastDouble.WriteNumber(writer, RelativeHumidityPct, w.RelativeHumidityPct);
-            FastDouble.WriteNumber(writer, PressureHpa, w.PressureHpa);
-            FastDouble.WriteNumber(writer, WindSpeedMps, w.WindSpeedMps);
-            FastDouble.WriteNumber(writer, WindDirectionDeg, w.WindDirectionDeg);
-            FastDouble.WriteNumber(writer, RainMmph, w.RainMmph);
-        }
-        else
-        {
-            ref readonly var s = ref reading.Seismic;
-            FastDouble.WriteNumber(writer, Magnitude, s.Magnitude);
-            FastDouble.WriteNumber(writer, DepthKm, s.DepthKm);
-            FastDouble.WriteNumber(writer, PeakGroundAccelerationG, s.PeakGroundAccelerationG);
-            FastDouble.WriteNumber(writer, AccelerationXMps2, s.AccelerationXMps2);
-            FastDouble.WriteNumber(writer, AccelerationYMps2, s.AccelerationYMps2);
-            FastDouble.WriteNumber(writer, AccelerationZMps2, s.AccelerationZMps2);
+            FastDouble.WriteNumber(writer, names[i], reading.Measurements[i]);
         }
     }
+
+    /// <summary>The reading's kind as its decoder's catalog defines it; a reading that passed validation has one.</summary>
+    internal static SensorKindDefinition KindOf(in ReadingView reading) =>
+        reading.Definition ?? throw new ArgumentException($"kind {reading.Kind} is not in the decoder's catalog: validate before writing", nameof(reading));
 }

@@ -23,6 +23,7 @@ public sealed class EnvelopeProcessor : IDisposable
 {
     private readonly SensorKind _kind;
     private readonly string _kindName;
+    private readonly SensorKindCatalog _kinds;
     private readonly StalenessPolicy _staleness;
     private readonly TimeSpan _maxClockSkew;
     private readonly DeviceIdCache _deviceIds;
@@ -32,7 +33,7 @@ public sealed class EnvelopeProcessor : IDisposable
     private readonly List<SourcePosition> _sources = [];
     private readonly Dictionary<string, int> _latestIndex = new(StringComparer.Ordinal);
 
-    /// <param name="kind">The kind this processor accepts: weather or seismic.</param>
+    /// <param name="kind">The kind this processor accepts (one of <paramref name="kinds"/>).</param>
     /// <param name="stage">The stage name stored in dead letters (e.g. <c>weather-processor</c>).</param>
     /// <param name="staleness">The staleness rule.</param>
     /// <param name="deviceIds">Optional shared-per-instance string cache.</param>
@@ -41,10 +42,12 @@ public sealed class EnvelopeProcessor : IDisposable
     /// <param name="renderStaleStates">Whether a stale reading that may win gets its device state rendered (default true).
     /// Only a handler that checks stale readings against the live view can use one; with no such check (a zero
     /// redelivery window) every rendered state would be thrown away.</param>
+    /// <param name="kinds">The kinds envelopes and readings are decoded with; <see cref="SensorKindCatalog.Default"/> when null.</param>
     public EnvelopeProcessor(SensorKind kind, string stage, StalenessPolicy staleness, DeviceIdCache? deviceIds = null, bool renderStaleStates = true,
-        TimeSpan? maxClockSkew = null)
+        TimeSpan? maxClockSkew = null, SensorKindCatalog? kinds = null)
     {
-        _kindName = kind.Name(); // throws for a kind the pipeline does not route
+        _kinds = kinds ?? SensorKindCatalog.Default;
+        _kindName = _kinds.Get(kind).Name; // throws for a kind the pipeline does not route
         _kind = kind;
         Stage = stage ?? throw new ArgumentNullException(nameof(stage));
         _staleness = staleness ?? throw new ArgumentNullException(nameof(staleness));
@@ -90,7 +93,7 @@ public sealed class EnvelopeProcessor : IDisposable
     private bool TryOpen(in InputEvent envelope, Accumulator batch, out ReadOnlySpan<byte> body, out int count)
     {
         body = envelope.Body.Span;
-        var reason = EnvelopeReader.TryReadHeader(body, _sources, out var kind, out _, out count);
+        var reason = EnvelopeReader.TryReadHeader(body, _sources, out var kind, out _, out count, _kinds);
         if (reason == DeadLetterReason.None && kind != _kind)
         {
             reason = DeadLetterReason.PayloadMismatch;
@@ -125,7 +128,7 @@ public sealed class EnvelopeProcessor : IDisposable
     {
         reading = default;
         if (!EnvelopeReader.TryReadForwardedReading(entry, _sources.Count, out var raw, out sourceIndex)
-            || !ReadingDecoder.TryDecode(raw, out reading))
+            || !ReadingDecoder.TryDecode(raw, _kinds, out reading))
         {
             batch.DeadLetters.Add(new DeadLetter(Stage, DeadLetterReason.Undecodable, envelope.Position, position, null, entry.ToArray()));
             return false;

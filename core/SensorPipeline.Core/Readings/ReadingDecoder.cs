@@ -12,9 +12,16 @@ public static class ReadingDecoder
 {
     private const long MaxTimestampSeconds = 253402300799; // 9999-12-31T23:59:59Z, the proto Timestamp's range
 
-    /// <summary>Decodes one reading; false when the bytes are not a well-formed message.</summary>
-    public static bool TryDecode(ReadOnlySpan<byte> raw, out ReadingView reading)
+    /// <summary>Decodes one reading with the product's kinds (<see cref="SensorKindCatalog.Default"/>); false when the bytes are not a well-formed message.</summary>
+    public static bool TryDecode(ReadOnlySpan<byte> raw, out ReadingView reading) => TryDecode(raw, SensorKindCatalog.Default, out reading);
+
+    /// <summary>
+    /// Decodes one reading; a length-delimited field that is a payload field of one of <paramref name="kinds"/> is read
+    /// as that kind's measurements. False when the bytes are not a well-formed message.
+    /// </summary>
+    public static bool TryDecode(ReadOnlySpan<byte> raw, SensorKindCatalog kinds, out ReadingView reading)
     {
+        ArgumentNullException.ThrowIfNull(kinds);
         reading = default;
         reading.Raw = raw;
         var fields = new ProtoFields(raw);
@@ -38,11 +45,8 @@ public static class ReadingDecoder
                 case (5, WireType.LengthDelimited):
                     ok = TryReadLocation(fields.ReadBytes(), ref reading);
                     break;
-                case (10, WireType.LengthDelimited):
-                    ok = TryReadWeather(fields.ReadBytes(), ref reading);
-                    break;
-                case (11, WireType.LengthDelimited):
-                    ok = TryReadSeismic(fields.ReadBytes(), ref reading);
+                case (_, WireType.LengthDelimited) when kinds.IsPayloadField(number):
+                    ok = TryReadMeasurements(number, fields.ReadBytes(), ref reading);
                     break;
             }
 
@@ -52,6 +56,7 @@ public static class ReadingDecoder
             }
         }
 
+        reading.Definition = kinds.Find(reading.Kind);
         return !fields.Malformed;
     }
 
@@ -98,77 +103,22 @@ public static class ReadingDecoder
         return !fields.Malformed;
     }
 
-    private static bool TryReadWeather(ReadOnlySpan<byte> body, scoped ref ReadingView reading)
+    /// <summary>A payload message: every field is a double, field n the measurement n - 1 (as sensor-kinds.json says).</summary>
+    private static bool TryReadMeasurements(int payloadField, ReadOnlySpan<byte> body, scoped ref ReadingView reading)
     {
-        if (reading.Payload != PayloadCase.Weather)
+        if (reading.PayloadField != payloadField)
         {
             // A oneof switching case starts from a fresh message, as generated code does.
-            reading.Weather = default;
-            reading.Payload = PayloadCase.Weather;
+            reading.Measurements = default;
+            reading.PayloadField = payloadField;
         }
 
-        ref var w = ref reading.Weather;
         var fields = new ProtoFields(body);
         while (fields.MoveNext(out var number, out var wireType))
         {
-            switch (number, wireType)
+            if (wireType == WireType.Fixed64 && (uint)(number - 1) < MeasurementValues.Capacity)
             {
-                case (1, WireType.Fixed64):
-                    w.TemperatureC = fields.ReadDouble();
-                    break;
-                case (2, WireType.Fixed64):
-                    w.RelativeHumidityPct = fields.ReadDouble();
-                    break;
-                case (3, WireType.Fixed64):
-                    w.PressureHpa = fields.ReadDouble();
-                    break;
-                case (4, WireType.Fixed64):
-                    w.WindSpeedMps = fields.ReadDouble();
-                    break;
-                case (5, WireType.Fixed64):
-                    w.WindDirectionDeg = fields.ReadDouble();
-                    break;
-                case (6, WireType.Fixed64):
-                    w.RainMmph = fields.ReadDouble();
-                    break;
-            }
-        }
-
-        return !fields.Malformed;
-    }
-
-    private static bool TryReadSeismic(ReadOnlySpan<byte> body, scoped ref ReadingView reading)
-    {
-        if (reading.Payload != PayloadCase.Seismic)
-        {
-            reading.Seismic = default;
-            reading.Payload = PayloadCase.Seismic;
-        }
-
-        ref var s = ref reading.Seismic;
-        var fields = new ProtoFields(body);
-        while (fields.MoveNext(out var number, out var wireType))
-        {
-            switch (number, wireType)
-            {
-                case (1, WireType.Fixed64):
-                    s.Magnitude = fields.ReadDouble();
-                    break;
-                case (2, WireType.Fixed64):
-                    s.DepthKm = fields.ReadDouble();
-                    break;
-                case (3, WireType.Fixed64):
-                    s.PeakGroundAccelerationG = fields.ReadDouble();
-                    break;
-                case (4, WireType.Fixed64):
-                    s.AccelerationXMps2 = fields.ReadDouble();
-                    break;
-                case (5, WireType.Fixed64):
-                    s.AccelerationYMps2 = fields.ReadDouble();
-                    break;
-                case (6, WireType.Fixed64):
-                    s.AccelerationZMps2 = fields.ReadDouble();
-                    break;
+                reading.Measurements[number - 1] = fields.ReadDouble();
             }
         }
 

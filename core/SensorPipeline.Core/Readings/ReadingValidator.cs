@@ -22,13 +22,14 @@ public static class ReadingValidator
             return DeadLetterReason.InvalidDeviceId;
         }
 
-        var expectedPayload = reading.Kind.ExpectedPayload();
-        if (expectedPayload == PayloadCase.None)
+        // The decoder sets the definition from its catalog: none means a kind the pipeline does not route.
+        var kind = reading.Definition;
+        if (kind is null)
         {
             return DeadLetterReason.UnknownKind;
         }
 
-        if (reading.Payload != expectedPayload)
+        if (reading.PayloadField != kind.PayloadField)
         {
             return DeadLetterReason.PayloadMismatch;
         }
@@ -59,7 +60,7 @@ public static class ReadingValidator
             return DeadLetterReason.InvalidCoordinates;
         }
 
-        return MeasurementsFinite(reading) ? DeadLetterReason.None : DeadLetterReason.NonFiniteMeasurement;
+        return MeasurementsFinite(reading, kind.Measurements.Count) ? DeadLetterReason.None : DeadLetterReason.NonFiniteMeasurement;
     }
 
     /// <summary>Cosmos DB ids may not contain '/', '\', '?', '#'; control characters break logs and JSON readers.</summary>
@@ -81,15 +82,16 @@ public static class ReadingValidator
         return true;
     }
 
-    private static bool MeasurementsFinite(in ReadingView reading) => reading.Payload switch
+    private static bool MeasurementsFinite(in ReadingView reading, int count)
     {
-        PayloadCase.Weather => AllFinite(reading.Weather.TemperatureC, reading.Weather.RelativeHumidityPct, reading.Weather.PressureHpa,
-            reading.Weather.WindSpeedMps, reading.Weather.WindDirectionDeg, reading.Weather.RainMmph),
-        PayloadCase.Seismic => AllFinite(reading.Seismic.Magnitude, reading.Seismic.DepthKm, reading.Seismic.PeakGroundAccelerationG,
-            reading.Seismic.AccelerationXMps2, reading.Seismic.AccelerationYMps2, reading.Seismic.AccelerationZMps2),
-        _ => false,
-    };
+        for (var i = 0; i < count; i++)
+        {
+            if (!double.IsFinite(reading.Measurements[i]))
+            {
+                return false;
+            }
+        }
 
-    private static bool AllFinite(double a, double b, double c, double d, double e, double f) =>
-        double.IsFinite(a) && double.IsFinite(b) && double.IsFinite(c) && double.IsFinite(d) && double.IsFinite(e) && double.IsFinite(f);
+        return true;
+    }
 }

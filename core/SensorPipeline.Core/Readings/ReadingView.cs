@@ -2,37 +2,18 @@ using SensorKind = SensorPipeline.Protos.SensorKind;
 
 namespace SensorPipeline.Core.Readings;
 
-/// <summary>Which measurement set a reading carries (the proto's <c>payload</c> oneof).</summary>
-public enum PayloadCase
+/// <summary>
+/// A reading's measurements in field order (measurement i is field i + 1 of its kind's payload message), inline so the
+/// decoder allocates nothing; <see cref="SensorKindDefinition.Measurements"/> says how many are used and their names.
+/// </summary>
+[System.Runtime.CompilerServices.InlineArray(Capacity)]
+public struct MeasurementValues
 {
-    None = 0,
-    Weather = 10,
-    Seismic = 11,
-}
+    /// <summary>Most measurements a kind may define.</summary>
+    public const int Capacity = 16;
 
-/// <summary>Weather measurements (units as in readings.proto).</summary>
-#pragma warning disable CA1051 // filled field by field by the decoder (protobuf merge semantics)
-public struct WeatherValues
-{
-    public double TemperatureC;
-    public double RelativeHumidityPct;
-    public double PressureHpa;
-    public double WindSpeedMps;
-    public double WindDirectionDeg;
-    public double RainMmph;
+    private double _first;
 }
-
-/// <summary>Seismic measurements (units as in readings.proto).</summary>
-public struct SeismicValues
-{
-    public double Magnitude;
-    public double DepthKm;
-    public double PeakGroundAccelerationG;
-    public double AccelerationXMps2;
-    public double AccelerationYMps2;
-    public double AccelerationZMps2;
-}
-#pragma warning restore CA1051
 
 /// <summary>
 /// One decoded reading, viewing the event body it came from: the device id is a UTF-8 slice of that
@@ -68,9 +49,14 @@ public ref struct ReadingView
     public double Longitude;
     public double AltitudeM;
 
-    public PayloadCase Payload;
-    public WeatherValues Weather;
-    public SeismicValues Seismic;
+    /// <summary>The field number of the payload the reading carries (its kind's <see cref="SensorKindDefinition.PayloadField"/>); 0 for none.</summary>
+    public int PayloadField;
+
+    /// <summary>The payload's measurements, by field number minus one.</summary>
+    public MeasurementValues Measurements;
+
+    /// <summary>The definition of <see cref="Kind"/> in the decoder's catalog; null for a kind it does not hold.</summary>
+    public SensorKindDefinition? Definition;
 
     /// <summary>The reading's whole encoded message, for forwarding and dead-lettering it unchanged.</summary>
     public ReadOnlySpan<byte> Raw;

@@ -29,7 +29,7 @@ public sealed class EnvelopeBudget
     /// <summary>
     /// Readings per envelope at most (limits.json). This, not the byte limit, bounds a processor invocation: it handles
     /// at most maxEventBatchSize × 250 readings (500 with host.json as shipped), which keeps the invocation well inside
-    /// functionTimeout at the store's slowest expected rate (functions/README.md, "Bounded work per invocation").
+    /// functionTimeout at the store's slowest expected rate (docs/bounded-work.md).
     /// </summary>
     public const int MaxReadingsPerEnvelope = PipelineLimits.MaxReadingsPerEnvelope;
 
@@ -64,7 +64,7 @@ public sealed class EnvelopeBudget
         MaxEventBatchSize <= MaxSupportedBatchSize
             ? null
             : $"extensions.eventHubs.maxEventBatchSize = {MaxEventBatchSize} lets one processor invocation receive up to {MaxReadingsPerProcessorInvocation:N0} readings " +
-              $"({MaxReadingsPerEnvelope} per envelope); at most {MaxSupportedBatchSize} keeps an invocation well inside functionTimeout (functions/README.md, \"Bounded work per invocation\").";
+              $"({MaxReadingsPerEnvelope} per envelope); at most {MaxSupportedBatchSize} keeps an invocation well inside functionTimeout (docs/bounded-work.md).";
 
     /// <summary>Bytes one reading of <paramref name="readingLength"/> takes as a ForwardedReading entry pointing at <paramref name="sourceIndex"/>.</summary>
     public static int ForwardedReadingBytes(int readingLength, int sourceIndex)

@@ -16,7 +16,8 @@ public static class EnvelopeReader
     /// <see cref="DeadLetterReason.Undecodable"/> for a body that is not an envelope: its framing does not parse, it
     /// names no kind the pipeline routes (an absent kind reads as unspecified), or it holds no reading. Envelopes
     /// travel as their bytes alone, with no marker, so this check is what tells garbage from an envelope.</summary>
-    public static DeadLetterReason TryReadHeader(ReadOnlySpan<byte> body, List<SourcePosition> sources, out SensorKind kind, out long forwardedTimeUnixMs, out int readingCount)
+    public static DeadLetterReason TryReadHeader(ReadOnlySpan<byte> body, List<SourcePosition> sources, out SensorKind kind, out long forwardedTimeUnixMs, out int readingCount,
+        SensorKindCatalog? kinds = null)
     {
         ArgumentNullException.ThrowIfNull(sources);
         sources.Clear();
@@ -59,7 +60,7 @@ public static class EnvelopeReader
             return DeadLetterReason.Undecodable;
         }
 
-        return readingCount == 0 || !kind.IsKnown() ? DeadLetterReason.Undecodable : DeadLetterReason.None;
+        return readingCount == 0 || (kinds ?? SensorKindCatalog.Default).Find(kind) is null ? DeadLetterReason.Undecodable : DeadLetterReason.None;
     }
 
     /// <summary>Decodes one ForwardedReading entry; false when malformed or its source index is out of range.</summary>

@@ -8,35 +8,42 @@ namespace SensorPipeline.Core.Splitting;
 /// <summary>One ingestion event as the trigger delivered it.</summary>
 public readonly record struct InputEvent(ReadOnlyMemory<byte> Body, SourcePosition Position);
 
+/// <summary>One kind's share of a splitter invocation. Envelope memory is valid until the splitter's next <see cref="Splitter.Split"/>.</summary>
+public sealed class KindSplit
+{
+    internal KindSplit(SensorKindDefinition definition, IReadOnlyList<PartitionEnvelopes> partitions, int readings)
+    {
+        Definition = definition;
+        Partitions = partitions;
+        Envelopes = [.. partitions.SelectMany(static g => g.Envelopes)];
+        Readings = readings;
+    }
+
+    /// <summary>The kind.</summary>
+    public SensorKindDefinition Definition { get; }
+
+    /// <summary>The envelopes grouped by the partition of the kind's hub their devices go to (<see cref="DevicePartitioner"/>).</summary>
+    public IReadOnlyList<PartitionEnvelopes> Partitions { get; }
+
+    /// <summary>The envelopes (<c>ForwardEnvelope</c> bytes), one event each; none when no reading of the kind came in.</summary>
+    public IReadOnlyList<ReadOnlyMemory<byte>> Envelopes { get; }
+
+    /// <summary>Readings forwarded in <see cref="Envelopes"/>.</summary>
+    public int Readings { get; }
+}
+
 /// <summary>What one splitter invocation produces. Envelope memory is valid until the splitter's next <see cref="Splitter.Split"/>.</summary>
 public sealed class SplitResult
 {
-    internal SplitResult(IReadOnlyList<PartitionEnvelopes> weather, int weatherReadings, IReadOnlyList<PartitionEnvelopes> seismic, int seismicReadings,
-        IReadOnlyList<DeadLetter> deadLetters, int readingsReceived)
+    internal SplitResult(IReadOnlyList<KindSplit> kinds, IReadOnlyList<DeadLetter> deadLetters, int readingsReceived)
     {
-        WeatherPartitions = weather;
-        Weather = Flatten(weather);
-        WeatherReadings = weatherReadings;
-        SeismicPartitions = seismic;
-        Seismic = Flatten(seismic);
-        SeismicReadings = seismicReadings;
+        Kinds = kinds;
         DeadLetters = deadLetters;
         ReadingsReceived = readingsReceived;
     }
 
-    /// <summary>The weather envelopes grouped by the weather hub partition their devices go to (<see cref="DevicePartitioner"/>).</summary>
-    public IReadOnlyList<PartitionEnvelopes> WeatherPartitions { get; }
-
-    /// <summary>The seismic envelopes grouped by the seismic hub partition their devices go to.</summary>
-    public IReadOnlyList<PartitionEnvelopes> SeismicPartitions { get; }
-
-    /// <summary>The weather envelopes (<c>ForwardEnvelope</c> bytes), one event each; none when no weather reading came in.</summary>
-    public IReadOnlyList<ReadOnlyMemory<byte>> Weather { get; }
-    public int WeatherReadings { get; }
-
-    /// <summary>The seismic envelopes, one event each; none when no seismic reading came in.</summary>
-    public IReadOnlyList<ReadOnlyMemory<byte>> Seismic { get; }
-    public int SeismicReadings { get; }
+    /// <summary>Each kind's envelopes, in the catalog's order (every kind, with or without readings).</summary>
+    public IReadOnlyList<KindSplit> Kinds { get; }
 
     /// <summary>Events and readings that could not be forwarded, with reasons.</summary>
     public IReadOnlyList<DeadLetter> DeadLetters { get; }
@@ -44,7 +51,10 @@ public sealed class SplitResult
     /// <summary>Readings found in events that decoded (forwarded + dead-lettered readings).</summary>
     public int ReadingsReceived { get; }
 
-    private static ReadOnlyMemory<byte>[] Flatten(IReadOnlyList<PartitionEnvelopes> groups) => [.. groups.SelectMany(static g => g.Envelopes)];
+    /// <summary>The share of <paramref name="kind"/>.</summary>
+    /// <exception cref="ArgumentOutOfRangeException">For a kind the splitter's catalog does not hold.</exception>
+    public KindSplit Of(SensorKind kind) =>
+        Kinds.FirstOrDefault(k => k.Definition.Kind == kind) ?? throw new ArgumentOutOfRangeException(nameof(kind), kind, "not a kind of this splitter");
 }
 
 /// <summary>
@@ -67,18 +77,39 @@ public sealed class Splitter
     /// </summary>
     public const int MaxReadingDeadLettersPerEvent = 100;
 
-    private readonly PartitionedEnvelopeWriter _weather = new(SensorKind.Weather);
-    private readonly PartitionedEnvelopeWriter _seismic = new(SensorKind.Seismic);
+    private readonly SensorKindCatalog _kinds;
+
+    // One writer per kind, indexed by kind number (the catalog's numbers are small); null where no kind has the number.
+    private readonly PartitionedEnvelopeWriter?[] _writers;
+
+    /// <summary>A splitter routing the kinds of <paramref name="kinds"/> (default: the product's, <see cref="SensorKindCatalog.Default"/>).</summary>
+    public Splitter(SensorKindCatalog? kinds = null)
+    {
+        _kinds = kinds ?? SensorKindCatalog.Default;
+        _writers = new PartitionedEnvelopeWriter?[_kinds.All.Max(static k => (int)k.Kind) + 1];
+        foreach (var kind in _kinds.All)
+        {
+            _writers[(int)kind.Kind] = new PartitionedEnvelopeWriter(kind.Kind);
+        }
+    }
 
     /// <summary>
-    /// Splits one invocation's events. Each kind's readings are grouped by their device's partition among
-    /// <paramref name="weatherPartitions"/> or <paramref name="seismicPartitions"/> (1: one group, no affinity).
+    /// Splits one invocation's events. Each kind's readings are grouped by their device's partition of its hub:
+    /// <paramref name="partitionCounts"/> holds each hub's count in the catalog's order (absent: 1 each, one group, no affinity).
     /// </summary>
-    public SplitResult Split(IReadOnlyList<InputEvent> events, long nowUnixMs, int weatherPartitions = 1, int seismicPartitions = 1)
+    public SplitResult Split(IReadOnlyList<InputEvent> events, long nowUnixMs, IReadOnlyList<int>? partitionCounts = null)
     {
         ArgumentNullException.ThrowIfNull(events);
-        _weather.Reset(nowUnixMs, weatherPartitions);
-        _seismic.Reset(nowUnixMs, seismicPartitions);
+        if (partitionCounts is not null && partitionCounts.Count != _kinds.All.Count)
+        {
+            throw new ArgumentException($"one partition count per kind ({_kinds.All.Count}), not {partitionCounts.Count}", nameof(partitionCounts));
+        }
+
+        for (var k = 0; k < _kinds.All.Count; k++)
+        {
+            _writers[(int)_kinds.All[k].Kind]!.Reset(nowUnixMs, partitionCounts?[k] ?? 1);
+        }
+
         var deadLetters = new List<DeadLetter>();
         var received = 0;
         for (var e = 0; e < events.Count; e++)
@@ -110,7 +141,9 @@ public sealed class Splitter
             }
         }
 
-        return new SplitResult(_weather.Complete(), _weather.ReadingCount, _seismic.Complete(), _seismic.ReadingCount, deadLetters, received);
+        return new SplitResult(
+            [.. _kinds.All.Select(k => _writers[(int)k.Kind]!).Select(w => new KindSplit(_kinds.Get(w.Kind), w.Complete(), w.ReadingCount))],
+            deadLetters, received);
     }
 
     /// <summary>
@@ -137,10 +170,11 @@ public sealed class Splitter
 
     private void Route(ReadOnlySpan<byte> raw, int eventIndex, int readingIndex, in InputEvent input, List<DeadLetter> deadLetters)
     {
-        var reason = ReadingDecoder.TryDecode(raw, out var reading) ? ReadingValidator.Validate(reading) : DeadLetterReason.Undecodable;
+        var reason = ReadingDecoder.TryDecode(raw, _kinds, out var reading) ? ReadingValidator.Validate(reading) : DeadLetterReason.Undecodable;
         if (reason == DeadLetterReason.None)
         {
-            var writer = reading.Payload == PayloadCase.Weather ? _weather : _seismic;
+            // Validation leaves only kinds of the catalog, each with its writer.
+            var writer = _writers[(int)reading.Kind]!;
             if (writer.TryAdd(reading.DeviceIdUtf8, raw, eventIndex, input.Position))
             {
                 return;

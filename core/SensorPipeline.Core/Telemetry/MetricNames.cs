@@ -65,7 +65,7 @@ public static class MetricNames
     /// <summary>Dimension names (Application Insights <c>customDimensions</c> keys).</summary>
     public static class Dimensions
     {
-        /// <summary>The function name: <c>Splitter</c>, <c>WeatherProcessor</c>, <c>SeismicProcessor</c>.</summary>
+        /// <summary>The function name: <c>Splitter</c> or a kind's processor (<c>WeatherProcessor</c>).</summary>
         public const string Function = "Function";
 
         /// <summary>The Event Hubs partition id of a batch: only on <see cref="FreshnessMs"/>, and only for a partition at or

@@ -4,7 +4,7 @@ using SensorPipeline.Functions.Telemetry;
 
 namespace SensorPipeline.Functions.Endpoints;
 
-/// <summary>One POST route per function, named after its folder (<c>/Splitter</c>, <c>/WeatherProcessor</c>, <c>/SeismicProcessor</c>).</summary>
+/// <summary>One POST route per function, named after its folder (<c>/Splitter</c>, and each kind's processor: <c>/WeatherProcessor</c>).</summary>
 internal static class FunctionEndpoints
 {
     public static IEndpointRouteBuilder MapFunctionEndpoints(this IEndpointRouteBuilder app)
@@ -12,7 +12,7 @@ internal static class FunctionEndpoints
         app.MapPost("/" + SplitterFunction.Name, (HttpContext context, SplitterFunction function, ILoggerFactory loggers) =>
                 InvokeAsync(context, SplitterFunction.Name, function.InvokeAsync, loggers))
             .WithName(SplitterFunction.Name);
-        foreach (var definition in new[] { ProcessorDefinition.Weather, ProcessorDefinition.Seismic })
+        foreach (var definition in ProcessorDefinition.All)
         {
             var name = definition.Name;
             app.MapPost("/" + name, (HttpContext context, ILoggerFactory loggers) =>

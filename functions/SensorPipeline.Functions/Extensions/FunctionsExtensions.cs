@@ -6,6 +6,7 @@ using Microsoft.Azure.Cosmos;
 using Microsoft.Extensions.Configuration.Memory;
 using Microsoft.Extensions.ObjectPool;
 using Microsoft.Extensions.Options;
+using SensorPipeline.Core.Readings;
 using SensorPipeline.Core.Policies;
 using SensorPipeline.Core.Processing;
 using SensorPipeline.Core.Splitting;
@@ -97,14 +98,14 @@ internal static class FunctionsExtensions
         services.AddHostedService<DeviceStateFlusher>();
     }
 
-    /// <summary>The splitter and the two processor functions, each processor with its pooled core and batch writer.</summary>
+    /// <summary>The splitter and one processor function per kind, each processor with its pooled core and batch writer.</summary>
     private static void AddFunctions(IServiceCollection services)
     {
         var pools = new DefaultObjectPoolProvider { MaximumRetained = Environment.ProcessorCount * 4 };
         services.AddSingleton(pools.Create(new PooledPolicy<Splitter>(() => new Splitter())));
         services.AddSingleton<EnvelopeForwarder>();
         services.AddSingleton<SplitterFunction>();
-        foreach (var definition in new[] { ProcessorDefinition.Weather, ProcessorDefinition.Seismic })
+        foreach (var definition in ProcessorDefinition.All)
         {
             services.AddKeyedSingleton(definition.Name, (sp, _) =>
             {
@@ -122,7 +123,7 @@ internal static class FunctionsExtensions
 
     /// <summary>
     /// The splitter's connection comes from the settings the Functions host reads for <c>"connection": "EventHubConnection"</c>
-    /// and the hub names from those function.json's <c>%WeatherHubName%</c> and <c>%SeismicHubName%</c> resolve: one
+    /// and the hub names from the settings each processor's function.json resolves (its kind's hub setting): one
     /// setting per fact, whoever reads it. Tuning goes under <c>Forwarding__</c>.
     /// </summary>
     private static void BindForwarding(ForwardingOptions options, IConfiguration configuration)
@@ -131,8 +132,10 @@ internal static class FunctionsExtensions
         options.ConnectionString = configuration[ForwardingOptions.ConnectionKey];
         options.FullyQualifiedNamespace = configuration[ForwardingOptions.NamespaceKey];
         options.ClientId = configuration[ForwardingOptions.ClientIdKey];
-        options.WeatherHubName = configuration[ForwardingOptions.WeatherHubKey] ?? options.WeatherHubName;
-        options.SeismicHubName = configuration[ForwardingOptions.SeismicHubKey] ?? options.SeismicHubName;
+        foreach (var kind in SensorKindCatalog.Default.All)
+        {
+            options.HubNames[kind.Name] = configuration[kind.HubSetting] ?? kind.Hub;
+        }
     }
 
     /// <summary>Prints the address once listening, so a parent process (devhost, tests) started with port 0 can find it.</summary>

@@ -3,20 +3,21 @@ using Azure.Identity;
 using Azure.Messaging.EventHubs;
 using Azure.Messaging.EventHubs.Producer;
 using Microsoft.Extensions.Options;
+using SensorPipeline.Core.Readings;
 using SensorPipeline.Core.Splitting;
 using SensorPipeline.Functions.Options;
 
 namespace SensorPipeline.Functions.Forwarding;
 
 /// <summary>
-/// The splitter's way out: the weather and seismic hubs through the official Event Hubs client, because a custom
-/// handler's output bindings cannot choose a partition (docs/envelopes-and-routing.md). Locally the emulator's
-/// connection string; in Azure the app's managed identity, as for Cosmos DB. Made once per process.
+/// The splitter's way out: each kind's hub through the official Event Hubs client, because a custom handler's output
+/// bindings cannot choose a partition (docs/envelopes-and-routing.md). Locally the emulator's connection string; in
+/// Azure the app's managed identity, as for Cosmos DB. Made once per process.
 /// </summary>
 internal sealed class EnvelopeForwarder : IAsyncDisposable
 {
-    private readonly HubSender _weather;
-    private readonly HubSender _seismic;
+    // One sender per kind, in the catalog's order (the order of SplitResult.Kinds and of the partition counts).
+    private readonly HubSender[] _senders;
 
     public EnvelopeForwarder(IOptions<ForwardingOptions> options, ILogger<EnvelopeForwarder> logger)
     {
@@ -30,25 +31,35 @@ internal sealed class EnvelopeForwarder : IAsyncDisposable
         TokenCredential? credential = o.ConnectionString is { Length: > 0 }
             ? null
             : new DefaultAzureCredential(new DefaultAzureCredentialOptions { ManagedIdentityClientId = o.ClientId });
-        _weather = new HubSender(Client(o, o.WeatherHubName, credential, clientOptions), o.MaxConcurrentSends, logger);
-        _seismic = new HubSender(Client(o, o.SeismicHubName, credential, clientOptions), o.MaxConcurrentSends, logger);
+        _senders = [.. SensorKindCatalog.Default.All.Select(k =>
+            new HubSender(Client(o, o.HubNames[k.Name] ?? k.Hub, credential, clientOptions), o.MaxConcurrentSends, logger))];
     }
 
-    /// <summary>The partition counts of the weather and seismic hubs (read once each, then cached).</summary>
-    public async ValueTask<(int Weather, int Seismic)> PartitionCountsAsync(CancellationToken cancellationToken) =>
-        (await _weather.PartitionCountAsync(cancellationToken), await _seismic.PartitionCountAsync(cancellationToken));
+    /// <summary>The partition count of each kind's hub, in the catalog's order (read once each, then cached).</summary>
+    public async ValueTask<int[]> PartitionCountsAsync(CancellationToken cancellationToken)
+    {
+        var counts = new int[_senders.Length];
+        for (var i = 0; i < counts.Length; i++)
+        {
+            counts[i] = await _senders[i].PartitionCountAsync(cancellationToken);
+        }
 
-    /// <summary>Sends both kinds' envelopes; returns once every event was acknowledged by its hub.</summary>
+        return counts;
+    }
+
+    /// <summary>Sends every kind's envelopes; returns once every event was acknowledged by its hub.</summary>
     public Task SendAsync(SplitResult result, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(result);
-        return Task.WhenAll(_weather.SendAsync(result.WeatherPartitions, cancellationToken), _seismic.SendAsync(result.SeismicPartitions, cancellationToken));
+        return Task.WhenAll(result.Kinds.Select((kind, i) => _senders[i].SendAsync(kind.Partitions, cancellationToken)));
     }
 
     public async ValueTask DisposeAsync()
     {
-        await _weather.DisposeAsync();
-        await _seismic.DisposeAsync();
+        foreach (var sender in _senders)
+        {
+            await sender.DisposeAsync();
+        }
     }
 
     private static EventHubProducerClient Client(ForwardingOptions options, string hub, TokenCredential? credential, EventHubProducerClientOptions clientOptions) =>

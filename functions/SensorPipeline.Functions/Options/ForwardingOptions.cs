@@ -1,17 +1,17 @@
+using SensorPipeline.Core.Readings;
+
 namespace SensorPipeline.Functions.Options;
 
 /// <summary>
 /// Where the splitter sends its envelopes. The connection is the one every trigger names (<c>"connection":
 /// "EventHubConnection"</c> in function.json), read from the same app settings the Functions host reads; the hub names
-/// are the ones function.json resolves from <c>%WeatherHubName%</c> and <c>%SeismicHubName%</c>.
+/// are the ones each processor's function.json resolves from its kind's hub setting (<c>%WeatherHubName%</c>; sensor-kinds.json).
 /// </summary>
 internal sealed class ForwardingOptions
 {
     public const string ConnectionKey = "EventHubConnection";
     public const string NamespaceKey = "EventHubConnection:fullyQualifiedNamespace";
     public const string ClientIdKey = "EventHubConnection:clientId";
-    public const string WeatherHubKey = "WeatherHubName";
-    public const string SeismicHubKey = "SeismicHubName";
     public const string Section = "Forwarding";
 
     /// <summary>
@@ -29,11 +29,12 @@ internal sealed class ForwardingOptions
     /// <summary>Azure: the user-assigned identity's client id (<c>EventHubConnection__clientId</c>). Default unset.</summary>
     public string? ClientId { get; set; }
 
-    /// <summary>The weather hub (<c>WeatherHubName</c>). Default <c>weather</c>.</summary>
-    public string WeatherHubName { get; set; } = "weather";
-
-    /// <summary>The seismic hub (<c>SeismicHubName</c>). Default <c>seismic</c>.</summary>
-    public string SeismicHubName { get; set; } = "seismic";
+    /// <summary>
+    /// Each kind's hub by kind name, read from the kind's hub setting (<c>WeatherHubName</c>: sensor-kinds.json's
+    /// <c>hubSetting</c>). Default: the kind's <c>hub</c> (<c>weather</c>).
+    /// </summary>
+    public Dictionary<string, string?> HubNames { get; } =
+        SensorKindCatalog.Default.All.ToDictionary(static k => k.Name, static string? (k) => k.Hub, StringComparer.Ordinal);
 
     /// <summary>
     /// Partitions one splitter invocation sends to at once, per hub (<c>Forwarding__MaxConcurrentSends</c>). Each send

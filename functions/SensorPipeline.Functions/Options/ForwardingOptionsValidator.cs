@@ -1,4 +1,5 @@
 using Azure.Messaging.EventHubs;
+using SensorPipeline.Core.Readings;
 
 namespace SensorPipeline.Functions.Options;
 
@@ -24,8 +25,11 @@ internal sealed class ForwardingOptionsValidator : SettingsValidator<ForwardingO
             failures.Add($"EventHubConnection__fullyQualifiedNamespace must be a host name such as <namespace>.servicebus.windows.net, found '{options.FullyQualifiedNamespace}'.");
         }
 
-        CheckHubName(failures, "WeatherHubName", options.WeatherHubName);
-        CheckHubName(failures, "SeismicHubName", options.SeismicHubName);
+        foreach (var kind in SensorKindCatalog.Default.All)
+        {
+            CheckHubName(failures, kind.HubSetting, options.HubNames.GetValueOrDefault(kind.Name));
+        }
+
         Within(failures, "Forwarding__MaxConcurrentSends", options.MaxConcurrentSends, 1, 64);
         Within(failures, "Forwarding__MaxRetries", options.MaxRetries, 0, 10);
         Within(failures, "Forwarding__TryTimeout", options.TryTimeout, TimeSpan.FromSeconds(1), TimeSpan.FromMinutes(5));
@@ -44,7 +48,8 @@ internal sealed class ForwardingOptionsValidator : SettingsValidator<ForwardingO
             }
             else if (!string.IsNullOrEmpty(properties.EventHubName))
             {
-                failures.Add("EventHubConnection must name the namespace only (no EntityPath): the splitter sends to two hubs, WeatherHubName and SeismicHubName.");
+                failures.Add("EventHubConnection must name the namespace only (no EntityPath): the splitter sends to one hub per kind, " +
+                    string.Join(", ", SensorKindCatalog.Default.All.Select(static k => k.HubSetting)) + ".");
             }
         }
         catch (FormatException e)

@@ -8,7 +8,7 @@ using SensorPipeline.Functions.Telemetry;
 namespace SensorPipeline.Functions.Processing;
 
 /// <summary>
-/// A processor function (weather or seismic): envelopes in; fresh readings to <c>readings</c>, stale ones to
+/// A processor function (one per kind of sensor-kinds.json): envelopes in; fresh readings to <c>readings</c>, stale ones to
 /// <c>archive</c>, the newest reading per device to <c>devices</c> through the guarded write, and everything
 /// unusable to <c>deadletters</c>. Answers 2xx only when every document is stored.
 /// </summary>

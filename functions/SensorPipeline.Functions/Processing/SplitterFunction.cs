@@ -9,7 +9,7 @@ using SensorPipeline.Functions.Telemetry;
 namespace SensorPipeline.Functions.Processing;
 
 /// <summary>
-/// The Splitter function: ingestion events in; as many weather and seismic envelopes out as their readings need,
+/// The Splitter function: ingestion events in; as many envelopes of each kind out as their readings need,
 /// each sent to the partition of its hub its devices belong to (<see cref="DevicePartitioner"/>) through
 /// <see cref="EnvelopeForwarder"/>; undecodable events and invalid or unforwardable readings to the dead letters.
 /// </summary>
@@ -32,12 +32,12 @@ internal sealed class SplitterFunction(ObjectPool<Splitter> splitters, EnvelopeF
         }
 
         // Read once per process, then cached; a hub that cannot be reached fails the invocation here, before anything is written.
-        var (weatherPartitions, seismicPartitions) = await forwarder.PartitionCountsAsync(cancellationToken);
+        var partitionCounts = await forwarder.PartitionCountsAsync(cancellationToken);
         var splitter = splitters.Get();
         try
         {
             var now = clock.GetUtcNow();
-            var result = splitter.Split(request.Events, now.ToUnixTimeMilliseconds(), weatherPartitions, seismicPartitions);
+            var result = splitter.Split(request.Events, now.ToUnixTimeMilliseconds(), partitionCounts);
             metrics.BatchReceived(Name, request.PartitionId, request.Events, result.ReadingsReceived, now);
 
             // Commit point (1 of 2): dead letters are stored before we answer 2xx. If that fails the invocation fails,
@@ -53,9 +53,11 @@ internal sealed class SplitterFunction(ObjectPool<Splitter> splitters, EnvelopeF
             cancellationToken.ThrowIfCancellationRequested();
             await forwarder.SendAsync(result, cancellationToken);
 
-            FunctionsLog.Split(logger, request.PartitionId, request.Events.Count, result.ReadingsReceived, result.WeatherReadings, result.SeismicReadings, result.DeadLetters.Count, request.RetryCount);
+            var kinds = string.Join(", ", result.Kinds.Select(static k =>
+                string.Create(CultureInfo.InvariantCulture, $"{k.Definition.Name} {k.Readings} in {k.Envelopes.Count} envelopes to {k.Partitions.Count} partitions")));
+            FunctionsLog.Split(logger, request.PartitionId, request.Events.Count, result.ReadingsReceived, kinds, result.DeadLetters.Count, request.RetryCount);
             var summary = string.Create(CultureInfo.InvariantCulture,
-                $"Splitter: {request.Events.Count} events, {result.ReadingsReceived} readings; weather {result.WeatherReadings} in {result.Weather.Count} envelopes to {result.WeatherPartitions.Count} partitions, seismic {result.SeismicReadings} in {result.Seismic.Count} to {result.SeismicPartitions.Count}, dead letters {result.DeadLetters.Count}");
+                $"Splitter: {request.Events.Count} events, {result.ReadingsReceived} readings; {kinds}, dead letters {result.DeadLetters.Count}");
             await InvocationResponse.WriteAsync(context.Response, StatusCodes.Status200OK, [summary], cancellationToken);
         }
         finally

@@ -1,3 +1,5 @@
+using SensorPipeline.Core.Readings;
+
 namespace SensorPipeline.Plan.Model;
 
 /// <summary>
@@ -11,13 +13,11 @@ internal static class DiagnosticsPlanner
     /// <summary>Runtime audit rows are aggregated per minute, per client and operation (AZMSRunTimeAuditLogs.Count).</summary>
     private const double AggregationsPerHour = 60;
 
-    /// <summary>Operations each function instance holds on Event Hubs: the splitter receives one hub and sends to two.</summary>
-    private static readonly Dictionary<string, int> HubOperations = new(StringComparer.Ordinal)
-    {
-        ["Splitter"] = 3,
-        ["WeatherProcessor"] = 1,
-        ["SeismicProcessor"] = 1,
-    };
+    /// <summary>
+    /// Operations a function instance holds on Event Hubs: the splitter receives one hub and sends to every kind's hub;
+    /// a processor receives its own.
+    /// </summary>
+    private static int HubOperations(string function) => function == "Splitter" ? 1 + SensorKindCatalog.Default.All.Count : 1;
 
     public static DiagnosticsPlan Plan(ReadingCosts costs, PriceBook book, string eventHubsTier,
         FunctionsPlan functions, CosmosRequests cosmos, StorageRequests storage)
@@ -39,7 +39,7 @@ internal static class DiagnosticsPlanner
         };
         if (eventHubsTier != "Standard")
         {
-            var clientOperations = functions.Functions.Sum(f => f.Instances * HubOperations[f.Name]);
+            var clientOperations = functions.Functions.Sum(f => f.Instances * HubOperations(f.Name));
             categories.Insert(1, Category("Event Hubs namespace", "RuntimeAuditLogs", true, AggregationsPerHour * clientOperations,
                 "a row per client and operation per minute"));
         }

@@ -1,8 +1,8 @@
 namespace SensorPipeline.Plan.Model;
 
 /// <summary>
-/// Event Hubs: one namespace carries the three hubs, and every reading is ingressed twice (ingestion, then weather or
-/// seismic as part of an envelope). Standard while its 40 throughput units carry the load (far cheaper per MB/s),
+/// Event Hubs: one namespace carries the ingestion hub and one hub per sensor kind, and every reading is ingressed twice
+/// (ingestion, then its kind's hub as part of an envelope). Standard while its 40 throughput units carry the load (far cheaper per MB/s),
 /// else Premium; beyond one Premium namespace (16 processing units) the rate is plan-only.
 /// </summary>
 internal static class EventHubsPlanner

@@ -1,3 +1,5 @@
+using SensorPipeline.Core.Readings;
+
 namespace SensorPipeline.Plan.Model;
 
 /// <summary>
@@ -40,12 +42,13 @@ internal static class FunctionsPlanner
         batch = Math.Min(batch, Core.PipelineLimits.MaxEventBatchSize);
 
         // Splitter: ingestion events, filled for FillWait; its envelopes, one per target partition and kind of each
-        // invocation as core's splitter cuts them (EnvelopeShape), feed the processors: half to each hub.
+        // invocation as core's splitter cuts them (EnvelopeShape), feed the processors: an equal share to each kind's hub.
         var ingestionEvents = request.Rate / request.ReadingsPerEvent;
         var splitterBatch = EventsPerInvocation(ingestionEvents, partitions, batch);
         var splitterInvocations = ingestionEvents / splitterBatch;
         var envelopes = EnvelopeShape.Of(splitterBatch, request.ReadingsPerEvent, request.Devices, partitions);
-        var envelopeEvents = splitterInvocations * envelopes.EnvelopesPerInvocation / 2;
+        var kinds = SensorKindCatalog.Default.All;
+        var envelopeEvents = splitterInvocations * envelopes.EnvelopesPerInvocation / kinds.Count;
         var processorBatch = EventsPerInvocation(envelopeEvents, partitions, batch);
 
         var gbSecond = book.Price("functions.flex.alwaysReadyBaselineGbSecond") + book.Price("functions.flex.alwaysReadyExecutionGbSecond");
@@ -54,9 +57,9 @@ internal static class FunctionsPlanner
         {
             new("Splitter", "ingestion", request.Rate, splitterVcpu, splitterInstances, ingestionEvents, splitterBatch, splitterInvocations, Cost(splitterInstances)),
         };
-        foreach (var (name, hub) in new[] { ("WeatherProcessor", "weather"), ("SeismicProcessor", "seismic") })
+        foreach (var kind in kinds)
         {
-            functions.Add(new(name, hub, request.Rate / 2, processorVcpu, processorInstances, envelopeEvents, processorBatch, envelopeEvents / processorBatch, Cost(processorInstances)));
+            functions.Add(new(kind.Processor, kind.Hub, request.Rate / kinds.Count, processorVcpu, processorInstances, envelopeEvents, processorBatch, envelopeEvents / processorBatch, Cost(processorInstances)));
         }
 
         var batching = new Batching(

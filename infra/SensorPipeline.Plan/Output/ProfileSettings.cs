@@ -18,7 +18,7 @@ internal static class ProfileSettings
         "COSMOS_DEADLETTERS_AUTOSCALE_MAX", "COSMOS_ZONE_REDUNDANT", "COSMOS_REQUEST_LOGS", "COSMOS_PARTITION_KEY_LOGS",
         "STORAGE_REQUEST_LOGS", "READINGS_TTL_SECONDS",
         "FUNCTIONS_INSTANCE_MEMORY_MB", "FUNCTIONS_MAXIMUM_INSTANCE_COUNT", "FUNCTIONS_ALWAYS_READY_SPLITTER",
-        "FUNCTIONS_ALWAYS_READY_WEATHER", "FUNCTIONS_ALWAYS_READY_SEISMIC", "HOST_EVENTHUBS_MAX_EVENT_BATCH_SIZE",
+        "FUNCTIONS_ALWAYS_READY_PROCESSOR", "HOST_EVENTHUBS_MAX_EVENT_BATCH_SIZE",
         "HOST_EVENTHUBS_MIN_EVENT_BATCH_SIZE", "HOST_EVENTHUBS_MAX_WAIT_TIME", "HOST_EVENTHUBS_PREFETCH_COUNT",
         "HOST_EVENTHUBS_BATCH_CHECKPOINT_FREQUENCY", "HOST_EVENTHUBS_TARGET_UNPROCESSED_EVENT_THRESHOLD",
     ];
@@ -53,8 +53,8 @@ internal static class ProfileSettings
             ["FUNCTIONS_INSTANCE_MEMORY_MB"] = I(fn.InstanceMemoryMB),
             ["FUNCTIONS_MAXIMUM_INSTANCE_COUNT"] = I(fn.MaximumInstanceCount),
             ["FUNCTIONS_ALWAYS_READY_SPLITTER"] = I(fn.Function("Splitter").Instances),
-            ["FUNCTIONS_ALWAYS_READY_WEATHER"] = I(fn.Function("WeatherProcessor").Instances),
-            ["FUNCTIONS_ALWAYS_READY_SEISMIC"] = I(fn.Function("SeismicProcessor").Instances),
+            // Every processor is planned alike (one per kind, an equal share of the readings): one setting for all.
+            ["FUNCTIONS_ALWAYS_READY_PROCESSOR"] = I(fn.Functions.Where(f => f.Name != "Splitter").Max(f => f.Instances)),
             ["HOST_EVENTHUBS_MAX_EVENT_BATCH_SIZE"] = I(b.MaxEventBatchSize),
             ["HOST_EVENTHUBS_MIN_EVENT_BATCH_SIZE"] = I(b.MinEventBatchSize),
             ["HOST_EVENTHUBS_MAX_WAIT_TIME"] = b.MaxWaitTime.ToString("c", CultureInfo.InvariantCulture),

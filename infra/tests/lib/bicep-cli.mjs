@@ -15,6 +15,7 @@ export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../
 const infraDir = join(repoRoot, 'infra');
 const mainBicep = join(infraDir, 'main.bicep');
 const toolsProject = join(infraDir, 'tools', 'BicepCli.csproj');
+export const sensorKindsFile = join(repoRoot, 'core', 'SensorPipeline.Core', 'sensor-kinds.json');
 
 let cachedBicep;
 
@@ -86,22 +87,23 @@ function bicepValue(value) {
 }
 
 /**
- * Evaluates infra/main.bicep for one parameter set with `bicep snapshot` (no Azure involved).
+ * Evaluates infra/main.bicep (or a copy of it elsewhere, `main`) for one parameter set with `bicep snapshot` (no Azure involved).
  * Resolves to { ok, resources, diagnostics, output } where resources are the predicted resources when ok and
  * output is the compiler's stderr + stdout (the fail() message when a rule rejects the parameters).
  * A snapshot costs the compiler ~4 s and depends only on the compiler, infra/ and the parameters, so results are kept
  * in the temp folder under a hash of all three: `./pipeline test` runs these tests twice (its own run and the script's
  * test of `./pipeline test infra`), and a second run with nothing changed reads them back.
  */
-export async function snapshot(params) {
+export async function snapshot(params, main = mainBicep) {
   const zero = '00000000-0000-0000-0000-000000000000';
   const lines = [...Object.entries(params).map(([k, v]) => `param ${k} = ${bicepValue(v)}`)];
   const args = ['--mode', 'overwrite', '--subscription-id', zero, '--tenant-id', zero, '--location', params.location ?? 'westeurope'];
   const key = createHash('sha256').update(bicepPath()).update(infraHash()).update(JSON.stringify([lines, args])).digest('hex').slice(0, 24);
   const cacheDir = join(tmpdir(), 'sensorpipeline-bicep', 'snapshots');
   const cached = join(cacheDir, `${key}.json`);
+  if (main !== mainBicep) return runSnapshot(main, lines, args); // a copy: its inputs are not the ones hashed
   if (existsSync(cached)) return JSON.parse(readFileSync(cached, 'utf8'));
-  const result = await runSnapshot(lines, args);
+  const result = await runSnapshot(main, lines, args);
   mkdirSync(cacheDir, { recursive: true });
   const partial = `${cached}.${process.pid}.tmp`;
   writeFileSync(partial, JSON.stringify(result));
@@ -109,10 +111,10 @@ export async function snapshot(params) {
   return result;
 }
 
-function runSnapshot(paramLines, args) {
+function runSnapshot(main, paramLines, args) {
   const dir = mkdtempSync(join(tmpdir(), 'sensorpipeline-snapshot-'));
   const file = join(dir, 'case.bicepparam');
-  writeFileSync(file, [`using '${relative(dir, mainBicep)}'`, ...paramLines].join('\n') + '\n');
+  writeFileSync(file, [`using '${relative(dir, main)}'`, ...paramLines].join('\n') + '\n');
   return new Promise((resolvePromise) => {
     execFile(bicepPath(), ['snapshot', file, ...args], { cwd: repoRoot, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
       const snapshotFile = join(dir, 'case.snapshot.json');

@@ -75,9 +75,14 @@ export function appSettings(files) {
   const settings = [];
   for (const file of files) {
     for (const resource of file.resources.filter((r) => typeName(r) === 'Microsoft.Web/sites' && !r.existing)) {
-      const list = getPath(resource.body, 'properties.siteConfig.appSettings');
-      if (!list) continue;
-      for (const item of list.namedChildren.filter((c) => c.type === 'object')) {
+      const value = getPath(resource.body, 'properties.siteConfig.appSettings');
+      if (!value) continue;
+      // A literal array, or concat() of literal arrays and generated lists (each kind's hub setting, map(processors, …):
+      // the compiler's evaluation checks those in sensor-kinds.test.mjs).
+      const lists = value.type === 'call_expression' && calleeName(value) === 'concat'
+        ? value.childForFieldName('arguments').namedChildren.filter((c) => c.type === 'array')
+        : [value];
+      for (const item of lists.flatMap((list) => list.namedChildren.filter((c) => c.type === 'object'))) {
         const props = objectProps(item);
         settings.push({ name: literal(props.get('name')), valueNode: props.get('value'), file, node: item });
       }

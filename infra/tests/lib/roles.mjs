@@ -11,3 +11,14 @@ export const builtInRoles = Object.freeze({
   '00000000-0000-0000-0000-000000000001': 'Cosmos DB Built-in Data Reader',
   '00000000-0000-0000-0000-000000000002': 'Cosmos DB Built-in Data Contributor',
 });
+
+/**
+ * The scope of an Azure role assignment in a `bicep snapshot`: the app's assignments depend on the identity's
+ * principalId, so their ids stay expressions and the scope is the first argument of extensionResourceId() there; for
+ * the others it is the part of the id before /providers/Microsoft.Authorization.
+ */
+export function assignmentScope(assignment) {
+  return assignment.id.startsWith('[')
+    ? assignment.id.match(/^\[extensionResourceId\('([^']+)'/)[1]
+    : assignment.id.split('/providers/Microsoft.Authorization/')[0];
+}

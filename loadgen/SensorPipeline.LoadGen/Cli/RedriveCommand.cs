@@ -4,6 +4,7 @@ using Microsoft.Azure.Cosmos;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
 using SensorPipeline.CommandLine;
+using SensorPipeline.Core.Readings;
 using SensorPipeline.LoadGen.Redrive;
 using SensorPipeline.LoadGen.Sending;
 using SensorPipeline.LoadGen.Store;
@@ -17,8 +18,9 @@ internal static class RedriveCommand
     private static readonly Option<string?> Connection = SharedOptions.Connection();
     private static readonly Option<string?> Namespace = SharedOptions.Namespace();
     private static readonly Option<string?> IngestionHub = new("--ingestion-hub") { Description = "The splitter's hub (default: env IngestionHubName, else ingestion)." };
-    private static readonly Option<string?> WeatherHub = new("--weather-hub") { Description = "The weather processor's hub (default: env WeatherHubName, else weather)." };
-    private static readonly Option<string?> SeismicHub = new("--seismic-hub") { Description = "The seismic processor's hub (default: env SeismicHubName, else seismic)." };
+    // One per kind of sensor-kinds.json: --weather-hub, …
+    private static readonly Option<string?>[] KindHubs = [.. SensorKindCatalog.Default.All.Select(static k =>
+        new Option<string?>($"--{k.Name}-hub") { Description = $"The {k.Name} processor's hub (default: env {k.HubSetting}, else {k.Hub})." })];
     private static readonly CosmosAccountCommandLine Cosmos = new();
     private static readonly Option<string[]> Reason = new("--reason") { Description = "Reason code to select (repeatable), e.g. invalid-observed-at." };
     private static readonly Option<DateTimeOffset?> Since = new("--since") { Description = "Only dead letters stored at or after this time (ISO 8601, UTC unless an offset is given).", CustomParser = r => Time(r) };
@@ -30,7 +32,7 @@ internal static class RedriveCommand
 
     public static Command Create() =>
         new Command("redrive", "Re-sends chosen dead letters' original bytes to the hub they came from and marks them re-driven (never deletes them).")
-            .WithAction([Connection, Namespace, IngestionHub, WeatherHub, SeismicHub, .. Cosmos.Account, Cosmos.DeadLetters, Reason, Since, Until, Id, DryRun, Again, MaxAttempts], RunAsync);
+            .WithAction([Connection, Namespace, IngestionHub, .. KindHubs, .. Cosmos.Account, Cosmos.DeadLetters, Reason, Since, Until, Id, DryRun, Again, MaxAttempts], RunAsync);
 
     private static Task<int> RunAsync(ParseResult parse, CancellationToken cancellationToken) =>
         StartupValidation.RunAsync<RedriveOptions, RedriveOptionsValidator>(o => Bind(parse, o), verbose: false,
@@ -106,8 +108,11 @@ internal static class RedriveCommand
     {
         (o.Connection, o.Namespace) = SharedOptions.EventHubsTarget(parse, Connection, Namespace);
         o.IngestionHub = parse.GetValue(IngestionHub) ?? SharedOptions.Env("IngestionHubName") ?? "ingestion";
-        o.WeatherHub = parse.GetValue(WeatherHub) ?? SharedOptions.Env("WeatherHubName") ?? "weather";
-        o.SeismicHub = parse.GetValue(SeismicHub) ?? SharedOptions.Env("SeismicHubName") ?? "seismic";
+        foreach (var (kind, option) in SensorKindCatalog.Default.All.Zip(KindHubs))
+        {
+            o.KindHubs[kind.Name] = parse.GetValue(option) ?? SharedOptions.Env(kind.HubSetting) ?? kind.Hub;
+        }
+
         Cosmos.Bind(parse, o);
         o.Reasons = [.. parse.GetValue(Reason) ?? []];
         o.Since = parse.GetValue(Since);

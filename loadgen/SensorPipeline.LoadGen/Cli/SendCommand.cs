@@ -3,6 +3,7 @@ using Azure.Identity;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
 using SensorPipeline.CommandLine;
+using SensorPipeline.Core.Readings;
 using SensorPipeline.LoadGen.Run;
 using SensorPipeline.LoadGen.Sending;
 
@@ -14,8 +15,9 @@ internal static class SendCommand
     private static readonly Option<string?> Connection = SharedOptions.Connection();
     private static readonly Option<string?> Namespace = SharedOptions.Namespace();
     private static readonly Option<string?> Hub = new("--hub") { Description = "Hub to send to (default: EntityPath of the connection string, else env IngestionHubName, else ingestion)." };
-    private static readonly Option<int> Weather = new("--weather") { Description = "Weather stations.", DefaultValueFactory = _ => SendOptions.DefaultReadingsPerEvent };
-    private static readonly Option<int> Seismic = new("--seismic") { Description = "Seismometers.", DefaultValueFactory = _ => SendOptions.DefaultReadingsPerEvent };
+    // One device count per kind of sensor-kinds.json: --weather, …
+    private static readonly Option<int>[] DevicesOfKind = [.. SensorKindCatalog.Default.All.Select(static k =>
+        new Option<int>("--" + k.Name) { Description = $"Simulated {k.Name} devices.", DefaultValueFactory = _ => SendOptions.DefaultReadingsPerEvent })];
     private static readonly Option<int> Seed = new("--seed") { Description = "Seed of the simulations.", DefaultValueFactory = _ => 1 };
     private static readonly Option<string> DevicePrefix = new("--device-prefix") { Description = "Device id prefix.", DefaultValueFactory = _ => "dev" };
     private static readonly Option<int> ReadingsPerEvent = new("--readings-per-event") { Description = "Readings per event.", DefaultValueFactory = _ => SendOptions.DefaultReadingsPerEvent };
@@ -57,7 +59,7 @@ internal static class SendCommand
     public static void Configure(RootCommand root)
     {
         ArgumentNullException.ThrowIfNull(root);
-        Option[] options = [Connection, Namespace, Hub, Weather, Seismic, Seed, DevicePrefix, ReadingsPerEvent, Rate, Duration, Count, Transport, Concurrency,
+        Option[] options = [Connection, Namespace, Hub, .. DevicesOfKind, Seed, DevicePrefix, ReadingsPerEvent, Rate, Duration, Count, Transport, Concurrency,
             MaxAttempts, BaseBackoff, MaxBackoff, AttemptTimeout, Poison, Oversize, Truncated, OutOfRange, Forged, MalformedSends, ForgedHub, ClockSkew, OversizeBytes, InjectEvery, DuplicateEvery, PauseFunction,
             PauseFor, PauseAfter, DevHost, PauseRoute, ResumeRoute, LedgerPath, ProgressInterval, Grace, Verbose];
         root.WithAction(options, RunAsync);
@@ -110,8 +112,11 @@ internal static class SendCommand
         // Explicit options win; then the settings names docs/conventions.md and infra's azure.env use.
         (o.Connection, o.Namespace) = SharedOptions.EventHubsTarget(parse, Connection, Namespace);
         o.Hub = parse.GetValue(Hub) ?? EntityPath(o.Connection) ?? SharedOptions.Env("IngestionHubName") ?? "ingestion";
-        o.Weather = parse.GetValue(Weather);
-        o.Seismic = parse.GetValue(Seismic);
+        foreach (var (kind, option) in SensorKindCatalog.Default.All.Zip(DevicesOfKind))
+        {
+            o.Devices[kind.Name] = parse.GetValue(option);
+        }
+
         o.Seed = parse.GetValue(Seed);
         o.DevicePrefix = parse.GetValue(DevicePrefix)!;
         o.ReadingsPerEvent = parse.GetValue(ReadingsPerEvent);

@@ -14,8 +14,8 @@ internal sealed class SeismicDevice : SimulatedDevice
     private readonly double _depthKm;
     private double _eventMagnitude;
 
-    public SeismicDevice(string id, Random random)
-        : base(id, SensorKind.Seismic, random)
+    public SeismicDevice(string id, SensorKind kind, Random random)
+        : base(id, kind, random)
     {
         _depthKm = 5 + Random.NextDouble() * 30;
     }

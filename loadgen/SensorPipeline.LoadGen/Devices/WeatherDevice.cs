@@ -14,8 +14,8 @@ internal sealed class WeatherDevice : SimulatedDevice
     private double _windDirectionDeg;
     private double _rainMmph;
 
-    public WeatherDevice(string id, Random random)
-        : base(id, SensorKind.Weather, random)
+    public WeatherDevice(string id, SensorKind kind, Random random)
+        : base(id, kind, random)
     {
         // Warmer near the equator; colder with height (6.5 °C per km) and lower pressure (~12 hPa per 100 m).
         _baseTemperatureC = 28 - 0.45 * Math.Abs(Latitude) - 0.0065 * AltitudeM;

@@ -98,7 +98,7 @@ internal static class InjectedEvents
         batch.Readings.Add(Valid(string.Create(System.Globalization.CultureInfo.InvariantCulture, $"forged-{number:D4}"), 1, now));
         var splitter = new Splitter();
         var result = splitter.Split([new InputEvent(batch.ToByteArray(), new SourcePosition("0", number, long.MaxValue))], now.ToUnixTimeMilliseconds());
-        return result.Weather.Single().ToArray();
+        return result.Of(SensorKind.Weather).Envelopes.Single().ToArray();
     }
 
     /// <summary>What the dead letter of an injected event holds: the whole body, except for the kinds whose one reading is

@@ -90,7 +90,7 @@ internal sealed class LedgerDevice
 {
     public string Id { get; set; } = "";
 
-    /// <summary><c>weather</c> or <c>seismic</c>.</summary>
+    /// <summary>The kind's name in sensor-kinds.json (<c>weather</c>).</summary>
     public string Kind { get; set; } = "";
 
     /// <summary>Sequences 1..this were all resolved (sent, or listed in <see cref="Unsent"/>).</summary>

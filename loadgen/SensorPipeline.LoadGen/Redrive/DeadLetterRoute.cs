@@ -1,14 +1,17 @@
 using Google.Protobuf;
+using SensorPipeline.Core.Readings;
 using SensorPipeline.Core.Splitting;
 
 namespace SensorPipeline.LoadGen.Redrive;
 
-/// <summary>Which hub a re-driven dead letter goes to.</summary>
-internal enum RedriveHub
+/// <summary>Which hub a re-driven dead letter goes to: the ingestion hub, or a kind's processor hub (by kind name).</summary>
+internal readonly record struct RedriveHub(string? Kind)
 {
-    Ingestion,
-    Weather,
-    Seismic,
+    public static RedriveHub Ingestion => default;
+
+    public static RedriveHub OfKind(string kind) => new(kind);
+
+    public override string ToString() => Kind ?? "ingestion";
 }
 
 /// <summary>What to re-send for one dead letter: a hub and the event's bytes, or why it cannot be re-driven.</summary>
@@ -35,12 +38,9 @@ internal sealed record RedrivePlan(RedriveHub? Hub, ReadOnlyMemory<byte> Body, s
 /// </summary>
 internal static class DeadLetterRoute
 {
-    /// <summary>The processors' stage names (functions' ProcessorDefinition) and the hub each reads.</summary>
-    private static readonly Dictionary<string, RedriveHub> ProcessorStages = new(StringComparer.Ordinal)
-    {
-        ["weather-processor"] = RedriveHub.Weather,
-        ["seismic-processor"] = RedriveHub.Seismic,
-    };
+    /// <summary>The processors' stage names (each kind's consumer group, as functions' ProcessorDefinition names them) and the hub each reads.</summary>
+    private static readonly Dictionary<string, RedriveHub> ProcessorStages =
+        SensorKindCatalog.Default.All.ToDictionary(static k => k.ConsumerGroup, static k => RedriveHub.OfKind(k.Name), StringComparer.Ordinal);
 
     /// <summary>The suffix of a processor's store-refusal stage (functions' ProcessorFunction).</summary>
     private const string StoreSuffix = "-store";

@@ -1,3 +1,4 @@
+using SensorPipeline.Core.Readings;
 using SensorPipeline.LoadGen.Store;
 
 namespace SensorPipeline.LoadGen.Redrive;
@@ -18,11 +19,11 @@ internal sealed class RedriveOptions : CosmosAccountOptions
     /// <summary>The splitter's input hub [--ingestion-hub, or env IngestionHubName]. Default <c>ingestion</c>.</summary>
     public string IngestionHub { get; set; } = "ingestion";
 
-    /// <summary>The weather processor's input hub [--weather-hub, or env WeatherHubName]. Default <c>weather</c>.</summary>
-    public string WeatherHub { get; set; } = "weather";
-
-    /// <summary>The seismic processor's input hub [--seismic-hub, or env SeismicHubName]. Default <c>seismic</c>.</summary>
-    public string SeismicHub { get; set; } = "seismic";
+    /// <summary>
+    /// Each kind's processor hub by kind name [--weather-hub, or env WeatherHubName: one option and setting per kind of
+    /// sensor-kinds.json]. Default: the kind's hub (<c>weather</c>).
+    /// </summary>
+    public Dictionary<string, string> KindHubs { get; } = SensorKindCatalog.Default.All.ToDictionary(static k => k.Name, static k => k.Hub, StringComparer.Ordinal);
 
     /// <summary>Reason codes to select [--reason, repeatable], e.g. <c>invalid-observed-at</c>. Default none (any reason).</summary>
     public IReadOnlyList<string> Reasons { get; set; } = [];
@@ -46,12 +47,7 @@ internal sealed class RedriveOptions : CosmosAccountOptions
     public int MaxAttempts { get; set; } = 6;
 
     /// <summary>The configured name of a hub.</summary>
-    public string HubName(RedriveHub hub) => hub switch
-    {
-        RedriveHub.Weather => WeatherHub,
-        RedriveHub.Seismic => SeismicHub,
-        _ => IngestionHub,
-    };
+    public string HubName(RedriveHub hub) => hub.Kind is { } kind ? KindHubs[kind] : IngestionHub;
 
     /// <summary>True when at least one selector is set.</summary>
     public bool HasSelector => Reasons.Count > 0 || Since is not null || Until is not null || Ids.Count > 0;

@@ -24,8 +24,7 @@ internal sealed class RedriveOptionsValidator : IValidateOptions<RedriveOptions>
             failures.Add($"--since ({since:O}) must be before --until ({until:O}).");
         }
 
-        OptionChecks.NotEmpty(failures, ("--ingestion-hub", options.IngestionHub), ("--weather-hub", options.WeatherHub),
-            ("--seismic-hub", options.SeismicHub));
+        OptionChecks.NotEmpty(failures, [("--ingestion-hub", options.IngestionHub), .. options.KindHubs.Select(static h => ($"--{h.Key}-hub", h.Value))]);
         if (options.MaxAttempts is < 1 or > 100)
         {
             failures.Add($"--max-attempts must be from 1 to 100, got {options.MaxAttempts}.");

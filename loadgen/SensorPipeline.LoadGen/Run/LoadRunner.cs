@@ -63,7 +63,7 @@ internal sealed partial class LoadRunner : IDisposable
             throw new ArgumentException("Malformed sends need a REST sender.", nameof(restSender));
         }
 
-        _fleet = new DeviceFleet(options.Weather, options.Seismic, options.Seed, options.DevicePrefix);
+        _fleet = new DeviceFleet(options.DevicesPerKind(), options.Seed, options.DevicePrefix);
         _packer = new EventPacker(_fleet);
         _tracker = new LedgerTracker(_fleet);
         _permits = new SemaphoreSlim(options.Concurrency, options.Concurrency);

@@ -1,3 +1,5 @@
+using SensorPipeline.Core.Readings;
+
 namespace SensorPipeline.LoadGen.Run;
 
 /// <summary>A load run's settings, from the command line (option names in brackets). Validated at start by
@@ -15,11 +17,14 @@ internal sealed class SendOptions
     /// <summary>The hub to send to [--hub]. Default <c>ingestion</c> (docs/conventions.md).</summary>
     public string Hub { get; set; } = "ingestion";
 
-    /// <summary>Weather stations [--weather]. Default 50.</summary>
-    public int Weather { get; set; } = 50;
+    /// <summary>
+    /// Simulated devices per kind, by kind name [one option per kind of sensor-kinds.json: --weather, …].
+    /// Default 50 each.
+    /// </summary>
+    public Dictionary<string, int> Devices { get; } = SensorKindCatalog.Default.All.ToDictionary(static k => k.Name, static _ => 50, StringComparer.Ordinal);
 
-    /// <summary>Seismometers [--seismic]. Default 50.</summary>
-    public int Seismic { get; set; } = 50;
+    /// <summary><see cref="Devices"/> in the catalog's order, as <see cref="Devices.DeviceFleet"/> takes them.</summary>
+    public int[] DevicesPerKind() => [.. SensorKindCatalog.Default.All.Select(k => Devices.GetValueOrDefault(k.Name))];
 
     /// <summary>Seed of the device simulations [--seed]; the same seed gives the same values. Default 1.</summary>
     public int Seed { get; set; } = 1;

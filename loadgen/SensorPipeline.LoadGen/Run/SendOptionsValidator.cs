@@ -23,8 +23,9 @@ internal sealed class SendOptionsValidator : IValidateOptions<SendOptions>
         var failures = new List<string>();
         EventHubsTargetValidation.Check(options.Connection, options.Namespace, failures, "where to send the readings");
         OptionChecks.NotEmpty(failures, ("--hub", options.Hub));
-        Check(failures, options.Weather >= 0 && options.Seismic >= 0, "--weather and --seismic must be 0 or more.");
-        Check(failures, options.Weather + options.Seismic >= 1, "--weather plus --seismic must be at least 1.");
+        var kinds = string.Join(", ", options.Devices.Keys.Select(static k => "--" + k));
+        Check(failures, options.Devices.Values.All(static n => n >= 0), $"{kinds} must each be 0 or more.");
+        Check(failures, options.Devices.Values.Sum(static n => (long)n) >= 1, $"{kinds} must add up to at least 1.");
         Check(failures, options.ReadingsPerEvent is >= 1 and <= 10_000, "--readings-per-event must be 1..10000.");
         Check(failures, options.Rate is null || (options.Rate > 0 && double.IsFinite(options.Rate.Value)), "--rate must be a positive number of readings per second.");
         Check(failures, options.Duration is null || options.Duration > TimeSpan.Zero, "--duration must be positive.");

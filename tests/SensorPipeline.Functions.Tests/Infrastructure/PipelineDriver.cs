@@ -47,7 +47,7 @@ internal static class PipelineDriver
     {
         var events = ingestion.Select(e => new InputEvent(e.Body, new Core.Readings.SourcePosition("0", e.SequenceNumber, e.EnqueuedTime.ToUnixTimeMilliseconds()))).ToArray();
         var result = new Splitter().Split(events, DateTimeOffset.UtcNow.ToUnixTimeMilliseconds());
-        var envelope = Assert.Single(kind == SensorKind.Weather ? result.Weather : result.Seismic);
+        var envelope = Assert.Single(result.Of(kind).Envelopes);
         return new HubEvent(envelope.ToArray(), NextSequence(), DateTimeOffset.UtcNow);
     }
 

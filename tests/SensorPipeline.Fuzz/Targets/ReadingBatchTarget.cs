@@ -21,10 +21,10 @@ internal static class ReadingBatchTarget
     {
         var source = new SourcePosition("0", 42, NowUnixMs - 1_000);
         var result = new Splitter().Split([new InputEvent(body, source)], NowUnixMs);
-        var forwarded = Process(SensorKind.Weather, result.Weather, source) + Process(SensorKind.Seismic, result.Seismic, source);
-        if (forwarded != result.WeatherReadings + result.SeismicReadings)
+        var forwarded = result.Kinds.Sum(k => Process(k.Definition.Kind, k.Envelopes, source));
+        if (forwarded != result.Kinds.Sum(k => k.Readings))
         {
-            throw new InvariantException($"the splitter forwarded {result.WeatherReadings + result.SeismicReadings} readings; the processors rendered {forwarded}");
+            throw new InvariantException($"the splitter forwarded {result.Kinds.Sum(k => k.Readings)} readings; the processors rendered {forwarded}");
         }
 
         if (result.DeadLetters.Count == 0 && forwarded != result.ReadingsReceived)
