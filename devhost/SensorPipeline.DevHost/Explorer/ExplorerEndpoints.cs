@@ -23,6 +23,8 @@ public static class ExplorerEndpoints
         builder.Services.TryAddSingleton(TimeProvider.System);
         builder.Services.TryAddSingleton<ExplorerSession>();
         builder.Services.TryAddSingleton<BoundedPeek>();
+        builder.Services.TryAddSingleton<BoundedQuery>();
+        builder.Services.TryAddSingleton<ExplorerCosmos>();
         return builder;
     }
 
@@ -32,12 +34,20 @@ public static class ExplorerEndpoints
         var reads = app.MapGroup(PagePath).AddEndpointFilter(ReadFilter);
         reads.MapGet("", () => Results.Bytes(Page.Value, "text/html; charset=utf-8")).WithName("GetExplorer")
             .WithSummary("The explorer: hubs, events, documents, devices on a map, dead letters.");
+        reads.MapGet("/assets/{name}", (string name) => ExplorerAssets.Get(name));
         reads.MapGet("/api/session", (ExplorerSession session) => TypedResults.Ok(new { token = session.Token }));
         reads.MapGet("/api/hubs", (HttpContext context, EventHubsNamespace hubs, IServiceProvider services) =>
             ExplorerResults.JsonAsync(context, writer => HubsOverview.Write(writer, hubs, services.GetService<FunctionsHostState>()?.Snapshot())));
         reads.MapGet("/api/hubs/{hub}/partitions/{partition}/events", ExplorerPeekEndpoint.ReadAsync);
+        reads.MapGet("/api/cosmos/containers", ExplorerCosmosEndpoints.ContainersAsync);
+        reads.MapGet("/api/cosmos/containers/{container}/query", ExplorerCosmosEndpoints.QueryAsync);
+        reads.MapGet("/api/cosmos/containers/{container}/items/{id}", ExplorerCosmosEndpoints.ReadItemAsync);
+        reads.MapGet("/api/devices", ExplorerDeviceEndpoints.ListAsync);
+        reads.MapGet("/api/devices/{id}", ExplorerDeviceEndpoints.DeviceAsync);
+        reads.MapGet("/api/deadletters", ExplorerDeadLetterEndpoints.ListAsync);
         var actions = app.MapGroup(PagePath + "/api").AddEndpointFilter(ActionFilter);
         actions.MapPost("/hubs/{hub}/send", ExplorerSendEndpoint.SendAsync);
+        actions.MapPost("/deadletters/redrive", ExplorerDeadLetterEndpoints.RedriveAsync);
         return app;
     }
 

@@ -1,4 +1,5 @@
 using SensorPipeline.LoadGen.Store;
+using SensorPipeline.Redrive;
 
 namespace SensorPipeline.LoadGen.Redrive;
 
@@ -45,14 +46,10 @@ internal sealed class RedriveOptions : CosmosAccountOptions
     /// <summary>HTTP attempts per event [--max-attempts], 1..100. Default 6.</summary>
     public int MaxAttempts { get; set; } = 6;
 
-    /// <summary>The configured name of a hub.</summary>
-    public string HubName(RedriveHub hub) => hub switch
+    /// <summary>The selection these options make, for the shared <see cref="DeadLetterRedriver"/>.</summary>
+    public RedriveSelection ToSelection() => new()
     {
-        RedriveHub.Weather => WeatherHub,
-        RedriveHub.Seismic => SeismicHub,
-        _ => IngestionHub,
+        Ids = Ids, Reasons = Reasons, Since = Since, Until = Until, DryRun = DryRun, Again = Again,
+        IngestionHub = IngestionHub, WeatherHub = WeatherHub, SeismicHub = SeismicHub,
     };
-
-    /// <summary>True when at least one selector is set.</summary>
-    public bool HasSelector => Reasons.Count > 0 || Since is not null || Until is not null || Ids.Count > 0;
 }

@@ -1,10 +1,10 @@
 using Google.Protobuf;
 using SensorPipeline.Core.Splitting;
 
-namespace SensorPipeline.LoadGen.Redrive;
+namespace SensorPipeline.Redrive;
 
 /// <summary>Which hub a re-driven dead letter goes to.</summary>
-internal enum RedriveHub
+public enum RedriveHub
 {
     Ingestion,
     Weather,
@@ -12,7 +12,7 @@ internal enum RedriveHub
 }
 
 /// <summary>What to re-send for one dead letter: a hub and the event's bytes, or why it cannot be re-driven.</summary>
-internal sealed record RedrivePlan(RedriveHub? Hub, ReadOnlyMemory<byte> Body, string? Skip)
+public sealed record RedrivePlan(RedriveHub? Hub, ReadOnlyMemory<byte> Body, string? Skip)
 {
     public static RedrivePlan Send(RedriveHub hub, ReadOnlyMemory<byte> body) => new(hub, body, null);
 
@@ -33,7 +33,7 @@ internal sealed record RedrivePlan(RedriveHub? Hub, ReadOnlyMemory<byte> Body, s
 /// <item>a reduced dead letter holds only the first bytes: it cannot be re-sent.</item>
 /// </list>
 /// </summary>
-internal static class DeadLetterRoute
+public static class DeadLetterRoute
 {
     /// <summary>The processors' stage names (functions' ProcessorDefinition) and the hub each reads.</summary>
     private static readonly Dictionary<string, RedriveHub> ProcessorStages = new(StringComparer.Ordinal)
