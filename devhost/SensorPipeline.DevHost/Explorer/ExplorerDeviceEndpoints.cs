@@ -26,7 +26,7 @@ public static class ExplorerDeviceEndpoints
             return;
         }
 
-        var query = new QueryDefinition("SELECT c.id, c.geometry, c.properties.kind, c.properties.observedAt FROM c");
+        var query = new QueryDefinition("SELECT c.id, c.geometry, c.properties.kind, c.properties.observedAt FROM c WHERE c.type = 'Feature'");
         var result = await runner.RunAsync(cosmos.Container(cosmos.DevicesContainer), query, null, options.Value, context.RequestAborted);
         var maxAge = TimeSpan.TryParse(configuration["Pipeline:MaxAge"], System.Globalization.CultureInfo.InvariantCulture, out var age) ? age : TimeSpan.FromMinutes(5);
         await ExplorerResults.JsonAsync(context, writer =>
