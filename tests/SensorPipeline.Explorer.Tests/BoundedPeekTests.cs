@@ -83,7 +83,7 @@ public sealed class BoundedPeekTests
         ReadEvents hangs = async (_, _, cancellationToken) =>
         {
             reading.TrySetResult();
-            await Task.Delay(Timeout.InfiniteTimeSpan, cancellationToken);
+            await new TaskCompletionSource().Task.WaitAsync(cancellationToken); // only the deadline ends it
             return [];
         };
 

@@ -50,18 +50,11 @@ public sealed class BoundedQuery(TimeProvider time)
                     metrics.Add(pageMetrics);
                 }
 
-                using var buffer = new MemoryStream();
-                await page.Content.CopyToAsync(buffer, linked.Token);
-                bytes += buffer.Length;
-                using var json = JsonDocument.Parse(buffer.ToArray());
-                foreach (var row in json.RootElement.GetProperty("Documents").EnumerateArray())
+                var (pageBytes, rowsLeft) = await AddRowsAsync(page, rows, limits.MaxQueryItems, linked.Token);
+                bytes += pageBytes;
+                if (rowsLeft || (rows.Count == limits.MaxQueryItems && iterator.HasMoreResults))
                 {
-                    if (rows.Count == limits.MaxQueryItems)
-                    {
-                        return Stop(PeekStop.Count);
-                    }
-
-                    rows.Add(row.Clone());
+                    return Stop(PeekStop.Count);
                 }
 
                 if (bytes >= limits.MaxQueryBytes)
@@ -74,7 +67,24 @@ public sealed class BoundedQuery(TimeProvider time)
         return Stop(PeekStop.End);
     }
 
-    /// <summary>Writes a result's summary members (rows are the caller's).</summary>
+    /// <summary>Adds a page's rows, up to <paramref name="max"/> in all; returns the page's bytes and whether rows of
+    /// it were left out.</summary>
+    private static async Task<(long Bytes, bool RowsLeft)> AddRowsAsync(ResponseMessage page, List<JsonElement> rows, int max, CancellationToken cancellationToken)
+    {
+        using var buffer = new MemoryStream();
+        await page.Content.CopyToAsync(buffer, cancellationToken);
+        using var json = JsonDocument.Parse(buffer.ToArray());
+        var documents = json.RootElement.GetProperty("Documents");
+        var room = max - rows.Count;
+        foreach (var row in documents.EnumerateArray().Take(room))
+        {
+            rows.Add(row.Clone());
+        }
+
+        return (buffer.Length, documents.GetArrayLength() > room);
+    }
+
+        /// <summary>Writes a result's summary members (rows are the caller's).</summary>
     public static void WriteSummary(Utf8JsonWriter writer, QueryResult result, ExplorerOptions limits)
     {
         ArgumentNullException.ThrowIfNull(writer);

@@ -1,6 +1,5 @@
 using System.Security.Cryptography;
 using System.Text;
-using SensorPipeline.Emulators.Common;
 
 namespace SensorPipeline.DevHost.Explorer;
 
