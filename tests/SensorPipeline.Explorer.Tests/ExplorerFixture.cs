@@ -18,6 +18,9 @@ public sealed class ExplorerFixture : IAsyncLifetime
 {
     public const int Devices = 20;
     public const string Database = "explorer";
+
+    /// <summary>The device of the dead letter: one of loadgen's (its default prefix).</summary>
+    public const string LetterDevice = "dev-weather-0001";
     private readonly TempDirectory _dir = new("explorer-stack-");
 
     public LocalPipeline Pipeline { get; private set; } = null!;
@@ -69,16 +72,16 @@ public sealed class ExplorerFixture : IAsyncLifetime
 
     private async Task WriteDeadLetterAsync()
     {
-        // Observed an hour ago: re-driven, the reading is stored as stale (archived), so the map keeps its 20 devices
-        // whichever test runs first.
+        // One of loadgen's devices, observed an hour ago: re-driven, the reading is older than the device's state, which
+        // stays (newer wins), so the map keeps its 20 devices whichever test runs first.
         var now = DateTimeOffset.UtcNow;
         var reading = new Reading
         {
-            DeviceId = "explorer-letter", Kind = SensorKind.Weather, Sequence = 1, ObservedAt = Timestamp.FromDateTimeOffset(now.AddHours(-1)),
+            DeviceId = LetterDevice, Kind = SensorKind.Weather, Sequence = 1, ObservedAt = Timestamp.FromDateTimeOffset(now.AddHours(-1)),
             Location = new Location { Latitude = 48.85, Longitude = 2.35 }, Weather = new WeatherPayload { TemperatureC = 21 },
         };
         Letter = new DeadLetter(Splitter.Stage, DeadLetterReason.InvalidObservedAt, new SourcePosition("0", 7, now.ToUnixTimeMilliseconds()), 0,
-            "explorer-letter", reading.ToByteArray());
+            LetterDevice, reading.ToByteArray());
         using var stream = new MemoryStream(DeadLetterWriter.ToUtf8(Letter, now));
         using var response = await Cosmos.GetContainer(Database, "deadletters").UpsertItemStreamAsync(stream, new PartitionKey(Letter.Id));
         Assert.True(response.StatusCode is HttpStatusCode.Created or HttpStatusCode.OK, $"upsert: {response.StatusCode} {response.ErrorMessage}");

@@ -1,4 +1,5 @@
 using System.Text.Json;
+using SensorPipeline.Core.GeoJson;
 using SensorPipeline.Core.Readings;
 
 namespace SensorPipeline.DevHost.Explorer;
@@ -51,30 +52,13 @@ public static class ReadingJson
         writer.WriteEndObject();
     }
 
+    /// <summary>The measurements as the stored documents name them (the core's GeoJSON writer), under the payload's name.</summary>
     private static void WriteMeasurements(Utf8JsonWriter writer, ref ReadingView reading)
     {
-        if (reading.Payload == PayloadCase.Weather)
+        if (reading.Payload is PayloadCase.Weather or PayloadCase.Seismic)
         {
-            var w = reading.Weather;
-            writer.WriteStartObject("weather");
-            writer.WriteNumber("temperatureC", w.TemperatureC);
-            writer.WriteNumber("relativeHumidityPct", w.RelativeHumidityPct);
-            writer.WriteNumber("pressureHpa", w.PressureHpa);
-            writer.WriteNumber("windSpeedMps", w.WindSpeedMps);
-            writer.WriteNumber("windDirectionDeg", w.WindDirectionDeg);
-            writer.WriteNumber("rainMmph", w.RainMmph);
-            writer.WriteEndObject();
-        }
-        else if (reading.Payload == PayloadCase.Seismic)
-        {
-            var s = reading.Seismic;
-            writer.WriteStartObject("seismic");
-            writer.WriteNumber("magnitude", s.Magnitude);
-            writer.WriteNumber("depthKm", s.DepthKm);
-            writer.WriteNumber("peakGroundAccelerationG", s.PeakGroundAccelerationG);
-            writer.WriteNumber("accelerationXMps2", s.AccelerationXMps2);
-            writer.WriteNumber("accelerationYMps2", s.AccelerationYMps2);
-            writer.WriteNumber("accelerationZMps2", s.AccelerationZMps2);
+            writer.WriteStartObject(reading.Payload == PayloadCase.Weather ? "weather" : "seismic");
+            GeoJsonFeatureWriter.WriteMeasurements(writer, reading);
             writer.WriteEndObject();
         }
     }
