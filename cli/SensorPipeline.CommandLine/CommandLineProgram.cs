@@ -45,6 +45,20 @@ public static class CommandLineProgram
         return command;
     }
 
+    /// <summary>
+    /// A wrong command line that only shows once the options are read together (one option against another: a
+    /// command's validators see an option left out as its type's default, not the option's): printed as a parse error
+    /// is, <c>NAME: message</c> and where the help is; returns <see cref="ExitCodes.Usage"/> for the action to return
+    /// before it runs anything.
+    /// </summary>
+    public static int UsageError(string name, string message, TextWriter? error = null)
+    {
+        error ??= Console.Error;
+        error.WriteLine($"{name}: {message}");
+        error.WriteLine($"{name}: see '{name} --help' for every option.");
+        return ExitCodes.Usage;
+    }
+
     /// <summary><see cref="ExitCodes.Usage"/> after printing each error, or null when the line parsed.</summary>
     private static int? Refused(string name, ParseResult parse, InvocationConfiguration? configuration)
     {
@@ -54,12 +68,11 @@ public static class CommandLineProgram
         }
 
         var error = configuration?.Error ?? Console.Error;
-        foreach (var problem in parse.Errors)
+        foreach (var problem in parse.Errors.SkipLast(1))
         {
             error.WriteLine($"{name}: {problem.Message}");
         }
 
-        error.WriteLine($"{name}: see '{name} --help' for every option.");
-        return ExitCodes.Usage;
+        return UsageError(name, parse.Errors[^1].Message, error);
     }
 }

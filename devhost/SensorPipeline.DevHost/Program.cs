@@ -15,26 +15,12 @@ static Task<int> RunAsync(DevHostArguments arguments) =>
             .AddFunctionsHostOverEmulator()
             .AddTelemetryIngestion()
             .AddExplorer(),
-        app => app.MapEventHubsEndpoints().MapFunctionsHostEndpoints().MapTelemetryEndpoints().MapInternalHubEndpoints().MapExplorerEndpoints());
+        app => app.MapEventHubsEndpoints().MapFunctionsHostEndpoints().MapTelemetryEndpoints().MapExplorerEndpoints());
 
-static async Task<int> RunInstanceAsync(InstanceArguments instance)
-{
-    RemoteEventHubsGateway gateway;
-    try
-    {
-        gateway = await RemoteEventHubsGateway.ConnectAsync(instance.DevHost, CancellationToken.None);
-    }
-    catch (InvalidOperationException e)
-    {
-        await Console.Error.WriteLineAsync("devhost: cannot start: " + e.Message);
-        return ExitCodes.Failed;
-    }
-
-    await using (gateway)
-    {
-        return await DevHostApp.RunAsync(instance.Host, builder => builder
-                .AddFunctionsHost(o => (o.AppRoot, o.DataDirectory, o.InstanceId, o.Functions) = (instance.Host.AppRoot, instance.Host.DataDirectory, instance.InstanceId, instance.Functions))
-                .Services.AddSingleton<IEventHubsGateway>(gateway).AddSingleton<IEventHubsEndpoint>(new FixedEndpoint(instance.DevHost)),
-            app => app.MapFunctionsHostEndpoints());
-    }
-}
+static Task<int> RunInstanceAsync(InstanceArguments instance) =>
+    // The instance reads and writes the hubs over AMQP on the devhost's port (the SDK's processor, and its producer for
+    // output bindings), as an instance in Azure reaches the namespace.
+    DevHostApp.RunAsync(instance.Host, builder => builder
+            .AddFunctionsHost(o => (o.AppRoot, o.DataDirectory, o.InstanceId, o.Functions) = (instance.Host.AppRoot, instance.Host.DataDirectory, instance.InstanceId, instance.Functions))
+            .Services.AddSingleton<IEventHubsEndpoint>(new FixedEndpoint(instance.DevHost)),
+        app => app.MapFunctionsHostEndpoints());

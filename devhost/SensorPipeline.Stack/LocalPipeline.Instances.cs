@@ -10,6 +10,7 @@ public sealed partial class LocalPipeline
     private Dictionary<string, string?> _environment = [];
     private CancellationTokenSource? _scaling;
     private Task _scaler = Task.CompletedTask;
+    private EventHubsBacklog? _backlog;
 
     /// <summary>The instances, when the stack runs them as separate processes.</summary>
     public InstanceFleet? Fleet { get; private set; }
@@ -38,7 +39,7 @@ public sealed partial class LocalPipeline
             AppRoot = _appRoot,
             DataDirectory = Path.Combine(Options.DataDirectory, "eventhubs"),
             InstanceId = "instance",
-            Settings = Options.InstanceSettings,
+            Settings = Options.Azure?.EventHubs is null ? Options.InstanceSettings : [.. Options.InstanceSettings, "FunctionsHost:ExternalNamespace=true"],
             Environment = _environment,
             LogPath = Path.Combine(logs, "instance.log"),
             StopGracePeriod = TimeSpan.FromSeconds(10),
@@ -56,7 +57,8 @@ public sealed partial class LocalPipeline
             return;
         }
 
-        Scaler = new TargetScaler(DevHostUrl, Fleet, Options.Scaler, _http);
+        _backlog = new EventHubsBacklog(EventHubConnection, StorageConnection);
+        Scaler = new TargetScaler(DevHostUrl, Fleet, Options.Scaler, _http, _backlog);
         await Scaler.DecideOnceAsync(cancellationToken); // the first instance of each function before load starts
         await WaitForOwnersAsync(cancellationToken);
         _scaling = new CancellationTokenSource();
@@ -86,6 +88,8 @@ public sealed partial class LocalPipeline
             await _scaler;
             _scaling.Dispose();
         }
+
+        await (_backlog?.DisposeAsync() ?? ValueTask.CompletedTask);
 
         if (Fleet is not null)
         {

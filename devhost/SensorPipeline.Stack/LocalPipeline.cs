@@ -135,6 +135,9 @@ public sealed partial class LocalPipeline : IAsyncDisposable
             environment[key] = value;
         }
 
+        var settings = new List<string>(Options.Instances is null ? [] : ["FunctionsHost:ObserveOnly=true", "FunctionsHost:ObserveInterval=00:00:00.500"]);
+        Options.Azure?.ApplyTo(environment, settings);
+
         (_appRoot, _environment) = (appRoot, environment);
 
         // SIGTERM first on stop, so devhost stops its handler and closes its logs itself.
@@ -149,8 +152,8 @@ public sealed partial class LocalPipeline : IAsyncDisposable
             Echo = Options.Echo,
             StopGracePeriod = TimeSpan.FromSeconds(10),
             StartTimeout = TimeSpan.FromSeconds(90),
-            // With separate instances devhost serves the hubs and reports what the instances write, running no listeners.
-            Settings = Options.Instances is null ? [] : ["FunctionsHost:ObserveOnly=true", "FunctionsHost:ObserveInterval=00:00:00.500"],
+            // With separate instances devhost serves the hubs and reports what the instances write, running no processors.
+            Settings = settings,
             StandardOutputLine = line => Supervision.OnDevHostLine(line),
         }, Layout, cancellationToken);
     }

@@ -4,7 +4,8 @@ using SensorPipeline.Stack;
 using Spectre.Console;
 
 // stack demo [--duration 40s] [--rate 2500 (500 with --instances)] [--data DIR] [--instances auto|N]   the one-command local run (./pipeline demo)
-// stack up   [--port 7071]   [--data DIR] [--instances auto|N]                  start everything and keep it running (./pipeline up)
+// stack up   [--port 7071]   [--data DIR] [--instances auto|N] [--eventhubs CS|NS --storage CS|ACCOUNT] [--cosmos CS|ACCOUNT]
+//                                                                            start everything and keep it running (./pipeline up)
 // stack chaos [--minutes 10] [--rate 600] [--faults kill,storm] [--seed N]   the fault matrix (./pipeline chaos)
 using var cancel = new CancellationTokenSource();
 Console.CancelKeyPress += (_, e) =>
@@ -92,7 +93,7 @@ static async Task<int> RunUpAsync(RepoLayout layout, StackRun arguments, Cancell
     // The repository itself is the app root when the handler has been published to ./handler (./pipeline up does).
     var appRoot = File.Exists(Path.Combine(layout.Root, "handler", "SensorPipeline.Functions")) ? layout.Root : null;
     await using var pipeline = await LocalPipeline.StartAsync(layout,
-        new StackOptions { DataDirectory = data, AppRoot = appRoot, DevHostPort = arguments.Port ?? 7071, AmqpPort = 5672, Echo = true, Instances = arguments.Instances }, cancellationToken);
+        new StackOptions { DataDirectory = data, AppRoot = appRoot, DevHostPort = arguments.Port ?? 7071, AmqpPort = 5672, Echo = true, Instances = arguments.Instances, Azure = arguments.Azure }, cancellationToken);
     Console.WriteLine($"""
 
         SensorPipeline is running locally (Ctrl+C stops everything; so does devhost or the emulator dying):
@@ -100,6 +101,7 @@ static async Task<int> RunUpAsync(RepoLayout layout, StackRun arguments, Cancell
           dashboard                                   {pipeline.DashboardUrl}
           Cosmos DB emulator                          {pipeline.CosmosEndpoint}  (pid {pipeline.Cosmos.Id}; data in {data}/cosmos; key: the emulator key)
           EventHubConnection                          {pipeline.EventHubConnection}
+        {RealAzureLines(arguments.Azure)}
         Send load:  dotnet {pipeline.Layout.LoadGenDll} --connection "{pipeline.EventHubConnection}" --rate 1000 --duration 30s --ledger {data}/ledger.json
         Verify:     dotnet {pipeline.Layout.LoadGenDll} verify --ledger {data}/ledger.json --cosmos-endpoint {pipeline.CosmosEndpoint}
         """);
@@ -107,4 +109,22 @@ static async Task<int> RunUpAsync(RepoLayout layout, StackRun arguments, Cancell
     var died = await pipeline.Supervision.WatchAsync(pipeline, Console.Error, cancellationToken);
     Console.WriteLine("stopping …");
     return died ? ExitCodes.Failed : ExitCodes.Ok;
+}
+
+// What a run against real Azure uses instead of the local emulators (the emulators still run: loadgen's default target
+// and the dashboard stay local).
+static string RealAzureLines(RealAzure? azure)
+{
+    if (azure is null)
+    {
+        return "";
+    }
+
+    static string Shown(SensorPipeline.CommandLine.AzureResource? resource) =>
+        resource is null ? "local" : resource.Host ?? "connection string (shared key)";
+
+    return $"""
+          Functions host and handler use real Azure:  Event Hubs {Shown(azure.EventHubs)}  ·  Storage {Shown(azure.Storage)}  ·  Cosmos DB {Shown(azure.Cosmos)}
+          Send load to the real namespace with loadgen --connection or --namespace; the splitter forwards into that namespace's weather and seismic hubs.
+        """;
 }

@@ -7,6 +7,9 @@ namespace SensorPipeline.Stack;
 /// <summary>What one run of the stack program was asked to do (each command reads the options it has).</summary>
 internal sealed record StackRun(string? Data, int? Port, TimeSpan? Duration, int? Rate, InstanceCount? Instances)
 {
+    /// <summary>up: real Azure resources instead of the local emulators (null: none).</summary>
+    public RealAzure? Azure { get; init; }
+
     /// <summary>chaos: minutes of load over the whole run.</summary>
     public double? Minutes { get; init; }
 
@@ -42,10 +45,33 @@ internal static class StackCommandLine
     private static Command Up(Func<string, StackRun, Task<int>> run)
     {
         var (data, instances) = (Data(), Instances());
+        var (eventHubs, storage, cosmos) = (AzureResources.EventHubs(), AzureResources.Storage(), AzureResources.Cosmos());
         var port = new Option<int>("--port") { Description = "devhost's loopback port (0: a free one).", DefaultValueFactory = _ => 7071 };
         port.Validators.Add(result => InRange(result, result.GetValueOrDefault<int>(), 0, 65535));
-        var command = new Command("up", "Start the local stack and keep it running until Ctrl+C, or until devhost or the emulator dies.").With(port, instances, data);
-        command.SetAction(parse => run("up", new StackRun(parse.GetValue(data), parse.GetValue(port), null, null, parse.GetValue(instances))));
+        var command = new Command("up", "Start the local stack and keep it running until Ctrl+C, or until devhost or the emulator dies.")
+            .With(port, instances, data, eventHubs, storage, cosmos);
+        command.Validators.Add(result =>
+        {
+            // Only given, well-formed values: an option whose value failed its own parse reports that error itself.
+            bool Given(Option option) => result.GetResult(option) is { } given && !given.Errors.Any() && given.Tokens.Count > 0;
+            if (Given(eventHubs) && !Given(storage))
+            {
+                result.AddError("--eventhubs needs --storage: the Functions host keeps ownership and checkpoints of a real namespace in a real Storage account (AzureWebJobsStorage), never in the local azurite.");
+            }
+
+            if (result.GetResult(instances)?.Tokens is [{ Value: "auto" }] && (Given(eventHubs) || Given(storage)))
+            {
+                result.AddError("--instances auto reads the backlog of the local emulator and azurite; with --eventhubs/--storage give a fixed count.");
+            }
+        });
+        command.SetAction(parse =>
+        {
+            var azure = new RealAzure(parse.GetValue(eventHubs), parse.GetValue(storage), parse.GetValue(cosmos));
+            return run("up", new StackRun(parse.GetValue(data), parse.GetValue(port), null, null, parse.GetValue(instances))
+            {
+                Azure = azure is { EventHubs: null, Storage: null, Cosmos: null } ? null : azure,
+            });
+        });
         return command;
     }
 

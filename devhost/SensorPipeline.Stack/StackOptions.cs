@@ -43,6 +43,10 @@ public sealed class StackOptions
     /// app's host.json and the Event Hubs processor's defaults (30 s cycle, 2 min expiration).</summary>
     public IReadOnlyList<string> InstanceSettings { get; init; } = [];
 
+    /// <summary>Real Azure resources for the Functions host and the handler instead of the local emulators
+    /// (<c>up --eventhubs/--storage/--cosmos</c>); null, or null members, keep the local ones.</summary>
+    public RealAzure? Azure { get; init; }
+
     /// <summary>How the scaler decides under <c>--instances auto</c>.</summary>
     public TargetScalerOptions Scaler { get; init; } = new();
 }

@@ -12,7 +12,7 @@ public sealed record DevHostInstanceStart
     /// <summary>The function app's folder (host.json).</summary>
     public required string AppRoot { get; init; }
 
-    /// <summary>The data directory shared with the devhost and every instance (checkpoints, ownership records).</summary>
+    /// <summary>The data directory (the handler's pid file; ownership and checkpoints are blobs in the app's AzureWebJobsStorage).</summary>
     public required string DataDirectory { get; init; }
 
     /// <summary>The instance's owner id.</summary>

@@ -41,8 +41,8 @@ internal static partial class FunctionsHostLog
     [LoggerMessage(EventId = 5012, EventName = "NoFunctionApp", Level = LogLevel.Information, Message = "No host.json in {AppRoot}: the local Functions host has no functions to run")]
     public static partial void NoFunctionApp(ILogger logger, string appRoot);
 
-    [LoggerMessage(EventId = 5013, EventName = "ListenerCrashed", Level = LogLevel.Error, Message = "Listener {Function} partition {PartitionId} stopped on an unexpected error; restarting the host generation")]
-    public static partial void ListenerCrashed(ILogger logger, Exception exception, string function, string partitionId);
+    [LoggerMessage(EventId = 5013, EventName = "ProcessorCrashed", Level = LogLevel.Error, Message = "Event processor of '{Function}' stopped on an unexpected error; restarting the host generation")]
+    public static partial void ProcessorCrashed(ILogger logger, Exception exception, string function);
 
     [LoggerMessage(EventId = 5014, EventName = "HandlerStartFailed", Level = LogLevel.Error, Message = "Custom handler did not start listening; retrying in {Delay}")]
     public static partial void HandlerStartFailed(ILogger logger, Exception exception, TimeSpan delay);
@@ -52,9 +52,6 @@ internal static partial class FunctionsHostLog
 
     [LoggerMessage(EventId = 5015, EventName = "InvocationSucceeded", Level = LogLevel.Debug, Message = "Executed 'Functions.{Function}' (Succeeded, Id={InvocationId}, partition {PartitionId}, {Count} events, {Outputs} output events)")]
     public static partial void InvocationSucceeded(ILogger logger, string function, Guid invocationId, string partitionId, int count, int outputs);
-
-    [LoggerMessage(EventId = 5017, EventName = "TornFirstCheckpoint", Level = LogLevel.Warning, Message = "Checkpoint of {Hub}/{ConsumerGroup}/{PartitionId}: the only slot was torn by a crash during the first write; starting per initialOffsetOptions as if no checkpoint existed")]
-    public static partial void TornFirstCheckpoint(ILogger logger, string hub, string consumerGroup, string partitionId);
 
     [LoggerMessage(EventId = 5018, EventName = "RetentionGap", Level = LogLevel.Error, Message = "'Functions.{Function}' partition {PartitionId} (consumer group {ConsumerGroup}): retention removed sequence {From}-{To} ({Lost} events) before they were read; they are lost to this consumer group")]
     public static partial void RetentionGap(ILogger logger, string function, string partitionId, string consumerGroup, long from, long to, long lost);
@@ -67,15 +64,6 @@ internal static partial class FunctionsHostLog
 
     [LoggerMessage(EventId = 5021, EventName = "StallCheckFailed", Level = LogLevel.Error, Message = "The stall detector could not look at every partition; it looks again at its next interval")]
     public static partial void StallCheckFailed(ILogger logger, Exception exception);
-
-    [LoggerMessage(EventId = 5022, EventName = "CheckpointRewound", Level = LogLevel.Warning, Message = "Checkpoint of {Hub}/{ConsumerGroup}/{PartitionId} moved back from sequence {Stored} to {Written}: another instance checkpointed it after this one took the partition over (checkpoints are not conditioned on ownership); a restart from here redelivers the difference")]
-    public static partial void CheckpointRewound(ILogger logger, string hub, string consumerGroup, string partitionId, long stored, long written);
-
-    [LoggerMessage(EventId = 5023, EventName = "OwnershipChanged", Level = LogLevel.Information, Message = "Instance {InstanceId} of '{Function}' now owns {Count} partitions of {Hub}/{ConsumerGroup} ({Partitions}); gained {Gained}, lost {Lost}")]
-    public static partial void OwnershipChanged(ILogger logger, string instanceId, string function, string hub, string consumerGroup, int count, string partitions, string gained, string lost);
-
-    [LoggerMessage(EventId = 5024, EventName = "OwnershipCycleFailed", Level = LogLevel.Error, Message = "Ownership cycle of '{Function}' (instance {InstanceId}) failed; held partitions are kept until their records expire, and the cycle runs again")]
-    public static partial void OwnershipCycleFailed(ILogger logger, Exception exception, string function, string instanceId);
 
     [LoggerMessage(EventId = 5025, EventName = "ObserveFailed", Level = LogLevel.Warning, Message = "Could not re-read the instances' checkpoints and ownership records; status keeps the last view and reads again at the next interval")]
     public static partial void ObserveFailed(ILogger logger, Exception exception);

@@ -1,5 +1,5 @@
 using Microsoft.Extensions.Options;
-using SensorPipeline.FunctionsHost.Ownership;
+using Azure.Messaging.EventHubs.Processor;
 
 namespace SensorPipeline.FunctionsHost;
 
@@ -17,7 +17,8 @@ public sealed class FunctionsHostOptions
     /// taken from the current directory.</summary>
     public string AppRoot { get; set; } = string.Empty;
 
-    /// <summary>Where checkpoints are kept (devhost <c>--data</c>; files under <c>checkpoints/</c>). Required.</summary>
+    /// <summary>devhost's data folder (<c>--data</c>): the handler's pid file, so a restart stops an orphaned handler.
+    /// Checkpoints and ownership are blobs in the app's <c>AzureWebJobsStorage</c>. Required.</summary>
     public string DataDirectory { get; set; } = string.Empty;
 
     /// <summary>How long the handler may take to start listening, as HttpWorkerOptions.InitializationTimeout.
@@ -32,17 +33,6 @@ public sealed class FunctionsHostOptions
     /// (Azure-Functions-Host/{version}). Default "4.1044.100.0", a v4 runtime version.</summary>
     public string HostVersion { get; set; } = "4.1044.100.0";
 
-    /// <summary>Whether each checkpoint write is fsynced before the listener moves on. Default false: a devhost crash
-    /// still leaves an intact checkpoint (two checksummed slots, written in place before the next batch), and an OS crash
-    /// may roll it back — redelivery, never loss, which at-least-once allows anyway. True: a checkpoint also survives
-    /// power loss, at ~10 ms per checkpoint on a laptop disk (~100 checkpoints/s per partition) and a kernel block-I/O
-    /// path per invocation that was the largest single CPU cost of devhost under load.</summary>
-    public bool FsyncCheckpoints { get; set; }
-
-    /// <summary>How long an idle listener waits in one read before looking again. Default 00:00:01 (1 second);
-    /// from 10 ms to 1 minute. Does not delay events: a read returns as soon as one arrives.</summary>
-    public TimeSpan IdleReadWait { get; set; } = TimeSpan.FromSeconds(1);
-
     /// <summary>A partition with lag whose checkpoint has not moved for longer than this is reported stalled (logged once
     /// when it starts and once when it ends, shown in /status/functions). Default 00:01:00 (60 seconds); from 1 second to
     /// 1 day. A paused function's partitions with lag count as stalled too: nothing is processing them.</summary>
@@ -53,21 +43,20 @@ public sealed class FunctionsHostOptions
     /// unread. Default 0.5; greater than 0 and at most 1.</summary>
     public double StallRetentionFraction { get; set; } = 0.5;
 
-    /// <summary>The id this host uses as a partition owner. Default empty: a single instance that listens on every
-    /// partition with no ownership records (devhost's behaviour before scale-out). Set (e.g. <c>instance-1</c>; no
-    /// spaces), the host is one instance among several: per function it claims and balances partitions through the
-    /// ownership records under the data directory and listens only on those it owns.</summary>
+    /// <summary>The id this host's processors write as partition owner in the ownership blobs. Default empty: the single
+    /// host inside devhost, owner <c>devhost</c>. Set (e.g. <c>instance-1</c>; no spaces), the host is one instance
+    /// among several, each its own process: the SDK's processors balance the partitions among them.</summary>
     public string InstanceId { get; set; } = string.Empty;
 
     /// <summary>Comma-separated names of the functions this host runs (per-function scaling: an instance runs one
     /// function). Default empty: every function of the app.</summary>
     public string Functions { get; set; } = string.Empty;
 
-    /// <summary>True: run no handler and no listeners, only report — checkpoints read from disk, ownership from the
-    /// records — what separate instance processes do (the devhost that serves the emulator to them). Default false.</summary>
+    /// <summary>True: run no handler and no processors, only report what separate instance processes do — checkpoints
+    /// and ownership read from their blobs (the devhost that serves the emulator to them). Default false.</summary>
     public bool ObserveOnly { get; set; }
 
-    /// <summary>How an instance times its ownership cycles. Default Greedy, as the Functions extension configures the
+    /// <summary>The SDK processor's load-balancing strategy. Default Greedy, as the Functions extension configures the
     /// processor.</summary>
     public LoadBalancingStrategy LoadBalancingStrategy { get; set; } = LoadBalancingStrategy.Greedy;
 
@@ -79,7 +68,12 @@ public sealed class FunctionsHostOptions
     /// 2 min); more than the update interval, at most 1 hour. Default unset.</summary>
     public TimeSpan? PartitionOwnershipExpirationInterval { get; set; }
 
-    /// <summary>How often an observing host re-reads checkpoints and ownership records from disk. Default 00:00:01;
+    /// <summary>True: the processors, output bindings and status reach the namespace the app's <c>connection</c> settings
+    /// name (a real Event Hubs namespace), not the emulator devhost serves. Default false. <c>./pipeline up
+    /// --eventhubs</c> sets it.</summary>
+    public bool ExternalNamespace { get; set; }
+
+    /// <summary>How often an observing host re-reads the checkpoint and ownership blobs. Default 00:00:01;
     /// from 50 ms to 1 minute.</summary>
     public TimeSpan ObserveInterval { get; set; } = TimeSpan.FromSeconds(1);
 
@@ -131,7 +125,7 @@ public sealed class FunctionsHostOptionsValidator : IValidateOptions<FunctionsHo
 
         if (string.IsNullOrWhiteSpace(options.DataDirectory))
         {
-            failures.Add(P + "DataDirectory (--data) is required: checkpoints are kept there");
+            failures.Add(P + "DataDirectory (--data) is required: the handler's pid file is kept there");
         }
     }
 
@@ -147,10 +141,6 @@ public sealed class FunctionsHostOptionsValidator : IValidateOptions<FunctionsHo
             failures.Add($"{P}HandlerRestartDelay must be from 00:00:00 to 00:01:00, found {options.HandlerRestartDelay}");
         }
 
-        if (options.IdleReadWait < TimeSpan.FromMilliseconds(10) || options.IdleReadWait > TimeSpan.FromMinutes(1))
-        {
-            failures.Add($"{P}IdleReadWait must be from 00:00:00.010 to 00:01:00, found {options.IdleReadWait}");
-        }
     }
 
     private static void AddStallFailures(FunctionsHostOptions options, List<string> failures)

@@ -74,4 +74,8 @@ internal static partial class FunctionsLog
     [LoggerMessage(EventId = 53, EventName = "DeviceStatesLeftPending", Level = LogLevel.Error,
         Message = "Stopping with {Pending} device states not written: the mark {MarkId} stays, and another instance rebuilds them from readings once it expires")]
     public static partial void DeviceStatesLeftPending(ILogger logger, int pending, string markId);
+
+    [LoggerMessage(EventId = 55, EventName = "DeviceStatesStopCutShort", Level = LogLevel.Warning,
+        Message = "Stopping ran out of time (the host's shutdown timeout) with {Pending} device states not written: the mark {MarkId} stays, and another instance rebuilds them from readings once it expires")]
+    public static partial void DeviceStatesStopCutShort(ILogger logger, int pending, string markId);
 }

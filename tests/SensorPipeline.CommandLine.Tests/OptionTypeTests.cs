@@ -144,4 +144,33 @@ public sealed class OptionTypeTests
         Assert.Contains("--wait", output.ToString(), StringComparison.Ordinal);
         Assert.Contains("How long to wait.", output.ToString(), StringComparison.Ordinal);
     }
+
+    [Theory]
+    [InlineData("--eventhubs", "my-namespace", null, "my-namespace.servicebus.windows.net")]
+    [InlineData("--eventhubs", "my-namespace.servicebus.windows.net", null, "my-namespace.servicebus.windows.net")]
+    [InlineData("--eventhubs", "Endpoint=sb://x.servicebus.windows.net/;SharedAccessKeyName=k;SharedAccessKey=v", "Endpoint=sb://x.servicebus.windows.net/;SharedAccessKeyName=k;SharedAccessKey=v", null)]
+    [InlineData("--storage", "mystorage01", null, "mystorage01.blob.core.windows.net")]
+    [InlineData("--storage", "DefaultEndpointsProtocol=https;AccountName=a;AccountKey=b", "DefaultEndpointsProtocol=https;AccountName=a;AccountKey=b", null)]
+    [InlineData("--cosmos", "my-cosmos", null, "my-cosmos.documents.azure.com")]
+    public void AzureResources_ConnectionStringOrName_ReadAsTheOneItIs(string option, string text, string? connectionString, string? host)
+    {
+        var parsed = Parse(option, text);
+        Assert.Empty(parsed.Errors);
+        Assert.Equal(new AzureResource(connectionString, host), parsed.Value);
+    }
+
+    [Theory]
+    [InlineData("--eventhubs", "ns")] // too short for a namespace
+    [InlineData("--storage", "Upper_Case")]
+    [InlineData("--cosmos", "https://")]
+    public void AzureResources_NeitherForm_RefusedNamingTheOption(string option, string text) =>
+        Assert.Contains(Parse(option, text).Errors, e => e.StartsWith(option + ": '" + text + "'", StringComparison.Ordinal));
+
+    private static (AzureResource? Value, IReadOnlyList<string> Errors) Parse(string name, string text)
+    {
+        var option = name switch { "--eventhubs" => AzureResources.EventHubs(), "--storage" => AzureResources.Storage(), _ => AzureResources.Cosmos() };
+        var command = new RootCommand { option };
+        var result = command.Parse([name, text]);
+        return (result.Errors.Count == 0 ? result.GetValue(option) : null, result.Errors.Select(e => e.Message).ToList());
+    }
 }

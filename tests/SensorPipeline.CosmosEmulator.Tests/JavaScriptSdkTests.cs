@@ -20,7 +20,12 @@ public sealed class JavaScriptSdkTests(EmulatorFixture fixture) : IClassFixture<
     {
         Assert.True(Directory.Exists(RepoLayout.Current.File(requiredPackage)), $"{requiredPackage} is missing: {install}");
         await using var node = await NodeTestRun.RunAsync(script,
-            new Dictionary<string, string?> { ["COSMOS_EMULATOR_ENDPOINT"] = fixture.Emulator.Endpoint.ToString() }, TimeSpan.FromMinutes(3));
+            new Dictionary<string, string?>
+            {
+                ["COSMOS_EMULATOR_ENDPOINT"] = fixture.Emulator.Endpoint.ToString(),
+                // The emulator's own certificate, trusted by the process as the handler's SSL_CERT_DIR does (clients/README.md).
+                ["NODE_EXTRA_CA_CERTS"] = Path.Combine(fixture.Emulator.TrustDirectory, "emulator.pem"),
+            }, TimeSpan.FromMinutes(3));
         Assert.True(node.ExitCode == 0, $"node --test {script} exited {node.ExitCode}:\n{node.Output}");
         Assert.Contains($"# pass {passes}", node.StandardOutput, StringComparison.Ordinal);
     }

@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Net.Http.Json;
 using System.Security.Cryptography;
+using System.Security.Cryptography.X509Certificates;
 using Microsoft.Azure.Cosmos;
 
 namespace SensorPipeline.CosmosEmulator.Tests;
@@ -71,11 +72,25 @@ public sealed class SignatureTests(EmulatorFixture fixture) : IClassFixture<Emul
     }
 
     // Not CosmosClients.LoopbackEmulatorHandler: these requests forge the Host header (a rebinding page's host name), which the
-    // emulator's certificate does not name, and the point is the emulator's answer, not the TLS check in front of it.
-    private HttpClient RawClient() => new(new HttpClientHandler { ServerCertificateCustomValidationCallback = HttpClientHandler.DangerousAcceptAnyServerCertificateValidator })
+    // emulator's certificate does not name, and the point is the emulator's answer, not the TLS check in front of it. So the
+    // name is not checked, but the certificate must be the emulator's own (its trust/emulator.pem), on loopback.
+    private HttpClient RawClient()
     {
-        BaseAddress = fixture.Emulator.Endpoint,
-    };
+        byte[] emulator;
+        using (var trusted = X509CertificateLoader.LoadCertificateFromFile(Path.Combine(fixture.Emulator.TrustDirectory, "emulator.pem")))
+        {
+            emulator = trusted.RawData;
+        }
+
+        return new(new HttpClientHandler
+        {
+            ServerCertificateCustomValidationCallback = (request, certificate, _, _) =>
+                request.RequestUri is { IsLoopback: true } && certificate is not null && certificate.RawDataMemory.Span.SequenceEqual(emulator),
+        })
+        {
+            BaseAddress = fixture.Emulator.Endpoint,
+        };
+    }
 
     private static StringContent Upsert(string id)
     {

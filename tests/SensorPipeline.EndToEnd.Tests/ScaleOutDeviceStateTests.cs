@@ -19,7 +19,7 @@ public sealed class ScaleOutDeviceStateTests
         // Ownership cycles of 200 ms (Azure's 30 s / 2 min would make the test wait for the balance); records expire after
         // 10 s, so an instance held up for seconds on a loaded machine keeps its partitions (nobody is killed here).
         await using var stack = await RawSendPipeline.StartAsync("scaleout", new InstanceCount(0),
-            ["FunctionsHost:LoadBalancingUpdateInterval=00:00:00.200", "FunctionsHost:PartitionOwnershipExpirationInterval=00:00:10", "FunctionsHost:IdleReadWait=00:00:00.200"],
+            ["FunctionsHost:LoadBalancingUpdateInterval=00:00:00.200", "FunctionsHost:PartitionOwnershipExpirationInterval=00:00:10"],
             timeout.Token);
         var pipeline = stack.Pipeline;
         await pipeline.Fleet!.ScaleToAsync(Function, 2, timeout.Token);

@@ -1,20 +1,19 @@
 using Azure.Storage.Blobs;
 using Azure.Storage.Blobs.Models;
-using SensorPipeline.Testing;
 
 namespace SensorPipeline.FunctionsHost.Tests;
 
-/// <summary>The SDK's event processor as the host's consumer (an app with <c>AzureWebJobsStorage</c>), over devhost's
-/// AMQP endpoint, ownership and checkpoints in blobs on azurite in the Functions extension's layout. The waits are
-/// generous: a processor's first claim and connection take seconds on a loaded machine.</summary>
-public sealed class ProcessorTests(AzuriteFixture azurite) : IClassFixture<AzuriteFixture>
+/// <summary>The SDK's event processor as the host's consumer, over devhost's AMQP endpoint, ownership and checkpoints
+/// in blobs on the app's azurite in the Functions extension's layout. The waits are generous: a processor's first
+/// claim and connection take seconds on a loaded machine.</summary>
+public sealed class ProcessorTests
 {
     [Fact]
     public async Task Processor_MaxEventBatchSize_SplitsInOrderAndCheckpointsInTheExtensionsBlobs()
     {
-        var (app, container) = await NewAppAsync("""{"maxEventBatchSize": 10}""");
-        await using var _ = app;
+        await using var app = new TestApp("""{"maxEventBatchSize": 10}""");
         Assert.Null(await app.StartAsync());
+        var container = Container(app);
         await app.SendAsync("input", "0", Enumerable.Range(0, 25).Select(i => $"p0-{i}").ToArray());
         await app.SendAsync("input", "1", Enumerable.Range(0, 5).Select(i => $"p1-{i}").ToArray());
         await app.WaitUntilAsync(async () => await BlobCheckpointAsync(container, "0") == 24 && await BlobCheckpointAsync(container, "1") == 4, "both partitions checkpointed in blobs", seconds: 120);
@@ -38,9 +37,9 @@ public sealed class ProcessorTests(AzuriteFixture azurite) : IClassFixture<Azuri
     [Fact]
     public async Task Restart_AfterCheckpoints_ResumesFromTheBlobsRedeliveringNothing()
     {
-        var (app, container) = await NewAppAsync("""{"maxEventBatchSize": 10}""");
-        await using var _ = app;
+        await using var app = new TestApp("""{"maxEventBatchSize": 10}""");
         Assert.Null(await app.StartAsync());
+        var container = Container(app);
         await app.SendAsync("input", "0", "a", "b", "c");
         await app.WaitUntilAsync(async () => await BlobCheckpointAsync(container, "0") == 2, "the first events checkpointed", seconds: 120);
         Assert.Equal(0, await app.TerminateAsync());
@@ -55,8 +54,7 @@ public sealed class ProcessorTests(AzuriteFixture azurite) : IClassFixture<Azuri
     [Fact]
     public async Task MinEventBatchSize_WaitsUpToMaxWaitTime_ThenDispatchesThePartialBatch()
     {
-        var (app, _) = await NewAppAsync("""{"maxEventBatchSize": 10, "minEventBatchSize": 3, "maxWaitTime": "00:00:04"}""");
-        await using var disposing = app;
+        await using var app = new TestApp("""{"maxEventBatchSize": 10, "minEventBatchSize": 3, "maxWaitTime": "00:00:04"}""");
         Assert.Null(await app.StartAsync());
 
         // The first invocation without a checkpoint does not wait (GetAdjustedMaxWaitTime).
@@ -71,17 +69,7 @@ public sealed class ProcessorTests(AzuriteFixture azurite) : IClassFixture<Azuri
         Assert.Equal([1L, 2L], app.Records()[1].SequenceNumbers);
     }
 
-    /// <summary>A test app whose <c>AzureWebJobsStorage</c> is azurite, whose checkpoint container is emptied first
-    /// (the tests of this class share azurite and run one after another).</summary>
-    private async Task<(TestApp App, BlobContainerClient Container)> NewAppAsync(string eventHubs)
-    {
-        await ScaleOutApp.EmptyCheckpointContainerAsync(azurite.ConnectionString);
-        var container = new BlobContainerClient(azurite.ConnectionString, "azure-webjobs-eventhub");
-
-        var app = new TestApp(eventHubs);
-        app.WriteLocalSettings(new Dictionary<string, string> { ["AzureWebJobsStorage"] = azurite.ConnectionString });
-        return (app, container);
-    }
+    private static BlobContainerClient Container(TestApp app) => new(app.StorageConnection, "azure-webjobs-eventhub");
 
     private static async Task<long?> BlobCheckpointAsync(BlobContainerClient container, string partitionId)
     {

@@ -3,12 +3,11 @@ using System.Globalization;
 
 namespace SensorPipeline.FunctionsHost.Tests;
 
-/// <summary>A function app for several Functions-host instances, each its own process with its own handler, against
-/// one devhost that serves the hubs (observing: no listeners of its own) and one data directory (checkpoints, ownership
-/// records). Intervals are short (cycle 200 ms, expiration 3 s) so each test takes seconds.</summary>
-/// <param name="storage">The app's <c>AzureWebJobsStorage</c>: set, the instances consume with the SDK's processor and
-/// keep ownership and checkpoints in its blobs, emptied first.</param>
-public sealed class ScaleOutApp(string? storage = null) : IAsyncDisposable
+/// <summary>A function app for several Functions-host instances, each its own process with its own handler and SDK
+/// event processor, against one devhost that serves the hubs (observing: no processors of its own) and the app's
+/// azurite (ownership and checkpoint blobs). Intervals are short (cycle 200 ms, expiration 3 s) so each test takes
+/// seconds.</summary>
+public sealed class ScaleOutApp : IAsyncDisposable
 {
     public const int Partitions = 4;
     public const int BatchSize = 10;
@@ -28,7 +27,6 @@ public sealed class ScaleOutApp(string? storage = null) : IAsyncDisposable
         [
             "FunctionsHost:LoadBalancingUpdateInterval=00:00:00.200",
             "FunctionsHost:PartitionOwnershipExpirationInterval=" + Expiration.ToString("c", CultureInfo.InvariantCulture),
-            "FunctionsHost:IdleReadWait=00:00:00.200",
         ],
         StartTimeout = TimeSpan.FromSeconds(90),
     };
@@ -42,29 +40,7 @@ public sealed class ScaleOutApp(string? storage = null) : IAsyncDisposable
             ]}], "LoggingConfig": {"Type": "File"}}}
             """.Replace("PARTITIONS", Partitions.ToString(CultureInfo.InvariantCulture), StringComparison.Ordinal));
         App.ExtraSettings.AddRange(["FunctionsHost:ObserveOnly=true", "FunctionsHost:ObserveInterval=00:00:00.100"]);
-        if (storage is not null)
-        {
-            await EmptyCheckpointContainerAsync(storage);
-            App.WriteLocalSettings(new Dictionary<string, string> { ["AzureWebJobsStorage"] = storage });
-        }
-
         Assert.Null(await App.StartAsync());
-    }
-
-    /// <summary>Deletes every blob of the extension's container: the test classes sharing one azurite run one test at
-    /// a time, and each starts with no ownership or checkpoint.</summary>
-    public static async Task EmptyCheckpointContainerAsync(string storage)
-    {
-        var container = new Azure.Storage.Blobs.BlobContainerClient(storage, "azure-webjobs-eventhub");
-        if (!(await container.ExistsAsync()).Value)
-        {
-            return;
-        }
-
-        await foreach (var blob in container.GetBlobsAsync(Azure.Storage.Blobs.Models.BlobTraits.None, Azure.Storage.Blobs.Models.BlobStates.None, prefix: null, CancellationToken.None))
-        {
-            await container.DeleteBlobAsync(blob.Name);
-        }
     }
 
     public async ValueTask DisposeAsync()

@@ -4,26 +4,14 @@ using SensorPipeline.Testing;
 
 namespace SensorPipeline.FunctionsHost.Tests;
 
-/// <summary>Two instance processes sharing four partitions, with the host's partition listeners and file records.</summary>
-public sealed class ScaleOutTests : ScaleOutScenarios
-{
-    public ScaleOutTests()
-        : base(storage: null)
-    {
-    }
-}
-
-/// <summary>The same with the SDK's event processor in each instance, ownership and checkpoints as blobs on azurite.</summary>
-public sealed class ProcessorScaleOutTests(AzuriteFixture azurite) : ScaleOutScenarios(azurite.ConnectionString), IClassFixture<AzuriteFixture>;
-
-/// <summary>Two instance processes sharing four partitions: the split, and a kill -9 of one while it owns some.
-/// <paramref name="storage"/>: the app's <c>AzureWebJobsStorage</c> (null: none).</summary>
-public abstract class ScaleOutScenarios(string? storage) : IAsyncLifetime
+/// <summary>Two instance processes sharing four partitions, each consuming with the SDK's event processor, ownership
+/// and checkpoints as blobs on the app's azurite: the split, and a kill -9 of one while it owns some.</summary>
+public sealed class ScaleOutTests : IAsyncLifetime
 {
     private const int Partitions = ScaleOutApp.Partitions;
     private const int BatchSize = ScaleOutApp.BatchSize;
     private static readonly TimeSpan Expiration = ScaleOutApp.Expiration;
-    private readonly ScaleOutApp _scaleOut = new(storage);
+    private readonly ScaleOutApp _scaleOut = new();
 
     private TestApp App => _scaleOut.App;
 

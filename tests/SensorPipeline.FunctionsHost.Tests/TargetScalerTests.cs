@@ -26,6 +26,18 @@ public sealed class TargetScalerTests : IAsyncLifetime
     public void Decide_UnprocessedEvents_FollowsTheTargetRule(long unprocessed, int target, int partitions, int current, bool coolDownOver, int expected) =>
         Assert.Equal(expected, TargetScaler.Decide(unprocessed, target, partitions, current, coolDownOver, Defaults));
 
+    [Theory]
+    [InlineData(-1, null, 0)] // never written
+    [InlineData(9, null, 10)] // events, no checkpoint: all of them
+    [InlineData(9, 4L, 5)]
+    [InlineData(9, 9L, 0)]
+    [InlineData(9, 12L, 0)] // a checkpoint read after a newer partition property: nothing, never negative
+    public void Unprocessed_LastEnqueuedAgainstCheckpoint_CountsAsTheScaleControllerDoes(long lastEnqueued, long? checkpoint, long expected)
+    {
+        var partition = Azure.Messaging.EventHubs.EventHubsModelFactory.PartitionProperties("input", "0", lastEnqueued < 0, 0, lastEnqueued, "0", DateTimeOffset.UtcNow);
+        Assert.Equal(expected, EventHubsBacklog.Unprocessed(partition, checkpoint));
+    }
+
     [Fact]
     public async Task Backlog_ScalesOneToFourAndBackToOne_WithNothingMissing()
     {
@@ -36,7 +48,8 @@ public sealed class TargetScalerTests : IAsyncLifetime
         app.SetScript("""{"*": {"mode": "ok", "delayMs": 2000}}""");
         var options = new TargetScalerOptions { DecisionInterval = TimeSpan.FromMilliseconds(500), ScaleInCoolDown = TimeSpan.FromSeconds(4) };
         await using var fleet = new InstanceFleet(_scaleOut.Template);
-        var scaler = new TargetScaler(app.Url!, fleet, options, app.Http);
+        await using var backlog = new EventHubsBacklog(SensorPipeline.Clients.EventHubsEmulatorAccount.ConnectionString(app.Url!.Port), app.StorageConnection!);
+        var scaler = new TargetScaler(app.Url!, fleet, options, app.Http, backlog);
         using var stop = new CancellationTokenSource();
         var observed = new List<int>();
         var loop = Task.Run(async () =>

@@ -6,13 +6,17 @@ using System.Text.Json.Nodes;
 namespace SensorPipeline.FunctionsHost.Tests;
 
 /// <summary>A function app in a temporary folder (host.json, eventhubs.emulator.json, functions/*/function.json,
-/// local.settings.json) with the recording Node.js handler, run by the real devhost program on a free port.</summary>
+/// local.settings.json) with the recording Node.js handler, run by the real devhost program on a free port, with its
+/// own azurite as <c>AzureWebJobsStorage</c> (started at the first start, kept across restarts, stopped on dispose):
+/// each app's ownership and checkpoint blobs are its own.</summary>
 public sealed class TestApp : IAsyncDisposable
 {
     private static readonly string HandlerScript = Path.Combine(AppContext.BaseDirectory, "TestHandler", "recording-handler.js");
 
     private ChildProcess? _process;
+    private AzuriteProcess? _azurite;
     private string _earlierOutput = "";
+    private Dictionary<string, string> _extraValues = [];
 
     public TestApp(string? hostJsonExtensions = null, string? retry = null, string functionTimeout = "00:01:00")
     {
@@ -66,6 +70,9 @@ public sealed class TestApp : IAsyncDisposable
 
     public Uri? Url { get; private set; }
 
+    /// <summary>The app's azurite (a Blob service connection string); null before the first start.</summary>
+    public string? StorageConnection => _azurite?.ConnectionString;
+
     /// <summary>More devhost settings (<c>Section:Key=Value</c>) for the next start, after the tests' defaults.</summary>
     public List<string> ExtraSettings { get; } = [];
 
@@ -98,8 +105,11 @@ public sealed class TestApp : IAsyncDisposable
 
     public void RemoveFunction(string name) => Directory.Delete(Path.Combine(Root, "functions", name), recursive: true);
 
+    /// <summary>Writes local.settings.json with the tests' values, then <paramref name="extra"/>; AzureWebJobsStorage is
+    /// the app's azurite unless <paramref name="extra"/> sets it.</summary>
     public void WriteLocalSettings(Dictionary<string, string> extra)
     {
+        _extraValues = extra;
         var values = new JsonObject
         {
             ["FUNCTIONS_WORKER_RUNTIME"] = "custom",
@@ -109,6 +119,11 @@ public sealed class TestApp : IAsyncDisposable
             ["RECORD_FILE"] = RecordFile,
             ["SCRIPT_FILE"] = ScriptFile,
         };
+        if (_azurite is not null)
+        {
+            values["AzureWebJobsStorage"] = _azurite.ConnectionString;
+        }
+
         foreach ((var key, var value) in extra)
         {
             values[key] = value;
@@ -135,13 +150,19 @@ public sealed class TestApp : IAsyncDisposable
             _process = null;
         }
 
+        if (_azurite is null)
+        {
+            _azurite = await AzuriteProcess.StartAsync();
+            WriteLocalSettings(_extraValues);
+        }
+
         try
         {
             var devHost = await DevHostProcess.StartAsync(new DevHostStart
             {
                 AppRoot = Root,
                 DataDirectory = Data,
-                Settings = ["EventHubs:Sas:AllowAnonymous=true", "EventHubs:Durability=None", "FunctionsHost:IdleReadWait=00:00:00.200", .. ExtraSettings],
+                Settings = ["EventHubs:Sas:AllowAnonymous=true", "EventHubs:Durability=None", .. ExtraSettings],
                 StartTimeout = timeout ?? TimeSpan.FromSeconds(90), // generous: a loaded machine starts devhost slowly
             });
             (_process, Url) = (devHost.Process, devHost.BaseAddress);
@@ -275,6 +296,11 @@ public sealed class TestApp : IAsyncDisposable
             {
                 // Already gone.
             }
+        }
+
+        if (_azurite is not null)
+        {
+            await _azurite.DisposeAsync();
         }
 
         Http.Dispose();

@@ -16,8 +16,6 @@ public static class FixedWaits
     /// a renamed test keeps its entry; a new wait in the same file changes the count and fails).</summary>
     public static readonly IReadOnlyDictionary<string, (int Count, string Reason)> Allowed = new Dictionary<string, (int, string)>(StringComparer.Ordinal)
     {
-        ["tests/SensorPipeline.FunctionsHost.Tests/ListenerTests.cs"] =
-            (1, "spaces two sends 200 ms apart, the input the test is about (two events arriving separately are still held together)"),
         ["tests/SensorPipeline.FunctionsHost.Tests/ProcessorTests.cs"] =
             (1, "spaces two sends 200 ms apart, the input the test is about (two events arriving separately are held together by the SDK processor's minimum batch size)"),
         ["tests/SensorPipeline.FunctionsHost.Tests/TargetScalerTests.cs"] =

@@ -24,7 +24,7 @@ public sealed class LayoutTests
     [InlineData("emulators/SensorPipeline.Emulators.Common", "clients/SensorPipeline.Clients")]
     [InlineData("clients/SensorPipeline.Clients", "emulators/SensorPipeline.Emulators.Common")]
     [InlineData("devhost/SensorPipeline.Stack", "tests/SensorPipeline.EndToEnd.Tests")]
-    [InlineData("tests/SensorPipeline.Core.Tests", "bench/SensorPipeline.Core.Bench")]
+    [InlineData("tests/SensorPipeline.Core.Tests", "bench/SensorPipeline.Bench")]
     [InlineData("scratch/SensorPipeline.Anything", "core/SensorPipeline.Core")]
     [InlineData("cli/SensorPipeline.CommandLine", "core/SensorPipeline.Core")]
     [InlineData("core/SensorPipeline.Core", "cli/SensorPipeline.CommandLine")]
@@ -48,7 +48,7 @@ public sealed class LayoutTests
     [InlineData("emulators/SensorPipeline.CosmosEmulator", "cli/SensorPipeline.CommandLine")]
     [InlineData("loadgen/SensorPipeline.LoadGen", "cli/SensorPipeline.CommandLine")]
     [InlineData("devhost/SensorPipeline.DevHost", "cli/SensorPipeline.CommandLine")]
-    [InlineData("bench/SensorPipeline.Core.Bench", "cli/SensorPipeline.CommandLine")]
+    [InlineData("bench/SensorPipeline.Bench", "cli/SensorPipeline.CommandLine")]
     public void Violation_AllowedReference_IsNull(string from, string to) =>
         Assert.Null(ReferenceMatrix.Violation(Project(from), Project(to)));
 

@@ -28,10 +28,31 @@ const EXPECTED_DIFFERENCES = {
 let standIn;
 let stores;
 
-function client(endpoint) {
+// The emulator's self-signed certificate is trusted as the handler trusts it: that certificate alone, given to the
+// process (NODE_EXTRA_CA_CERTS = its data folder's trust/emulator.pem), with the host name verified (clients/README.md).
+function client(endpoint, agent = new Agent({ keepAlive: true })) {
   assert.match(new URL(endpoint).hostname, /^(127\.0\.0\.1|localhost)$/);
-  // Both serve a self-signed certificate; accepted for a loopback endpoint only.
-  return new CosmosClient({ endpoint, key, agent: new Agent({ rejectUnauthorized: false, keepAlive: true }), connectionPolicy: { enableEndpointDiscovery: false } });
+  return new CosmosClient({ endpoint, key, agent, connectionPolicy: { enableEndpointDiscovery: false } });
+}
+
+// The one exception to that rule (clients/README.md): the former npm stand-in's certificate (CN=cosmosdb, expired in
+// 2021, naming no loopback host) cannot pass a check, so it is taken by its subject alone, on loopback only.
+class StandInAgent extends Agent {
+  constructor() {
+    super({ rejectUnauthorized: false, keepAlive: true });
+  }
+
+  createConnection(options, callback) {
+    const socket = super.createConnection(options, callback);
+    socket.once("secureConnect", () => {
+      // A resumed TLS session carries no certificate: it continues a session this agent checked on its first handshake.
+      const standIn = socket.isSessionReused() || socket.getPeerCertificate().subject?.CN === "cosmosdb";
+      if (socket.remoteAddress !== "127.0.0.1" || !standIn) {
+        socket.destroy(new Error("not the npm stand-in's certificate on loopback"));
+      }
+    });
+    return socket;
+  }
 }
 
 before(async () => {
@@ -39,7 +60,8 @@ before(async () => {
   assert.ok(emulator, "COSMOS_EMULATOR_ENDPOINT is not set");
   standIn = createHttpsServer({ keepAlive: true });
   await new Promise((resolve, reject) => standIn.once("error", reject).listen(0, "127.0.0.1", resolve));
-  stores = { emulator: client(emulator), standIn: client(`https://127.0.0.1:${standIn.address().port}/`) };
+  assert.ok(process.env.NODE_EXTRA_CA_CERTS, "NODE_EXTRA_CA_CERTS (the emulator's certificate) is not set");
+  stores = { emulator: client(emulator), standIn: client(`https://127.0.0.1:${standIn.address().port}/`, new StandInAgent()) };
 });
 
 after(() => {

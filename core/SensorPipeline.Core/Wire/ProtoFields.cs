@@ -9,7 +9,7 @@ namespace SensorPipeline.Core.Wire;
 /// the next <see cref="MoveNext"/>, as proto3 readers must. The walk stops at the end of the message or at the first
 /// malformed byte; <see cref="Malformed"/> tells the two apart. Values are read where they are used and the field's
 /// number and wire type come back as locals, never stored in the walker: the hot path decodes every field of every
-/// reading through it, and the walk must cost what a hand-written loop does (bench/SensorPipeline.Core.Bench).
+/// reading through it, and the walk must cost what a hand-written loop does (`./pipeline bench core`).
 /// </summary>
 public ref struct ProtoFields
 {

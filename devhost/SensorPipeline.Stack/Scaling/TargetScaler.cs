@@ -1,4 +1,6 @@
 using System.Net.Http.Json;
+using Azure;
+using Azure.Messaging.EventHubs;
 using System.Text.Json;
 
 namespace SensorPipeline.Stack.Scaling;
@@ -26,8 +28,10 @@ public sealed record TargetScalerOptions
 /// else <c>maxEventBatchSize</c>; never more than the partition count, rounded up to a count that spreads the
 /// partitions evenly (as the extension's <c>TargetUnprocessedEventThreshold</c> documentation says); at most
 /// <see cref="TargetScalerOptions.MaxScaleOutStep"/> added per decision; scale-in only after a cool-down since the last
-/// change. It reads the backlog from devhost's <c>/status/functions</c> and acts through an <see cref="InstanceFleet"/>.</summary>
-public sealed class TargetScaler(Uri devhost, InstanceFleet fleet, TargetScalerOptions options, HttpClient http)
+/// change. The functions, their hubs, consumer groups and targets come from devhost's <c>/status/functions</c>; the
+/// backlog, as the scale controller reads it, from <c>$management</c> and the checkpoint blobs
+/// (<see cref="EventHubsBacklog"/>). It acts through an <see cref="InstanceFleet"/>.</summary>
+public sealed class TargetScaler(Uri devhost, InstanceFleet fleet, TargetScalerOptions options, HttpClient http, EventHubsBacklog backlog)
 {
     private static readonly JsonSerializerOptions Json = new(JsonSerializerDefaults.Web);
     private readonly Dictionary<string, DateTimeOffset> _lastChange = new(StringComparer.OrdinalIgnoreCase);
@@ -71,10 +75,10 @@ public sealed class TargetScaler(Uri devhost, InstanceFleet fleet, TargetScalerO
                 {
                     await DecideOnceAsync(cancellationToken);
                 }
-                catch (Exception e) when (e is HttpRequestException or TaskCanceledException && !cancellationToken.IsCancellationRequested)
+                catch (Exception e) when (e is HttpRequestException or TaskCanceledException or EventHubsException or RequestFailedException && !cancellationToken.IsCancellationRequested)
                 {
-                    // devhost did not answer this time (refused, or timed out on a busy machine); the backlog is still
-                    // there at the next decision.
+                    // devhost, the namespace or Storage did not answer this time (refused, or timed out on a busy
+                    // machine); the backlog is still there at the next decision.
                 }
             }
             while (await timer.WaitForNextTickAsync(cancellationToken));
@@ -92,11 +96,11 @@ public sealed class TargetScaler(Uri devhost, InstanceFleet fleet, TargetScalerO
             ?? throw new HttpRequestException("devhost answered no status");
         foreach (var function in status.Functions)
         {
-            var unprocessed = function.Partitions.Sum(p => p.Lag);
+            var (unprocessed, partitions) = await backlog.ReadAsync(function.EventHubName, function.ConsumerGroup, cancellationToken);
             var current = fleet.Count(function.Name);
             var now = DateTimeOffset.UtcNow;
             var coolDownOver = !_lastChange.TryGetValue(function.Name, out var last) || now - last >= options.ScaleInCoolDown;
-            var next = Decide(unprocessed, Math.Max(1, function.TargetEventsPerInstance), Math.Max(1, function.Partitions.Count), current, coolDownOver, options);
+            var next = Decide(unprocessed, Math.Max(1, function.TargetEventsPerInstance), Math.Max(1, partitions), current, coolDownOver, options);
             if (next != current)
             {
                 _decisions.Add($"{now:HH:mm:ss.f} {function.Name}: {unprocessed:N0} unprocessed → {current} to {next} instances");
@@ -108,7 +112,5 @@ public sealed class TargetScaler(Uri devhost, InstanceFleet fleet, TargetScalerO
 
     private sealed record StatusView(IReadOnlyList<FunctionView> Functions);
 
-    private sealed record FunctionView(string Name, int TargetEventsPerInstance, IReadOnlyList<PartitionView> Partitions);
-
-    private sealed record PartitionView(long Lag);
+    private sealed record FunctionView(string Name, string EventHubName, string ConsumerGroup, int TargetEventsPerInstance);
 }

@@ -1,24 +1,22 @@
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
-using SensorPipeline.FunctionsHost.Checkpoints;
 using SensorPipeline.FunctionsHost.Config;
 using SensorPipeline.FunctionsHost.Handler;
 using SensorPipeline.FunctionsHost.Hubs;
 using SensorPipeline.FunctionsHost.Invocation;
-using SensorPipeline.FunctionsHost.Ownership;
 using SensorPipeline.FunctionsHost.Status;
 
 namespace SensorPipeline.FunctionsHost.Listeners;
 
 /// <summary>Runs the function app: loads and checks its configuration at start-up (a bad file stops devhost), then
-/// loops over generations — start the handler, start one listener per function per partition, and when the handler
-/// dies or a function times out, stop them all and start again from the checkpoints. As one instance among several
-/// (<see cref="FunctionsHostOptions.InstanceId"/>) each function also runs an ownership loop, and its listeners follow
-/// the partitions that loop holds (<see cref="PartitionSupervisor"/>).</summary>
+/// loops over generations — start the handler, start one SDK event processor per function (ownership and checkpoints
+/// in the app's <c>AzureWebJobsStorage</c>), and when the handler dies or a function times out, stop them all and
+/// start again from the checkpoints. Several instances (<see cref="FunctionsHostOptions.InstanceId"/>, each its own
+/// process) share the partitions through the processors' ownership blobs.</summary>
 internal sealed partial class FunctionsHostService(
     IOptions<FunctionsHostOptions> options,
-    IEventHubsGateway gateway,
+    IEnumerable<IEventHubsGateway> gateways,
     FunctionsHostState state,
     TimeProvider time,
     ILoggerFactory loggers,
@@ -28,7 +26,7 @@ internal sealed partial class FunctionsHostService(
     private readonly CancellationTokenSource _stopping = new();
     private Task _run = Task.CompletedTask;
     private Task _stallMonitor = Task.CompletedTask;
-    private Task _ownership = Task.CompletedTask;
+    private Task _observer = Task.CompletedTask;
 
     // One client for the host's life, as DefaultHttpWorkerService keeps one. Its own timeout is off: functionTimeout
     // is enforced per invocation (the host sets HttpClient.Timeout to functionTimeout + 1 minute as a backstop).
@@ -59,11 +57,12 @@ internal sealed partial class FunctionsHostService(
         }
 
         var app = WithOverrides(Select(await FunctionAppLoader.LoadAsync(settings.AppRoot, cancellationToken), settings), settings);
+        var gateway = (settings.ExternalNamespace ? null : gateways.FirstOrDefault()) ?? await ConnectGatewayAsync(app, settings, cancellationToken);
+        _gateway = gateway;
         FunctionAppLoader.ValidateAgainst(app, gateway.Hubs);
-        var multiInstance = settings.InstanceId.Length > 0;
-        var store = new FileCheckpointStore(settings.DataDirectory, time, settings.FsyncCheckpoints, _logger, sharedWriters: multiInstance || settings.ObserveOnly);
-        _processing = await OpenStorageAsync(app, cancellationToken);
-        state.Initialize(app, _processing?.Checkpoints ?? (ICheckpointView)store, settings.InstanceId);
+        var processing = await OpenStorageAsync(app, cancellationToken);
+        _processing = processing;
+        state.Initialize(app, processing.Checkpoints, gateway, settings.InstanceId);
         var names = string.Join(", ", app.Functions.Select(f => f.Name));
         FunctionsHostLog.HostStarted(_logger, app.Functions.Count, names, app.AppRoot);
         if (app.Functions.Count == 0)
@@ -73,25 +72,21 @@ internal sealed partial class FunctionsHostService(
 
         if (settings.ObserveOnly)
         {
-            // Instances run in their own processes: this host only reads what they write, for status and the scaler.
-            var observer = new Observer(state, store, new FileOwnershipStore(settings.DataDirectory, time, settings.FsyncCheckpoints), gateway, settings, _logger, Observation(app, settings));
-            _ownership = observer.RunAsync(_stopping.Token);
-            _stallMonitor = new StallMonitor(state, _processing?.Checkpoints ?? (ICheckpointView)store, gateway, settings, time, _logger).RunAsync(_stopping.Token);
+            // Instances run in their own processes: this host only reads the blobs they write, for status and the
+            // scaler.
+            _observer = new Observer(state, Observation(app, settings), settings, _logger).RunAsync(_stopping.Token);
+            _stallMonitor = new StallMonitor(state, processing.Checkpoints, gateway, settings, time, _logger).RunAsync(_stopping.Token);
             return;
         }
 
-        if (_processing is null)
-        {
-            StartOwnership(app, settings, multiInstance);
-        }
-        if (!multiInstance && await HandlerPidFile.KillOrphanAsync(settings.DataDirectory, cancellationToken) is { } orphan)
+        if (settings.InstanceId.Length == 0 && await HandlerPidFile.KillOrphanAsync(settings.DataDirectory, cancellationToken) is { } orphan)
         {
             FunctionsHostLog.OrphanKilled(_logger, orphan);
         }
 
         var first = await StartFirstHandlerAsync(app, settings, cancellationToken);
-        _run = RunUntilStoppedAsync(app, store, settings, _http, first, _stopping.Token);
-        _stallMonitor = new StallMonitor(state, _processing?.Checkpoints ?? (ICheckpointView)store, gateway, settings, time, _logger).RunAsync(_stopping.Token);
+        _run = RunUntilStoppedAsync(app, settings, _http, first, _stopping.Token);
+        _stallMonitor = new StallMonitor(state, processing.Checkpoints, gateway, settings, time, _logger).RunAsync(_stopping.Token);
     }
 
     /// <summary>The first handler start is part of start-up: a handler that cannot start (wrong path, crashes at once,
@@ -113,12 +108,10 @@ internal sealed partial class FunctionsHostService(
         await _stopping.CancelAsync();
         await _run.WaitAsync(cancellationToken);
         await _stallMonitor.WaitAsync(cancellationToken);
-        await _ownership.WaitAsync(cancellationToken);
-
-        // Listeners have stopped: give the partitions up so other instances take them at their next cycle.
-        foreach (var loop in state.Functions.Select(f => f.Ownership).OfType<OwnershipLoop>())
+        await _observer.WaitAsync(cancellationToken);
+        if (_ownGateway is not null)
         {
-            await loop.RelinquishAsync(cancellationToken);
+            await _ownGateway.DisposeAsync();
         }
     }
 
@@ -129,11 +122,11 @@ internal sealed partial class FunctionsHostService(
         _http.Dispose();
     }
 
-    private async Task RunUntilStoppedAsync(FunctionApp app, FileCheckpointStore store, FunctionsHostOptions settings, HttpClient http, HandlerProcess firstHandler, CancellationToken stopping)
+    private async Task RunUntilStoppedAsync(FunctionApp app, FunctionsHostOptions settings, HttpClient http, HandlerProcess firstHandler, CancellationToken stopping)
     {
         try
         {
-            await RunAsync(app, store, settings, http, firstHandler, stopping);
+            await RunAsync(app, settings, http, firstHandler, stopping);
         }
         catch (OperationCanceledException) when (stopping.IsCancellationRequested)
         {
@@ -141,10 +134,10 @@ internal sealed partial class FunctionsHostService(
         }
     }
 
-    private async Task RunAsync(FunctionApp app, FileCheckpointStore store, FunctionsHostOptions settings, HttpClient http, HandlerProcess firstHandler, CancellationToken stopping)
+    private async Task RunAsync(FunctionApp app, FunctionsHostOptions settings, HttpClient http, HandlerProcess firstHandler, CancellationToken stopping)
     {
         var client = new HandlerClient(http, settings.HostVersion);
-        if (_processing is not null && endpoints.FirstOrDefault() is { } endpoint)
+        if (!settings.ExternalNamespace && endpoints.FirstOrDefault() is { } endpoint)
         {
             _endpoint = await endpoint.GetAsync(stopping);
         }
@@ -178,7 +171,7 @@ internal sealed partial class FunctionsHostService(
                     // Several instances share the data directory, and each one's handler dies with it (its own child).
                     await HandlerPidFile.WriteAsync(settings.DataDirectory, handler.Pid, stopping);
                 }
-                if (await RunGenerationAsync(app, store, settings, client, handler, stopping))
+                if (await RunGenerationAsync(app, settings, client, handler, stopping))
                 {
                     await DelayQuietlyAsync(settings.HandlerRestartDelay, stopping);
                 }
@@ -186,19 +179,12 @@ internal sealed partial class FunctionsHostService(
         }
     }
 
-    /// <summary>Runs one generation; returns true when it ended because a listener failed.</summary>
-    private async Task<bool> RunGenerationAsync(FunctionApp app, FileCheckpointStore store, FunctionsHostOptions settings, HandlerClient client, HandlerProcess handler, CancellationToken stopping)
+    /// <summary>Runs one generation; returns true when it ended because an invocation path failed unexpectedly.</summary>
+    private async Task<bool> RunGenerationAsync(FunctionApp app, FunctionsHostOptions settings, HandlerClient client, HandlerProcess handler, CancellationToken stopping)
     {
         using var restart = CancellationTokenSource.CreateLinkedTokenSource(stopping);
         var generation = new Generation(handler.Port, handler.Exited, restart, stopping);
-        var listeners = _processing is not null ? StartProcessors(app, settings, client, generation) : [];
-        foreach (var function in _processing is null ? state.Functions : [])
-        {
-            var supervisor = new PartitionSupervisor(function, partitionId => new PartitionListener(function, partitionId, app.Host, gateway, store, client, settings, time, _logger), RunListenerAsync);
-            listeners.Add(supervisor.RunAsync(generation));
-        }
-
-        var all = Task.WhenAll(listeners);
+        var all = Task.WhenAll(StartProcessors(app, settings, client, generation));
         var ended = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         using (generation.Token.Register(() => ended.TrySetResult()))
         {
@@ -211,27 +197,7 @@ internal sealed partial class FunctionsHostService(
 
         await restart.CancelAsync();
         await all;
-        return generation.ListenerFailed;
-    }
-
-    private async Task RunListenerAsync(PartitionListener listener, string function, Generation generation, CancellationToken lost)
-    {
-        try
-        {
-            await listener.RunAsync(generation, lost);
-        }
-        catch (OperationCanceledException) when (generation.Token.IsCancellationRequested || lost.IsCancellationRequested)
-        {
-            // The generation ended (restart or shutdown): the in-flight batch is redelivered from the checkpoint. Or
-            // the partition was lost while the listener waited for events: its new owner reads them.
-        }
-        catch (Exception ex)
-        {
-            // A listener must not die silently while the others run on: restart the generation, which resumes every
-            // partition from its checkpoint.
-            FunctionsHostLog.ListenerCrashed(_logger, ex, function, listener.PartitionId);
-            generation.ListenerCrashed();
-        }
+        return generation.ProcessorFailed;
     }
 
     private static async Task DelayQuietlyAsync(TimeSpan delay, CancellationToken cancellationToken)

@@ -1,8 +1,8 @@
 namespace SensorPipeline.FunctionsHost.Listeners;
 
-/// <summary>One life of the handler process and the listeners bound to it. The Functions host restarts itself
+/// <summary>One life of the handler process and the event processors bound to it. The Functions host restarts itself
 /// (and so the handler) on a function timeout, and restarts the handler when it dies; both end the generation:
-/// listeners stop without checkpointing their in-flight batches, and the next generation resumes every partition
+/// processors stop without checkpointing their in-flight batches, and the next generation resumes every partition
 /// from its checkpoint — the batches are redelivered.</summary>
 internal sealed class Generation(int handlerPort, Task<int> handlerExited, CancellationTokenSource restart, CancellationToken stopping)
 {
@@ -16,15 +16,15 @@ internal sealed class Generation(int handlerPort, Task<int> handlerExited, Cance
     /// <summary>Cancelled on devhost shutdown only.</summary>
     public CancellationToken Stopping { get; } = stopping;
 
-    /// <summary>True when a listener failed unexpectedly (not a handler death or timeout): the next generation waits
-    /// HandlerRestartDelay first, so a persistent fault (e.g. an unreadable checkpoint) cannot spin.</summary>
-    public bool ListenerFailed { get; private set; }
+    /// <summary>True when a processor failed unexpectedly (not a handler death or timeout): the next generation waits
+    /// HandlerRestartDelay first, so a persistent fault (e.g. Storage down at start) cannot spin.</summary>
+    public bool ProcessorFailed { get; private set; }
 
     public void RequestRestart() => restart.Cancel();
 
-    public void ListenerCrashed()
+    public void ProcessorCrashed()
     {
-        ListenerFailed = true;
+        ProcessorFailed = true;
         restart.Cancel();
     }
 

@@ -1,4 +1,3 @@
-using System.Globalization;
 using Azure.Messaging.EventHubs;
 using Azure.Messaging.EventHubs.Consumer;
 using Azure.Messaging.EventHubs.Primitives;
@@ -8,9 +7,9 @@ using SensorPipeline.FunctionsHost.Config;
 namespace SensorPipeline.FunctionsHost.Processing;
 
 /// <summary>What one function's <see cref="FunctionProcessor"/> is built from: the blob store, the Event Hubs
-/// connection string of its trigger's <c>connection</c> setting, and the processor options the extension derives from
+/// namespace of its trigger's <c>connection</c> setting, and the processor options the extension derives from
 /// host.json (EventHubOptions: prefetchCount, initialOffsetOptions, the load-balancing intervals).</summary>
-internal sealed record ProcessorSettings(WebJobsBlobCheckpointStore Store, string ConnectionString, EventProcessorOptions Options, BlobCheckpoints Checkpoints)
+internal sealed record ProcessorSettings(WebJobsBlobCheckpointStore Store, HubConnection Connection, EventProcessorOptions Options, BlobCheckpoints Checkpoints)
 {
     /// <summary>The app setting the Functions host keeps its storage connection in.</summary>
     public const string StorageSetting = "AzureWebJobsStorage";
@@ -21,7 +20,7 @@ internal sealed record ProcessorSettings(WebJobsBlobCheckpointStore Store, strin
         var processorOptions = new EventProcessorOptions
         {
             Identifier = options.InstanceId.Length > 0 ? options.InstanceId : "devhost",
-            LoadBalancingStrategy = options.LoadBalancingStrategy == Ownership.LoadBalancingStrategy.Balanced ? LoadBalancingStrategy.Balanced : LoadBalancingStrategy.Greedy,
+            LoadBalancingStrategy = options.LoadBalancingStrategy,
             LoadBalancingUpdateInterval = eventHubs.LoadBalancingUpdateInterval,
             PartitionOwnershipExpirationInterval = eventHubs.PartitionOwnershipExpirationInterval,
             PrefetchCount = eventHubs.PrefetchCount,
@@ -36,36 +35,6 @@ internal sealed record ProcessorSettings(WebJobsBlobCheckpointStore Store, strin
                 _ => EventPosition.Earliest,
             },
         };
-        return new ProcessorSettings(store, ResolveConnectionString(app, function.Trigger, endpoint), processorOptions, checkpoints);
-    }
-
-    /// <summary>The trigger's <c>connection</c> setting; with <paramref name="endpoint"/> (devhost's own), its host and
-    /// port replace the setting's, so a fixed port in local.settings.json never points the host elsewhere.</summary>
-    private static string ResolveConnectionString(FunctionApp app, TriggerBinding trigger, Uri? endpoint)
-    {
-        var value = new SettingResolver(app.Values).Get(trigger.Connection);
-        var settingsFile = Path.Combine(app.AppRoot, "local.settings.json");
-        if (string.IsNullOrWhiteSpace(value))
-        {
-            throw new FunctionAppConfigurationException(settingsFile, $"Values.{trigger.Connection}", "the trigger's connection setting is not set in local.settings.json Values or the environment");
-        }
-
-        if (endpoint is null)
-        {
-            return value;
-        }
-
-        EventHubsConnectionStringProperties properties;
-        try
-        {
-            properties = EventHubsConnectionStringProperties.Parse(value);
-        }
-        catch (FormatException e)
-        {
-            throw new FunctionAppConfigurationException(settingsFile, $"Values.{trigger.Connection}", "not an Event Hubs connection string: " + e.Message, e);
-        }
-
-        return string.Create(CultureInfo.InvariantCulture,
-            $"Endpoint=sb://{endpoint.Host}:{endpoint.Port};SharedAccessKeyName={properties.SharedAccessKeyName};SharedAccessKey={properties.SharedAccessKey};UseDevelopmentEmulator=true");
+        return new ProcessorSettings(store, HubConnection.Resolve(app, function.Trigger.Connection, endpoint), processorOptions, checkpoints);
     }
 }

@@ -1,6 +1,5 @@
 using System.Collections.Concurrent;
 using SensorPipeline.FunctionsHost.Config;
-using SensorPipeline.FunctionsHost.Ownership;
 
 namespace SensorPipeline.FunctionsHost.Status;
 
@@ -18,12 +17,8 @@ internal sealed class FunctionState(FunctionDefinition definition)
 
     public InvocationExtremes Largest { get; } = new();
 
-    /// <summary>The partitions this host listens on: all of them for a single instance, else what its ownership loop
-    /// holds.</summary>
+    /// <summary>The partitions this host's processor holds, and every owner's records as it last listed them.</summary>
     public OwnedPartitions Owned { get; } = new();
-
-    /// <summary>The ownership loop of an instance among several; null for a single instance or an observer.</summary>
-    public OwnershipLoop? Ownership { get; set; }
 
     public long Succeeded => Interlocked.Read(ref _succeeded);
 

@@ -5,8 +5,10 @@ using SensorPipeline.FunctionsHost.Hubs;
 namespace SensorPipeline.FunctionsHost.Status;
 
 /// <summary>What the running host knows, for /status and the pause/resume endpoints.</summary>
-public sealed class FunctionsHostState(IEventHubsGateway gateway, TimeProvider time)
+public sealed class FunctionsHostState(TimeProvider time)
 {
+    // Set with the functions: no function, no look at the hubs.
+    private IEventHubsGateway? _gateway;
     private readonly Lock _lock = new();
     private FunctionState[] _functions = [];
     private ICheckpointView? _store;
@@ -67,8 +69,9 @@ public sealed class FunctionsHostState(IEventHubsGateway gateway, TimeProvider t
         return OwnershipTimeline.Build(now, history.Interval, window, bin, _functions.Select(f => f.Definition.Name).ToArray(), before, samples);
     }
 
-    internal void Initialize(FunctionApp app, ICheckpointView store, string instanceId = "")
+    internal void Initialize(FunctionApp app, ICheckpointView store, IEventHubsGateway gateway, string instanceId = "")
     {
+        _gateway = gateway;
         _functions = app.Functions.Select(f => new FunctionState(f)).ToArray();
         _store = store;
         _instanceId = instanceId;
@@ -126,7 +129,7 @@ public sealed class FunctionsHostState(IEventHubsGateway gateway, TimeProvider t
             for (var p = 0; p < partitionCount; p++)
             {
                 var id = p.ToString(System.Globalization.CultureInfo.InvariantCulture);
-                var bounds = gateway.GetBounds(trigger.EventHubName, id);
+                var bounds = _gateway!.GetBounds(trigger.EventHubName, id);
                 var checkpoint = _store?.Peek(new CheckpointKey(trigger.EventHubName, trigger.ConsumerGroup, id));
 
                 // Unprocessed events: everything after the checkpoint, or everything retained when there is none.
@@ -155,7 +158,7 @@ public sealed class FunctionsHostState(IEventHubsGateway gateway, TimeProvider t
         function.Owned.Records.Where(r => r.IsActive(now, _expiration)).ToDictionary(r => r.PartitionId, r => r.OwnerId, StringComparer.Ordinal);
 
     private int PartitionCount(FunctionState function) =>
-        gateway.Hubs.FirstOrDefault(h => string.Equals(h.Name, function.Definition.Trigger.EventHubName, StringComparison.OrdinalIgnoreCase))?.PartitionCount ?? 0;
+        _gateway!.Hubs.FirstOrDefault(h => string.Equals(h.Name, function.Definition.Trigger.EventHubName, StringComparison.OrdinalIgnoreCase))?.PartitionCount ?? 0;
 
     private static double Seconds(TimeSpan span) => Math.Round(Math.Max(0, span.TotalSeconds), 1);
 }

@@ -92,19 +92,28 @@ internal sealed class DeviceStateFlusher(
         // From here no invocation commits on this mark (each adds its states before it checks), so the rounds below
         // write every state a committed invocation left.
         marks.Close();
-        for (var attempt = 0; attempt < 3 && pending.Count > 0 && !cancellationToken.IsCancellationRequested; attempt++)
+        try
         {
-            await RunRoundAsync(cancellationToken, all: true);
+            for (var attempt = 0; attempt < 3 && pending.Count > 0 && !cancellationToken.IsCancellationRequested; attempt++)
+            {
+                await RunRoundAsync(cancellationToken, all: true);
+            }
+
+            if (pending.Count == 0)
+            {
+                await marks.DeleteOwnAsync(cancellationToken);
+                return;
+            }
+        }
+        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+        {
+            // The host's shutdown timeout ran out (a large backlog of pending states takes a while to write): the stop
+            // still ends cleanly, and the mark it could not delete is what tells another instance to recover them.
+            FunctionsLog.DeviceStatesStopCutShort(logger, pending.Count, marks.Id);
+            return;
         }
 
-        if (pending.Count == 0)
-        {
-            await marks.DeleteOwnAsync(cancellationToken);
-        }
-        else
-        {
-            FunctionsLog.DeviceStatesLeftPending(logger, pending.Count, marks.Id);
-        }
+        FunctionsLog.DeviceStatesLeftPending(logger, pending.Count, marks.Id);
     }
 
     private async Task FlushAsync(bool all, CancellationToken cancellationToken)
