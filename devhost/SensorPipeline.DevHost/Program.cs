@@ -1,5 +1,6 @@
 using SensorPipeline.CommandLine;
 using SensorPipeline.DevHost;
+using SensorPipeline.DevHost.Explorer;
 using SensorPipeline.DevHost.Instances;
 
 // devhost: parse args → Event Hubs emulator (→ local Functions host) → endpoints → run. Start-up errors exit non-zero.
@@ -12,8 +13,9 @@ static Task<int> RunAsync(DevHostArguments arguments) =>
     DevHostApp.RunAsync(arguments, builder => builder.AddEventHubsEmulator(arguments.HubsFile, arguments.EventHubsDataDirectory)
             .AddFunctionsHost(o => (o.AppRoot, o.DataDirectory) = (arguments.AppRoot, arguments.DataDirectory))
             .AddFunctionsHostOverEmulator()
-            .AddTelemetryIngestion(),
-        app => app.MapEventHubsEndpoints().MapFunctionsHostEndpoints().MapTelemetryEndpoints());
+            .AddTelemetryIngestion()
+            .AddExplorer(),
+        app => app.MapEventHubsEndpoints().MapFunctionsHostEndpoints().MapTelemetryEndpoints().MapExplorerEndpoints());
 
 static Task<int> RunInstanceAsync(InstanceArguments instance) =>
     // The instance reads and writes the hubs over AMQP on the devhost's port (the SDK's processor, and its producer for

@@ -18,7 +18,8 @@ public enum Room
     /// <summary><c>emulators/</c>: the local stand-ins for Azure services.</summary>
     Emulator,
 
-    /// <summary><c>loadgen/</c>: the load generator users also point at Azure.</summary>
+    /// <summary><c>loadgen/</c>: the load generator users also point at Azure, and its re-drive library (devhost's
+    /// explorer re-drives through it too).</summary>
     LoadGen,
 
     /// <summary><c>devhost/</c>: the devhost program, the stack, the toolkit.</summary>
@@ -62,7 +63,7 @@ public static class ReferenceMatrix
         [Room.ClientLibrary] = [],
         [Room.EmulatorShared] = [],
         [Room.Emulator] = [Room.EmulatorShared, Room.ClientLibrary, Room.CommandLine],
-        [Room.LoadGen] = [Room.Core, Room.ClientLibrary, Room.CommandLine],
+        [Room.LoadGen] = [Room.Core, Room.ClientLibrary, Room.CommandLine, Room.LoadGen],
         [Room.DevHost] = [Room.Core, Room.Product, Room.ClientLibrary, Room.EmulatorShared, Room.Emulator, Room.LoadGen, Room.DevHost, Room.CommandLine],
         [Room.TestsAndBenches] = [Room.Core, Room.Product, Room.ClientLibrary, Room.EmulatorShared, Room.Emulator, Room.LoadGen, Room.DevHost, Room.CommandLine],
         [Room.CommandLine] = [],

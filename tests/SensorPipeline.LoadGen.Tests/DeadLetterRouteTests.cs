@@ -1,5 +1,5 @@
 using Google.Protobuf;
-using SensorPipeline.LoadGen.Redrive;
+using SensorPipeline.Redrive;
 
 namespace SensorPipeline.LoadGen.Tests;
 

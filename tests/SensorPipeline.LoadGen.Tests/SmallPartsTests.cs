@@ -1,6 +1,7 @@
 using Microsoft.Extensions.Options;
 using SensorPipeline.Core.Telemetry;
 using SensorPipeline.LoadGen.Redrive;
+using SensorPipeline.Redrive;
 using SensorPipeline.LoadGen.Run;
 using SensorPipeline.LoadGen.Verify;
 

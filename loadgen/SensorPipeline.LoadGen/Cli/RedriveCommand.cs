@@ -6,6 +6,7 @@ using Microsoft.Extensions.Logging;
 using SensorPipeline.CommandLine;
 using SensorPipeline.Core.Readings;
 using SensorPipeline.LoadGen.Redrive;
+using SensorPipeline.Redrive;
 using SensorPipeline.LoadGen.Sending;
 using SensorPipeline.LoadGen.Store;
 
@@ -48,17 +49,23 @@ internal static class RedriveCommand
         try
         {
             var settings = new SenderSettings(1, options.MaxAttempts, TimeSpan.FromMilliseconds(100), TimeSpan.FromSeconds(5), TimeSpan.FromSeconds(30));
-            var redriver = new DeadLetterRedriver(client.GetDatabase(options.Database).GetContainer(options.DeadLettersContainer), SenderFor, options, time);
-            EventSender SenderFor(RedriveHub hub)
+            var selection = options.ToSelection();
+            var redriver = new DeadLetterRedriver(client.GetDatabase(options.Database).GetContainer(options.DeadLettersContainer), SenderFor, selection, time);
+            RedriveSend SenderFor(RedriveHub hub)
             {
                 if (!senders.TryGetValue(hub, out var sender))
                 {
-                    var (baseAddress, authorization) = SendCommand.Authorization(options.Connection, options.Namespace, options.HubName(hub), time);
-                    sender = (new EventSender(EventSender.MessagesUriFor(baseAddress, options.HubName(hub)), authorization, settings, time, logger), authorization);
+                    var (baseAddress, authorization) = SendCommand.Authorization(options.Connection, options.Namespace, selection.HubName(hub), time);
+                    sender = (new EventSender(EventSender.MessagesUriFor(baseAddress, selection.HubName(hub)), authorization, settings, time, logger), authorization);
                     senders[hub] = sender;
                 }
 
-                return sender.Sender;
+                var rest = sender.Sender;
+                return async (body, ct) =>
+                {
+                    var outcome = await rest.SendAsync(body, ct);
+                    return outcome.Status == SendStatus.Sent ? null : $"({outcome.StatusCode}): {outcome.Detail}";
+                };
             }
 
             IReadOnlyList<RedriveLine> lines;

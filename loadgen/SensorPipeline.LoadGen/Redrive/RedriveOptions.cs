@@ -1,5 +1,6 @@
 using SensorPipeline.Core.Readings;
 using SensorPipeline.LoadGen.Store;
+using SensorPipeline.Redrive;
 
 namespace SensorPipeline.LoadGen.Redrive;
 
@@ -46,9 +47,10 @@ internal sealed class RedriveOptions : CosmosAccountOptions
     /// <summary>HTTP attempts per event [--max-attempts], 1..100. Default 6.</summary>
     public int MaxAttempts { get; set; } = 6;
 
-    /// <summary>The configured name of a hub.</summary>
-    public string HubName(RedriveHub hub) => hub.Kind is { } kind ? KindHubs[kind] : IngestionHub;
-
-    /// <summary>True when at least one selector is set.</summary>
-    public bool HasSelector => Reasons.Count > 0 || Since is not null || Until is not null || Ids.Count > 0;
+    /// <summary>The selection these options make, for the shared <see cref="DeadLetterRedriver"/>.</summary>
+    public RedriveSelection ToSelection() => new()
+    {
+        Ids = Ids, Reasons = Reasons, Since = Since, Until = Until, DryRun = DryRun, Again = Again,
+        IngestionHub = IngestionHub, KindHubs = KindHubs,
+    };
 }

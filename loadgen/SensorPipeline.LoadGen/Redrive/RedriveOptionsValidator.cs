@@ -14,7 +14,7 @@ internal sealed class RedriveOptionsValidator : IValidateOptions<RedriveOptions>
         var failures = new List<string>();
         EventHubsTargetValidation.Check(options.Connection, options.Namespace, failures, "where to re-send the events");
         CosmosAccountValidation.Check(options, failures, "where the dead letters are");
-        if (!options.HasSelector)
+        if (!options.ToSelection().HasSelector)
         {
             failures.Add("choose the dead letters: --reason, --since, --until or --id (at least one).");
         }

@@ -1,11 +1,11 @@
 using System.Globalization;
 using System.Text.Json;
 
-namespace SensorPipeline.LoadGen.Redrive;
+namespace SensorPipeline.Redrive;
 
 /// <summary>The fields of a <c>deadletters</c> document (core's DeadLetterWriter) that re-drive needs, plus the marks
 /// re-drive adds (<c>redrivenAt</c>, <c>redriveCount</c>, <c>redrivenTo</c>).</summary>
-internal sealed record StoredDeadLetter(
+public sealed record StoredDeadLetter(
     string Id,
     string Reason,
     string Stage,

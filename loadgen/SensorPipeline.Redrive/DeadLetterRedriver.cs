@@ -2,12 +2,11 @@ using System.Globalization;
 using System.Net;
 using System.Text.Json;
 using Microsoft.Azure.Cosmos;
-using SensorPipeline.LoadGen.Sending;
 
-namespace SensorPipeline.LoadGen.Redrive;
+namespace SensorPipeline.Redrive;
 
 /// <summary>What happened to one selected dead letter.</summary>
-internal enum RedriveAction
+public enum RedriveAction
 {
     Sent,
     WouldSend,
@@ -16,16 +15,16 @@ internal enum RedriveAction
 }
 
 /// <summary>One line of the report.</summary>
-internal sealed record RedriveLine(string Id, string Reason, DateTimeOffset? DeadLetteredAt, RedriveAction Action, string Detail);
+public sealed record RedriveLine(string Id, string Reason, DateTimeOffset? DeadLetteredAt, RedriveAction Action, string Detail);
 
 /// <summary>
 /// Selects dead letters (by id, reason and dead-lettered time), re-sends each one's original bytes to the hub
 /// <see cref="DeadLetterRoute"/> picks, then marks the document (<c>redrivenAt</c>, <c>redriveCount</c>, <c>redrivenTo</c>,
 /// a Patch conditioned on the ETag read) — it never deletes one. A dead letter already marked is skipped unless
-/// <see cref="RedriveOptions.Again"/>. Sends come first: a crash between the send and the mark re-sends it next time,
+/// <see cref="RedriveSelection.Again"/>. Sends come first: a crash between the send and the mark re-sends it next time,
 /// which the pipeline absorbs (reading documents have deterministic ids; newer-wins device state).
 /// </summary>
-internal sealed class DeadLetterRedriver(Container deadLetters, Func<RedriveHub, EventSender> senderFor, RedriveOptions options, TimeProvider time)
+public sealed class DeadLetterRedriver(Container deadLetters, Func<RedriveHub, RedriveSend> senderFor, RedriveSelection selection, TimeProvider time)
 {
     public async Task<IReadOnlyList<RedriveLine>> RunAsync(CancellationToken cancellationToken)
     {
@@ -42,9 +41,9 @@ internal sealed class DeadLetterRedriver(Container deadLetters, Func<RedriveHub,
     private async Task<RedriveLine> RedriveAsync(StoredDeadLetter letter, CancellationToken cancellationToken)
     {
         RedriveLine Line(RedriveAction action, string detail) => new(letter.Id, letter.Reason, letter.DeadLetteredAt, action, detail);
-        if (letter.RedriveCount > 0 && !options.Again)
+        if (letter.RedriveCount > 0 && !selection.Again)
         {
-            return Line(RedriveAction.Skipped, $"already re-driven {letter.RedriveCount} time(s), last at {letter.RedrivenAt:O} (--again sends it again)");
+            return Line(RedriveAction.Skipped, $"already re-driven {letter.RedriveCount} time(s), last at {letter.RedrivenAt:O} (a re-drive with again set sends it once more: --again)");
         }
 
         var plan = DeadLetterRoute.Plan(letter.Stage, letter.ReadingIndex, letter.Reduced, letter.Payload);
@@ -53,17 +52,16 @@ internal sealed class DeadLetterRedriver(Container deadLetters, Func<RedriveHub,
             return Line(RedriveAction.Skipped, plan.Skip!);
         }
 
-        var hubName = options.HubName(hub);
+        var hubName = selection.HubName(hub);
         var what = string.Create(CultureInfo.InvariantCulture, $"{plan.Body.Length} bytes to {hubName}");
-        if (options.DryRun)
+        if (selection.DryRun)
         {
             return Line(RedriveAction.WouldSend, what);
         }
 
-        var outcome = await senderFor(hub).SendAsync(plan.Body, cancellationToken);
-        if (outcome.Status != SendStatus.Sent)
+        if (await senderFor(hub)(plan.Body, cancellationToken) is { } failure)
         {
-            return Line(RedriveAction.Failed, $"send to {hubName} failed ({outcome.StatusCode}): {outcome.Detail}");
+            return Line(RedriveAction.Failed, $"send to {hubName} failed {failure}");
         }
 
         var marked = await MarkAsync(letter, hubName, cancellationToken);
@@ -88,9 +86,9 @@ internal sealed class DeadLetterRedriver(Container deadLetters, Func<RedriveHub,
     private async Task<List<StoredDeadLetter>> SelectAsync(CancellationToken cancellationToken)
     {
         var found = new List<StoredDeadLetter>();
-        if (options.Ids.Count > 0)
+        if (selection.Ids.Count > 0)
         {
-            foreach (var id in options.Ids.Distinct(StringComparer.Ordinal))
+            foreach (var id in selection.Ids.Distinct(StringComparer.Ordinal))
             {
                 using var response = await deadLetters.ReadItemStreamAsync(id, new PartitionKey(id), cancellationToken: cancellationToken);
                 if (response.StatusCode == HttpStatusCode.NotFound)
@@ -107,11 +105,11 @@ internal sealed class DeadLetterRedriver(Container deadLetters, Func<RedriveHub,
         {
             // The dead-lettered time is filtered here, not in the query: it is stored as text whose fraction varies in
             // length, so text order is not time order. The container stays small (only bad input lands there).
-            var query = new QueryDefinition("SELECT * FROM c" + (options.Reasons.Count == 0 ? "" :
-                " WHERE " + string.Join(" OR ", options.Reasons.Select((_, i) => $"c.reason = @r{i}"))));
-            for (var i = 0; i < options.Reasons.Count; i++)
+            var query = new QueryDefinition("SELECT * FROM c" + (selection.Reasons.Count == 0 ? "" :
+                " WHERE " + string.Join(" OR ", selection.Reasons.Select((_, i) => $"c.reason = @r{i}"))));
+            for (var i = 0; i < selection.Reasons.Count; i++)
             {
-                query = query.WithParameter($"@r{i}", options.Reasons[i]);
+                query = query.WithParameter($"@r{i}", selection.Reasons[i]);
             }
 
             using var iterator = deadLetters.GetItemQueryStreamIterator(query);
@@ -128,9 +126,9 @@ internal sealed class DeadLetterRedriver(Container deadLetters, Func<RedriveHub,
     }
 
     private bool Matches(StoredDeadLetter letter) =>
-        (options.Reasons.Count == 0 || options.Reasons.Contains(letter.Reason, StringComparer.Ordinal))
-        && (options.Since is not { } since || letter.DeadLetteredAt >= since)
-        && (options.Until is not { } until || letter.DeadLetteredAt < until);
+        (selection.Reasons.Count == 0 || selection.Reasons.Contains(letter.Reason, StringComparer.Ordinal))
+        && (selection.Since is not { } since || letter.DeadLetteredAt >= since)
+        && (selection.Until is not { } until || letter.DeadLetteredAt < until);
 
     private void Ensure(ResponseMessage response, string what)
     {
@@ -142,4 +140,4 @@ internal sealed class DeadLetterRedriver(Container deadLetters, Func<RedriveHub,
 }
 
 /// <summary>The dead letters could not be read: an error, not a failed re-drive.</summary>
-internal sealed class RedriveException(string message) : Exception(message);
+public sealed class RedriveException(string message) : Exception(message);

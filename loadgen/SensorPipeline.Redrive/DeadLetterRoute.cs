@@ -2,10 +2,10 @@ using Google.Protobuf;
 using SensorPipeline.Core.Readings;
 using SensorPipeline.Core.Splitting;
 
-namespace SensorPipeline.LoadGen.Redrive;
+namespace SensorPipeline.Redrive;
 
 /// <summary>Which hub a re-driven dead letter goes to: the ingestion hub, or a kind's processor hub (by kind name).</summary>
-internal readonly record struct RedriveHub(string? Kind)
+public readonly record struct RedriveHub(string? Kind)
 {
     public static RedriveHub Ingestion => default;
 
@@ -15,7 +15,7 @@ internal readonly record struct RedriveHub(string? Kind)
 }
 
 /// <summary>What to re-send for one dead letter: a hub and the event's bytes, or why it cannot be re-driven.</summary>
-internal sealed record RedrivePlan(RedriveHub? Hub, ReadOnlyMemory<byte> Body, string? Skip)
+public sealed record RedrivePlan(RedriveHub? Hub, ReadOnlyMemory<byte> Body, string? Skip)
 {
     public static RedrivePlan Send(RedriveHub hub, ReadOnlyMemory<byte> body) => new(hub, body, null);
 
@@ -36,7 +36,7 @@ internal sealed record RedrivePlan(RedriveHub? Hub, ReadOnlyMemory<byte> Body, s
 /// <item>a reduced dead letter holds only the first bytes: it cannot be re-sent.</item>
 /// </list>
 /// </summary>
-internal static class DeadLetterRoute
+public static class DeadLetterRoute
 {
     /// <summary>The processors' stage names (each kind's consumer group, as functions' ProcessorDefinition names them) and the hub each reads.</summary>
     private static readonly Dictionary<string, RedriveHub> ProcessorStages =
