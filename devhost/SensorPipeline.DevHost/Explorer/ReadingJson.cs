@@ -55,9 +55,10 @@ public static class ReadingJson
     /// <summary>The measurements as the stored documents name them (the core's GeoJSON writer), under the payload's name.</summary>
     private static void WriteMeasurements(Utf8JsonWriter writer, ref ReadingView reading)
     {
-        if (reading.Payload is PayloadCase.Weather or PayloadCase.Seismic)
+        // A kind in the catalog (sensor-kinds.json) is written under its name; a reading of an unknown kind has no measurements to name.
+        if (reading.Definition is { } kind)
         {
-            writer.WriteStartObject(reading.Payload == PayloadCase.Weather ? "weather" : "seismic");
+            writer.WriteStartObject(kind.EncodedName);
             GeoJsonFeatureWriter.WriteMeasurements(writer, reading);
             writer.WriteEndObject();
         }
