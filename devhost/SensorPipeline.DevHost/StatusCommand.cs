@@ -69,7 +69,7 @@ public static class StatusCommand
         text.AppendLine(inv, $"handler pid {Optional(host.GetProperty("handlerPid"))}  port {Optional(host.GetProperty("handlerPort"))}  starts {host.GetProperty("handlerStarts").GetInt32()}");
         // stalled: partitions stalled now; lost: events retention removed before this consumer group read them.
         // instances (only with several instances): distinct owners with an active ownership record.
-        var scaledOut = functions.EnumerateArray().Any(f => f.TryGetProperty("instances", out var n) && n.GetInt32() > 0);
+        var scaledOut = functions.EnumerateArray().Any(f => f.TryGetProperty("instances", out var n) && n.GetInt32() > 1);
         text.AppendLine(inv, $"{"function",-20} {"hub",-12} {"consumer group",-20} {"paused",6} {"ok",12} {"failed",10} {"retried",10} {"lag",12} {"stalled",8} {"lost",10}{(scaledOut ? $" {"instances",9}" : "")}");
         foreach (var f in functions.EnumerateArray())
         {

@@ -8,7 +8,9 @@ public sealed class RetentionGapTests
     [Fact]
     public async Task RetentionRemovesUnreadEvents_WhileFunctionIsPaused_GapIsLoggedCountedAndShown()
     {
-        await using var app = new TestApp();
+        // The processor holds what it prefetched in memory while paused (as the SDK's does in Azure): a prefetch of one
+        // event keeps the rest in the log, where retention can remove them unread.
+        await using var app = new TestApp("""{"maxEventBatchSize": 1, "prefetchCount": 1}""");
 
         // The smallest segments and size cap the log accepts: a few hundred KB on one partition make retention drop
         // its oldest segments.

@@ -129,8 +129,15 @@ public sealed class TestApp : IAsyncDisposable
             values[key] = value;
         }
 
-        File.WriteAllText(Path.Combine(Root, "local.settings.json"), new JsonObject { ["IsEncrypted"] = false, ["Values"] = values }.ToJsonString());
+        _localSettingsWritten = new JsonObject { ["IsEncrypted"] = false, ["Values"] = values }.ToJsonString();
+        File.WriteAllText(Path.Combine(Root, "local.settings.json"), _localSettingsWritten);
     }
+
+    private string? _localSettingsWritten;
+
+    /// <summary>True unless a test wrote local.settings.json itself (a malformed file, say): that one stays as written.</summary>
+    private bool LocalSettingsAreOurs =>
+        _localSettingsWritten is null || File.ReadAllText(Path.Combine(Root, "local.settings.json")) == _localSettingsWritten;
 
     public void SetScript(string json)
     {
@@ -153,7 +160,10 @@ public sealed class TestApp : IAsyncDisposable
         if (_azurite is null)
         {
             _azurite = await AzuriteProcess.StartAsync();
-            WriteLocalSettings(_extraValues);
+            if (LocalSettingsAreOurs)
+            {
+                WriteLocalSettings(_extraValues);
+            }
         }
 
         try
