@@ -30,6 +30,7 @@ public sealed partial class LocalPipeline
     {
         if (Options.Instances is not { } instances)
         {
+            await WaitForOwnersAsync(cancellationToken); // devhost's own instance: load sent after this meets owned partitions
             return;
         }
 
@@ -75,7 +76,7 @@ public sealed partial class LocalPipeline
         // A function scaled to zero (a test that starts its own instances) has nobody to wait for.
         await Eventually.ValueAsync(
             async token => (await GetFunctionsStatusAsync(token)).Functions
-                .Where(f => Fleet!.Count(f.Name) > 0 && f.Partitions.Any(p => p.Owner is null)).Select(f => f.Name).ToList(),
+                .Where(f => (Fleet is null || Fleet.Count(f.Name) > 0) && f.Partitions.Any(p => p.Owner is null)).Select(f => f.Name).ToList(),
             unowned => unowned.Count == 0, "every partition of the started instances' functions to have an owner (see the instance logs)",
             TimeSpan.FromMinutes(2), TimeSpan.FromMilliseconds(250), cancellationToken: cancellationToken);
     }
