@@ -11,6 +11,7 @@ public sealed class ExplorerProcessTests : IAsyncLifetime
     private readonly TempDirectory _root = new("explorer-devhost-");
     private readonly HttpClient _http = new() { Timeout = TimeSpan.FromSeconds(30) };
     private DevHostProcess? _devHost;
+    private AzuriteProcess? _azurite;
 
     private Uri At(string path) => new(_devHost!.BaseAddress, path);
 
@@ -21,7 +22,13 @@ public sealed class ExplorerProcessTests : IAsyncLifetime
             {"UserConfig": {"NamespaceConfig": [{"Type": "EventHub", "Name": "ns", "Entities": [
               {"Name": "ingestion", "PartitionCount": "2", "ConsumerGroups": [{"Name": "splitter"}]}]}], "LoggingConfig": {"Type": "File"}}}
             """);
-        _devHost = await DevHostProcess.StartAsync(new DevHostStart { AppRoot = _root.Path, DataDirectory = Path.Combine(_root.Path, ".data") });
+        // The Functions host in devhost keeps checkpoints and ownership in AzureWebJobsStorage: azurite, as the stack runs it.
+        _azurite = await AzuriteProcess.StartAsync();
+        _devHost = await DevHostProcess.StartAsync(new DevHostStart
+        {
+            AppRoot = _root.Path, DataDirectory = Path.Combine(_root.Path, ".data"),
+            Environment = new Dictionary<string, string?> { ["AzureWebJobsStorage"] = _azurite.ConnectionString },
+        });
     }
 
     private async Task<string> TokenAsync() =>
@@ -83,6 +90,11 @@ public sealed class ExplorerProcessTests : IAsyncLifetime
         if (_devHost is not null)
         {
             await _devHost.DisposeAsync();
+        }
+
+        if (_azurite is not null)
+        {
+            await _azurite.DisposeAsync();
         }
 
         _root.Dispose();

@@ -101,6 +101,9 @@ internal sealed class DeviceStateFlusher(
 
             if (pending.Count == 0)
             {
+                // A stop already out of time leaves the mark (recovery finds nothing to do): whether a client checks a
+                // cancelled token before it sends is the client's affair, so the flusher decides here.
+                cancellationToken.ThrowIfCancellationRequested();
                 await marks.DeleteOwnAsync(cancellationToken);
                 return;
             }

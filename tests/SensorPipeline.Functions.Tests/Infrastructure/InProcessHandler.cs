@@ -132,7 +132,16 @@ public sealed class InProcessHandler : WebApplicationFactory<Program>, IHandlerU
             return;
         }
 
-        var lifetime = Services.GetRequiredService<IHostApplicationLifetime>();
+        IHostApplicationLifetime lifetime;
+        try
+        {
+            lifetime = Services.GetRequiredService<IHostApplicationLifetime>();
+        }
+        catch (ObjectDisposedException)
+        {
+            return; // the host's own run has already stopped and disposed it (a test that stopped a hosted service itself)
+        }
+
         var stopped = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         using var registration = lifetime.ApplicationStopped.Register(() => stopped.TrySetResult());
         lifetime.StopApplication();
