@@ -11,6 +11,7 @@ public sealed class DevHostProcessTests : IAsyncLifetime
     private readonly TempDirectory _root = new("telemetry-devhost-");
     private readonly HttpClient _http = new() { Timeout = TimeSpan.FromSeconds(30) };
     private DevHostProcess? _devHost;
+    private AzuriteProcess? _azurite;
     private Uri _url = null!;
 
     public async Task InitializeAsync()
@@ -21,7 +22,13 @@ public sealed class DevHostProcessTests : IAsyncLifetime
             {"UserConfig": {"NamespaceConfig": [{"Type": "EventHub", "Name": "ns", "Entities": [
               {"Name": "ingestion", "PartitionCount": "1", "ConsumerGroups": [{"Name": "splitter"}]}]}], "LoggingConfig": {"Type": "File"}}}
             """);
-        _devHost = await DevHostProcess.StartAsync(new DevHostStart { AppRoot = _root.Path, DataDirectory = Path.Combine(_root.Path, ".data") });
+        // The Functions host in devhost keeps checkpoints and ownership in AzureWebJobsStorage: azurite, as the stack runs it.
+        _azurite = await AzuriteProcess.StartAsync();
+        _devHost = await DevHostProcess.StartAsync(new DevHostStart
+        {
+            AppRoot = _root.Path, DataDirectory = Path.Combine(_root.Path, ".data"),
+            Environment = new Dictionary<string, string?> { ["AzureWebJobsStorage"] = _azurite.ConnectionString },
+        });
         _url = _devHost.BaseAddress;
     }
 
@@ -50,6 +57,11 @@ public sealed class DevHostProcessTests : IAsyncLifetime
         if (_devHost is not null)
         {
             await _devHost.DisposeAsync();
+        }
+
+        if (_azurite is not null)
+        {
+            await _azurite.DisposeAsync();
         }
 
         _root.Dispose();
