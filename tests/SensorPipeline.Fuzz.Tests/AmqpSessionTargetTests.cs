@@ -10,10 +10,10 @@ namespace SensorPipeline.Fuzz.Tests;
 [Trait("Category", "Fast")]
 public sealed class AmqpSessionTargetTests
 {
-    private static readonly string Seeds = Path.Combine(RepoLayout.Current.Root, "tests", "SensorPipeline.Fuzz", "corpus", "amqp-session");
+    private static readonly string Corpus = Path.Combine(RepoLayout.Current.Root, "tests", "SensorPipeline.Fuzz", "corpus", "amqp-session");
 
-    private static string AnswerTo(string seed) =>
-        Encoding.Latin1.GetString(AmqpSessionTarget.Exchange(File.ReadAllBytes(Path.Combine(Seeds, "seed-" + seed))));
+    private static string AnswerTo(string input) =>
+        Encoding.Latin1.GetString(AmqpSessionTarget.Exchange(File.ReadAllBytes(Path.Combine(Corpus, "seed-" + input))));
 
     [Fact]
     public void Exchange_PutTokenSeed_AcceptsTheTokenTheSenderAndTheReceiver()
