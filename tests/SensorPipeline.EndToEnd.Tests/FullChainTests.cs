@@ -11,12 +11,14 @@ public sealed class FullChainTests : IDisposable
 
     private static DemoOptions Short(TimeSpan? pauseAfter = null) => new()
     {
-        Duration = TimeSpan.FromSeconds(12),
+        // The max age leaves room for a loaded CI machine (this test runs beside another stack's): at 4 s every reading
+        // of a fresh-clone run went stale. The pause still outlasts it, so the backlog really archives.
+        Duration = TimeSpan.FromSeconds(20),
         Rate = 600,
         DevicesPerKind = 20,
-        MaxAge = TimeSpan.FromSeconds(4),
+        MaxAge = TimeSpan.FromSeconds(10),
         PauseAfter = pauseAfter ?? TimeSpan.FromSeconds(3),
-        PauseFor = TimeSpan.FromSeconds(6),
+        PauseFor = TimeSpan.FromSeconds(14),
         Poison = 2,
         Oversize = 1,
         DuplicateEvery = 25,
