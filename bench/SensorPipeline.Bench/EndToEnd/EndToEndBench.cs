@@ -1,10 +1,10 @@
-
 namespace SensorPipeline.EndToEnd.Bench;
 
 /// <summary>
-/// <c>./pipeline bench e2e</c> (<see cref="BenchArguments"/>): the raw upsert ceiling, the chain's ceiling, latency at
-/// half of it. Each phase gets a freshly started pipeline, so the store starts empty every time (its memory grows with
-/// every document it holds).
+/// <c>./pipeline bench e2e</c> (<see cref="BenchArguments"/>): the raw upsert ceiling and the chain's ceiling
+/// (<see cref="ChainCeiling"/>), then latency at half and at three quarters of it (<see cref="Targets.Latency"/>). Each
+/// phase gets a freshly started pipeline, so the store starts empty every time (its memory grows with every document it
+/// holds).
 /// </summary>
 internal static class EndToEndBench
 {
@@ -18,61 +18,31 @@ internal static class EndToEndBench
     {
         var layout = RepoLayout.Discover();
         var run = BenchRun.RunFolder(layout, "e2e");
-        var environment = new Dictionary<string, string>
-        {
-            ["Pipeline__WriteParallelism"] = arguments.WriteParallelism.ToString(CultureInfo.InvariantCulture),
-        };
-        Console.WriteLine($"e2e bench ({layout.Configuration} build, {Environment.ProcessorCount} cores): handler Pipeline__WriteParallelism={arguments.WriteParallelism}; logs under {run}");
+        var settings = arguments.Ceiling;
+        Console.WriteLine($"e2e bench ({layout.Configuration} build, {Environment.ProcessorCount} cores): handler Pipeline__WriteParallelism={settings.WriteParallelism}; logs under {run}");
 
-        // 1. The stand-in's raw ceiling. At most MaxDocuments: its memory and query cost grow with the container.
-        const long MaxDocuments = 80_000;
-        PhaseFigures raw;
-        await using (var pipeline = await StartAsync("1-raw"))
+        var chain = new ChainCeiling(settings, phase => StartAsync(layout, run, phase, settings, cancellationToken));
+        var (raw, ceiling) = await chain.MeasureAsync(cancellationToken);
+
+        // 3., 4.: the latency runs, each at its fraction of the chain's ceiling.
+        var runs = new List<LatencyRun>();
+        foreach (var (target, number) in Targets.Latency.Select((t, i) => (t, i + 3)))
         {
-            Console.WriteLine($"1. raw upsert loop: {arguments.RawParallelism} concurrent upserts for {arguments.RawDuration.TotalSeconds:N0} s …");
-            raw = await new RawUpsertPhase(pipeline, arguments.RawParallelism, arguments.RawDuration, MaxDocuments).RunAsync(cancellationToken);
+            var rate = Math.Floor(ceiling.DocumentsPerSecond * target.Fraction);
+            await using var pipeline = await StartAsync(layout, run, $"{number}-{target.Slug}", settings, cancellationToken);
+            await chain.WarmUpAsync(pipeline, cancellationToken);
+            Console.WriteLine($"{number}. latency at {target.Label}: {rate:N0} readings/s for {arguments.Minutes:0.#} min …");
+            var figures = await new ChainPhase(pipeline, $"{target.Slug} ceiling", rate, TimeSpan.FromMinutes(arguments.Minutes), null, settings.DevicesPerKind, settings.ReadingsPerEvent)
+                .RunAsync(cancellationToken);
+            runs.Add(new LatencyRun(target, rate, figures));
         }
 
-        Console.WriteLine($"   {raw.DocumentsPerSecond:N0} documents/s");
-
-        // 2. The chain's ceiling: loadgen offering more than the chain carries, so a backlog builds and the chain runs flat
-        // out, then drain; at most CeilingReadings, as the stand-in's memory grows with what it holds.
-        PhaseFigures ceiling;
-        var over = Math.Ceiling(arguments.CeilingRate ?? raw.DocumentsPerSecond * BenchArguments.CeilingOverRaw);
-        var offered = arguments.CeilingRate is null ? $"{BenchArguments.CeilingOverRaw:0.#}× raw" : "--ceiling-rate";
-        await using (var pipeline = await StartAsync("2-ceiling"))
-        {
-            await WarmUpAsync(pipeline);
-            Console.WriteLine($"2. chain ceiling: loadgen at {over:N0} readings/s ({offered}) for {arguments.CeilingDuration.TotalSeconds:N0} s, at most {arguments.CeilingReadings:N0}, then drain …");
-            ceiling = await new ChainPhase(pipeline, "ceiling", over, arguments.CeilingDuration, arguments.CeilingReadings, arguments.DevicesPerKind, arguments.ReadingsPerEvent).RunAsync(cancellationToken);
-        }
-
-        Console.WriteLine($"   {ceiling.DocumentsPerSecond:N0} documents/s written, {ceiling.ReadingsPerSecond:N0} readings/s sent");
-
-        // 3. Half the chain's ceiling for the latency run.
-        var half = Math.Floor(ceiling.DocumentsPerSecond / 2);
-        PhaseFigures latency;
-        await using (var pipeline = await StartAsync("3-half"))
-        {
-            await WarmUpAsync(pipeline);
-            Console.WriteLine($"3. latency: {half:N0} readings/s for {arguments.Minutes:0.#} min …");
-            latency = await new ChainPhase(pipeline, "half ceiling", half, TimeSpan.FromMinutes(arguments.Minutes), null, arguments.DevicesPerKind, arguments.ReadingsPerEvent).RunAsync(cancellationToken);
-        }
-
-        await AppendReportAsync(layout, Report.Markdown(arguments, given, raw, ceiling, latency, half), cancellationToken);
+        await AppendReportAsync(layout, Report.Markdown(arguments, given, raw, ceiling, runs), cancellationToken);
         return ExitCodes.Ok;
-
-        // A fresh stack's first invocations pay for JIT and connection set-up: a short load on other devices first, so the
-        // measured phases see the steady state (as a long-running Function App would), not the start.
-        async Task WarmUpAsync(LocalPipeline pipeline)
-        {
-            Console.WriteLine("   warm-up: 1,000 readings/s for 5 s on other devices …");
-            await new ChainPhase(pipeline, "warm-up", 1000, TimeSpan.FromSeconds(5), null, arguments.DevicesPerKind, arguments.ReadingsPerEvent, "warm").RunAsync(cancellationToken);
-        }
-
-        Task<LocalPipeline> StartAsync(string phase) =>
-            LocalPipeline.StartAsync(layout, new StackOptions { DataDirectory = Path.Combine(run, phase), Environment = environment }, cancellationToken);
     }
+
+    private static Task<LocalPipeline> StartAsync(RepoLayout layout, string run, string phase, CeilingSettings settings, CancellationToken cancellationToken) =>
+        LocalPipeline.StartAsync(layout, new StackOptions { DataDirectory = Path.Combine(run, phase), Environment = settings.Environment() }, cancellationToken);
 
     /// <summary>Prints the report and appends it to <c>.pipeline/bench/e2e.md</c>.</summary>
     private static async Task AppendReportAsync(RepoLayout layout, string report, CancellationToken cancellationToken)

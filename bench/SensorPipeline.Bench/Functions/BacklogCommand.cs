@@ -1,8 +1,11 @@
+using SensorPipeline.EndToEnd.Bench;
+
 namespace SensorPipeline.Functions.Bench;
 
 /// <summary><c>./pipeline bench backlog</c> (<see cref="BacklogArguments"/>): the largest invocations host.json allows,
-/// POSTed to the handler, then a backlog drained through the local stack. Exit 1 when verify finds a reading missing or
-/// stored twice, 2 on bad arguments (<see cref="BenchRun"/>: 1 when the stack fails).</summary>
+/// POSTed to the handler; then the chain's ceiling (<see cref="ChainCeiling"/>) and a backlog drained through the local
+/// stack, its catch-up judged against that ceiling (<see cref="DrainFigures"/>). Exit 1 when a reading is lost or
+/// stored twice, 2 on bad arguments (<see cref="BenchRun"/>: 1 when the stack fails); a missed target exits 0.</summary>
 internal static class BacklogCommand
 {
     public static Command Command() => BacklogArguments.Command((arguments, token) => BenchRun.RunAsync("backlog", t => RunAsync(arguments, t), token));
@@ -28,13 +31,25 @@ internal static class BacklogCommand
             return 0;
         }
 
+        // The ceiling first, as bench e2e measures it, each phase on a fresh stack with the drain's handler settings; then
+        // the backlog on a fresh stack of its own, so the store holds only the backlog.
         var layout = RepoLayout.Discover();
-        var data = BenchRun.RunFolder(layout, "backlog");
-        await using var pipeline = await LocalPipeline.StartAsync(layout, new StackOptions { DataDirectory = data, MaxAge = arguments.MaxAge }, cancellationToken);
-        Console.WriteLine($"Backlog drain: devhost {pipeline.DevHostUrl} · Cosmos DB emulator {pipeline.CosmosEndpoint} · Pipeline__MaxAge {arguments.MaxAge} · logs {data}/logs");
-        var figures = await new DrainBench(pipeline, arguments, Console.Out).RunAsync(cancellationToken);
+        var run = BenchRun.RunFolder(layout, "backlog");
+        Console.WriteLine($"The chain's ceiling ({arguments.Ceiling.DevicesPerKind}+{arguments.Ceiling.DevicesPerKind} devices, Pipeline__WriteParallelism {arguments.Ceiling.WriteParallelism}, Pipeline__MaxAge {arguments.MaxAge}; logs under {run}):");
+        var (_, ceiling) = await new ChainCeiling(arguments.Ceiling, phase => StartAsync(layout, run, phase, arguments, cancellationToken)).MeasureAsync(cancellationToken);
+        Console.WriteLine();
+
+        await using var pipeline = await StartAsync(layout, run, "3-backlog", arguments, cancellationToken);
+        Console.WriteLine($"Backlog drain: devhost {pipeline.DevHostUrl} · Cosmos DB emulator {pipeline.CosmosEndpoint} · logs {pipeline.Options.DataDirectory}/logs");
+        var figures = await new DrainBench(pipeline, arguments, Console.Out).RunAsync(ceiling.DocumentsPerSecond, cancellationToken);
         Console.WriteLine();
         figures.Print(Console.Out);
         return figures.Passed ? ExitCodes.Ok : ExitCodes.Failed;
     }
+
+    private static Task<LocalPipeline> StartAsync(RepoLayout layout, string run, string phase, BacklogArguments arguments, CancellationToken cancellationToken) =>
+        LocalPipeline.StartAsync(layout, new StackOptions
+        {
+            DataDirectory = Path.Combine(run, phase), MaxAge = arguments.MaxAge, Environment = arguments.Ceiling.Environment(),
+        }, cancellationToken);
 }

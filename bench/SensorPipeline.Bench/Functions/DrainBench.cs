@@ -16,7 +16,9 @@ internal sealed class DrainBench(LocalPipeline pipeline, BacklogArguments argume
 
     private static IReadOnlyList<string> Processors => BacklogLoad.Processors;
 
-    public async Task<DrainFigures> RunAsync(CancellationToken cancellationToken)
+    /// <summary>Fills, drains and verifies; the catch-up is judged against <paramref name="ceilingReadingsPerSecond"/>,
+    /// the chain's ceiling measured earlier in the same run.</summary>
+    public async Task<DrainFigures> RunAsync(double ceilingReadingsPerSecond, CancellationToken cancellationToken)
     {
         var loadAtStart = ProcessCpu.ReadLoadAverage();
         foreach (var function in Processors)
@@ -70,8 +72,22 @@ internal sealed class DrainBench(LocalPipeline pipeline, BacklogArguments argume
             readings.GetValueOrDefault(f.Name).Max, documents.GetValueOrDefault(f.Name).Max, handlerMs.GetValueOrDefault(f.Name).Max / 1000)).ToList();
 
         var (verifyExit, verdict) = await Demo.VerifyAsync(pipeline, ledger, Path.Combine(pipeline.Options.DataDirectory, "verdict.json"), cancellationToken);
-        return new DrainFigures(arguments, eventBytes, sent, filled, backlog, drain, fillPeakKb, residentBeforeKb, drainPeakKb, handlerRestarts,
-            functions, verifyExit, verdict, loadAtStart, ProcessCpu.ReadLoadAverage());
+        return new DrainFigures(arguments, ceilingReadingsPerSecond, eventBytes, sent, filled, backlog, drain, fillPeakKb, residentBeforeKb, drainPeakKb, handlerRestarts,
+            functions, verifyExit, await AccountAsync(verdict), verdict, loadAtStart, ProcessCpu.ReadLoadAverage());
+    }
+
+    /// <summary>The verdict's accounting, or null (said why) when verify printed no complete verdict.</summary>
+    private async Task<ReadingAccount?> AccountAsync(JsonElement verdict)
+    {
+        try
+        {
+            return ReadingAccount.FromVerdict(verdict);
+        }
+        catch (InvalidOperationException e)
+        {
+            await output.WriteLineAsync(e.Message);
+            return null;
+        }
     }
 
     /// <summary>The handler's peak resident set from <paramref name="pid"/>'s VmHWM, following a restarted handler, with
