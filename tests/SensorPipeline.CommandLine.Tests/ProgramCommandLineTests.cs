@@ -53,7 +53,7 @@ public sealed class ProgramCommandLineTests
         { "bench", ["functions", "--help"], ["<readings>", "<devices>", "<parallelism>", "<cpu-iterations>", "<invocation-size>", "cpu", "ranges"] },
         { "bench", ["functions", "cpu", "--help"], ["<cpu-iterations>"] },
         { "bench", ["functions", "ranges", "--help"], ["--ranges", "--partitions", "--owned", "--invocation", "--devices", "--rounds"] },
-        { "bench", ["backlog", "--help"], ["--readings", "--readings-per-event", "--devices", "--max-age", "--rounds", "--events", "--handler"] },
+        { "bench", ["backlog", "--help"], ["--quick", "--readings", "--readings-per-event", "--devices", "--max-age", "--rounds", "--events", "--handler", "--write-parallelism", "--raw-seconds", "--ceiling-seconds", "--ceiling-rate", "--ceiling-readings"] },
         { "bench", ["scale", "--help"], ["--instances", "--readings", "--cold-readings", "--kill-readings", "--readings-per-event", "--devices", "--update-interval", "--expiration", "--package"] },
         { "bench", ["affinity", "--help"], ["<readings>", "<instances>", "<app-root>"] },
         { "bench", ["e2e", "--help"], ["--minutes", "--quick", "--write-parallelism", "--raw-parallelism", "--raw-seconds", "--ceiling-seconds", "--ceiling-rate", "--ceiling-readings", "--devices", "--readings-per-event"] },
