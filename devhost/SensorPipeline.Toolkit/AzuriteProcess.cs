@@ -11,6 +11,9 @@ namespace SensorPipeline.Toolkit;
 /// </summary>
 public sealed partial class AzuriteProcess : IAsyncDisposable
 {
+    /// <summary>Azurite's development account, served when it is started with no accounts of its own.</summary>
+    public const string DevelopmentAccount = "devstoreaccount1";
+
     /// <summary>Azurite's fixed development account key, which it documents and always accepts.</summary>
     public const string AccountKey = "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
 
@@ -31,18 +34,33 @@ public sealed partial class AzuriteProcess : IAsyncDisposable
 
     public string DataDirectory { get; }
 
-    /// <summary>A Storage connection string for the Blob service, as the Functions host's <c>AzureWebJobsStorage</c>.</summary>
-    public string ConnectionString => string.Create(CultureInfo.InvariantCulture,
-        $"DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey={AccountKey};BlobEndpoint={BlobEndpoint}devstoreaccount1;");
+    /// <summary>A Storage connection string for the Blob service of azurite's development account (devstoreaccount1),
+    /// as the Functions host's <c>AzureWebJobsStorage</c>.</summary>
+    public string ConnectionString => ConnectionStringFor(DevelopmentAccount);
+
+    /// <summary>A Storage connection string for the Blob service of <paramref name="account"/>: one of the accounts
+    /// the process was started with, or devstoreaccount1 when it was started with none.</summary>
+    public string ConnectionStringFor(string account) => string.Create(CultureInfo.InvariantCulture,
+        $"DefaultEndpointsProtocol=http;AccountName={account};AccountKey={AccountKey};BlobEndpoint={BlobEndpoint}{account};");
 
     /// <summary>Starts azurite over a fresh temporary folder, deleted on dispose (a test fixture).</summary>
     public static Task<AzuriteProcess> StartAsync(CancellationToken cancellationToken = default) =>
         StartAsync(Path.Combine(Path.GetTempPath(), "sensorpipeline-azurite", Guid.NewGuid().ToString("N")), temporary: true, cancellationToken: cancellationToken);
 
+    /// <summary>Starts azurite over a fresh temporary folder, deleted on dispose, serving the storage accounts
+    /// <paramref name="accounts"/> (each with <see cref="AccountKey"/>) instead of devstoreaccount1: one process
+    /// whose accounts keep apart what would otherwise take an azurite each (a test assembly's function apps, whose
+    /// Functions hosts all use the same blob container).</summary>
+    public static Task<AzuriteProcess> StartAsync(IReadOnlyCollection<string> accounts, CancellationToken cancellationToken = default) =>
+        StartAsync(Path.Combine(Path.GetTempPath(), "sensorpipeline-azurite", Guid.NewGuid().ToString("N")), temporary: true, accounts: accounts,
+            cancellationToken: cancellationToken);
+
     /// <summary>Starts azurite over <paramref name="dataDirectory"/> on <paramref name="port"/> (0: a free one) and
-    /// waits until it listens. <paramref name="debugLog"/>: azurite's request log (one entry per Storage request).</summary>
+    /// waits until it listens. <paramref name="debugLog"/>: azurite's request log (one entry per Storage request).
+    /// <paramref name="accounts"/>: the storage accounts it serves (azurite's <c>AZURITE_ACCOUNTS</c>), none for its
+    /// development account alone.</summary>
     public static async Task<AzuriteProcess> StartAsync(string dataDirectory, RepoLayout? layout = null, int port = 0, string? logPath = null,
-        string? debugLog = null, bool temporary = false, CancellationToken cancellationToken = default)
+        string? debugLog = null, bool temporary = false, IReadOnlyCollection<string>? accounts = null, CancellationToken cancellationToken = default)
     {
         layout ??= RepoLayout.Current;
         var main = layout.File("node_modules", "azurite", "dist", "src", "blob", "main.js");
@@ -60,6 +78,7 @@ public sealed partial class AzuriteProcess : IAsyncDisposable
                 "--disableTelemetry", "--skipApiVersionCheck", .. LogArguments(debugLog)],
             WorkingDirectory = layout.Root,
             LogPath = logPath,
+            Environment = AccountsEnvironment(accounts),
         });
         try
         {
@@ -88,6 +107,9 @@ public sealed partial class AzuriteProcess : IAsyncDisposable
             }
         }
     }
+
+    private static Dictionary<string, string?> AccountsEnvironment(IReadOnlyCollection<string>? accounts) =>
+        accounts is null or { Count: 0 } ? [] : new() { ["AZURITE_ACCOUNTS"] = string.Join(';', accounts.Select(a => $"{a}:{AccountKey}")) };
 
     private static string[] LogArguments(string? debugLog) => debugLog is null ? ["--silent"] : ["--debug", debugLog];
 

@@ -3,7 +3,7 @@ using System.Text.RegularExpressions;
 namespace SensorPipeline.Toolkit;
 
 /// <summary>
-/// Counts the Storage requests azurite served, from its debug log (<see cref="AzuriteProcess.StartAsync(string, RepoLayout?, int, string?, string?, bool, CancellationToken)"/>
+/// Counts the Storage requests azurite served, from its debug log (<see cref="AzuriteProcess.StartAsync(string, RepoLayout?, int, string?, string?, bool, IReadOnlyCollection{string}?, CancellationToken)"/>
 /// with a debug log): azurite writes one <c>BlobStorageContextMiddleware: RequestMethod=… RequestURL=…</c> line per
 /// request it receives. Each is classed by the blob it names in the Functions extension's layout (an ownership or a
 /// checkpoint blob) or as a listing or container request.

@@ -6,15 +6,15 @@ using System.Text.Json.Nodes;
 namespace SensorPipeline.FunctionsHost.Tests;
 
 /// <summary>A function app in a temporary folder (host.json, eventhubs.emulator.json, functions/*/function.json,
-/// local.settings.json) with the recording Node.js handler, run by the real devhost program on a free port, with its
-/// own azurite as <c>AzureWebJobsStorage</c> (started at the first start, kept across restarts, stopped on dispose):
-/// each app's ownership and checkpoint blobs are its own.</summary>
+/// local.settings.json) with the recording Node.js handler, run by the real devhost program on a free port, with a
+/// storage account of its own on the assembly's one azurite (<see cref="SharedAzurite"/>) as <c>AzureWebJobsStorage</c>
+/// (rented at the first start, kept across restarts): each app's ownership and checkpoint blobs are its own.</summary>
 public sealed class TestApp : IAsyncDisposable
 {
     private static readonly string HandlerScript = Path.Combine(AppContext.BaseDirectory, "TestHandler", "recording-handler.js");
 
     private ChildProcess? _process;
-    private AzuriteProcess? _azurite;
+    private string? _storage;
     private string _earlierOutput = "";
     private Dictionary<string, string> _extraValues = [];
 
@@ -70,8 +70,8 @@ public sealed class TestApp : IAsyncDisposable
 
     public Uri? Url { get; private set; }
 
-    /// <summary>The app's azurite (a Blob service connection string); null before the first start.</summary>
-    public string? StorageConnection => _azurite?.ConnectionString;
+    /// <summary>The app's storage account (a Blob service connection string); null before the first start.</summary>
+    public string? StorageConnection => _storage;
 
     /// <summary>More devhost settings (<c>Section:Key=Value</c>) for the next start, after the tests' defaults.</summary>
     public List<string> ExtraSettings { get; } = [];
@@ -122,9 +122,9 @@ public sealed class TestApp : IAsyncDisposable
             ["RECORD_FILE"] = RecordFile,
             ["SCRIPT_FILE"] = ScriptFile,
         };
-        if (_azurite is not null)
+        if (_storage is not null)
         {
-            values["AzureWebJobsStorage"] = _azurite.ConnectionString;
+            values["AzureWebJobsStorage"] = _storage;
         }
 
         foreach ((var key, var value) in extra)
@@ -160,9 +160,9 @@ public sealed class TestApp : IAsyncDisposable
             _process = null;
         }
 
-        if (_azurite is null)
+        if (_storage is null)
         {
-            _azurite = await AzuriteProcess.StartAsync();
+            _storage = await SharedAzurite.RentAccountAsync();
             if (LocalSettingsAreOurs)
             {
                 WriteLocalSettings(_extraValues);
@@ -310,11 +310,6 @@ public sealed class TestApp : IAsyncDisposable
             {
                 // Already gone.
             }
-        }
-
-        if (_azurite is not null)
-        {
-            await _azurite.DisposeAsync();
         }
 
         Http.Dispose();
