@@ -231,18 +231,20 @@ var tags = {
 
 // The names every part of the pipeline agrees on (docs/conventions.md).
 var ingestionHubName = 'ingestion'
+var splitterConsumerGroup = 'splitter'
 // The sensor kinds, defined once (docs/adding-a-sensor-kind.md): each gets its hub with its processor's consumer group,
-// the app's roles on that hub, its hub-name app setting and its processor's always-ready instances.
+// the app's roles on that hub, its hub-name and consumer-group app settings and its processor's always-ready instances.
 var sensorKinds = loadJsonContent('../core/SensorPipeline.Core/sensor-kinds.json').kinds
 var processors = map(sensorKinds, kind => {
   function: kind.processor
   hub: kind.hub
   hubSetting: kind.hubSetting
+  consumerGroup: kind.consumerGroup
 })
 var hubs = concat([
   {
     name: ingestionHubName
-    consumerGroup: 'splitter'
+    consumerGroup: splitterConsumerGroup
   }
 ], map(sensorKinds, kind => {
   name: kind.hub
@@ -450,6 +452,7 @@ module functionApp './app/functionapp.bicep' = {
     deploymentContainerName: storage.outputs.deploymentContainerName
     eventHubsFullyQualifiedNamespace: eventHubs.outputs.fullyQualifiedNamespace
     ingestionHubName: ingestionHubName
+    splitterConsumerGroup: splitterConsumerGroup
     processors: processors
     cosmosEndpoint: cosmos.outputs.endpoint
     cosmosDatabaseName: cosmos.outputs.databaseName

@@ -25,7 +25,7 @@ public sealed class DemoOptions
     /// (2026-11-26: at 1,000/s with three instances per function, P99 before the kill was 2.2–2.7 s).</summary>
     public const int SeparateInstancesRate = 500;
 
-    /// <summary>Weather and seismic devices each. Default 100 + 100.</summary>
+    /// <summary>Devices of each kind of sensor-kinds.json. Default 100 each.</summary>
     public int DevicesPerKind { get; init; } = 100;
 
     /// <summary>
@@ -54,7 +54,7 @@ public sealed class DemoOptions
     /// <summary>Random seed for the devices.</summary>
     public int Seed { get; init; } = 42;
 
-    /// <summary>With separate instances: when one WeatherProcessor instance is killed (kill -9 of it and its handler)
+    /// <summary>With separate instances: when one instance of the first kind's processor is killed (kill -9 of it and its handler)
     /// instead of the pause episode. Default 15 s; zero = no kill.</summary>
     public TimeSpan KillAfter { get; init; } = TimeSpan.FromSeconds(15);
 }
@@ -84,7 +84,7 @@ public static class Demo
         var ledger = Path.Combine(pipeline.Options.DataDirectory, "ledger.json");
         var started = DateTimeOffset.UtcNow;
         var seconds = Seconds(demo.Duration);
-        var send = LoadGenArguments(pipeline, demo, ledger, seconds);
+        var send = LoadGenArguments(pipeline.Layout, pipeline.EventHubConnection, pauses: pipeline.Fleet is null, demo, ledger, seconds);
         // Separate instances have no pause endpoint of devhost's to honour: their episode is a killed instance.
         var killing = pipeline.Fleet is { } fleet && demo.KillAfter > TimeSpan.Zero
             ? KillLaterAsync(pipeline, fleet, demo.KillAfter, output, cancellationToken)
@@ -122,20 +122,24 @@ public static class Demo
         return new DemoResult(verdict, ledgerJson.RootElement.Clone(), telemetry.RootElement.Clone(), phases, drain, sendExit, verifyExit);
     }
 
-    private static List<string> LoadGenArguments(LocalPipeline pipeline, DemoOptions demo, string ledger, string seconds)
+    /// <summary>loadgen's command line for the demo: devices of every kind and, with <paramref name="pauses"/> (one
+    /// process: devhost honours the pause), every kind's processor paused for the backlog episode.</summary>
+    internal static List<string> LoadGenArguments(RepoLayout layout, string eventHubConnection, bool pauses, DemoOptions demo, string ledger, string seconds)
     {
+        ArgumentNullException.ThrowIfNull(layout);
+        ArgumentNullException.ThrowIfNull(demo);
         List<string> send =
         [
-            pipeline.Layout.LoadGenDll, "--connection", pipeline.EventHubConnection,
+            layout.LoadGenDll, "--connection", eventHubConnection,
             "--rate", demo.Rate.ToString(CultureInfo.InvariantCulture), "--duration", seconds,
-            "--weather", demo.DevicesPerKind.ToString(CultureInfo.InvariantCulture), "--seismic", demo.DevicesPerKind.ToString(CultureInfo.InvariantCulture),
+            .. KindLoad.DeviceArguments(demo.DevicesPerKind),
             "--seed", demo.Seed.ToString(CultureInfo.InvariantCulture), "--ledger", ledger,
             "--poison", demo.Poison.ToString(CultureInfo.InvariantCulture), "--oversize", demo.Oversize.ToString(CultureInfo.InvariantCulture),
             "--duplicate-every", demo.DuplicateEvery.ToString(CultureInfo.InvariantCulture),
         ];
-        if (demo.PauseAfter > TimeSpan.Zero && pipeline.Fleet is null)
+        if (demo.PauseAfter > TimeSpan.Zero && pauses)
         {
-            send.AddRange(["--pause-function", "WeatherProcessor", "--pause-function", "SeismicProcessor",
+            send.AddRange([.. KindLoad.PauseArguments(layout),
                 "--pause-after", Seconds(demo.PauseAfter), "--pause-for", Seconds(demo.PauseFor)]);
         }
 
@@ -146,7 +150,7 @@ public static class Demo
         $"loadgen: {demo.Rate:N0} readings/s for {seconds}, {demo.Poison} poison + {demo.Oversize} oversize events, " +
         $"a duplicate every {demo.DuplicateEvery} events, " + (pipeline.Fleet is null
             ? $"processors paused {Seconds(demo.PauseFor)} after {Seconds(demo.PauseAfter)} (max age {Seconds(demo.MaxAge)})"
-            : $"{pipeline.Options.Instances} instances per function, one WeatherProcessor instance killed after {Seconds(demo.KillAfter)} (max age {Seconds(demo.MaxAge)})");
+            : $"{pipeline.Options.Instances} instances per function, one {KindLoad.Processors(pipeline.Layout)[0]} instance killed after {Seconds(demo.KillAfter)} (max age {Seconds(demo.MaxAge)})");
 
     private static async Task<int> SendAsync(LocalPipeline pipeline, List<string> send, CancellationToken cancellationToken)
     {
@@ -285,7 +289,7 @@ public static class Demo
         telemetry.GetProperty("functions").EnumerateArray().Where(f => f.GetProperty("documentsWritten").GetInt64() > 0 || f.TryGetProperty("endToEnd", out var e) && e.ValueKind == JsonValueKind.Object);
 
     /// <summary>
-    /// Kills one WeatherProcessor instance after <paramref name="after"/> and returns its episode: from the kill until
+    /// Kills one instance of the first kind's processor after <paramref name="after"/> and returns its episode: from the kill until
     /// every partition it owned has a live owner again (its records expire, a survivor claims them) — readings on those
     /// partitions wait that long, so stale ones from it are the episode's, as with the pause — and when those partitions
     /// had worked off what waited (no lag left), where the episode's latency row ends. Null when nothing was killed.
@@ -294,15 +298,15 @@ public static class Demo
         TextWriter output, CancellationToken cancellationToken)
     {
         await Task.Delay(after, cancellationToken);
-        const string Function = "WeatherProcessor";
-        if (fleet.Count(Function) == 0)
+        var victim = KindLoad.Processors(pipeline.Layout)[0];
+        if (fleet.Count(victim) == 0)
         {
-            await output.WriteLineAsync($"no {Function} instance running to kill");
+            await output.WriteLineAsync($"no {victim} instance running to kill");
             return null;
         }
 
-        var owned = (await pipeline.GetFunctionsStatusAsync(cancellationToken)).Functions.Single(f => f.Name == Function).Partitions;
-        var killed = await fleet.KillOneAsync(Function);
+        var owned = (await pipeline.GetFunctionsStatusAsync(cancellationToken)).Functions.Single(f => f.Name == victim).Partitions;
+        var killed = await fleet.KillOneAsync(victim);
         var killedAt = DateTimeOffset.UtcNow;
         var moved = owned.Where(p => p.Owner == killed).Select(p => p.PartitionId).ToHashSet(StringComparer.Ordinal);
         await output.WriteLineAsync($"killed instance {killed} (kill -9 of its host and handler) owning partitions {string.Join(", ", moved)}; they move once their ownership expires or is stolen");
@@ -312,7 +316,7 @@ public static class Demo
             // Bounded well past Azure's 2-minute expiry: a survivor that never claims them ends the wait, and the output says so.
             var caughtUp = await Eventually.ValueAsync(async token =>
             {
-                var partitions = (await pipeline.GetFunctionsStatusAsync(token)).Functions.Single(f => f.Name == Function).Partitions;
+                var partitions = (await pipeline.GetFunctionsStatusAsync(token)).Functions.Single(f => f.Name == victim).Partitions;
                 var now = DateTimeOffset.UtcNow;
                 if (ownedAgain is null && partitions.All(p => p.Owner is not null && p.Owner != killed))
                 {

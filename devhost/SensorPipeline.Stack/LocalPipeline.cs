@@ -136,7 +136,14 @@ public sealed partial class LocalPipeline : IAsyncDisposable
         }
 
         var settings = new List<string>(Options.Instances is null ? [] : ["FunctionsHost:ObserveOnly=true", "FunctionsHost:ObserveInterval=00:00:00.500"]);
-        Options.Azure?.ApplyTo(environment, settings);
+        if (Options.Azure is { } azure)
+        {
+            azure.ApplyTo(environment, settings);
+            foreach (var (key, value) in await azure.RunConsumerGroupsAsync(appRoot, cancellationToken))
+            {
+                environment[key] = value;
+            }
+        }
 
         (_appRoot, _environment) = (appRoot, environment);
 

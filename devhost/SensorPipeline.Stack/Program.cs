@@ -125,6 +125,6 @@ static string RealAzureLines(RealAzure? azure)
 
     return $"""
           Functions host and handler use real Azure:  Event Hubs {Shown(azure.EventHubs)}  ·  Storage {Shown(azure.Storage)}  ·  Cosmos DB {Shown(azure.Cosmos)}
-          Send load to the real namespace with loadgen --connection or --namespace; the splitter forwards into that namespace's weather and seismic hubs.
+          Send load to the real namespace with loadgen --connection or --namespace; the splitter forwards into that namespace's hubs of the sensor kinds.
         """;
 }

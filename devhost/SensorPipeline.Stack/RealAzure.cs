@@ -1,4 +1,5 @@
 using SensorPipeline.CommandLine;
+using SensorPipeline.FunctionsHost.Config;
 
 namespace SensorPipeline.Stack;
 
@@ -9,6 +10,26 @@ namespace SensorPipeline.Stack;
 /// <c>__blobServiceUri</c> / an account endpoint with a Microsoft Entra sign-in.</summary>
 public sealed record RealAzure(AzureResource? EventHubs, AzureResource? Storage, AzureResource? Cosmos)
 {
+    /// <summary>The default of <see cref="ConsumerGroupSuffix"/>.</summary>
+    public const string DefaultConsumerGroupSuffix = "local";
+
+    /// <summary>
+    /// With a real namespace, what each consumer group of the app gets appended (<c>--consumer-group-suffix</c>):
+    /// <c>splitter-local</c>, <c>weather-processor-local</c>, … Default <see cref="DefaultConsumerGroupSuffix"/>. A fixed
+    /// suffix rather than a new group per run: the groups are created once (Event Hubs Standard allows 20 per hub), and a
+    /// restart resumes from the run's own checkpoints.
+    /// </summary>
+    public string ConsumerGroupSuffix { get; init; } = DefaultConsumerGroupSuffix;
+
+    /// <summary>With a real namespace, the app settings that give each trigger of the app at <paramref name="appRoot"/>
+    /// a consumer group of this run's own (<see cref="RunConsumerGroups"/>); none without one (the local emulator has
+    /// no deployed app to share with).</summary>
+    /// <exception cref="FunctionAppConfigurationException">Naming the function.json and field that stop it.</exception>
+    public async Task<IReadOnlyDictionary<string, string>> RunConsumerGroupsAsync(string appRoot, CancellationToken cancellationToken) =>
+        EventHubs is null
+            ? new Dictionary<string, string>()
+            : RunConsumerGroups.Settings(await FunctionAppLoader.LoadAsync(appRoot, cancellationToken), ConsumerGroupSuffix);
+
     /// <summary>Points devhost's environment (and so the handler's) at these resources, and with a real namespace tells
     /// the Functions host to read the namespace the app's connection setting names, not devhost's own.</summary>
     public void ApplyTo(IDictionary<string, string?> environment, ICollection<string> devHostSettings)

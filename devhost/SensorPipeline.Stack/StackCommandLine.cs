@@ -1,5 +1,6 @@
 using System.CommandLine;
 using System.CommandLine.Parsing;
+using System.Text.RegularExpressions;
 using SensorPipeline.CommandLine;
 
 namespace SensorPipeline.Stack;
@@ -21,7 +22,7 @@ internal sealed record StackRun(string? Data, int? Port, TimeSpan? Duration, int
 }
 
 /// <summary>The stack program's commands (<c>demo</c>, <c>up</c>, <c>chaos</c>) and their options.</summary>
-internal static class StackCommandLine
+internal static partial class StackCommandLine
 {
     /// <summary>The root command; each command runs <paramref name="run"/> with its name and what it was given.</summary>
     public static RootCommand Create(Func<string, StackRun, Task<int>> run)
@@ -48,8 +49,20 @@ internal static class StackCommandLine
         var (eventHubs, storage, cosmos) = (AzureResources.EventHubs(), AzureResources.Storage(), AzureResources.Cosmos());
         var port = new Option<int>("--port") { Description = "devhost's loopback port (0: a free one).", DefaultValueFactory = _ => 7071 };
         port.Validators.Add(result => InRange(result, result.GetValueOrDefault<int>(), 0, 65535));
+        var suffix = new Option<string>("--consumer-group-suffix")
+        {
+            Description = $"With --eventhubs: appended to each consumer group the app reads with (splitter-<suffix>, …), so a local run never shares the deployed app's groups; create them in the namespace first (default {RealAzure.DefaultConsumerGroupSuffix}).",
+            DefaultValueFactory = _ => RealAzure.DefaultConsumerGroupSuffix,
+        };
+        suffix.Validators.Add(result =>
+        {
+            if (!ConsumerGroupSuffix().IsMatch(result.GetValueOrDefault<string>() ?? ""))
+            {
+                result.AddError("--consumer-group-suffix: 1 to 40 letters, digits, '.', '_' or '-', starting and ending with a letter or digit (Event Hubs' consumer group names).");
+            }
+        });
         var command = new Command("up", "Start the local stack and keep it running until Ctrl+C, or until devhost or the emulator dies.")
-            .With(port, instances, data, eventHubs, storage, cosmos);
+            .With(port, instances, data, eventHubs, storage, cosmos, suffix);
         command.Validators.Add(result =>
         {
             // Only given, well-formed values: an option whose value failed its own parse reports that error itself.
@@ -59,6 +72,11 @@ internal static class StackCommandLine
                 result.AddError("--eventhubs needs --storage: the Functions host keeps ownership and checkpoints of a real namespace in a real Storage account (AzureWebJobsStorage), never in the local azurite.");
             }
 
+            if (result.GetResult(suffix) is { Implicit: false } && !Given(eventHubs))
+            {
+                result.AddError("--consumer-group-suffix needs --eventhubs: the local emulator's consumer groups are the local app's alone.");
+            }
+
             if (result.GetResult(instances)?.Tokens is [{ Value: "auto" }] && (Given(eventHubs) || Given(storage)))
             {
                 result.AddError("--instances auto reads the backlog of the local emulator and azurite; with --eventhubs/--storage give a fixed count.");
@@ -66,7 +84,7 @@ internal static class StackCommandLine
         });
         command.SetAction(parse =>
         {
-            var azure = new RealAzure(parse.GetValue(eventHubs), parse.GetValue(storage), parse.GetValue(cosmos));
+            var azure = new RealAzure(parse.GetValue(eventHubs), parse.GetValue(storage), parse.GetValue(cosmos)) { ConsumerGroupSuffix = parse.GetValue(suffix)! };
             return run("up", new StackRun(parse.GetValue(data), parse.GetValue(port), null, null, parse.GetValue(instances))
             {
                 Azure = azure is { EventHubs: null, Storage: null, Cosmos: null } ? null : azure,
@@ -123,4 +141,9 @@ internal static class StackCommandLine
         result.AddError(message);
         return null;
     }
+
+    // Event Hubs consumer group names: letters, digits, '.', '_', '-', starting and ending with a letter or digit; a
+    // suffix of at most 40 leaves room for the app's groups within the 50-character limit (RunConsumerGroups checks).
+    [GeneratedRegex("^[A-Za-z0-9]([A-Za-z0-9._-]{0,38}[A-Za-z0-9])?$")]
+    private static partial Regex ConsumerGroupSuffix();
 }

@@ -6,10 +6,10 @@ namespace SensorPipeline.Toolkit;
 /// <summary>
 /// Azurite's Blob service (Microsoft's Storage emulator, npm <c>azurite</c> pinned in the root package.json, which
 /// <c>./pipeline</c> installs with <c>npm ci</c>) as its own process on a loopback port, keeping its data in
-/// <see cref="DataDirectory"/>: a restart on the same directory finds every blob. The Functions host's
+/// <see cref="DataDirectoryProcess.DataDirectory"/>: a restart on the same directory finds every blob. The Functions host's
 /// <c>AzureWebJobsStorage</c>, where its processors keep ownership and checkpoints.
 /// </summary>
-public sealed partial class AzuriteProcess : IAsyncDisposable
+public sealed partial class AzuriteProcess : DataDirectoryProcess
 {
     /// <summary>Azurite's development account, served when it is started with no accounts of its own.</summary>
     public const string DevelopmentAccount = "devstoreaccount1";
@@ -17,22 +17,11 @@ public sealed partial class AzuriteProcess : IAsyncDisposable
     /// <summary>Azurite's fixed development account key, which it documents and always accepts.</summary>
     public const string AccountKey = "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
 
-    private readonly bool _temporary;
-
     private AzuriteProcess(ChildProcess process, Uri blobs, string dataDirectory, bool temporary)
-    {
-        Process = process;
-        BlobEndpoint = blobs;
-        DataDirectory = dataDirectory;
-        _temporary = temporary;
-    }
-
-    public ChildProcess Process { get; }
+        : base(process, dataDirectory, temporary) => BlobEndpoint = blobs;
 
     /// <summary>The Blob service, <c>http://127.0.0.1:PORT/</c>.</summary>
     public Uri BlobEndpoint { get; }
-
-    public string DataDirectory { get; }
 
     /// <summary>A Storage connection string for the Blob service of azurite's development account (devstoreaccount1),
     /// as the Functions host's <c>AzureWebJobsStorage</c>.</summary>
@@ -45,14 +34,14 @@ public sealed partial class AzuriteProcess : IAsyncDisposable
 
     /// <summary>Starts azurite over a fresh temporary folder, deleted on dispose (a test fixture).</summary>
     public static Task<AzuriteProcess> StartAsync(CancellationToken cancellationToken = default) =>
-        StartAsync(Path.Combine(Path.GetTempPath(), "sensorpipeline-azurite", Guid.NewGuid().ToString("N")), temporary: true, cancellationToken: cancellationToken);
+        StartAsync(TemporaryDirectory("azurite"), temporary: true, cancellationToken: cancellationToken);
 
     /// <summary>Starts azurite over a fresh temporary folder, deleted on dispose, serving the storage accounts
     /// <paramref name="accounts"/> (each with <see cref="AccountKey"/>) instead of devstoreaccount1: one process
     /// whose accounts keep apart what would otherwise take an azurite each (a test assembly's function apps, whose
     /// Functions hosts all use the same blob container).</summary>
     public static Task<AzuriteProcess> StartAsync(IReadOnlyCollection<string> accounts, CancellationToken cancellationToken = default) =>
-        StartAsync(Path.Combine(Path.GetTempPath(), "sensorpipeline-azurite", Guid.NewGuid().ToString("N")), temporary: true, accounts: accounts,
+        StartAsync(TemporaryDirectory("azurite"), temporary: true, accounts: accounts,
             cancellationToken: cancellationToken);
 
     /// <summary>Starts azurite over <paramref name="dataDirectory"/> on <paramref name="port"/> (0: a free one) and
@@ -80,32 +69,8 @@ public sealed partial class AzuriteProcess : IAsyncDisposable
             LogPath = logPath,
             Environment = AccountsEnvironment(accounts),
         });
-        try
-        {
-            var blobs = await process.WaitForUrlAsync(Listening(), TimeSpan.FromSeconds(60), cancellationToken);
-            return new AzuriteProcess(process, blobs, dataDirectory, temporary);
-        }
-        catch
-        {
-            await process.DisposeAsync();
-            throw;
-        }
-    }
-
-    public async ValueTask DisposeAsync()
-    {
-        await Process.DisposeAsync();
-        if (_temporary)
-        {
-            try
-            {
-                Directory.Delete(DataDirectory, recursive: true);
-            }
-            catch (IOException)
-            {
-                // A file still held by a dying process: the temporary folder is left for the OS to clean.
-            }
-        }
+        var blobs = await WaitUntilListeningAsync(process, Listening(), TimeSpan.FromSeconds(60), cancellationToken);
+        return new AzuriteProcess(process, blobs, dataDirectory, temporary);
     }
 
     private static Dictionary<string, string?> AccountsEnvironment(IReadOnlyCollection<string>? accounts) =>

@@ -4,28 +4,16 @@ namespace SensorPipeline.Toolkit;
 
 /// <summary>
 /// The local Cosmos DB emulator (emulators/SensorPipeline.CosmosEmulator) as its own process on a free loopback port,
-/// keeping its data in <see cref="DataDirectory"/>: a restart on the same directory finds every acknowledged write.
+/// keeping its data in <see cref="DataDirectoryProcess.DataDirectory"/>: a restart on the same directory finds every acknowledged write.
 /// It is a separate process so it can be killed or frozen apart from the rest of the stack.
 /// </summary>
-public sealed partial class CosmosEmulatorProcess : IAsyncDisposable, IDisposable
+public sealed partial class CosmosEmulatorProcess : DataDirectoryProcess
 {
-    private readonly bool _temporary;
-
     private CosmosEmulatorProcess(ChildProcess process, Uri endpoint, string dataDirectory, bool temporary)
-    {
-        Process = process;
-        Endpoint = endpoint;
-        DataDirectory = dataDirectory;
-        _temporary = temporary;
-    }
-
-    public ChildProcess Process { get; }
+        : base(process, dataDirectory, temporary) => Endpoint = endpoint;
 
     /// <summary>The account endpoint, <c>https://127.0.0.1:PORT/</c>.</summary>
     public Uri Endpoint { get; }
-
-    /// <summary>Where the emulator keeps its durable log.</summary>
-    public string DataDirectory { get; }
 
     /// <summary>The folder holding only the emulator's certificate as PEM (the emulator's
     /// <c>CosmosEmulatorAccount.TrustDirectoryName</c>).</summary>
@@ -40,7 +28,7 @@ public sealed partial class CosmosEmulatorProcess : IAsyncDisposable, IDisposabl
 
     /// <summary>Starts the emulator over a fresh temporary data directory, deleted again on dispose (a test fixture).</summary>
     public static Task<CosmosEmulatorProcess> StartAsync(CancellationToken cancellationToken = default) =>
-        StartAsync(Path.Combine(Path.GetTempPath(), "sensorpipeline-cosmos", Guid.NewGuid().ToString("N")), temporary: true, cancellationToken: cancellationToken);
+        StartAsync(TemporaryDirectory("cosmos"), temporary: true, cancellationToken: cancellationToken);
 
     /// <summary>Starts the emulator over <paramref name="dataDirectory"/> and waits until it listens; each of
     /// <paramref name="settings"/> (<c>Section:Key=Value</c>) is passed as <c>--set</c>.</summary>
@@ -59,15 +47,8 @@ public sealed partial class CosmosEmulatorProcess : IAsyncDisposable, IDisposabl
             Echo = echo,
             MaxCapturedLines = 1000,
         });
-        try
-        {
-            return new CosmosEmulatorProcess(process, await process.WaitForUrlAsync(Announce(), TimeSpan.FromSeconds(90), cancellationToken), dataDirectory, temporary);
-        }
-        catch
-        {
-            await process.DisposeAsync();
-            throw;
-        }
+        var endpoint = await WaitUntilListeningAsync(process, Announce(), TimeSpan.FromSeconds(90), cancellationToken);
+        return new CosmosEmulatorProcess(process, endpoint, dataDirectory, temporary);
     }
 
     /// <summary>SIGSTOP: the store keeps its data and connections but answers nothing (an outage without data loss).</summary>
@@ -75,35 +56,6 @@ public sealed partial class CosmosEmulatorProcess : IAsyncDisposable, IDisposabl
 
     /// <summary>SIGCONT: it answers again.</summary>
     public void Thaw() => Process.Thaw();
-
-    public async ValueTask DisposeAsync()
-    {
-        await Process.DisposeAsync();
-        DeleteTemporaryData();
-    }
-
-    public void Dispose()
-    {
-        Process.Dispose();
-        DeleteTemporaryData();
-    }
-
-    private void DeleteTemporaryData()
-    {
-        if (!_temporary || !Directory.Exists(DataDirectory))
-        {
-            return;
-        }
-
-        try
-        {
-            Directory.Delete(DataDirectory, recursive: true);
-        }
-        catch (IOException)
-        {
-            // A temporary directory left behind is harmless.
-        }
-    }
 
     [GeneratedRegex(@"listening on (?<url>https://127\.0\.0\.1:\d+/)")]
     private static partial Regex Announce();

@@ -49,7 +49,10 @@ param eventHubsFullyQualifiedNamespace string
 @description('Hub the splitter reads (ingestion).')
 param ingestionHubName string
 
-@description('One processor per sensor kind (core/SensorPipeline.Core/sensor-kinds.json): { function, hub, hubSetting }; the splitter writes the kind\'s readings to the hub, the function reads it, and the app setting hubSetting names it.')
+@description('Consumer group the splitter reads the ingestion hub with (app setting SplitterConsumerGroup).')
+param splitterConsumerGroup string
+
+@description('One processor per sensor kind (core/SensorPipeline.Core/sensor-kinds.json): { function, hub, hubSetting, consumerGroup }; the splitter writes the kind\'s readings to the hub, the function reads it with consumerGroup, the app setting hubSetting names the hub and <function>ConsumerGroup the group.')
 param processors array
 
 @description('Cosmos DB account endpoint, https://<account>.documents.azure.com:443/.')
@@ -165,11 +168,20 @@ resource functionApp 'Microsoft.Web/sites@2024-04-01' = {
     }
     siteConfig: {
       minTlsVersion: '1.2'
-      // Each kind's hub name first (function.json's %WeatherHubName%, and the splitter's sends), then the rest.
+      // Each kind's hub name first (function.json's %WeatherHubName%, and the splitter's sends), then each function's
+      // consumer group (function.json's %<function>ConsumerGroup%: a local run against this namespace sets its own),
+      // then the rest.
       appSettings: concat(map(processors, p => {
         name: p.hubSetting
         value: p.hub
+      }), map(processors, p => {
+        name: '${p.function}ConsumerGroup'
+        value: p.consumerGroup
       }), [
+        {
+          name: 'SplitterConsumerGroup'
+          value: splitterConsumerGroup
+        }
         // Host storage (leases, Event Hubs checkpoints, host internals). Service URIs rather than
         // __accountName (one or the other, never both) so the template also works in clouds
         // with other storage suffixes.

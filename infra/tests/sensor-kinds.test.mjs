@@ -28,7 +28,7 @@ after(() => rmSync(work, { recursive: true, force: true }));
 
 const [shipped, withThird] = await Promise.all([snapshot(params), snapshot(params, join(work, 'infra', 'main.bicep'))]);
 
-/** What each kind should have in a snapshot and does not: hub, consumer group, roles, app setting, always-ready. */
+/** What each kind should have in a snapshot and does not: hub, consumer group, roles, app settings, always-ready. */
 function missingForKinds(result, expectedKinds) {
   const ofType = (type) => result.resources.filter((r) => r.type === type);
   const hubs = new Set(ofType('Microsoft.EventHub/namespaces/eventhubs').map((r) => r.name.split('/').pop()));
@@ -49,6 +49,7 @@ function missingForKinds(result, expectedKinds) {
       [grants.has(`app: Azure Event Hubs Data Sender on ${kind.hub}`), `the app's sender role on ${kind.hub}`],
       [grants.has(`deployer: Azure Event Hubs Data Sender on ${kind.hub}`), `the deployer's sender role on ${kind.hub}`],
       [settings.get(kind.hubSetting) === kind.hub, `app setting ${kind.hubSetting}=${kind.hub}`],
+      [settings.get(`${kind.processor}ConsumerGroup`) === kind.consumerGroup, `app setting ${kind.processor}ConsumerGroup=${kind.consumerGroup}`],
       [ready.get(`function:${kind.processor}`) === params.alwaysReadyProcessor, `always-ready function:${kind.processor}`],
     ];
     missing.push(...expected.filter(([ok]) => !ok).map(([, what]) => `${kind.name}: ${what}`));
@@ -57,7 +58,7 @@ function missingForKinds(result, expectedKinds) {
 }
 
 describe('a sensor kind defined once (core/SensorPipeline.Core/sensor-kinds.json)', () => {
-  it('gives each shipped kind its hub, consumer group, roles, app setting and always-ready instances', () => {
+  it('gives each shipped kind its hub, consumer group, roles, app settings and always-ready instances', () => {
     assert.ok(shipped.ok, shipped.output);
     assert.deepEqual(missingForKinds(shipped, kinds), []);
   });
@@ -69,6 +70,6 @@ describe('a sensor kind defined once (core/SensorPipeline.Core/sensor-kinds.json
   });
 
   it('catches a kind the infra lacks (the check can fail)', () => {
-    assert.deepEqual(missingForKinds(shipped, [airQuality]).length, 7);
+    assert.deepEqual(missingForKinds(shipped, [airQuality]).length, 8);
   });
 });

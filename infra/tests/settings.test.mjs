@@ -17,7 +17,9 @@ const cosmosFile = byRel('infra/app/cosmos.bicep');
 // it is no literal here; sensor-kinds.test.mjs checks the compiler's evaluation of it.
 const sensorKinds = JSON.parse(fs.readFileSync(sensorKindsFile, 'utf8')).kinds;
 const settings = appSettings(files);
-const settingNames = [...settings.map((s) => s.name), ...sensorKinds.map((k) => k.hubSetting)];
+// Each function names its consumer group by the app setting <function>ConsumerGroup (function.json's %…%).
+const consumerGroupSetting = (fn) => `${fn}ConsumerGroup`;
+const settingNames = [...settings.map((s) => s.name), ...sensorKinds.flatMap((k) => [k.hubSetting, consumerGroupSetting(k.processor)])];
 const setting = (name) => settings.find((s) => s.name === name);
 const mainVar = (name) => literal(main.vars.find((v) => v.name === name)?.valueNode);
 const paramDefault = (file, name) => literal(file.params.find((p) => p.name === name)?.defaultNode);
@@ -41,14 +43,18 @@ const handlerSettings = tableRows(section('Handler settings')).map(([name, def, 
   default: ticks(def)[0],
   meaning,
 }));
-// Hubs: %Setting% → default hub, consumer group, function: the ingestion hub's row, then one per sensor kind.
+// Hubs: %Setting% → default hub, %Setting% → default consumer group, function: the ingestion hub's row, then one per
+// sensor kind.
 const ingestionRows = tableRows(section('Hubs and consumer groups')).map(([hub, group, fn]) => ({
   setting: ticks(hub)[0].replaceAll('%', ''),
   hub: ticks(hub)[1],
-  consumerGroup: ticks(group)[0],
+  consumerGroupSetting: ticks(group)[0].replaceAll('%', ''),
+  consumerGroup: ticks(group)[1],
   function: ticks(fn)[0],
 }));
-const hubRows = [...ingestionRows, ...sensorKinds.map((k) => ({ setting: k.hubSetting, hub: k.hub, consumerGroup: k.consumerGroup, function: k.processor }))];
+const hubRows = [...ingestionRows, ...sensorKinds.map((k) => ({
+  setting: k.hubSetting, hub: k.hub, consumerGroupSetting: consumerGroupSetting(k.processor), consumerGroup: k.consumerGroup, function: k.processor,
+}))];
 const azureConnectionSettings = [...new Set(section('Hubs and consumer groups').match(/EventHubConnection__\w+/g))];
 
 // Settings that must NOT be app settings in Azure, and why.
@@ -82,15 +88,16 @@ function unsetFunctionSettings(functions, hostText) {
   return [...required].filter((n) => !settingNames.includes(n));
 }
 
-/** Triggers whose hub or consumer group differs from the conventions (and so from the Bicep). */
+/** Triggers whose hub or consumer group differs from the conventions (and so from the Bicep): the consumer group is
+ * the app-setting expression of the hub's row, never a literal, so a local run can read with groups of its own. */
 function consumerGroupProblems(functions) {
-  const groupOfHub = new Map(hubRows.map((h) => [h.setting, h.consumerGroup]));
+  const rowOfHub = new Map(hubRows.map((h) => [h.setting, h]));
   const problems = [];
   for (const fn of functions) {
     for (const binding of (fn.json.bindings ?? []).filter((b) => b.type === 'eventHubTrigger')) {
-      const hubSetting = String(binding.eventHubName ?? '').replaceAll('%', '');
-      if (!groupOfHub.has(hubSetting)) problems.push(`${fn.file}: eventHubName ${binding.eventHubName} is not a conventions hub setting`);
-      else if (binding.consumerGroup !== groupOfHub.get(hubSetting)) problems.push(`${fn.file}: consumer group ${binding.consumerGroup}, expected ${groupOfHub.get(hubSetting)}`);
+      const row = rowOfHub.get(String(binding.eventHubName ?? '').replaceAll('%', ''));
+      if (!row) problems.push(`${fn.file}: eventHubName ${binding.eventHubName} is not a conventions hub setting`);
+      else if (binding.consumerGroup !== `%${row.consumerGroupSetting}%`) problems.push(`${fn.file}: consumer group ${binding.consumerGroup}, expected %${row.consumerGroupSetting}% (${row.consumerGroup})`);
     }
   }
   return problems;
@@ -108,8 +115,8 @@ describe('app settings agree with docs/conventions.md, function.json and host.js
     assert.deepEqual(missing, [], `not set in ${functionAppFile.rel}: ${missing.join(', ')}`);
   });
 
-  it('sets the identity-based Event Hubs connection and the hub name settings', () => {
-    const required = [...azureConnectionSettings, ...hubRows.map((h) => h.setting)];
+  it('sets the identity-based Event Hubs connection, the hub name and the consumer group settings', () => {
+    const required = [...azureConnectionSettings, ...hubRows.flatMap((h) => [h.setting, h.consumerGroupSetting])];
     assert.deepEqual(required.filter((n) => !settingNames.includes(n)), []);
   });
 
@@ -158,6 +165,8 @@ describe('app settings agree with docs/conventions.md, function.json and host.js
   it('uses the conventions defaults for hubs, consumer groups, database and containers', () => {
     // The kinds' hubs come from sensor-kinds.json (their evaluation: sensor-kinds.test.mjs); the ingestion hub is a var.
     assert.equal(mainVar('ingestionHubName'), ingestionRows[0].hub);
+    assert.equal(mainVar('splitterConsumerGroup'), ingestionRows[0].consumerGroup);
+    assert.equal(setting(ingestionRows[0].consumerGroupSetting).valueNode.text, 'splitterConsumerGroup', 'the splitter reads with the group main.bicep creates');
     assert.match(main.text, /loadJsonContent\('\.\.\/core\/SensorPipeline\.Core\/sensor-kinds\.json'\)\.kinds/);
 
     const cosmosVarFor = {
@@ -218,9 +227,9 @@ describe('the function.json checks catch what they guard against', () => {
     json: { bindings: [{ type: 'eventHubTrigger', name: 'events', direction: 'in', eventHubName: hub, consumerGroup: group, connection: 'EventHubConnection', cardinality: 'many', dataType: 'binary' }, ...(extra.outputs ?? [])] },
   });
   const good = [
-    trigger('Splitter', '%IngestionHubName%', 'splitter', { outputs: [{ type: 'eventHub', name: 'weather', direction: 'out', eventHubName: '%WeatherHubName%', connection: 'EventHubConnection' }] }),
-    trigger('WeatherProcessor', '%WeatherHubName%', 'weather-processor'),
-    trigger('SeismicProcessor', '%SeismicHubName%', 'seismic-processor'),
+    trigger('Splitter', '%IngestionHubName%', '%SplitterConsumerGroup%', { outputs: [{ type: 'eventHub', name: 'weather', direction: 'out', eventHubName: '%WeatherHubName%', connection: 'EventHubConnection' }] }),
+    trigger('WeatherProcessor', '%WeatherHubName%', '%WeatherProcessorConsumerGroup%'),
+    trigger('SeismicProcessor', '%SeismicHubName%', '%SeismicProcessorConsumerGroup%'),
   ];
 
   it('accepts function.json files that follow the conventions', () => {
@@ -229,11 +238,16 @@ describe('the function.json checks catch what they guard against', () => {
   });
 
   it('reports a %NAME%, a connection or a host.json setting the Bicep does not set', () => {
-    const bad = [trigger('Splitter', '%IngestionHub%', 'splitter'), { ...trigger('X', '%WeatherHubName%', 'weather-processor'), json: { bindings: [{ type: 'eventHubTrigger', eventHubName: '%WeatherHubName%', consumerGroup: 'weather-processor', connection: 'OtherConnection' }] } }];
-    assert.deepEqual(unsetFunctionSettings(bad, '"%HostOnlySetting%"').sort(), ['HostOnlySetting', 'IngestionHub', 'OtherConnection__clientId', 'OtherConnection__credential', 'OtherConnection__fullyQualifiedNamespace']);
+    const bad = [trigger('Splitter', '%IngestionHub%', '%SplitterGroup%'), { ...trigger('X', '%WeatherHubName%', 'weather-processor'), json: { bindings: [{ type: 'eventHubTrigger', eventHubName: '%WeatherHubName%', consumerGroup: 'weather-processor', connection: 'OtherConnection' }] } }];
+    assert.deepEqual(unsetFunctionSettings(bad, '"%HostOnlySetting%"').sort(), ['HostOnlySetting', 'IngestionHub', 'OtherConnection__clientId', 'OtherConnection__credential', 'OtherConnection__fullyQualifiedNamespace', 'SplitterGroup']);
   });
 
   it('reports a consumer group the infra does not create', () => {
     assert.equal(consumerGroupProblems([trigger('WeatherProcessor', '%WeatherHubName%', '$Default')]).length, 1);
+  });
+
+  it('reports a consumer group named literally, even the right one (a local run could not replace it)', () => {
+    assert.deepEqual(consumerGroupProblems([trigger('WeatherProcessor', '%WeatherHubName%', 'weather-processor')]),
+      ['functions/WeatherProcessor/function.json: consumer group weather-processor, expected %WeatherProcessorConsumerGroup% (weather-processor)']);
   });
 });

@@ -8,28 +8,12 @@ namespace SensorPipeline.Explorer.Tests;
 /// action is refused and appends nothing; the page's own POST with its token sends, and a peek decodes what was sent.</summary>
 public sealed class ExplorerProcessTests : IAsyncLifetime
 {
-    private readonly TempDirectory _root = new("explorer-devhost-");
     private readonly HttpClient _http = new() { Timeout = TimeSpan.FromSeconds(30) };
-    private DevHostProcess? _devHost;
-    private AzuriteProcess? _azurite;
+    private HubsOnlyDevHost? _devHost;
 
     private Uri At(string path) => new(_devHost!.BaseAddress, path);
 
-    public async Task InitializeAsync()
-    {
-        File.WriteAllText(Path.Combine(_root.Path, "host.json"), """{"version": "2.0", "customHandler": {"description": {"defaultExecutablePath": "node"}}}""");
-        File.WriteAllText(Path.Combine(_root.Path, "eventhubs.emulator.json"), """
-            {"UserConfig": {"NamespaceConfig": [{"Type": "EventHub", "Name": "ns", "Entities": [
-              {"Name": "ingestion", "PartitionCount": "2", "ConsumerGroups": [{"Name": "splitter"}]}]}], "LoggingConfig": {"Type": "File"}}}
-            """);
-        // The Functions host in devhost keeps checkpoints and ownership in AzureWebJobsStorage: azurite, as the stack runs it.
-        _azurite = await AzuriteProcess.StartAsync();
-        _devHost = await DevHostProcess.StartAsync(new DevHostStart
-        {
-            AppRoot = _root.Path, DataDirectory = Path.Combine(_root.Path, ".data"),
-            Environment = new Dictionary<string, string?> { ["AzureWebJobsStorage"] = _azurite.ConnectionString },
-        });
-    }
+    public async Task InitializeAsync() => _devHost = await HubsOnlyDevHost.StartAsync("ingestion", partitions: 2, consumerGroup: "splitter");
 
     private async Task<string> TokenAsync() =>
         (await _http.GetFromJsonAsync<JsonElement>(At("explorer/api/session"))).GetProperty("token").GetString()!;
@@ -91,12 +75,5 @@ public sealed class ExplorerProcessTests : IAsyncLifetime
         {
             await _devHost.DisposeAsync();
         }
-
-        if (_azurite is not null)
-        {
-            await _azurite.DisposeAsync();
-        }
-
-        _root.Dispose();
     }
 }

@@ -23,7 +23,7 @@ public class SensorKindFilesTests
             var trigger = Assert.Single(JsonNode.Parse(File.ReadAllText(path))!["bindings"]!.AsArray())!;
             Assert.Equal("eventHubTrigger", (string?)trigger["type"]);
             Assert.Equal($"%{kind.HubSetting}%", (string?)trigger["eventHubName"]);
-            Assert.Equal(kind.ConsumerGroup, (string?)trigger["consumerGroup"]);
+            Assert.Equal($"%{kind.ConsumerGroupSetting}%", (string?)trigger["consumerGroup"]);
             Assert.Equal("EventHubConnection", (string?)trigger["connection"]);
             Assert.Equal("events", (string?)trigger["name"]);
             Assert.Equal("binary", (string?)trigger["dataType"]);
@@ -56,12 +56,25 @@ public class SensorKindFilesTests
     }
 
     [Fact]
-    public void LocalSettings_EveryKind_NamesItsHub()
+    public void LocalSettings_EveryKind_NamesItsHubAndConsumerGroup()
     {
         var values = JsonNode.Parse(File.ReadAllText(Path.Combine(Root, "local.settings.json")))!["Values"]!;
         foreach (var kind in Kinds)
         {
             Assert.Equal(kind.Hub, (string?)values[kind.HubSetting]);
+            Assert.Equal(kind.ConsumerGroup, (string?)values[kind.ConsumerGroupSetting]);
+        }
+    }
+
+    [Fact]
+    public void FunctionFolders_EveryTrigger_NamesItsConsumerGroupByItsFunctionsSetting()
+    {
+        // The splitter too: a run against a deployed namespace replaces every group by setting (./pipeline up --eventhubs).
+        foreach (var path in Directory.GetDirectories(Path.Combine(Root, "functions")).Select(d => Path.Combine(d, "function.json")).Where(File.Exists))
+        {
+            var function = Path.GetFileName(Path.GetDirectoryName(path))!;
+            var trigger = JsonNode.Parse(File.ReadAllText(path))!["bindings"]!.AsArray().Single(b => (string?)b!["type"] == "eventHubTrigger")!;
+            Assert.Equal($"%{SensorKindDefinition.ConsumerGroupSettingOf(function)}%", (string?)trigger["consumerGroup"]);
         }
     }
 }

@@ -48,9 +48,10 @@ public sealed class BadConfigurationTests
     [Theory]
     [InlineData("input", "ghost", "consumerGroup", "'ghost' does not exist")]
     [InlineData("%NotSetAnywhere%", "fn", "bindings[0].eventHubName", "'NotSetAnywhere'")]
+    [InlineData("input", "%FnConsumerGroup%", "bindings[0].consumerGroup", "setting 'FnConsumerGroup' (from \"%FnConsumerGroup%\") is not set in local.settings.json Values or the environment")]
     public async Task Start_TriggerNamingWhatIsNotThere_FailsNamingTheField(string eventHubName, string consumerGroup, string field, string problem)
     {
-        // An unknown consumer group; a %setting% no app setting defines.
+        // An unknown consumer group; a %setting% no app setting defines, for the hub and for the consumer group.
         await using var app = new TestApp();
         app.AddTriggeredFunction("Fn", eventHubName, consumerGroup);
         await AssertStartFailsAsync(app, "function.json", field, problem);

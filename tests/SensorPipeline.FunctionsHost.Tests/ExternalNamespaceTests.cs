@@ -1,5 +1,6 @@
 using System.Text;
 using SensorPipeline.Clients;
+using SensorPipeline.FunctionsHost.Config;
 
 namespace SensorPipeline.FunctionsHost.Tests;
 
@@ -49,10 +50,44 @@ public sealed class ExternalNamespaceTests
         Assert.Contains("consumer group 'local-run-group' does not exist on hub 'input'", local.Output, StringComparison.Ordinal);
     }
 
-    private static TestApp NewLocalApp(TestApp ns)
+    [Fact]
+    public async Task ExternalNamespace_RunConsumerGroups_ReadsWithItsOwnGroupBesideTheDeployedApp()
+    {
+        // "The namespace" runs the deployed app: Fn reads input with the group fn. The namespace also has fn-run.
+        await using var ns = new TestApp();
+        var config = Path.Combine(ns.Root, "eventhubs.emulator.json");
+        File.WriteAllText(config, File.ReadAllText(config).Replace("""{"Name": "marker"}""", """{"Name": "marker"}, {"Name": "fn-run"}""", StringComparison.Ordinal));
+        Assert.Null(await ns.StartAsync());
+        // The local run: the same function naming its group by a setting (fn, as deployed), replaced for the run as
+        // ./pipeline up --eventhubs does, through the environment.
+        await using var local = NewLocalApp(ns, new Dictionary<string, string> { ["FnConsumerGroup"] = "fn" });
+        local.RemoveFunction("Fn");
+        local.AddTriggeredFunction("Fn", "%InputHub%", "%FnConsumerGroup%");
+        var run = RunConsumerGroups.Settings(await FunctionAppLoader.LoadAsync(local.Root, CancellationToken.None), "run");
+        Assert.Equal(new Dictionary<string, string> { ["FnConsumerGroup"] = "fn-run" }, run);
+        foreach (var (setting, group) in run)
+        {
+            local.Environment[setting] = group;
+        }
+
+        Assert.Null(await local.StartAsync());
+
+        await ns.SendAsync("input", "0", "a", "b", "c");
+        // Each group gets every event: the deployed app loses none to the local run, and the local run sees them all.
+        await local.WaitForRecordsAsync(r => r.SelectMany(x => x.SequenceNumbers).Count() == 3, "the local run's three events");
+        await ns.WaitForRecordsAsync(r => r.SelectMany(x => x.SequenceNumbers).Count() == 3, "the deployed app's three events");
+        Assert.Equal("fn-run", ConsumerGroupOf(await local.StatusAsync()));
+        Assert.Equal("fn", ConsumerGroupOf(await ns.StatusAsync()));
+        await local.WaitUntilAsync(async () => await local.CheckpointAsync("0") == 2, "the local run's checkpoint at the last event");
+    }
+
+    private static string? ConsumerGroupOf(System.Text.Json.JsonElement status) =>
+        status.GetProperty("functions").EnumerateArray().Single(f => f.GetProperty("name").GetString() == "Fn").GetProperty("consumerGroup").GetString();
+
+    private static TestApp NewLocalApp(TestApp ns, Dictionary<string, string>? settings = null)
     {
         var local = new TestApp();
-        local.WriteLocalSettings(new Dictionary<string, string> { ["EventHubConnection"] = EventHubsEmulatorAccount.ConnectionString(ns.Url!.Port) });
+        local.WriteLocalSettings(new Dictionary<string, string>(settings ?? []) { ["EventHubConnection"] = EventHubsEmulatorAccount.ConnectionString(ns.Url!.Port) });
         local.ExtraSettings.Add("FunctionsHost:ExternalNamespace=true");
         return local;
     }

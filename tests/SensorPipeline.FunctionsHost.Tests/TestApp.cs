@@ -76,6 +76,9 @@ public sealed class TestApp : IAsyncDisposable
     /// <summary>More devhost settings (<c>Section:Key=Value</c>) for the next start, after the tests' defaults.</summary>
     public List<string> ExtraSettings { get; } = [];
 
+    /// <summary>Environment variables for devhost: the host reads them before local.settings.json, as Core Tools does.</summary>
+    public Dictionary<string, string?> Environment { get; } = [];
+
     /// <summary>An absolute URL on the running devhost (its port changes on every start).</summary>
     public Uri At(string relative) => new(Url!, relative);
 
@@ -173,6 +176,7 @@ public sealed class TestApp : IAsyncDisposable
                 AppRoot = Root,
                 DataDirectory = Data,
                 Settings = ["EventHubs:Sas:AllowAnonymous=true", "EventHubs:Durability=None", .. ExtraSettings],
+                Environment = Environment,
                 StartTimeout = timeout ?? TimeSpan.FromSeconds(90), // generous: a loaded machine starts devhost slowly
             });
             (_process, Url) = (devHost.Process, devHost.BaseAddress);

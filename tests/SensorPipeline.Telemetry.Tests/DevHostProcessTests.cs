@@ -8,27 +8,14 @@ namespace SensorPipeline.Telemetry.Tests;
 /// </summary>
 public sealed class DevHostProcessTests : IAsyncLifetime
 {
-    private readonly TempDirectory _root = new("telemetry-devhost-");
     private readonly HttpClient _http = new() { Timeout = TimeSpan.FromSeconds(30) };
-    private DevHostProcess? _devHost;
-    private AzuriteProcess? _azurite;
+    private HubsOnlyDevHost? _devHost;
     private Uri _url = null!;
 
     public async Task InitializeAsync()
     {
-        // An app with the pipeline's hubs and no functions: the emulator and the telemetry endpoints, nothing to invoke.
-        File.WriteAllText(Path.Combine(_root.Path, "host.json"), """{"version": "2.0", "customHandler": {"description": {"defaultExecutablePath": "node"}}}""");
-        File.WriteAllText(Path.Combine(_root.Path, "eventhubs.emulator.json"), """
-            {"UserConfig": {"NamespaceConfig": [{"Type": "EventHub", "Name": "ns", "Entities": [
-              {"Name": "ingestion", "PartitionCount": "1", "ConsumerGroups": [{"Name": "splitter"}]}]}], "LoggingConfig": {"Type": "File"}}}
-            """);
-        // The Functions host in devhost keeps checkpoints and ownership in AzureWebJobsStorage: azurite, as the stack runs it.
-        _azurite = await AzuriteProcess.StartAsync();
-        _devHost = await DevHostProcess.StartAsync(new DevHostStart
-        {
-            AppRoot = _root.Path, DataDirectory = Path.Combine(_root.Path, ".data"),
-            Environment = new Dictionary<string, string?> { ["AzureWebJobsStorage"] = _azurite.ConnectionString },
-        });
+        // The pipeline's ingestion hub and no functions: the emulator and the telemetry endpoints, nothing to invoke.
+        _devHost = await HubsOnlyDevHost.StartAsync("ingestion", partitions: 1, consumerGroup: "splitter");
         _url = _devHost.BaseAddress;
     }
 
@@ -58,12 +45,5 @@ public sealed class DevHostProcessTests : IAsyncLifetime
         {
             await _devHost.DisposeAsync();
         }
-
-        if (_azurite is not null)
-        {
-            await _azurite.DisposeAsync();
-        }
-
-        _root.Dispose();
     }
 }

@@ -60,7 +60,7 @@ internal sealed class ChainPhase(LocalPipeline pipeline, string name, double? ra
         [
             pipeline.Layout.LoadGenDll, "--connection", pipeline.EventHubConnection,
             "--duration", duration.TotalSeconds.ToString("0.###", CultureInfo.InvariantCulture) + "s",
-            "--weather", Invariant(devicesPerKind), "--seismic", Invariant(devicesPerKind),
+            "--devices-per-kind", Invariant(devicesPerKind),
             "--device-prefix", devicePrefix, "--ledger", ledgerPath, "--progress-interval", "5s",
         ];
         if (rate is { } r)

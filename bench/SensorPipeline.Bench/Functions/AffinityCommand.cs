@@ -1,4 +1,5 @@
 using Azure.Messaging.EventHubs.Consumer;
+using SensorPipeline.Core.Readings;
 using SensorPipeline.Core.Splitting;
 using SensorPipeline.Protos;
 
@@ -39,7 +40,7 @@ internal static class AffinityCommand
         var status = await pipeline.GetFunctionsStatusAsync(cancellationToken);
         var forwarded = 0;
         var readingsOf = new Dictionary<string, int>();
-        foreach (var (hub, function) in new[] { ("weather", "WeatherProcessor"), ("seismic", "SeismicProcessor") })
+        foreach (var (hub, function) in SensorKindCatalog.Default.All.Select(static k => (k.Hub, k.Processor)))
         {
             var owners = status.Functions.Single(f => f.Name == function).Partitions.ToDictionary(p => p.PartitionId, p => p.Owner ?? "-");
             var (landed, envelopes) = await ReadHubAsync(pipeline.EventHubConnection, hub, cancellationToken);
@@ -73,7 +74,7 @@ internal static class AffinityCommand
     {
         var fleet = pipeline.Fleet ?? throw new InvalidOperationException("the stack runs no separate instances");
         var processes = new Dictionary<string, List<(DevHostProcess, int)>>();
-        foreach (var function in new[] { "Splitter", "WeatherProcessor", "SeismicProcessor" })
+        foreach (var function in BacklogLoad.Processors.Prepend("Splitter"))
         {
             processes[function] = [];
             foreach (var instance in fleet.Running(function))

@@ -1,4 +1,5 @@
 using System.Text.Json;
+using SensorPipeline.Core.Readings;
 
 namespace SensorPipeline.Functions.Bench;
 
@@ -6,7 +7,8 @@ namespace SensorPipeline.Functions.Bench;
 /// hub, the wait until the splitter has forwarded it, and the handler's metrics as devhost received them.</summary>
 internal static class BacklogLoad
 {
-    public static readonly IReadOnlyList<string> Processors = ["WeatherProcessor", "SeismicProcessor"];
+    /// <summary>Every kind's processor (sensor-kinds.json), in the catalog's order.</summary>
+    public static readonly IReadOnlyList<string> Processors = [.. SensorKindCatalog.Default.All.Select(static k => k.Processor)];
 
     private static readonly TimeSpan Poll = TimeSpan.FromSeconds(1);
 
@@ -14,18 +16,18 @@ internal static class BacklogLoad
     private static readonly HttpClient Http = new() { Timeout = TimeSpan.FromSeconds(60), DefaultRequestHeaders = { { "X-DevHost-Admin", "1" } } };
 
     /// <summary>loadgen flat out: <paramref name="readings"/> in events of <paramref name="readingsPerEvent"/> over
-    /// <paramref name="devices"/> devices (half weather, half seismic) named after <paramref name="devicePrefix"/>,
+    /// <paramref name="devices"/> devices (shared evenly by the kinds of sensor-kinds.json, rounded up) named after <paramref name="devicePrefix"/>,
     /// recorded in <paramref name="ledger"/>; throws when loadgen fails.</summary>
     public static async Task SendAsync(LocalPipeline pipeline, long readings, int readingsPerEvent, int devices, string devicePrefix, string ledger,
         CancellationToken cancellationToken)
     {
-        var weather = devices / 2;
+        var perKind = (devices + Processors.Count - 1) / Processors.Count;
         List<string> send =
         [
             pipeline.Layout.LoadGenDll, "--connection", pipeline.EventHubConnection,
             "--count", readings.ToString(CultureInfo.InvariantCulture),
             "--readings-per-event", readingsPerEvent.ToString(CultureInfo.InvariantCulture),
-            "--weather", weather.ToString(CultureInfo.InvariantCulture), "--seismic", (devices - weather).ToString(CultureInfo.InvariantCulture),
+            "--devices-per-kind", perKind.ToString(CultureInfo.InvariantCulture),
             "--device-prefix", devicePrefix, "--ledger", ledger, "--progress-interval", "10s",
         ];
         await using var loadgen = ChildProcess.Start(new ChildProcessOptions

@@ -26,6 +26,9 @@ internal static class BenchHandler
             // The write path only: no splitter invocation, so nothing connects to this (well-formed) address.
             ["EventHubConnection"] = EventHubsEmulatorAccount.ConnectionString(9),
             ["Logging:LogLevel:Default"] = "Warning",
+            // The benches count CPU and requests, not latency: on a shared, loaded machine the emulator may answer a bulk
+            // request of hundreds of writes after more than the handler's 10 s, which would abandon and resend it.
+            ["Cosmos:OperationTimeout"] = "00:02:00",
         });
         builder.AddSensorPipelineFunctions();
         // In this process the handler cannot trust the emulator through SSL_CERT_DIR (read once at process start), so

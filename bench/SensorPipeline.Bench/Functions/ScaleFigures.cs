@@ -39,14 +39,14 @@ internal sealed record ScaleFigures(ScaleArguments Arguments, IReadOnlyList<Drai
     {
         ArgumentNullException.ThrowIfNull(output);
         Line(output, $"Scale-out on the local Release stack, {Environment.ProcessorCount} cores: each instance a `devhost instance` process with its own published handler process; the splitter one instance; backlog {Arguments.Readings:N0} readings in events of {Arguments.ReadingsPerEvent:N0} over {Arguments.Devices:N0} devices.");
-        output.WriteLine("| instances per processor | drained (every instance resumed → every checkpoint at its end) | readings/s | CPU per reading, instances + handlers: weather / seismic | CPU per instance (instance + handler), mean (min–max) | machine busy (of " + Environment.ProcessorCount + " cores) | cold start, process start → first invocation: min / median / max | verify: backlog; cold-start load | load average at fill / resume / end |");
+        output.WriteLine("| instances per processor | drained (every instance resumed → every checkpoint at its end) | readings/s | CPU per reading, instances + handlers: " + string.Join(" / ", BacklogLoad.Processors) + " | CPU per instance (instance + handler), mean (min–max) | machine busy (of " + Environment.ProcessorCount + " cores) | cold start, process start → first invocation: min / median / max | verify: backlog; cold-start load | load average at fill / resume / end |");
         output.WriteLine("|---|---|---|---|---|---|---|---|---|");
         foreach (var d in Drains)
         {
             var cpu = d.PerInstance.Where(i => i.CpuSeconds is not null).Select(i => i.CpuSeconds!.Value).DefaultIfEmpty(0).ToList();
             var cold = d.PerInstance.Where(i => i.ColdStartSeconds is not null).Select(i => i.ColdStartSeconds!.Value).Order().ToList();
             var coldText = cold.Count == 0 ? "–" : string.Create(CultureInfo.InvariantCulture, $"{cold[0]:F1} / {cold[cold.Count / 2]:F1} / {cold[^1]:F1} s ({cold.Count} of {d.PerInstance.Count})");
-            Line(output, $"| {d.Instances} | {d.Drain.TotalSeconds:N1} s ({d.Envelopes:N0} envelopes) | **{d.Readings / Math.Max(d.Drain.TotalSeconds, 0.001):N0}** | {PerReading(d, "WeatherProcessor")} / {PerReading(d, "SeismicProcessor")} µs | {cpu.Average():F1} s ({cpu.Min():F1}–{cpu.Max():F1}) | {d.MachineCpuSeconds / Math.Max(d.Drain.TotalSeconds, 0.001):F2} | {coldText} | {d.Verify}; {(d.ColdVerify.Passed ? "PASSED" : d.ColdVerify.ToString())} | {d.Load.AtFill:F1} / {d.Load.AtStart:F1} / {d.Load.AtEnd:F1} |");
+            Line(output, $"| {d.Instances} | {d.Drain.TotalSeconds:N1} s ({d.Envelopes:N0} envelopes) | **{d.Readings / Math.Max(d.Drain.TotalSeconds, 0.001):N0}** | {string.Join(" / ", BacklogLoad.Processors.Select(p => PerReading(d, p)))} µs | {cpu.Average():F1} s ({cpu.Min():F1}–{cpu.Max():F1}) | {d.MachineCpuSeconds / Math.Max(d.Drain.TotalSeconds, 0.001):F2} | {coldText} | {d.Verify}; {(d.ColdVerify.Passed ? "PASSED" : d.ColdVerify.ToString())} | {d.Load.AtFill:F1} / {d.Load.AtStart:F1} / {d.Load.AtEnd:F1} |");
         }
 
         output.WriteLine();

@@ -18,6 +18,7 @@ internal sealed class Tally(string name, bool deviceWrites = false)
     private long _readings;
     private long _deviceWrites;
     private long _exceptions;
+    private readonly List<(TimeSpan Cpu, TimeSpan Wall, long Readings)> _rounds = [];
 
     public double ReadingsPerSecond => _readings / _wall.TotalSeconds;
 
@@ -34,6 +35,10 @@ internal sealed class Tally(string name, bool deviceWrites = false)
     /// <summary>CPU µs per reading, net of <paramref name="idle"/> (CPU seconds per second the process spends idle); 0: gross.</summary>
     public double CpuPerReading(double idle) => Math.Max(0, _cpu.TotalMicroseconds - (idle * _wall.TotalMicroseconds)) / _readings;
 
+    /// <summary>CPU µs per reading of each measured round, net of <paramref name="idle"/> (0: gross), in the order run.</summary>
+    public IReadOnlyList<double> RoundCpuPerReading(double idle) =>
+        [.. _rounds.Select(r => Math.Max(0, r.Cpu.TotalMicroseconds - (idle * r.Wall.TotalMicroseconds)) / r.Readings)];
+
     public async Task MeasureAsync(IReadOnlyList<Invocation> invocations, Func<Task> action)
     {
         _self.Refresh();
@@ -44,9 +49,11 @@ internal sealed class Tally(string name, bool deviceWrites = false)
         wall.Stop();
         _exceptions += Interlocked.Read(ref Exceptions) - exceptions;
         _self.Refresh();
+        var readings = invocations.Sum(i => i.Result.Pending.Count);
+        _rounds.Add((_self.TotalProcessorTime - cpu, wall.Elapsed, readings));
         _wall += wall.Elapsed;
         _cpu += _self.TotalProcessorTime - cpu;
-        _readings += invocations.Sum(i => i.Result.Pending.Count);
+        _readings += readings;
         _deviceWrites += deviceWrites ? invocations.Sum(i => i.Result.Latest.Count) : 0;
     }
 

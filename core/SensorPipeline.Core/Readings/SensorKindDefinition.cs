@@ -51,6 +51,16 @@ public sealed class SensorKindDefinition
     /// <summary>The app setting naming the hub, as function.json's <c>%WeatherHubName%</c> resolves it.</summary>
     public string HubSetting { get; }
 
+    /// <summary>The app setting naming the consumer group the processor's trigger reads with
+    /// (<see cref="ConsumerGroupSettingOf"/>: <c>%WeatherProcessorConsumerGroup%</c> in its function.json); set to
+    /// <see cref="ConsumerGroup"/> in Azure and in local.settings.json, and to a group of its own by a local run against
+    /// a deployed namespace.</summary>
+    public string ConsumerGroupSetting => ConsumerGroupSettingOf(Processor);
+
+    /// <summary>The app setting a function's trigger names its consumer group by: <c>&lt;function&gt;ConsumerGroup</c>
+    /// (<c>SplitterConsumerGroup</c>, <c>WeatherProcessorConsumerGroup</c>), one rule for every function.</summary>
+    public static string ConsumerGroupSettingOf(string function) => function + "ConsumerGroup";
+
     /// <summary>The payload message's measurements in field order: measurement i is field i + 1, a double.</summary>
     public IReadOnlyList<MeasurementDefinition> Measurements { get; }
 

@@ -11,7 +11,7 @@ public sealed class ChaosOptions
     /// cores while faults are injected, so a stall is the fault's, not the load's.</summary>
     public int Rate { get; init; } = 600;
 
-    /// <summary>Weather and seismic devices per phase, each. Default 20.</summary>
+    /// <summary>Devices of each kind of sensor-kinds.json per phase. Default 20.</summary>
     public int DevicesPerKind { get; init; } = 20;
 
     /// <summary>Only these faults (their names, see <see cref="ChaosFaults"/>); empty = all.</summary>

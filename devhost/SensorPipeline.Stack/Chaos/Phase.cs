@@ -150,26 +150,25 @@ internal sealed class Phase(LocalPipeline pipeline, ChaosOptions options, ChaosF
         }
     }
 
-    private ChildProcessOptions LoadGen(string ledger, IReadOnlyList<string> extra)
+    private ChildProcessOptions LoadGen(string ledger, IReadOnlyList<string> extra) => new()
     {
-        var devices = options.DevicesPerKind.ToString(CultureInfo.InvariantCulture);
-        List<string> arguments =
-        [
-            pipeline.Layout.LoadGenDll, "--connection", pipeline.EventHubConnection,
-            "--rate", options.Rate.ToString(CultureInfo.InvariantCulture), "--duration", load.TotalSeconds.ToString("0.###", CultureInfo.InvariantCulture) + "s",
-            "--weather", devices, "--seismic", devices, "--device-prefix", "chaos" + (index + 1).ToString("D2", CultureInfo.InvariantCulture),
-            "--seed", (options.Seed + index).ToString(CultureInfo.InvariantCulture), "--ledger", ledger,
-            // Sends ride out a devhost restart or a full disk: retried for minutes, never given up.
-            "--max-attempts", "100", "--max-backoff", "2s", "--attempt-timeout", "15s",
-            "--duplicate-every", "25", "--progress-interval", "5s",
-            .. extra,
-        ];
-        return new ChildProcessOptions
-        {
-            Name = "loadgen", FileName = "dotnet", Arguments = arguments, WorkingDirectory = pipeline.Layout.Root,
-            LogPath = Path.Combine(pipeline.Options.DataDirectory, "logs", _name + "-loadgen.log"),
-        };
-    }
+        Name = "loadgen", FileName = "dotnet", Arguments = LoadGenArguments(pipeline.Layout, pipeline.EventHubConnection, options, load, index, ledger, extra),
+        WorkingDirectory = pipeline.Layout.Root, LogPath = Path.Combine(pipeline.Options.DataDirectory, "logs", _name + "-loadgen.log"),
+    };
+
+    /// <summary>loadgen's command line for phase <paramref name="index"/>: devices of every kind of sensor-kinds.json,
+    /// the fault's <paramref name="extra"/> arguments last.</summary>
+    internal static List<string> LoadGenArguments(RepoLayout layout, string eventHubConnection, ChaosOptions options, TimeSpan load, int index, string ledger, IReadOnlyList<string> extra) =>
+    [
+        layout.LoadGenDll, "--connection", eventHubConnection,
+        "--rate", options.Rate.ToString(CultureInfo.InvariantCulture), "--duration", load.TotalSeconds.ToString("0.###", CultureInfo.InvariantCulture) + "s",
+        .. KindLoad.DeviceArguments(options.DevicesPerKind), "--device-prefix", "chaos" + (index + 1).ToString("D2", CultureInfo.InvariantCulture),
+        "--seed", (options.Seed + index).ToString(CultureInfo.InvariantCulture), "--ledger", ledger,
+        // Sends ride out a devhost restart or a full disk: retried for minutes, never given up.
+        "--max-attempts", "100", "--max-backoff", "2s", "--attempt-timeout", "15s",
+        "--duplicate-every", "25", "--progress-interval", "5s",
+        .. extra,
+    ];
 
     private static long Long(JsonElement counts, string name) =>
         counts.TryGetProperty(name, out var value) && value.ValueKind == JsonValueKind.Number ? value.GetInt64() : 0;

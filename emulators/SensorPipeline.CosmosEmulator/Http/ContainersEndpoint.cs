@@ -37,6 +37,7 @@ internal sealed class ContainersEndpoint(EmulatorStore store, QueriesEndpoint qu
         var method = context.Request.Method;
         if (HttpMethods.IsGet(method))
         {
+            UsageHeaders.AddResourceUsage(context, container);
             await GatewayResponse.JsonAsync(context, 200, container.Resource, 1, container.ETag);
         }
         else if (HttpMethods.IsPut(method))

@@ -23,6 +23,10 @@ internal static class CosmosHeaders
     public const string AImHeader = "A-IM";
     public const string ContentPath = "x-ms-content-path";
     public const string AltContentPath = "x-ms-alt-content-path";
+    public const string PopulateQuotaInfo = "x-ms-documentdb-populatequotainfo";
+    public const string ResourceUsage = "x-ms-resource-usage";
+    public const string PopulateQueryMetrics = "x-ms-documentdb-populatequerymetrics";
+    public const string QueryMetrics = "x-ms-documentdb-query-metrics";
     public const string QueryContentType = "application/query+json";
 
     /// <summary>The header the fault endpoint requires, so a browser cannot send it a simple cross-site request.</summary>

@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Diagnostics;
 using System.Globalization;
 using SensorPipeline.CosmosEmulator.Documents;
 using SensorPipeline.CosmosEmulator.Hosting;
@@ -50,7 +51,9 @@ internal sealed class QueriesEndpoint(EmulatorStore store, QueryRunner queries, 
         }
 
         var indexed = IndexUse.ServesFilter(request.Query, container.Policy);
+        var started = Stopwatch.GetTimestamp();
         var page = queries.Execute(request, () => Candidates(container, key, range, request, indexed), GatewayRequest.Continuation(context.Request), PageSize(context.Request), MaxPageBytes);
+        UsageHeaders.AddQueryMetrics(context, page, indexed, Stopwatch.GetElapsedTime(started));
         var charge = QueryCharge(page, indexed);
         container.Charge(ChargedOperation.Query, charge);
         await GatewayResponse.FeedAsync(context, container.Rid, "Documents", page.Items, charge, page.Continuation);

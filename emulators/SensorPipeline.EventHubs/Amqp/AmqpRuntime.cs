@@ -33,12 +33,12 @@ internal sealed class AmqpRuntime(EventHubsNamespace eventHubs, SasVerifier sas,
         _connections.TryGetValue(connection, out var state) && state.IsAuthenticated;
 
     public AmqpConnection CreateConnection(TransportBase transport, ProtocolHeader protocolHeader, bool isInitiator, AmqpSettings amqpSettings, AmqpConnectionSettings connectionSettings) =>
-        new(transport, protocolHeader, isInitiator, amqpSettings, connectionSettings) { SessionFactory = this };
+        new DecodeErrorConnection(transport, protocolHeader, isInitiator, amqpSettings, connectionSettings) { SessionFactory = this };
 
     public AmqpSession CreateSession(AmqpConnection connection, AmqpSessionSettings settings)
     {
         settings.HandleMax = Math.Min(settings.HandleMax ?? uint.MaxValue, (uint)options.MaxLinksPerSession - 1);
-        return new AmqpSession(connection, settings, this);
+        return new DecodeErrorSession(connection, settings, this);
     }
 
     public AmqpLink CreateLink(AmqpSession session, AmqpLinkSettings settings)

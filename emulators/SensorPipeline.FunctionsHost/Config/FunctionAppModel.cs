@@ -85,7 +85,10 @@ public enum TriggerDataType
 }
 
 /// <summary>The function's <c>eventHubTrigger</c> binding with settings resolved.</summary>
-public sealed record TriggerBinding(string Name, string EventHubName, string ConsumerGroup, string Connection, TriggerDataType DataType);
+/// <param name="ConsumerGroupSetting">The app setting a consumerGroup of exactly <c>%NAME%</c> names (what
+/// <see cref="RunConsumerGroups"/> replaces); null for a literal group.</param>
+public sealed record TriggerBinding(string Name, string EventHubName, string ConsumerGroup, string Connection, TriggerDataType DataType,
+    string? ConsumerGroupSetting = null);
 
 /// <summary>An <c>eventHub</c> output binding with settings resolved. <paramref name="IsBinary"/>: dataType binary
 /// (then a base64 string is NOT decoded).</summary>

@@ -83,7 +83,8 @@ internal static class FunctionJsonReader
     private static TriggerBinding ReadTrigger(JsonFile file, JsonElement binding, string field, string name, SettingResolver settings)
     {
         var hub = HubName(file, binding, field, settings);
-        var consumerGroup = settings.Resolve(file.String(binding, "consumerGroup", field + ".consumerGroup") ?? "$Default", file, field + ".consumerGroup");
+        var consumerGroupText = file.String(binding, "consumerGroup", field + ".consumerGroup") ?? "$Default";
+        var consumerGroup = settings.Resolve(consumerGroupText, file, field + ".consumerGroup");
         var connection = Connection(file, binding, field, settings);
         var cardinality = file.String(binding, "cardinality", field + ".cardinality") ?? "one";
         if (!cardinality.Equals("many", StringComparison.OrdinalIgnoreCase))
@@ -99,7 +100,7 @@ internal static class FunctionJsonReader
             _ when dataTypeText.Equals("string", StringComparison.OrdinalIgnoreCase) => TriggerDataType.Text,
             _ => throw file.Error(field + ".dataType", $"must be binary or string, found \"{dataTypeText}\""),
         };
-        return new TriggerBinding(name, hub, consumerGroup, connection, dataType);
+        return new TriggerBinding(name, hub, consumerGroup, connection, dataType, SettingResolver.WholeExpression(consumerGroupText));
     }
 
     private static OutputBinding ReadOutput(JsonFile file, JsonElement binding, string field, string name, SettingResolver settings)

@@ -13,6 +13,10 @@ internal sealed class SettingResolver(IReadOnlyDictionary<string, string> values
         return Environment.GetEnvironmentVariable(name) ?? (values.TryGetValue(name, out var value) ? value : null);
     }
 
+    /// <summary>NAME when <paramref name="text"/> is exactly one <c>%NAME%</c>; otherwise null.</summary>
+    public static string? WholeExpression(string text) =>
+        text is ['%', .. var name, '%'] && name.Length > 0 && !name.Contains('%', StringComparison.Ordinal) ? name : null;
+
     /// <summary>Replaces every %NAME% in <paramref name="text"/>; an unset NAME stops start-up naming file, field and setting.</summary>
     public string Resolve(string text, JsonFile file, string field)
     {

@@ -64,14 +64,16 @@ internal sealed class BatchWriter(
 
     /// <summary>
     /// Readings first, so a device's latest state never points at a reading that is not stored yet. A large phase goes
-    /// through the bulk client, every write started at once so they fill batch requests; each write still gets its own
-    /// answer, classified as a point write's would be (transient retried, refused dead-lettered, systemic thrown).
-    /// Returns which pending documents were stored.
+    /// through the bulk client, every write started at once in key-space order, so each partition key range's writes
+    /// fill one batch request (<see cref="WritePhase"/>); each write still gets its own answer, classified as a point
+    /// write's would be (transient retried, refused dead-lettered, systemic thrown). Returns which pending documents
+    /// were stored.
     /// </summary>
     private async Task<bool[]> WriteReadingsAsync(ProcessResult result, ContainerSet readings, ConcurrentBag<DeadLetter> rejected, CancellationToken cancellationToken)
     {
         var stored = new bool[result.Pending.Count];
-        await Parallel.ForEachAsync(Indices(result.Pending.Count), Concurrency(readings, result.Pending.Count, cancellationToken), async (i, token) =>
+        var order = readings.IsBulk ? KeySpaceOrder.Of(result.Pending) : Indices(result.Pending.Count);
+        await WritePhase.RunAsync(readings, order, options.Value.WriteParallelism, async (i, token) =>
         {
             var document = result.Pending[i];
             var container = document.Target == DocumentTarget.Live ? readings.Readings : readings.Archive;
@@ -83,7 +85,7 @@ internal sealed class BatchWriter(
             }
 
             stored[i] = true;
-        });
+        }, cancellationToken);
         return stored;
     }
 
@@ -181,9 +183,6 @@ internal sealed class BatchWriter(
     private StateRefusal Refusal(ProcessResult result, in PendingDocument document) =>
         new(definition.Stage, result.EnvelopePosition(document), document.ReadingIndex, result.ReadingBytes(document).ToArray(), document.Id);
 
-    private ParallelOptions Concurrency(ContainerSet set, int documents, CancellationToken cancellationToken) =>
-        new() { MaxDegreeOfParallelism = set.Parallelism(documents, options.Value.WriteParallelism), CancellationToken = cancellationToken };
-
     /// <summary>
     /// A document the store refused while its container took a known-good write. The dead letter holds the reading's
     /// original bytes (the document is rendered from them again: the detail names it), so <c>redrive</c> re-sends the
@@ -195,5 +194,5 @@ internal sealed class BatchWriter(
         new(definition.Stage + "-store", DeadLetterReason.RejectedByStore, result.EnvelopePosition(document), document.ReadingIndex, document.DeviceId,
             result.ReadingBytes(document).ToArray(), detail);
 
-    private static IEnumerable<int> Indices(int count) => Enumerable.Range(0, count);
+    private static int[] Indices(int count) => [.. Enumerable.Range(0, count)];
 }

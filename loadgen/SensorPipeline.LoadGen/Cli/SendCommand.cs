@@ -15,9 +15,15 @@ internal static class SendCommand
     private static readonly Option<string?> Connection = SharedOptions.Connection();
     private static readonly Option<string?> Namespace = SharedOptions.Namespace();
     private static readonly Option<string?> Hub = new("--hub") { Description = "Hub to send to (default: EntityPath of the connection string, else env IngestionHubName, else ingestion)." };
-    // One device count per kind of sensor-kinds.json: --weather, …
-    private static readonly Option<int>[] DevicesOfKind = [.. SensorKindCatalog.Default.All.Select(static k =>
-        new Option<int>("--" + k.Name) { Description = $"Simulated {k.Name} devices.", DefaultValueFactory = _ => SendOptions.DefaultReadingsPerEvent })];
+    // Every kind's device count at once, so a run (the demo, chaos) covers whatever kinds sensor-kinds.json lists.
+    private static readonly Option<int> DevicesPerKind = new("--devices-per-kind")
+    {
+        Description = "Simulated devices of every kind of sensor-kinds.json (a --<kind> option overrides it for its kind).",
+        DefaultValueFactory = _ => SendOptions.DefaultDevicesPerKind,
+    };
+    // One device count per kind of sensor-kinds.json: --weather, …; unset, the kind gets --devices-per-kind.
+    private static readonly Option<int?>[] DevicesOfKind = [.. SensorKindCatalog.Default.All.Select(static k =>
+        new Option<int?>("--" + k.Name) { Description = $"Simulated {k.Name} devices (default: --devices-per-kind)." })];
     private static readonly Option<int> Seed = new("--seed") { Description = "Seed of the simulations.", DefaultValueFactory = _ => 1 };
     private static readonly Option<string> DevicePrefix = new("--device-prefix") { Description = "Device id prefix.", DefaultValueFactory = _ => "dev" };
     private static readonly Option<int> ReadingsPerEvent = new("--readings-per-event") { Description = "Readings per event.", DefaultValueFactory = _ => SendOptions.DefaultReadingsPerEvent };
@@ -36,7 +42,7 @@ internal static class SendCommand
     private static readonly Option<int> OutOfRange = new("--out-of-range") { Description = "Readings with a latitude beyond ±90 to inject (dead-lettered alone)." };
     private static readonly Option<int> Forged = new("--forged") { Description = "Forged envelopes to send straight to --forged-hub (dead-lettered by the processor)." };
     private static readonly Option<int> MalformedSends = new("--malformed-sends") { Description = "Requests the hub must refuse (oversize, malformed JSON, bad number, forged signature)." };
-    private static readonly Option<string> ForgedHub = new("--forged-hub") { Description = "The processor hub forged envelopes go to.", DefaultValueFactory = _ => "weather" };
+    private static readonly Option<string> ForgedHub = new("--forged-hub") { Description = "The processor hub forged envelopes go to (default: the first kind's hub in sensor-kinds.json).", DefaultValueFactory = _ => SendOptions.DefaultForgedHub };
     private static readonly Option<TimeSpan> ClockSkew = new("--clock-skew")
     {
         Description = "Shift every device's clock: --clock-skew=2m ahead, --clock-skew=-10m behind.", CustomParser = Durations.ParseSigned,
@@ -59,10 +65,27 @@ internal static class SendCommand
     public static void Configure(RootCommand root)
     {
         ArgumentNullException.ThrowIfNull(root);
-        Option[] options = [Connection, Namespace, Hub, .. DevicesOfKind, Seed, DevicePrefix, ReadingsPerEvent, Rate, Duration, Count, Transport, Concurrency,
+        Option[] options = [Connection, Namespace, Hub, DevicesPerKind, .. DevicesOfKind, Seed, DevicePrefix, ReadingsPerEvent, Rate, Duration, Count, Transport, Concurrency,
             MaxAttempts, BaseBackoff, MaxBackoff, AttemptTimeout, Poison, Oversize, Truncated, OutOfRange, Forged, MalformedSends, ForgedHub, ClockSkew, OversizeBytes, InjectEvery, DuplicateEvery, PauseFunction,
             PauseFor, PauseAfter, DevHost, PauseRoute, ResumeRoute, LedgerPath, ProgressInterval, Grace, Verbose];
         root.WithAction(options, RunAsync);
+    }
+
+    /// <summary>The send options <paramref name="arguments"/> give, bound as a run binds them (not validated, not
+    /// run): what a launcher's arguments mean to loadgen.</summary>
+    internal static SendOptions Parse(IReadOnlyList<string> arguments)
+    {
+        var root = new RootCommand();
+        Configure(root);
+        var parse = root.Parse(arguments);
+        if (parse.Errors.Count > 0)
+        {
+            throw new ArgumentException(string.Join("; ", parse.Errors.Select(static e => e.Message)), nameof(arguments));
+        }
+
+        var options = new SendOptions();
+        Bind(parse, options);
+        return options;
     }
 
     private static Option<TimeSpan> Duration_(string name, string description, TimeSpan defaultValue) =>
@@ -114,7 +137,7 @@ internal static class SendCommand
         o.Hub = parse.GetValue(Hub) ?? EntityPath(o.Connection) ?? SharedOptions.Env("IngestionHubName") ?? "ingestion";
         foreach (var (kind, option) in SensorKindCatalog.Default.All.Zip(DevicesOfKind))
         {
-            o.Devices[kind.Name] = parse.GetValue(option);
+            o.Devices[kind.Name] = parse.GetValue(option) ?? parse.GetValue(DevicesPerKind);
         }
 
         o.Seed = parse.GetValue(Seed);

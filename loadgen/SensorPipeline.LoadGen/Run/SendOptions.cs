@@ -18,10 +18,13 @@ internal sealed class SendOptions
     public string Hub { get; set; } = "ingestion";
 
     /// <summary>
-    /// Simulated devices per kind, by kind name [one option per kind of sensor-kinds.json: --weather, …].
-    /// Default 50 each.
+    /// Simulated devices per kind, by kind name [--devices-per-kind for every kind of sensor-kinds.json, and one option
+    /// per kind that overrides it: --weather, …]. Default <see cref="DefaultDevicesPerKind"/> each.
     /// </summary>
-    public Dictionary<string, int> Devices { get; } = SensorKindCatalog.Default.All.ToDictionary(static k => k.Name, static _ => 50, StringComparer.Ordinal);
+    public Dictionary<string, int> Devices { get; } = SensorKindCatalog.Default.All.ToDictionary(static k => k.Name, static _ => DefaultDevicesPerKind, StringComparer.Ordinal);
+
+    /// <summary>The default of each kind's entry in <see cref="Devices"/>: 50.</summary>
+    public const int DefaultDevicesPerKind = 50;
 
     /// <summary><see cref="Devices"/> in the catalog's order, as <see cref="Devices.DeviceFleet"/> takes them.</summary>
     public int[] DevicesPerKind() => [.. SensorKindCatalog.Default.All.Select(k => Devices.GetValueOrDefault(k.Name))];
@@ -91,8 +94,11 @@ internal sealed class SendOptions
     /// range, a forged signature, in turn. Each must be refused with its 4xx; one accepted fails the run. Default 0.</summary>
     public int MalformedSends { get; set; }
 
-    /// <summary>The processor hub forged envelopes go to [--forged-hub]. Default <c>weather</c>.</summary>
-    public string ForgedHub { get; set; } = "weather";
+    /// <summary>The processor hub forged envelopes go to [--forged-hub]. Default <see cref="DefaultForgedHub"/>.</summary>
+    public string ForgedHub { get; set; } = DefaultForgedHub;
+
+    /// <summary>The default of <see cref="ForgedHub"/>: the first kind's hub in sensor-kinds.json.</summary>
+    public static string DefaultForgedHub => SensorKindCatalog.Default.All[0].Hub;
 
     /// <summary>Shifts every device's clock [--clock-skew], e.g. <c>2m</c> ahead or <c>-10m</c> behind, within ±1 day: the
     /// observed-at times are off by this much, as a fleet with unsynchronised clocks would send them. Default 0.</summary>
