@@ -136,14 +136,7 @@ public sealed partial class LocalPipeline : IAsyncDisposable
         }
 
         var settings = new List<string>(Options.Instances is null ? [] : ["FunctionsHost:ObserveOnly=true", "FunctionsHost:ObserveInterval=00:00:00.500"]);
-        if (Options.Azure is { } azure)
-        {
-            azure.ApplyTo(environment, settings);
-            foreach (var (key, value) in await azure.RunConsumerGroupsAsync(appRoot, cancellationToken))
-            {
-                environment[key] = value;
-            }
-        }
+        await (Options.Azure?.ApplyToAsync(appRoot, environment, settings, cancellationToken) ?? Task.CompletedTask);
 
         (_appRoot, _environment) = (appRoot, environment);
 

@@ -30,6 +30,17 @@ public sealed record RealAzure(AzureResource? EventHubs, AzureResource? Storage,
             ? new Dictionary<string, string>()
             : RunConsumerGroups.Settings(await FunctionAppLoader.LoadAsync(appRoot, cancellationToken), ConsumerGroupSuffix);
 
+    /// <summary><see cref="ApplyTo"/>, then with a real namespace the run's own consumer groups
+    /// (<see cref="RunConsumerGroupsAsync"/>) in devhost's environment.</summary>
+    public async Task ApplyToAsync(string appRoot, IDictionary<string, string?> environment, ICollection<string> devHostSettings, CancellationToken cancellationToken)
+    {
+        ApplyTo(environment, devHostSettings);
+        foreach (var (key, value) in await RunConsumerGroupsAsync(appRoot, cancellationToken))
+        {
+            environment[key] = value;
+        }
+    }
+
     /// <summary>Points devhost's environment (and so the handler's) at these resources, and with a real namespace tells
     /// the Functions host to read the namespace the app's connection setting names, not devhost's own.</summary>
     public void ApplyTo(IDictionary<string, string?> environment, ICollection<string> devHostSettings)

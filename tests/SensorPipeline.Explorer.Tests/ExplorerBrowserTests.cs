@@ -101,6 +101,11 @@ public sealed class ExplorerBrowserTests(ExplorerFixture stack) : IClassFixture<
         var rows = JsonDocument.Parse((await _page.Locator("[data-testid='query-rows']").TextContentAsync())!).RootElement;
         Assert.True(charge > 0, $"charge {charge}");
         Assert.Equal(ExplorerFixture.Devices, rows.GetArrayLength());
+        // The account's own figures, as the service gives them: the container's document count (x-ms-resource-usage)
+        // and the query's metrics (x-ms-documentdb-query-metrics).
+        var count = (await _page.Locator("[data-testid='container-devices-count']").TextContentAsync())!.Replace(",", "", StringComparison.Ordinal);
+        Assert.True(int.TryParse(count, System.Globalization.CultureInfo.InvariantCulture, out var documents) && documents >= ExplorerFixture.Devices, $"devices count cell: '{count}'");
+        Assert.Contains($"outputDocumentCount={ExplorerFixture.Devices};", await _page.Locator("#query-metrics").TextContentAsync(), StringComparison.Ordinal);
         await ScreenshotAsync("cosmos");
     }
 
