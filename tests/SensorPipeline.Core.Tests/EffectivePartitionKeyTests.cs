@@ -41,6 +41,18 @@ public class EffectivePartitionKeyTests
         Assert.Equal("0CAB7AEEEBDAB636883E36C4B75B837D", EffectivePartitionKey.ToHex(EffectivePartitionKey.OfString(Encoding.UTF8.GetBytes(new string('x', 300)))));
 
     [Theory]
+    [InlineData("dev-weather-0001", "39EBF3D5D039F47BA483F6D296EEBCCE")]
+    [InlineData("dev-1", "0B288AE571CB6351DA68075FFB79736E")]
+    [InlineData("", "32E9366E637A71B4E710384B2F4970A0")]
+    [InlineData("ümlaut-é", "3E0C78670D38DAEF40A0EB247315C899")]
+    public void OfString_DotNetString_IsTheSdksEffectivePartitionKey(string id, string expected) =>
+        Assert.Equal(expected, EffectivePartitionKey.ToHex(EffectivePartitionKey.OfString(id)));
+
+    [Fact]
+    public void OfString_DotNetStringLongerThanTheStackBuffer_IsTheSdksEffectivePartitionKey() =>
+        Assert.Equal("0CAB7AEEEBDAB636883E36C4B75B837D", EffectivePartitionKey.ToHex(EffectivePartitionKey.OfString(new string('x', 300))));
+
+    [Theory]
     [InlineData("00000000000000000000000000000000", 4, 0)]
     [InlineData("0FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF", 4, 0)]
     [InlineData("10000000000000000000000000000000", 4, 1)]

@@ -1,6 +1,7 @@
 using System.Buffers;
 using System.Buffers.Binary;
 using System.Globalization;
+using System.Text;
 using System.Text.Json;
 
 namespace SensorPipeline.Core.Partitioning;
@@ -28,16 +29,40 @@ public static class EffectivePartitionKey
         var length = utf8.Length + 2;
         byte[]? rented = null;
         var typed = length <= StackLimit ? stackalloc byte[StackLimit] : (rented = ArrayPool<byte>.Shared.Rent(length));
-        typed[0] = StringMarker;
         utf8.CopyTo(typed[1..]);
-        typed[length - 1] = StringEnd;
-        var epk = OfTypedBytes(typed[..length]);
+        var epk = OfStringComponent(typed, utf8.Length);
         if (rented is not null)
         {
             ArrayPool<byte>.Shared.Return(rented);
         }
 
         return epk;
+    }
+
+    /// <summary>The EPK of a partition key that is one string held as a .NET string (a device id in a pending
+    /// document): its UTF-8 is written straight after the type marker, no allocation.</summary>
+    public static UInt128 OfString(string value)
+    {
+        ArgumentNullException.ThrowIfNull(value);
+        var length = Encoding.UTF8.GetMaxByteCount(value.Length) + 2;
+        byte[]? rented = null;
+        var typed = length <= StackLimit ? stackalloc byte[StackLimit] : (rented = ArrayPool<byte>.Shared.Rent(length));
+        var epk = OfStringComponent(typed, Encoding.UTF8.GetBytes(value, typed[1..]));
+        if (rented is not null)
+        {
+            ArrayPool<byte>.Shared.Return(rented);
+        }
+
+        return epk;
+    }
+
+    /// <summary>Frames the <paramref name="utf8Length"/> bytes at <c>typed[1..]</c> as a string component (its type
+    /// marker before, its end marker after) and hashes them.</summary>
+    private static UInt128 OfStringComponent(Span<byte> typed, int utf8Length)
+    {
+        typed[0] = StringMarker;
+        typed[utf8Length + 1] = StringEnd;
+        return OfTypedBytes(typed[..(utf8Length + 2)]);
     }
 
     /// <summary>The EPK of a canonical key (the JSON array <c>["dev-1"]</c>, <c>[5]</c>, <c>[null]</c>, <c>[{}]</c>), as

@@ -1,5 +1,3 @@
-using System.Buffers;
-using System.Text;
 using SensorPipeline.Core.Partitioning;
 
 namespace SensorPipeline.Core.Processing;
@@ -14,8 +12,6 @@ namespace SensorPipeline.Core.Processing;
 /// </summary>
 public static class KeySpaceOrder
 {
-    private const int StackLimit = 256;
-
     /// <summary>The indices of <paramref name="documents"/> in key-space order.</summary>
     public static int[] Of(IReadOnlyList<PendingDocument> documents)
     {
@@ -24,7 +20,7 @@ public static class KeySpaceOrder
         for (var i = 0; i < keys.Length; i++)
         {
             var document = documents[i];
-            keys[i] = new Key(document.Target, Epk(document.DeviceId), i);
+            keys[i] = new Key(document.Target, EffectivePartitionKey.OfString(document.DeviceId), i);
         }
 
         Array.Sort(keys);
@@ -35,20 +31,6 @@ public static class KeySpaceOrder
         }
 
         return order;
-    }
-
-    private static UInt128 Epk(string deviceId)
-    {
-        var length = Encoding.UTF8.GetMaxByteCount(deviceId.Length);
-        byte[]? rented = null;
-        var utf8 = length <= StackLimit ? stackalloc byte[StackLimit] : (rented = ArrayPool<byte>.Shared.Rent(length));
-        var epk = EffectivePartitionKey.OfString(utf8[..Encoding.UTF8.GetBytes(deviceId, utf8)]);
-        if (rented is not null)
-        {
-            ArrayPool<byte>.Shared.Return(rented);
-        }
-
-        return epk;
     }
 
     /// <summary>Sorts by container, then key, then place in the batch (which makes the unstable sort stable).</summary>
