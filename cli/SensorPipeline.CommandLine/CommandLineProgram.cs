@@ -10,6 +10,14 @@ namespace SensorPipeline.CommandLine;
 /// </summary>
 public static class CommandLineProgram
 {
+    /// <summary>
+    /// For a program whose own host handles SIGTERM and Ctrl+C (an ASP.NET Core server's console lifetime, or a
+    /// handler of its own): System.CommandLine's termination handler is off. Left on, it ends the process with exit
+    /// code 143 two seconds after SIGTERM, cutting short a graceful shutdown that a loaded machine takes longer than
+    /// that to finish (stopping a child handler, flushing a store); the host's own shutdown timeout bounds it instead.
+    /// </summary>
+    public static InvocationConfiguration HostHandlesTermination() => new() { ProcessTerminationTimeout = null };
+
     /// <summary>Parses <paramref name="args"/> against <paramref name="root"/> and runs it (see the class); usage errors
     /// go to <paramref name="configuration"/>'s error writer (default stderr), prefixed <paramref name="name"/>.
     /// <paramref name="configuration"/>: how the action is invoked; default: Ctrl+C cancels the action's token and the

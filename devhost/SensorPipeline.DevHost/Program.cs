@@ -5,7 +5,9 @@ using SensorPipeline.DevHost.Instances;
 
 // devhost: parse args → Event Hubs emulator (→ local Functions host) → endpoints → run. Start-up errors exit non-zero.
 // `devhost instance …` runs one Functions-host instance in its own process against another devhost's hubs.
-return await CommandLineProgram.RunAsync("devhost", DevHostCommandLine.Create(RunAsync, RunInstanceAsync, StatusAsync), args);
+// SIGTERM and Ctrl+C are the web host's: it stops the Functions host and its handler, then the emulator, in order.
+return await CommandLineProgram.RunAsync("devhost", DevHostCommandLine.Create(RunAsync, RunInstanceAsync, StatusAsync), args,
+    CommandLineProgram.HostHandlesTermination());
 
 static Task<int> StatusAsync(Uri url) => StatusCommand.RunAsync(url, Console.Out, Console.Error);
 

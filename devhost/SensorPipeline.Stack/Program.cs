@@ -23,7 +23,7 @@ using var terminate = System.Runtime.InteropServices.PosixSignalRegistration.Cre
 var layout = new Lazy<RepoLayout>(() => RepoLayout.Discover());
 // Ctrl+C and SIGTERM are the stack's own (above): they stop the children in order, so System.CommandLine's handler is off.
 return await CommandLineProgram.RunAsync("stack", StackCommandLine.Create(RunAsync), args,
-    configuration: new InvocationConfiguration { ProcessTerminationTimeout = null });
+    CommandLineProgram.HostHandlesTermination());
 
 async Task<int> RunAsync(string command, StackRun arguments)
 {
