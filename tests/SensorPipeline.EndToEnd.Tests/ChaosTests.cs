@@ -17,10 +17,17 @@ public sealed class ChaosTests : IDisposable
     {
         // ~4.5 min alone on 2 cores; its collection runs beside another stack's tests, so the bound leaves room.
         using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(12));
-        await using var pipeline = await LocalPipeline.StartAsync(RepoLayout.Discover(), new StackOptions { DataDirectory = _data.Path, DatabaseName = "chaos" }, timeout.Token);
-        var options = new ChaosOptions { Minutes = 1, Rate = 500, DevicesPerKind = 10, Seed = 20261123 };
+        // A killed handler's pending-states mark expires in 5 s instead of 30: verify waits for the device states it
+        // holds back to be recovered, and two phases kill the handler (devhost kill -9 takes its handler with it).
+        var options = new StackOptions
+        {
+            DataDirectory = _data.Path, DatabaseName = "chaos",
+            Environment = new Dictionary<string, string> { ["Pipeline__DeviceStateMarkExpiry"] = "00:00:05" },
+        };
+        await using var pipeline = await LocalPipeline.StartAsync(RepoLayout.Discover(), options, timeout.Token);
+        var chaos = new ChaosOptions { Minutes = 1, Rate = 500, DevicesPerKind = 10, Seed = 20261123 };
 
-        var rows = await ChaosRun.RunAsync(pipeline, options, TextWriter.Null, timeout.Token);
+        var rows = await ChaosRun.RunAsync(pipeline, chaos, TextWriter.Null, timeout.Token);
 
         Assert.Equal(ChaosFaults.All.Select(f => f.Name), rows.Select(r => r.Fault));
         Assert.All(rows, row =>
