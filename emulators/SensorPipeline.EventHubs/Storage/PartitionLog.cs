@@ -1,47 +1,23 @@
-using System.Threading.Channels;
 using Microsoft.Extensions.Logging;
-using Microsoft.Win32.SafeHandles;
 using SensorPipeline.Emulators.Common;
 
 namespace SensorPipeline.EventHubs.Storage;
 
-/// <summary>One partition: an append-only list of segment files with one writer loop (group commit) and
-/// lock-free readers. State visible to readers is published in this order: segment positions and cache,
-/// the segment list, then <see cref="Head"/> (only after the data is as durable as the policy demands).</summary>
-internal sealed partial class PartitionLog : IAsyncDisposable
+/// <summary>One partition: an append-only list of segment files with one writer loop (group commit) and lock-free
+/// readers. It wires its collaborators: <see cref="PartitionRecovery"/> rebuilds it from its files at start,
+/// <see cref="PartitionWriter"/> appends (and applies <see cref="PartitionRetention"/>), <see cref="PartitionReader"/>
+/// reads, and <see cref="PartitionState"/> is what the writer publishes to the readers.</summary>
+internal sealed class PartitionLog : IAsyncDisposable
 {
-    private readonly string _directory;
-    private readonly EventLogOptions _options;
-    private readonly TimeProvider _time;
-    private readonly ILogger _logger;
-    private readonly LogStorage _storage;
-    private readonly RecentCache _cache;
-    private readonly Channel<Request> _requests = Channel.CreateUnbounded<Request>(new UnboundedChannelOptions { SingleReader = true });
-    private Segment[] _segments;
-    private Head _head;
-    private TaskCompletionSource _published = new(TaskCreationOptions.RunContinuationsAsynchronously);
-    private SafeFileHandle _activeLog;
-    private SafeFileHandle _activeIndex;
-    private long _nextSequence;
-    private Task _loop = Task.CompletedTask;
-    private volatile Exception? _fault;
+    private readonly PartitionState _state;
+    private readonly PartitionWriter _writer;
+    private readonly PartitionReader _reader;
 
-    private PartitionLog(string hub, string partitionId, string directory, EventLogOptions options, TimeProvider time, ILogger logger,
-        LogStorage storage, List<Segment> segments, SafeFileHandle activeLog, SafeFileHandle activeIndex)
+    private PartitionLog(PartitionState state, PartitionWriter writer, TimeProvider time)
     {
-        _storage = storage;
-        Hub = hub;
-        PartitionId = partitionId;
-        _directory = directory;
-        _options = options;
-        _time = time;
-        _logger = logger;
-        _cache = new RecentCache(options.CacheBytesPerPartition);
-        _segments = [.. segments];
-        _activeLog = activeLog;
-        _activeIndex = activeIndex;
-        _nextSequence = segments[^1].NextSequence;
-        _head = HeadOf(_segments, _nextSequence);
+        _state = state;
+        _writer = writer;
+        _reader = new PartitionReader(state, time, writer.Stopped);
     }
 
     internal enum RequestKind
@@ -51,27 +27,41 @@ internal sealed partial class PartitionLog : IAsyncDisposable
         Retention,
     }
 
-    public string Hub { get; }
+    public string Hub => _state.Hub;
 
-    public string PartitionId { get; }
-
-    /// <summary>What readers may see: events below <see cref="VisibleNext"/> are acknowledged.</summary>
-    private sealed record Head(long VisibleNext, long LastOffset, long LastTicks);
+    public string PartitionId => _state.PartitionId;
 
     public static PartitionLog Open(string hub, string partitionId, string directory, EventLogOptions options, TimeProvider time, ILogger logger, LogStorage storage)
     {
         storage.CreateDirectory(directory, durable: options.Durability != DurabilityMode.None);
-        var (segments, activeLog, activeIndex) = Recover(hub, partitionId, directory, options, logger, storage);
-        var log = new PartitionLog(hub, partitionId, directory, options, time, logger, storage, segments, activeLog, activeIndex);
-        log._loop = log.RunWriterAsync();
-        EventHubsLog.PartitionOpened(logger, hub, partitionId, segments.Count, segments[0].BaseSequence, log._nextSequence - 1);
+        var (segments, activeLog, activeIndex) = new PartitionRecovery(hub, partitionId, directory, options, logger, storage).Recover();
+        var state = new PartitionState(hub, partitionId, [.. segments], segments[^1].NextSequence, new RecentCache(options.CacheBytesPerPartition));
+        var writer = new PartitionWriter(state, directory, options, time, logger, storage, activeLog, activeIndex);
+        var log = new PartitionLog(state, writer, time);
+        writer.Start();
+        EventHubsLog.PartitionOpened(logger, hub, partitionId, segments.Count, segments[0].BaseSequence, segments[^1].NextSequence - 1);
         return log;
     }
 
+    /// <summary>Appends events measured as the service would count them (see <see cref="BatchEncoder.Measure"/>).</summary>
+    public ValueTask<AppendResult> AppendAsync(IReadOnlyList<EventToAppend> events, CancellationToken cancellationToken) =>
+        _writer.AppendAsync(events, transferJudged: false, cancellationToken);
+
+    /// <inheritdoc cref="PartitionWriter.AppendAsync"/>
+    public ValueTask<AppendResult> AppendAsync(IReadOnlyList<EventToAppend> events, bool transferJudged, CancellationToken cancellationToken) =>
+        _writer.AppendAsync(events, transferJudged, cancellationToken);
+
+    /// <inheritdoc cref="PartitionReader.ReadAsync"/>
+    public ValueTask<IReadOnlyList<StoredEvent>> ReadAsync(long fromSequenceNumber, int minEvents, int maxEvents, TimeSpan maxWait, CancellationToken cancellationToken) =>
+        _reader.ReadAsync(fromSequenceNumber, minEvents, maxEvents, maxWait, cancellationToken);
+
+    /// <inheritdoc cref="PartitionReader.SequenceAtOrAfterOffset"/>
+    public long SequenceAtOrAfterOffset(long offset) => _reader.SequenceAtOrAfterOffset(offset);
+
     public PartitionProperties GetProperties()
     {
-        var head = Volatile.Read(ref _head);
-        var segments = Volatile.Read(ref _segments);
+        var head = _state.Current;
+        var segments = _state.Segments;
         var beginning = segments[0].BaseSequence;
         var isEmpty = head.VisibleNext <= beginning;
         return new PartitionProperties(
@@ -87,31 +77,7 @@ internal sealed partial class PartitionLog : IAsyncDisposable
     }
 
     /// <summary>Asks the writer loop for a periodic fsync or retention pass.</summary>
-    public void RequestWork(RequestKind kind) => _requests.Writer.TryWrite(kind == RequestKind.Flush ? Request.Flush : Request.Retention);
+    public void RequestWork(RequestKind kind) => _writer.RequestWork(kind);
 
-    public async ValueTask DisposeAsync()
-    {
-        if (_requests.Writer.TryComplete())
-        {
-            // The loop drains what was queued before completion, then fsyncs: a clean shutdown loses nothing in any mode.
-            await _loop;
-            _activeLog.Dispose();
-            _activeIndex.Dispose();
-            Volatile.Read(ref _published).TrySetResult();
-        }
-    }
-
-    private static Head HeadOf(Segment[] segments, long next)
-    {
-        for (var i = segments.Length - 1; i >= 0; i--)
-        {
-            var s = segments[i];
-            if (s.Count > 0)
-            {
-                return new Head(next, s.OffsetOf(s.Positions[s.Count - 1]), s.LastTicks);
-            }
-        }
-
-        return new Head(next, -1, 0);
-    }
+    public ValueTask DisposeAsync() => _writer.DisposeAsync();
 }

@@ -1,4 +1,3 @@
-using Microsoft.Win32.SafeHandles;
 using SensorPipeline.Emulators.Common;
 
 namespace SensorPipeline.EventHubs.Storage;
@@ -9,7 +8,7 @@ namespace SensorPipeline.EventHubs.Storage;
 /// so the next append simply tries again and the partition recovers by itself once writes succeed. Acknowledged data
 /// is untouched, and Interval durability's pending fsync still runs while writes fail. Only a failure of the rollback
 /// itself leaves the partition refusing appends until restart (recovery then cuts any partial write).</summary>
-internal sealed partial class PartitionLog
+internal sealed partial class PartitionWriter
 {
     /// <summary>The writer's state at the start of a group: the last acknowledged record is what it describes.</summary>
     private sealed record WriteMark(Segment Active, int Count, long Length, long LastTicks, int IndexedCount, long NextSequence);
@@ -19,13 +18,13 @@ internal sealed partial class PartitionLog
         if (_fault is { } fault)
         {
             throw new PartitionUnavailableException(
-                $"Partition {Hub}/{PartitionId} could not undo a failed write and refuses appends until the devhost restarts (recovery then cuts the partial write).", fault);
+                $"Partition {_state.Hub}/{_state.PartitionId} could not undo a failed write and refuses appends until the devhost restarts (recovery then cuts the partial write).", fault);
         }
     }
 
     private async Task WriteGroupOrRollBackAsync()
     {
-        var active = _segments[^1];
+        var active = _state.Segments[^1];
         var mark = new WriteMark(active, active.Count, active.Length, active.LastTicks, _indexedCount, _nextSequence);
         try
         {
@@ -37,13 +36,13 @@ internal sealed partial class PartitionLog
             _pendingWrites.Clear();
             if (_fault is null)
             {
-                EventHubsLog.WriteFailed(_logger, Hub, PartitionId, _group.Count, e);
+                EventHubsLog.WriteFailed(_logger, _state.Hub, _state.PartitionId, _group.Count, e);
                 TryRollBack(mark);
             }
 
             foreach (var request in _group)
             {
-                request.Completion!.TrySetException(PartitionUnavailableException.For(Hub, PartitionId, e));
+                request.Completion!.TrySetException(PartitionUnavailableException.For(_state.Hub, _state.PartitionId, e));
                 request.ReturnBuffer();
             }
         }
@@ -58,46 +57,43 @@ internal sealed partial class PartitionLog
         catch (Exception e)
         {
             _fault = e;
-            EventHubsLog.PartitionFaulted(_logger, Hub, PartitionId, e);
+            EventHubsLog.PartitionFaulted(_logger, _state.Hub, _state.PartitionId, e);
         }
     }
 
     private void RollBack(WriteMark mark)
     {
-        var segments = _segments;
+        var segments = _state.Segments;
         var at = Array.IndexOf(segments, mark.Active);
         if (at < 0)
         {
-            throw new InvalidOperationException($"Partition {Hub}/{PartitionId}: the segment being written before the failure is gone.");
+            throw new InvalidOperationException($"Partition {_state.Hub}/{_state.PartitionId}: the segment being written before the failure is gone.");
         }
 
         if (at < segments.Length - 1)
         {
             // The group rolled into new segments: drop them and write into the old one again.
-            Volatile.Write(ref _segments, segments[..(at + 1)]);
+            _state.Segments = segments[..(at + 1)];
             _activeLog.Dispose();
             _activeIndex.Dispose();
             foreach (var created in segments[(at + 1)..])
             {
-                _cache.Drop(created);
-                DeleteSegmentFiles(created.LogPath);
+                _state.Cache.Drop(created);
+                SegmentFiles.Delete(created.LogPath);
             }
 
-            _activeLog = OpenForWrite(mark.Active.LogPath);
-            _activeIndex = OpenForWrite(mark.Active.IndexPath);
+            _activeLog = SegmentFiles.OpenForWrite(mark.Active.LogPath);
+            _activeIndex = SegmentFiles.OpenForWrite(mark.Active.IndexPath);
         }
 
         // Shrinking needs no space, so it works on a full disk; it removes whatever part of the group reached the file.
         RandomAccess.SetLength(_activeLog, mark.Length);
         RandomAccess.SetLength(_activeIndex, mark.IndexedCount * 4L);
         mark.Active.Rollback(mark.Count, mark.Length, mark.LastTicks);
-        _cache.Drop(mark.Active); // it may hold records of the failed group; readers fall back to the file
+        _state.Cache.Drop(mark.Active); // it may hold records of the failed group; readers fall back to the file
         _indexedCount = mark.IndexedCount;
         _nextSequence = mark.NextSequence;
     }
-
-    private static SafeFileHandle OpenForWrite(string path) =>
-        File.OpenHandle(path, FileMode.Open, FileAccess.ReadWrite, FileShare.Read | FileShare.Delete);
 
     /// <summary>Makes every write so far durable (Interval's commit point, and shutdown). A failed fsync keeps the data
     /// pending, so the next interval tries again.</summary>
@@ -105,14 +101,14 @@ internal sealed partial class PartitionLog
     {
         try
         {
-            var length = _segments[^1].Length;
+            var length = _state.Segments[^1].Length;
             _storage.Flush(_activeLog);
             _dirty = false;
             MarkDurable(length);
         }
         catch (IOException e)
         {
-            EventHubsLog.FlushFailed(_logger, Hub, PartitionId, e);
+            EventHubsLog.FlushFailed(_logger, _state.Hub, _state.PartitionId, e);
         }
     }
 
@@ -122,19 +118,7 @@ internal sealed partial class PartitionLog
     {
         if (DurableLogFormat.TryMarkDurable(_storage, _activeLog, length) is { } failure)
         {
-            EventHubsLog.MarkFailed(_logger, Hub, PartitionId, failure);
-        }
-    }
-
-    private void ApplyRetentionLogged()
-    {
-        try
-        {
-            ApplyRetention();
-        }
-        catch (IOException e)
-        {
-            EventHubsLog.RetentionFailed(_logger, Hub, PartitionId, e);
+            EventHubsLog.MarkFailed(_logger, _state.Hub, _state.PartitionId, failure);
         }
     }
 }

@@ -5,21 +5,22 @@ using SensorPipeline.Emulators.Common;
 
 namespace SensorPipeline.EventHubs.Storage;
 
-internal sealed partial class PartitionLog
+/// <summary>Rebuilds a partition from its files at start: opens its segments, takes their record positions from the
+/// index or a scan, cuts a torn tail off the newest, and leaves the newest open for the writer. Sealed segments must
+/// be intact (they were fsynced when sealed under Always and Interval); only the newest segment may end in a torn
+/// record, which is cut off — a torn record was never acknowledged, because acknowledgement follows the write (and the
+/// fsync under Always). A bad or missing record before the newest segment's durable mark is not a torn write but damage
+/// to acknowledged events: the start is refused, naming the file and the byte, and nothing is cut.</summary>
+internal sealed class PartitionRecovery(string hub, string partitionId, string directory, EventLogOptions options, ILogger logger, LogStorage storage)
 {
-    /// <summary>Rebuilds the partition from its files. Sealed segments must be intact (they were fsynced when sealed
-    /// under Always and Interval); only the newest segment may end in a torn record, which is cut off — a torn record
-    /// was never acknowledged, because acknowledgement follows the write (and the fsync under Always). A bad or missing
-    /// record before the newest segment's durable mark is not a torn write but damage to acknowledged events: the
-    /// start is refused, naming the file and the byte, and nothing is cut.</summary>
-    private static (List<Segment> Segments, SafeFileHandle ActiveLog, SafeFileHandle ActiveIndex) Recover(
-        string hub, string partitionId, string directory, EventLogOptions options, ILogger logger, LogStorage storage)
+    /// <summary>The partition's segments, oldest first, and the newest one's files opened for writing.</summary>
+    public (List<Segment> Segments, SafeFileHandle ActiveLog, SafeFileHandle ActiveIndex) Recover()
     {
-        var files = SegmentFiles(directory);
-        RemoveHeaderlessNewest(files, hub, partitionId, logger);
+        var files = SegmentFileNames();
+        RemoveHeaderlessNewest(files);
         if (files.Count == 0)
         {
-            var (first, firstLog, firstIndex) = CreateSegment(directory, 0, 0, options, storage);
+            var (first, firstLog, firstIndex) = SegmentFiles.Create(directory, 0, 0, options, storage);
             return ([first], firstLog, firstIndex);
         }
 
@@ -31,7 +32,7 @@ internal sealed partial class PartitionLog
             var handle = File.OpenHandle(path, FileMode.Open, isLast ? FileAccess.ReadWrite : FileAccess.Read, FileShare.Read | FileShare.Delete);
             try
             {
-                var segment = RecoverSegment(handle, path, baseSequence, isLast, hub, partitionId, directory, logger);
+                var segment = RecoverSegment(handle, path, baseSequence, isLast);
                 if (segments.Count > 0)
                 {
                     EnsureFollows(segments[^1], path, baseSequence, segment.BaseOffset);
@@ -57,7 +58,7 @@ internal sealed partial class PartitionLog
         throw new InvalidOperationException("unreachable: the last segment returns");
     }
 
-    private static List<(string Path, bool Ok, long Base)> SegmentFiles(string directory) =>
+    private List<(string Path, bool Ok, long Base)> SegmentFileNames() =>
         Directory.GetFiles(directory, "*.log")
             .Select(path => (Path: path, Ok: Segment.TryParseFileName(path, out var b), Base: b))
             .Where(f => f.Ok)
@@ -65,11 +66,11 @@ internal sealed partial class PartitionLog
             .ToList();
 
     /// <summary>A crash between creating a segment file and fsyncing its header leaves a file shorter than a header.</summary>
-    private static void RemoveHeaderlessNewest(List<(string Path, bool Ok, long Base)> files, string hub, string partitionId, ILogger logger)
+    private void RemoveHeaderlessNewest(List<(string Path, bool Ok, long Base)> files)
     {
         if (files.Count > 1 && new FileInfo(files[^1].Path).Length < RecordFormat.SegmentHeaderSize)
         {
-            DeleteSegmentFiles(files[^1].Path);
+            SegmentFiles.Delete(files[^1].Path);
             EventHubsLog.EmptySegmentRemoved(logger, hub, partitionId, files[^1].Path);
             files.RemoveAt(files.Count - 1);
         }
@@ -77,8 +78,7 @@ internal sealed partial class PartitionLog
 
     /// <summary>Checks the segment file's version and header, then takes its records from the index when that checks
     /// out (sealed segments only) or from a scan, which rewrites the index.</summary>
-    private static Segment RecoverSegment(
-        SafeFileHandle handle, string path, long baseSequence, bool isLast, string hub, string partitionId, string directory, ILogger logger)
+    private Segment RecoverSegment(SafeFileHandle handle, string path, long baseSequence, bool isLast)
     {
         if (SegmentRecovery.FormatVersion(handle) is { } version and < RecordFormat.Version)
         {
@@ -95,7 +95,7 @@ internal sealed partial class PartitionLog
         if (result is null)
         {
             result = SegmentRecovery.Scan(handle, path, baseSequence);
-            CutTornTail(handle, path, indexPath, baseSequence, result, isLast ? durableMark : null, isLast, hub, partitionId, logger);
+            CutTornTail(handle, path, indexPath, baseSequence, result, isLast ? durableMark : null, isLast);
             WriteIndex(indexPath, result.Positions, result.Count);
         }
 
@@ -103,9 +103,8 @@ internal sealed partial class PartitionLog
     }
 
     /// <summary>Cuts a torn tail off the newest segment; anywhere else (or before the durable mark) it is damage.</summary>
-    private static void CutTornTail(
-        SafeFileHandle handle, string path, string indexPath, long baseSequence, SegmentRecovery.Result result, long? durableMark, bool isLast,
-        string hub, string partitionId, ILogger logger)
+    private void CutTornTail(
+        SafeFileHandle handle, string path, string indexPath, long baseSequence, SegmentRecovery.Result result, long? durableMark, bool isLast)
     {
         var tornTail = DurableLogFormat.TornTailToCut(path, result.ValidLength, result.FileLength, durableMark,
             $"acknowledged events from sequence number {baseSequence + result.Count} on",
@@ -138,37 +137,6 @@ internal sealed partial class PartitionLog
         }
     }
 
-    private static (Segment Segment, SafeFileHandle Log, SafeFileHandle Index) CreateSegment(string directory, long baseSequence, long baseOffset, EventLogOptions options, LogStorage storage)
-    {
-        var segment = new Segment(directory, baseSequence, baseOffset, [], 0, RecordFormat.SegmentHeaderSize, 0);
-        var log = File.OpenHandle(segment.LogPath, FileMode.CreateNew, FileAccess.ReadWrite, FileShare.Read | FileShare.Delete);
-        SafeFileHandle? index = null;
-        try
-        {
-            Span<byte> header = stackalloc byte[RecordFormat.SegmentHeaderSize];
-            RecordFormat.WriteSegmentHeader(header, baseSequence, baseOffset);
-            storage.Write(log, header, 0);
-            index = File.OpenHandle(segment.IndexPath, FileMode.Create, FileAccess.ReadWrite, FileShare.Read | FileShare.Delete);
-            if (options.Durability != DurabilityMode.None)
-            {
-                // The header must be on disk before records follow it, or recovery could not place them; and the new
-                // file's directory entry must be too, or an fsynced (acknowledged) record could vanish with its file.
-                storage.Flush(log);
-                storage.FlushDirectory(directory);
-            }
-
-            return (segment, log, index);
-        }
-        catch
-        {
-            // A segment that could not be started (a full disk) is removed again, so the partition stays as it was.
-            log.Dispose();
-            index?.Dispose();
-            DeleteSegmentFiles(segment.LogPath);
-            throw;
-        }
-    }
-
     private static void WriteIndex(string indexPath, int[] positions, int count)
     {
         var bytes = new byte[count * 4];
@@ -178,11 +146,5 @@ internal sealed partial class PartitionLog
         }
 
         File.WriteAllBytes(indexPath, bytes);
-    }
-
-    private static void DeleteSegmentFiles(string logPath)
-    {
-        File.Delete(logPath);
-        File.Delete(Path.ChangeExtension(logPath, ".idx"));
     }
 }

@@ -1,25 +1,28 @@
 namespace SensorPipeline.EventHubs.Storage;
 
-internal sealed partial class PartitionLog
+/// <summary>Reads a partition without locks: what the head (<see cref="PartitionState"/>) makes visible, from the
+/// cache of recent records when they are there (bodies are slices of it), from the segment files otherwise. A read that
+/// wants more than is visible waits for the next publish, up to its wait time.</summary>
+internal sealed class PartitionReader(PartitionState state, TimeProvider time, Task writerStopped)
 {
     /// <summary>A file read never loads more than this at once (unless one record is larger).</summary>
     private const int MaxReadBytes = 4 * 1024 * 1024;
 
     public async ValueTask<IReadOnlyList<StoredEvent>> ReadAsync(long fromSequenceNumber, int minEvents, int maxEvents, TimeSpan maxWait, CancellationToken cancellationToken)
     {
-        var started = _time.GetTimestamp();
+        var started = time.GetTimestamp();
         while (true)
         {
             cancellationToken.ThrowIfCancellationRequested();
 
             // Take the signal before looking at the head, so a publish in between still wakes this reader.
-            var published = Volatile.Read(ref _published).Task;
-            var head = Volatile.Read(ref _head);
-            var segments = Volatile.Read(ref _segments);
+            var published = state.Published;
+            var head = state.Current;
+            var segments = state.Segments;
             var from = Math.Max(fromSequenceNumber, segments[0].BaseSequence);
             var available = Math.Max(0, head.VisibleNext - from);
-            var elapsed = _time.GetElapsedTime(started);
-            if (available >= minEvents || elapsed >= maxWait || _requests.Reader.Completion.IsCompleted)
+            var elapsed = time.GetElapsedTime(started);
+            if (available >= minEvents || elapsed >= maxWait || writerStopped.IsCompleted)
             {
                 if (available == 0)
                 {
@@ -42,7 +45,7 @@ internal sealed partial class PartitionLog
     private async Task WaitForPublishAsync(Task published, TimeSpan timeout, CancellationToken cancellationToken)
     {
         using var stopDelay = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-        var delay = Task.Delay(timeout, _time, stopDelay.Token);
+        var delay = Task.Delay(timeout, time, stopDelay.Token);
         await Task.WhenAny(published, delay);
         await stopDelay.CancelAsync();
     }
@@ -60,12 +63,12 @@ internal sealed partial class PartitionLog
             var wanted = Math.Min(count - events.Count, segment.Count - index);
             if (wanted <= 0)
             {
-                throw new InvalidOperationException($"Partition {Hub}/{PartitionId}: sequence number {sequence} is visible but not in any segment.");
+                throw new InvalidOperationException($"Partition {state.Hub}/{state.PartitionId}: sequence number {sequence} is visible but not in any segment.");
             }
 
             var position = segment.Positions[index];
-            var decoder = new RecordDecoder(PartitionId, segment.BaseOffset - RecordFormat.SegmentHeaderSize);
-            if (_cache.Find(segment, position) is { } chunk)
+            var decoder = new RecordDecoder(state.PartitionId, segment.BaseOffset - RecordFormat.SegmentHeaderSize);
+            if (state.Cache.Find(segment, position) is { } chunk)
             {
                 // Zero copy: bodies are slices of the cache chunk.
                 var local = (int)(position - chunk.Start);
@@ -117,7 +120,7 @@ internal sealed partial class PartitionLog
                 filled += n;
             }
         }
-        catch (FileNotFoundException) when (segment != Volatile.Read(ref _segments)[^1])
+        catch (FileNotFoundException) when (segment != state.Segments[^1])
         {
             // Retention deleted this sealed segment after the reader chose it; the caller retries (not an error).
             return -1;
@@ -157,5 +160,42 @@ internal sealed partial class PartitionLog
         }
 
         return low;
+    }
+
+    /// <summary>The sequence number of the first visible event whose offset is at least <paramref name="offset"/>
+    /// (the next one to be written when none is); the oldest retained event when the offset is older than retention.
+    /// Offsets are byte positions, so an offset between two events finds the later one.</summary>
+    public long SequenceAtOrAfterOffset(long offset)
+    {
+        var head = state.Current;
+        var segments = state.Segments;
+        for (var s = 0; s < segments.Length; s++)
+        {
+            var segment = segments[s];
+            var visible = (int)Math.Clamp(head.VisibleNext - segment.BaseSequence, 0, segment.Count);
+            if (visible == 0 || segment.OffsetOf(segment.Positions[visible - 1]) < offset)
+            {
+                continue;
+            }
+
+            var positions = segment.Positions;
+            int low = 0, high = visible - 1;
+            while (low < high)
+            {
+                var mid = (low + high) / 2;
+                if (segment.OffsetOf(positions[mid]) >= offset)
+                {
+                    high = mid;
+                }
+                else
+                {
+                    low = mid + 1;
+                }
+            }
+
+            return segment.BaseSequence + low;
+        }
+
+        return head.VisibleNext;
     }
 }
