@@ -25,7 +25,7 @@ internal sealed partial class PartitionWriter
     private async Task WriteGroupOrRollBackAsync()
     {
         var active = _state.Segments[^1];
-        var mark = new WriteMark(active, active.Count, active.Length, active.LastTicks, _indexedCount, _nextSequence);
+        var mark = new WriteMark(active, active.Count, active.Length, active.LastTicks, _files.IndexedCount, _nextSequence);
         try
         {
             ThrowIfBroken();
@@ -33,7 +33,7 @@ internal sealed partial class PartitionWriter
         }
         catch (Exception e)
         {
-            _pendingWrites.Clear();
+            _files.ClearPending();
             if (_fault is null)
             {
                 EventHubsLog.WriteFailed(_logger, _state.Hub, _state.PartitionId, _group.Count, e);
@@ -74,24 +74,20 @@ internal sealed partial class PartitionWriter
         {
             // The group rolled into new segments: drop them and write into the old one again.
             _state.Segments = segments[..(at + 1)];
-            _activeLog.Dispose();
-            _activeIndex.Dispose();
+            _files.Dispose();
             foreach (var created in segments[(at + 1)..])
             {
                 _state.Cache.Drop(created);
                 SegmentFiles.Delete(created.LogPath);
             }
 
-            _activeLog = SegmentFiles.OpenForWrite(mark.Active.LogPath);
-            _activeIndex = SegmentFiles.OpenForWrite(mark.Active.IndexPath);
+            _files.Reopen(mark.Active);
         }
 
         // Shrinking needs no space, so it works on a full disk; it removes whatever part of the group reached the file.
-        RandomAccess.SetLength(_activeLog, mark.Length);
-        RandomAccess.SetLength(_activeIndex, mark.IndexedCount * 4L);
+        _files.Truncate(mark.Length, mark.IndexedCount);
         mark.Active.Rollback(mark.Count, mark.Length, mark.LastTicks);
         _state.Cache.Drop(mark.Active); // it may hold records of the failed group; readers fall back to the file
-        _indexedCount = mark.IndexedCount;
         _nextSequence = mark.NextSequence;
     }
 
@@ -102,23 +98,13 @@ internal sealed partial class PartitionWriter
         try
         {
             var length = _state.Segments[^1].Length;
-            _storage.Flush(_activeLog);
+            _files.FlushLog();
             _dirty = false;
-            MarkDurable(length);
+            _files.MarkDurable(length);
         }
         catch (IOException e)
         {
             EventHubsLog.FlushFailed(_logger, _state.Hub, _state.PartitionId, e);
-        }
-    }
-
-    /// <summary>Records in the active segment's header that its first <paramref name="length"/> bytes are durable (best
-    /// effort, <see cref="DurableLogFormat.TryMarkDurable"/>); recovery treats a bad record before it as corruption, not a torn write.</summary>
-    private void MarkDurable(long length)
-    {
-        if (DurableLogFormat.TryMarkDurable(_storage, _activeLog, length) is { } failure)
-        {
-            EventHubsLog.MarkFailed(_logger, _state.Hub, _state.PartitionId, failure);
         }
     }
 }

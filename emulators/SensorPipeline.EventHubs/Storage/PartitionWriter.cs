@@ -1,4 +1,3 @@
-using System.Buffers.Binary;
 using System.Buffers;
 using System.Threading.Channels;
 using Microsoft.Extensions.Logging;
@@ -25,10 +24,7 @@ internal sealed partial class PartitionWriter : IAsyncDisposable
     private readonly PartitionRetention _retention;
     private readonly Channel<WriteRequest> _requests = Channel.CreateUnbounded<WriteRequest>(new UnboundedChannelOptions { SingleReader = true });
     private readonly List<WriteRequest> _group = new(256);
-    private readonly List<ReadOnlyMemory<byte>> _pendingWrites = new(256);
-    private SafeFileHandle _activeLog;
-    private SafeFileHandle _activeIndex;
-    private int _indexedCount;
+    private readonly ActiveSegmentFiles _files;
     private bool _dirty;
     private long _nextSequence;
     private Task _loop = Task.CompletedTask;
@@ -44,8 +40,7 @@ internal sealed partial class PartitionWriter : IAsyncDisposable
         _logger = logger;
         _storage = storage;
         _retention = new PartitionRetention(state, options, time, logger);
-        _activeLog = activeLog;
-        _activeIndex = activeIndex;
+        _files = new ActiveSegmentFiles(state, logger, storage, activeLog, activeIndex);
         _nextSequence = state.Segments[^1].NextSequence;
     }
 
@@ -64,8 +59,7 @@ internal sealed partial class PartitionWriter : IAsyncDisposable
         {
             // The loop drains what was queued before completion, then fsyncs: a clean shutdown loses nothing in any mode.
             await _loop;
-            _activeLog.Dispose();
-            _activeIndex.Dispose();
+            _files.Dispose();
             _state.ReleaseReaders();
         }
     }
@@ -169,7 +163,7 @@ internal sealed partial class PartitionWriter : IAsyncDisposable
         {
             if (position > RecordFormat.SegmentHeaderSize && position + request.Length > _options.SegmentSizeBytes)
             {
-                await WritePendingAsync(active, start, position, ticks);
+                await _files.WritePendingAsync(active, start, position, ticks);
                 active = RollSegment(active);
                 start = position = active.Length;
             }
@@ -184,18 +178,18 @@ internal sealed partial class PartitionWriter : IAsyncDisposable
                 at += length;
             }
 
-            _pendingWrites.Add(request.Buffer.AsMemory(0, request.Length));
+            _files.Queue(request.Buffer.AsMemory(0, request.Length));
             position += request.Length;
             request.Result = new AppendResult(_state.PartitionId, first, _nextSequence - 1);
         }
 
-        await WritePendingAsync(active, start, position, ticks);
+        await _files.WritePendingAsync(active, start, position, ticks);
         if (_options.Durability == DurabilityMode.Always)
         {
             // Always durability's commit point: one fsync for the whole group (group commit), before any acknowledgement,
             // so an acknowledged event survives power loss. Nothing is visible to readers before this line.
-            _storage.Flush(_activeLog);
-            MarkDurable(position);
+            _files.FlushLog();
+            _files.MarkDurable(position);
         }
         else
         {
@@ -213,55 +207,17 @@ internal sealed partial class PartitionWriter : IAsyncDisposable
         }
     }
 
-    /// <summary>One gather write of the queued record buffers plus their index entries; then the segment publishes
-    /// them (readers still wait for the head).</summary>
-    private async Task WritePendingAsync(Segment active, long start, long end, long ticks)
-    {
-        if (_pendingWrites.Count == 0)
-        {
-            return;
-        }
-
-        await _storage.WriteAsync(_activeLog, _pendingWrites, start);
-        _pendingWrites.Clear();
-        var positions = active.Positions;
-        var count = active.PendingCount;
-        var index = ArrayPool<byte>.Shared.Rent((count - _indexedCount) * 4);
-        try
-        {
-            for (var i = _indexedCount; i < count; i++)
-            {
-                BinaryPrimitives.WriteInt32LittleEndian(index.AsSpan((i - _indexedCount) * 4), positions[i]);
-            }
-
-            // The index is not fsynced: recovery rebuilds it from the log whenever it disagrees.
-            await _storage.WriteAsync(_activeIndex, index.AsMemory(0, (count - _indexedCount) * 4), _indexedCount * 4L);
-        }
-        finally
-        {
-            ArrayPool<byte>.Shared.Return(index);
-        }
-
-        _indexedCount = count;
-        active.Publish(end, ticks);
-    }
-
     private Segment RollSegment(Segment full)
     {
         if (_options.Durability != DurabilityMode.None)
         {
             // A sealed segment (and its index) is fsynced once, so recovery may trust every sealed segment to be complete.
-            _storage.Flush(_activeLog);
-            _storage.Flush(_activeIndex);
+            _files.FlushForSealing();
             _dirty = false;
         }
 
         var (next, log, index) = SegmentFiles.Create(_directory, _nextSequence, full.OffsetOf(full.Length), _options, _storage);
-        _activeLog.Dispose();
-        _activeIndex.Dispose();
-        _activeLog = log;
-        _activeIndex = index;
-        _indexedCount = 0;
+        _files.SwitchTo(log, index);
         _state.Segments = [.. _state.Segments, next];
         EventHubsLog.SegmentRolled(_logger, _state.Hub, _state.PartitionId, next.BaseSequence);
         _retention.Apply();
