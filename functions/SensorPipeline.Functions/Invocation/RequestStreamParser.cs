@@ -9,9 +9,11 @@ namespace SensorPipeline.Functions.Invocation;
 /// every complete piece and says how many bytes it used; the caller keeps the rest and reads more. Small values
 /// (partition context, sequence numbers, enqueued times, retry context) are read whole; the trigger's data, a JSON
 /// string that holds the whole batch, is unescaped piece by piece into a <see cref="TriggerArrayReader"/>, and other
-/// string values (the properties arrays can be as large as the events) are skipped without being held.
+/// string values (the properties arrays can be as large as the events) are skipped without being held. This class is the
+/// state machine over the request's JSON; the metadata it keeps is a <see cref="RequestMetadata"/>, the string being
+/// streamed a <see cref="StreamedString"/>.
 /// </summary>
-internal sealed partial class RequestStreamParser(string triggerName) : IDisposable
+internal sealed class RequestStreamParser(string triggerName) : IDisposable
 {
     private enum Piece
     {
@@ -35,10 +37,8 @@ internal sealed partial class RequestStreamParser(string triggerName) : IDisposa
     private JsonReaderState _state;
     private Context _context;
     private bool _sawTrigger;
-    private string? _partitionId;
-    private int _retryCount;
-    private PooledText _sequences;
-    private PooledText _enqueued;
+    private RequestMetadata _metadata;
+    private StreamedString _string;
     private bool _dropping;
 
     public bool IsDone => _context == Context.Done;
@@ -60,12 +60,7 @@ internal sealed partial class RequestStreamParser(string triggerName) : IDisposa
 
         _dropping = true;
         _events.Dispose();
-        if (_stringMode == StringMode.Trigger)
-        {
-            _trigger!.Dispose();
-            _trigger = null;
-            _stringMode = StringMode.Skip;
-        }
+        _string.SkipTrigger();
     }
 
     /// <summary>Consumes what it can of <paramref name="window"/> (the unread bytes so far) and returns how many bytes it used.</summary>
@@ -76,14 +71,15 @@ internal sealed partial class RequestStreamParser(string triggerName) : IDisposa
         var position = 0;
         while (_context != Context.Done)
         {
-            if (_stringMode != StringMode.None)
+            if (_string.IsActive)
             {
-                position += ScanString(window[position..], out var closed);
+                position += _string.Scan(window[position..], out var closed);
                 if (!closed)
                 {
                     break;
                 }
 
+                ResumeAfterString();
                 continue;
             }
 
@@ -106,9 +102,9 @@ internal sealed partial class RequestStreamParser(string triggerName) : IDisposa
             throw new InvalidInvocationException($"{_triggerPath} is missing: the trigger binding in function.json must be named \"{triggerName}\".");
         }
 
-        var partition = _partitionId ?? throw new InvalidInvocationException("Metadata.PartitionContext.PartitionId is missing.");
-        var sequenceNumbers = InvocationRequestReader.ReadSequenceNumbers(_sequences);
-        var enqueuedTimes = InvocationRequestReader.ReadEnqueuedTimes(_enqueued);
+        var partition = _metadata.PartitionId;
+        var sequenceNumbers = _metadata.SequenceNumbers();
+        var enqueuedTimes = _metadata.EnqueuedTimes();
         if (_dropping)
         {
             var positions = new InputEvent[Math.Min(sequenceNumbers.Length, enqueuedTimes.Length)];
@@ -117,7 +113,7 @@ internal sealed partial class RequestStreamParser(string triggerName) : IDisposa
                 positions[i] = new InputEvent(ReadOnlyMemory<byte>.Empty, new SourcePosition(partition, sequenceNumbers[i], enqueuedTimes[i]));
             }
 
-            return new InvocationRequest(null, positions, partition, _retryCount) { Refusal = refusal ?? new RequestTooLargeException(0, 0, 0) };
+            return new InvocationRequest(null, positions, partition, _metadata.RetryCount) { Refusal = refusal ?? new RequestTooLargeException(0, 0, 0) };
         }
 
         var count = _events.Count;
@@ -137,15 +133,25 @@ internal sealed partial class RequestStreamParser(string triggerName) : IDisposa
             events[i] = new InputEvent(_events.Bodies[i], new SourcePosition(partition, sequenceNumbers[i], enqueuedTimes[i]));
         }
 
-        return new InvocationRequest(_events.Release(), events, partition, _retryCount);
+        return new InvocationRequest(_events.Release(), events, partition, _metadata.RetryCount);
     }
 
     public void Dispose()
     {
         _events.Dispose();
-        _trigger?.Dispose();
-        _sequences.Dispose();
-        _enqueued.Dispose();
+        _string.Dispose();
+        _metadata.Dispose();
+    }
+
+    /// <summary>
+    /// The token reader stopped after the property name of the string just streamed; show it a stand-in value so its
+    /// state moves past the value (the state records nesting and the last token kind, not the value's bytes).
+    /// </summary>
+    private void ResumeAfterString()
+    {
+        var resume = new Utf8JsonReader("\"\""u8, isFinalBlock: false, _state);
+        resume.Read();
+        _state = resume.CurrentState;
     }
 
     /// <summary>
@@ -237,9 +243,8 @@ internal sealed partial class RequestStreamParser(string triggerName) : IDisposa
             case Context.Data when reader.ValueTextEquals(triggerName):
                 return ReadTrigger(ref reader, window);
 
-            case Context.Metadata when reader.ValueTextEquals("PartitionContext"u8) || reader.ValueTextEquals("SequenceNumberArray"u8)
-                || reader.ValueTextEquals("EnqueuedTimeUtcArray"u8) || reader.ValueTextEquals("RetryContext"u8):
-                return ReadMetadata(ref reader, window);
+            case Context.Metadata when RequestMetadata.IsRead(ref reader):
+                return _metadata.TryRead(ref reader, window) ? Piece.Complete : Piece.Incomplete;
 
             default:
                 return SkipValue(ref reader, window);
@@ -253,12 +258,19 @@ internal sealed partial class RequestStreamParser(string triggerName) : IDisposa
             throw new InvalidInvocationException($"{_triggerPath} appears more than once.");
         }
 
-        var first = PeekValue(window, reader.BytesConsumed);
+        var first = JsonBytes.PeekValue(window, reader.BytesConsumed);
         if (first == '"')
         {
             _sawTrigger = true;
-            _trigger = _dropping ? null : new TriggerArrayReader(_events, _triggerPath);
-            _stringMode = _dropping ? StringMode.Skip : StringMode.Trigger;
+            if (_dropping)
+            {
+                _string.BeginSkip();
+            }
+            else
+            {
+                _string.BeginTrigger(new TriggerArrayReader(_events, _triggerPath), _triggerPath);
+            }
+
             return Piece.StreamString;
         }
 
@@ -277,78 +289,18 @@ internal sealed partial class RequestStreamParser(string triggerName) : IDisposa
         return Piece.Complete;
     }
 
-    /// <summary>
-    /// A metadata value the handler uses: small, so read only once it is wholly in the window, then parsed on its own as
-    /// a complete document (a reader over partial data cannot skip inside it).
-    /// </summary>
-    private Piece ReadMetadata(ref Utf8JsonReader reader, ReadOnlySpan<byte> window)
-    {
-        var probe = reader;
-        if (!probe.TrySkip())
-        {
-            return Piece.Incomplete;
-        }
-
-        var start = (int)reader.BytesConsumed;
-        while (IsWhitespace(window[start]))
-        {
-            start++;
-        }
-
-        var text = window[start..(int)probe.BytesConsumed];
-        var value = new Utf8JsonReader(text);
-        value.Read();
-        if (reader.ValueTextEquals("PartitionContext"u8))
-        {
-            _partitionId = InvocationRequestReader.ReadPartitionId(ref value, text) ?? _partitionId;
-        }
-        else if (reader.ValueTextEquals("SequenceNumberArray"u8))
-        {
-            _sequences.Dispose();
-            _sequences = PooledText.From(ref value, text, "Metadata.SequenceNumberArray");
-        }
-        else if (reader.ValueTextEquals("EnqueuedTimeUtcArray"u8))
-        {
-            _enqueued.Dispose();
-            _enqueued = PooledText.From(ref value, text, "Metadata.EnqueuedTimeUtcArray");
-        }
-        else
-        {
-            _retryCount = InvocationRequestReader.ReadRetryCount(ref value);
-        }
-
-        reader = probe;
-        return Piece.Complete;
-    }
-
     /// <summary>A value nobody reads: a string is streamed past (it may be as large as the events), anything else skipped once whole.</summary>
     private Piece SkipValue(ref Utf8JsonReader reader, ReadOnlySpan<byte> window)
     {
-        var first = PeekValue(window, reader.BytesConsumed);
+        var first = JsonBytes.PeekValue(window, reader.BytesConsumed);
         if (first == '"')
         {
-            _stringMode = StringMode.Skip;
+            _string.BeginSkip();
             return Piece.StreamString;
         }
 
         return first >= 0 && reader.TrySkip() ? Piece.Complete : Piece.Incomplete;
     }
-
-    /// <summary>The first byte of the value after a property name, or -1 when the window ends before it.</summary>
-    private static int PeekValue(ReadOnlySpan<byte> window, long afterName)
-    {
-        for (var i = (int)afterName; i < window.Length; i++)
-        {
-            if (!IsWhitespace(window[i]))
-            {
-                return window[i];
-            }
-        }
-
-        return -1;
-    }
-
-    private static bool IsWhitespace(byte b) => b is (byte)' ' or (byte)'\t' or (byte)'\n' or (byte)'\r';
 
     private static void Expect(ref Utf8JsonReader reader, JsonTokenType type, string what)
     {
