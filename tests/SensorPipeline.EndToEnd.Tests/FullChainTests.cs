@@ -12,12 +12,14 @@ public sealed class FullChainTests : IDisposable
     private static DemoOptions Short(TimeSpan? pauseAfter = null) => new()
     {
         // The max age leaves room for a loaded CI machine (this test runs beside another stack's): at 4 s every reading
-        // of a fresh-clone run went stale. The pause still outlasts it, so the backlog really archives.
-        Duration = TimeSpan.FromSeconds(20),
+        // of a fresh-clone run went stale. The pause still outlasts it, so the backlog really archives. The steady phase
+        // before the pause is 8 s: with 3 s, a loaded CI run's chain was still warming up through it, and with the
+        // backlog's drain past the max age too, no reading reached the live view.
+        Duration = TimeSpan.FromSeconds(25),
         Rate = 600,
         DevicesPerKind = 20,
         MaxAge = TimeSpan.FromSeconds(10),
-        PauseAfter = pauseAfter ?? TimeSpan.FromSeconds(3),
+        PauseAfter = pauseAfter ?? TimeSpan.FromSeconds(8),
         PauseFor = TimeSpan.FromSeconds(14),
         Poison = 2,
         Oversize = 1,

@@ -18,6 +18,7 @@ public sealed class RestartTests : IDisposable
         var options = new StackOptions { DataDirectory = _data.Path, DatabaseName = "restart", MaxAge = TimeSpan.FromHours(1) };
         var before = Path.Combine(_data.Path, "ledger-before.json");
         long writtenBefore;
+        IReadOnlyDictionary<string, long?> checkpoints;
         await using (var first = await LocalPipeline.StartAsync(RepoLayout.Discover(), options, timeout.Token))
         {
             await SendAsync(first, before, "before", timeout.Token);
@@ -25,12 +26,20 @@ public sealed class RestartTests : IDisposable
             var (exit, verdict) = await Demo.VerifyAsync(first, before, Path.Combine(_data.Path, "verdict-first.json"), timeout.Token);
             AssertComplete(exit, verdict, "first run");
             writtenBefore = verdict.GetProperty("written").GetInt64();
+            checkpoints = Checkpoints(await first.GetFunctionsStatusAsync(timeout.Token));
         }
 
         await using var second = await LocalPipeline.StartAsync(RepoLayout.Discover(), options, timeout.Token);
         var (keptExit, kept) = await Demo.VerifyAsync(second, before, Path.Combine(_data.Path, "verdict-kept.json"), timeout.Token);
         AssertComplete(keptExit, kept, "after the restart, the first run's readings");
         Assert.Equal(writtenBefore, kept.GetProperty("written").GetInt64());
+
+        // The checkpoints survived in the data directory's storage: the restarted processors resumed after them, so not
+        // one event of the first run was delivered again (a lost checkpoint restarts a partition at its first event).
+        var resumed = await second.GetFunctionsStatusAsync(timeout.Token);
+        Assert.Equal(checkpoints, Checkpoints(resumed));
+        Assert.All(resumed.Functions, f => Assert.True(f.InvocationsSucceeded + f.InvocationsFailed == 0,
+            $"{f.Name}: {f.InvocationsSucceeded + f.InvocationsFailed} invocations after the restart, before any new event"));
 
         var after = Path.Combine(_data.Path, "ledger-after.json");
         await SendAsync(second, after, "after", timeout.Token);
@@ -58,6 +67,11 @@ public sealed class RestartTests : IDisposable
         var exit = await loadgen.WaitForExitAsync(cancellationToken);
         Assert.True(exit == 0, $"loadgen exited {exit}:\n{loadgen.Output}");
     }
+
+    /// <summary>Each function's partitions' checkpoints, by "function/partition".</summary>
+    private static SortedDictionary<string, long?> Checkpoints(FunctionsStatus status) =>
+        new(status.Functions.SelectMany(f => f.Partitions.Select(p => (Key: $"{f.Name}/{p.PartitionId}", p.CheckpointSequenceNumber)))
+            .ToDictionary(c => c.Key, c => c.CheckpointSequenceNumber), StringComparer.Ordinal);
 
     private static void AssertComplete(int exit, JsonElement verdict, string what)
     {

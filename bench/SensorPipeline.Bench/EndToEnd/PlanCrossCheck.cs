@@ -1,3 +1,4 @@
+using SensorPipeline.Core.Readings;
 using SensorPipeline.Plan.Model;
 
 namespace SensorPipeline.EndToEnd.Bench;
@@ -26,18 +27,15 @@ internal static class PlanCrossCheck
         }
 
         var partitions = phase.ProcessorPartitions;
-        var ingestion = rate / ReadingsPerEvent;
-        var splitterBatch = FunctionsPlanner.EventsPerInvocation(ingestion, partitions, ShippedBatch);
-        var shape = EnvelopeShape.Of(splitterBatch, ReadingsPerEvent, 2.0 * devicesPerKind, partitions);
-        var envelopesPerHub = ingestion / splitterBatch * shape.EnvelopesPerInvocation / 2;
-        var processorBatch = FunctionsPlanner.EventsPerInvocation(envelopesPerHub, partitions, ShippedBatch);
-        var plannedExecutions = (ingestion / splitterBatch) + (2 * envelopesPerHub / processorBatch);
+        var devices = (double)devicesPerKind * SensorKindCatalog.Default.All.Count;
+        var flow = EventFlow.Of(rate, ReadingsPerEvent, devices, partitions, ShippedBatch);
+        var shape = flow.Envelopes;
 
-        o.WriteLine($"  plan cross-check at the bench's {rate:N0} readings/s, batch {ShippedBatch} (host.json as shipped), {partitions} partitions per hub, {2 * devicesPerKind} devices (agree within ±{Tolerance:P0}):");
+        o.WriteLine($"  plan cross-check at the bench's {rate:N0} readings/s, batch {ShippedBatch} (host.json as shipped), {partitions} partitions per hub, {devices:N0} devices (agree within ±{Tolerance:P0}):");
         Line(o, "envelope events per reading", shape.EnvelopesPerReading, (double)phase.EnvelopeEvents / phase.Readings,
-            $"plan: {splitterBatch:N2} events per splitter invocation -> {shape.EnvelopesPerInvocation:N1} envelopes of {shape.ReadingsPerEnvelope:N1} readings; chain: {phase.EnvelopeEvents:N0} enqueued");
-        Line(o, "executions per reading", plannedExecutions / rate, (double)phase.Invocations / phase.Readings,
-            $"plan: {ingestion / splitterBatch:N2} splitter + {2 * envelopesPerHub / processorBatch:N2} processor invocations/s; chain: {phase.Invocations:N0} ({phase.SplitterInvocations:N0} splitter)");
+            $"plan: {flow.SplitterBatch:N2} events per splitter invocation -> {shape.EnvelopesPerInvocation:N1} envelopes of {shape.ReadingsPerEnvelope:N1} readings; chain: {phase.EnvelopeEvents:N0} enqueued");
+        Line(o, "executions per reading", flow.Executions / rate, (double)phase.Invocations / phase.Readings,
+            $"plan: {flow.SplitterInvocations:N2} splitter + {flow.ProcessorInvocations:N2} processor invocations/s; chain: {phase.Invocations:N0} ({phase.SplitterInvocations:N0} splitter)");
     }
 
     private static void Line(TextWriter o, string what, double planned, double measured, string detail)

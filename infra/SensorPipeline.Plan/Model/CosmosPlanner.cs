@@ -25,9 +25,9 @@ internal static class CosmosPlanner
 
         // A device's state is written once per processor invocation that holds a reading of it: with more devices of a
         // kind than readings per invocation, that is once per reading.
-        var processor = functions.Function("WeatherProcessor");
+        var processor = functions.Processor;
         var readingsPerInvocation = processor.ReadingsPerSecond / processor.InvocationsPerSecond;
-        var deviceWrites = Math.Min(1, request.Devices / 2 / readingsPerInvocation);
+        var deviceWrites = Math.Min(1, request.Devices / (functions.Functions.Count - 1) / readingsPerInvocation);
 
         var archiveDemand = request.Rate * costs.StaleFraction * costs.ArchiveUpsertRu;
         var readings = Readings(request, costs, book);

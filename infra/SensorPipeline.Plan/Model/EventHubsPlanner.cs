@@ -1,3 +1,5 @@
+using SensorPipeline.Core.Readings;
+
 namespace SensorPipeline.Plan.Model;
 
 /// <summary>
@@ -13,7 +15,9 @@ internal static class EventHubsPlanner
     /// <summary>Bytes per decimal MB: Event Hubs states its limits in MB/s.</summary>
     private const double MB = 1_000_000;
 
-    private const int Hubs = 3;
+    private static int KindHubs => SensorKindCatalog.Default.All.Count;
+
+    private static int Hubs => 1 + KindHubs;
 
     /// <summary>The tier and partitions, from bytes alone (events per second need the batching, which needs the partitions);
     /// <paramref name="envelopeBytesPerReading"/>: what the splitter writes per reading (<see cref="EnvelopeShape"/>).</summary>
@@ -32,7 +36,7 @@ internal static class EventHubsPlanner
         }
 
         // Premium: ~1 MB/s per partition for the busiest hub, at least Standard's 32, at most 100 per hub.
-        var busiestHubMBps = Math.Max(ingestionMBps, envelopeMBps / 2);
+        var busiestHubMBps = Math.Max(ingestionMBps, envelopeMBps / KindHubs);
         var partitions = (int)Math.Clamp(Math.Ceiling(busiestHubMBps * (1 + Headroom) / book.Limit("eventHubs.partition.ingressMBps")),
             standardPartitions, book.Limit("eventHubs.premium.maxPartitionsPerHub"));
         var puForBytes = ingressMBps * (1 + Headroom) / book.Limit("eventHubs.premium.ingressMBpsPerProcessingUnit");

@@ -32,8 +32,9 @@ internal static class FunctionsPlanner
     {
         // The host's CPU per reading is for both hops together: half for the splitter's, half for a processor's.
         var hostPerHop = costs.HostCpuMicros / 2;
+        var kinds = SensorKindCatalog.Default.All;
         var splitterVcpu = request.Rate * (costs.SplitterCpuMicros + hostPerHop) / 1e6;
-        var processorVcpu = request.Rate / 2 * (costs.ProcessorCpuMicros + hostPerHop) / 1e6;
+        var processorVcpu = request.Rate / kinds.Count * (costs.ProcessorCpuMicros + hostPerHop) / 1e6;
         var memory = Math.Max(splitterVcpu, processorVcpu) / CpuUtilisation > book.Limit("functions.flex.coresPer2048MB") ? 4096 : 2048;
         var cores = book.Limit("functions.flex.coresPer2048MB") * memory / 2048;
         var splitterInstances = Instances(splitterVcpu, cores, partitions);
@@ -41,15 +42,9 @@ internal static class FunctionsPlanner
         var batch = Math.Min(LargestBatch(splitterInstances, partitions, memory), LargestBatch(processorInstances, partitions, memory));
         batch = Math.Min(batch, Core.PipelineLimits.MaxEventBatchSize);
 
-        // Splitter: ingestion events, filled for FillWait; its envelopes, one per target partition and kind of each
-        // invocation as core's splitter cuts them (EnvelopeShape), feed the processors: an equal share to each kind's hub.
-        var ingestionEvents = request.Rate / request.ReadingsPerEvent;
-        var splitterBatch = EventsPerInvocation(ingestionEvents, partitions, batch);
-        var splitterInvocations = ingestionEvents / splitterBatch;
-        var envelopes = EnvelopeShape.Of(splitterBatch, request.ReadingsPerEvent, request.Devices, partitions);
-        var kinds = SensorKindCatalog.Default.All;
-        var envelopeEvents = splitterInvocations * envelopes.EnvelopesPerInvocation / kinds.Count;
-        var processorBatch = EventsPerInvocation(envelopeEvents, partitions, batch);
+        var flow = EventFlow.Of(request.Rate, request.ReadingsPerEvent, request.Devices, partitions, batch);
+        var (ingestionEvents, splitterBatch, splitterInvocations, envelopes) = (flow.IngestionEvents, flow.SplitterBatch, flow.SplitterInvocations, flow.Envelopes);
+        var (envelopeEvents, processorBatch) = (flow.EnvelopeEventsPerHub, flow.ProcessorBatch);
 
         var gbSecond = book.Price("functions.flex.alwaysReadyBaselineGbSecond") + book.Price("functions.flex.alwaysReadyExecutionGbSecond");
         double Cost(int instances) => instances * memory / 1024.0 * 3600 * gbSecond;

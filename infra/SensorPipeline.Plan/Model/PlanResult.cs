@@ -41,6 +41,10 @@ internal sealed record FunctionsPlan(int InstanceMemoryMB, double CoresPerInstan
     public double InstanceCostPerHour => Functions.Sum(f => f.CostPerHour);
     public int Instances => Functions.Sum(f => f.Instances);
     public FunctionPlan Function(string name) => Functions.Single(f => f.Name == name);
+
+    /// <summary>One processor's plan, standing for every kind's: the functions are the splitter first, then one
+    /// processor per kind of the kind list, each planned alike for an equal share of the readings.</summary>
+    public FunctionPlan Processor => Functions[1];
 }
 
 internal sealed record SmallPlan(string Demand, double CostPerHour);

@@ -19,10 +19,10 @@ internal static class PlanInputs
         var env = plan.Functions.Envelopes;
         var partitions = plan.EventHubs.PartitionsPerHub;
         o.WriteLine($"  envelopes = {env.EnvelopesPerInvocation:N1} per splitter invocation, {env.ReadingsPerEnvelope:N1} readings and {env.EnvelopeBytesPerReading:N1} B per reading each: " +
-            $"core's Splitter (DevicePartitioner, envelope writer) run over {env.EventsPerInvocation:N2} ingestion events of {r.ReadingsPerEvent} readings ({env.ReadingsPerInvocation:N0} readings, both kinds), " +
+            $"core's Splitter (DevicePartitioner, envelope writer) run over {env.EventsPerInvocation:N2} ingestion events of {r.ReadingsPerEvent} readings ({env.ReadingsPerInvocation:N0} readings, every kind), " +
             $"{partitions} partitions per hub, devices drawn from {r.Devices:N0} (EnvelopeShape): one envelope per target partition and kind of each invocation");
-        var processor = plan.Functions.Function("WeatherProcessor");
-        o.WriteLine($"  processor hub events = {processor.EventsPerSecond:N0}/s per hub, {processor.EventsPerInvocation:N2} per processor invocation: splitter invocations/s x envelopes per invocation / 2 hubs; batches filled for {FunctionsPlanner.FillWait.TotalSeconds:0} s up to {plan.Functions.Batching.MaxEventBatchSize}");
+        var processor = plan.Functions.Processor;
+        o.WriteLine($"  processor hub events = {processor.EventsPerSecond:N0}/s per hub, {processor.EventsPerInvocation:N2} per processor invocation: splitter invocations/s x envelopes per invocation / {plan.Functions.Functions.Count - 1} hubs; batches filled for {FunctionsPlanner.FillWait.TotalSeconds:0} s up to {plan.Functions.Batching.MaxEventBatchSize}");
         var readings = plan.Cosmos.Container("readings");
         var ru = book.LimitEntry("cosmos.maxRuPerPhysicalPartition");
         var gb = book.LimitEntry("cosmos.maxGbPerPhysicalPartition");

@@ -78,7 +78,7 @@ internal static class ProfileSettings
             Demand("COSMOS_READINGS_RU", plan.Cosmos.Container("readings").DemandRu),
             Demand("COSMOS_DEVICES_RU", plan.Cosmos.Container("devices").DemandRu),
             Demand("FUNCTIONS_SPLITTER_VCPU", plan.Functions.Function("Splitter").Vcpu),
-            Demand("FUNCTIONS_PROCESSOR_VCPU", plan.Functions.Function("WeatherProcessor").Vcpu),
+            Demand("FUNCTIONS_PROCESSOR_VCPU", plan.Functions.Processor.Vcpu),
         };
         lines.AddRange(Values(plan).Select(kv => $"{kv.Key}=\"{kv.Value}\""));
         return lines;
