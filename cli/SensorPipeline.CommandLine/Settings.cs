@@ -4,8 +4,10 @@ using System.CommandLine.Parsing;
 namespace SensorPipeline.CommandLine;
 
 /// <summary>
-/// <c>--set Key=Value</c>, repeatable: any configuration key (<c>--set EventHubs:Durability=None</c>), the same keys as
-/// environment variables with <c>__</c>. Keys compare without case, as configuration does; a later one wins.
+/// <c>--set Key=Value</c>, repeatable: any configuration key, written with <c>:</c> (<c>--set EventHubs:Durability=None</c>)
+/// or with <c>__</c> as the same setting's environment variable is (<c>--set EventHubs__Durability=None</c>), so every
+/// settings table's name works on the command line as it is. Keys compare without case, as configuration does; a later
+/// one wins.
 /// </summary>
 public static class Settings
 {
@@ -35,7 +37,8 @@ public static class Settings
                 continue;
             }
 
-            settings[token.Value[..eq]] = token.Value[(eq + 1)..];
+            // The environment-variable provider turns '__' into configuration's ':'; an in-memory key is taken as it is.
+            settings[token.Value[..eq].Replace("__", ":", StringComparison.Ordinal)] = token.Value[(eq + 1)..];
         }
 
         return settings;

@@ -26,8 +26,10 @@ public sealed class HubsOnlyDevHost : IAsyncDisposable
     public Uri BaseAddress => DevHost.BaseAddress;
 
     /// <summary>Starts azurite and devhost serving <paramref name="hub"/> with <paramref name="partitions"/>
-    /// partitions and the consumer group <paramref name="consumerGroup"/>.</summary>
-    public static async Task<HubsOnlyDevHost> StartAsync(string hub, int partitions, string consumerGroup, CancellationToken cancellationToken = default)
+    /// partitions and the consumer group <paramref name="consumerGroup"/>; each of <paramref name="settings"/>
+    /// (<c>Key=Value</c>) is passed as <c>--set</c>.</summary>
+    public static async Task<HubsOnlyDevHost> StartAsync(string hub, int partitions, string consumerGroup, IReadOnlyList<string>? settings = null,
+        CancellationToken cancellationToken = default)
     {
         var root = new TempDirectory("devhost-hubs-only-");
         AzuriteProcess? azurite = null;
@@ -41,7 +43,7 @@ public sealed class HubsOnlyDevHost : IAsyncDisposable
             azurite = await AzuriteProcess.StartAsync(cancellationToken);
             var devHost = await DevHostProcess.StartAsync(new DevHostStart
             {
-                AppRoot = root.Path, DataDirectory = root.File(".data"),
+                AppRoot = root.Path, DataDirectory = root.File(".data"), Settings = settings ?? [],
                 Environment = new Dictionary<string, string?> { ["AzureWebJobsStorage"] = azurite.ConnectionString },
             }, cancellationToken: cancellationToken);
             return new HubsOnlyDevHost(root, azurite, devHost);

@@ -92,6 +92,19 @@ public sealed class OptionTypeTests
         Assert.Equal(2, settings.Count);
     }
 
+    [Fact]
+    public void Parse_SetWithEnvironmentVariableKey_ConfigurationKey()
+    {
+        var set = Settings.Option();
+        var parse = new RootCommand { set }.Parse(["--set", "Cosmos__AccountEndpoint=https://127.0.0.1:8081/", "--set", "explorer__MaxTime=00:00:02"]);
+
+        Assert.Empty(parse.Errors);
+        var settings = parse.GetValue(set)!;
+        Assert.Equal("https://127.0.0.1:8081/", settings["Cosmos:AccountEndpoint"]);
+        Assert.Equal("00:00:02", settings["Explorer:MaxTime"]);
+        Assert.Equal(2, settings.Count);
+    }
+
     [Theory]
     [InlineData("--set", "novalue", "--set: 'novalue' is not Key=Value.")]
     [InlineData("--set", "=v", "--set: '=v' is not Key=Value.")]

@@ -1,6 +1,6 @@
 using SensorPipeline.Core.Readings;
 using SensorPipeline.Core.Splitting;
-using SensorPipeline.LoadGen.Devices;
+using SensorPipeline.Devices;
 using SensorPipeline.LoadGen.Events;
 using SensorPipeline.LoadGen.Run;
 

@@ -1,4 +1,4 @@
-using SensorPipeline.LoadGen.Devices;
+using SensorPipeline.Devices;
 using SensorPipeline.LoadGen.Events;
 using SensorPipeline.LoadGen.Ledger;
 

@@ -1,6 +1,6 @@
 using Google.Protobuf;
 using SensorPipeline.Core.Readings;
-using SensorPipeline.LoadGen.Devices;
+using SensorPipeline.Devices;
 
 namespace SensorPipeline.LoadGen.Tests;
 

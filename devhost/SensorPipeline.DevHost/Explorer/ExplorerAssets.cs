@@ -18,14 +18,8 @@ public static class ExplorerAssets
             return Results.NotFound();
         }
 
-        using var stream = typeof(ExplorerAssets).Assembly.GetManifestResourceStream("explorer-assets/" + name);
-        if (stream is null)
-        {
-            return Results.Problem(statusCode: StatusCodes.Status404NotFound, detail: $"{name} was not embedded: run 'npm ci' in the repository, then build devhost again.");
-        }
-
-        using var copy = new MemoryStream();
-        stream.CopyTo(copy);
-        return Results.Bytes(copy.ToArray(), contentType);
+        return EmbeddedFile.TryRead(typeof(ExplorerAssets).Assembly, "explorer-assets/" + name) is { } bytes
+            ? Results.Bytes(bytes, contentType)
+            : Results.Problem(statusCode: StatusCodes.Status404NotFound, detail: $"{name} was not embedded: run 'npm ci' in the repository, then build devhost again.");
     }
 }

@@ -15,12 +15,6 @@ public static class ExplorerCosmosEndpoints
     {
         ArgumentNullException.ThrowIfNull(context);
         ArgumentNullException.ThrowIfNull(cosmos);
-        if (cosmos.Unavailable is { } why)
-        {
-            await ExplorerResults.ProblemAsync(context, StatusCodes.Status503ServiceUnavailable, why);
-            return;
-        }
-
         var containers = new List<(JsonElement Resource, string? Usage, double Charge)>();
         using (var feed = cosmos.Database.GetContainerQueryStreamIterator())
         {
@@ -81,9 +75,9 @@ public static class ExplorerCosmosEndpoints
         ArgumentNullException.ThrowIfNull(runner);
         ArgumentNullException.ThrowIfNull(options);
         var sql = context.Request.Query["sql"].ToString();
-        if (cosmos.Unavailable is { } why || sql.Length == 0)
+        if (sql.Length == 0)
         {
-            await ExplorerResults.ProblemAsync(context, cosmos.Unavailable is null ? 400 : 503, cosmos.Unavailable ?? "Give the query as 'sql'.");
+            await ExplorerResults.ProblemAsync(context, StatusCodes.Status400BadRequest, "Give the query as 'sql'.");
             return;
         }
 
@@ -118,12 +112,6 @@ public static class ExplorerCosmosEndpoints
     {
         ArgumentNullException.ThrowIfNull(context);
         ArgumentNullException.ThrowIfNull(cosmos);
-        if (cosmos.Unavailable is { } why)
-        {
-            await ExplorerResults.ProblemAsync(context, StatusCodes.Status503ServiceUnavailable, why);
-            return;
-        }
-
         var pk = context.Request.Query["pk"].ToString();
         using var response = await cosmos.Container(container).ReadItemStreamAsync(id, new PartitionKey(pk.Length > 0 ? pk : id), cancellationToken: context.RequestAborted);
         if (response.StatusCode == HttpStatusCode.NotFound)

@@ -22,12 +22,6 @@ public static class ExplorerDeadLetterEndpoints
         ArgumentNullException.ThrowIfNull(cosmos);
         ArgumentNullException.ThrowIfNull(runner);
         ArgumentNullException.ThrowIfNull(options);
-        if (cosmos.Unavailable is { } why)
-        {
-            await ExplorerResults.ProblemAsync(context, StatusCodes.Status503ServiceUnavailable, why);
-            return;
-        }
-
         var result = await runner.RunAsync(cosmos.Container(cosmos.DeadLettersContainer), new QueryDefinition("SELECT * FROM c"), null, options.Value, context.RequestAborted);
         await ExplorerResults.JsonAsync(context, writer =>
         {
@@ -47,9 +41,9 @@ public static class ExplorerDeadLetterEndpoints
         ArgumentNullException.ThrowIfNull(configuration);
         ArgumentNullException.ThrowIfNull(options);
         var ids = request.Ids ?? [];
-        if (cosmos.Unavailable is { } why || ids.Count == 0 || ids.Count > options.Value.MaxQueryItems)
+        if (ids.Count == 0 || ids.Count > options.Value.MaxQueryItems)
         {
-            await ExplorerResults.ProblemAsync(context, cosmos.Unavailable is null ? 400 : 503, cosmos.Unavailable ?? $"Select from 1 to {options.Value.MaxQueryItems} dead letters by id.");
+            await ExplorerResults.ProblemAsync(context, StatusCodes.Status400BadRequest, $"Select from 1 to {options.Value.MaxQueryItems} dead letters by id.");
             return;
         }
 

@@ -20,12 +20,6 @@ public static class ExplorerDeviceEndpoints
         ArgumentNullException.ThrowIfNull(options);
         ArgumentNullException.ThrowIfNull(configuration);
         ArgumentNullException.ThrowIfNull(time);
-        if (cosmos.Unavailable is { } why)
-        {
-            await ExplorerResults.ProblemAsync(context, StatusCodes.Status503ServiceUnavailable, why);
-            return;
-        }
-
         var query = new QueryDefinition("SELECT c.id, c.geometry, c.properties.kind, c.properties.observedAt FROM c WHERE c.type = 'Feature'");
         var result = await runner.RunAsync(cosmos.Container(cosmos.DevicesContainer), query, null, options.Value, context.RequestAborted);
         var maxAge = TimeSpan.TryParse(configuration["Pipeline:MaxAge"], System.Globalization.CultureInfo.InvariantCulture, out var age) ? age : TimeSpan.FromMinutes(5);
@@ -52,12 +46,6 @@ public static class ExplorerDeviceEndpoints
         ArgumentNullException.ThrowIfNull(cosmos);
         ArgumentNullException.ThrowIfNull(runner);
         ArgumentNullException.ThrowIfNull(options);
-        if (cosmos.Unavailable is { } why)
-        {
-            await ExplorerResults.ProblemAsync(context, StatusCodes.Status503ServiceUnavailable, why);
-            return;
-        }
-
         var byDevice = new QueryDefinition("SELECT * FROM c WHERE c.deviceId = @device").WithParameter("@device", id);
         var readings = await runner.RunAsync(cosmos.Container(cosmos.ReadingsContainer), byDevice, new PartitionKey(id), options.Value, context.RequestAborted);
         var letters = await runner.RunAsync(cosmos.Container(cosmos.DeadLettersContainer), byDevice, null, options.Value, context.RequestAborted);

@@ -13,7 +13,7 @@ public static class ExplorerEndpoints
     /// <summary>The page's route.</summary>
     public const string PagePath = "/explorer";
 
-    private static readonly Lazy<byte[]> Page = new(LoadPage);
+    private static readonly Lazy<byte[]> Page = new(() => EmbeddedFile.Read(typeof(ExplorerEndpoints).Assembly, "explorer.html"));
 
     public static IHostApplicationBuilder AddExplorer(this IHostApplicationBuilder builder)
     {
@@ -25,6 +25,7 @@ public static class ExplorerEndpoints
         builder.Services.TryAddSingleton<BoundedPeek>();
         builder.Services.TryAddSingleton<BoundedQuery>();
         builder.Services.TryAddSingleton<ExplorerCosmos>();
+        builder.Services.TryAddSingleton<ExplorerSample>();
         return builder;
     }
 
@@ -35,19 +36,26 @@ public static class ExplorerEndpoints
         reads.MapGet("", () => Results.Bytes(Page.Value, "text/html; charset=utf-8")).WithName("GetExplorer")
             .WithSummary("The explorer: hubs, events, documents, devices on a map, dead letters.");
         reads.MapGet("/assets/{name}", (string name) => ExplorerAssets.Get(name));
-        reads.MapGet("/api/session", (ExplorerSession session) => TypedResults.Ok(new { token = session.Token }));
+        reads.MapGet("/api/session", (ExplorerSession session) => TypedResults.Ok(new
+        {
+            token = session.Token,
+            sample = new { minReadings = ExplorerSample.MinReadings, maxReadings = ExplorerSample.MaxReadings },
+        }));
         reads.MapGet("/api/hubs", (HttpContext context, EventHubsNamespace hubs, IServiceProvider services) =>
             ExplorerResults.JsonAsync(context, writer => HubsOverview.Write(writer, hubs, services.GetService<FunctionsHostState>()?.Snapshot())));
         reads.MapGet("/api/hubs/{hub}/partitions/{partition}/events", ExplorerPeekEndpoint.ReadAsync);
-        reads.MapGet("/api/cosmos/containers", ExplorerCosmosEndpoints.ContainersAsync);
-        reads.MapGet("/api/cosmos/containers/{container}/query", ExplorerCosmosEndpoints.QueryAsync);
-        reads.MapGet("/api/cosmos/containers/{container}/items/{id}", ExplorerCosmosEndpoints.ReadItemAsync);
-        reads.MapGet("/api/devices", ExplorerDeviceEndpoints.ListAsync);
-        reads.MapGet("/api/devices/{id}", ExplorerDeviceEndpoints.DeviceAsync);
-        reads.MapGet("/api/deadletters", ExplorerDeadLetterEndpoints.ListAsync);
+        // The routes that read the Cosmos DB account answer 503 without one (the outer group's guard runs first).
+        var cosmosReads = reads.MapGroup("/api").AddEndpointFilter(ExplorerCosmos.RequireAccount);
+        cosmosReads.MapGet("/cosmos/containers", ExplorerCosmosEndpoints.ContainersAsync);
+        cosmosReads.MapGet("/cosmos/containers/{container}/query", ExplorerCosmosEndpoints.QueryAsync);
+        cosmosReads.MapGet("/cosmos/containers/{container}/items/{id}", ExplorerCosmosEndpoints.ReadItemAsync);
+        cosmosReads.MapGet("/devices", ExplorerDeviceEndpoints.ListAsync);
+        cosmosReads.MapGet("/devices/{id}", ExplorerDeviceEndpoints.DeviceAsync);
+        cosmosReads.MapGet("/deadletters", ExplorerDeadLetterEndpoints.ListAsync);
         var actions = app.MapGroup(PagePath + "/api").AddEndpointFilter(ActionFilter);
         actions.MapPost("/hubs/{hub}/send", ExplorerSendEndpoint.SendAsync);
-        actions.MapPost("/deadletters/redrive", ExplorerDeadLetterEndpoints.RedriveAsync);
+        actions.MapGroup("/deadletters").AddEndpointFilter(ExplorerCosmos.RequireAccount)
+            .MapPost("/redrive", ExplorerDeadLetterEndpoints.RedriveAsync);
         return app;
     }
 
@@ -60,13 +68,4 @@ public static class ExplorerEndpoints
 
     private static IResult Forbidden(string reason) =>
         Results.Problem(statusCode: StatusCodes.Status403Forbidden, title: "Forbidden", detail: reason);
-
-    private static byte[] LoadPage()
-    {
-        using var stream = typeof(ExplorerEndpoints).Assembly.GetManifestResourceStream("explorer.html")
-            ?? throw new InvalidOperationException("explorer.html is not embedded in SensorPipeline.DevHost");
-        using var copy = new MemoryStream();
-        stream.CopyTo(copy);
-        return copy.ToArray();
-    }
 }

@@ -4,30 +4,34 @@ using SensorPipeline.EventHubs;
 namespace SensorPipeline.DevHost.Explorer;
 
 /// <summary><c>POST /explorer/api/hubs/{hub}/send?partition=P&amp;sample=N</c>: appends one event to a hub (a partition
-/// when given, else round-robin) — a sample batch of N readings (<see cref="SampleBatch"/>), or the request body as it
-/// is (an uploaded file, at most Event Hubs' 1 MiB). An action: the caller passed <see cref="ExplorerSession.RejectAction"/>.</summary>
+/// when given, else round-robin) — a sample batch of N readings of the simulated devices (<see cref="ExplorerSample"/>), or
+/// the request body as it is (an uploaded file, at most Event Hubs' 1 MiB). An action: the caller passed
+/// <see cref="ExplorerSession.RejectAction"/>.</summary>
 public static class ExplorerSendEndpoint
 {
     /// <summary>Event Hubs' largest event.</summary>
     public const int MaxBodyBytes = 1024 * 1024;
 
-    public static async Task SendAsync(HttpContext context, string hub, EventHubsNamespace hubs, TimeProvider time)
+    public static async Task SendAsync(HttpContext context, string hub, EventHubsNamespace hubs, ExplorerSample sample, TimeProvider time)
     {
         ArgumentNullException.ThrowIfNull(context);
         ArgumentNullException.ThrowIfNull(hubs);
+        ArgumentNullException.ThrowIfNull(sample);
         ArgumentNullException.ThrowIfNull(time);
         var query = context.Request.Query;
         var partition = query["partition"].ToString() is { Length: > 0 } p ? p : null;
         byte[] body;
         if (query["sample"].ToString() is { Length: > 0 } sampleText)
         {
-            if (!int.TryParse(sampleText, NumberStyles.None, CultureInfo.InvariantCulture, out var readings) || readings is < 1 or > SampleBatch.MaxReadings)
+            if (!int.TryParse(sampleText, NumberStyles.None, CultureInfo.InvariantCulture, out var readings)
+                || readings < ExplorerSample.MinReadings || readings > ExplorerSample.MaxReadings)
             {
-                await ExplorerResults.ProblemAsync(context, StatusCodes.Status400BadRequest, $"'sample' must be from 1 to {SampleBatch.MaxReadings} readings.");
+                await ExplorerResults.ProblemAsync(context, StatusCodes.Status400BadRequest,
+                    $"'sample' must be from {ExplorerSample.MinReadings} (one reading per sensor kind) to {ExplorerSample.MaxReadings} readings.");
                 return;
             }
 
-            body = SampleBatch.Create(readings, time.GetUtcNow());
+            body = sample.Next(readings, time.GetUtcNow());
         }
         else if (await ReadBodyAsync(context) is { } uploaded)
         {

@@ -1,9 +1,9 @@
 using System.Globalization;
-using System.Reflection;
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Routing;
 using SensorPipeline.ApplicationInsights;
 using SensorPipeline.ApplicationInsights.Summary;
+using SensorPipeline.Emulators.Common;
 
 namespace Microsoft.AspNetCore.Builder;
 
@@ -14,7 +14,7 @@ public static class TelemetryEndpoints
     /// <summary>Route of the live dashboard page.</summary>
     public const string DashboardPath = "/dashboard";
 
-    private static readonly Lazy<byte[]> DashboardHtml = new(LoadDashboard);
+    private static readonly Lazy<byte[]> DashboardHtml = new(() => EmbeddedFile.Read(typeof(TelemetryEndpoints).Assembly, "dashboard.html"));
 
     public static IEndpointRouteBuilder MapTelemetryEndpoints(this IEndpointRouteBuilder app)
     {
@@ -86,14 +86,5 @@ public static class TelemetryEndpoints
     {
         value = default;
         return !string.IsNullOrEmpty(text) && DateTimeOffset.TryParse(text, CultureInfo.InvariantCulture, DateTimeStyles.AssumeUniversal, out value);
-    }
-
-    private static byte[] LoadDashboard()
-    {
-        using var stream = typeof(TelemetryEndpoints).Assembly.GetManifestResourceStream("dashboard.html")
-            ?? throw new InvalidOperationException("dashboard.html is not embedded in SensorPipeline.ApplicationInsights");
-        using var copy = new MemoryStream();
-        stream.CopyTo(copy);
-        return copy.ToArray();
     }
 }

@@ -1,5 +1,5 @@
 using Google.Protobuf;
-using SensorPipeline.LoadGen.Devices;
+using SensorPipeline.Devices;
 using SensorPipeline.Protos;
 
 namespace SensorPipeline.LoadGen.Events;

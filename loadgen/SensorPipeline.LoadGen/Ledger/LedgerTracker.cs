@@ -1,6 +1,6 @@
 using System.Security.Cryptography;
 using SensorPipeline.Core.Readings;
-using SensorPipeline.LoadGen.Devices;
+using SensorPipeline.Devices;
 using SensorPipeline.LoadGen.Events;
 using SensorPipeline.LoadGen.Sending;
 using SensorPipeline.Protos;

@@ -1,5 +1,5 @@
 using Microsoft.Extensions.Logging;
-using SensorPipeline.LoadGen.Devices;
+using SensorPipeline.Devices;
 using SensorPipeline.LoadGen.Events;
 using SensorPipeline.LoadGen.Ledger;
 using SensorPipeline.LoadGen.Sending;

@@ -26,7 +26,7 @@ internal sealed class SendOptions
     /// <summary>The default of each kind's entry in <see cref="Devices"/>: 50.</summary>
     public const int DefaultDevicesPerKind = 50;
 
-    /// <summary><see cref="Devices"/> in the catalog's order, as <see cref="Devices.DeviceFleet"/> takes them.</summary>
+    /// <summary><see cref="Devices"/> in the catalog's order, as <see cref="SensorPipeline.Devices.DeviceFleet"/> takes them.</summary>
     public int[] DevicesPerKind() => [.. SensorKindCatalog.Default.All.Select(k => Devices.GetValueOrDefault(k.Name))];
 
     /// <summary>Seed of the device simulations [--seed]; the same seed gives the same values. Default 1.</summary>

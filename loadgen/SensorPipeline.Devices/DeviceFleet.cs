@@ -1,12 +1,12 @@
 using SensorPipeline.Core.Readings;
 
-namespace SensorPipeline.LoadGen.Devices;
+namespace SensorPipeline.Devices;
 
 /// <summary>
 /// The simulated devices in the order the packer visits them: the kinds of sensor-kinds.json take turns, so every
 /// event of two or more readings mixes kinds (what the splitter must separate).
 /// </summary>
-internal sealed class DeviceFleet
+public sealed class DeviceFleet
 {
     private readonly SimulatedDevice[] _devices;
 

@@ -1,14 +1,14 @@
 using Google.Protobuf.WellKnownTypes;
 using SensorPipeline.Protos;
 
-namespace SensorPipeline.LoadGen.Devices;
+namespace SensorPipeline.Devices;
 
 /// <summary>
 /// One simulated device: its own random stream (so the values of one device do not depend on how the
 /// fleet is interleaved), a slowly wandering position and its own sequence counter starting at 1.
 /// Not thread-safe: the load run builds events on one thread.
 /// </summary>
-internal abstract class SimulatedDevice
+public abstract class SimulatedDevice
 {
     /// <summary>About one metre of latitude: how far a device may wander between two readings.</summary>
     private const double StepDegrees = 0.00001;

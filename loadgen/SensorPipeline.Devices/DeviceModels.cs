@@ -1,13 +1,13 @@
 using SensorPipeline.Core.Readings;
 
-namespace SensorPipeline.LoadGen.Devices;
+namespace SensorPipeline.Devices;
 
 /// <summary>
 /// How each kind's devices behave. A kind with a model of its own here gets it (weather drifts with its climate,
 /// seismometers have events); any other kind of sensor-kinds.json gets a <see cref="RangeDevice"/> that wanders inside
 /// the measurement ranges the file gives, so a new kind is simulated without code.
 /// </summary>
-internal static class DeviceModels
+public static class DeviceModels
 {
     private static readonly Dictionary<string, Func<SensorKindDefinition, string, Random, SimulatedDevice>> Models = new(StringComparer.Ordinal)
     {

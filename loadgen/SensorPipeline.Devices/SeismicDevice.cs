@@ -1,10 +1,10 @@
 using SensorPipeline.Protos;
 
-namespace SensorPipeline.LoadGen.Devices;
+namespace SensorPipeline.Devices;
 
 /// <summary>A seismometer: background noise almost always, now and then an event whose shaking decays
 /// over the following readings.</summary>
-internal sealed class SeismicDevice : SimulatedDevice
+public sealed class SeismicDevice : SimulatedDevice
 {
     /// <summary>Chance per reading that an event starts: rare enough that most readings are quiet.</summary>
     private const double EventProbability = 0.002;

@@ -1,10 +1,10 @@
 using SensorPipeline.Protos;
 
-namespace SensorPipeline.LoadGen.Devices;
+namespace SensorPipeline.Devices;
 
 /// <summary>A weather station whose values drift as a mean-reverting random walk around a climate that
 /// depends on its latitude and altitude, with occasional rain showers.</summary>
-internal sealed class WeatherDevice : SimulatedDevice
+public sealed class WeatherDevice : SimulatedDevice
 {
     private readonly double _baseTemperatureC;
     private double _temperatureC;

@@ -2,13 +2,13 @@ using Google.Protobuf;
 using SensorPipeline.Core.Readings;
 using SensorPipeline.Protos;
 
-namespace SensorPipeline.LoadGen.Devices;
+namespace SensorPipeline.Devices;
 
 /// <summary>
 /// A device of any kind: each measurement starts somewhere in its range (sensor-kinds.json's min and max) and moves as
 /// a mean-reverting random walk that never leaves it.
 /// </summary>
-internal sealed class RangeDevice : SimulatedDevice
+public sealed class RangeDevice : SimulatedDevice
 {
     private readonly SensorKindDefinition _kind;
     private readonly double[] _values;
