@@ -44,6 +44,9 @@ internal static partial class FunctionsHostLog
     [LoggerMessage(EventId = 5013, EventName = "ProcessorCrashed", Level = LogLevel.Error, Message = "Event processor of '{Function}' stopped on an unexpected error; restarting the host generation")]
     public static partial void ProcessorCrashed(ILogger logger, Exception exception, string function);
 
+    [LoggerMessage(EventId = 5027, EventName = "ProcessorStartAbandoned", Level = LogLevel.Debug, Message = "Event processor of '{Function}' was still starting when the host began stopping; its start ended with the stop")]
+    public static partial void ProcessorStartAbandoned(ILogger logger, Exception exception, string function);
+
     [LoggerMessage(EventId = 5014, EventName = "HandlerStartFailed", Level = LogLevel.Error, Message = "Custom handler did not start listening; retrying in {Delay}")]
     public static partial void HandlerStartFailed(ILogger logger, Exception exception, TimeSpan delay);
 

@@ -99,16 +99,20 @@ internal sealed partial class FunctionsHostService
         {
             await processor.StartProcessingAsync(generation.Stopping);
         }
-        catch (Exception ex) when (!generation.Stopping.IsCancellationRequested)
+        catch (Exception ex) when (generation.Stopping.IsCancellationRequested)
+        {
+            // The host began stopping while the processor started: its start ends with the stop, however it ended
+            // (cancelled, or its connection refused once devhost's own endpoint had closed) — part of the stop, not
+            // a failure of it.
+            FunctionsHostLog.ProcessorStartAbandoned(_logger, ex, function);
+            return;
+        }
+        catch (Exception ex)
         {
             // The processor could not start (Storage or Event Hubs unreachable): a new generation tries again after
             // the restart delay, as the host restarts itself when a listener fails to start.
             FunctionsHostLog.ProcessorCrashed(_logger, ex, function);
             generation.ProcessorCrashed();
-            return;
-        }
-        catch (OperationCanceledException)
-        {
             return;
         }
 
