@@ -27,7 +27,7 @@ internal static class CosmosPlanner
         // kind than readings per invocation, that is once per reading.
         var processor = functions.Processor;
         var readingsPerInvocation = processor.ReadingsPerSecond / processor.InvocationsPerSecond;
-        var deviceWrites = Math.Min(1, request.Devices / (functions.Functions.Count - 1) / readingsPerInvocation);
+        var deviceWrites = Math.Min(1, request.Devices / functions.Kinds / readingsPerInvocation);
 
         var archiveDemand = request.Rate * costs.StaleFraction * costs.ArchiveUpsertRu;
         var readings = Readings(request, costs, book);

@@ -17,7 +17,8 @@ internal static class EventHubsPlanner
 
     private static int KindHubs => SensorKindCatalog.Default.All.Count;
 
-    private static int Hubs => 1 + KindHubs;
+    /// <summary>The ingestion hub and one hub per kind of sensor.</summary>
+    public static int Hubs => 1 + KindHubs;
 
     /// <summary>The tier and partitions, from bytes alone (events per second need the batching, which needs the partitions);
     /// <paramref name="envelopeBytesPerReading"/>: what the splitter writes per reading (<see cref="EnvelopeShape"/>).</summary>

@@ -43,18 +43,16 @@ internal static class FunctionsPlanner
         batch = Math.Min(batch, Core.PipelineLimits.MaxEventBatchSize);
 
         var flow = EventFlow.Of(request.Rate, request.ReadingsPerEvent, request.Devices, partitions, batch);
-        var (ingestionEvents, splitterBatch, splitterInvocations, envelopes) = (flow.IngestionEvents, flow.SplitterBatch, flow.SplitterInvocations, flow.Envelopes);
-        var (envelopeEvents, processorBatch) = (flow.EnvelopeEventsPerHub, flow.ProcessorBatch);
 
         var gbSecond = book.Price("functions.flex.alwaysReadyBaselineGbSecond") + book.Price("functions.flex.alwaysReadyExecutionGbSecond");
         double Cost(int instances) => instances * memory / 1024.0 * 3600 * gbSecond;
         var functions = new List<FunctionPlan>
         {
-            new("Splitter", "ingestion", request.Rate, splitterVcpu, splitterInstances, ingestionEvents, splitterBatch, splitterInvocations, Cost(splitterInstances)),
+            new("Splitter", "ingestion", request.Rate, splitterVcpu, splitterInstances, flow.IngestionEvents, flow.SplitterBatch, flow.SplitterInvocations, Cost(splitterInstances)),
         };
         foreach (var kind in kinds)
         {
-            functions.Add(new(kind.Processor, kind.Hub, request.Rate / kinds.Count, processorVcpu, processorInstances, envelopeEvents, processorBatch, envelopeEvents / processorBatch, Cost(processorInstances)));
+            functions.Add(new(kind.Processor, kind.Hub, request.Rate / kinds.Count, processorVcpu, processorInstances, flow.EnvelopeEventsPerHub, flow.ProcessorBatch, flow.EnvelopeEventsPerHub / flow.ProcessorBatch, Cost(processorInstances)));
         }
 
         var batching = new Batching(
@@ -71,7 +69,7 @@ internal static class FunctionsPlanner
         }
 
         var executions = functions.Sum(f => f.InvocationsPerSecond) * 3600 / 1e6 * book.Price("functions.flex.millionExecutions");
-        return new FunctionsPlan(memory, cores, maximum, batching, functions, executions, string.IsNullOrEmpty(note) ? null : note.Trim(), envelopes);
+        return new FunctionsPlan(memory, cores, maximum, batching, functions, executions, string.IsNullOrEmpty(note) ? null : note.Trim(), flow);
     }
 
     private static int Instances(double vcpu, double cores, int partitions) =>

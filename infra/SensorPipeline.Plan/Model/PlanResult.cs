@@ -35,8 +35,14 @@ internal sealed record FunctionPlan(string Name, string Hub, double ReadingsPerS
 /// <summary>host.json's <c>extensions.eventHubs</c> values the package gets (./pipeline package writes them).</summary>
 internal sealed record Batching(int MaxEventBatchSize, int MinEventBatchSize, TimeSpan MaxWaitTime, int PrefetchCount, int BatchCheckpointFrequency, int TargetUnprocessedEventThreshold);
 
-internal sealed record FunctionsPlan(int InstanceMemoryMB, double CoresPerInstance, int MaximumInstanceCount, Batching Batching, IReadOnlyList<FunctionPlan> Functions, double ExecutionsCostPerHour, string? Note, EnvelopeShape Envelopes)
+internal sealed record FunctionsPlan(int InstanceMemoryMB, double CoresPerInstance, int MaximumInstanceCount, Batching Batching, IReadOnlyList<FunctionPlan> Functions, double ExecutionsCostPerHour, string? Note, EventFlow Flow)
 {
+    /// <summary>The envelopes as core's splitter cuts them at the plan's batch.</summary>
+    public EnvelopeShape Envelopes => Flow.Envelopes;
+
+    /// <summary>Kinds of sensor, each with its hub and processor.</summary>
+    public int Kinds => Flow.Kinds;
+
     public double InvocationsPerSecond => Functions.Sum(f => f.InvocationsPerSecond);
     public double InstanceCostPerHour => Functions.Sum(f => f.CostPerHour);
     public int Instances => Functions.Sum(f => f.Instances);

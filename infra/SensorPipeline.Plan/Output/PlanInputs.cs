@@ -22,7 +22,7 @@ internal static class PlanInputs
             $"core's Splitter (DevicePartitioner, envelope writer) run over {env.EventsPerInvocation:N2} ingestion events of {r.ReadingsPerEvent} readings ({env.ReadingsPerInvocation:N0} readings, every kind), " +
             $"{partitions} partitions per hub, devices drawn from {r.Devices:N0} (EnvelopeShape): one envelope per target partition and kind of each invocation");
         var processor = plan.Functions.Processor;
-        o.WriteLine($"  processor hub events = {processor.EventsPerSecond:N0}/s per hub, {processor.EventsPerInvocation:N2} per processor invocation: splitter invocations/s x envelopes per invocation / {plan.Functions.Functions.Count - 1} hubs; batches filled for {FunctionsPlanner.FillWait.TotalSeconds:0} s up to {plan.Functions.Batching.MaxEventBatchSize}");
+        o.WriteLine($"  processor hub events = {processor.EventsPerSecond:N0}/s per hub, {processor.EventsPerInvocation:N2} per processor invocation: splitter invocations/s x envelopes per invocation / {plan.Functions.Kinds} hubs; batches filled for {FunctionsPlanner.FillWait.TotalSeconds:0} s up to {plan.Functions.Batching.MaxEventBatchSize}");
         var readings = plan.Cosmos.Container("readings");
         var ru = book.LimitEntry("cosmos.maxRuPerPhysicalPartition");
         var gb = book.LimitEntry("cosmos.maxGbPerPhysicalPartition");

@@ -58,7 +58,7 @@ internal static class PlanReport
         string Share(double v) => total > 0 ? $"{v / total:P1}" : "-";
         var eh = plan.EventHubs;
         var unit = eh.Tier == "Standard" ? "TU" : "PU";
-        t.Add($"Event Hubs {eh.Tier}, {plan.Functions.Functions.Count} hubs x {eh.PartitionsPerHub} partitions",
+        t.Add($"Event Hubs {eh.Tier}, {EventHubsPlanner.Hubs} hubs x {eh.PartitionsPerHub} partitions",
             $"{eh.IngressMBps:N1} MB/s, {eh.IngressEventsPerSecond:N0} events/s in",
             $"{eh.Capacity} {unit} ({eh.CapacityMBps:N0} MB/s){(eh.AutoInflateMaximum > 0 ? $", auto-inflate to {eh.AutoInflateMaximum}" : "")}",
             Headroom(eh.CapacityMBps, eh.IngressMBps), Money(eh.CostPerHour, eh.Tier == "Standard" ? "eventHubs.standard.throughputUnitHour" : "eventHubs.premium.processingUnitHour"), Share(eh.CostPerHour));
