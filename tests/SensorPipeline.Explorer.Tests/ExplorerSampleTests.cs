@@ -26,11 +26,7 @@ public sealed class ExplorerSampleTests
     }
 
     /// <summary>A fleet built as the sample's own is: the same devices, so the same readings.</summary>
-    private static DeviceFleet SameFleet()
-    {
-        var kinds = SensorKindCatalog.Default.All.Count;
-        return new DeviceFleet([.. Enumerable.Repeat((ExplorerSample.MaxReadings + kinds - 1) / kinds, kinds)], ExplorerSample.Seed, ExplorerSample.DevicePrefix);
-    }
+    private static DeviceFleet SameFleet() => ExplorerSample.NewFleet();
 
     [Fact]
     public void Next_SmallestSample_OneValidReadingOfEveryKindOfTheCatalog()

@@ -25,10 +25,13 @@ public sealed class ExplorerSample
     private readonly DeviceFleet _fleet;
     private readonly Lock _gate = new();
 
-    public ExplorerSample()
+    public ExplorerSample() => _fleet = NewFleet();
+
+    /// <summary>A fleet as the explorer's: enough devices of every kind for the largest sample, with its seed and prefix.</summary>
+    public static DeviceFleet NewFleet()
     {
         var kinds = SensorKindCatalog.Default.All.Count;
-        _fleet = new DeviceFleet([.. Enumerable.Repeat((MaxReadings + kinds - 1) / kinds, kinds)], Seed, DevicePrefix);
+        return new DeviceFleet([.. Enumerable.Repeat((MaxReadings + kinds - 1) / kinds, kinds)], Seed, DevicePrefix);
     }
 
     /// <summary>Fewest readings a sample holds: one per kind of the catalog.</summary>
