@@ -29,6 +29,35 @@ public sealed class AmqpMalformedAttachTests
         Assert.Contains("$management", next, StringComparison.Ordinal); // the next connection's attach is answered
     }
 
+    /// <summary>A put-token behind an attach that makes devhost end the session: the request's link is closing when
+    /// the request arrives, so it can be neither settled nor answered. The request node must let it go, not throw into
+    /// the AMQP stack (which recorded "Object 'receiverN' is closed" from <c>DisposeMessage</c> and closed the link with
+    /// that error, as the campaign's inputs crash-568d70371c13 and crash-df6c62db1360 showed).</summary>
+    [Fact]
+    public void Exchange_RequestArrivingAfterDevhostEndedItsSession_NothingThrownIntoTheStack()
+    {
+        var requestLink = $"cbs-request-{Guid.NewGuid():N}";
+        var errors = new LinkErrors(requestLink);
+        var previous = AmqpTrace.Provider;
+        AmqpTrace.Provider = errors;
+        string answer;
+        try
+        {
+            answer = Encoding.Latin1.GetString(AmqpSessionTarget.Exchange([.. SeedCorpus.Begin(), .. SeedCorpus.CbsLinks(requestLink),
+                .. Attach(new DescribedType(new AmqpSymbol("example:not-a-source"), "x"), "link-2", handle: 2), .. SeedCorpus.PutTokenRequest()]));
+        }
+        finally
+        {
+            AmqpTrace.Provider = previous;
+        }
+
+        Assert.Contains("amqp:decode-error", answer, StringComparison.Ordinal); // the session ended for the attach
+        Assert.DoesNotContain("put-token-1", answer, StringComparison.Ordinal); // and the request was not answered
+        Assert.Empty(errors.Recorded);
+        var next = Encoding.Latin1.GetString(AmqpSessionTarget.Exchange([.. SeedCorpus.Begin(), .. SeedCorpus.CbsLinks(), .. SeedCorpus.PutTokenRequest()]));
+        Assert.Contains("put-token-1", next, StringComparison.Ordinal); // the next connection's put-token is answered
+    }
+
     private static byte[] MalformedAttach(string kind) => kind switch
     {
         // The link name's str8 length claims 255 bytes; the frame holds far fewer.
@@ -37,10 +66,10 @@ public sealed class AmqpMalformedAttachTests
         _ => throw new ArgumentOutOfRangeException(nameof(kind)),
     };
 
-    private static byte[] Attach(object source, string name) => AmqpFrames.Encode(0, new Attach
+    private static byte[] Attach(object source, string name, uint handle = 0) => AmqpFrames.Encode(0, new Attach
     {
         LinkName = name,
-        Handle = 0u,
+        Handle = handle,
         Role = false,
         Source = source,
         Target = new Target { Address = "$management" },
@@ -55,5 +84,20 @@ public sealed class AmqpMalformedAttachTests
         Assert.Equal((byte)text.Length, frame[at - 1]);
         frame[at - 1] = 0xFF;
         return frame;
+    }
+
+    /// <summary>The errors Microsoft.Azure.Amqp records for one link by its name: an exception that escaped a frame's
+    /// handling (a message listener included), which the stack catches, traces and closes the link with.</summary>
+    private sealed class LinkErrors(string linkName) : AmqpTrace
+    {
+        public System.Collections.Concurrent.ConcurrentQueue<string> Recorded { get; } = new();
+
+        public override void AmqpLogError(object source, string operation, string message)
+        {
+            if (source is AmqpLink link && link.Name == linkName)
+            {
+                Recorded.Enqueue($"{operation}: {message}");
+            }
+        }
     }
 }

@@ -31,7 +31,7 @@ internal static partial class SeedCorpus
         yield return ("batch-to-hub", [.. Begin(), .. PutToken(), .. SendEvent(2, "seismic", 1, batch: true), .. Close()]);
     }
 
-    private static byte[] Begin() =>
+    internal static byte[] Begin() =>
         AmqpFrames.Encode(0, new Begin { NextOutgoingId = 0, IncomingWindow = 5_000, OutgoingWindow = 5_000, HandleMax = 15 });
 
     private static byte[] End() => [.. AmqpFrames.Encode(0, new End()), .. Close()];
@@ -42,7 +42,14 @@ internal static partial class SeedCorpus
 
     /// <summary>A request link (handle 0) and its reply link (handle 1, with credit) on <c>$cbs</c>, and a put-token
     /// for the hub signed with the well-known key.</summary>
-    private static byte[] PutToken()
+    private static byte[] PutToken() => [.. CbsLinks(), .. PutTokenRequest()];
+
+    /// <summary>The request link (handle 0, named <paramref name="requestLink"/>) and the reply link (handle 1, with
+    /// credit) of <c>$cbs</c>.</summary>
+    internal static byte[] CbsLinks(string requestLink = "link-0") => RequestLinks(CbsNode.Address, "cbs-reply", requestLink);
+
+    /// <summary>A put-token for the hub, signed with the well-known key, on the request link of <see cref="CbsLinks"/>.</summary>
+    internal static byte[] PutTokenRequest()
     {
         using var request = AmqpMessage.Create(new AmqpValue { Value = SharedAccessSignature.Create(Audience, KeyName, Key, TokenExpiry) });
         request.ApplicationProperties.Map["operation"] = "put-token";
@@ -50,7 +57,7 @@ internal static partial class SeedCorpus
         request.ApplicationProperties.Map["name"] = Audience;
         request.Properties.MessageId = "put-token-1";
         request.Properties.ReplyTo = "cbs-reply";
-        return [.. RequestLinks(CbsNode.Address, "cbs-reply"), .. Transfer(0, 0, request)];
+        return Transfer(0, 0, request);
     }
 
     /// <summary>A READ on <c>$management</c> (handles 0 and 1) with its own security token, as the SDKs send it.</summary>
@@ -72,9 +79,9 @@ internal static partial class SeedCorpus
         return [.. links, .. Transfer(0, partition is null ? 0u : 1u, request)];
     }
 
-    private static byte[] RequestLinks(string node, string replyTo) =>
+    private static byte[] RequestLinks(string node, string replyTo, string requestLink = "link-0") =>
     [
-        .. Attach(0, role: false, source: "client", target: node),
+        .. Attach(0, role: false, source: "client", target: node, requestLink),
         .. Attach(1, role: true, source: node, target: replyTo),
         .. Flow(1, 10),
     ];
@@ -108,10 +115,10 @@ internal static partial class SeedCorpus
         return [.. AmqpFrames.Encode(0, attach), .. Flow(handle, credit)];
     }
 
-    private static byte[] Attach(uint handle, bool role, string source, string target) =>
+    private static byte[] Attach(uint handle, bool role, string source, string target, string? name = null) =>
         AmqpFrames.Encode(0, new Attach
         {
-            LinkName = $"link-{handle}",
+            LinkName = name ?? $"link-{handle}",
             Handle = handle,
             Role = role,
             Source = new Source { Address = source },
