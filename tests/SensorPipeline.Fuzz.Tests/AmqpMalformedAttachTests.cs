@@ -38,24 +38,52 @@ public sealed class AmqpMalformedAttachTests
     {
         var requestLink = $"cbs-request-{Guid.NewGuid():N}";
         var errors = new LinkErrors(requestLink);
+        var answer = WithTrace(errors, () => AmqpSessionTarget.Exchange([.. SeedCorpus.Begin(), .. SeedCorpus.CbsLinks(requestLink),
+            .. Attach(new DescribedType(new AmqpSymbol("example:not-a-source"), "x"), "link-2", handle: 2), .. SeedCorpus.PutTokenRequest()]));
+
+        Assert.Contains("amqp:decode-error", answer, StringComparison.Ordinal); // the session ended for the attach
+        Assert.DoesNotContain("put-token-1", answer, StringComparison.Ordinal); // and the request was not answered
+        Assert.True(errors.Recorded.IsEmpty, string.Join(" | ", errors.Recorded));
+        var next = Encoding.Latin1.GetString(AmqpSessionTarget.Exchange([.. SeedCorpus.Begin(), .. SeedCorpus.CbsLinks(), .. SeedCorpus.PutTokenRequest()]));
+        Assert.Contains("put-token-1", next, StringComparison.Ordinal); // the next connection's put-token is answered
+    }
+
+    /// <summary>A put-token whose reply link devhost is closing: the reply link was attached last for its reply-to, on
+    /// a second session that devhost ended for a malformed attach. A closing link carries no reply, so the request is
+    /// refused as one without a reply link, on its own link that stays open.</summary>
+    [Fact]
+    public void Exchange_RequestWhoseReplyLinkDevhostIsClosing_RejectedForNoReplyLink()
+    {
+        var requestLink = $"cbs-request-{Guid.NewGuid():N}";
+        var errors = new LinkErrors(requestLink);
+        byte[] secondSession =
+        [
+            .. AmqpFrames.Encode(1, new Begin { NextOutgoingId = 0, IncomingWindow = 5_000, OutgoingWindow = 5_000, HandleMax = 15 }),
+            .. AmqpFrames.Encode(1, new Attach { LinkName = "cbs-reply-2", Handle = 0u, Role = true, Source = new Source { Address = "$cbs" }, Target = new Target { Address = "cbs-reply" }, SndSettleMode = 1, RcvSettleMode = 0 }),
+            .. AmqpFrames.Encode(1, new Attach { LinkName = "link-1", Handle = 1u, Role = false, Source = new DescribedType(new AmqpSymbol("example:not-a-source"), "x"), Target = new Target { Address = "$management" }, SndSettleMode = 0, RcvSettleMode = 0, InitialDeliveryCount = 0 }),
+        ];
+
+        var answer = WithTrace(errors, () => AmqpSessionTarget.Exchange([.. SeedCorpus.Begin(), .. SeedCorpus.CbsLinks(requestLink), .. secondSession, .. SeedCorpus.PutTokenRequest()]));
+
+        Assert.Contains("amqp:decode-error", answer, StringComparison.Ordinal); // the second session ended
+        Assert.Contains("No reply link is attached for reply-to 'cbs-reply'", answer, StringComparison.Ordinal);
+        Assert.True(errors.Recorded.IsEmpty, string.Join(" | ", errors.Recorded));
+    }
+
+    /// <summary>The endpoint's answer to <paramref name="exchange"/>, with the stack's traces going to
+    /// <paramref name="errors"/> meanwhile.</summary>
+    private static string WithTrace(LinkErrors errors, Func<byte[]> exchange)
+    {
         var previous = AmqpTrace.Provider;
         AmqpTrace.Provider = errors;
-        string answer;
         try
         {
-            answer = Encoding.Latin1.GetString(AmqpSessionTarget.Exchange([.. SeedCorpus.Begin(), .. SeedCorpus.CbsLinks(requestLink),
-                .. Attach(new DescribedType(new AmqpSymbol("example:not-a-source"), "x"), "link-2", handle: 2), .. SeedCorpus.PutTokenRequest()]));
+            return Encoding.Latin1.GetString(exchange());
         }
         finally
         {
             AmqpTrace.Provider = previous;
         }
-
-        Assert.Contains("amqp:decode-error", answer, StringComparison.Ordinal); // the session ended for the attach
-        Assert.DoesNotContain("put-token-1", answer, StringComparison.Ordinal); // and the request was not answered
-        Assert.Empty(errors.Recorded);
-        var next = Encoding.Latin1.GetString(AmqpSessionTarget.Exchange([.. SeedCorpus.Begin(), .. SeedCorpus.CbsLinks(), .. SeedCorpus.PutTokenRequest()]));
-        Assert.Contains("put-token-1", next, StringComparison.Ordinal); // the next connection's put-token is answered
     }
 
     private static byte[] MalformedAttach(string kind) => kind switch
@@ -86,15 +114,16 @@ public sealed class AmqpMalformedAttachTests
         return frame;
     }
 
-    /// <summary>The errors Microsoft.Azure.Amqp records for one link by its name: an exception that escaped a frame's
-    /// handling (a message listener included), which the stack catches, traces and closes the link with.</summary>
+    /// <summary>The exceptions that escaped the handling of a frame on one link (found by its name), its message
+    /// listener included, which Microsoft.Azure.Amqp catches, traces under <c>ProcessFrame</c> and closes the link
+    /// with. (Its other traces, such as the link's close ending aborted with its connection, are not errors of ours.)</summary>
     private sealed class LinkErrors(string linkName) : AmqpTrace
     {
         public System.Collections.Concurrent.ConcurrentQueue<string> Recorded { get; } = new();
 
         public override void AmqpLogError(object source, string operation, string message)
         {
-            if (source is AmqpLink link && link.Name == linkName)
+            if (operation == "ProcessFrame" && source is AmqpLink link && link.Name == linkName)
             {
                 Recorded.Enqueue($"{operation}: {message}");
             }

@@ -104,11 +104,13 @@ internal sealed class ConnectionState
         };
     }
 
+    /// <summary>The open reply link for <paramref name="replyTo"/>; a closing one (its session ending) is none, as it
+    /// can carry no reply.</summary>
     public SendingAmqpLink? ReplyLink(string? replyTo)
     {
         lock (_lock)
         {
-            return replyTo is not null && _replyLinks.TryGetValue(replyTo, out var link) ? link : null;
+            return replyTo is not null && _replyLinks.TryGetValue(replyTo, out var link) && !link.IsClosing() ? link : null;
         }
     }
 

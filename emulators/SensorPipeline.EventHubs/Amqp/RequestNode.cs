@@ -64,18 +64,26 @@ internal abstract class RequestNode
     {
         using (request)
         {
+            if (link.IsClosing())
+            {
+                // devhost is closing the link (its session or connection ended: a malformed frame on another link, no
+                // token in time, devhost stopping) while the request was on the wire: it can be neither settled nor
+                // answered, and it ends with the link as any unsettled delivery does.
+                return;
+            }
+
             if ((AmqpNesting.CheckReceived(request, maxNestingDepth) ?? SectionsFailure(request)) is { } undecodable)
             {
                 // Refused on its bytes: reading any section would decode the whole message, recursively. Then refused
                 // when its sections do not decode, before the reply-to is read (an exception here closed the link).
-                link.DisposeMessage(request, new Rejected { Error = new Error { Condition = AmqpErrorCode.DecodeError, Description = undecodable } }, true, false);
+                Settle(link, request, new Rejected { Error = new Error { Condition = AmqpErrorCode.DecodeError, Description = undecodable } });
                 return;
             }
 
             var replyTo = request.Properties?.ReplyTo?.ToString();
             if (state.ReplyLink(replyTo) is not { } replyLink)
             {
-                link.DisposeMessage(request, new Rejected { Error = new Error { Condition = AmqpErrorCode.NotFound, Description = $"No reply link is attached for reply-to '{replyTo}'." } }, true, false);
+                Settle(link, request, new Rejected { Error = new Error { Condition = AmqpErrorCode.NotFound, Description = $"No reply link is attached for reply-to '{replyTo}'." } });
                 return;
             }
 
@@ -91,7 +99,22 @@ internal abstract class RequestNode
 
             reply.Properties.CorrelationId = request.Properties!.MessageId;
             replyLink.SendMessageNoWait(reply, DeliveryTags.Next(ref _replyTag), AmqpConstants.NullBinary);
-            link.AcceptMessage(request, true, false);
+            Settle(link, request, AmqpConstants.AcceptedOutcome);
+        }
+    }
+
+    /// <summary>Settles a request with its outcome. The link may begin closing on another thread after the check in
+    /// <see cref="OnRequest"/> (the connection closed by its token deadline or by devhost stopping); the stack then
+    /// refuses the disposition, and the request ends with the link.</summary>
+    private static void Settle(ReceivingAmqpLink link, AmqpMessage request, DeliveryState outcome)
+    {
+        try
+        {
+            link.DisposeMessage(request, outcome, true, false);
+        }
+        catch (AmqpException) when (link.IsClosing())
+        {
+            // closed meanwhile: nothing to settle on
         }
     }
 }
