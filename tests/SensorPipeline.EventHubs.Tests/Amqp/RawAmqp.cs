@@ -19,9 +19,24 @@ internal sealed class RawAmqp : IAsyncDisposable
 
     public AmqpSession Session { get; }
 
-    public static async Task<RawAmqp> ConnectAsync(Uri devHost)
+    public static async Task<RawAmqp> ConnectAsync(Uri devHost) =>
+        await OpenAsync(await new AmqpConnectionFactory().OpenConnectionAsync(new Uri($"amqp://127.0.0.1:{devHost.Port}"), Timeout));
+
+    /// <summary>The client over a transport of the test's own (an in-process endpoint's pipes), plain AMQP 1.0.</summary>
+    public static async Task<RawAmqp> ConnectAsync(Microsoft.Azure.Amqp.Transport.TransportBase transport)
     {
-        var connection = await new AmqpConnectionFactory().OpenConnectionAsync(new Uri($"amqp://127.0.0.1:{devHost.Port}"), Timeout);
+        var settings = new AmqpSettings();
+        var amqp = new Microsoft.Azure.Amqp.Transport.AmqpTransportProvider();
+        amqp.Versions.Add(new AmqpVersion(1, 0, 0));
+        settings.TransportProviders.Add(amqp);
+        var connection = new AmqpConnection(transport, new ProtocolHeader(ProtocolId.Amqp, new AmqpVersion(1, 0, 0)), true, settings,
+            new AmqpConnectionSettings { ContainerId = "raw-client", HostName = "localhost", MaxFrameSize = 64 * 1024 });
+        await connection.OpenAsync(Timeout);
+        return await OpenAsync(connection);
+    }
+
+    private static async Task<RawAmqp> OpenAsync(AmqpConnection connection)
+    {
         var session = connection.CreateSession(new AmqpSessionSettings());
         await session.OpenAsync(Timeout);
         return new RawAmqp(connection, session);
