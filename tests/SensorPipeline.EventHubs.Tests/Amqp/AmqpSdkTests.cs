@@ -182,6 +182,41 @@ public sealed class AmqpSdkTests(DevHostFixture fixture) : IClassFixture<DevHost
         Assert.Equal(Enumerable.Range(0, 40).Select(i => $"b{i}"), read.Select(e => e.EventBody.ToString()));
     }
 
+    /// <summary>Rule A11: the buffered producer with <c>EnableIdempotentRetries</c> never hands devhost's refusal to
+    /// <c>SendEventBatchFailedAsync</c>. It opens the producer link to create a batch before it takes any event into
+    /// it; a batch it could not create is only logged (the SDK's event source, <c>BufferedProducerEventBatchPublishError</c>
+    /// with devhost's text) and tried again at once, whatever its retry options, and the event stays buffered. So the
+    /// refusal reaches an application through the SDK's log alone, and nothing is stored.</summary>
+    [Fact]
+    public async Task BufferedProducer_IdempotentRetries_RefusalOnlyInTheSdksLogAndNothingStored()
+    {
+        var identifier = $"idempotent-{Guid.NewGuid():N}";
+        var refusals = new System.Collections.Concurrent.ConcurrentQueue<string>();
+        using var sdkLog = new Azure.Core.Diagnostics.AzureEventSourceListener((e, message) =>
+        {
+            if (e.EventName == "BufferedProducerEventBatchPublishError" && message.Contains(identifier, StringComparison.Ordinal))
+            {
+                refusals.Enqueue(message);
+            }
+        }, System.Diagnostics.Tracing.EventLevel.Error);
+        await using var producer = new EventHubProducerClient(AmqpPeer.ConnectionString(DevHost), "weather");
+        var before = await producer.GetPartitionPropertiesAsync("2");
+        var failed = 0;
+        var buffered = new EventHubBufferedProducerClient(AmqpPeer.ConnectionString(DevHost), "weather",
+            new EventHubBufferedProducerClientOptions { EnableIdempotentRetries = true, Identifier = identifier, RetryOptions = AmqpPeer.NoRetries });
+        buffered.SendEventBatchFailedAsync += _ => { Interlocked.Increment(ref failed); return Task.CompletedTask; };
+        buffered.SendEventBatchSucceededAsync += _ => Task.CompletedTask;
+
+        await buffered.EnqueueEventAsync(new EventData("idempotent"), new EnqueueEventOptions { PartitionId = "2" });
+        await Eventually.ValueAsync(_ => Task.FromResult(refusals.Count), n => n >= 3, "the SDK's third logged refusal of the batch");
+
+        Assert.Contains("devhost does not serve idempotent publishing", refusals.First(), StringComparison.Ordinal);
+        Assert.Equal(0, Volatile.Read(ref failed)); // three refusals, and the handler never called
+        Assert.Equal(1, buffered.TotalBufferedEventCount); // the event stays buffered
+        await buffered.CloseAsync(flush: false).WaitAsync(AmqpPeer.Timeout);
+        Assert.Equal(before.LastEnqueuedSequenceNumber, (await producer.GetPartitionPropertiesAsync("2")).LastEnqueuedSequenceNumber);
+    }
+
     [Fact]
     public async Task HigherOwnerLevel_DisconnectsTheReader_WithConsumerDisconnected()
     {
