@@ -13,7 +13,7 @@ namespace SensorPipeline.EventHubs.Tests.Amqp;
 /// partition holds, and the client's side of the connection stopped from reading, as a client that never reads its
 /// socket. What the endpoint holds for it is what its receiver links handed to the AMQP stack less what the client
 /// read off the wire.</summary>
-public sealed class AmqpReceiverBoundTests
+public sealed class AmqpReceiverBoundTests(Xunit.Abstractions.ITestOutputHelper output)
 {
     private const int EventSize = 1_000_000;
     private const int Events = 40;
@@ -67,6 +67,7 @@ public sealed class AmqpReceiverBoundTests
             Assert.Equal(EventSize, message.DataBody.Sum(data => ((ArraySegment<byte>)data.Value).Count));
         }
 
+        output.WriteLine($"held at most {wire.MostHeld:N0} bytes (bound {Bound:N0} + one event of {EventSize:N0})");
         Assert.True(wire.MostHeld <= Bound + EventSize + Slack, $"the endpoint held {wire.MostHeld:N0} bytes for a receiver whose client did not read; the bound is {Bound:N0} + one event");
     }
 
