@@ -19,7 +19,7 @@ internal static partial class SeedCorpus
     {
         var directory = ScratchDirectory.Fresh("seed-eventhubs");
         var options = new EventLogOptions { Durability = DurabilityMode.Always };
-        var log = PartitionLog.Open("hub", "0", directory, options, TimeProvider.System, NullLogger.Instance, new LogStorage());
+        var log = PartitionLog.Open("hub", "0", directory, options, TimeProvider.System, NullLogger.Instance, new LogStorage(), new EventHubsCounters());
         try
         {
             log.AppendAsync([
@@ -48,7 +48,7 @@ internal static partial class SeedCorpus
     private static IEnumerable<(string, byte[])> CosmosLogs()
     {
         var directory = ScratchDirectory.Fresh("seed-cosmos");
-        var store = EmulatorStore.Open(directory, new CosmosEmulatorOptions { Durability = DurabilityMode.Always }, TimeProvider.System, NullLogger.Instance, new LogStorage());
+        var store = EmulatorStore.Open(directory, new CosmosEmulatorOptions { Durability = DurabilityMode.Always }, TimeProvider.System, NullLogger.Instance, new LogStorage(), new EventHubsCounters());
         try
         {
             Write(store).GetAwaiter().GetResult();
