@@ -105,36 +105,26 @@ public sealed class EventHubsCounters : IAmqpUsageMeter, IDisposable
 
     internal void AppendedOverRest(int events) => Interlocked.Add(ref _eventsAppendedRest, events);
 
-    void IAmqpUsageMeter.OnRead(AmqpConnection connection, ulong frameCode, int numberOfBytes)
-    {
-        Interlocked.Increment(ref _framesReceived);
-        switch (frameCode)
-        {
-            case TransferCode:
-                Interlocked.Increment(ref _transfersReceived);
-                break;
-            case DispositionCode:
-                Interlocked.Increment(ref _dispositionsReceived);
-                break;
-            case FlowCode:
-                Interlocked.Increment(ref _flowsReceived);
-                break;
-        }
-    }
+    void IAmqpUsageMeter.OnRead(AmqpConnection connection, ulong frameCode, int numberOfBytes) =>
+        CountFrame(frameCode, ref _framesReceived, ref _transfersReceived, ref _dispositionsReceived, ref _flowsReceived);
 
-    void IAmqpUsageMeter.OnWrite(AmqpConnection connection, ulong frameCode, int numberOfBytes)
+    void IAmqpUsageMeter.OnWrite(AmqpConnection connection, ulong frameCode, int numberOfBytes) =>
+        CountFrame(frameCode, ref _framesSent, ref _transfersSent, ref _dispositionsSent, ref _flowsSent);
+
+    /// <summary>One frame of one direction: its total, and the total of its performative when it is one counted apart.</summary>
+    private static void CountFrame(ulong frameCode, ref long frames, ref long transfers, ref long dispositions, ref long flows)
     {
-        Interlocked.Increment(ref _framesSent);
+        Interlocked.Increment(ref frames);
         switch (frameCode)
         {
             case TransferCode:
-                Interlocked.Increment(ref _transfersSent);
+                Interlocked.Increment(ref transfers);
                 break;
             case DispositionCode:
-                Interlocked.Increment(ref _dispositionsSent);
+                Interlocked.Increment(ref dispositions);
                 break;
             case FlowCode:
-                Interlocked.Increment(ref _flowsSent);
+                Interlocked.Increment(ref flows);
                 break;
         }
     }
