@@ -75,7 +75,7 @@ internal static class AmqpEventCodec
     /// <summary>The message a receiver gets for a stored event, with the annotations the SDKs read.</summary>
     public static AmqpMessage Encode(StoredEvent stored)
     {
-        var message = Restore(stored, out var nullData);
+        var message = Restore(stored.Body, stored.AmqpEnvelope, out var nullData);
         var annotations = message.MessageAnnotations.Map;
         annotations[SequenceNumberName] = stored.SequenceNumber;
         annotations[OffsetName] = stored.Offset.ToString(System.Globalization.CultureInfo.InvariantCulture);
@@ -138,7 +138,29 @@ internal static class AmqpEventCodec
     private static EventToAppend ToEvent(AmqpMessage message, string? key)
     {
         var (kind, body) = BodyOf(message);
-        return new EventToAppend(body, key, PropertiesOf(message)) { AmqpEnvelope = EnvelopeOf(message, kind) };
+        var envelope = EnvelopeOf(message, kind);
+        if (envelope.Length > 0)
+        {
+            EnsureReadsBack(body, envelope);
+        }
+
+        return new EventToAppend(body, key, PropertiesOf(message)) { AmqpEnvelope = envelope };
+    }
+
+    /// <summary>Decodes what would be stored, as every receiver of the partition will: Microsoft.Azure.Amqp reads some
+    /// values it cannot write back (an empty array of a described type loses its descriptor), and an event stored that
+    /// way would close every receiver's link at it, again after each reconnect (found by fuzzing). Only events with a
+    /// properties section, their own annotations, a footer or a non-data body have an envelope to check.</summary>
+    private static void EnsureReadsBack(byte[] body, byte[] envelope)
+    {
+        try
+        {
+            Restore(body, envelope, out _).Dispose();
+        }
+        catch (AmqpException e)
+        {
+            throw new FormatException("The message cannot be stored as sent: its sections do not read back as AMQP (" + e.Message + ").", e);
+        }
     }
 
     private static (BodyKind Kind, byte[] Body) BodyOf(AmqpMessage message)
@@ -258,22 +280,22 @@ internal static class AmqpEventCodec
         return buffer.Buffer.AsSpan(buffer.Offset, buffer.Length).ToArray();
     }
 
-    private static AmqpMessage Restore(StoredEvent stored, out bool nullData)
+    private static AmqpMessage Restore(ReadOnlyMemory<byte> body, ReadOnlyMemory<byte> stored, out bool nullData)
     {
         nullData = false;
-        if (stored.AmqpEnvelope.IsEmpty)
+        if (stored.IsEmpty)
         {
-            return AmqpMessage.Create(new Data { Value = new ArraySegment<byte>(stored.Body.ToArray()) });
+            return AmqpMessage.Create(new Data { Value = new ArraySegment<byte>(body.ToArray()) });
         }
 
-        var envelope = Readable(stored.AmqpEnvelope);
+        var envelope = Readable(stored);
         var kind = (BodyKind)(AmqpCodec.DecodeUByte(envelope) ?? 0);
         var message = kind switch
         {
-            BodyKind.Value => AmqpMessage.Create(new AmqpValue { Value = AmqpCodec.DecodeObject(Readable(stored.Body)) }),
-            BodyKind.Sequence => AmqpMessage.Create(DecodeSequence(stored.Body)),
+            BodyKind.Value => AmqpMessage.Create(new AmqpValue { Value = AmqpCodec.DecodeObject(Readable(body)) }),
+            BodyKind.Sequence => AmqpMessage.Create(DecodeSequence(body)),
             BodyKind.NullData => AmqpMessage.Create(),
-            _ => AmqpMessage.Create(new Data { Value = new ArraySegment<byte>(stored.Body.ToArray()) }),
+            _ => AmqpMessage.Create(new Data { Value = new ArraySegment<byte>(body.ToArray()) }),
         };
         nullData = kind == BodyKind.NullData;
         var sections = AmqpCodec.DecodeUByte(envelope) ?? 0;

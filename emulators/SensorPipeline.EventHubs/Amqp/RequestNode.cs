@@ -46,7 +46,8 @@ internal abstract class RequestNode
             : null;
 
     /// <summary>Null when every section of the request decodes; else why not (a field of a type AMQP does not allow
-    /// there, a decimal past System.Decimal).</summary>
+    /// there, a decimal past System.Decimal, a map section whose size the library reads as negative: its
+    /// ArgumentOutOfRangeException, found by fuzzing).</summary>
     private static string? SectionsFailure(AmqpMessage request)
     {
         try
@@ -54,7 +55,7 @@ internal abstract class RequestNode
             _ = request.Sections;
             return null;
         }
-        catch (Exception e) when (e is AmqpException or NotSupportedException or OverflowException)
+        catch (Exception e) when (e is AmqpException or NotSupportedException or OverflowException or ArgumentException)
         {
             return "The request's sections are not valid AMQP: " + e.Message;
         }

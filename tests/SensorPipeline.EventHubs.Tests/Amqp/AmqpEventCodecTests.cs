@@ -38,6 +38,23 @@ public sealed class AmqpEventCodecTests
         Assert.Equal(0L, reread.MessageAnnotations.Map[AmqpEventCodec.SequenceNumberName]);
     }
 
+    // Found by fuzzing: Microsoft.Azure.Amqp reads an empty array of a described type but writes it back without its
+    // descriptor. Stored, such an event closed every receiver's link at it, again after each reconnect.
+    [Fact]
+    public void Decode_FooterHoldingAnEmptyDescribedArray_RefusedRatherThanStoredUnreadable() =>
+        AssertRefusedAsUnreadable([0x00, 0x53, 0x75, 0xa0, 0x01, 0x78, 0x00, 0x53, 0x78, 0xc1, 0x0b, 0x02, 0xa1, 0x01, 0x6b, 0xe0, 0x05, 0x00, 0x00, 0x53, 0x05, 0xa1]);
+
+    [Fact]
+    public void Decode_ValueBodyOfAnEmptyDescribedArray_RefusedRatherThanStoredUnreadable() =>
+        AssertRefusedAsUnreadable([0x00, 0x53, 0x77, 0xe0, 0x05, 0x00, 0x00, 0x53, 0x05, 0xa1]);
+
+    private static void AssertRefusedAsUnreadable(byte[] wire)
+    {
+        using var message = AmqpMessage.CreateAmqpStreamMessage(new BufferListStream([new ArraySegment<byte>(wire)]));
+        var refused = Assert.Throws<FormatException>(() => AmqpEventCodec.Decode(message));
+        Assert.Contains("do not read back", refused.Message, StringComparison.Ordinal);
+    }
+
     /// <summary>The client's own converter, through its internal type (the wire form it sends).</summary>
     private static AmqpMessage ToAmqp(EventData e)
     {
