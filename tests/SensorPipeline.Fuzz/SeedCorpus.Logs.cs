@@ -48,7 +48,7 @@ internal static partial class SeedCorpus
     private static IEnumerable<(string, byte[])> CosmosLogs()
     {
         var directory = ScratchDirectory.Fresh("seed-cosmos");
-        var store = EmulatorStore.Open(directory, new CosmosEmulatorOptions { Durability = DurabilityMode.Always }, TimeProvider.System, NullLogger.Instance, new LogStorage(), new EventHubsCounters());
+        var store = EmulatorStore.Open(directory, new CosmosEmulatorOptions { Durability = DurabilityMode.Always }, TimeProvider.System, NullLogger.Instance, new LogStorage());
         try
         {
             Write(store).GetAwaiter().GetResult();
