@@ -108,7 +108,9 @@ public sealed class CountersTests(DevHostFixture fixture) : IClassFixture<DevHos
     public async Task Meter_InstrumentsReadTheCountersFields_SameTotals()
     {
         using var dir = new TempDirectory();
-        await using var eventHubs = EventHubsNamespace.Open(TestData.Config, dir.Path, new EventLogOptions(), TimeProvider.System);
+        // A name of its own: other tests open namespaces in this process, each publishing the same instruments.
+        var name = "meter-" + Guid.NewGuid().ToString("N");
+        await using var eventHubs = EventHubsNamespace.Open(TestData.Config with { Name = name }, dir.Path, new EventLogOptions(), TimeProvider.System);
         await eventHubs.AppendAsync("hub", "1", [TestData.Event("a"), TestData.Event("b")], CancellationToken.None);
         await eventHubs.AppendAsync("hub", "2", [TestData.Event("c")], CancellationToken.None);
 
@@ -125,7 +127,7 @@ public sealed class CountersTests(DevHostFixture fixture) : IClassFixture<DevHos
         {
             foreach (var tag in tags)
             {
-                if (tag.Key == "namespace" && (string?)tag.Value == "testns")
+                if (tag.Key == "namespace" && (string?)tag.Value == name)
                 {
                     observed[instrument.Name] = value;
                 }
