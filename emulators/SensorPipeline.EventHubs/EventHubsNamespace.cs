@@ -22,6 +22,7 @@ public sealed class EventHubsNamespace : IAsyncDisposable
         Hubs = config.Hubs;
         DataDirectory = dataDirectory;
         Options = options;
+        Counters = new EventHubsCounters(config.Name);
         Directory.CreateDirectory(dataDirectory);
         _lock = AcquireLock(dataDirectory);
         _hubs = new Dictionary<string, Hub>(StringComparer.OrdinalIgnoreCase);
@@ -30,7 +31,7 @@ public sealed class EventHubsNamespace : IAsyncDisposable
             foreach (var hub in config.Hubs)
             {
                 var partitions = hub.PartitionIds
-                    .Select(id => PartitionLog.Open(hub.Name, id, Path.Combine(dataDirectory, hub.Name.ToLowerInvariant(), id), options, time, logger, storage))
+                    .Select(id => PartitionLog.Open(hub.Name, id, Path.Combine(dataDirectory, hub.Name.ToLowerInvariant(), id), options, time, logger, storage, Counters))
                     .ToArray();
                 _hubs.Add(hub.Name, new Hub(hub, partitions));
             }
@@ -44,6 +45,7 @@ public sealed class EventHubsNamespace : IAsyncDisposable
             }
 
             _lock.Dispose();
+            Counters.Dispose();
             throw;
         }
 
@@ -67,6 +69,10 @@ public sealed class EventHubsNamespace : IAsyncDisposable
 
     /// <summary>The storage options the namespace was opened with.</summary>
     public EventLogOptions Options { get; }
+
+    /// <summary>Running totals since the namespace opened (group commits, fsyncs, AMQP frames, events per protocol):
+    /// <c>GET /status</c>'s <c>counters</c>, and a Meter named after this assembly.</summary>
+    public EventHubsCounters Counters { get; }
 
     /// <summary>Every write and fsync of the logs goes through it; its fault switch is the chaos run's full disk.</summary>
     internal LogStorage Storage { get; }
@@ -179,6 +185,7 @@ public sealed class EventHubsNamespace : IAsyncDisposable
         }
 
         await _lock.DisposeAsync();
+        Counters.Dispose();
     }
 
     internal PartitionLog GetPartitionLog(string hub, string partitionId) => GetHub(hub).Partition(partitionId);

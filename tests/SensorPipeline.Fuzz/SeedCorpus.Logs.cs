@@ -19,7 +19,7 @@ internal static partial class SeedCorpus
     {
         var directory = ScratchDirectory.Fresh("seed-eventhubs");
         var options = new EventLogOptions { Durability = DurabilityMode.Always };
-        var log = PartitionLog.Open("hub", "0", directory, options, TimeProvider.System, NullLogger.Instance, new LogStorage());
+        var log = PartitionLog.Open("hub", "0", directory, options, TimeProvider.System, NullLogger.Instance, new LogStorage(), new EventHubsCounters());
         try
         {
             log.AppendAsync([

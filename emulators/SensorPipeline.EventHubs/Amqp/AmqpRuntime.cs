@@ -36,8 +36,9 @@ internal sealed class AmqpRuntime(EventHubsNamespace eventHubs, SasVerifier sas,
     public bool IsAuthenticated(AmqpConnection connection) =>
         _connections.TryGetValue(connection, out var state) && state.IsAuthenticated;
 
+    /// <summary>A connection whose frames the namespace's counters see (the stack reports each one to its usage meter).</summary>
     public AmqpConnection CreateConnection(TransportBase transport, ProtocolHeader protocolHeader, bool isInitiator, AmqpSettings amqpSettings, AmqpConnectionSettings connectionSettings) =>
-        new DecodeErrorConnection(transport, protocolHeader, isInitiator, amqpSettings, connectionSettings) { SessionFactory = this };
+        new DecodeErrorConnection(transport, protocolHeader, isInitiator, amqpSettings, connectionSettings) { SessionFactory = this, UsageMeter = eventHubs.Counters };
 
     public AmqpSession CreateSession(AmqpConnection connection, AmqpSessionSettings settings)
     {

@@ -56,6 +56,7 @@ internal sealed class IncomingEvents(EventHubsNamespace eventHubs, EntityAddress
                 // Not cancelled when the link closes: an append handed to the partition completes anyway, and the
                 // client, which saw no disposition, sends again (at least once, as after a lost REST 201).
                 await eventHubs.AppendTransferAsync(address.Hub, address.PartitionId, events, CancellationToken.None);
+                eventHubs.Counters.AppendedOverAmqp(events.Count);
                 outcome = AmqpConstants.AcceptedOutcome;
             }
             catch (Exception e) when (Refusal(e) is { } error)

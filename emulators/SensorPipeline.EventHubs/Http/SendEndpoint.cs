@@ -47,6 +47,7 @@ internal static class SendEndpoint
             }
 
             var result = await AppendAsync(context, eventHubs, hub, partitionId, publisher, isBatch, body.Memory);
+            eventHubs.Counters.AppendedOverRest((int)(result.LastSequenceNumber - result.FirstSequenceNumber + 1));
             WriteCreated(context.Response, result);
         }
         catch (Exception e) when (ErrorFor(e) is { } error)

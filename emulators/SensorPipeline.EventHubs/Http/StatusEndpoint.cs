@@ -5,7 +5,7 @@ using Microsoft.Extensions.DependencyInjection;
 namespace SensorPipeline.EventHubs.Http;
 
 /// <summary><c>GET /status</c>: the namespace, its hubs and each partition's first/last sequence number and bytes,
-/// then every registered <see cref="IStatusSection"/> (e.g. the local Functions host's <c>functionsHost</c>).</summary>
+/// the namespace's <see cref="EventHubsCounters"/> as <c>counters</c>, then every registered <see cref="IStatusSection"/> (e.g. the local Functions host's <c>functionsHost</c>).</summary>
 internal static class StatusEndpoint
 {
     public static async Task WriteAsync(HttpContext context)
@@ -25,6 +25,8 @@ internal static class StatusEndpoint
         }
 
         writer.WriteEndArray();
+        writer.WritePropertyName("counters");
+        eventHubs.Counters.WriteTo(writer);
         foreach (var section in context.RequestServices.GetServices<IStatusSection>())
         {
             writer.WritePropertyName(section.Name);

@@ -1,5 +1,6 @@
 using System.Buffers.Binary;
 using System.Buffers;
+using System.Diagnostics;
 using Microsoft.Extensions.Logging;
 using Microsoft.Win32.SafeHandles;
 using SensorPipeline.Emulators.Common;
@@ -8,7 +9,8 @@ namespace SensorPipeline.EventHubs.Storage;
 
 /// <summary>The open files of the segment being written, owned by the writer loop: the log and its index, the record
 /// buffers queued for the next gather write, and how many index entries are written.</summary>
-internal sealed class ActiveSegmentFiles(PartitionState state, ILogger logger, LogStorage storage, SafeFileHandle log, SafeFileHandle index) : IDisposable
+internal sealed class ActiveSegmentFiles(PartitionState state, ILogger logger, LogStorage storage, SafeFileHandle log, SafeFileHandle index,
+    EventHubsCounters counters) : IDisposable
 {
     private readonly List<ReadOnlyMemory<byte>> _pending = new(256);
     private SafeFileHandle _log = log;
@@ -58,13 +60,27 @@ internal sealed class ActiveSegmentFiles(PartitionState state, ILogger logger, L
     }
 
     /// <summary>Fsyncs the log (the commit point of Always durability, Interval's periodic flush).</summary>
-    public void FlushLog() => storage.Flush(_log);
+    public void FlushLog() => Fsync(_log);
 
     /// <summary>Fsyncs the log and its index: a sealed segment is fsynced once, so recovery may trust it complete.</summary>
     public void FlushForSealing()
     {
-        storage.Flush(_log);
-        storage.Flush(_index);
+        Fsync(_log);
+        Fsync(_index);
+    }
+
+    /// <summary>One fsync, counted and timed (a failed one too: its time was spent).</summary>
+    private void Fsync(SafeFileHandle file)
+    {
+        var started = Stopwatch.GetTimestamp();
+        try
+        {
+            storage.Flush(file);
+        }
+        finally
+        {
+            counters.Fsynced(Stopwatch.GetTimestamp() - started);
+        }
     }
 
     /// <summary>Records in the segment's header that its first <paramref name="length"/> bytes are durable (best

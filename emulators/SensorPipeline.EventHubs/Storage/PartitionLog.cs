@@ -31,12 +31,12 @@ internal sealed class PartitionLog : IAsyncDisposable
 
     public string PartitionId => _state.PartitionId;
 
-    public static PartitionLog Open(string hub, string partitionId, string directory, EventLogOptions options, TimeProvider time, ILogger logger, LogStorage storage)
+    public static PartitionLog Open(string hub, string partitionId, string directory, EventLogOptions options, TimeProvider time, ILogger logger, LogStorage storage, EventHubsCounters counters)
     {
         storage.CreateDirectory(directory, durable: options.Durability != DurabilityMode.None);
         var (segments, activeLog, activeIndex) = new PartitionRecovery(hub, partitionId, directory, options, logger, storage).Recover();
         var state = new PartitionState(hub, partitionId, [.. segments], segments[^1].NextSequence, new RecentCache(options.CacheBytesPerPartition));
-        var writer = new PartitionWriter(state, directory, options, time, logger, storage, activeLog, activeIndex);
+        var writer = new PartitionWriter(state, directory, options, time, logger, storage, activeLog, activeIndex, counters);
         var log = new PartitionLog(state, writer, time);
         writer.Start();
         EventHubsLog.PartitionOpened(logger, hub, partitionId, segments.Count, segments[0].BaseSequence, segments[^1].NextSequence - 1);

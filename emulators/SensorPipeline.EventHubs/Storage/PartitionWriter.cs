@@ -25,14 +25,16 @@ internal sealed partial class PartitionWriter : IAsyncDisposable
     private readonly Channel<WriteRequest> _requests = Channel.CreateUnbounded<WriteRequest>(new UnboundedChannelOptions { SingleReader = true });
     private readonly List<WriteRequest> _group = new(256);
     private readonly ActiveSegmentFiles _files;
+    private readonly EventHubsCounters _counters;
     private bool _dirty;
     private long _nextSequence;
     private Task _loop = Task.CompletedTask;
     private volatile Exception? _fault;
 
     public PartitionWriter(PartitionState state, string directory, EventLogOptions options, TimeProvider time, ILogger logger, LogStorage storage,
-        SafeFileHandle activeLog, SafeFileHandle activeIndex)
+        SafeFileHandle activeLog, SafeFileHandle activeIndex, EventHubsCounters counters)
     {
+        _counters = counters;
         _state = state;
         _directory = directory;
         _options = options;
@@ -40,7 +42,7 @@ internal sealed partial class PartitionWriter : IAsyncDisposable
         _logger = logger;
         _storage = storage;
         _retention = new PartitionRetention(state, options, time, logger);
-        _files = new ActiveSegmentFiles(state, logger, storage, activeLog, activeIndex);
+        _files = new ActiveSegmentFiles(state, logger, storage, activeLog, activeIndex, counters);
         _nextSequence = state.Segments[^1].NextSequence;
     }
 
@@ -198,6 +200,8 @@ internal sealed partial class PartitionWriter : IAsyncDisposable
 
         var lastPosition = active.Positions[active.Count - 1];
         _state.Publish(new PartitionState.Head(_nextSequence, active.OffsetOf(lastPosition), ticks));
+
+        _counters.GroupCommitted((int)(_nextSequence - _group[0].Result!.FirstSequenceNumber));
 
         // The acknowledgement: callers (and the HTTP 201) learn their sequence numbers only now.
         foreach (var request in _group)

@@ -23,7 +23,7 @@ internal static class EventHubsLogTarget
         }
 
         var options = new EventLogOptions { Durability = DurabilityMode.None };
-        var log = LogInput.OpenNamingTheFile(Segment.FileName(0), () => PartitionLog.Open("hub", "0", directory, options, TimeProvider.System, NullLogger.Instance, new LogStorage()));
+        var log = LogInput.OpenNamingTheFile(Segment.FileName(0), () => PartitionLog.Open("hub", "0", directory, options, TimeProvider.System, NullLogger.Instance, new LogStorage(), new EventHubsCounters()));
         try
         {
             var events = log.ReadAsync(0, 0, int.MaxValue, TimeSpan.Zero, CancellationToken.None).AsTask().GetAwaiter().GetResult();
