@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.IO.Pipelines;
+using System.Net;
 using Microsoft.Extensions.Logging.Abstractions;
 using Microsoft.Extensions.Options;
 using SensorPipeline.Emulators.Common;
@@ -16,8 +17,10 @@ namespace SensorPipeline.Fuzz.Targets;
 /// header. The connection is served over a pipe as devhost serves a socket; the input is written whole and the client's
 /// side then ends (EOF), as a client that sends and disconnects. A crash is: the endpoint answering
 /// <c>amqp:internal-error</c> (an exception nobody expected, ours or the library's), a connection still open
-/// <see cref="Deadline"/> after the client's end, or anything it keeps once the connection closed (a connection slot,
-/// an owner-level registration). Nothing is a refusal: every protocol error is answered on the wire.
+/// <see cref="Deadline"/> after the client's end, anything it keeps once the connection closed (a connection slot,
+/// an owner-level registration), or an exception from devhost's own code that the AMQP stack caught in its frame handling
+/// and closed a link or session with (<see cref="AmqpStackFaults"/>: the peer sees a detach, not an internal error).
+/// Nothing is a refusal: every protocol error is answered on the wire.
 /// </summary>
 internal static class AmqpSessionTarget
 {
@@ -33,6 +36,10 @@ internal static class AmqpSessionTarget
         return new AmqpEndpoint(eventHubs, new SasVerifier(Options.Create(new SasOptions())), Options.Create(new AmqpOptions()), TimeProvider.System, NullLoggerFactory.Instance);
     });
 
+    /// <summary>Numbers the connections: each is told apart by its remote endpoint, so the stack's traces of one are
+    /// not blamed on another served at the same time.</summary>
+    private static long _exchanges;
+
     internal static void Run(byte[] input) => Exchange(input);
 
     /// <summary>Serves <paramref name="input"/> (after the prefix) on a new connection and returns the endpoint's
@@ -40,11 +47,13 @@ internal static class AmqpSessionTarget
     internal static byte[] Exchange(byte[] input)
     {
         var endpoint = Endpoint.Value;
+        var remote = new DnsEndPoint($"exchange-{Interlocked.Increment(ref _exchanges)}", 0);
+        AmqpStackFaults.Instance.Watch(remote.ToString());
         var toServer = new Pipe();
         var toClient = new Pipe();
         var answered = new AnswerClock();
         var answers = ReadAllAsync(toClient.Reader, answered);
-        var ended = endpoint.ServeAsync(new PipeTransport(toServer.Reader, toClient.Writer, null, null));
+        var ended = endpoint.ServeAsync(new PipeTransport(toServer.Reader, toClient.Writer, null, remote));
         toServer.Writer.Write(AmqpFrames.Prefix);
         toServer.Writer.Write(input);
         toServer.Writer.FlushAsync().AsTask().Wait();
@@ -69,6 +78,11 @@ internal static class AmqpSessionTarget
         }
 
         AssertReleased(endpoint);
+        if (AmqpStackFaults.Instance.Take(remote.ToString()) is [_, ..] faults)
+        {
+            throw new InvariantException("devhost's code threw into the AMQP stack's frame handling: " + string.Join(" | ", faults));
+        }
+
         return answers.Result;
     }
 
