@@ -13,6 +13,9 @@ internal static partial class AmqpLog
     [LoggerMessage(EventId = 302, Level = LogLevel.Information, Message = "AMQP link '{Name}' on {Address} refused: {Reason}")]
     public static partial void LinkRefused(ILogger logger, string name, string? address, string reason);
 
+    [LoggerMessage(EventId = 307, Level = LogLevel.Information, Message = "AMQP link attaches on {Address} refused {Count} more times on connection {Remote} in {Seconds:N0} s: {Reason}")]
+    public static partial void LinkRefusalsRepeated(ILogger logger, string? address, int count, string remote, double seconds, string reason);
+
     [LoggerMessage(EventId = 303, Level = LogLevel.Information, Message = "AMQP transfer to {Address} rejected ({Condition}): {Reason}")]
     public static partial void SendRefused(ILogger logger, string address, string condition, string reason);
 

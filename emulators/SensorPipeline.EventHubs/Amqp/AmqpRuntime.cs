@@ -16,6 +16,7 @@ internal sealed class AmqpRuntime(EventHubsNamespace eventHubs, SasVerifier sas,
     private const string IdempotentProducer = "com.microsoft:idempotent-producer";
     private const string EpochProperty = "com.microsoft:epoch";
     private readonly ConditionalWeakTable<AmqpConnection, ConnectionState> _connections = [];
+    private readonly ConditionalWeakTable<AmqpConnection, LinkRefusals> _refusals = [];
     private readonly CbsNode _cbs = new(sas, time);
     private readonly ManagementNode _management = new(eventHubs, sas, time);
     private readonly OwnerLevels _owners = new();
@@ -80,7 +81,7 @@ internal sealed class AmqpRuntime(EventHubsNamespace eventHubs, SasVerifier sas,
             if (logger.IsEnabled(LogLevel.Information))
             {
                 var address = (link.IsReceiver ? (link.Settings.Target as Target)?.Address : (link.Settings.Source as Source)?.Address)?.ToString();
-                AmqpLog.LinkRefused(logger, link.Name, address, e.Message);
+                Refusals(link.Session.Connection).Refused(link.Name, address, e.Message);
             }
 
             completion.TrySetException(e is AmqpException ? e : new AmqpException(AmqpErrorCode.InternalError, e.Message));
@@ -88,6 +89,14 @@ internal sealed class AmqpRuntime(EventHubsNamespace eventHubs, SasVerifier sas,
 
         callback(completion.Task);
     }
+
+    /// <summary>The connection's refused attaches, summarized when it closes.</summary>
+    private LinkRefusals Refusals(AmqpConnection connection) => _refusals.GetValue(connection, c =>
+    {
+        var refusals = new LinkRefusals(c.RemoteEndpoint, time, logger);
+        c.Closed += (_, _) => refusals.Closed();
+        return refusals;
+    });
 
     private async Task OpenLinkAsync(AmqpLink link)
     {

@@ -59,16 +59,18 @@ internal sealed class RawAmqp : IAsyncDisposable
         Assert.Equal(202, reply.ApplicationProperties.Map["status-code"]);
     }
 
-    public async Task<SendingAmqpLink> OpenSenderAsync(string address)
+    public async Task<SendingAmqpLink> OpenSenderAsync(string address, Action<AmqpLinkSettings>? configure = null)
     {
-        var link = new SendingAmqpLink(new AmqpLinkSettings
+        var settings = new AmqpLinkSettings
         {
             LinkName = $"raw-sender-{Guid.NewGuid():N}",
             Role = false,
             Source = new Source { Address = "raw-client" },
             Target = new Target { Address = address },
             SettleType = SettleMode.SettleOnDispose,
-        });
+        };
+        configure?.Invoke(settings);
+        var link = new SendingAmqpLink(settings);
         link.AttachTo(Session);
         await link.OpenAsync(Timeout);
         return link;
