@@ -49,41 +49,48 @@ internal static class AmqpSessionTarget
         var endpoint = Endpoint.Value;
         var remote = new DnsEndPoint($"exchange-{Interlocked.Increment(ref _exchanges)}", 0);
         AmqpStackFaults.Instance.Watch(remote.ToString());
-        var toServer = new Pipe();
-        var toClient = new Pipe();
-        var answered = new AnswerClock();
-        var answers = ReadAllAsync(toClient.Reader, answered);
-        var ended = endpoint.ServeAsync(new PipeTransport(toServer.Reader, toClient.Writer, null, remote));
-        toServer.Writer.Write(AmqpFrames.Prefix);
-        toServer.Writer.Write(input);
-        toServer.Writer.FlushAsync().AsTask().Wait();
-        answered.WaitUntilQuiet();
-        toServer.Writer.Complete();
-        if (!ended.Wait(Deadline))
+        try
         {
-            throw new InvariantException($"the connection was still open {Deadline.TotalSeconds} s after the client's end");
-        }
+            var toServer = new Pipe();
+            var toClient = new Pipe();
+            var answered = new AnswerClock();
+            var answers = ReadAllAsync(toClient.Reader, answered);
+            var ended = endpoint.ServeAsync(new PipeTransport(toServer.Reader, toClient.Writer, null, remote));
+            toServer.Writer.Write(AmqpFrames.Prefix);
+            toServer.Writer.Write(input);
+            toServer.Writer.FlushAsync().AsTask().Wait();
+            answered.WaitUntilQuiet();
+            toServer.Writer.Complete();
+            if (!ended.Wait(Deadline))
+            {
+                throw new InvariantException($"the connection was still open {Deadline.TotalSeconds} s after the client's end");
+            }
 
-        toClient.Writer.Complete();
-        toServer.Reader.Complete();
-        if (!answers.Wait(Deadline))
+            toClient.Writer.Complete();
+            toServer.Reader.Complete();
+            if (!answers.Wait(Deadline))
+            {
+                throw new InvariantException("the endpoint's answer did not end with its connection");
+            }
+
+            if (AmqpFrames.InternalError(answers.Result) is { } at)
+            {
+                throw new InvariantException($"the endpoint answered amqp:internal-error (byte {at} of its answer): " +
+                    System.Text.Encoding.Latin1.GetString(answers.Result.AsSpan(at, Math.Min(300, answers.Result.Length - at))));
+            }
+
+            AssertReleased(endpoint);
+            if (AmqpStackFaults.Instance.Take(remote.ToString()) is [_, ..] faults)
+            {
+                throw new InvariantException("devhost's code threw into the AMQP stack's frame handling: " + string.Join(" | ", faults));
+            }
+
+            return answers.Result;
+        }
+        finally
         {
-            throw new InvariantException("the endpoint's answer did not end with its connection");
+            AmqpStackFaults.Instance.Take(remote.ToString()); // stops recording for an input that crashed otherwise
         }
-
-        if (AmqpFrames.InternalError(answers.Result) is { } at)
-        {
-            throw new InvariantException($"the endpoint answered amqp:internal-error (byte {at} of its answer): " +
-                System.Text.Encoding.Latin1.GetString(answers.Result.AsSpan(at, Math.Min(300, answers.Result.Length - at))));
-        }
-
-        AssertReleased(endpoint);
-        if (AmqpStackFaults.Instance.Take(remote.ToString()) is [_, ..] faults)
-        {
-            throw new InvariantException("devhost's code threw into the AMQP stack's frame handling: " + string.Join(" | ", faults));
-        }
-
-        return answers.Result;
     }
 
     /// <summary>The closed connection holds nothing: its slot and its receivers' owner-level registrations are gone
