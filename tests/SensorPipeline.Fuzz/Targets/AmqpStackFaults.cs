@@ -23,6 +23,9 @@ internal sealed class AmqpStackFaults : AmqpTrace
     [ThreadStatic]
     private static Thrown? _lastThrown;
 
+    [ThreadStatic]
+    private static bool _classifying;
+
     private readonly ConcurrentDictionary<string, ConcurrentQueue<string>> _byConnection = new();
 
     /// <summary>The provider, installed for the process on first use.</summary>
@@ -98,10 +101,23 @@ internal sealed class AmqpStackFaults : AmqpTrace
     /// the library may catch it, clean up and rethrow from above devhost's frames.</summary>
     private static void OnThrown(Exception exception)
     {
-        var frames = new StackTrace(false).GetFrames().Select(f => f.GetMethod())
-            .SkipWhile(m => m?.DeclaringType?.Assembly == typeof(AmqpStackFaults).Assembly).ToArray();
-        var fault = IsFault(frames, exception) || (_lastThrown is { } last && ReferenceEquals(last.Exception, exception) && last.Fault);
-        _lastThrown = new Thrown(exception, fault);
+        if (_classifying)
+        {
+            return; // thrown by the classification itself: not the stack's
+        }
+
+        _classifying = true;
+        try
+        {
+            var frames = new StackTrace(false).GetFrames().Select(f => f.GetMethod())
+                .SkipWhile(m => m?.DeclaringType?.Assembly == typeof(AmqpStackFaults).Assembly).ToArray();
+            var fault = IsFault(frames, exception) || (_lastThrown is { } last && ReferenceEquals(last.Exception, exception) && last.Fault);
+            _lastThrown = new Thrown(exception, fault);
+        }
+        finally
+        {
+            _classifying = false;
+        }
     }
 
     private static bool IsLibrary(MethodBase? method) => method?.DeclaringType?.Assembly == typeof(AmqpLink).Assembly;
