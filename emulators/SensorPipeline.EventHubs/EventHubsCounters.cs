@@ -5,7 +5,7 @@ using Microsoft.Azure.Amqp;
 namespace SensorPipeline.EventHubs;
 
 /// <summary>A namespace's running totals since it opened: its group commits and fsyncs, the AMQP frames it read and
-/// wrote, and the events appended over each protocol. Every field is a long moved with <see cref="Interlocked"/> (no
+/// wrote, the bytes its receiver links handed to the AMQP stack, and the events appended over each protocol. Every field is a long moved with <see cref="Interlocked"/> (no
 /// lock, no allocation per event), written by the writer loops and the connections and read whole by <c>GET
 /// /status</c> (its <c>counters</c> object) and by the <see cref="Meter"/> named after this assembly, whose observable
 /// instruments read the same fields. A reader takes each total separately: a snapshot taken during traffic may be a
@@ -32,6 +32,7 @@ public sealed class EventHubsCounters : IAmqpUsageMeter, IDisposable
     private long _dispositionsSent;
     private long _flowsReceived;
     private long _flowsSent;
+    private long _bytesHandedToReceivers;
     private long _eventsAppendedAmqp;
     private long _eventsAppendedRest;
 
@@ -83,6 +84,10 @@ public sealed class EventHubsCounters : IAmqpUsageMeter, IDisposable
 
     public long AmqpFlowsSent => Volatile.Read(ref _flowsSent);
 
+    /// <summary>Bytes of events the receiver links handed to the AMQP stack (body and stored envelope, as
+    /// <c>EventHubs:Amqp:MaxQueuedBytesPerLink</c> counts them): less what the peers read, what the endpoint holds.</summary>
+    public long AmqpBytesHandedToReceivers => Volatile.Read(ref _bytesHandedToReceivers);
+
     /// <summary>Events a sender link appended (acknowledged Accepted).</summary>
     public long EventsAppendedAmqp => Volatile.Read(ref _eventsAppendedAmqp);
 
@@ -100,6 +105,8 @@ public sealed class EventHubsCounters : IAmqpUsageMeter, IDisposable
         Interlocked.Increment(ref _fsyncCalls);
         Interlocked.Add(ref _fsyncTicks, stopwatchTicks);
     }
+
+    internal void HandedToReceivers(long bytes) => Interlocked.Add(ref _bytesHandedToReceivers, bytes);
 
     internal void AppendedOverAmqp(int events) => Interlocked.Add(ref _eventsAppendedAmqp, events);
 
@@ -171,6 +178,7 @@ public sealed class EventHubsCounters : IAmqpUsageMeter, IDisposable
         yield return ("amqpDispositionsSent", "{frame}", "AMQP disposition frames written", () => AmqpDispositionsSent);
         yield return ("amqpFlowsReceived", "{frame}", "AMQP flow frames read", () => AmqpFlowsReceived);
         yield return ("amqpFlowsSent", "{frame}", "AMQP flow frames written", () => AmqpFlowsSent);
+        yield return ("amqpBytesHandedToReceivers", "By", "Bytes of events AMQP receiver links handed to the AMQP stack", () => AmqpBytesHandedToReceivers);
         yield return ("eventsAppendedAmqp", "{event}", "Events appended by AMQP sender links", () => EventsAppendedAmqp);
         yield return ("eventsAppendedRest", "{event}", "Events appended by the REST send API", () => EventsAppendedRest);
     }

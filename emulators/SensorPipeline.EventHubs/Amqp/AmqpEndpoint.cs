@@ -65,10 +65,6 @@ public sealed class AmqpEndpoint : IDisposable
     /// <summary>Receiver links registered for owner levels: zero once every connection has closed.</summary>
     internal int Receivers => _runtime.Receivers;
 
-    /// <summary>Bytes of events the receiver links handed to the AMQP stack so far (body and stored envelope, as
-    /// <see cref="AmqpOptions.MaxQueuedBytesPerLink"/> counts them): less what the peers read, what the endpoint holds.</summary>
-    internal long ReceiverBytesHanded => _runtime.ReceiverBytesHanded;
-
     /// <summary>True once <see cref="CloseAll"/> ran: new connections are refused, so a client that reconnects at once
     /// (the SDK's processors do) cannot hold Kestrel's shutdown open.</summary>
     internal bool Closed => _closed;

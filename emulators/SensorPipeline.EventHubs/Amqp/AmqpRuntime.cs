@@ -20,7 +20,6 @@ internal sealed class AmqpRuntime(EventHubsNamespace eventHubs, SasVerifier sas,
     private readonly CbsNode _cbs = new(sas, time);
     private readonly ManagementNode _management = new(eventHubs, sas, time);
     private readonly OwnerLevels _owners = new();
-    private readonly ReceiverBytes _handed = new();
 
     /// <summary>Starts a connection's state, with the pipe under it (null when the stack's arguments did not lead back
     /// to one), which its receivers wait on when the peer stops reading.</summary>
@@ -29,9 +28,6 @@ internal sealed class AmqpRuntime(EventHubsNamespace eventHubs, SasVerifier sas,
 
     /// <summary>Receivers registered for owner levels, open or not yet closed.</summary>
     internal int Receivers => _owners.Receivers;
-
-    /// <summary>Bytes of events every receiver link handed to the AMQP stack so far.</summary>
-    internal long ReceiverBytesHanded => _handed.Total;
 
     /// <summary>Whether a put-token was accepted on the connection.</summary>
     public bool IsAuthenticated(AmqpConnection connection) =>
@@ -170,7 +166,7 @@ internal sealed class AmqpRuntime(EventHubsNamespace eventHubs, SasVerifier sas,
         var from = await OutgoingEvents.StartOfAsync(eventHubs, entity, position, CancellationToken.None);
         var level = link.Settings.Properties?.TryGetValue<long>(EpochProperty, out var epoch) == true ? epoch : (long?)null;
         _owners.Join($"{entity.Hub}/{entity.ConsumerGroup}/{entity.PartitionId}", link, level);
-        new OutgoingEvents(eventHubs, entity, link, new LinkAuthorization(state, entity.Path, SasRights.Listen, time), options.MaxReceiverBatch, time, logger, state.Transport, options.MaxQueuedBytesPerLink, _handed).Start(from);
+        new OutgoingEvents(eventHubs, entity, link, new LinkAuthorization(state, entity.Path, SasRights.Listen, time), options.MaxReceiverBatch, time, logger, state.Transport, options.MaxQueuedBytesPerLink).Start(from);
     }
 
     /// <summary>Unknown hub or consumer group: amqp:not-found with the SDKs' text; unknown partition: argument-out-of-range.</summary>

@@ -14,7 +14,7 @@ namespace SensorPipeline.EventHubs.Amqp;
 /// connection's pipe not backed up (the peer reads its socket). A client that grants a million credit and never reads
 /// so holds one read's bytes here, not the partition.</remarks>
 internal sealed class OutgoingEvents(EventHubsNamespace eventHubs, EntityAddress address, SendingAmqpLink link, LinkAuthorization authorization, int maxBatch, TimeProvider time, ILogger logger,
-    PipeTransport? transport = null, int maxQueuedBytes = int.MaxValue, ReceiverBytes? handed = null) : IDisposable
+    PipeTransport? transport = null, int maxQueuedBytes = int.MaxValue) : IDisposable
 {
     /// <summary>How often a link whose queue waits on the session window looks again (the window has no event).</summary>
     private static readonly TimeSpan QueuePoll = TimeSpan.FromMilliseconds(20);
@@ -136,7 +136,7 @@ internal sealed class OutgoingEvents(EventHubsNamespace eventHubs, EntityAddress
                     next = stored.SequenceNumber + 1;
                 }
 
-                handed?.Add(queued);
+                eventHubs.Counters.HandedToReceivers(queued);
 
                 await WhenSentAsync();
             }

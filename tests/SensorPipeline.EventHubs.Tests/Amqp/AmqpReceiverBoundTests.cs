@@ -43,7 +43,7 @@ public sealed class AmqpReceiverBoundTests(Xunit.Abstractions.ITestOutputHelper 
         var toClient = new Pipe();
         var server = new PipeTransport(toServer.Reader, fromServer.Writer, null, null);
         _ = endpoint.ServeAsync(server);
-        await using var wire = new PausableWire(fromServer.Reader, toClient.Writer, () => endpoint.ReceiverBytesHanded);
+        await using var wire = new PausableWire(fromServer.Reader, toClient.Writer, () => eventHubs.Counters.AmqpBytesHandedToReceivers);
         await using var raw = await RawAmqp.ConnectAsync(new PipeTransport(toClient.Reader, toServer.Writer, null, null));
         await raw.PutTokenAsync("amqp://localhost/hub");
         var receiver = await raw.OpenReceiverAsync("hub/ConsumerGroups/$Default/Partitions/0", credit: 0);
@@ -54,7 +54,7 @@ public sealed class AmqpReceiverBoundTests(Xunit.Abstractions.ITestOutputHelper 
         await Eventually.ValueAsync(_ =>
             {
                 wire.Sample();
-                return Task.FromResult((Handed: endpoint.ReceiverBytesHanded, server.IsBackedUp));
+                return Task.FromResult((Handed: eventHubs.Counters.AmqpBytesHandedToReceivers, server.IsBackedUp));
             },
             s => s.Handed >= Bound && s.IsBackedUp, "a read handed to the stack and the endpoint's writes backed up");
         wire.Sample();
