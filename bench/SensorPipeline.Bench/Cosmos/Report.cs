@@ -14,13 +14,7 @@ internal static class Report
             ? new[] { r.Store, r.Operation, "-", "unsupported", reason }
             : [r.Store, r.Operation, r.Documents.ToString("N0", inv), (r.Documents / r.Seconds).ToString("N0", inv),
                 r.StoreCpuSeconds is { } cpu ? (cpu * 1e6 / r.Documents).ToString("N0", inv) : "-"]).ToList();
-        var widths = header.Select((h, i) => Math.Max(h.Length, rows.Count == 0 ? 0 : rows.Max(r => r[i].Length))).ToArray();
-        output.WriteLine("| " + string.Join(" | ", header.Select((h, i) => h.PadRight(widths[i]))) + " |");
-        output.WriteLine("|" + string.Join("|", widths.Select((w, i) => i < 2 ? new string('-', w + 2) : " " + new string('-', w - 1) + ": ")) + "|");
-        foreach (var row in rows)
-        {
-            output.WriteLine("| " + string.Join(" | ", row.Select((c, i) => i < 2 ? c.PadRight(widths[i]) : c.PadLeft(widths[i]))) + " |");
-        }
+        MarkdownTable.Write(output, header, rows, textColumns: [0, 1], markRightAligned: true);
 
         output.WriteLine();
         foreach (var f in figures)

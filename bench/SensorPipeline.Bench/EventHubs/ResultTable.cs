@@ -15,15 +15,6 @@ internal sealed class ResultTable
         Console.Error.WriteLine(string.Join(" | ", _rows[^1]));
     }
 
-    public void Print(TextWriter output)
-    {
-        string[] header = ["scenario", "durability", "requests/s", "events/s", "p50 ms", "p99 ms"];
-        var widths = header.Select((h, i) => Math.Max(h.Length, _rows.Count == 0 ? 0 : _rows.Max(r => r[i].Length))).ToArray();
-        output.WriteLine("| " + string.Join(" | ", header.Select((h, i) => h.PadRight(widths[i]))) + " |");
-        output.WriteLine("|" + string.Join("|", widths.Select(w => new string('-', w + 2))) + "|");
-        foreach (var row in _rows)
-        {
-            output.WriteLine("| " + string.Join(" | ", row.Select((c, i) => i < 2 ? c.PadRight(widths[i]) : c.PadLeft(widths[i]))) + " |");
-        }
-    }
+    public void Print(TextWriter output) =>
+        MarkdownTable.Write(output, ["scenario", "durability", "requests/s", "events/s", "p50 ms", "p99 ms"], _rows, textColumns: [0, 1]);
 }

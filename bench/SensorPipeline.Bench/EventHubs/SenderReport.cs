@@ -20,8 +20,8 @@ internal sealed class SenderReport
 
     public void Print(TextWriter output)
     {
-        Table(output, ["sender", "in flight", "durability", "events/s", "client CPU µs/event", "devhost CPU µs/event", "events/group commit", "fsync µs/group commit",
-            "fsync share/partition", "AMQP frames in/event", "AMQP frames out/event"], _cases.Select(c => Row(c.Name, c.InFlight, c.Durability, c.Case.Measured)).ToList());
+        MarkdownTable.Write(output, ["sender", "in flight", "durability", "events/s", "client CPU µs/event", "devhost CPU µs/event", "events/group commit", "fsync µs/group commit",
+            "fsync share/partition", "AMQP frames in/event", "AMQP frames out/event"], _cases.Select(c => Row(c.Name, c.InFlight, c.Durability, c.Case.Measured)).ToList(), textColumns: [0, 2]);
         output.WriteLine("fsync share/partition: time in fsync ÷ (window × partitions of the hub); AMQP frames: performatives each way as the AMQP stack counts them, per event acknowledged");
         var profiled = _cases.Where(c => c.Case.Profiled is not null).ToList();
         if (profiled.Count == 0)
@@ -35,7 +35,7 @@ internal sealed class SenderReport
         rows.Add(["total", .. profiled.Select(c => c.Case.Profiled!.DevHostMicrosPerEvent.ToString("N1", Inv))]);
         rows.Add(["samples", .. profiled.Select(c => c.Case.Profiled!.Samples.ToString("N0", Inv))]);
         rows.Add(["events/s while profiled", .. profiled.Select(c => c.Case.Profiled!.EventsPerSecond.ToString("N0", Inv))]);
-        Table(output, ["stage", .. profiled.Select(c => $"{Short(c.Name)} {c.InFlight} {c.Durability}")], rows);
+        MarkdownTable.Write(output, ["stage", .. profiled.Select(c => $"{Short(c.Name)} {c.InFlight} {c.Durability}")], rows, textColumns: [0]);
     }
 
     private static string Short(string name) => name.Split(',')[0];
@@ -50,16 +50,5 @@ internal sealed class SenderReport
             w.Counters.FsyncShare(w.Seconds, w.Partitions).ToString("P0", Inv),
             amqp ? w.Counters.FramesInPerEvent(w.Events).ToString("N2", Inv) : "-", amqp ? w.Counters.FramesOutPerEvent(w.Events).ToString("N2", Inv) : "-",
         ];
-    }
-
-    private static void Table(TextWriter output, string[] header, List<string[]> rows)
-    {
-        var widths = header.Select((h, i) => Math.Max(h.Length, rows.Max(r => r[i].Length))).ToArray();
-        output.WriteLine("| " + string.Join(" | ", header.Select((h, i) => h.PadRight(widths[i]))) + " |");
-        output.WriteLine("|" + string.Join("|", widths.Select(w => new string('-', w + 2))) + "|");
-        foreach (var row in rows)
-        {
-            output.WriteLine("| " + string.Join(" | ", row.Select((c, i) => i == 0 || (header[2] == "durability" && i == 2) ? c.PadRight(widths[i]) : c.PadLeft(widths[i]))) + " |");
-        }
     }
 }
