@@ -129,12 +129,16 @@ public sealed partial class ChildProcess : IAsyncDisposable, IDisposable
             return;
         }
 
-        var path = Environment.GetEnvironmentVariable("PATH") ?? string.Empty;
-        if (!path.Split(Path.PathSeparator, StringSplitOptions.RemoveEmptyEntries).Any(dir => File.Exists(Path.Combine(dir, fileName))))
+        if (FindOnPath(fileName) is null)
         {
             throw new FileNotFoundException($"{fileName} is not on PATH", fileName);
         }
     }
+
+    /// <summary>The full path of <paramref name="fileName"/> in the first directory of PATH that holds it, or null.</summary>
+    public static string? FindOnPath(string fileName) =>
+        (Environment.GetEnvironmentVariable("PATH") ?? string.Empty).Split(Path.PathSeparator, StringSplitOptions.RemoveEmptyEntries)
+            .Select(dir => Path.Combine(dir, fileName)).FirstOrDefault(File.Exists);
 
     /// <summary>Starts a program and waits for its exit: for commands run to completion (a build, <c>devhost status</c>,
     /// a start-up failure). Throws <see cref="TimeoutException"/> (after killing it) if it runs longer.</summary>

@@ -34,9 +34,7 @@ public sealed class PerfRecording : IAsyncDisposable
     };
 
     /// <summary>perf's path, or null when it is not installed (Debian's <c>linux-perf</c>).</summary>
-    public static string? Program =>
-        (Environment.GetEnvironmentVariable("PATH") ?? "/usr/bin").Split(Path.PathSeparator, StringSplitOptions.RemoveEmptyEntries)
-            .Select(dir => Path.Combine(dir, "perf")).FirstOrDefault(File.Exists);
+    public static string? Program => ChildProcess.FindOnPath("perf");
 
     /// <summary>Starts recording <paramref name="pid"/> into <paramref name="dataFile"/> and waits until perf has
     /// attached (its first line of output, or a short grace on a perf that prints none).</summary>
