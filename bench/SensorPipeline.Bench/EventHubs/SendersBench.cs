@@ -26,21 +26,23 @@ internal static class SendersBench
         var duration = TimeSpan.FromSeconds(settings.Seconds);
         var report = new SenderReport();
         await using (var devHost = await StartAsync(directory, "Always"))
+        using (var status = new HttpClient { BaseAddress = devHost.BaseAddress })
         {
             foreach (var n in InFlight)
             {
                 foreach (var (name, create) in SenderCases.All(devHost, body, n))
                 {
                     var profiled = n == InFlight[^1] && name is SenderCases.AmqpOneByOneName or SenderCases.RestOneByOneName;
-                    report.Add(name, n, "Always", await RunCaseAsync(devHost, directory, n, duration, create, profiled));
+                    report.Add(name, n, "Always", await RunCaseAsync(devHost, status, directory, n, duration, create, profiled));
                 }
             }
         }
 
         await using (var devHost = await StartAsync(directory, "None"))
+        using (var status = new HttpClient { BaseAddress = devHost.BaseAddress })
         {
             var n = InFlight[^1];
-            report.Add(SenderCases.AmqpOneByOneName, n, "None", await RunCaseAsync(devHost, directory, n, duration, () => SenderCases.AmqpOneByOne(devHost, body), profiled: true));
+            report.Add(SenderCases.AmqpOneByOneName, n, "None", await RunCaseAsync(devHost, status, directory, n, duration, () => SenderCases.AmqpOneByOne(devHost, body), profiled: true));
         }
 
         report.Print(output);
@@ -58,10 +60,9 @@ internal static class SendersBench
     /// <summary>One case: its clients, a 1 s warm-up, the measured window, and for a profiled case a second window
     /// under perf; each case closes its clients before the next starts (a buffered producer would otherwise go on
     /// sending into the next case).</summary>
-    private static async Task<SenderCase> RunCaseAsync(DevHostProcess devHost, TempDirectory directory, int inFlight, TimeSpan duration,
+    private static async Task<SenderCase> RunCaseAsync(DevHostProcess devHost, HttpClient status, TempDirectory directory, int inFlight, TimeSpan duration,
         Func<(Func<CancellationToken, Task<int>> Run, IAsyncDisposable Owned)> create, bool profiled)
     {
-        using var status = new HttpClient { BaseAddress = devHost.BaseAddress };
         var (run, owned) = create();
         try
         {
